@@ -1,0 +1,38 @@
+import Router from "@koa/router"
+import Koa from "koa"
+import { authMiddleware } from "./middleware/auth.js"
+import { ApiError, errorMiddleware } from "./middleware/errors.js"
+import { analyticsRouter } from "./routes/analytics.js"
+import { eventsRouter } from "./routes/events.js"
+import { healthRouter } from "./routes/health.js"
+import type { ApiRuntime } from "./runtime.js"
+
+/** Largest request body any endpoint accepts. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** Middleware order lives here and only here. */
+export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
+  const app = new Koa()
+  app.proxy = false
+  app.use(errorMiddleware)
+  app.use(async (ctx, next) => {
+    const length = Number(ctx.get("content-length") || "0")
+    if (length > MAX_BODY_BYTES) throw new ApiError(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`)
+    ctx.set("Cache-Control", "no-store")
+    await next()
+  })
+
+  const v1 = new Router({ prefix: "/api/v1" })
+  // public: no key
+  v1.use(healthRouter(rt, startedAt).routes())
+  // everything after this needs a key
+  const data = new Router()
+  data.use(authMiddleware(rt))
+  data.use(eventsRouter(rt).routes())
+  data.use(analyticsRouter(rt).routes())
+  v1.use(data.routes())
+
+  app.use(v1.routes())
+  app.use(v1.allowedMethods())
+  return app
+}

@@ -1,0 +1,119 @@
+import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
+import { Effect } from "effect"
+import { coverBbox, coverCircle } from "../../shared/geo/h3cells.js"
+import type { Bbox, Circle } from "../params.js"
+
+export interface EventFilters {
+  readonly ids?: ReadonlyArray<string>
+  readonly jurisdictions?: ReadonlyArray<string>
+  readonly types?: ReadonlyArray<string>
+  readonly subTypes?: ReadonlyArray<string>
+  readonly causes?: ReadonlyArray<string>
+  readonly severities?: ReadonlyArray<string>
+  readonly statuses?: ReadonlyArray<string>
+  readonly road?: string
+  readonly circle?: Circle
+  readonly bbox?: Bbox
+  /** plan data delay: rows changed more recently than this many seconds are not shown */
+  readonly delaySec?: number
+}
+
+export interface Page {
+  readonly limit: number
+  readonly offset: number
+  readonly afterSeq?: number
+}
+
+const LIST_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause, severity, status, title, description,
+  affected_roads, direction, lanes_affected, start_time, end_time, estimated_end_time, latitude, longitude,
+  road_class, last_updated, created_at, seq`
+
+const FULL_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause, severity, status, title, description,
+  CASE WHEN geometry->>'type' = 'Point' THEN geometry ELSE jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(longitude, latitude)) END AS location,
+  affected_roads, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
+  source_created_at, source_updated_at, latitude, longitude, road_class, metadata, last_updated, created_at,
+  archived_at, archive_reason`
+
+/** Beyond this many cells the H3 prefilter costs more than it saves; the lat/lng box does it alone. */
+const MAX_PREFILTER_CELLS = 1000
+
+const KM_PER_DEG_LAT = 111.32
+
+/** Postgres great-circle distance in km (haversine), same formula as the app side. */
+const distanceKm = (sql: SqlClient.SqlClient, lat: number, lng: number) => sql`
+  (2 * 6371.0088 * asin(sqrt(
+    power(sin(radians(latitude - ${lat}) / 2), 2) +
+    cos(radians(${lat})) * cos(radians(latitude)) * power(sin(radians(longitude - ${lng}) / 2), 2))))`
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => "\\" + c)
+
+export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters): Array<Fragment> => {
+  if (f.ids) return [sql`id = ANY(${f.ids})`]
+  const w: Array<Fragment> = []
+  if (f.jurisdictions) w.push(sql`jurisdiction = ANY(${f.jurisdictions})`)
+  if (f.types) w.push(sql`type = ANY(${f.types})`)
+  if (f.subTypes) w.push(sql`lower(sub_type) = ANY(${f.subTypes.map((s) => s.toLowerCase())})`)
+  if (f.causes) w.push(sql`cause = ANY(${f.causes.map((s) => s.toLowerCase())})`)
+  if (f.severities) w.push(sql`severity = ANY(${f.severities})`)
+  if (f.statuses) w.push(sql`status = ANY(${f.statuses})`)
+  if (f.road) {
+    w.push(sql`EXISTS (SELECT 1 FROM unnest(affected_roads) r WHERE r ILIKE ${"%" + escapeLike(f.road) + "%"})`)
+  }
+  if (f.circle) {
+    const { lat, lng, radiusKm } = f.circle
+    const cover = coverCircle(lat, lng, radiusKm)
+    if (cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
+    const dLat = radiusKm / KM_PER_DEG_LAT
+    w.push(sql`latitude BETWEEN ${lat - dLat} AND ${lat + dLat}`)
+    w.push(sql`${distanceKm(sql, lat, lng)} <= ${radiusKm}`)
+  }
+  if (f.bbox) {
+    const b = f.bbox
+    const cover = coverBbox(b.minLng, b.minLat, b.maxLng, b.maxLat)
+    if (cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
+    w.push(sql`latitude BETWEEN ${b.minLat} AND ${b.maxLat} AND longitude BETWEEN ${b.minLng} AND ${b.maxLng}`)
+  }
+  if (f.delaySec && f.delaySec > 0) w.push(sql`last_updated <= now() - make_interval(secs => ${f.delaySec})`)
+  return w
+}
+
+const and = (sql: SqlClient.SqlClient, w: Array<Fragment>) => (w.length === 0 ? sql`TRUE` : sql.and(w))
+
+export interface EventListResult {
+  readonly rows: ReadonlyArray<Record<string, unknown> & { seq: number }>
+  readonly total: number
+  readonly hasMore: boolean
+}
+
+/** One page in `seq` order (insertion order: stable while rows are added), plus the exact total. */
+export const listEvents = (f: EventFilters, page: Page) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const where = and(sql, whereClauses(sql, f))
+    const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
+    const [rows, [{ total }]] = yield* Effect.all([
+      sql<Record<string, unknown> & { seq: number }>`
+        SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE ${where} ${keyset}
+        ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
+      sql<{ total: number }>`SELECT count(*)::int AS total FROM events WHERE ${where}`
+    ], { concurrency: 2 })
+    return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit } satisfies EventListResult
+  })
+
+export const eventsByIds = (ids: ReadonlyArray<string>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<Record<string, unknown>>`SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE id = ANY(${ids}) ORDER BY seq`
+  )
+
+export const getEvent = (id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<Record<string, unknown>>`SELECT ${sql.literal(FULL_COLUMNS)} FROM events WHERE id = ${id}`
+  ).pipe(Effect.map((rows) => rows[0] ?? null))
+
+export const eventHistory = (id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<Record<string, unknown>>`
+      SELECT id, event_id, change_type, old_value, new_value, changed_at
+      FROM event_history WHERE event_id = ${id} ORDER BY changed_at, id`
+  )

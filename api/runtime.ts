@@ -1,0 +1,11 @@
+import type { SqlClient } from "@effect/sql"
+import type { Effect } from "effect"
+import type { AppConfig } from "../shared/config/AppConfig.js"
+import type { Redis } from "../shared/db/Redis.js"
+
+export type ApiServices = SqlClient.SqlClient | Redis | AppConfig
+
+/** The one bridge from Koa into Effect: route handlers run their queries through it. */
+export interface ApiRuntime {
+  readonly run: <A, E>(effect: Effect.Effect<A, E, ApiServices>) => Promise<A>
+}

@@ -1,0 +1,33 @@
+import { Effect, Layer, Runtime } from "effect"
+import type { Server } from "node:http"
+import { AppConfig } from "../shared/config/AppConfig.js"
+import { buildApp } from "./app.js"
+import type { ApiRuntime, ApiServices } from "./runtime.js"
+
+/** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
+export const ApiServerLive = (options: { port?: number; onListen?: (port: number) => void } = {}) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const runtime = yield* Effect.runtime<ApiServices>()
+      const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect) }
+      const app = buildApp(rt)
+      const server = yield* Effect.acquireRelease(
+        Effect.async<Server, Error>((resume) => {
+          const s = app.listen(options.port ?? config.port, "0.0.0.0")
+          s.once("listening", () => resume(Effect.succeed(s)))
+          s.once("error", (e) => resume(Effect.fail(e)))
+        }),
+        (s) => Effect.async<void>((resume) => {
+          s.close(() => resume(Effect.void))
+          s.closeAllConnections()
+        })
+      )
+      server.requestTimeout = 30_000
+      server.headersTimeout = 10_000
+      const address = server.address()
+      const port = typeof address === "object" && address ? address.port : config.port
+      options.onListen?.(port)
+      yield* Effect.logInfo(`API listening on http://127.0.0.1:${port}/api/v1`)
+    })
+  )

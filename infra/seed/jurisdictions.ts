@@ -1,0 +1,70 @@
+/** Reference jurisdictions (SPEC §2.6). Codes are stable: sources and API keys refer to them. */
+export interface JurisdictionSeed {
+  readonly code: string
+  readonly name: string
+  readonly official_name: string | null
+  readonly country: "US" | "CA"
+  readonly scope: "state" | "federal" | "regional"
+  readonly group_id: string | null
+}
+
+export const US_STATES: ReadonlyArray<readonly [string, string]> = [
+  ["AL", "Alabama"], ["AK", "Alaska"], ["AZ", "Arizona"], ["AR", "Arkansas"], ["CA", "California"],
+  ["CO", "Colorado"], ["CT", "Connecticut"], ["DE", "Delaware"], ["FL", "Florida"], ["GA", "Georgia"],
+  ["HI", "Hawaii"], ["ID", "Idaho"], ["IL", "Illinois"], ["IN", "Indiana"], ["IA", "Iowa"],
+  ["KS", "Kansas"], ["KY", "Kentucky"], ["LA", "Louisiana"], ["ME", "Maine"], ["MD", "Maryland"],
+  ["MA", "Massachusetts"], ["MI", "Michigan"], ["MN", "Minnesota"], ["MS", "Mississippi"], ["MO", "Missouri"],
+  ["MT", "Montana"], ["NE", "Nebraska"], ["NV", "Nevada"], ["NH", "New Hampshire"], ["NJ", "New Jersey"],
+  ["NM", "New Mexico"], ["NY", "New York"], ["NC", "North Carolina"], ["ND", "North Dakota"], ["OH", "Ohio"],
+  ["OK", "Oklahoma"], ["OR", "Oregon"], ["PA", "Pennsylvania"], ["RI", "Rhode Island"], ["SC", "South Carolina"],
+  ["SD", "South Dakota"], ["TN", "Tennessee"], ["TX", "Texas"], ["UT", "Utah"], ["VT", "Vermont"],
+  ["VA", "Virginia"], ["WA", "Washington"], ["WV", "West Virginia"], ["WI", "Wisconsin"], ["WY", "Wyoming"],
+  ["DC", "District of Columbia"]
+]
+
+// "CA" is California among US codes, so Canadian provinces use their postal codes, none of which collide
+export const CA_PROVINCES: ReadonlyArray<readonly [string, string]> = [
+  ["AB", "Alberta"], ["BC", "British Columbia"], ["MB", "Manitoba"], ["NB", "New Brunswick"],
+  ["NL", "Newfoundland and Labrador"], ["NS", "Nova Scotia"], ["NT", "Northwest Territories"], ["NU", "Nunavut"],
+  ["ON", "Ontario"], ["PE", "Prince Edward Island"], ["QC", "Quebec"], ["SK", "Saskatchewan"], ["YT", "Yukon"]
+]
+
+/** States whose DOT also publishes a Connected Work Zone (CWZ 1.0) feed. */
+const CWZ_STATES = ["CO"]
+
+const extra: ReadonlyArray<JurisdictionSeed> = [
+  { code: "FHWA", name: "Federal Highway Administration", official_name: "U.S. Department of Transportation, Federal Highway Administration", country: "US", scope: "federal", group_id: null },
+  { code: "NPS", name: "National Park Service roads", official_name: "U.S. National Park Service", country: "US", scope: "federal", group_id: null },
+  { code: "PARKS_CA", name: "Parks Canada roads", official_name: "Parks Canada Agency", country: "CA", scope: "federal", group_id: null },
+  { code: "NYC", name: "New York City", official_name: "New York City Department of Transportation", country: "US", scope: "regional", group_id: "us-ny" },
+  { code: "TPIMS_MAASTO", name: "MAASTO truck parking", official_name: "Mid America Association of State Transportation Officials TPIMS", country: "US", scope: "regional", group_id: null },
+  { code: "ON_TORONTO", name: "Toronto", official_name: "City of Toronto Transportation Services", country: "CA", scope: "regional", group_id: "ca-on" }
+]
+
+export const groupId = (country: "US" | "CA", code: string) => `${country.toLowerCase()}-${code.toLowerCase()}`
+
+export const jurisdictionSeeds = (): ReadonlyArray<JurisdictionSeed & { member_order: number }> => {
+  const rows: Array<JurisdictionSeed & { member_order: number }> = []
+  for (const [code, name] of US_STATES) {
+    const g = groupId("US", code)
+    rows.push({ code, name, official_name: `State of ${name}`, country: "US", scope: "state", group_id: g, member_order: 0 })
+    rows.push({ code: `WZDX_${code}`, name: `${name} work zones (WZDx)`, official_name: null, country: "US", scope: "state", group_id: g, member_order: 10 })
+    if (CWZ_STATES.includes(code)) {
+      rows.push({ code: `WZDX_CWZ_${code}`, name: `${name} connected work zones (CWZ)`, official_name: null, country: "US", scope: "state", group_id: g, member_order: 20 })
+    }
+  }
+  for (const [code, name] of CA_PROVINCES) {
+    rows.push({ code, name, official_name: `Province or territory of ${name}`, country: "CA", scope: "state", group_id: groupId("CA", code), member_order: 0 })
+  }
+  for (const e of extra) rows.push({ ...e, member_order: 50 })
+  return rows
+}
+
+export const groupSeeds = () => [
+  ...US_STATES.map(([code, name], i) => ({
+    id: groupId("US", code), name, description: `All sources for ${name}`, primary_jurisdiction_code: code, sort_order: i
+  })),
+  ...CA_PROVINCES.map(([code, name], i) => ({
+    id: groupId("CA", code), name, description: `All sources for ${name}`, primary_jurisdiction_code: code, sort_order: 100 + i
+  }))
+]

@@ -1,0 +1,65 @@
+import { createHash } from "node:crypto"
+import { createServer, type Server } from "node:http"
+import { feeds } from "./timeline.js"
+
+export interface SimulatorHandle {
+  readonly url: string
+  readonly port: number
+  /** seconds on the simulator's timeline */
+  readonly elapsed: () => number
+  /** jump the timeline (tests, demos) */
+  readonly setElapsed: (seconds: number) => void
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Serves recorded-format payloads as a scripted timeline over HTTP, with ETag/304 like real
+ * feeds. `GET /_sim/state` shows the clock; `POST /_sim/elapsed?s=N` moves it.
+ */
+export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorHandle> => {
+  let origin = Date.now()
+  const elapsed = () => (Date.now() - origin) / 1000
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://sim")
+    if (url.pathname === "/_sim/state") return json(res, 200, { elapsed_s: elapsed() })
+    if (url.pathname === "/_sim/elapsed" && req.method === "POST") {
+      const s = Number(url.searchParams.get("s"))
+      if (!Number.isFinite(s) || s < 0) return json(res, 400, { error: "s must be a non-negative number" })
+      origin = Date.now() - s * 1000
+      return json(res, 200, { elapsed_s: elapsed() })
+    }
+    const feed = feeds[url.pathname]
+    if (!feed) return json(res, 404, { error: "no such feed" })
+    const answer = feed(elapsed())
+    const body = JSON.stringify(answer.body)
+    if (answer.status !== 200) return json(res, answer.status, answer.body)
+    const etag = `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"`
+    if (req.headers["if-none-match"] === etag) {
+      res.writeHead(304, { etag })
+      return res.end()
+    }
+    res.writeHead(200, { "content-type": "application/json", etag })
+    res.end(body)
+  })
+  return new Promise((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, host, () => {
+      const address = server.address()
+      const actual = typeof address === "object" && address ? address.port : port
+      resolve({
+        url: `http://${host}:${actual}`,
+        port: actual,
+        elapsed,
+        setElapsed: (s) => {
+          origin = Date.now() - s * 1000
+        },
+        close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()) })
+      })
+    })
+  })
+}
+
+const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { "content-type": "application/json" })
+  res.end(JSON.stringify(body))
+}

@@ -1,0 +1,46 @@
+import { ibi511Feed } from "./payloads/ibi511.js"
+import { open511Empty, open511Feed } from "./payloads/open511.js"
+import { wzdxFeed } from "./payloads/wzdx.js"
+
+export type FeedAnswer = { readonly status: number; readonly body: unknown }
+
+/**
+ * The scripted demo, by seconds since the simulator started. With a 2 s poll interval and
+ * sweep factor 15, everything below shows within 90 s:
+ * - 0 s: events in Iowa (WZDx), New York (ibi511) and British Columbia (Open511); one malformed
+ *   ibi511 record is quarantined until 30 s;
+ * - 20 s: the I-35 work zone closes all lanes (severity_change moderate → major);
+ * - 25 s: the I-95 disabled vehicle leaves the feed (archived, `observed`);
+ * - 10 s: the Open511 feed starts failing (HTTP 503), at 60 s it answers empty; its events are
+ *   archived by the stale sweep about 30 s after they were last seen (`stale_sweep`).
+ */
+export const TIMELINE = {
+  wzdxSeverityAt: 20,
+  ibiClearAt: 25,
+  malformedUntil: 30,
+  open511FailsAt: 10,
+  open511EmptyAt: 60
+} as const
+
+const malformed = { ID: "NY-BAD-1", RoadwayName: "I-90", Latitude: "not a number", Longitude: -73.75, EventType: "roadwork" }
+
+export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
+  "/wzdx/ia": (t) => ({ status: 200, body: wzdxFeed(t >= TIMELINE.wzdxSeverityAt ? 1 : 0) }),
+  "/ibi511/ny/api/v2/get/event": (t) => ({
+    status: 200,
+    body: [...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0), ...(t < TIMELINE.malformedUntil ? [malformed] : [])]
+  }),
+  "/open511/bc/events": (t) =>
+    t < TIMELINE.open511FailsAt
+      ? { status: 200, body: open511Feed() }
+      : t < TIMELINE.open511EmptyAt
+        ? { status: 503, body: { error: "simulated outage" } }
+        : { status: 200, body: open511Empty() }
+}
+
+/** The source catalogue that points the pipeline at a simulator. */
+export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
+  { id: "sim-wzdx-ia", adapter: "wzdx", url: `${baseUrl}/wzdx/ia`, jurisdiction: "WZDX_IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-ibi511-ny", adapter: "ibi511", url: `${baseUrl}/ibi511/ny/api/v2/get/event`, jurisdiction: "NY", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 }
+]

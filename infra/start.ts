@@ -1,0 +1,19 @@
+import { Effect, Layer } from "effect"
+import { hostname } from "node:os"
+import { ApiServerLive } from "../api/server.js"
+import { PipelineLive } from "../pipeline/PipelineLive.js"
+import { CatalogueLive } from "../pipeline/poll/CatalogueLive.js"
+import { BaseLive } from "../shared/db/BaseLive.js"
+import { runMain } from "../shared/runMain.js"
+
+/**
+ * `npm start`: migrations, the pipeline, the API and — when no SOURCES_FILE is set — the
+ * bundled upstream simulator, in one process.
+ */
+const Main = Layer.mergeAll(ApiServerLive(), PipelineLive(`${hostname()}-${process.pid}`)).pipe(
+  Layer.provide(CatalogueLive({ startSimulator: true })),
+  Layer.provide(BaseLive),
+  Layer.tap(() => Effect.logInfo("road-data service started"))
+)
+
+runMain(Layer.launch(Main) as Effect.Effect<never, unknown>)

@@ -1,0 +1,106 @@
+import { Context, Effect, Layer } from "effect"
+import { Redis, type RedisConnection, RedisError } from "../../shared/db/Redis.js"
+
+export interface StreamMessage {
+  readonly id: string
+  readonly body: string
+}
+
+export interface GroupInfo {
+  readonly group: string
+  readonly lag: number | null
+  readonly pending: number
+  readonly lastDeliveredId: string
+}
+
+/**
+ * The change stream and its consumer groups. Every stage reads through one of these:
+ * read new messages, ack, reclaim a crashed consumer's pending ones, dead-letter poison.
+ */
+export interface RedisStreamsService {
+  readonly streamKey: string
+  readonly dlqKey: string
+  readonly ensureGroup: (group: string) => Effect.Effect<void, RedisError>
+  readonly read: (
+    conn: RedisConnection, group: string, consumer: string, count: number, blockMs: number
+  ) => Effect.Effect<ReadonlyArray<StreamMessage>, RedisError>
+  readonly ack: (group: string, ids: ReadonlyArray<string>) => Effect.Effect<void, RedisError>
+  readonly autoClaim: (
+    group: string, consumer: string, minIdleMs: number, count: number
+  ) => Effect.Effect<ReadonlyArray<StreamMessage>, RedisError>
+  /** How many times each message was delivered to the group (from XPENDING). */
+  readonly deliveries: (group: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>, RedisError>
+  readonly deadLetter: (group: string, msg: StreamMessage, cause: string) => Effect.Effect<void, RedisError>
+  readonly groups: Effect.Effect<ReadonlyArray<GroupInfo>, RedisError>
+  readonly length: Effect.Effect<number, RedisError>
+}
+
+const toMessages = (raw: ReadonlyArray<{ id: string; message: Record<string, string> } | null> | null | undefined) =>
+  (raw ?? []).flatMap((m) => (m ? [{ id: m.id, body: m.message.c ?? "" }] : []))
+
+export class RedisStreams extends Context.Tag("pipeline/RedisStreams")<RedisStreams, RedisStreamsService>() {
+  static readonly layer = Layer.effect(
+    RedisStreams,
+    Effect.gen(function* () {
+      const redis = yield* Redis
+      const streamKey = redis.key("changes")
+      const dlqKey = redis.key("changes", "dlq")
+      const wrap = <A>(op: string, f: () => Promise<A>) =>
+        Effect.tryPromise({ try: f, catch: (cause) => new RedisError({ op, cause }) })
+
+      return {
+        streamKey,
+        dlqKey,
+        ensureGroup: (group) =>
+          wrap("xgroup create", () =>
+            redis.client.xGroupCreate(streamKey, group, "0", { MKSTREAM: true }).catch((e: Error) => {
+              if (!String(e.message).includes("BUSYGROUP")) throw e
+              return "OK"
+            })
+          ).pipe(Effect.asVoid),
+        read: (conn, group, consumer, count, blockMs) =>
+          wrap("xreadgroup", () =>
+            conn.xReadGroup(group, consumer, { key: streamKey, id: ">" }, { COUNT: count, BLOCK: blockMs })
+          ).pipe(Effect.map((r) => toMessages(r?.[0]?.messages))),
+        ack: (group, ids) =>
+          ids.length === 0 ? Effect.void : wrap("xack", () => redis.client.xAck(streamKey, group, [...ids])).pipe(Effect.asVoid),
+        autoClaim: (group, consumer, minIdleMs, count) =>
+          wrap("xautoclaim", () => redis.client.xAutoClaim(streamKey, group, consumer, minIdleMs, "0-0", { COUNT: count })).pipe(
+            Effect.map((r) => toMessages(r.messages))
+          ),
+        deliveries: (group, ids) =>
+          ids.length === 0
+            ? Effect.succeed(new Map())
+            : wrap("xpending", () => redis.client.xPendingRange(streamKey, group, ids[0], ids[ids.length - 1], ids.length * 2 + 10)).pipe(
+                Effect.map((rows) => new Map(rows.map((r) => [r.id, r.deliveriesCounter] as const)))
+              ),
+        deadLetter: (group, msg, cause) =>
+          wrap("dead-letter", () =>
+            redis.client
+              .multi()
+              .xAdd(dlqKey, "*", { c: msg.body, group, source_id: msg.id, cause: cause.slice(0, 2000), at: new Date().toISOString() })
+              .xAck(streamKey, group, msg.id)
+              .exec()
+          ).pipe(Effect.asVoid),
+        groups: wrap("xinfo groups", () =>
+          redis.client.sendCommand<Array<Array<string | number | null>>>(["XINFO", "GROUPS", streamKey]).catch(() => [])
+        ).pipe(
+          Effect.map((rows) =>
+            rows.map((row) => {
+              const m = new Map<string, unknown>()
+              for (let i = 0; i + 1 < row.length; i += 2) m.set(String(row[i]), row[i + 1])
+              const lag = m.get("lag")
+              return {
+                group: String(m.get("name")),
+                lag: typeof lag === "number" ? lag : null,
+                pending: Number(m.get("pending") ?? 0),
+                lastDeliveredId: String(m.get("last-delivered-id") ?? "0-0")
+              }
+            })
+          )
+        ),
+        length: wrap("xlen", () => redis.client.xLen(streamKey))
+      } satisfies RedisStreamsService
+    })
+  )
+}

@@ -1,0 +1,170 @@
+import type { ChangeKeys, EventChange, FieldChange } from "../../shared/domain/Change.js"
+import type { EventObservation, EventStatus, Severity } from "../../shared/domain/Event.js"
+import { contentHash, eventId } from "../../shared/domain/ids.js"
+
+/** What the differ remembers per upstream record between polls (the snapshot in Redis). */
+export interface SnapEntry {
+  readonly id: string
+  readonly v: number
+  readonly h: string
+  readonly sev: Severity
+  readonly st: EventStatus
+  readonly end: string | null
+  readonly lanes: string | null
+  /** last time (ms) a poll contained the record */
+  readonly seen: number
+  /** when it was archived (ms), for tombstone pruning */
+  readonly ax?: number
+  readonly k: ChangeKeys
+}
+
+export interface DiffResult {
+  readonly changes: ReadonlyArray<EventChange>
+  readonly upserts: ReadonlyMap<string, SnapEntry>
+  readonly removals: ReadonlyArray<string>
+}
+
+export interface PollDiffInput {
+  readonly source: string
+  readonly polledAt: Date
+  readonly now: Date
+  readonly records: ReadonlyArray<EventObservation>
+  /** upstream ids of records that were present but rejected: alive, not changed */
+  readonly rejectedIds: ReadonlyArray<string>
+  readonly prev: ReadonlyMap<string, SnapEntry>
+}
+
+/** Tombstones let a re-appearing event continue its version sequence; kept this long. */
+export const TOMBSTONE_MS = 7 * 24 * 3600 * 1000
+
+const keysOf = (o: EventObservation): ChangeKeys => ({
+  jurisdiction: o.jurisdiction,
+  type: o.type,
+  sub_type: o.sub_type,
+  cause: o.cause,
+  severity: o.severity,
+  road_name: o.affected_roads[0] ?? null
+})
+
+const endOf = (o: EventObservation) => o.end_time ?? o.estimated_end_time
+
+const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: number): SnapEntry => ({
+  id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k: keysOf(o)
+})
+
+const change = (
+  base: Omit<EventChange, "change_id" | "kind" | "at" | "emitted_at">,
+  at: Date,
+  now: Date
+): EventChange => ({
+  ...base,
+  change_id: `${base.event_id}:${base.version}`,
+  kind: "event",
+  at: at.toISOString(),
+  emitted_at: now.toISOString()
+})
+
+const fieldChanges = (e: SnapEntry, o: EventObservation): Array<FieldChange> => {
+  const out: Array<FieldChange> = []
+  if (e.st !== "active") out.push({ change_type: "status_change", old_value: e.st, new_value: "active" })
+  if (e.sev !== o.severity) out.push({ change_type: "severity_change", old_value: e.sev, new_value: o.severity })
+  if ((e.lanes ?? null) !== (o.lanes_affected ?? null)) {
+    out.push({ change_type: "lanes_change", old_value: e.lanes, new_value: o.lanes_affected })
+  }
+  if ((e.end ?? null) !== (endOf(o) ?? null)) out.push({ change_type: "end_time_change", old_value: e.end, new_value: endOf(o) })
+  return out
+}
+
+const archive = (
+  source: string, sourceId: string, e: SnapEntry, reason: "observed" | "stale_sweep", at: Date, now: Date
+): [EventChange, SnapEntry] => {
+  const v = e.v + 1
+  return [
+    change({
+      op: "archived", event_id: e.id, source, source_id: sourceId, version: v, keys: e.k,
+      fields: [{ change_type: "archived", old_value: "active", new_value: reason }],
+      content_hash: e.h, archive_reason: reason
+    }, at, now),
+    { ...e, v, st: "archived", ax: at.getTime() }
+  ]
+}
+
+/**
+ * Compares one poll's records with the snapshot. A clean poll with records archives what is
+ * missing (`observed`); the caller passes a poll only when the payload decoded, and an empty
+ * one retires nothing. Versions continue from the snapshot so change ids never repeat.
+ */
+export const diffPoll = (input: PollDiffInput): DiffResult => {
+  const { source, polledAt, now, records, prev } = input
+  const seenAt = polledAt.getTime()
+  const changes: Array<EventChange> = []
+  const upserts = new Map<string, SnapEntry>()
+  const present = new Set<string>(input.rejectedIds)
+
+  for (const o of records) {
+    present.add(o.source_id)
+    const e = prev.get(o.source_id)
+    if (o.status === "archived") {
+      if (e && e.st === "active") {
+        const [c, next] = archive(source, o.source_id, e, "observed", polledAt, now)
+        changes.push(c)
+        upserts.set(o.source_id, next)
+      }
+      continue
+    }
+    const h = contentHash(o)
+    if (!e) {
+      const id = eventId(source, o.source_id)
+      const v = seenAt // a brand-new event starts above any version a pruned tombstone could have had
+      changes.push(change({
+        op: "created", event_id: id, source, source_id: o.source_id, version: v, keys: keysOf(o),
+        fields: [{ change_type: "created", old_value: null, new_value: o.severity }], content_hash: h, event: o
+      }, polledAt, now))
+      upserts.set(o.source_id, entryOf(o, id, v, h, seenAt))
+    } else if (e.h !== h || e.st !== "active") {
+      const v = e.v + 1
+      changes.push(change({
+        op: "updated", event_id: e.id, source, source_id: o.source_id, version: v, keys: keysOf(o),
+        fields: fieldChanges(e, o), content_hash: h, event: o
+      }, polledAt, now))
+      upserts.set(o.source_id, entryOf(o, e.id, v, h, seenAt))
+    } else {
+      upserts.set(o.source_id, { ...e, seen: seenAt })
+    }
+  }
+  for (const id of input.rejectedIds) {
+    const e = prev.get(id)
+    if (e && e.st === "active" && !upserts.has(id)) upserts.set(id, { ...e, seen: seenAt })
+  }
+
+  const removals: Array<string> = []
+  const clean = records.length > 0
+  for (const [sourceId, e] of prev) {
+    if (e.st === "archived") {
+      if (e.ax !== undefined && now.getTime() - e.ax > TOMBSTONE_MS) removals.push(sourceId)
+      continue
+    }
+    if (clean && !present.has(sourceId)) {
+      const [c, next] = archive(source, sourceId, e, "observed", polledAt, now)
+      changes.push(c)
+      upserts.set(sourceId, next)
+    }
+  }
+  return { changes, upserts, removals }
+}
+
+/** Safety net for feeds that error or answer empty: archive what has gone unseen too long. */
+export const sweepStale = (
+  source: string, prev: ReadonlyMap<string, SnapEntry>, now: Date, maxAgeMs: number
+): DiffResult => {
+  const changes: Array<EventChange> = []
+  const upserts = new Map<string, SnapEntry>()
+  for (const [sourceId, e] of prev) {
+    if (e.st === "active" && now.getTime() - e.seen > maxAgeMs) {
+      const [c, next] = archive(source, sourceId, e, "stale_sweep", now, now)
+      changes.push(c)
+      upserts.set(sourceId, next)
+    }
+  }
+  return { changes, upserts, removals: [] }
+}

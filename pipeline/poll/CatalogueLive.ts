@@ -1,0 +1,31 @@
+import { Effect, Layer } from "effect"
+import { simulatorCatalogue } from "../../infra/simulator/timeline.js"
+import { startSimulator } from "../../infra/simulator/Simulator.js"
+import { AppConfig } from "../../shared/config/AppConfig.js"
+import { decodeCatalogue, readCatalogueFile, SourceCatalogue } from "./SourceCatalogue.js"
+
+/**
+ * Where the sources come from: SOURCES_FILE when set; else SIMULATOR_URL (a simulator running
+ * elsewhere, as in docker compose); else, if allowed, a bundled simulator started here.
+ */
+export const CatalogueLive = (options: { startSimulator: boolean }) =>
+  Layer.scoped(
+    SourceCatalogue,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      if (config.sourcesFile) return yield* readCatalogueFile(config.sourcesFile)
+      let baseUrl = config.simulatorUrl
+      if (!baseUrl) {
+        if (!options.startSimulator) {
+          return yield* Effect.dieMessage("no SOURCES_FILE and no SIMULATOR_URL: nothing to poll")
+        }
+        const sim = yield* Effect.acquireRelease(
+          Effect.promise(() => startSimulator(config.simulatorPort).catch(() => startSimulator(0))),
+          (s) => Effect.promise(() => s.close())
+        )
+        yield* Effect.logInfo(`no SOURCES_FILE: bundled upstream simulator at ${sim.url} (poll every ${config.demoPollIntervalS} s)`)
+        baseUrl = sim.url
+      }
+      return yield* decodeCatalogue(simulatorCatalogue(baseUrl, config.demoPollIntervalS))
+    })
+  )

@@ -1,0 +1,49 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Data, Duration, Effect } from "effect"
+import type { SourceConfig } from "./SourceCatalogue.js"
+
+export class FetchError extends Data.TaggedError("FetchError")<{ readonly message: string; readonly status?: number }> {}
+
+export interface Validators {
+  readonly etag?: string
+  readonly lastModified?: string
+}
+
+export type FetchResult =
+  | { readonly _tag: "NotModified"; readonly status: number }
+  | { readonly _tag: "Body"; readonly status: number; readonly body: string; readonly validators: Validators }
+
+/** Bound on what one poll may download (a runaway upstream cannot exhaust memory). */
+const MAX_BODY_BYTES = 64 * 1024 * 1024
+
+/** One conditional GET with a timeout; non-2xx other than 304 is a failure. */
+export const fetchSource = (source: SourceConfig, validators: Validators) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const headers: Record<string, string> = { accept: "application/json, */*;q=0.5", ...source.headers }
+    if (validators.etag) headers["if-none-match"] = validators.etag
+    if (validators.lastModified) headers["if-modified-since"] = validators.lastModified
+    const response = yield* client.execute(HttpClientRequest.get(source.url).pipe(HttpClientRequest.setHeaders(headers)))
+    if (response.status === 304) return { _tag: "NotModified", status: 304 } as FetchResult
+    if (response.status < 200 || response.status >= 300) {
+      return yield* new FetchError({ message: `upstream answered HTTP ${response.status}`, status: response.status })
+    }
+    const length = Number(response.headers["content-length"] ?? "0")
+    if (length > MAX_BODY_BYTES) return yield* new FetchError({ message: `body of ${length} bytes exceeds the limit`, status: response.status })
+    const body = yield* response.text
+    return {
+      _tag: "Body",
+      status: response.status,
+      body,
+      validators: { etag: response.headers["etag"], lastModified: response.headers["last-modified"] }
+    } as FetchResult
+  }).pipe(
+    Effect.timeoutFail({
+      duration: Duration.millis(source.timeout_ms),
+      onTimeout: () => new FetchError({ message: `timed out after ${source.timeout_ms} ms` })
+    }),
+    Effect.catchTags({
+      RequestError: (e) => Effect.fail(new FetchError({ message: `request failed: ${e.message}` })),
+      ResponseError: (e) => Effect.fail(new FetchError({ message: `response failed: ${e.message}`, status: e.response.status }))
+    })
+  )

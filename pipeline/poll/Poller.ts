@@ -1,0 +1,150 @@
+import { Clock, Data, Duration, Effect, Either, Layer, Metric, Random } from "effect"
+import { AppConfig } from "../../shared/config/AppConfig.js"
+import { Redis } from "../../shared/db/Redis.js"
+import { diffPoll, type DiffResult, type SnapEntry, sweepStale } from "../diff/Differ.js"
+import { SnapshotStore } from "../diff/SnapshotStore.js"
+import type { EventAdapter, Rejection } from "../sources/Adapter.js"
+import { adapters } from "../sources/registry.js"
+import { CLOSED, type CircuitState, circuitPolicy, isOpen, onFailure, onSuccess } from "./Circuit.js"
+import { fetchSource, type Validators } from "./Fetcher.js"
+import { acquireLease, holdLeaseFor, leaseKey, leaseRemainingMs } from "./Lease.js"
+import { changesEmitted, recordsRejected, sourcePolls } from "./metrics.js"
+import { type PollOutcome, recordPoll, registerSources } from "./PollRecorder.js"
+import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
+
+export class UnknownAdapter extends Data.TaggedError("UnknownAdapter")<{ readonly message: string }> {}
+
+interface Attempt {
+  readonly outcome: PollOutcome
+  readonly httpStatus: number | null
+  readonly recordCount: number
+  readonly rejected: ReadonlyArray<Rejection>
+  readonly error: string | null
+  /** what to commit: changes from the diff, or from the sweep on a failed/empty poll */
+  readonly result: DiffResult
+  readonly validators?: Validators
+  readonly upstreamFailed: boolean
+}
+
+const touchActive = (prev: ReadonlyMap<string, SnapEntry>, at: number): DiffResult => {
+  const upserts = new Map<string, SnapEntry>()
+  for (const [k, e] of prev) if (e.st === "active") upserts.set(k, { ...e, seen: at })
+  return { changes: [], upserts, removals: [] }
+}
+
+/** One poll of one source, under its lease: fetch, decode, diff, commit, record. */
+export const pollOnce = (source: SourceConfig, adapter: EventAdapter, token: string) =>
+  Effect.gen(function* () {
+    const redis = yield* Redis
+    const store = yield* SnapshotStore
+    const config = yield* AppConfig
+    const intervalMs = source.poll_interval_s * 1000
+    const startMs = yield* Clock.currentTimeMillis
+    const acquired = yield* acquireLease(redis, source.id, token, Math.max(intervalMs, source.timeout_ms + 5000))
+    if (!acquired) return "leased-elsewhere" as const
+
+    const circuitKey = redis.key("circuit", source.id)
+    const validatorsKey = redis.key("http", source.id)
+    const [circuitRaw, validatorsRaw] = yield* redis.use("poll state", (c) => Promise.all([c.get(circuitKey), c.get(validatorsKey)]))
+    const circuit: CircuitState = circuitRaw ? JSON.parse(circuitRaw) : CLOSED
+    const prev = yield* store.load(source.id)
+    const polledAt = new Date(startMs)
+    const sweep = () => sweepStale(source.id, prev, polledAt, intervalMs * config.sweepFactor)
+    const failed = (error: string, httpStatus: number | null, upstreamFailed: boolean, extra: Partial<Attempt> = {}): Attempt => ({
+      outcome: "error", httpStatus, recordCount: 0, rejected: [], error, result: sweep(), upstreamFailed, ...extra
+    })
+
+    const attempt: Attempt = yield* Effect.gen(function* () {
+      if (isOpen(circuit, startMs)) return failed("circuit open: poll skipped", null, false)
+      const validators: Validators = validatorsRaw ? JSON.parse(validatorsRaw) : {}
+      const fetched = yield* Effect.either(fetchSource(source, validators))
+      if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
+      const res = fetched.right
+      if (res._tag === "NotModified") {
+        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: touchActive(prev, startMs), upstreamFailed: false } as Attempt
+      }
+      let payload: unknown
+      try {
+        payload = JSON.parse(res.body)
+      } catch (e) {
+        return failed(`body is not JSON: ${String(e).slice(0, 200)}`, res.status, true)
+      }
+      const decoded = adapter.decode(payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt })
+      if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
+      const { records, rejected } = decoded.right
+      if (records.length === 0) {
+        return rejected.length === 0
+          ? ({ outcome: "empty", httpStatus: res.status, recordCount: 0, rejected, error: null, result: sweep(), upstreamFailed: false } as Attempt)
+          : failed(`all ${rejected.length} records rejected`, res.status, false, { rejected })
+      }
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const result = diffPoll({
+        source: source.id, polledAt, now, records, prev,
+        rejectedIds: rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))
+      })
+      return {
+        outcome: "ok", httpStatus: res.status, recordCount: records.length, rejected, error: null, result,
+        validators: res.validators, upstreamFailed: false
+      } as Attempt
+    })
+
+    const committed = yield* store.commit(source.id, attempt.result, { key: leaseKey(redis, source.id), token })
+    const nextCircuit = attempt.upstreamFailed
+      ? onFailure(circuit, startMs, circuitPolicy(intervalMs))
+      : attempt.error === "circuit open: poll skipped" ? circuit : onSuccess()
+    yield* redis.use("poll state save", async (c) => {
+      const m = c.multi().set(circuitKey, JSON.stringify(nextCircuit))
+      // validators only after the commit: a lost commit must not turn the next poll into a 304
+      if (attempt.validators && (attempt.validators.etag || attempt.validators.lastModified)) {
+        m.set(validatorsKey, JSON.stringify(attempt.validators))
+      }
+      await m.exec()
+    })
+    const endMs = yield* Clock.currentTimeMillis
+    yield* recordPoll({
+      source: source.id, startedAt: polledAt, outcome: attempt.outcome, latencyMs: endMs - startMs,
+      httpStatus: attempt.httpStatus, recordCount: attempt.recordCount, rejected: attempt.rejected,
+      changeCount: committed, error: attempt.error
+    })
+    yield* Metric.increment(Metric.tagged(Metric.tagged(sourcePolls, "source", source.id), "outcome", attempt.outcome))
+    if (attempt.rejected.length > 0) yield* Metric.incrementBy(Metric.tagged(recordsRejected, "source", source.id), attempt.rejected.length)
+    if (committed > 0) yield* Metric.incrementBy(Metric.tagged(changesEmitted, "source", source.id), committed)
+    const summary = `poll ${source.id}: ${attempt.outcome}, ${attempt.recordCount} records, ${attempt.rejected.length} rejected, ${committed} changes`
+    yield* attempt.outcome === "error" ? Effect.logWarning(`${summary}: ${attempt.error}`) : committed > 0 ? Effect.logInfo(summary) : Effect.logDebug(summary)
+    yield* holdLeaseFor(redis, source.id, token, intervalMs - (endMs - startMs))
+    return attempt.outcome
+  }).pipe(Effect.annotateLogs("source", source.id))
+
+/** Polls one source forever; a failing poll is logged and never ends the loop. */
+const runSource = (source: SourceConfig, adapter: EventAdapter) =>
+  Effect.gen(function* () {
+    const redis = yield* Redis
+    const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`
+    while (true) {
+      const r = yield* pollOnce(source, adapter, token).pipe(
+        Effect.catchAll((e) => Effect.logError(`poll ${source.id} failed: ${e._tag} ${"message" in e ? e.message : ""}`).pipe(Effect.as("failed" as const)))
+      )
+      const waitMs = r === "leased-elsewhere"
+        ? yield* leaseRemainingMs(redis, source.id).pipe(Effect.orElseSucceed(() => 1000))
+        : source.poll_interval_s * 1000
+      yield* Effect.sleep(Duration.millis(Math.max(50, waitMs) + (r === "leased-elsewhere" ? 25 : 0)))
+    }
+  })
+
+export const resolveAdapter = (source: SourceConfig) => {
+  const adapter = adapters.get(source.adapter)
+  return adapter
+    ? Effect.succeed(adapter)
+    : Effect.fail(new UnknownAdapter({ message: `source ${source.id}: unknown adapter "${source.adapter}" (known: ${[...adapters.keys()].join(", ")})` }))
+}
+
+/** One scoped fiber per catalogued source. */
+export const PollerLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const sources = yield* SourceCatalogue
+    const pairs = yield* Effect.forEach(sources, (s) => Effect.map(resolveAdapter(s), (a) => [s, a] as const))
+    yield* registerSources(sources, (id) => adapters.get(id)?.attribution)
+    for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a))
+    yield* Effect.logInfo(`polling ${sources.length} sources`)
+  })
+)

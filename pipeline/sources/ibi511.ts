@@ -1,0 +1,118 @@
+import polyline from "@mapbox/polyline"
+import { Schema } from "effect"
+import { causeFromText } from "../../shared/domain/Cause.js"
+import type { EventObservation, EventType, Geometry, Severity } from "../../shared/domain/Event.js"
+import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
+import { toIso } from "../../shared/domain/Timestamp.js"
+import { validLatLng } from "../../shared/geo/representativePoint.js"
+import { decodeEach, type EventAdapter, field, Lenient } from "./Adapter.js"
+
+/**
+ * 511-style `api/v2/get/event` (ibi511: 511NY, 511 Alberta, 511 PEI, AZ511 …): a flat array,
+ * times in Unix seconds, PlannedEndDate an estimate, optional Google-encoded polyline.
+ */
+
+const TimeField = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String)))
+
+const Record511 = Schema.Struct({
+  ID: Lenient.id,
+  SourceId: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
+  Organization: Lenient.optString,
+  RoadwayName: Lenient.optString,
+  DirectionOfTravel: Lenient.optString,
+  Description: Lenient.optString,
+  Reported: TimeField,
+  LastUpdated: TimeField,
+  StartDate: TimeField,
+  PlannedEndDate: TimeField,
+  LanesAffected: Lenient.optString,
+  Latitude: Schema.Number,
+  Longitude: Schema.Number,
+  EventType: Schema.String,
+  EventSubType: Lenient.optString,
+  IsFullClosure: Lenient.optBoolean,
+  Severity: Lenient.optString,
+  EncodedPolyline: Lenient.optString,
+  Comment: Lenient.optString
+})
+type Record511 = typeof Record511.Type
+
+const TYPES: Record<string, EventType> = {
+  roadwork: "construction",
+  construction: "construction",
+  closures: "closure",
+  accidentsandincidents: "incident",
+  incidents: "incident",
+  specialevents: "special_event",
+  generalinfo: "advisory",
+  winterdrivingindex: "weather",
+  weather: "weather",
+  restrictions: "restriction"
+}
+
+const SEVERITIES: Record<string, Severity> = {
+  minor: "minor", low: "minor", moderate: "moderate", medium: "moderate", major: "major", high: "major",
+  critical: "critical", severe: "critical"
+}
+
+const lineFrom = (encoded: string | null | undefined): Geometry | null => {
+  if (!encoded) return null
+  try {
+    const pts = polyline.decode(encoded) // [lat, lng] pairs
+    if (pts.length < 2 || !pts.every(([lat, lng]) => validLatLng(lat, lng))) return null
+    return { type: "LineString", coordinates: pts.map(([lat, lng]) => [lng, lat]) }
+  } catch {
+    return null
+  }
+}
+
+const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | string => {
+  if (!validLatLng(r.Latitude, r.Longitude)) return `invalid coordinates ${r.Latitude},${r.Longitude}`
+  const type0 = TYPES[r.EventType.replace(/[\s_-]/g, "").toLowerCase()]
+  if (!type0) return `unknown EventType ${r.EventType}`
+  const type = r.IsFullClosure === true ? "closure" : type0
+  const start = toIso(r.StartDate) ?? toIso(r.Reported)
+  const plannedEnd = toIso(r.PlannedEndDate)
+  const road = r.RoadwayName?.trim() || null
+  const subType = r.EventSubType?.trim() || null
+  return {
+    source_id: String(r.ID),
+    jurisdiction,
+    type,
+    sub_type: subType,
+    cause: causeFromText(subType, type0 === "construction" ? "roadwork" : null, r.Description),
+    severity: SEVERITIES[(r.Severity ?? "").trim().toLowerCase()] ?? (r.IsFullClosure ? "major" : "minor"),
+    status: "active",
+    title: `${subType ?? type0.replace("_", " ")}${road ? ` on ${road}` : ""}`.replace(/^./, (c) => c.toUpperCase()),
+    description: r.Description ?? "",
+    latitude: r.Latitude,
+    longitude: r.Longitude,
+    geometry: lineFrom(r.EncodedPolyline) ?? { type: "Point", coordinates: [r.Longitude, r.Latitude] },
+    affected_roads: road ? [road] : [],
+    direction: directionOf(r.DirectionOfTravel),
+    lanes_affected: r.LanesAffected?.trim() || null,
+    start_time: start,
+    end_time: null,
+    estimated_start_time: null,
+    estimated_end_time: plannedEnd,
+    source_created_at: toIso(r.Reported),
+    source_updated_at: toIso(r.LastUpdated),
+    road_class: roadClassOf(road),
+    metadata: {
+      event_type: r.EventType,
+      organization: r.Organization ?? null,
+      upstream_source_id: r.SourceId ?? null,
+      is_full_closure: r.IsFullClosure ?? null,
+      severity: r.Severity ?? null
+    }
+  }
+}
+
+export const ibi511: EventAdapter = {
+  id: "ibi511",
+  kind: "events",
+  formats: ["ibi511-v2-get-event"],
+  yields: ["construction", "closure", "incident", "special_event", "advisory", "weather", "restriction"],
+  attribution: null,
+  decode: (payload, ctx) => decodeEach(payload, Schema.Array(Schema.Unknown), (a) => a, Record511, toEvent(ctx.jurisdiction), field("ID"))
+}

@@ -1,0 +1,48 @@
+import { Config, Context, Effect, Layer, Redacted } from "effect"
+
+/**
+ * Every setting the service reads, with defaults that work on a developer machine.
+ * README.md lists them; nothing else reads process.env.
+ */
+export interface AppSettings {
+  readonly databaseUrl: Redacted.Redacted<string>
+  readonly redisUrl: string
+  readonly redisPrefix: string
+  readonly port: number
+  readonly sourcesFile: string | undefined
+  readonly simulatorPort: number
+  /** pipeline without SOURCES_FILE polls a simulator here instead of starting its own */
+  readonly simulatorUrl: string | undefined
+  /** poll interval of the bundled demo sources */
+  readonly demoPollIntervalS: number
+  /** Stale sweep fires after poll interval × this factor without a fresh observation. */
+  readonly sweepFactor: number
+  readonly cursorSecret: Redacted.Redacted<string>
+  readonly logLevel: string
+}
+
+export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
+
+export const settingsConfig: Config.Config<AppSettings> = Config.all({
+  databaseUrl: Config.redacted("DATABASE_URL").pipe(Config.withDefault(Redacted.make(DEFAULT_DATABASE_URL))),
+  redisUrl: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379")),
+  redisPrefix: Config.string("REDIS_PREFIX").pipe(Config.withDefault("rd")),
+  port: Config.integer("PORT").pipe(Config.withDefault(3000)),
+  sourcesFile: Config.option(Config.string("SOURCES_FILE")).pipe(
+    Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value : undefined))
+  ),
+  simulatorPort: Config.integer("SIMULATOR_PORT").pipe(Config.withDefault(3999)),
+  simulatorUrl: Config.option(Config.string("SIMULATOR_URL")).pipe(
+    Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value.replace(/\/$/, "") : undefined))
+  ),
+  demoPollIntervalS: Config.number("DEMO_POLL_INTERVAL_S").pipe(Config.withDefault(2)),
+  sweepFactor: Config.number("SWEEP_FACTOR").pipe(Config.withDefault(15)),
+  cursorSecret: Config.redacted("CURSOR_SECRET").pipe(Config.withDefault(Redacted.make("dev-cursor-secret-change-me"))),
+  logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info"))
+})
+
+export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {
+  static readonly layer = Layer.effect(AppConfig, settingsConfig)
+  static readonly make = (overrides: Partial<AppSettings> = {}) =>
+    Layer.effect(AppConfig, Effect.map(settingsConfig, (s) => ({ ...s, ...overrides })))
+}

@@ -1,0 +1,58 @@
+import { Context, Data, Effect, Layer, Scope } from "effect"
+import { createClient } from "redis"
+import { AppConfig } from "../config/AppConfig.js"
+
+export type RedisConnection = ReturnType<typeof createClient>
+
+export class RedisError extends Data.TaggedError("RedisError")<{ readonly op: string; readonly cause: unknown }> {
+  override get message() {
+    return `redis ${this.op} failed: ${String(this.cause)}`
+  }
+}
+
+export interface RedisService {
+  readonly client: RedisConnection
+  readonly prefix: string
+  /** `<prefix>:a:b` — every key this service writes lives under the prefix. */
+  readonly key: (...parts: ReadonlyArray<string>) => string
+  readonly use: <A>(op: string, f: (c: RedisConnection) => Promise<A>) => Effect.Effect<A, RedisError>
+  /** A dedicated connection (for blocking reads), closed with the scope. */
+  readonly dedicated: Effect.Effect<RedisConnection, RedisError, Scope.Scope>
+}
+
+const connect = (url: string, name: string) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const c = createClient({
+          url,
+          name,
+          socket: { connectTimeout: 5000, reconnectStrategy: (n) => Math.min(n * 200, 3000) }
+        })
+        // errors surface on the failing command; this only keeps node-redis from throwing globally
+        c.on("error", () => undefined)
+        await c.connect()
+        return c
+      },
+      catch: (cause) => new RedisError({ op: "connect", cause })
+    }),
+    (c) => Effect.promise(() => c.quit().catch(() => c.disconnect().catch(() => undefined)))
+  )
+
+export class Redis extends Context.Tag("shared/Redis")<Redis, RedisService>() {
+  static readonly layer = Layer.scoped(
+    Redis,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const client = yield* connect(config.redisUrl, "road-data")
+      const prefix = config.redisPrefix
+      return {
+        client,
+        prefix,
+        key: (...parts) => [prefix, ...parts].join(":"),
+        use: (op, f) => Effect.tryPromise({ try: () => f(client), catch: (cause) => new RedisError({ op, cause }) }),
+        dedicated: connect(config.redisUrl, "road-data-blocking")
+      } satisfies RedisService
+    })
+  )
+}
