@@ -1,5 +1,5 @@
 /** 511NY-style `get/event` records: our own, in the ibi511 shape. Times are Unix seconds. */
-const base = 1793548800 // 2026-11-01T12:00:00Z
+const base = 1793548800 // 2026-11-01T16:00:00Z
 
 const record = (id: string, type: string, subType: string, severity: string, road: string, lat: number, lng: number, extra: Record<string, unknown> = {}) => ({
   ID: id,

@@ -1,0 +1,51 @@
+import { Effect, Layer, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import pg from "pg"
+import { createClient } from "redis"
+import { inject } from "vitest"
+import { AppConfig, type AppSettings } from "../../shared/config/AppConfig.js"
+import { baseLayer } from "../../shared/db/BaseLive.js"
+
+/**
+ * A test file's own world: a fresh database on the test server and a Redis key prefix of its own,
+ * so files run in parallel. `cleanup` drops both.
+ */
+export const makeTestEnv = (overrides: Partial<AppSettings> = {}) => {
+  const id = randomBytes(4).toString("hex")
+  const server = new URL(inject("databaseUrl"))
+  const dbName = `rd_test_${id}`
+  const dbUrl = new URL(server.toString())
+  dbUrl.pathname = `/${dbName}`
+  const redisUrl = inject("redisUrl")
+  const prefix = `rdtest:${id}`
+  const config = AppConfig.make({
+    databaseUrl: Redacted.make(dbUrl.toString()),
+    redisUrl,
+    redisPrefix: prefix,
+    port: 0,
+    cursorSecret: Redacted.make("test-cursor-secret"),
+    ...overrides
+  })
+  const layer = baseLayer(config)
+  const cleanup = async () => {
+    const admin = new URL(server.toString())
+    admin.pathname = "/postgres"
+    const c = new pg.Client({ connectionString: admin.toString() })
+    await c.connect()
+    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined)
+    await c.end()
+    const r = createClient({ url: redisUrl })
+    await r.connect()
+    for await (const keys of r.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) {
+      const batch = Array.isArray(keys) ? keys : [keys]
+      if (batch.length > 0) await r.del(batch)
+    }
+    await r.quit()
+  }
+  return { layer, cleanup, prefix, dbName, dbUrl: dbUrl.toString(), redisUrl }
+}
+
+export type TestEnv = ReturnType<typeof makeTestEnv>
+
+export const runIn = <A, E, R>(layer: Layer.Layer<R, unknown>, effect: Effect.Effect<A, E, R>) =>
+  Effect.runPromise(Effect.provide(effect, layer) as Effect.Effect<A, unknown>)

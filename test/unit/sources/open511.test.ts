@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest"
+import { open511 } from "../../../pipeline/sources/open511.js"
+import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+
+sharedNote()
+adapterSuite(open511, "own fixture", () => ownFixture("open511/three_events_one_bad.json"), { records: 3, rejected: 1 })
+
+const real: Array<[string, number, number]> = [
+  ["open511/drivebc/event_feed_list_of_five.json", 5, 0],
+  ["open511/drivebc/event_feed_list_of_four.json", 4, 0],
+  ["open511/drivebc/event_feed_list_of_five_with_validation_error.json", 4, 1],
+  ["open511/drivebc/event_feed_list_of_two.json", 2, 0],
+  ["open511/spec-v1.0/event.json", 1, 0],
+  ["open511/open511-converter/tmdd-output-1.json", 5, 0],
+  ["open511/open511-converter/tmdd-output-2.json", 1, 0]
+]
+for (const [path, n, bad] of real) {
+  adapterSuite(open511, path, () => readJson(`${SHARED_UPSTREAM}/${path}`), { records: n, rejected: bad, skip: !sharedAvailable })
+}
+
+describe("open511 mapping", () => {
+  it("maps ids, types, severity, status, lanes and schedule", () => {
+    const [incident, archived, weather] = decodeOk(open511, ownFixture("open511/three_events_one_bad.json")).records
+    expect(incident).toMatchObject({
+      source_id: "FX-1", type: "incident", sub_type: "accident", cause: "accident", severity: "major", status: "active",
+      title: "Incident on Highway 97", direction: "northbound", start_time: "2026-11-01T16:00:00.000Z", end_time: null,
+      lanes_affected: "Highway 97: 1 closed, 1 open", source_created_at: "2026-11-01T16:00:00.000Z"
+    })
+    expect(archived).toMatchObject({ source_id: "FX-2", status: "archived", title: "Paving finished" })
+    // a closed road makes a closure; UNKNOWN severity is minor, never invented upward
+    expect(weather).toMatchObject({ type: "closure", severity: "minor", lanes_affected: "all lanes closed", direction: "southbound" })
+  })
+  it.skipIf(!sharedAvailable)("quarantines the DriveBC record without an id", () => {
+    const d = decodeOk(open511, readJson(`${SHARED_UPSTREAM}/open511/drivebc/event_feed_list_of_five_with_validation_error.json`))
+    expect(d.rejected[0].reason).toBe("id: is missing")
+  })
+})
