@@ -1,17 +1,15 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
-import { Redis } from "../shared/db/Redis.js"
 import { RedisStreams } from "./bus/RedisStreams.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { PollerLive } from "./poll/Poller.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
 
-/** Services every pipeline part needs, over a database and the app config. */
+/** Services every pipeline part needs, over Redis, a database and the app config (BaseLive). */
 export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, FetchHttpClient.layer).pipe(
-  Layer.provideMerge(RedisStreams.layer),
-  Layer.provideMerge(Redis.layer)
+  Layer.provideMerge(RedisStreams.layer)
 )
 
-/** Poller and materializer; needs SourceCatalogue, SqlClient and AppConfig. */
+/** Poller and materializer; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
   Layer.mergeAll(PollerLive, MaterializerLive(consumer)).pipe(Layer.provideMerge(PipelineServices))

@@ -14,7 +14,11 @@ export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
     const sql = yield* SqlClient.SqlClient
     const content = new Map<string, EventChange>()
     const archives = new Map<string, EventChange>()
+    // when a batch holds an event's creation and later updates, the row is born from the
+    // newest content but keeps the creation time
+    const createdAt = new Map<string, string>()
     for (const c of changes) {
+      if (c.op === "created" && (!createdAt.has(c.event_id) || c.at < createdAt.get(c.event_id)!)) createdAt.set(c.event_id, c.at)
       const target = c.op === "archived" ? archives : content
       const seen = target.get(c.event_id)
       if (!seen || seen.version < c.version) target.set(c.event_id, c)
@@ -31,6 +35,7 @@ export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
         version: c.version,
         content_hash: c.content_hash,
         at: c.at,
+        created_at: createdAt.get(c.event_id) ?? c.at,
         emitted_at: c.emitted_at,
         h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
       }]
@@ -58,13 +63,13 @@ export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
               description, latitude, longitude, geometry, ARRAY(SELECT jsonb_array_elements_text(affected_roads)),
               direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
               source_created_at, source_updated_at, road_class, metadata,
-              at, at, NULL, NULL, version, content_hash, at, h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, emitted_at, clock_timestamp()
+              at, created_at, NULL, NULL, version, content_hash, at, h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, emitted_at, clock_timestamp()
             FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, source text, source_id text,
               jurisdiction text, type text, sub_type text, cause text, severity text, title text, description text,
               latitude double precision, longitude double precision, geometry jsonb, affected_roads jsonb,
               direction text, lanes_affected text, start_time timestamptz, end_time timestamptz,
               estimated_start_time timestamptz, estimated_end_time timestamptz, source_created_at timestamptz,
-              source_updated_at timestamptz, road_class text, metadata jsonb, at timestamptz, version bigint,
+              source_updated_at timestamptz, road_class text, metadata jsonb, at timestamptz, created_at timestamptz, version bigint,
               content_hash text, h3_r3 text, h3_r5 text, h3_r7 text, emitted_at timestamptz)
             ON CONFLICT (id) DO UPDATE SET
               jurisdiction = excluded.jurisdiction, type = excluded.type, sub_type = excluded.sub_type,

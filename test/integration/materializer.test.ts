@@ -1,0 +1,164 @@
+import { SqlClient } from "@effect/sql"
+import { Deferred, Effect, Fiber, Layer, ManagedRuntime } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
+import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { type ConsumerOptions, runConsumer } from "../../pipeline/stages/ConsumerLoop.js"
+import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
+import { Redis } from "../../shared/db/Redis.js"
+import type { EventChange } from "../../shared/domain/Change.js"
+import { changeScript, observation } from "../support/changes.js"
+import { makeTestEnv } from "../support/harness.js"
+
+const env = makeTestEnv()
+const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
+afterAll(async () => {
+  await rt.dispose()
+  await env.cleanup()
+})
+
+const tables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.all([
+    sql`SELECT id, source_id, severity, status, archive_reason, version, lanes_affected, end_time, last_updated, created_at, archived_at FROM events ORDER BY id`,
+    sql`SELECT change_id, event_id, change_type, old_value, new_value, changed_at FROM event_history ORDER BY change_id, change_type`
+  ])
+)
+
+/** Empty tables and a fresh stream, so each test's groups see only its own messages. */
+const reset = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const redis = yield* Redis
+  const streams = yield* RedisStreams
+  yield* sql`TRUNCATE events, event_history`
+  yield* redis.use("del", (r) => r.del([streams.streamKey, streams.dlqKey]))
+})
+
+const publish = (changes: ReadonlyArray<EventChange>) =>
+  Effect.gen(function* () {
+    const streams = yield* RedisStreams
+    const redis = yield* Redis
+    for (const c of changes) yield* redis.use("xadd", (r) => r.xAdd(streams.streamKey, "*", { c: JSON.stringify(c) }))
+  })
+
+/** A script with creations, severity/lanes/end-time changes, an archive and a come-back. */
+const script = (source: string, n: number) => {
+  const first = Array.from({ length: n }, (_, i) => observation(`${source}-${i}`))
+  const second = first.map((o, i) => (i % 3 === 0 ? { ...o, severity: "major" as const, lanes_affected: "2 lanes" } : o))
+  const third = second.filter((_, i) => i % 5 !== 0).map((o, i) => (i % 4 === 0 ? { ...o, end_time: "2026-12-01T00:00:00.000Z" } : o))
+  return changeScript(source, [first, second, third, second])
+}
+
+const expectedHistoryRows = (changes: ReadonlyArray<EventChange>) => changes.reduce((n, c) => n + c.fields.length, 0)
+
+const waitUntil = (check: Effect.Effect<boolean, unknown, any>, timeoutMs = 20_000) =>
+  Effect.gen(function* () {
+    const deadline = Date.now() + timeoutMs
+    while (!(yield* check)) {
+      if (Date.now() > deadline) return yield* Effect.dieMessage("condition not met in time")
+      yield* Effect.sleep("50 millis")
+    }
+  })
+
+const groupDrained = (group: string) =>
+  Effect.gen(function* () {
+    const streams = yield* RedisStreams
+    const info = (yield* streams.groups).find((g) => g.group === group)
+    return !!info && info.pending === 0 && info.lag === 0
+  })
+
+const options = (group: string, consumer: string, over: Partial<ConsumerOptions> = {}): ConsumerOptions => ({
+  group, consumer, batchSize: 50, blockMs: 100, claimIdleMs: 300, maxDeliveries: 3, ...over
+})
+
+describe("materializer", () => {
+  it("gives the same rows when the same messages are applied twice", async () => {
+    const changes = script("twice", 40)
+    const [once, twice] = await rt.runPromise(
+      Effect.gen(function* () {
+        yield* reset
+        yield* applyChanges(changes)
+        const a = yield* tables
+        yield* applyChanges(changes)
+        // and once more in reverse order and one by one: versions keep the newest
+        for (const c of [...changes].reverse()) yield* applyChanges([c])
+        return [a, yield* tables] as const
+      })
+    )
+    expect(twice).toEqual(once)
+    expect(once[1]).toHaveLength(expectedHistoryRows(changes))
+    const types = new Set(once[1].map((r) => r.change_type))
+    expect([...types].sort()).toEqual(["archived", "created", "end_time_change", "lanes_change", "severity_change", "status_change"])
+  })
+
+  it("materializes every change exactly once after the consumer is killed mid-batch", async () => {
+    const changes = script("killed", 300)
+    const group = "materialize-kill"
+    const result = await rt.runPromise(
+      Effect.gen(function* () {
+        yield* reset
+        const streams = yield* RedisStreams
+        yield* streams.ensureGroup(group)
+        yield* publish(changes)
+        // consumer A commits its second batch to Postgres, then dies before XACK
+        const died = yield* Deferred.make<void>()
+        let batches = 0
+        const crashing = (cs: ReadonlyArray<EventChange>) =>
+          Effect.gen(function* () {
+            yield* applyChanges(cs)
+            batches += 1
+            if (batches === 2) {
+              yield* Deferred.succeed(died, undefined)
+              return yield* Effect.never // killed here: the batch is in Postgres, not acked
+            }
+          })
+        const a = yield* Effect.fork(runConsumer(options(group, "consumer-a"), crashing))
+        yield* Deferred.await(died)
+        yield* Fiber.interrupt(a)
+        const pendingAfterKill = (yield* streams.groups).find((g) => g.group === group)!.pending
+        // consumer B reclaims A's pending batch with XAUTOCLAIM and finishes the stream
+        const b = yield* Effect.fork(runConsumer(options(group, "consumer-b"), applyChanges))
+        yield* waitUntil(groupDrained(group))
+        yield* Fiber.interrupt(b)
+        return { pendingAfterKill, rows: yield* tables }
+      })
+    )
+    expect(result.pendingAfterKill).toBe(50)
+    const [events, history] = result.rows
+    expect(history).toHaveLength(expectedHistoryRows(changes))
+    expect(new Set(history.map((h) => `${h.change_id}/${h.change_type}`)).size).toBe(history.length)
+    expect(events).toHaveLength(300)
+    // the state equals a straight, single application of the script
+    const direct = await rt.runPromise(Effect.gen(function* () {
+      yield* reset
+      yield* applyChanges(changes)
+      return yield* tables
+    }))
+    expect(result.rows).toEqual(direct)
+  })
+
+  it("dead-letters a message that keeps failing, with its cause, and goes on", async () => {
+    const good = script("dlq", 5)
+    const poison: EventChange = { ...good[0], change_id: "poison:1", event_id: "poison", version: 1e30 }
+    const group = "materialize-dlq"
+    const dlq = await rt.runPromise(
+      Effect.gen(function* () {
+        yield* reset
+        const streams = yield* RedisStreams
+        const redis = yield* Redis
+        yield* streams.ensureGroup(group)
+        yield* publish([poison, ...good])
+        yield* redis.use("xadd", (r) => r.xAdd(streams.streamKey, "*", { c: "not json at all" }))
+        const f = yield* Effect.fork(runConsumer(options(group, "c1", { claimIdleMs: 50 }), applyChanges))
+        yield* waitUntil(groupDrained(group))
+        yield* Fiber.interrupt(f)
+        return yield* redis.use("xrange", (r) => r.xRange(streams.dlqKey, "-", "+"))
+      })
+    )
+    const mine = dlq.filter((m) => m.message.group === group)
+    expect(mine).toHaveLength(2)
+    expect(mine.map((m) => m.message.cause).join("\n")).toMatch(/undecodable change/)
+    expect(mine.map((m) => m.message.cause).join("\n")).toMatch(/SqlError|out of range|Failed/i)
+    const [events] = await rt.runPromise(tables)
+    expect(events).toHaveLength(5)
+  })
+})

@@ -1,0 +1,25 @@
+import { diffPoll, type SnapEntry } from "../../pipeline/diff/Differ.js"
+import type { EventChange } from "../../shared/domain/Change.js"
+import type { EventObservation } from "../../shared/domain/Event.js"
+
+export const observation = (id: string, over: Partial<EventObservation> = {}): EventObservation => ({
+  source_id: id, jurisdiction: "NY", type: "incident", sub_type: "Crash", cause: "accident", severity: "minor", status: "active",
+  title: `event ${id}`, description: "", latitude: 40.75, longitude: -73.99, geometry: null, affected_roads: ["I-87"],
+  direction: "northbound", lanes_affected: null, start_time: "2026-11-01T10:00:00.000Z", end_time: null,
+  estimated_start_time: null, estimated_end_time: null, source_created_at: null, source_updated_at: null,
+  road_class: "interstate", metadata: {}, ...over
+})
+
+/** Runs polls through the pure differ and returns every change it would emit, in order. */
+export const changeScript = (source: string, polls: ReadonlyArray<ReadonlyArray<EventObservation>>, startMs = Date.UTC(2026, 10, 1)) => {
+  let prev = new Map<string, SnapEntry>()
+  const all: Array<EventChange> = []
+  polls.forEach((records, i) => {
+    const at = new Date(startMs + i * 60_000)
+    const r = diffPoll({ source, polledAt: at, now: at, records, rejectedIds: [], prev })
+    prev = new Map(prev)
+    for (const [k, v] of r.upserts) prev.set(k, v)
+    all.push(...r.changes)
+  })
+  return all
+}
