@@ -1,4 +1,4 @@
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { createClient } from "redis"
@@ -26,7 +26,9 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}) => {
     cursorSecret: Redacted.make("test-cursor-secret"),
     ...overrides
   })
-  const layer = baseLayer(config)
+  // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk
+  const level = process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning
+  const layer = baseLayer(config).pipe(Layer.provideMerge(Logger.minimumLogLevel(level)))
   const cleanup = async () => {
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"

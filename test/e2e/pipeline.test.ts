@@ -1,0 +1,112 @@
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiServerLive } from "../../api/server.js"
+import { createKey } from "../../infra/admin/keys.js"
+import { simulatorCatalogue } from "../../infra/simulator/timeline.js"
+import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
+import { PipelineLive } from "../../pipeline/PipelineLive.js"
+import { decodeCatalogue, SourceCatalogue } from "../../pipeline/poll/SourceCatalogue.js"
+import { makeTestEnv } from "../support/harness.js"
+import { api } from "../support/http.js"
+
+/**
+ * simulator → poller → differ → Redis Stream → materializer → Postgres → API, all real, on
+ * loopback. Polls every 0.25 s with sweep factor 8, so the stale sweep fires 2 s after the
+ * Open511 feed was last seen.
+ */
+const POLL_S = 0.25
+const env = makeTestEnv({ sweepFactor: 8 })
+let sim: SimulatorHandle
+let rt: ManagedRuntime.ManagedRuntime<never, unknown>
+let call: ReturnType<typeof api>
+let base = ""
+
+beforeAll(async () => {
+  sim = await startSimulator(0)
+  sim.setElapsed(0)
+  let port = 0
+  const catalogue = Layer.effect(SourceCatalogue, decodeCatalogue(simulatorCatalogue(sim.url, POLL_S)))
+  const main = Layer.mergeAll(ApiServerLive({ port: 0, onListen: (p) => (port = p) }), PipelineLive("e2e")).pipe(
+    Layer.provide(catalogue),
+    Layer.provideMerge(env.layer)
+  )
+  rt = ManagedRuntime.make(main as Layer.Layer<never, unknown>)
+  await rt.runtime()
+  const key = await rt.runPromise(createKey({ plan: "pro", email: "e2e@example.com" }) as Effect.Effect<{ key: string }, unknown, never>)
+  base = `http://127.0.0.1:${port}/api/v1`
+  call = api(base, key.key)
+})
+
+afterAll(async () => {
+  await rt?.dispose()
+  await sim?.close()
+  await env.cleanup()
+})
+
+const eventually = async <T>(f: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await f()
+    if (v !== undefined) return v
+    if (Date.now() > deadline) throw new Error("condition not met in time")
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+const bySource = async (status: string, sourceId: string) => {
+  const r = await call(`/events?status=${status}&limit=100`)
+  return (r.body.data as Array<{ id: string; source_id: string }>).find((e) => e.source_id === sourceId)
+}
+
+describe("end to end", () => {
+  it("shows active events from all three formats", async () => {
+    const r = await eventually(async () => {
+      const res = await call("/events?limit=100")
+      return res.body.total >= 8 ? res : undefined
+    })
+    const sources = new Set((r.body.data as Array<{ source: string }>).map((e) => e.source))
+    expect([...sources].sort()).toEqual(["sim-ibi511-ny", "sim-open511-bc", "sim-wzdx-ia"])
+    // the malformed simulator record was quarantined, not stored
+    expect((r.body.data as Array<{ source_id: string }>).some((e) => e.source_id === "NY-BAD-1")).toBe(false)
+  })
+
+  it("records a severity change in the event's history", async () => {
+    sim.setElapsed(21)
+    const ev = await eventually(async () => {
+      const e = await bySource("active", "5a1f0c2e-0001-4c5e-9a10-000000000001")
+      const full = e && (await call(`/events/${e.id}`)).body
+      return full?.severity === "major" ? full : undefined
+    })
+    expect(ev).toMatchObject({ type: "closure", status: "active", archive_reason: null, archived_at: null })
+    const history = (await call(`/analytics/history/${ev.id}`)).body as Array<{ change_type: string; old_value: string; new_value: string }>
+    expect(history.map((h) => h.change_type)).toEqual(["created", "severity_change", "lanes_change"])
+    expect(history[1]).toMatchObject({ old_value: "moderate", new_value: "major" })
+    expect(Date.parse(ev.last_updated)).toBeGreaterThan(Date.parse(ev.created_at))
+  })
+
+  it("archives an event that left a clean feed with reason observed", async () => {
+    sim.setElapsed(26)
+    const e = await eventually(() => bySource("archived", "NY-2003"))
+    const full = (await call(`/events/${e.id}`)).body
+    expect(full).toMatchObject({ status: "archived", archive_reason: "observed" })
+    expect(full.archived_at).not.toBeNull()
+    const history = (await call(`/analytics/history/${e.id}`)).body as Array<{ change_type: string }>
+    expect(history.map((h) => h.change_type)).toEqual(["created", "archived"])
+  })
+
+  it("archives the events of a failing feed by stale sweep, not earlier", async () => {
+    // the Open511 feed has been failing since 10 s; nothing of it is archived until the sweep
+    const active = await bySource("active", "BC-1001")
+    expect(active).toBeDefined()
+    const e = await eventually(() => bySource("archived", "BC-1001"), 20_000)
+    const full = (await call(`/events/${e.id}`)).body
+    expect(full).toMatchObject({ status: "archived", archive_reason: "stale_sweep" })
+  })
+
+  it("answers 401 without a key and reports health without one", async () => {
+    const anon = api(base)
+    expect((await anon("/events")).status).toBe(401)
+    expect((await anon("/events?api_key=rdk_" + "x".repeat(40))).body).toEqual({ error: "invalid API key", docs_url: "/docs/authentication" })
+    expect((await anon("/health")).body).toMatchObject({ status: "ok", db: "ok/ok", version: "0.1.0" })
+  })
+})
