@@ -1,0 +1,218 @@
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiServerLive } from "../../api/server.js"
+import { createKey } from "../../infra/admin/keys.js"
+import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
+import { changeScript, observation } from "../support/changes.js"
+import { makeTestEnv } from "../support/harness.js"
+import { api } from "../support/http.js"
+
+const env = makeTestEnv()
+let rt: ManagedRuntime.ManagedRuntime<never, unknown>
+let base = ""
+const keys: Record<string, string> = {}
+
+const KM_PER_DEG = (Math.PI * 6371.0088) / 180
+const center = { lat: 40.75, lng: -73.99 }
+
+// 30 NY events spread out, and a handful of specific ones to filter on
+const fixtures = [
+  ...Array.from({ length: 30 }, (_, i) => observation(`bulk-${i}`, { latitude: 41 + i * 0.01, longitude: -75 })),
+  observation("near", { ...center, latitude: center.lat + 9.9 / KM_PER_DEG, type: "construction", sub_type: "Paving", cause: "roadwork", severity: "major" }),
+  observation("far", { ...center, latitude: center.lat + 10.1 / KM_PER_DEG, type: "closure", cause: "accident", severity: "critical", affected_roads: ["100% Road_A"] }),
+  observation("wz", { jurisdiction: "WZDX_NY", latitude: 42.1, longitude: -76.2, type: "construction", affected_roads: ["NY-17"] }),
+  observation("city", { jurisdiction: "NYC", latitude: 40.60, longitude: -74.0, type: "special_event", cause: "special_event" }),
+  observation("nj", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5, type: "weather", cause: "weather", affected_roads: ["I-95"] }),
+  observation("gone", { jurisdiction: "NJ", latitude: 40.3, longitude: -74.4 })
+]
+
+beforeAll(async () => {
+  let port = 0
+  rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)) as Layer.Layer<never, unknown>)
+  await rt.runtime()
+  const script = changeScript("api-src", [fixtures, fixtures.filter((o) => o.source_id !== "gone")])
+  await rt.runPromise(applyChanges(script) as Effect.Effect<void, unknown, never>)
+  for (const plan of ["free", "starter", "pro"]) {
+    keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }) as Effect.Effect<{ key: string }, unknown, never>)).key
+  }
+  base = `http://127.0.0.1:${port}/api/v1`
+})
+afterAll(async () => {
+  await rt?.dispose()
+  await env.cleanup()
+})
+
+const pro = () => api(base, keys.pro)
+const ids = (body: { data: Array<{ source_id: string }> }) => body.data.map((e) => e.source_id).sort()
+
+describe("GET /events filters", () => {
+  it("expands a state's primary code to its group and takes other codes literally", async () => {
+    const group = await pro()("/events?jurisdiction=NY&limit=1000")
+    expect(group.body.total).toBe(34)
+    expect(ids(await pro()("/events?jurisdiction=WZDX_NY").then((r) => r.body))).toEqual(["wz"])
+    expect(ids((await pro()("/events?jurisdiction=nyc,nj")).body)).toEqual(["city", "nj"])
+  })
+
+  it("filters by type, sub_type, cause across types, severity and road", async () => {
+    expect(ids((await pro()("/events?type=construction")).body)).toEqual(["near", "wz"])
+    expect(ids((await pro()("/events?sub_type=paving")).body)).toEqual(["near"])
+    expect(ids((await pro()("/events?cause=accident&limit=1000")).body)).toHaveLength(32)
+    expect(ids((await pro()("/events?severity=major,critical")).body)).toEqual(["far", "near"])
+    expect(ids((await pro()("/events?road=i-9")).body)).toEqual(["nj"])
+    // LIKE metacharacters in input are literal
+    expect(ids((await pro()("/events?road=" + encodeURIComponent("100% Road_")) ).body)).toEqual(["far"])
+    expect(ids((await pro()("/events?road=" + encodeURIComponent("%")) ).body)).toEqual(["far"])
+  })
+
+  it("shows active events by default and archived ones on request", async () => {
+    expect(ids((await pro()("/events?status=archived")).body)).toEqual(["gone"])
+    const all = await pro()("/events?status=active,archived&limit=1")
+    expect(all.body.total).toBe(36)
+  })
+
+  it("finds events within an exact great-circle radius", async () => {
+    const r = await pro()(`/events?lat=${center.lat}&lng=${center.lng}&radius_km=10`)
+    expect(ids(r.body)).toEqual(["near"])
+    const wider = await pro()(`/events?lat=${center.lat}&lng=${center.lng}&radius_km=10.2`)
+    expect(ids(wider.body)).toEqual(["far", "near"])
+    const defaultRadius = await pro()(`/events?lat=${center.lat}&lng=${center.lng}`)
+    expect(ids(defaultRadius.body)).toEqual(["city", "far", "near"])
+  })
+
+  it("filters by bounding box", async () => {
+    expect(ids((await pro()("/events?bbox=-76.5,42,-76,42.2")).body)).toEqual(["wz"])
+  })
+
+  it("returns events by ids regardless of status and without paging", async () => {
+    const all = (await pro()("/events?status=active,archived&limit=1000")).body.data as Array<{ id: string; source_id: string }>
+    const wanted = all.filter((e) => ["gone", "near"].includes(e.source_id)).map((e) => e.id)
+    const r = await pro()(`/events?ids=${wanted.join(",")}&type=weather`)
+    expect(ids(r.body)).toEqual(["gone", "near"])
+    expect(r.body).toMatchObject({ total: 2, has_more: false, offset: 0 })
+  })
+})
+
+describe("GET /events paging", () => {
+  it("pages by offset with an exact has_more and total", async () => {
+    const a = await pro()("/events?jurisdiction=NY&limit=20")
+    expect(a.body).toMatchObject({ total: 34, limit: 20, offset: 0, has_more: true })
+    const b = await pro()("/events?jurisdiction=NY&limit=20&offset=20")
+    expect(b.body).toMatchObject({ total: 34, has_more: false })
+    expect(b.body.data).toHaveLength(14)
+    const exact = await pro()("/events?jurisdiction=NY&limit=14&offset=20")
+    expect(exact.body.has_more).toBe(false)
+  })
+
+  it("pages by cursor through the same rows in the same order as offset paging", async () => {
+    const byOffset = (await pro()("/events?jurisdiction=NY&limit=1000")).body.data.map((e: { id: string }) => e.id)
+    const seen: Array<string> = []
+    let cursor: string | undefined
+    for (;;) {
+      const r = await pro()(`/events?jurisdiction=NY&limit=7${cursor ? `&cursor=${cursor}` : ""}`)
+      seen.push(...r.body.data.map((e: { id: string }) => e.id))
+      if (!r.body.has_more) {
+        expect(r.body.next_cursor).toBeUndefined()
+        break
+      }
+      cursor = r.body.next_cursor
+    }
+    expect(seen).toEqual(byOffset)
+  })
+
+  it("refuses bad paging input with 400 and a clear error", async () => {
+    const first = await pro()("/events?limit=2")
+    const cursor = first.body.next_cursor as string
+    const cases: Array<[string, RegExp]> = [
+      [`/events?cursor=${cursor}&offset=0`, /mutually exclusive/],
+      ["/events?offset=10001", /offset above 10000/],
+      ["/events?limit=-1", /limit must be between/],
+      ["/events?limit=abc", /limit must be a whole number/],
+      [`/events?cursor=${cursor.slice(0, -2)}xx`, /cursor is not valid/],
+      [`/events?cursor=${cursor}&type=closure`, /different query/],
+      ["/events?lat=abc&lng=1", /lat must be a number/],
+      ["/events?lat=1", /lat and lng go together/],
+      ["/events?lat=1&lng=1&radius_km=-5", /radius_km must be between/],
+      ["/events?bbox=1,2,3", /bbox must be/],
+      ["/events?bbox=10,10,0,0", /minimums/],
+      ["/events?lat=NaN&lng=1", /lat must be a number/]
+    ]
+    for (const [path, error] of cases) {
+      const r = await pro()(path)
+      expect(r.status, path).toBe(400)
+      expect(r.body.error, path).toMatch(error)
+    }
+    expect((await pro()("/events?offset=10000")).status).toBe(200)
+  })
+
+  it("caps limit at the plan's maximum", async () => {
+    const r = await api(base, keys.starter)("/events?limit=100000")
+    expect(r.body.limit).toBe(500)
+  })
+})
+
+describe("GET /events warnings and plan gates", () => {
+  it("answers 200 with warnings and suggestions for unknown values", async () => {
+    const r = await pro()("/events?type=incidnet&jurisdiction=CAA&severity=%20huge%20")
+    expect(r.status).toBe(200)
+    expect(r.body.total).toBe(0)
+    const w = Object.fromEntries(r.body.warnings.map((x: { code: string }) => [x.code, x]))
+    expect(w.unknown_type).toMatchObject({ value: "INCIDNET", did_you_mean: ["incident"] })
+    expect(w.unknown_jurisdiction.value).toBe("CAA")
+    expect(w.unknown_jurisdiction.did_you_mean[0]).toBe("CA")
+    expect(w.unknown_severity.value).toBe("HUGE")
+    expect(w.unknown_severity.did_you_mean).toBeUndefined()
+    expect((await pro()("/events")).body.warnings).toBeUndefined()
+  })
+
+  it("requires a jurisdiction on Free, with the full plan-gate body", async () => {
+    const r = await api(base, keys.free)("/events")
+    expect(r.status).toBe(403)
+    expect(r.body).toEqual({
+      error: "the jurisdiction filter is required on your plan", code: "plan_jurisdiction",
+      docs_url: "/docs/plans#plan_jurisdiction", plan: "free", plan_name: "Free"
+    })
+    expect((await api(base, keys.free)("/events?jurisdiction=NY,NJ")).body.code).toBe("plan_jurisdiction")
+  })
+
+  it("bounds ids by the plan's batch size", async () => {
+    const many = Array.from({ length: 11 }, (_, i) => `ev_${i}`).join(",")
+    const r = await api(base, keys.free)(`/events?jurisdiction=NY&ids=${many}`)
+    expect(r.status).toBe(403)
+    expect(r.body.code).toBe("plan_batch_size")
+  })
+
+  it("gates analytics to Pro and above", async () => {
+    const r = await api(base, keys.starter)("/analytics/history/ev_x")
+    expect(r.status).toBe(403)
+    expect(r.body.code).toBe("plan_analytics")
+  })
+})
+
+describe("GET /events/{id} and history", () => {
+  it("returns every field of SPEC §2.1 on a single event", async () => {
+    const list = await pro()("/events?sub_type=Paving")
+    const one = await pro()(`/events/${list.body.data[0].id}`)
+    expect(Object.keys(one.body).sort()).toEqual([
+      "affected_roads", "archive_reason", "archived_at", "cause", "created_at", "description", "direction",
+      "end_time", "estimated_end_time", "estimated_start_time", "id", "jurisdiction", "lanes_affected",
+      "last_updated", "latitude", "location", "longitude", "metadata", "road_class", "severity", "source",
+      "source_created_at", "source_id", "source_updated_at", "start_time", "status", "sub_type", "title", "type"
+    ])
+    expect(one.body.location).toEqual({ type: "Point", coordinates: [one.body.longitude, one.body.latitude] })
+    const history = await pro()(`/analytics/history/${one.body.id}`)
+    expect(history.body).toHaveLength(1)
+    expect(Object.keys(history.body[0]).sort()).toEqual(["change_type", "changed_at", "event_id", "id", "new_value", "old_value"])
+  })
+
+  it("answers 404 for an unknown id", async () => {
+    expect((await pro()("/events/ev_nope")).status).toBe(404)
+    expect((await pro()("/analytics/history/ev_nope")).status).toBe(404)
+  })
+
+  it("answers 401 for a missing, malformed or unknown key", async () => {
+    expect((await api(base)("/events")).status).toBe(401)
+    expect((await api(base, "nope")("/events")).status).toBe(401)
+    expect((await api(base, "rdk_" + "A".repeat(40))("/events")).status).toBe(401)
+    expect((await api(base)(`/events?api_key=${keys.pro}`)).status).toBe(200)
+  })
+})
