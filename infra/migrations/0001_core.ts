@@ -159,7 +159,6 @@ CREATE INDEX events_status ON events (status, seq);
 CREATE INDEX events_h3_r3 ON events (h3_r3);
 CREATE INDEX events_h3_r5 ON events (h3_r5);
 CREATE INDEX events_h3_r7 ON events (h3_r7);
-CREATE INDEX events_lat_lng ON events (latitude, longitude);
 
 CREATE TABLE event_history (
   id bigserial PRIMARY KEY,

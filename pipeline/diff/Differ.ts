@@ -15,6 +15,8 @@ export interface SnapEntry {
   readonly seen: number
   /** when it was archived (ms), for tombstone pruning */
   readonly ax?: number
+  /** fingerprint of the raw upstream record, so an identical record skips decoding */
+  readonly r?: string
   readonly k: ChangeKeys
 }
 
@@ -29,8 +31,10 @@ export interface PollDiffInput {
   readonly polledAt: Date
   readonly now: Date
   readonly records: ReadonlyArray<EventObservation>
-  /** upstream ids of records that were present but rejected: alive, not changed */
-  readonly rejectedIds: ReadonlyArray<string>
+  /** upstream ids present in the payload but not decoded (unchanged raw, or rejected): alive, not changed */
+  readonly presentIds: ReadonlyArray<string>
+  /** raw fingerprints of the decoded records, kept in the snapshot */
+  readonly rawHashes?: ReadonlyMap<string, string>
   readonly prev: ReadonlyMap<string, SnapEntry>
 }
 
@@ -48,8 +52,8 @@ const keysOf = (o: EventObservation): ChangeKeys => ({
 
 const endOf = (o: EventObservation) => o.end_time ?? o.estimated_end_time
 
-const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: number): SnapEntry => ({
-  id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k: keysOf(o)
+const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: number, r: string | undefined): SnapEntry => ({
+  id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k: keysOf(o), ...(r ? { r } : {})
 })
 
 const change = (
@@ -99,7 +103,8 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
   const seenAt = polledAt.getTime()
   const changes: Array<EventChange> = []
   const upserts = new Map<string, SnapEntry>()
-  const present = new Set<string>(input.rejectedIds)
+  const present = new Set<string>(input.presentIds)
+  const raw = (id: string) => input.rawHashes?.get(id)
 
   for (const o of records) {
     present.add(o.source_id)
@@ -120,25 +125,26 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
         op: "created", event_id: id, source, source_id: o.source_id, version: v, keys: keysOf(o),
         fields: [{ change_type: "created", old_value: null, new_value: o.severity }], content_hash: h, event: o
       }, polledAt, now))
-      upserts.set(o.source_id, entryOf(o, id, v, h, seenAt))
+      upserts.set(o.source_id, entryOf(o, id, v, h, seenAt, raw(o.source_id)))
     } else if (e.h !== h || e.st !== "active") {
       const v = e.v + 1
       changes.push(change({
         op: "updated", event_id: e.id, source, source_id: o.source_id, version: v, keys: keysOf(o),
         fields: fieldChanges(e, o), content_hash: h, event: o
       }, polledAt, now))
-      upserts.set(o.source_id, entryOf(o, e.id, v, h, seenAt))
+      upserts.set(o.source_id, entryOf(o, e.id, v, h, seenAt, raw(o.source_id)))
     } else {
-      upserts.set(o.source_id, { ...e, seen: seenAt })
+      const r = raw(o.source_id)
+      upserts.set(o.source_id, r && r !== e.r ? { ...e, seen: seenAt, r } : { ...e, seen: seenAt })
     }
   }
-  for (const id of input.rejectedIds) {
+  for (const id of input.presentIds) {
     const e = prev.get(id)
     if (e && e.st === "active" && !upserts.has(id)) upserts.set(id, { ...e, seen: seenAt })
   }
 
   const removals: Array<string> = []
-  const clean = records.length > 0
+  const clean = records.length > 0 || input.presentIds.length > 0
   for (const [sourceId, e] of prev) {
     if (e.st === "archived") {
       if (e.ax !== undefined && now.getTime() - e.ax > TOMBSTONE_MS) removals.push(sourceId)

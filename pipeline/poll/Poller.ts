@@ -32,6 +32,12 @@ const touchActive = (prev: ReadonlyMap<string, SnapEntry>, at: number): DiffResu
   return { changes: [], upserts, removals: [] }
 }
 
+const rawOf = (prev: ReadonlyMap<string, SnapEntry>) => {
+  const m = new Map<string, string>()
+  for (const [k, e] of prev) if (e.st === "active" && e.r) m.set(k, e.r)
+  return m
+}
+
 /** One poll of one source, under its lease: fetch, decode, diff, commit, record. */
 export const pollOnce = (source: SourceConfig, adapter: EventAdapter, token: string) =>
   Effect.gen(function* () {
@@ -69,21 +75,22 @@ export const pollOnce = (source: SourceConfig, adapter: EventAdapter, token: str
       } catch (e) {
         return failed(`body is not JSON: ${String(e).slice(0, 200)}`, res.status, true)
       }
-      const decoded = adapter.decode(payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt })
+      const decoded = adapter.decode(payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: rawOf(prev) })
       if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
-      const { records, rejected } = decoded.right
-      if (records.length === 0) {
+      const { records, rejected, unchanged, rawHashes } = decoded.right
+      const present = records.length + unchanged.length
+      if (present === 0) {
         return rejected.length === 0
           ? ({ outcome: "empty", httpStatus: res.status, recordCount: 0, rejected, error: null, result: sweep(), upstreamFailed: false } as Attempt)
           : failed(`all ${rejected.length} records rejected`, res.status, false, { rejected })
       }
       const now = new Date(yield* Clock.currentTimeMillis)
       const result = diffPoll({
-        source: source.id, polledAt, now, records, prev,
-        rejectedIds: rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))
+        source: source.id, polledAt, now, records, prev, rawHashes,
+        presentIds: [...unchanged, ...rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))]
       })
       return {
-        outcome: "ok", httpStatus: res.status, recordCount: records.length, rejected, error: null, result,
+        outcome: "ok", httpStatus: res.status, recordCount: present, rejected, error: null, result,
         validators: res.validators, upstreamFailed: false
       } as Attempt
     })

@@ -1,4 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
+import { hash } from "node:crypto"
 import type { EventObservation, EventType } from "../../shared/domain/Event.js"
 
 export interface SourceCredit {
@@ -12,6 +13,12 @@ export interface DecodeContext {
   readonly source: string
   readonly jurisdiction: string
   readonly polledAt: Date
+  /**
+   * Fingerprints of the raw records behind the source's active events, by upstream id. A record
+   * whose raw fingerprint is unchanged is reported in `unchanged` without being decoded again:
+   * in a steady feed most records are, and decoding is the costly part of a poll.
+   */
+  readonly previousRaw?: ReadonlyMap<string, string>
 }
 
 export interface Rejection {
@@ -24,15 +31,21 @@ export interface Rejection {
 export interface Decoded<A> {
   readonly records: ReadonlyArray<A>
   readonly rejected: ReadonlyArray<Rejection>
+  /** upstream ids of records identical to the previous poll's (present, not decoded) */
+  readonly unchanged: ReadonlyArray<string>
+  /** raw fingerprint of each decoded record, by upstream id */
+  readonly rawHashes: ReadonlyMap<string, string>
 }
 
 /**
  * What a data engineer writes to add an upstream format: pure, total, no I/O.
  * `decode` returns Left only when the payload as a whole is not this format (the poll then
  * counts as an error and retires nothing); a bad record inside a good payload is a Rejection.
+ * `revision` goes up whenever the mapping changes, so unchanged raw records are mapped anew.
  */
 export interface EventAdapter {
   readonly id: string
+  readonly revision: number
   readonly kind: "events"
   readonly formats: ReadonlyArray<string>
   readonly yields: ReadonlyArray<EventType>
@@ -47,69 +60,86 @@ const formatError = (e: ParseResult.ParseError) =>
     .join("; ")
     .slice(0, 500)
 
+export interface RecordFormat<E, R, A> {
+  /** the adapter, for its id and revision in raw fingerprints */
+  readonly adapter: { readonly id: string; readonly revision: number }
+  readonly envelope: Schema.Schema<E, any>
+  readonly items: (e: E) => ReadonlyArray<unknown>
+  /** a plain schema (no transformations): a valid record is its own decoded value */
+  readonly record: Schema.Schema<R, R>
+  /** returns a string to reject the record with that reason */
+  readonly map: (r: R) => (A & { readonly source_id: string }) | string
+  /** reads the upstream id (as the mapping would set `source_id`) from a raw record */
+  readonly idOf: (raw: unknown) => string | undefined
+}
+
+export const rawFingerprint = (adapter: { id: string; revision: number }, raw: unknown) =>
+  hash("sha1", `${adapter.id}@${adapter.revision}:${JSON.stringify(raw)}`, "base64url")
+
 /**
  * Shared record loop: decode the envelope, then each record with its own schema and mapping.
- * A mapping returns a string to reject the record with that reason.
+ * Each record is checked with `is` (no copy); `decode` runs only to explain a failure.
  */
 export const decodeEach = <E, R, A>(
   payload: unknown,
-  envelope: Schema.Schema<E, any>,
-  items: (e: E) => ReadonlyArray<unknown>,
-  record: Schema.Schema<R, any>,
-  map: (r: R) => A | string,
-  idOf: (raw: unknown) => unknown = () => undefined
+  ctx: DecodeContext,
+  f: RecordFormat<E, R, A>
 ): Either.Either<Decoded<A>, string> => {
-  const env = Schema.decodeUnknownEither(envelope)(payload)
+  const env = Schema.decodeUnknownEither(f.envelope)(payload)
   if (Either.isLeft(env)) return Either.left(`payload is not in the expected format: ${formatError(env.left)}`)
-  const decodeRecord = Schema.decodeUnknownEither(record)
-  const records: Array<A> = []
+  const isRecord = Schema.is(f.record)
+  const decodeRecord = Schema.decodeUnknownEither(f.record)
+  const records: Array<A & { readonly source_id: string }> = []
   const rejected: Array<Rejection> = []
-  for (const raw of items(env.right)) {
-    const r = decodeRecord(raw)
-    const id = readId(idOf, raw)
-    if (Either.isLeft(r)) {
-      rejected.push({ reason: formatError(r.left), sample: raw, source_id: id })
+  const unchanged: Array<string> = []
+  const rawHashes = new Map<string, string>()
+  const seen = new Set<string>()
+  for (const raw of f.items(env.right)) {
+    const id = safeId(f.idOf, raw)
+    if (id !== undefined && seen.has(id)) {
+      // two records with one upstream id would fight over one event: keep the first
+      rejected.push({ reason: `duplicate upstream id ${id} in one payload`, sample: raw })
       continue
     }
-    let out: A | string
+    if (id !== undefined) seen.add(id)
+    const fingerprint = id !== undefined && ctx.previousRaw ? rawFingerprint(f.adapter, raw) : undefined
+    if (id !== undefined && fingerprint !== undefined && ctx.previousRaw?.get(id) === fingerprint) {
+      unchanged.push(id)
+      continue
+    }
+    if (!isRecord(raw)) {
+      const r = decodeRecord(raw)
+      rejected.push({ reason: Either.isLeft(r) ? formatError(r.left) : "record does not match the format", sample: raw, source_id: id })
+      continue
+    }
+    let out: (A & { readonly source_id: string }) | string
     try {
-      out = map(r.right)
+      out = f.map(raw)
     } catch (e) {
       out = `mapping failed: ${String(e)}`
     }
-    if (typeof out === "string") rejected.push({ reason: out, sample: raw, source_id: id })
-    else records.push(out)
+    if (typeof out === "string") {
+      rejected.push({ reason: out, sample: raw, source_id: id })
+      continue
+    }
+    records.push(out)
+    rawHashes.set(out.source_id, fingerprint ?? rawFingerprint(f.adapter, raw))
   }
-  // two records with one upstream id would fight over one event: keep the first, reject the rest
-  return Either.right(dedupe(records, rejected))
+  return Either.right({ records, rejected, unchanged, rawHashes })
 }
 
-const readId = (idOf: (raw: unknown) => unknown, raw: unknown): string | undefined => {
+const safeId = (idOf: (raw: unknown) => string | undefined, raw: unknown): string | undefined => {
   try {
-    const id = idOf(raw)
-    return typeof id === "string" || typeof id === "number" ? String(id) : undefined
+    return idOf(raw)
   } catch {
     return undefined
   }
 }
 
-/** Reads one key of a raw record that may be anything. */
-export const field = (key: string) => (raw: unknown): unknown =>
-  typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[key] : undefined
-
-const dedupe = <A>(records: Array<A>, rejected: Array<Rejection>): Decoded<A> => {
-  const seen = new Set<string>()
-  const kept: Array<A> = []
-  for (const r of records) {
-    const id = (r as { source_id?: string }).source_id
-    if (id !== undefined && seen.has(id)) {
-      rejected.push({ reason: `duplicate upstream id ${id} in one payload`, sample: r })
-      continue
-    }
-    if (id !== undefined) seen.add(id)
-    kept.push(r)
-  }
-  return { records: kept, rejected }
+/** Reads one key of a raw record that may be anything, as a string id. */
+export const field = (key: string) => (raw: unknown): string | undefined => {
+  const v = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[key] : undefined
+  return typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? String(v) : undefined
 }
 
 /** Lenient building blocks for raw-record schemas. */

@@ -110,9 +110,14 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
 
 export const ibi511: EventAdapter = {
   id: "ibi511",
+  revision: 1,
   kind: "events",
   formats: ["ibi511-v2-get-event"],
   yields: ["construction", "closure", "incident", "special_event", "advisory", "weather", "restriction"],
   attribution: null,
-  decode: (payload, ctx) => decodeEach(payload, Schema.Array(Schema.Unknown), (a) => a, Record511, toEvent(ctx.jurisdiction), field("ID"))
+  decode: (payload, ctx) =>
+    decodeEach(payload, ctx, {
+      adapter: ibi511, envelope: Schema.Array(Schema.Unknown), items: (a) => a, record: Record511,
+      map: toEvent(ctx.jurisdiction), idOf: field("ID")
+    })
 }

@@ -118,12 +118,17 @@ const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string 
 
 export const open511: EventAdapter = {
   id: "open511",
+  revision: 1,
   kind: "events",
   formats: ["open511-1.0-json"],
   yields: ["construction", "incident", "special_event", "weather", "advisory", "closure"],
   attribution: null,
-  decode: (payload, ctx) => decodeEach(payload, Envelope, (e) => e.events, Event, toEvent(ctx.jurisdiction), (raw) => {
-    const id = field("id")(raw)
-    return typeof id === "string" ? localId(id) : undefined
-  })
+  decode: (payload, ctx) =>
+    decodeEach(payload, ctx, {
+      adapter: open511, envelope: Envelope, items: (e) => e.events, record: Event, map: toEvent(ctx.jurisdiction),
+      idOf: (raw) => {
+        const id = field("id")(raw)
+        return id === undefined ? undefined : localId(id)
+      }
+    })
 }

@@ -140,10 +140,13 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
 
 export const wzdx: EventAdapter = {
   id: "wzdx",
+  revision: 1,
   kind: "events",
   formats: ["wzdx-4.x-workzonefeed", "cwz-1.0"],
   yields: ["construction", "closure", "advisory", "restriction", "incident"],
   attribution: null,
   decode: (payload, ctx) =>
-    decodeEach(payload, Envelope, (e) => e.features, Feature, toEvent(ctx.jurisdiction), field("id"))
+    decodeEach(payload, ctx, {
+      adapter: wzdx, envelope: Envelope, items: (e) => e.features, record: Feature, map: toEvent(ctx.jurisdiction), idOf: field("id")
+    })
 }

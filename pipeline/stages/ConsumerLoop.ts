@@ -1,4 +1,4 @@
-import { Clock, Effect, Either, Metric, Schedule } from "effect"
+import { Clock, Effect, Either, Fiber, Metric, Schedule } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
 import type { EventChange } from "../../shared/domain/Change.js"
 import { decodeChange } from "../../shared/domain/Change.js"
@@ -17,7 +17,7 @@ export interface ConsumerOptions {
 }
 
 export const defaultConsumerOptions = (group: string, consumer: string): ConsumerOptions => ({
-  group, consumer, batchSize: 500, blockMs: 1000, claimIdleMs: 30_000, maxDeliveries: 5
+  group, consumer, batchSize: 1000, blockMs: 1000, claimIdleMs: 30_000, maxDeliveries: 5
 })
 
 /**
@@ -70,18 +70,23 @@ export const runConsumer = <E, R>(
         })
 
       let sinceClaim = Number.POSITIVE_INFINITY
-      while (true) {
+      const nextBatch = Effect.gen(function* () {
         // reclaim first, but not on every turn: XAUTOCLAIM scans the pending list
-        let batch: ReadonlyArray<StreamMessage> = []
         if (sinceClaim >= Math.min(options.claimIdleMs, 5000)) {
-          batch = yield* streams.autoClaim(options.group, options.consumer, options.claimIdleMs, options.batchSize)
           sinceClaim = 0
+          const claimed = yield* streams.autoClaim(options.group, options.consumer, options.claimIdleMs, options.batchSize)
+          if (claimed.length > 0) return claimed
         }
-        if (batch.length === 0) {
-          const t0 = yield* Clock.currentTimeMillis
-          batch = yield* streams.read(conn, options.group, options.consumer, options.batchSize, options.blockMs)
-          sinceClaim += (yield* Clock.currentTimeMillis) - t0
-        }
+        const t0 = yield* Clock.currentTimeMillis
+        const batch = yield* streams.read(conn, options.group, options.consumer, options.batchSize, options.blockMs)
+        sinceClaim += (yield* Clock.currentTimeMillis) - t0
+        return batch
+      })
+      // the next batch is read while this one is applied; batches are still applied in order
+      let pending = yield* Effect.fork(nextBatch)
+      while (true) {
+        const batch = yield* Fiber.join(pending)
+        pending = yield* Effect.fork(nextBatch)
         yield* handle(batch)
       }
     })

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Either, ParseResult, Schema } from "effect"
 import { ArchiveReason, EventObservation, Severity } from "./Event.js"
 
 /** History entry kinds written for events (SPEC §4.5 plus the ones it says are also recorded). */
@@ -48,4 +48,38 @@ export const EventChange = Schema.Struct({
 })
 export type EventChange = typeof EventChange.Type
 
-export const decodeChange = Schema.decodeUnknownEither(Schema.parseJson(EventChange))
+/**
+ * What a consumer checks on every message: the routing and ordering fields. The stream is ours
+ * (only the differ writes it, from typed values), so the nested event is not re-validated per
+ * message; a message failing this check is dead-lettered with the full schema's explanation.
+ */
+const ChangeEnvelope = Schema.Struct({
+  change_id: Schema.String,
+  kind: Schema.Literal("event"),
+  op: Schema.Literal("created", "updated", "archived"),
+  event_id: Schema.String,
+  source: Schema.String,
+  source_id: Schema.String,
+  version: Schema.Number,
+  at: Schema.String,
+  emitted_at: Schema.String,
+  content_hash: Schema.String,
+  fields: Schema.Array(Schema.Unknown),
+  keys: Schema.Object,
+  event: Schema.optional(Schema.Object)
+})
+const isChange = Schema.is(ChangeEnvelope)
+const explain = Schema.decodeUnknownEither(EventChange)
+
+/** Stream message body → EventChange, checked without copying (this runs for every message of every stage). */
+export const decodeChange = (body: string): Either.Either<EventChange, string> => {
+  let raw: unknown
+  try {
+    raw = JSON.parse(body)
+  } catch (e) {
+    return Either.left(`not JSON: ${String(e).slice(0, 200)}`)
+  }
+  if (isChange(raw) && (raw.op === "archived" || raw.event !== undefined)) return Either.right(raw as unknown as EventChange)
+  const r = explain(raw)
+  return Either.left(Either.isLeft(r) ? ParseResult.TreeFormatter.formatErrorSync(r.left).slice(0, 500) : "invalid change")
+}

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto"
+import { createHash, hash } from "node:crypto"
 
 /** Service event id: stable for (source, upstream id), so every process derives the same one. */
 export const eventId = (source: string, sourceId: string): string =>
   "ev_" + createHash("sha256").update(source).update("\u0000").update(sourceId).digest("base64url").slice(0, 22)
 
 /** Hash of published content; equal hashes mean no content change. */
-export const contentHash = (content: unknown): string =>
-  createHash("sha1").update(JSON.stringify(content)).digest("base64url")
+export const contentHash = (content: unknown): string => hash("sha1", JSON.stringify(content), "base64url")

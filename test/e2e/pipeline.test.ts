@@ -1,4 +1,4 @@
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
@@ -17,7 +17,13 @@ import { api } from "../support/http.js"
 const POLL_S = 0.25
 const env = makeTestEnv({ sweepFactor: 8 })
 let sim: SimulatorHandle
-let rt: ManagedRuntime.ManagedRuntime<never, unknown>
+const build = (sim: SimulatorHandle, onListen: (port: number) => void) => {
+  const catalogue = Layer.effect(SourceCatalogue, decodeCatalogue(simulatorCatalogue(sim.url, POLL_S)))
+  return ManagedRuntime.make(
+    Layer.mergeAll(ApiServerLive({ port: 0, onListen }), PipelineLive("e2e")).pipe(Layer.provide(catalogue), Layer.provideMerge(env.layer))
+  )
+}
+let rt: ReturnType<typeof build>
 let call: ReturnType<typeof api>
 let base = ""
 
@@ -25,14 +31,9 @@ beforeAll(async () => {
   sim = await startSimulator(0)
   sim.setElapsed(0)
   let port = 0
-  const catalogue = Layer.effect(SourceCatalogue, decodeCatalogue(simulatorCatalogue(sim.url, POLL_S)))
-  const main = Layer.mergeAll(ApiServerLive({ port: 0, onListen: (p) => (port = p) }), PipelineLive("e2e")).pipe(
-    Layer.provide(catalogue),
-    Layer.provideMerge(env.layer)
-  )
-  rt = ManagedRuntime.make(main as Layer.Layer<never, unknown>)
+  rt = build(sim, (p) => (port = p))
   await rt.runtime()
-  const key = await rt.runPromise(createKey({ plan: "pro", email: "e2e@example.com" }) as Effect.Effect<{ key: string }, unknown, never>)
+  const key = await rt.runPromise(createKey({ plan: "pro", email: "e2e@example.com" }))
   base = `http://127.0.0.1:${port}/api/v1`
   call = api(base, key.key)
 })

@@ -1,4 +1,4 @@
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
@@ -8,7 +8,9 @@ import { makeTestEnv } from "../support/harness.js"
 import { api } from "../support/http.js"
 
 const env = makeTestEnv()
-let rt: ManagedRuntime.ManagedRuntime<never, unknown>
+const build = (onListen: (port: number) => void) =>
+  ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+let rt: ReturnType<typeof build>
 let base = ""
 const keys: Record<string, string> = {}
 
@@ -28,12 +30,12 @@ const fixtures = [
 
 beforeAll(async () => {
   let port = 0
-  rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)) as Layer.Layer<never, unknown>)
+  rt = build((p) => (port = p))
   await rt.runtime()
   const script = changeScript("api-src", [fixtures, fixtures.filter((o) => o.source_id !== "gone")])
-  await rt.runPromise(applyChanges(script) as Effect.Effect<void, unknown, never>)
+  await rt.runPromise(applyChanges(script))
   for (const plan of ["free", "starter", "pro"]) {
-    keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }) as Effect.Effect<{ key: string }, unknown, never>)).key
+    keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }))).key
   }
   base = `http://127.0.0.1:${port}/api/v1`
 })

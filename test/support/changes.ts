@@ -16,7 +16,7 @@ export const changeScript = (source: string, polls: ReadonlyArray<ReadonlyArray<
   const all: Array<EventChange> = []
   polls.forEach((records, i) => {
     const at = new Date(startMs + i * 60_000)
-    const r = diffPoll({ source, polledAt: at, now: at, records, rejectedIds: [], prev })
+    const r = diffPoll({ source, polledAt: at, now: at, records, presentIds: [], prev })
     prev = new Map(prev)
     for (const [k, v] of r.upserts) prev.set(k, v)
     all.push(...r.changes)

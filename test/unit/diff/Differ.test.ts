@@ -11,8 +11,8 @@ const obs = (id: string, over: Partial<EventObservation> = {}): EventObservation
 
 const t = (s: number) => new Date(Date.UTC(2026, 10, 1) + s * 1000)
 
-const poll = (prev: Map<string, SnapEntry>, records: Array<EventObservation>, at: number, rejectedIds: Array<string> = []) => {
-  const r = diffPoll({ source: "s", polledAt: t(at), now: t(at), records, rejectedIds, prev })
+const poll = (prev: Map<string, SnapEntry>, records: Array<EventObservation>, at: number, presentIds: Array<string> = []) => {
+  const r = diffPoll({ source: "s", polledAt: t(at), now: t(at), records, presentIds, prev })
   const next = new Map(prev)
   for (const [k, v] of r.upserts) next.set(k, v)
   for (const k of r.removals) next.delete(k)
@@ -55,6 +55,13 @@ describe("differ", () => {
   it("keeps an event alive whose record was present but rejected", () => {
     const s = poll(new Map(), [obs("a"), obs("b")], 0).next
     expect(poll(s, [obs("a")], 60, ["b"]).r.changes).toHaveLength(0)
+  })
+
+  it("keeps events alive, unchanged, when their raw records were skipped as identical", () => {
+    const s = poll(new Map(), [obs("a"), obs("b")], 0).next
+    const { r, next } = poll(s, [obs("a")], 60, ["b"])
+    expect(r.changes).toHaveLength(0)
+    expect(next.get("b")!.seen).toBe(t(60).getTime())
   })
 
   it("archives when the upstream marks the event archived", () => {
