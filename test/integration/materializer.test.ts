@@ -90,6 +90,26 @@ describe("materializer", () => {
     expect([...types].sort()).toEqual(["archived", "created", "end_time_change", "lanes_change", "severity_change", "status_change"])
   })
 
+  it("reaches the same state whatever order the messages arrive in", async () => {
+    const changes = script("order", 60)
+    let seed = 42
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const [direct, shuffled] = await rt.runPromise(Effect.gen(function* () {
+      yield* reset
+      yield* applyChanges(changes)
+      const a = yield* tables
+      yield* reset
+      const order = [...changes].sort(() => random() - 0.5)
+      for (let i = 0; i < order.length;) {
+        const n = 1 + Math.floor(random() * 20)
+        yield* applyChanges(order.slice(i, i + n))
+        i += n
+      }
+      return [a, yield* tables] as const
+    }))
+    expect(shuffled).toEqual(direct)
+  })
+
   it("materializes every change exactly once after the consumer is killed mid-batch", async () => {
     const changes = script("killed", 300)
     const group = "materialize-kill"

@@ -4,24 +4,26 @@ import type { EventChange } from "../../../shared/domain/Change.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
 
 /**
- * Applies changes to the read model in one transaction. Idempotent: an event row only moves to
- * a higher version, history rows are unique on (change_id, change_type), so a redelivered or
- * reclaimed message changes nothing.
+ * Applies changes to the read model in one transaction. Idempotent and order-independent:
+ * - history rows are unique on (change_id, change_type), so a redelivered message adds nothing;
+ * - an event row only moves to a higher version;
+ * - archives are read back from history, so an archive that arrives before the event's content
+ *   (a reclaimed batch, or two consumers) still wins when the content comes;
+ * - per-event advisory locks order concurrent consumers touching the same event.
  */
 export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
   Effect.gen(function* () {
     if (changes.length === 0) return
     const sql = yield* SqlClient.SqlClient
     const content = new Map<string, EventChange>()
-    const archives = new Map<string, EventChange>()
     // when a batch holds an event's creation and later updates, the row is born from the
     // newest content but keeps the creation time
     const createdAt = new Map<string, string>()
     for (const c of changes) {
       if (c.op === "created" && (!createdAt.has(c.event_id) || c.at < createdAt.get(c.event_id)!)) createdAt.set(c.event_id, c.at)
-      const target = c.op === "archived" ? archives : content
-      const seen = target.get(c.event_id)
-      if (!seen || seen.version < c.version) target.set(c.event_id, c)
+      if (c.op === "archived") continue
+      const seen = content.get(c.event_id)
+      if (!seen || seen.version < c.version) content.set(c.event_id, c)
     }
 
     const rows = [...content.values()].flatMap((c) => {
@@ -40,9 +42,9 @@ export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
         h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
       }]
     })
-    const archiveRows = [...archives.values()].map((c) => ({
-      id: c.event_id, version: c.version, at: c.at, reason: c.archive_reason ?? "observed", emitted_at: c.emitted_at
-    }))
+    const touched = [...new Set(changes.map((c) => c.event_id))].sort()
+    const archivedIds = [...new Set(changes.filter((c) => c.op === "archived").map((c) => c.event_id))]
+    const createdIds = [...createdAt.keys()]
     const history = changes.flatMap((c) =>
       c.fields.map((f) => ({
         change_id: c.change_id, event_id: c.event_id, change_type: f.change_type,
@@ -52,8 +54,17 @@ export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
 
     yield* sql.withTransaction(
       Effect.gen(function* () {
-        if (rows.length > 0) {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(id, 7)) FROM (SELECT id FROM unnest(${touched}::text[]) AS id ORDER BY id) s`
+        if (history.length > 0) {
           yield* sql`
+            INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
+            SELECT change_id, event_id, change_type, old_value, new_value, changed_at
+            FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(change_id text, event_id text,
+              change_type text, old_value text, new_value text, changed_at timestamptz)
+            ORDER BY changed_at
+            ON CONFLICT (change_id, change_type) DO NOTHING`
+        }
+        const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
             INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title,
               description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
               estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
@@ -84,24 +95,29 @@ export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
               content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
               h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
               emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at
-            WHERE ev.version < excluded.version`
-        }
-        if (archiveRows.length > 0) {
+            WHERE ev.version < excluded.version
+            RETURNING id, (xmax = 0) AS inserted`
+        // a newly inserted row may have been archived already (its archive came first)
+        const recheck = [...new Set([...archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
+        if (recheck.length > 0) {
           yield* sql`
-            UPDATE events AS ev SET status = 'archived', archived_at = x.at, archive_reason = x.reason,
-              version = x.version, emitted_at = x.emitted_at, materialized_at = clock_timestamp()
-            FROM jsonb_to_recordset(${JSON.stringify(archiveRows)}::jsonb)
-              AS x(id text, version bigint, at timestamptz, reason text, emitted_at timestamptz)
-            WHERE ev.id = x.id AND ev.version < x.version`
+            UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
+              version = h.version, materialized_at = clock_timestamp()
+            FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
+                  FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${recheck})
+                  ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
+            WHERE ev.id = h.event_id AND ev.version < h.version`
         }
-        if (history.length > 0) {
+        // the creation time is the earliest recorded, whatever order the messages came in; a row
+        // inserted by this batch already has it
+        const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
+        const lateCreated = createdIds.filter((id) => !inserted.has(id))
+        if (lateCreated.length > 0) {
           yield* sql`
-            INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
-            SELECT change_id, event_id, change_type, old_value, new_value, changed_at
-            FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(change_id text, event_id text,
-              change_type text, old_value text, new_value text, changed_at timestamptz)
-            ORDER BY changed_at
-            ON CONFLICT (change_id, change_type) DO NOTHING`
+            UPDATE events AS ev SET created_at = h.first
+            FROM (SELECT event_id, min(changed_at) AS first FROM event_history
+                  WHERE change_type = 'created' AND event_id = ANY(${lateCreated}) GROUP BY event_id) h
+            WHERE ev.id = h.event_id AND ev.created_at > h.first`
         }
       })
     )
