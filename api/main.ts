@@ -1,6 +1,6 @@
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { BaseLive } from "../shared/db/BaseLive.js"
 import { runMain } from "../shared/runMain.js"
 import { ApiServerLive } from "./server.js"
 
-runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(BaseLive))) as Effect.Effect<never, unknown>)
+runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(BaseLive))))

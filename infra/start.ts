@@ -16,4 +16,4 @@ const Main = Layer.mergeAll(ApiServerLive(), PipelineLive(`${hostname()}-${proce
   Layer.tap(() => Effect.logInfo("road-data service started"))
 )
 
-runMain(Layer.launch(Main) as Effect.Effect<never, unknown>)
+runMain(Layer.launch(Main))

@@ -1,13 +1,17 @@
-import { Cause, Effect, Exit, Fiber, Layer, Logger, LogLevel } from "effect"
+import { Cause, Effect, Exit, Fiber, Logger, LogLevel } from "effect"
+
+const LEVELS: Record<string, LogLevel.LogLevel> = {
+  trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warning,
+  warning: LogLevel.Warning, error: LogLevel.Error, none: LogLevel.None
+}
 
 /**
  * Runs a program until SIGINT/SIGTERM, then interrupts it so scoped resources close
  * (connections, HTTP servers, consumer fibers). The only place a process enters Effect.
  */
-export const runMain = <E>(program: Effect.Effect<never, E> | Layer.Layer<never, E>, level = process.env.LOG_LEVEL ?? "info") => {
-  const effect = Layer.isLayer(program) ? Layer.launch(program as Layer.Layer<never, E>) : (program as Effect.Effect<never, E>)
-  const logLevel = LogLevel.fromLiteral((level.charAt(0).toUpperCase() + level.slice(1)) as LogLevel.Literal)
-  const fiber = Effect.runFork(effect.pipe(Logger.withMinimumLogLevel(logLevel), Effect.provide(Logger.logFmt)))
+export const runMain = <E>(program: Effect.Effect<never, E>) => {
+  const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
+  const fiber = Effect.runFork(program.pipe(Logger.withMinimumLogLevel(level), Effect.provide(Logger.logFmt)))
   const stop = () => Effect.runFork(Fiber.interrupt(fiber))
   process.once("SIGINT", stop)
   process.once("SIGTERM", stop)

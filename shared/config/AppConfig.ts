@@ -17,6 +17,8 @@ export interface AppSettings {
   readonly demoPollIntervalS: number
   /** Stale sweep fires after poll interval × this factor without a fresh observation. */
   readonly sweepFactor: number
+  /** a consumer's pending message idle this long is reclaimed by another (XAUTOCLAIM) */
+  readonly claimIdleMs: number
   readonly cursorSecret: Redacted.Redacted<string>
   readonly logLevel: string
 }
@@ -37,6 +39,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   ),
   demoPollIntervalS: Config.number("DEMO_POLL_INTERVAL_S").pipe(Config.withDefault(2)),
   sweepFactor: Config.number("SWEEP_FACTOR").pipe(Config.withDefault(15)),
+  claimIdleMs: Config.integer("CLAIM_IDLE_MS").pipe(Config.withDefault(30_000)),
   cursorSecret: Config.redacted("CURSOR_SECRET").pipe(Config.withDefault(Redacted.make("dev-cursor-secret-change-me"))),
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info"))
 })

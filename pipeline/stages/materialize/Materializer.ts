@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
-import { defaultConsumerOptions, runConsumer, type ConsumerOptions } from "../ConsumerLoop.js"
+import { AppConfig } from "../../../shared/config/AppConfig.js"
+import { type ConsumerOptions, defaultConsumerOptions, runConsumer } from "../ConsumerLoop.js"
 import { applyChanges } from "./applyChanges.js"
 
 export const MATERIALIZE_GROUP = "materialize"
@@ -8,4 +9,10 @@ export const MATERIALIZE_GROUP = "materialize"
 export const runMaterializer = (options: ConsumerOptions) => runConsumer(options, applyChanges)
 
 export const MaterializerLive = (consumer: string) =>
-  Layer.scopedDiscard(Effect.forkScoped(runMaterializer(defaultConsumerOptions(MATERIALIZE_GROUP, consumer))))
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const options = { ...defaultConsumerOptions(MATERIALIZE_GROUP, consumer), claimIdleMs: config.claimIdleMs }
+      yield* Effect.forkScoped(runMaterializer(options))
+    })
+  )

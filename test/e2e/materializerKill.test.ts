@@ -1,0 +1,99 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
+import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { MATERIALIZE_GROUP } from "../../pipeline/stages/materialize/Materializer.js"
+import { Redis } from "../../shared/db/Redis.js"
+import { changeScript, observation } from "../support/changes.js"
+import { makeTestEnv } from "../support/harness.js"
+
+/**
+ * A real materializer process is killed with SIGKILL while it works through the stream; a second
+ * process picks up (XAUTOCLAIM) what the first had read but not acknowledged.
+ */
+const env = makeTestEnv()
+const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const children: Array<ChildProcess> = []
+
+afterAll(async () => {
+  for (const c of children) c.kill("SIGKILL")
+  await rt.dispose()
+  await env.cleanup()
+})
+
+const startMaterializer = () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "pipeline/stages/materialize/main.ts"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  children.push(child)
+  return child
+}
+
+const count = (table: string) =>
+  rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`)).then((r) => r[0].n)
+
+const groupState = () =>
+  rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === MATERIALIZE_GROUP))
+
+const waitFor = async (check: () => Promise<boolean>, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time")
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+describe("materializer process killed mid-batch", () => {
+  it("materializes every change exactly once after a restart", async () => {
+    const polls = [
+      Array.from({ length: 6000 }, (_, i) => observation(`k${i}`)),
+      Array.from({ length: 6000 }, (_, i) => observation(`k${i}`, { severity: i % 2 ? "major" : "minor", lanes_affected: i % 3 ? null : "1 lane" })),
+      Array.from({ length: 5000 }, (_, i) => observation(`k${i}`, { severity: i % 2 ? "major" : "minor", lanes_affected: i % 3 ? null : "1 lane" }))
+    ]
+    const changes = changeScript("kill", polls)
+    const expectedHistory = changes.reduce((n, c) => n + c.fields.length, 0)
+    await rt.runPromise(Effect.gen(function* () {
+      const streams = yield* RedisStreams
+      const redis = yield* Redis
+      yield* streams.ensureGroup(MATERIALIZE_GROUP)
+      for (let i = 0; i < changes.length; i += 2000) {
+        yield* redis.use("xadd", async (c) => {
+          const m = c.multi()
+          for (const ch of changes.slice(i, i + 2000)) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
+          await m.exec()
+        })
+      }
+    }))
+
+    const first = startMaterializer()
+    await waitFor(async () => (await count("event_history")) > 3000)
+    first.kill("SIGKILL")
+    await new Promise((r) => first.once("exit", r))
+    const afterKill = await groupState()
+    const historyAtKill = await count("event_history")
+    expect(historyAtKill).toBeLessThan(expectedHistory) // it really died part-way
+    expect(afterKill!.pending).toBeGreaterThan(0) // with messages read but not acknowledged
+
+    const second = startMaterializer()
+    await waitFor(async () => {
+      const g = await groupState()
+      return !!g && g.pending === 0 && g.lag === 0
+    })
+    second.kill("SIGTERM")
+
+    expect(await count("event_history")).toBe(expectedHistory)
+    expect(await count("events")).toBe(6000)
+    const dupes = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM (SELECT change_id, change_type FROM event_history GROUP BY 1, 2 HAVING count(*) > 1) d`))
+    expect(dupes[0].n).toBe(0)
+    const states = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ status: string; n: number }>`
+      SELECT status, count(*)::int AS n FROM events GROUP BY status ORDER BY status`))
+    expect(states).toEqual([{ status: "active", n: 5000 }, { status: "archived", n: 1000 }])
+  }, 120_000)
+})
