@@ -1,6 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { RedisStreams } from "./bus/RedisStreams.js"
+import { StreamTrimmerLive } from "./bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { PollerLive } from "./poll/Poller.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
@@ -10,6 +11,6 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, FetchHttpCli
   Layer.provideMerge(RedisStreams.layer)
 )
 
-/** Poller and materializer; needs SourceCatalogue and BaseLive. */
+/** Poller, materializer and stream trimming; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer)).pipe(Layer.provideMerge(PipelineServices))
+  Layer.mergeAll(PollerLive, MaterializerLive(consumer), StreamTrimmerLive).pipe(Layer.provideMerge(PipelineServices))

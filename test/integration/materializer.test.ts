@@ -183,3 +183,30 @@ describe("materializer", () => {
     expect(events).toHaveLength(5)
   })
 })
+
+describe("stream trimming", () => {
+  it("keeps every entry a group still needs and drops what all groups processed", async () => {
+    const { trimStream } = await import("../../pipeline/bus/StreamTrimmer.js")
+    const changes = script("trim", 30)
+    const result = await rt.runPromise(Effect.gen(function* () {
+      yield* reset
+      const streams = yield* RedisStreams
+      const redis = yield* Redis
+      yield* streams.ensureGroup("g-fast")
+      yield* streams.ensureGroup("g-slow")
+      yield* publish(changes)
+      const conn = redis.client
+      // g-fast reads and acks everything; g-slow reads 10 and acks 5
+      const all = yield* streams.read(conn, "g-fast", "c", 1000, 10)
+      yield* streams.ack("g-fast", all.map((m) => m.id))
+      const ten = yield* streams.read(conn, "g-slow", "c", 10, 10)
+      yield* streams.ack("g-slow", ten.slice(0, 5).map((m) => m.id))
+      const trimmed = yield* trimStream
+      const left = yield* streams.length
+      return { trimmed, left, total: all.length, firstPending: ten[5].id, firstLeft: (yield* redis.use("xrange", (c) => c.xRange(streams.streamKey, "-", "+", { COUNT: 1 })))[0].id }
+    }))
+    expect(result.trimmed).toBe(5)
+    expect(result.left).toBe(result.total - 5)
+    expect(result.firstLeft).toBe(result.firstPending)
+  })
+})
