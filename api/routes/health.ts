@@ -7,7 +7,8 @@ import { VERSION } from "../version.js"
 
 const PROBE_TIMEOUT = "2 seconds"
 
-const probe = <E, R>(check: Effect.Effect<unknown, E, R>) =>
+/** A dependency check: "ok", or "down" on failure, defect or no answer within 2 seconds. */
+export const probe = <E, R>(check: Effect.Effect<unknown, E, R>) =>
   check.pipe(
     Effect.timeout(PROBE_TIMEOUT),
     Effect.as("ok" as const),

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime, TestClock, TestContext } from "effect"
+import { layer } from "@effect/vitest"
+import { Effect, Layer, TestClock, TestServices } from "effect"
 import { createServer, type Server } from "node:http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
 import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { leaseKey } from "../../pipeline/poll/Lease.js"
@@ -9,28 +10,32 @@ import { pollOnce } from "../../pipeline/poll/Poller.js"
 import { registerSources } from "../../pipeline/poll/PollRecorder.js"
 import type { SourceConfig } from "../../pipeline/poll/SourceCatalogue.js"
 import { ibi511 } from "../../pipeline/sources/ibi511.js"
+import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { decodeChange } from "../../shared/domain/Change.js"
 import { Redis } from "../../shared/db/Redis.js"
 import { makeTestEnv } from "../support/harness.js"
 
 /** A scriptable upstream: the test sets what the next poll gets. */
-let answer: { status: number; body: unknown; etag?: string; delayMs?: number } = { status: 200, body: [] }
+let answer: { status: number; body: unknown; etag?: string; lastModified?: string; delayMs?: number } = { status: 200, body: [] }
 let requests: Array<Record<string, string | string[] | undefined>> = []
 let server: Server
 let url = ""
 const env = makeTestEnv({ sweepFactor: 15 })
-const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests.push(req.headers)
     const a = answer
     setTimeout(() => {
-      if (a.etag && req.headers["if-none-match"] === a.etag) {
+      if ((a.etag && req.headers["if-none-match"] === a.etag) || (a.lastModified && req.headers["if-modified-since"] === a.lastModified)) {
         res.writeHead(304)
         return res.end()
       }
-      res.writeHead(a.status, { "content-type": "application/json", ...(a.etag ? { etag: a.etag } : {}) })
+      res.writeHead(a.status, {
+        "content-type": "application/json",
+        ...(a.etag ? { etag: a.etag } : {}),
+        ...(a.lastModified ? { "last-modified": a.lastModified } : {})
+      })
       res.end(typeof a.body === "string" ? a.body : JSON.stringify(a.body))
     }, a.delayMs ?? 0)
   })
@@ -41,7 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections()
   server.close()
-  await rt.dispose()
   await env.cleanup()
 })
 
@@ -73,10 +77,10 @@ const streamChanges = (sourceId: string) =>
     return all.map((m) => decodeChange(m.message.c)).flatMap((e) => (e._tag === "Right" ? [e.right] : [])).filter((c) => c.source === sourceId)
   })
 
-describe("poller", () => {
-  it("records ok, not_modified via ETag, empty and error outcomes with counts and latency", async () => {
+layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
+  it.effect("records ok, not_modified via ETag, empty and error outcomes with counts and latency", () => Effect.gen(function* () {
     const s = source("p-outcomes")
-    const rows = await rt.runPromise(Effect.gen(function* () {
+    const rows = yield* Effect.gen(function* () {
       yield* registerSources([s], () => null)
       answer = { status: 200, body: [rec("a"), rec("b"), { ID: "bad", Latitude: "x" }], etag: '"v1"' }
       yield* poll(s)
@@ -89,46 +93,84 @@ describe("poller", () => {
       answer = { status: 200, body: "{not json" }
       yield* poll(s)
       answer = { status: 200, body: [rec("a")], delayMs: 400 }
-      yield* poll({ ...s, timeout_ms: 100 })
+      // real time for this one: it proves the fetch timeout fires
+      yield* TestServices.provideLive(poll({ ...s, timeout_ms: 100 }))
       return yield* polls(s.id)
-    }))
+    })
     expect(requests[0]["if-none-match"]).toBe('"v1"')
     expect(rows.map((r) => r.outcome)).toEqual(["ok", "not_modified", "empty", "error", "error", "error"])
     expect(rows[0]).toMatchObject({ record_count: 2, rejected_count: 1, change_count: 2 })
     expect(rows[3].error).toMatch(/HTTP 500/)
     expect(rows[4].error).toMatch(/not JSON/)
     expect(rows[5].error).toMatch(/timed out after 100 ms/)
-    const quarantined = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ reason: string }>`SELECT reason FROM quarantine WHERE source = ${s.id}`))
+    const quarantined = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ reason: string }>`SELECT reason FROM quarantine WHERE source = ${s.id}`)
     expect(quarantined).toHaveLength(1)
     expect(quarantined[0].reason).toMatch(/Latitude/)
-  })
+  }))
 
-  it("opens the circuit after 5 failed polls and stops calling the upstream", async () => {
+  it.effect("sends If-Modified-Since after a Last-Modified answer and records not_modified", () => Effect.gen(function* () {
+    const s = source("p-lastmod")
+    answer = { status: 200, body: [rec("m1")], lastModified: "Sun, 01 Nov 2026 12:00:00 GMT" }
+    yield* poll(s)
+    requests = []
+    yield* poll(s)
+    expect(requests[0]["if-modified-since"]).toBe("Sun, 01 Nov 2026 12:00:00 GMT")
+    expect((yield* polls(s.id)).map((r) => r.outcome)).toEqual(["ok", "not_modified"])
+  }))
+
+  it.effect("moves last_updated only when published content changes by value", () => Effect.gen(function* () {
+    const s = source("p-lastupdated")
+    const sql = yield* SqlClient.SqlClient
+    const lastUpdated = Effect.map(sql<{ last_updated: string }>`SELECT last_updated FROM events WHERE source = ${s.id}`, (r) => r[0].last_updated)
+    const materialize = Effect.flatMap(streamChanges(s.id), applyChanges)
+    yield* TestClock.setTime(Date.UTC(2026, 10, 2))
+    answer = { status: 200, body: [rec("u1")] }
+    yield* poll(s)
+    yield* materialize
+    const first = yield* lastUpdated
+    // the same content again, once byte-identical and once with keys in another order
+    yield* TestClock.adjust("1 minute")
+    yield* poll(s)
+    const { ID, ...rest } = rec("u1")
+    answer = { status: 200, body: [{ ...rest, ID }] }
+    yield* TestClock.adjust("1 minute")
+    yield* poll(s)
+    yield* materialize
+    expect(yield* lastUpdated).toBe(first)
+    // a new description is a content change
+    answer = { status: 200, body: [{ ...rec("u1"), Description: "now with detail" }] }
+    yield* TestClock.adjust("1 minute")
+    yield* poll(s)
+    yield* materialize
+    expect(Date.parse(yield* lastUpdated) - Date.parse(first)).toBe(3 * 60_000)
+  }))
+
+  it.effect("opens the circuit after 5 failed polls and stops calling the upstream", () => Effect.gen(function* () {
     const s = source("p-circuit")
-    const outcomes = await rt.runPromise(Effect.gen(function* () {
-      answer = { status: 503, body: "down" }
-      requests = []
-      for (let i = 0; i < 7; i++) yield* poll(s)
-      return yield* polls(s.id)
-    }))
+    answer = { status: 503, body: "down" }
+    requests = []
+    for (let i = 0; i < 7; i++) yield* poll(s)
+    const outcomes = yield* polls(s.id)
     expect(requests).toHaveLength(5)
     expect(outcomes.slice(5).map((r) => r.error)).toEqual(["circuit open: poll skipped", "circuit open: poll skipped"])
-  })
+    // after the cooldown (max(4 × 60 s, 5 s)) one poll goes through again
+    yield* TestClock.adjust("241 seconds")
+    yield* poll(s)
+    expect(requests).toHaveLength(6)
+  }))
 
-  it("lets only one of two pollers hold a source's lease", async () => {
+  it.effect("lets only one of two pollers hold a source's lease", () => Effect.gen(function* () {
     const s = source("p-lease")
     answer = { status: 200, body: [rec("a")], delayMs: 200 }
-    const [a, b] = await rt.runPromise(Effect.gen(function* () {
-      const redis = yield* Redis
-      yield* redis.use("del", (c) => c.del(leaseKey(redis, s.id)))
-      return yield* Effect.all([pollOnce(s, ibi511, "proc-a"), pollOnce(s, ibi511, "proc-b")], { concurrency: 2 })
-    }))
+    const redis = yield* Redis
+    yield* redis.use("del", (c) => c.del(leaseKey(redis, s.id)))
+    const [a, b] = yield* Effect.all([pollOnce(s, ibi511, "proc-a"), pollOnce(s, ibi511, "proc-b")], { concurrency: 2 })
     expect([a, b].sort()).toEqual(["leased-elsewhere", "ok"])
-  })
+  }))
 
-  it("archives by stale sweep only after interval × 15 without a fresh observation", async () => {
+  it.effect("archives by stale sweep only after interval × 15 without a fresh observation", () => Effect.gen(function* () {
     const s = source("p-sweep", { poll_interval_s: 10 })
-    const changes = await rt.runPromise(Effect.gen(function* () {
+    const changes = yield* Effect.gen(function* () {
       yield* TestClock.setTime(Date.UTC(2026, 10, 1))
       answer = { status: 200, body: [rec("s1"), rec("s2")] }
       yield* poll(s)
@@ -140,21 +182,20 @@ describe("poller", () => {
       answer = { status: 200, body: [] } // an empty answer retires nothing either; the sweep does
       yield* poll(s)
       return { before, after: yield* streamChanges(s.id) }
-    }).pipe(Effect.provide(TestContext.TestContext)))
+    })
     expect(changes.before).toBe(0)
     const archived = changes.after.filter((c) => c.op === "archived")
     expect(archived.map((c) => [c.source_id, c.archive_reason]).sort()).toEqual([["s1", "stale_sweep"], ["s2", "stale_sweep"]])
-  })
+  }))
 
-  it("rebuilds a lost snapshot from Postgres instead of announcing every event as new", async () => {
+  it.effect("rebuilds a lost snapshot from Postgres instead of announcing every event as new", () => Effect.gen(function* () {
     const s = source("p-rebuild")
-    const result = await rt.runPromise(Effect.gen(function* () {
+    const result = yield* Effect.gen(function* () {
       const redis = yield* Redis
       const streams = yield* RedisStreams
       answer = { status: 200, body: [rec("r1"), rec("r2")] }
       yield* poll(s)
       // materialize what the stream holds, as the materializer stage would
-      const { applyChanges } = yield* Effect.promise(() => import("../../pipeline/stages/materialize/applyChanges.js"))
       yield* applyChanges(yield* streamChanges(s.id))
       // Redis restarts without persistence: snapshot and stream are gone
       const keys = yield* redis.use("keys", (c) => c.keys(`${redis.prefix}:snap:${s.id}*`))
@@ -162,7 +203,7 @@ describe("poller", () => {
       answer = { status: 200, body: [rec("r1", "Major"), rec("r2")] }
       yield* poll(s)
       return yield* streamChanges(s.id)
-    }))
+    })
     expect(result.map((c) => [c.source_id, c.op, c.fields.map((f) => f.change_type)])).toEqual([["r1", "updated", ["severity_change"]]])
-  })
+  }))
 })
