@@ -5,12 +5,15 @@ import { StreamTrimmerLive } from "./bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { PollerLive } from "./poll/Poller.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
+import { OrphanSweeperLive } from "./stages/sweep/OrphanSweeper.js"
 
 /** Services every pipeline part needs, over Redis, a database and the app config (BaseLive). */
 export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, FetchHttpClient.layer).pipe(
   Layer.provideMerge(RedisStreams.layer)
 )
 
-/** Poller, materializer and stream trimming; needs SourceCatalogue and BaseLive. */
+/** Poller, materializer, orphan sweep and stream trimming; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer), StreamTrimmerLive).pipe(Layer.provideMerge(PipelineServices))
+  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive).pipe(
+    Layer.provideMerge(PipelineServices)
+  )

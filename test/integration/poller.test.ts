@@ -8,7 +8,8 @@ import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { leaseKey } from "../../pipeline/poll/Lease.js"
 import { pollOnce } from "../../pipeline/poll/Poller.js"
 import { registerSources } from "../../pipeline/poll/PollRecorder.js"
-import type { SourceConfig } from "../../pipeline/poll/SourceCatalogue.js"
+import { SourceCatalogue, type SourceConfig } from "../../pipeline/poll/SourceCatalogue.js"
+import { sweepOrphans } from "../../pipeline/stages/sweep/OrphanSweeper.js"
 import { ibi511 } from "../../pipeline/sources/ibi511.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { decodeChange } from "../../shared/domain/Change.js"
@@ -186,6 +187,25 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
     expect(changes.before).toBe(0)
     const archived = changes.after.filter((c) => c.op === "archived")
     expect(archived.map((c) => [c.source_id, c.archive_reason]).sort()).toEqual([["s1", "stale_sweep"], ["s2", "stale_sweep"]])
+  }))
+
+  it.effect("sweeps the stale events of a source no longer in the catalogue", () => Effect.gen(function* () {
+    const s = source("p-orphan", { poll_interval_s: 10 })
+    yield* TestClock.setTime(Date.UTC(2026, 10, 3))
+    yield* registerSources([s], () => null)
+    answer = { status: 200, body: [rec("o1")] }
+    yield* poll(s)
+    const catalogue = Layer.succeed(SourceCatalogue, [source("p-other")])
+    expect(yield* Effect.provide(sweepOrphans, catalogue)).toBe(0)
+    yield* TestClock.adjust("151 seconds")
+    const redis = yield* Redis
+    yield* redis.use("del", (c) => c.del(leaseKey(redis, s.id))) // Redis's own clock: the lease has expired by now
+    expect(yield* Effect.provide(sweepOrphans, catalogue)).toBe(1)
+    const archived = (yield* streamChanges(s.id)).filter((c) => c.op === "archived")
+    expect(archived.map((c) => [c.source_id, c.archive_reason])).toEqual([["o1", "stale_sweep"]])
+    // a catalogued source is left to its poller
+    yield* TestClock.adjust("1 hour")
+    expect(yield* Effect.provide(sweepOrphans, Layer.succeed(SourceCatalogue, [s]))).toBe(0)
   }))
 
   it.effect("rebuilds a lost snapshot from Postgres instead of announcing every event as new", () => Effect.gen(function* () {
