@@ -25,11 +25,8 @@ export const ChangeKeys = Schema.Struct({
 })
 export type ChangeKeys = typeof ChangeKeys.Type
 
-/**
- * The stream wire format. `change_id` = `<event_id>:<version>` is assigned by the differ and
- * survives a Redis restart (unlike the stream entry id); `version` orders writes per event.
- */
-export const EventChange = Schema.Struct({
+/** Routing and ordering fields of a change. */
+const headerFields = {
   change_id: Schema.String,
   kind: Schema.Literal("event"),
   op: Schema.Literal("created", "updated", "archived"),
@@ -39,9 +36,17 @@ export const EventChange = Schema.Struct({
   version: Schema.Number,
   at: Schema.String,
   emitted_at: Schema.String,
+  content_hash: Schema.String
+}
+
+/**
+ * The stream wire format. `change_id` = `<event_id>:<version>` is assigned by the differ and
+ * survives a Redis restart (unlike the stream entry id); `version` orders writes per event.
+ */
+export const EventChange = Schema.Struct({
+  ...headerFields,
   keys: ChangeKeys,
   fields: Schema.Array(FieldChange),
-  content_hash: Schema.String,
   /** Full content on created/updated; absent on archive. */
   event: Schema.optional(EventObservation),
   archive_reason: Schema.optional(ArchiveReason)
@@ -49,21 +54,12 @@ export const EventChange = Schema.Struct({
 export type EventChange = typeof EventChange.Type
 
 /**
- * What a consumer checks on every message: the routing and ordering fields. The stream is ours
- * (only the differ writes it, from typed values), so the nested event is not re-validated per
- * message; a message failing this check is dead-lettered with the full schema's explanation.
+ * What a consumer checks on every message: the header fields. The stream is ours (only the
+ * differ writes it, from typed values), so the nested event is not re-validated per message;
+ * a message failing this check is dead-lettered with the full schema's explanation.
  */
 const ChangeEnvelope = Schema.Struct({
-  change_id: Schema.String,
-  kind: Schema.Literal("event"),
-  op: Schema.Literal("created", "updated", "archived"),
-  event_id: Schema.String,
-  source: Schema.String,
-  source_id: Schema.String,
-  version: Schema.Number,
-  at: Schema.String,
-  emitted_at: Schema.String,
-  content_hash: Schema.String,
+  ...headerFields,
   fields: Schema.Array(Schema.Unknown),
   keys: Schema.Object,
   event: Schema.optional(Schema.Object)
