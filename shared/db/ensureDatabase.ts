@@ -22,7 +22,8 @@ export const ensureDatabase = (url: Redacted.Redacted<string>) =>
         if (found.rowCount === 0) {
           // identifiers cannot be parameters; quote it the way Postgres does
           await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((e: { code?: string }) => {
-            if (e.code !== "42P04") throw e // created concurrently by another process
+            // another process created it at the same moment: 42P04, or 23505 from the catalog index
+            if (e.code !== "42P04" && e.code !== "23505") throw e
           })
           return true
         }

@@ -1,19 +1,29 @@
+import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import core from "../../infra/migrations/0001_core.js"
 import { seedReferenceData } from "../../infra/seed/seed.js"
 
 const run = Migrator.make({})
 
-/** Versioned migrations (recorded in effect_sql_migrations), then the idempotent seed. */
-export const migrate = Effect.gen(function* () {
-  const applied = yield* run({ loader: Migrator.fromRecord({ "0001_core": core }) }).pipe(
-    // another process holds the migration lock: wait for it rather than fail
-    Effect.retry({
-      while: (e) => e._tag === "MigrationError" && e.reason === "locked",
-      schedule: Schedule.spaced("500 millis").pipe(Schedule.intersect(Schedule.recurs(20)))
-    })
-  )
-  if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([, n]) => n).join(", ")}`)
-  yield* seedReferenceData
-})
+/** Any constant shared by every process of the service: the key of the migration lock. */
+const MIGRATION_LOCK = 7_311_511
+
+/**
+ * Versioned migrations (recorded in effect_sql_migrations), then the idempotent seed, under a
+ * session advisory lock held on a connection of its own: processes starting together wait for
+ * each other instead of racing on the same DDL.
+ */
+export const migrate = Effect.scoped(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const lockConn = yield* sql.reserve
+    yield* Effect.acquireRelease(
+      lockConn.execute("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK], undefined),
+      () => lockConn.execute("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK], undefined).pipe(Effect.ignore)
+    )
+    const applied = yield* run({ loader: Migrator.fromRecord({ "0001_core": core }) })
+    if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([, n]) => n).join(", ")}`)
+    yield* seedReferenceData
+  })
+)

@@ -52,3 +52,22 @@ describe("migrations and seed data", () => {
     expect(after).toEqual(before)
   })
 })
+
+describe("migrations from several processes at once", () => {
+  it("migrate a fresh database once, with every starter succeeding", async () => {
+    const fresh = makeTestEnv()
+    try {
+      // three separate pools, as three processes starting together would have
+      const starts = await Promise.allSettled([1, 2, 3].map(() => Effect.runPromise(Effect.provide(Effect.void, fresh.layer))))
+      expect(starts.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
+      const check = ManagedRuntime.make(fresh.layer)
+      const [row] = await check.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ m: number; j: number }>`SELECT (SELECT count(*) FROM effect_sql_migrations)::int AS m, (SELECT count(*) FROM jurisdictions)::int AS j`))
+      await check.dispose()
+      expect(row.m).toBe(1)
+      expect(row.j).toBe(122)
+    } finally {
+      await fresh.cleanup()
+    }
+  })
+})
