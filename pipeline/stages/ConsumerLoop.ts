@@ -1,6 +1,6 @@
 import { Clock, Effect, Either, Fiber, Metric, Schedule } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
-import type { EventChange } from "../../shared/domain/Change.js"
+import type { Change } from "../../shared/domain/Change.js"
 import { decodeChange } from "../../shared/domain/Change.js"
 import { RedisStreams, type StreamMessage } from "../bus/RedisStreams.js"
 import { changesMaterialized, deadLettered } from "../poll/metrics.js"
@@ -27,7 +27,7 @@ export const defaultConsumerOptions = (group: string, consumer: string): Consume
  */
 export const runConsumer = <E, R>(
   options: ConsumerOptions,
-  apply: (changes: ReadonlyArray<EventChange>) => Effect.Effect<void, E, R>
+  apply: (changes: ReadonlyArray<Change>) => Effect.Effect<void, E, R>
 ) =>
   Effect.scoped(
     Effect.gen(function* () {
@@ -39,7 +39,7 @@ export const runConsumer = <E, R>(
 
       const handle = (messages: ReadonlyArray<StreamMessage>) =>
         Effect.gen(function* () {
-          const good: Array<[StreamMessage, EventChange]> = []
+          const good: Array<[StreamMessage, Change]> = []
           for (const m of messages) {
             const decoded = decodeChange(m.body)
             if (Either.isLeft(decoded)) {

@@ -1,5 +1,6 @@
 import { Either, ParseResult, Schema } from "effect"
 import { ArchiveReason, EventObservation, Severity } from "./Event.js"
+import { FeatureObservation } from "./Feature.js"
 
 /** History entry kinds written for events (SPEC §4.5 plus the ones it says are also recorded). */
 export const HistoryType = Schema.Literal(
@@ -25,18 +26,22 @@ export const ChangeKeys = Schema.Struct({
 })
 export type ChangeKeys = typeof ChangeKeys.Type
 
-/** Routing and ordering fields of a change. */
-const headerFields = {
+/** Routing and ordering fields shared by event and feature changes. */
+const commonFields = {
   change_id: Schema.String,
-  kind: Schema.Literal("event"),
-  op: Schema.Literal("created", "updated", "archived"),
-  event_id: Schema.String,
   source: Schema.String,
   source_id: Schema.String,
   version: Schema.Number,
   at: Schema.String,
   emitted_at: Schema.String,
   content_hash: Schema.String
+}
+
+const headerFields = {
+  ...commonFields,
+  kind: Schema.Literal("event"),
+  op: Schema.Literal("created", "updated", "archived"),
+  event_id: Schema.String
 }
 
 /**
@@ -53,29 +58,55 @@ export const EventChange = Schema.Struct({
 })
 export type EventChange = typeof EventChange.Type
 
+/** Feature history entry kinds (SPEC §3: created, deactivated, reactivated). */
+export const FeatureHistoryType = Schema.Literal("created", "deactivated", "reactivated")
+export type FeatureHistoryType = typeof FeatureHistoryType.Type
+
+const featureHeaderFields = {
+  ...commonFields,
+  kind: Schema.Literal("feature"),
+  op: Schema.Literal("created", "updated", "deactivated", "reactivated"),
+  feature_id: Schema.String
+}
+
+/** A feature's lifecycle or content change on the same stream; `feature` holds the full content. */
+export const FeatureChange = Schema.Struct({
+  ...featureHeaderFields,
+  keys: Schema.Struct({ jurisdiction: Schema.String, feature_type: Schema.String }),
+  fields: Schema.Array(Schema.Struct({
+    change_type: FeatureHistoryType,
+    old_value: Schema.NullOr(Schema.String),
+    new_value: Schema.NullOr(Schema.String)
+  })),
+  feature: FeatureObservation
+})
+export type FeatureChange = typeof FeatureChange.Type
+
+export type Change = EventChange | FeatureChange
+
 /**
  * What a consumer checks on every message: the header fields. The stream is ours (only the
  * differ writes it, from typed values), so the nested event is not re-validated per message;
  * a message failing this check is dead-lettered with the full schema's explanation.
  */
-const ChangeEnvelope = Schema.Struct({
-  ...headerFields,
-  fields: Schema.Array(Schema.Unknown),
-  keys: Schema.Object,
-  event: Schema.optional(Schema.Object)
-})
+const ChangeEnvelope = Schema.Union(
+  Schema.Struct({ ...headerFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, event: Schema.optional(Schema.Object) }),
+  Schema.Struct({ ...featureHeaderFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, feature: Schema.Object })
+)
 const isChange = Schema.is(ChangeEnvelope)
-const explain = Schema.decodeUnknownEither(EventChange)
+const explain = Schema.decodeUnknownEither(Schema.Union(EventChange, FeatureChange))
 
-/** Stream message body → EventChange, checked without copying (this runs for every message of every stage). */
-export const decodeChange = (body: string): Either.Either<EventChange, string> => {
+/** Stream message body → Change, checked without copying (this runs for every message of every stage). */
+export const decodeChange = (body: string): Either.Either<Change, string> => {
   let raw: unknown
   try {
     raw = JSON.parse(body)
   } catch (e) {
     return Either.left(`not JSON: ${String(e).slice(0, 200)}`)
   }
-  if (isChange(raw) && (raw.op === "archived" || raw.event !== undefined)) return Either.right(raw as unknown as EventChange)
+  if (isChange(raw) && (raw.kind === "feature" || raw.op === "archived" || raw.event !== undefined)) {
+    return Either.right(raw as unknown as Change)
+  }
   const r = explain(raw)
   return Either.left(Either.isLeft(r) ? ParseResult.TreeFormatter.formatErrorSync(r.left).slice(0, 500) : "invalid change")
 }

@@ -4,5 +4,9 @@ import { createHash, hash } from "node:crypto"
 export const eventId = (source: string, sourceId: string): string =>
   "ev_" + createHash("sha256").update(source).update("\u0000").update(sourceId).digest("base64url").slice(0, 22)
 
+/** Feature id: `ft_` + 22 characters, stable for (source, upstream id) like event ids. */
+export const featureId = (source: string, sourceId: string): string =>
+  "ft_" + createHash("sha256").update(source).update("\u0000").update(sourceId).digest("base64url").slice(0, 22)
+
 /** Hash of published content; equal hashes mean no content change. */
 export const contentHash = (content: unknown): string => hash("sha1", JSON.stringify(content), "base64url")

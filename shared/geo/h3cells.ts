@@ -48,3 +48,69 @@ export const coverBbox = (minLng: number, minLat: number, maxLng: number, maxLat
   const ring = [[minLng, minLat], [maxLng, minLat], [maxLng, maxLat], [minLng, maxLat], [minLng, minLat]]
   return cover(ring, turf.area(turf.polygon([ring])) / 1e6)
 }
+
+/** Spacing of the points sampled along a line: well under a resolution-7 cell's edge (~1.2 km). */
+const SAMPLE_KM = 0.2
+/** A polygon covering more resolution-7 cells than this is indexed at the coarser resolutions only. */
+const MAX_POLYGON_CELLS = 5000
+
+type Pos = ReadonlyArray<number>
+
+const sampleLine = (coords: ReadonlyArray<Pos>): Array<Pos> => {
+  const out: Array<Pos> = []
+  for (let i = 0; i < coords.length; i++) {
+    out.push(coords[i])
+    if (i + 1 === coords.length) break
+    const seg = turf.lineString([coords[i] as Array<number>, coords[i + 1] as Array<number>])
+    const km = turf.length(seg)
+    for (let d = SAMPLE_KM; d < km; d += SAMPLE_KM) out.push(turf.along(seg, d).geometry.coordinates)
+  }
+  return out
+}
+
+/**
+ * The cells a line or polygon covers at every stored resolution, as `{res, cell}` rows; empty for
+ * points (their row's own cell columns index them).
+ */
+export const cellsAlong = (g: { type: string; coordinates: unknown }): Array<{ res: Resolution; cell: string }> => {
+  const set = new Set<string>()
+  const add = (res: Resolution, h: string) => set.add(`${res}:${toDecimal(h)}`)
+  const addPoint = ([lng, lat]: Pos) => {
+    if (!Number.isFinite(lat) || !Number.isFinite(lng)) return
+    for (const res of RESOLUTIONS) add(res, latLngToCell(lat, lng, res))
+  }
+  try {
+    const c = g.coordinates as never
+    switch (g.type) {
+      case "LineString":
+        sampleLine(c).forEach(addPoint)
+        break
+      case "MultiLineString":
+      case "Polygon":
+        if (g.type === "MultiLineString") for (const line of c as Array<Array<Pos>>) sampleLine(line).forEach(addPoint)
+        else {
+          for (const res of RESOLUTIONS) {
+            const cells = polygonToCellsExperimental(c, res, POLYGON_TO_CELLS_FLAGS.containmentOverlapping, true)
+            if (res === 7 && cells.length > MAX_POLYGON_CELLS) continue
+            for (const h of cells) add(res, h)
+          }
+          for (const ring of c as Array<Array<Pos>>) sampleLine(ring).forEach(addPoint)
+        }
+        break
+      case "MultiPoint":
+        for (const p of c as Array<Pos>) addPoint(p)
+        break
+      case "MultiPolygon":
+        for (const poly of c as Array<unknown>) cellsAlong({ type: "Polygon", coordinates: poly }).forEach((x) => set.add(`${x.res}:${x.cell}`))
+        break
+      default:
+        return []
+    }
+  } catch {
+    return []
+  }
+  return [...set].map((s) => {
+    const [res, cell] = s.split(":")
+    return { res: Number(res) as Resolution, cell }
+  })
+}

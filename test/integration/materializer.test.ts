@@ -6,7 +6,7 @@ import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { type ConsumerOptions, runConsumer } from "../../pipeline/stages/ConsumerLoop.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { Redis } from "../../shared/db/Redis.js"
-import type { EventChange } from "../../shared/domain/Change.js"
+import type { Change, EventChange } from "../../shared/domain/Change.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
 
@@ -122,7 +122,7 @@ describe("materializer", () => {
         // consumer A commits its second batch to Postgres, then dies before XACK
         const died = yield* Deferred.make<void>()
         let batches = 0
-        const crashing = (cs: ReadonlyArray<EventChange>) =>
+        const crashing = (cs: ReadonlyArray<Change>) =>
           Effect.gen(function* () {
             yield* applyChanges(cs)
             batches += 1

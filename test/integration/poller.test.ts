@@ -75,7 +75,7 @@ const streamChanges = (sourceId: string) =>
     const streams = yield* RedisStreams
     const redis = yield* Redis
     const all = yield* redis.use("xrange", (c) => c.xRange(streams.streamKey, "-", "+"))
-    return all.map((m) => decodeChange(m.message.c)).flatMap((e) => (e._tag === "Right" ? [e.right] : [])).filter((c) => c.source === sourceId)
+    return all.map((m) => decodeChange(m.message.c)).flatMap((e) => (e._tag === "Right" && e.right.kind === "event" ? [e.right] : [])).filter((c) => c.source === sourceId)
   })
 
 layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {

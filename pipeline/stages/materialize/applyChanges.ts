@@ -1,124 +1,14 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { EventChange } from "../../../shared/domain/Change.js"
-import { cellsOf } from "../../../shared/geo/h3cells.js"
+import type { Change, EventChange, FeatureChange } from "../../../shared/domain/Change.js"
+import { applyEventChanges } from "./applyEventChanges.js"
+import { applyFeatureChanges } from "./applyFeatureChanges.js"
 
-/**
- * Applies changes to the read model in one transaction. Idempotent and order-independent:
- * - history rows are unique on (change_id, change_type), so a redelivered message adds nothing;
- * - an event row only moves to a higher version;
- * - archives are read back from history, so an archive that arrives before the event's content
- *   (a reclaimed batch, or two consumers) still wins when the content comes;
- * - per-event advisory locks order concurrent consumers touching the same event.
- */
-export const applyChanges = (changes: ReadonlyArray<EventChange>) =>
+/** One batch from the stream, split by kind; each kind is written in its own transaction. */
+export const applyChanges = (changes: ReadonlyArray<Change>) =>
   Effect.gen(function* () {
-    if (changes.length === 0) return
-    const sql = yield* SqlClient.SqlClient
-    const content = new Map<string, EventChange>()
-    // when a batch holds an event's creation and later updates, the row is born from the
-    // newest content but keeps the creation time
-    const createdAt = new Map<string, string>()
-    for (const c of changes) {
-      if (c.op === "created" && (!createdAt.has(c.event_id) || c.at < createdAt.get(c.event_id)!)) createdAt.set(c.event_id, c.at)
-      if (c.op === "archived") continue
-      const seen = content.get(c.event_id)
-      if (!seen || seen.version < c.version) content.set(c.event_id, c)
-    }
-
-    const rows = [...content.values()].flatMap((c) => {
-      const e = c.event
-      if (!e) return []
-      const cells = cellsOf(e.latitude, e.longitude)
-      return [{
-        ...e,
-        id: c.event_id,
-        source: c.source,
-        version: c.version,
-        content_hash: c.content_hash,
-        at: c.at,
-        created_at: createdAt.get(c.event_id) ?? c.at,
-        emitted_at: c.emitted_at,
-        h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
-      }]
-    })
-    const touched = [...new Set(changes.map((c) => c.event_id))].sort()
-    const archivedIds = [...new Set(changes.filter((c) => c.op === "archived").map((c) => c.event_id))]
-    const createdIds = [...createdAt.keys()]
-    const history = changes.flatMap((c) =>
-      c.fields.map((f) => ({
-        change_id: c.change_id, event_id: c.event_id, change_type: f.change_type,
-        old_value: f.old_value, new_value: f.new_value, changed_at: c.at
-      }))
-    )
-
-    yield* sql.withTransaction(
-      Effect.gen(function* () {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(id, 7)) FROM (SELECT id FROM unnest(${touched}::text[]) AS id ORDER BY id) s`
-        if (history.length > 0) {
-          yield* sql`
-            INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
-            SELECT change_id, event_id, change_type, old_value, new_value, changed_at
-            FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(change_id text, event_id text,
-              change_type text, old_value text, new_value text, changed_at timestamptz)
-            ORDER BY changed_at
-            ON CONFLICT (change_id, change_type) DO NOTHING`
-        }
-        const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
-            INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title,
-              description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
-              estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
-              last_updated, created_at, archived_at, archive_reason, version, content_hash, last_seen_at,
-              h3_r3, h3_r5, h3_r7, emitted_at, materialized_at)
-            SELECT id, source, source_id, jurisdiction, type, sub_type, cause, severity, 'active', title,
-              description, latitude, longitude, geometry, ARRAY(SELECT jsonb_array_elements_text(affected_roads)),
-              direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
-              source_created_at, source_updated_at, road_class, metadata,
-              at, created_at, NULL, NULL, version, content_hash, at, h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, emitted_at, clock_timestamp()
-            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, source text, source_id text,
-              jurisdiction text, type text, sub_type text, cause text, severity text, title text, description text,
-              latitude double precision, longitude double precision, geometry jsonb, affected_roads jsonb,
-              direction text, lanes_affected text, start_time timestamptz, end_time timestamptz,
-              estimated_start_time timestamptz, estimated_end_time timestamptz, source_created_at timestamptz,
-              source_updated_at timestamptz, road_class text, metadata jsonb, at timestamptz, created_at timestamptz, version bigint,
-              content_hash text, h3_r3 text, h3_r5 text, h3_r7 text, emitted_at timestamptz)
-            ON CONFLICT (id) DO UPDATE SET
-              jurisdiction = excluded.jurisdiction, type = excluded.type, sub_type = excluded.sub_type,
-              cause = excluded.cause, severity = excluded.severity, status = 'active', title = excluded.title,
-              description = excluded.description, latitude = excluded.latitude, longitude = excluded.longitude,
-              geometry = excluded.geometry, affected_roads = excluded.affected_roads, direction = excluded.direction,
-              lanes_affected = excluded.lanes_affected, start_time = excluded.start_time, end_time = excluded.end_time,
-              estimated_start_time = excluded.estimated_start_time, estimated_end_time = excluded.estimated_end_time,
-              source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at,
-              road_class = excluded.road_class, metadata = excluded.metadata, last_updated = excluded.last_updated,
-              archived_at = NULL, archive_reason = NULL, version = excluded.version,
-              content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
-              h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
-              emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at
-            WHERE ev.version < excluded.version
-            RETURNING id, (xmax = 0) AS inserted`
-        // a newly inserted row may have been archived already (its archive came first)
-        const recheck = [...new Set([...archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
-        if (recheck.length > 0) {
-          yield* sql`
-            UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
-              version = h.version, materialized_at = clock_timestamp()
-            FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
-                  FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${recheck})
-                  ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
-            WHERE ev.id = h.event_id AND ev.version < h.version`
-        }
-        // the creation time is the earliest recorded, whatever order the messages came in; a row
-        // inserted by this batch already has it
-        const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
-        const lateCreated = createdIds.filter((id) => !inserted.has(id))
-        if (lateCreated.length > 0) {
-          yield* sql`
-            UPDATE events AS ev SET created_at = h.first
-            FROM (SELECT event_id, min(changed_at) AS first FROM event_history
-                  WHERE change_type = 'created' AND event_id = ANY(${lateCreated}) GROUP BY event_id) h
-            WHERE ev.id = h.event_id AND ev.created_at > h.first`
-        }
-      })
-    )
+    const events: Array<EventChange> = []
+    const features: Array<FeatureChange> = []
+    for (const c of changes) (c.kind === "event" ? events : features).push(c as never)
+    if (events.length > 0) yield* applyEventChanges(events)
+    if (features.length > 0) yield* applyFeatureChanges(features)
   })

@@ -1,0 +1,67 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/** Road features (SPEC §2.2), their lifecycle history, and the H3 cells line/polygon features cover. */
+export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql.unsafe(`
+CREATE TABLE features (
+  id text PRIMARY KEY,
+  seq bigserial NOT NULL UNIQUE,
+  source text NOT NULL,
+  source_id text NOT NULL,
+  jurisdiction text NOT NULL,
+  feature_type text NOT NULL,
+  name text NOT NULL DEFAULT '',
+  description text NOT NULL DEFAULT '',
+  latitude double precision NOT NULL,
+  longitude double precision NOT NULL,
+  geometry jsonb,
+  road_name text,
+  direction text,
+  is_active boolean NOT NULL,
+  start_time timestamptz,
+  end_time timestamptz,
+  estimated_start_time timestamptz,
+  estimated_end_time timestamptz,
+  properties jsonb NOT NULL DEFAULT '{}',
+  has_details boolean NOT NULL DEFAULT false,
+  last_updated timestamptz NOT NULL,
+  created_at timestamptz NOT NULL,
+  version bigint NOT NULL,
+  content_hash text NOT NULL,
+  last_seen_at timestamptz NOT NULL,
+  h3_r3 bigint NOT NULL,
+  h3_r5 bigint NOT NULL,
+  h3_r7 bigint NOT NULL,
+  materialized_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (source, source_id)
+);
+CREATE INDEX features_type ON features (feature_type, seq);
+CREATE INDEX features_jurisdiction ON features (jurisdiction, feature_type, seq);
+CREATE INDEX features_h3_r3 ON features (h3_r3);
+CREATE INDEX features_h3_r5 ON features (h3_r5);
+CREATE INDEX features_h3_r7 ON features (h3_r7);
+
+-- every cell a line or polygon feature covers, so it is found anywhere along its geometry
+CREATE TABLE feature_cells (
+  res smallint NOT NULL,
+  cell bigint NOT NULL,
+  feature_id text NOT NULL REFERENCES features(id) ON DELETE CASCADE,
+  PRIMARY KEY (res, cell, feature_id)
+);
+CREATE INDEX feature_cells_feature ON feature_cells (feature_id);
+
+CREATE TABLE feature_history (
+  id bigserial PRIMARY KEY,
+  change_id text NOT NULL,
+  feature_id text NOT NULL,
+  change_type text NOT NULL,
+  old_value text,
+  new_value text,
+  changed_at timestamptz NOT NULL,
+  UNIQUE (change_id, change_type)
+);
+CREATE INDEX feature_history_feature ON feature_history (feature_id, changed_at, id);
+CREATE INDEX feature_history_time ON feature_history (changed_at);
+`)
+)

@@ -1,0 +1,104 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { FeatureChange } from "../../../shared/domain/Change.js"
+import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
+
+/**
+ * Applies feature changes in one transaction. Every feature change carries the full content
+ * (is_active included), so the row simply follows the highest version; history rows are unique
+ * on (change_id, change_type); the creation time is the earliest recorded. Order-independent
+ * and idempotent like the event path.
+ */
+export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
+  Effect.gen(function* () {
+    if (changes.length === 0) return
+    const sql = yield* SqlClient.SqlClient
+    const latest = new Map<string, FeatureChange>()
+    const createdAt = new Map<string, string>()
+    for (const c of changes) {
+      if (c.op === "created" && (!createdAt.has(c.feature_id) || c.at < createdAt.get(c.feature_id)!)) createdAt.set(c.feature_id, c.at)
+      const seen = latest.get(c.feature_id)
+      if (!seen || seen.version < c.version) latest.set(c.feature_id, c)
+    }
+    const rows = [...latest.values()].map((c) => {
+      const f = c.feature
+      const cells = cellsOf(f.latitude, f.longitude)
+      return {
+        ...f,
+        id: c.feature_id, source: c.source, version: c.version, content_hash: c.content_hash, at: c.at,
+        created_at: createdAt.get(c.feature_id) ?? c.at, h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
+      }
+    })
+    const history = changes.flatMap((c) =>
+      c.fields.map((f) => ({
+        change_id: c.change_id, feature_id: c.feature_id, change_type: f.change_type,
+        old_value: f.old_value, new_value: f.new_value, changed_at: c.at
+      }))
+    )
+    const touched = [...latest.keys()].sort()
+
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(id, 8)) FROM (SELECT id FROM unnest(${touched}::text[]) AS id ORDER BY id) s`
+        if (history.length > 0) {
+          yield* sql`
+            INSERT INTO feature_history (change_id, feature_id, change_type, old_value, new_value, changed_at)
+            SELECT change_id, feature_id, change_type, old_value, new_value, changed_at
+            FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(change_id text, feature_id text,
+              change_type text, old_value text, new_value text, changed_at timestamptz)
+            ORDER BY changed_at
+            ON CONFLICT (change_id, change_type) DO NOTHING`
+        }
+        const upserted = yield* sql<{ id: string; inserted: boolean }>`
+          INSERT INTO features AS ft (id, source, source_id, jurisdiction, feature_type, name, description, latitude,
+            longitude, geometry, road_name, direction, is_active, start_time, end_time, estimated_start_time,
+            estimated_end_time, properties, has_details, last_updated, created_at, version, content_hash,
+            last_seen_at, h3_r3, h3_r5, h3_r7, materialized_at)
+          SELECT id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
+            road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time,
+            properties, has_details, at, created_at, version, content_hash, at,
+            h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, clock_timestamp()
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, source text, source_id text,
+            jurisdiction text, feature_type text, name text, description text, latitude double precision,
+            longitude double precision, geometry jsonb, road_name text, direction text, is_active boolean,
+            start_time timestamptz, end_time timestamptz, estimated_start_time timestamptz,
+            estimated_end_time timestamptz, properties jsonb, has_details boolean, at timestamptz,
+            created_at timestamptz, version bigint, content_hash text, h3_r3 text, h3_r5 text, h3_r7 text)
+          ON CONFLICT (id) DO UPDATE SET
+            jurisdiction = excluded.jurisdiction, feature_type = excluded.feature_type, name = excluded.name,
+            description = excluded.description, latitude = excluded.latitude, longitude = excluded.longitude,
+            geometry = excluded.geometry, road_name = excluded.road_name, direction = excluded.direction,
+            is_active = excluded.is_active, start_time = excluded.start_time, end_time = excluded.end_time,
+            estimated_start_time = excluded.estimated_start_time, estimated_end_time = excluded.estimated_end_time,
+            properties = excluded.properties, has_details = excluded.has_details,
+            last_updated = CASE WHEN ft.content_hash = excluded.content_hash THEN ft.last_updated ELSE excluded.last_updated END,
+            version = excluded.version, content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
+            h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
+            materialized_at = excluded.materialized_at
+          WHERE ft.version < excluded.version
+          RETURNING id, (xmax = 0) AS inserted`
+        // line and polygon features are indexed by every cell they cover
+        const moved = rows.filter((r) => upserted.some((u) => u.id === r.id))
+        if (moved.length > 0) {
+          yield* sql`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)})`
+          const cells = moved.flatMap((r) => (r.geometry ? cellsAlong(r.geometry).map((c) => ({ ...c, feature_id: r.id })) : []))
+          if (cells.length > 0) {
+            yield* sql`
+              INSERT INTO feature_cells (res, cell, feature_id)
+              SELECT res, cell::bigint, feature_id FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb)
+                AS x(res smallint, cell text, feature_id text)
+              ON CONFLICT DO NOTHING`
+          }
+        }
+        const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
+        const lateCreated = [...createdAt.keys()].filter((id) => !inserted.has(id))
+        if (lateCreated.length > 0) {
+          yield* sql`
+            UPDATE features AS ft SET created_at = h.first
+            FROM (SELECT feature_id, min(changed_at) AS first FROM feature_history
+                  WHERE change_type = 'created' AND feature_id = ANY(${lateCreated}) GROUP BY feature_id) h
+            WHERE ft.id = h.feature_id AND ft.created_at > h.first`
+        }
+      })
+    )
+  })
