@@ -1,9 +1,9 @@
 import { Clock, Data, Duration, Effect, Either, Layer, Metric, Random } from "effect"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { Redis } from "../../shared/db/Redis.js"
-import { diffPoll, type DiffResult, type SnapEntry, sweepStale } from "../diff/Differ.js"
-import { SnapshotStore } from "../diff/SnapshotStore.js"
-import type { EventAdapter, Rejection } from "../sources/Adapter.js"
+import { eventKind, featureKind, type RecordKind } from "../diff/kinds.js"
+import { type SnapshotDelta, SnapshotStore } from "../diff/SnapshotStore.js"
+import type { DecodeContext, Decoded, Rejection, SourceAdapter } from "../sources/Adapter.js"
 import { adapters } from "../sources/registry.js"
 import { CLOSED, type CircuitState, circuitPolicy, isOpen, onFailure, onSuccess } from "./Circuit.js"
 import { fetchSource, type Validators } from "./Fetcher.js"
@@ -14,32 +14,28 @@ import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
 
 export class UnknownAdapter extends Data.TaggedError("UnknownAdapter")<{ readonly message: string }> {}
 
-interface Attempt {
+interface Attempt<S> {
   readonly outcome: PollOutcome
   readonly httpStatus: number | null
   readonly recordCount: number
   readonly rejected: ReadonlyArray<Rejection>
   readonly error: string | null
   /** what to commit: changes from the diff, or from the sweep on a failed/empty poll */
-  readonly result: DiffResult
+  readonly result: SnapshotDelta<S>
   readonly validators?: Validators
   readonly upstreamFailed: boolean
 }
 
-const touchActive = (prev: ReadonlyMap<string, SnapEntry>, at: number): DiffResult => {
-  const upserts = new Map<string, SnapEntry>()
-  for (const [k, e] of prev) if (e.st === "active") upserts.set(k, { ...e, seen: at })
-  return { changes: [], upserts, removals: [] }
-}
-
-const rawOf = (prev: ReadonlyMap<string, SnapEntry>) => {
-  const m = new Map<string, string>()
-  for (const [k, e] of prev) if (e.st === "active" && e.r) m.set(k, e.r)
-  return m
-}
+/** A decoder of one kind, as an adapter of that kind provides it. */
+type Decode<O> = (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<O>, string>
 
 /** One poll of one source, under its lease: fetch, decode, diff, commit, record. */
-export const pollOnce = (source: SourceConfig, adapter: EventAdapter, token: string) =>
+export const pollOnce = (source: SourceConfig, adapter: SourceAdapter, token: string) =>
+  adapter.kind === "events"
+    ? pollKind(source, adapter.decode, eventKind, token)
+    : pollKind(source, adapter.decode, featureKind, token)
+
+const pollKind = <S, O extends { readonly source_id: string }>(source: SourceConfig, decode: Decode<O>, kind: RecordKind<S, O>, token: string) =>
   Effect.gen(function* () {
     const redis = yield* Redis
     const store = yield* SnapshotStore
@@ -53,21 +49,21 @@ export const pollOnce = (source: SourceConfig, adapter: EventAdapter, token: str
     const validatorsKey = redis.key("http", source.id)
     const [circuitRaw, validatorsRaw] = yield* redis.use("poll state", (c) => Promise.all([c.get(circuitKey), c.get(validatorsKey)]))
     const circuit: CircuitState = circuitRaw ? JSON.parse(circuitRaw) : CLOSED
-    const prev = yield* store.load(source.id)
+    const prev = yield* store.load(source.id, kind.rebuild(source.id))
     const polledAt = new Date(startMs)
-    const sweep = () => sweepStale(source.id, prev, polledAt, intervalMs * config.sweepFactor)
-    const failed = (error: string, httpStatus: number | null, upstreamFailed: boolean, extra: Partial<Attempt> = {}): Attempt => ({
+    const sweep = () => kind.sweep(source.id, prev, polledAt, intervalMs * config.sweepFactor)
+    const failed = (error: string, httpStatus: number | null, upstreamFailed: boolean, extra: Partial<Attempt<S>> = {}): Attempt<S> => ({
       outcome: "error", httpStatus, recordCount: 0, rejected: [], error, result: sweep(), upstreamFailed, ...extra
     })
 
-    const attempt: Attempt = yield* Effect.gen(function* () {
+    const attempt: Attempt<S> = yield* Effect.gen(function* () {
       if (isOpen(circuit, startMs)) return failed("circuit open: poll skipped", null, false)
       const validators: Validators = validatorsRaw ? JSON.parse(validatorsRaw) : {}
       const fetched = yield* Effect.either(fetchSource(source, validators))
       if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
       const res = fetched.right
       if (res._tag === "NotModified") {
-        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: touchActive(prev, startMs), upstreamFailed: false } as Attempt
+        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: kind.touch(prev, startMs), upstreamFailed: false } as Attempt<S>
       }
       let payload: unknown
       try {
@@ -75,24 +71,24 @@ export const pollOnce = (source: SourceConfig, adapter: EventAdapter, token: str
       } catch (e) {
         return failed(`body is not JSON: ${String(e).slice(0, 200)}`, res.status, true)
       }
-      const decoded = adapter.decode(payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: rawOf(prev) })
+      const decoded = decode(payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev) })
       if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
       const { records, rejected, unchanged, rawHashes } = decoded.right
       const present = records.length + unchanged.length
       if (present === 0) {
         return rejected.length === 0
-          ? ({ outcome: "empty", httpStatus: res.status, recordCount: 0, rejected, error: null, result: sweep(), upstreamFailed: false } as Attempt)
+          ? ({ outcome: "empty", httpStatus: res.status, recordCount: 0, rejected, error: null, result: sweep(), upstreamFailed: false } as Attempt<S>)
           : failed(`all ${rejected.length} records rejected`, res.status, false, { rejected })
       }
       const now = new Date(yield* Clock.currentTimeMillis)
-      const result = diffPoll({
+      const result = kind.diff({
         source: source.id, polledAt, now, records, prev, rawHashes,
         presentIds: [...unchanged, ...rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))]
       })
       return {
         outcome: "ok", httpStatus: res.status, recordCount: present, rejected, error: null, result,
         validators: res.validators, upstreamFailed: false
-      } as Attempt
+      } as Attempt<S>
     })
 
     const committed = yield* store.commit(source.id, attempt.result, { key: leaseKey(redis, source.id), token })
@@ -123,7 +119,7 @@ export const pollOnce = (source: SourceConfig, adapter: EventAdapter, token: str
   }).pipe(Effect.annotateLogs("source", source.id))
 
 /** Polls one source forever; a failing poll is logged and never ends the loop. */
-const runSource = (source: SourceConfig, adapter: EventAdapter) =>
+const runSource = (source: SourceConfig, adapter: SourceAdapter) =>
   Effect.gen(function* () {
     const redis = yield* Redis
     const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`

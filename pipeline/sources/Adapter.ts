@@ -1,6 +1,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { hash } from "node:crypto"
 import type { EventObservation, EventType } from "../../shared/domain/Event.js"
+import type { FeatureObservation } from "../../shared/domain/Feature.js"
 
 export interface SourceCredit {
   readonly name: string
@@ -52,6 +53,20 @@ export interface EventAdapter {
   readonly attribution: SourceCredit | null
   readonly decode: (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<EventObservation>, string>
 }
+
+/** The same contract for a feed of road features (SPEC §2.2): cameras, signs, parking … */
+export interface FeatureAdapter {
+  readonly id: string
+  readonly revision: number
+  readonly kind: "features"
+  readonly formats: ReadonlyArray<string>
+  /** feature types this adapter can yield */
+  readonly yields: ReadonlyArray<string>
+  readonly attribution: SourceCredit | null
+  readonly decode: (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<FeatureObservation>, string>
+}
+
+export type SourceAdapter = EventAdapter | FeatureAdapter
 
 const formatError = (e: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(e)

@@ -69,7 +69,10 @@ const featureHeaderFields = {
   feature_id: Schema.String
 }
 
-/** A feature's lifecycle or content change on the same stream; `feature` holds the full content. */
+/**
+ * A feature's lifecycle or content change on the same stream. `feature` holds the full content,
+ * except on a deactivation because the feature left the feed (the row keeps its last content).
+ */
 export const FeatureChange = Schema.Struct({
   ...featureHeaderFields,
   keys: Schema.Struct({ jurisdiction: Schema.String, feature_type: Schema.String }),
@@ -78,7 +81,7 @@ export const FeatureChange = Schema.Struct({
     old_value: Schema.NullOr(Schema.String),
     new_value: Schema.NullOr(Schema.String)
   })),
-  feature: FeatureObservation
+  feature: Schema.optional(FeatureObservation)
 })
 export type FeatureChange = typeof FeatureChange.Type
 
@@ -91,7 +94,7 @@ export type Change = EventChange | FeatureChange
  */
 const ChangeEnvelope = Schema.Union(
   Schema.Struct({ ...headerFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, event: Schema.optional(Schema.Object) }),
-  Schema.Struct({ ...featureHeaderFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, feature: Schema.Object })
+  Schema.Struct({ ...featureHeaderFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, feature: Schema.optional(Schema.Object) })
 )
 const isChange = Schema.is(ChangeEnvelope)
 const explain = Schema.decodeUnknownEither(Schema.Union(EventChange, FeatureChange))
@@ -104,7 +107,7 @@ export const decodeChange = (body: string): Either.Either<Change, string> => {
   } catch (e) {
     return Either.left(`not JSON: ${String(e).slice(0, 200)}`)
   }
-  if (isChange(raw) && (raw.kind === "feature" || raw.op === "archived" || raw.event !== undefined)) {
+  if (isChange(raw) && (raw.kind === "feature" ? raw.op === "deactivated" || raw.feature !== undefined : raw.op === "archived" || raw.event !== undefined)) {
     return Either.right(raw as unknown as Change)
   }
   const r = explain(raw)

@@ -4,21 +4,26 @@ import type { FeatureChange } from "../../../shared/domain/Change.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
 
 /**
- * Applies feature changes in one transaction. Every feature change carries the full content
- * (is_active included), so the row simply follows the highest version; history rows are unique
- * on (change_id, change_type); the creation time is the earliest recorded. Order-independent
- * and idempotent like the event path.
+ * Applies feature changes in one transaction, idempotent and order-independent like the event
+ * path: a row follows the highest version that carried content; a deactivation without content
+ * (the feature left the feed) is read back from history, so it still wins when it arrived
+ * before the content it supersedes; the creation time is the earliest recorded.
  */
 export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
   Effect.gen(function* () {
     if (changes.length === 0) return
     const sql = yield* SqlClient.SqlClient
-    const latest = new Map<string, FeatureChange>()
+    const latest = new Map<string, FeatureChange & { feature: NonNullable<FeatureChange["feature"]> }>()
     const createdAt = new Map<string, string>()
+    const bare = new Set<string>()
     for (const c of changes) {
       if (c.op === "created" && (!createdAt.has(c.feature_id) || c.at < createdAt.get(c.feature_id)!)) createdAt.set(c.feature_id, c.at)
+      if (!c.feature) {
+        bare.add(c.feature_id)
+        continue
+      }
       const seen = latest.get(c.feature_id)
-      if (!seen || seen.version < c.version) latest.set(c.feature_id, c)
+      if (!seen || seen.version < c.version) latest.set(c.feature_id, c as never)
     }
     const rows = [...latest.values()].map((c) => {
       const f = c.feature
@@ -35,7 +40,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
         old_value: f.old_value, new_value: f.new_value, changed_at: c.at
       }))
     )
-    const touched = [...latest.keys()].sort()
+    const touched = [...new Set([...latest.keys(), ...bare])].sort()
 
     yield* sql.withTransaction(
       Effect.gen(function* () {
@@ -49,7 +54,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
             ORDER BY changed_at
             ON CONFLICT (change_id, change_type) DO NOTHING`
         }
-        const upserted = yield* sql<{ id: string; inserted: boolean }>`
+        const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
           INSERT INTO features AS ft (id, source, source_id, jurisdiction, feature_type, name, description, latitude,
             longitude, geometry, road_name, direction, is_active, start_time, end_time, estimated_start_time,
             estimated_end_time, properties, has_details, last_updated, created_at, version, content_hash,
@@ -91,6 +96,17 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
           }
         }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
+        const recheck = [...new Set([...bare, ...inserted])]
+        if (recheck.length > 0) {
+          yield* sql`
+            UPDATE features AS ft SET is_active = false, version = h.version, last_updated = h.changed_at,
+              materialized_at = clock_timestamp()
+            FROM (SELECT DISTINCT ON (feature_id) feature_id, change_type, changed_at,
+                         split_part(change_id, ':', 2)::bigint AS version
+                  FROM feature_history WHERE feature_id = ANY(${recheck})
+                  ORDER BY feature_id, split_part(change_id, ':', 2)::bigint DESC) h
+            WHERE ft.id = h.feature_id AND h.change_type = 'deactivated' AND ft.version < h.version`
+        }
         const lateCreated = [...createdAt.keys()].filter((id) => !inserted.has(id))
         if (lateCreated.length > 0) {
           yield* sql`

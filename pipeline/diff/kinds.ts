@@ -1,0 +1,64 @@
+import type { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { Effect } from "effect"
+import type { EventObservation } from "../../shared/domain/Event.js"
+import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { diffPoll, type SnapEntry, sweepStale } from "./Differ.js"
+import { diffFeaturePoll, type FeatureSnap } from "./FeatureDiffer.js"
+import { eventSnapshotFromPg, featureSnapshotFromPg } from "./snapshotRebuild.js"
+import type { SnapshotDelta } from "./SnapshotStore.js"
+
+export interface DiffInput<S, O> {
+  readonly source: string
+  readonly polledAt: Date
+  readonly now: Date
+  readonly records: ReadonlyArray<O>
+  readonly presentIds: ReadonlyArray<string>
+  readonly rawHashes: ReadonlyMap<string, string>
+  readonly prev: ReadonlyMap<string, S>
+}
+
+/** How the poller diffs one kind of record (events or features) against its snapshot. */
+export interface RecordKind<S, O> {
+  readonly name: "events" | "features"
+  readonly rebuild: (source: string) => Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>
+  readonly diff: (input: DiffInput<S, O>) => SnapshotDelta<S>
+  /** the safety net for sources that error or answer empty; none for features */
+  readonly sweep: (source: string, prev: ReadonlyMap<string, S>, now: Date, maxAgeMs: number) => SnapshotDelta<S>
+  /** a 304 answer: everything active was seen again */
+  readonly touch: (prev: ReadonlyMap<string, S>, at: number) => SnapshotDelta<S>
+  /** raw fingerprints of the active records, for the decode skip */
+  readonly rawOf: (prev: ReadonlyMap<string, S>) => ReadonlyMap<string, string>
+}
+
+const none = <S>(): SnapshotDelta<S> => ({ changes: [], upserts: new Map(), removals: [] })
+
+const touchWhere = <S extends { seen: number }>(active: (s: S) => boolean) => (prev: ReadonlyMap<string, S>, at: number): SnapshotDelta<S> => {
+  const upserts = new Map<string, S>()
+  for (const [k, e] of prev) if (active(e)) upserts.set(k, { ...e, seen: at })
+  return { changes: [], upserts, removals: [] }
+}
+
+const rawWhere = <S extends { r?: string }>(active: (s: S) => boolean) => (prev: ReadonlyMap<string, S>) => {
+  const m = new Map<string, string>()
+  for (const [k, e] of prev) if (active(e) && e.r) m.set(k, e.r)
+  return m
+}
+
+export const eventKind: RecordKind<SnapEntry, EventObservation> = {
+  name: "events",
+  rebuild: eventSnapshotFromPg,
+  diff: diffPoll,
+  sweep: sweepStale,
+  touch: touchWhere((e) => e.st === "active"),
+  rawOf: rawWhere((e) => e.st === "active")
+}
+
+export const featureKind: RecordKind<FeatureSnap, FeatureObservation> = {
+  name: "features",
+  rebuild: featureSnapshotFromPg,
+  diff: diffFeaturePoll,
+  sweep: () => none(),
+  touch: touchWhere(() => true),
+  rawOf: rawWhere((e) => e.act)
+}
