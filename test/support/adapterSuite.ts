@@ -2,9 +2,10 @@ import { Either, Schema } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { diffPoll, type SnapEntry } from "../../pipeline/diff/Differ.js"
-import type { Decoded, EventAdapter } from "../../pipeline/sources/Adapter.js"
+import { eventKind, featureKind, type RecordKind } from "../../pipeline/diff/kinds.js"
+import type { Decoded, SourceAdapter } from "../../pipeline/sources/Adapter.js"
 import { EventObservation } from "../../shared/domain/Event.js"
+import { FeatureObservation } from "../../shared/domain/Feature.js"
 
 export const ctx = { source: "fixture", jurisdiction: "XX", polledAt: new Date("2026-11-01T12:00:00Z") }
 
@@ -14,29 +15,41 @@ export const sharedAvailable = existsSync(SHARED_UPSTREAM)
 export const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as unknown
 export const ownFixture = (rel: string) => readJson(`${root}test/fixtures/${rel}`)
 
-export const decodeOk = (adapter: EventAdapter, payload: unknown): Decoded<EventObservation> => {
-  const r = adapter.decode(payload, ctx)
+type Observation = { readonly source_id: string }
+
+export const decodeOk = <A extends SourceAdapter>(adapter: A, payload: unknown, extra: { previousRaw?: ReadonlyMap<string, string> } = {}) => {
+  const r = adapter.decode(payload, { ...ctx, ...extra }) as Either.Either<Decoded<Observation>, string>
   if (Either.isLeft(r)) throw new Error(`payload refused: ${r.left}`)
-  return r.right
+  return r.right as unknown as A extends { kind: "events" } ? Decoded<EventObservation> : Decoded<FeatureObservation>
 }
 
-const validate = Schema.validateEither(EventObservation)
+const validator = (adapter: SourceAdapter): ((u: unknown) => Either.Either<unknown, unknown>) =>
+  adapter.kind === "events" ? Schema.validateEither(EventObservation) : Schema.validateEither(FeatureObservation)
+
+const kindOf = (adapter: SourceAdapter) => (adapter.kind === "events" ? eventKind : featureKind) as unknown as RecordKind<{ r?: string }, Observation>
 
 /**
- * What every event adapter must show on a payload: it decodes, every record is a valid
- * observation, ids are unique and stable, decoding the same payload twice gives zero changes,
- * and `rejected` malformed records are quarantined with a reason (not dropped, not half-parsed).
+ * What every adapter must show on a payload: it decodes, every record is a valid observation
+ * of its kind, ids are unique and stable, decoding the same payload twice gives zero changes
+ * (also through the raw-fingerprint skip), malformed records are quarantined with a reason,
+ * and a payload of another format is refused whole.
  */
 export const adapterSuite = (
-  adapter: EventAdapter,
+  adapter: SourceAdapter,
   name: string,
   load: () => unknown,
   expected: { records: number; rejected: number; skip?: boolean }
 ) => {
+  const kind = kindOf(adapter)
+  const poll = (prev: ReadonlyMap<string, { r?: string }>, d: Decoded<Observation>, at: Date) =>
+    kind.diff({ source: "fixture", polledAt: at, now: at, records: d.records, rawHashes: d.rawHashes, presentIds: d.unchanged, prev })
+  const later = new Date(ctx.polledAt.getTime() + 60_000)
+
   describe.skipIf(expected.skip ?? false)(`${adapter.id} adapter on ${name}`, () => {
     it("decodes every good record into a valid observation", () => {
       const d = decodeOk(adapter, load())
       expect(d.records).toHaveLength(expected.records)
+      const validate = validator(adapter)
       for (const r of d.records) expect(Either.isRight(validate(r)), JSON.stringify(r).slice(0, 300)).toBe(true)
     })
     it("gives unique, stable upstream ids", () => {
@@ -46,24 +59,18 @@ export const adapterSuite = (
       expect(b).toEqual(a)
     })
     it("yields zero changes when the same payload is polled twice", () => {
-      const first = diffPoll({ source: "fixture", polledAt: ctx.polledAt, now: ctx.polledAt, records: decodeOk(adapter, load()).records, presentIds: [], prev: new Map() })
-      const prev = new Map<string, SnapEntry>(first.upserts)
-      const later = new Date(ctx.polledAt.getTime() + 60_000)
-      const second = diffPoll({ source: "fixture", polledAt: later, now: later, records: decodeOk(adapter, load()).records, presentIds: [], prev })
+      const first = poll(new Map(), decodeOk(adapter, load()), ctx.polledAt)
+      const second = poll(new Map(first.upserts), { ...decodeOk(adapter, load()), unchanged: [] }, later)
       expect(second.changes).toHaveLength(0)
     })
     it("skips decoding records whose raw fingerprint is unchanged, and still yields zero changes", () => {
-      const d1 = decodeOk(adapter, load())
-      const first = diffPoll({ source: "fixture", polledAt: ctx.polledAt, now: ctx.polledAt, records: d1.records, rawHashes: d1.rawHashes, presentIds: [], prev: new Map() })
-      const prev = new Map<string, SnapEntry>(first.upserts)
-      const previousRaw = new Map([...prev].flatMap(([k, e]) => (e.r ? [[k, e.r] as const] : [])))
-      const r2 = adapter.decode(load(), { ...ctx, previousRaw })
-      if (Either.isLeft(r2)) throw new Error(r2.left)
-      expect(r2.right.records).toHaveLength(d1.records.filter((o) => o.status === "active").length === d1.records.length ? 0 : d1.records.length - previousRaw.size)
-      expect(r2.right.unchanged.length).toBe(previousRaw.size)
-      const later = new Date(ctx.polledAt.getTime() + 60_000)
-      const second = diffPoll({ source: "fixture", polledAt: later, now: later, records: r2.right.records, rawHashes: r2.right.rawHashes, presentIds: r2.right.unchanged, prev })
-      expect(second.changes).toHaveLength(0)
+      const first = poll(new Map(), decodeOk(adapter, load()), ctx.polledAt)
+      const prev = new Map(first.upserts)
+      const previousRaw = kind.rawOf(prev)
+      const d2 = decodeOk(adapter, load(), { previousRaw })
+      expect(d2.unchanged.length).toBe(previousRaw.size)
+      expect(d2.records.length + d2.unchanged.length).toBe(expected.records)
+      expect(poll(prev, d2, later).changes).toHaveLength(0)
     })
     it(`quarantines ${expected.rejected} malformed record(s) with a reason`, () => {
       const d = decodeOk(adapter, load())
@@ -74,8 +81,10 @@ export const adapterSuite = (
       }
     })
     it("refuses a payload that is not its format as a whole", () => {
-      expect(Either.isLeft(adapter.decode({ unrelated: true }, ctx)) || decodeOk(adapter, { unrelated: true }).records.length === 0).toBe(true)
-      expect(Either.isLeft(adapter.decode("<xml/>", ctx))).toBe(true)
+      const decode = adapter.decode as (p: unknown, c: typeof ctx) => Either.Either<Decoded<Observation>, string>
+      const other = decode({ unrelated: true }, ctx)
+      expect(Either.isLeft(other) || other.right.records.length === 0).toBe(true)
+      expect(Either.isLeft(decode("<xml/>", ctx))).toBe(true)
     })
   })
 }
