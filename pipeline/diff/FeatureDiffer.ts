@@ -59,7 +59,7 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
       const id = featureId(source, o.source_id)
       changes.push({ ...base(id, o.source_id, seenAt, h, k), op: "created", fields: [field("created")], feature: o })
       upserts.set(o.source_id, { id, v: seenAt, h, act: o.is_active, seen: seenAt, k, ...(r ? { r } : {}) })
-    } else if (e.h !== h) {
+    } else if (e.h !== h || e.act !== o.is_active) {
       const v = e.v + 1
       const op = e.act && !o.is_active ? "deactivated" : !e.act && o.is_active ? "reactivated" : "updated"
       changes.push({ ...base(e.id, o.source_id, v, h, k), op, fields: op === "updated" ? [] : [field(op)], feature: o })

@@ -1,6 +1,7 @@
 import { diffPoll, type SnapEntry } from "../../pipeline/diff/Differ.js"
 import type { EventChange } from "../../shared/domain/Change.js"
 import type { EventObservation } from "../../shared/domain/Event.js"
+import type { FeatureObservation } from "../../shared/domain/Feature.js"
 
 export const observation = (id: string, over: Partial<EventObservation> = {}): EventObservation => ({
   source_id: id, jurisdiction: "NY", type: "incident", sub_type: "Crash", cause: "accident", severity: "minor", status: "active",
@@ -23,3 +24,10 @@ export const changeScript = (source: string, polls: ReadonlyArray<ReadonlyArray<
   })
   return all
 }
+
+export const feature = (id: string, over: Partial<FeatureObservation> = {}): FeatureObservation => ({
+  source_id: id, jurisdiction: "BC", feature_type: "cameras", name: `cam ${id}`, description: "", latitude: 49, longitude: -123,
+  geometry: null, road_name: "Highway 1", direction: null, is_active: true, start_time: null, end_time: null,
+  estimated_start_time: null, estimated_end_time: null, properties: { url: `https://x.invalid/${id}.jpg` }, has_details: false, ...over
+})
+

@@ -1,0 +1,70 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, ManagedRuntime } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { diffFeaturePoll, type FeatureSnap } from "../../pipeline/diff/FeatureDiffer.js"
+import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
+import type { FeatureChange } from "../../shared/domain/Change.js"
+import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { makeTestEnv } from "../support/harness.js"
+import { feature } from "../support/changes.js"
+
+const env = makeTestEnv()
+const rt = ManagedRuntime.make(env.layer)
+afterAll(async () => {
+  await rt.dispose()
+  await env.cleanup()
+})
+
+const script = (polls: ReadonlyArray<ReadonlyArray<FeatureObservation>>) => {
+  let prev = new Map<string, FeatureSnap>()
+  const all: Array<FeatureChange> = []
+  polls.forEach((records, i) => {
+    const at = new Date(Date.UTC(2026, 10, 1) + i * 60_000)
+    const r = diffFeaturePoll({ source: "fs", polledAt: at, now: at, records, presentIds: [], prev })
+    prev = new Map(prev)
+    for (const [k, v] of r.upserts) prev.set(k, v)
+    all.push(...r.changes)
+  })
+  return all
+}
+
+const tables = Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
+  sql`SELECT id, source_id, is_active, name, version, last_updated, created_at, properties FROM features ORDER BY id`,
+  sql`SELECT change_id, feature_id, change_type, changed_at FROM feature_history ORDER BY change_id, change_type`,
+  sql`SELECT res, count(*)::int AS n FROM feature_cells GROUP BY res ORDER BY res`
+]))
+const reset = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE features, feature_history, feature_cells`)
+
+const line = { type: "LineString", coordinates: [[-123.0, 49.0], [-123.0, 49.05]] }
+const polls = [
+  [feature("a"), feature("b"), feature("c", { geometry: line, feature_type: "weight_restrictions" })],
+  [feature("a", { is_active: false }), feature("b", { name: "renamed" }), feature("c", { geometry: line, feature_type: "weight_restrictions" })],
+  [feature("a", { is_active: false }), feature("c", { geometry: line, feature_type: "weight_restrictions" })],
+  [feature("a"), feature("c", { geometry: line, feature_type: "weight_restrictions" })]
+]
+
+describe("feature materializer", () => {
+  it("writes lifecycle history and follows the newest content, twice or in any order", async () => {
+    const changes = script(polls)
+    const [direct, again, shuffled] = await rt.runPromise(Effect.gen(function* () {
+      yield* reset
+      yield* applyChanges(changes)
+      const a = yield* tables
+      yield* applyChanges(changes)
+      const b = yield* tables
+      yield* reset
+      for (const c of [...changes].reverse()) yield* applyChanges([c])
+      return [a, b, yield* tables] as const
+    }))
+    expect(again).toEqual(direct)
+    expect(shuffled).toEqual(direct)
+    const [rows, history, cells] = direct
+    const byId = Object.fromEntries(rows.map((r) => [r.source_id, r]))
+    expect(byId.a.is_active).toBe(true)
+    expect(byId.b).toMatchObject({ is_active: false, name: "renamed" })
+    expect(history.map((h) => h.change_type).sort()).toEqual(["created", "created", "created", "deactivated", "deactivated", "reactivated"])
+    // the 5.5 km line is indexed by the cells along it at every stored resolution
+    expect(cells.map((c) => c.res)).toEqual([3, 5, 7])
+    expect(cells.find((c) => c.res === 7)!.n).toBeGreaterThanOrEqual(3)
+  })
+})
