@@ -4,6 +4,7 @@ import { authMiddleware } from "./middleware/auth.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
 import { analyticsRouter } from "./routes/analytics.js"
 import { eventsRouter } from "./routes/events.js"
+import { featuresRouter } from "./routes/features.js"
 import { healthRouter } from "./routes/health.js"
 import type { ApiRuntime } from "./runtime.js"
 
@@ -29,6 +30,7 @@ export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
   const data = new Router()
   data.use(authMiddleware(rt))
   data.use(eventsRouter(rt).routes())
+  data.use(featuresRouter(rt).routes())
   data.use(analyticsRouter(rt).routes())
   v1.use(data.routes())
 

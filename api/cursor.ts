@@ -1,4 +1,6 @@
+import { Effect, Redacted } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
+import { AppConfig } from "../shared/config/AppConfig.js"
 import { badRequest } from "./middleware/errors.js"
 
 /**
@@ -33,3 +35,5 @@ export const decodeCursor = (secret: string, cursor: string, filterKey: string):
   if (state.f !== filterKey) throw badRequest("cursor belongs to a different query; start again without cursor")
   return state
 }
+
+export const cursorSecret = Effect.map(AppConfig, (c) => Redacted.value(c.cursorSecret))

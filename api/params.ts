@@ -90,3 +90,15 @@ export const circle = (q: Query, maxRadiusKm: number): Circle | undefined => {
   if (lat === undefined || lng === undefined) throw badRequest("lat and lng go together")
   return { lat, lng, radiusKm: radiusKm ?? 50 }
 }
+
+/** RFC 3339 date-time, or a bare `YYYY-MM-DD` meaning UTC midnight (SPEC conventions). */
+export const instant = (q: Query, name: string): string | undefined => {
+  const s = str(q, name)
+  if (s === undefined) return undefined
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(s)
+    ? `${s}T00:00:00Z`
+    : /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/.test(s) ? s : null
+  const ms = iso === null ? Number.NaN : Date.parse(iso)
+  if (!Number.isFinite(ms)) throw badRequest(`${name} must be an RFC 3339 date-time or YYYY-MM-DD`)
+  return new Date(ms).toISOString()
+}

@@ -16,6 +16,11 @@ CREATE TABLE features (
   latitude double precision NOT NULL,
   longitude double precision NOT NULL,
   geometry jsonb,
+  -- bounding box of the geometry (the point itself for point features), for bbox searches
+  min_lat double precision NOT NULL,
+  min_lng double precision NOT NULL,
+  max_lat double precision NOT NULL,
+  max_lng double precision NOT NULL,
   road_name text,
   direction text,
   is_active boolean NOT NULL,

@@ -3,6 +3,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import { Effect } from "effect"
 import core from "../../infra/migrations/0001_core.js"
 import features from "../../infra/migrations/0002_features.js"
+import geoDistance from "../../infra/migrations/0003_geo_distance.js"
 import { seedReferenceData } from "../../infra/seed/seed.js"
 
 const run = Migrator.make({})
@@ -23,7 +24,7 @@ export const migrate = Effect.scoped(
       lockConn.execute("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK], undefined),
       () => lockConn.execute("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK], undefined).pipe(Effect.ignore)
     )
-    const applied = yield* run({ loader: Migrator.fromRecord({ "0001_core": core, "0002_features": features }) })
+    const applied = yield* run({ loader: Migrator.fromRecord({ "0001_core": core, "0002_features": features, "0003_geo_distance": geoDistance }) })
     if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([, n]) => n).join(", ")}`)
     yield* seedReferenceData
   })

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { FeatureChange } from "../../../shared/domain/Change.js"
+import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
 
 /**
@@ -28,8 +29,10 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
     const rows = [...latest.values()].map((c) => {
       const f = c.feature
       const cells = cellsOf(f.latitude, f.longitude)
+      const box = bboxOf(f.geometry) ?? { min_lat: f.latitude, min_lng: f.longitude, max_lat: f.latitude, max_lng: f.longitude }
       return {
         ...f,
+        ...box,
         id: c.feature_id, source: c.source, version: c.version, content_hash: c.content_hash, at: c.at,
         created_at: createdAt.get(c.feature_id) ?? c.at, h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
       }
@@ -56,23 +59,25 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
         }
         const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
           INSERT INTO features AS ft (id, source, source_id, jurisdiction, feature_type, name, description, latitude,
-            longitude, geometry, road_name, direction, is_active, start_time, end_time, estimated_start_time,
+            longitude, geometry, min_lat, min_lng, max_lat, max_lng, road_name, direction, is_active, start_time, end_time, estimated_start_time,
             estimated_end_time, properties, has_details, last_updated, created_at, version, content_hash,
             last_seen_at, h3_r3, h3_r5, h3_r7, materialized_at)
           SELECT id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
-            road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time,
+            min_lat, min_lng, max_lat, max_lng, road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time,
             properties, has_details, at, created_at, version, content_hash, at,
             h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, clock_timestamp()
           FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, source text, source_id text,
             jurisdiction text, feature_type text, name text, description text, latitude double precision,
-            longitude double precision, geometry jsonb, road_name text, direction text, is_active boolean,
+            longitude double precision, geometry jsonb, min_lat double precision, min_lng double precision,
+            max_lat double precision, max_lng double precision, road_name text, direction text, is_active boolean,
             start_time timestamptz, end_time timestamptz, estimated_start_time timestamptz,
             estimated_end_time timestamptz, properties jsonb, has_details boolean, at timestamptz,
             created_at timestamptz, version bigint, content_hash text, h3_r3 text, h3_r5 text, h3_r7 text)
           ON CONFLICT (id) DO UPDATE SET
             jurisdiction = excluded.jurisdiction, feature_type = excluded.feature_type, name = excluded.name,
             description = excluded.description, latitude = excluded.latitude, longitude = excluded.longitude,
-            geometry = excluded.geometry, road_name = excluded.road_name, direction = excluded.direction,
+            geometry = excluded.geometry, min_lat = excluded.min_lat, min_lng = excluded.min_lng,
+            max_lat = excluded.max_lat, max_lng = excluded.max_lng, road_name = excluded.road_name, direction = excluded.direction,
             is_active = excluded.is_active, start_time = excluded.start_time, end_time = excluded.end_time,
             estimated_start_time = excluded.estimated_start_time, estimated_end_time = excluded.estimated_end_time,
             properties = excluded.properties, has_details = excluded.has_details,
