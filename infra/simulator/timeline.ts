@@ -1,5 +1,6 @@
 import { ibi511Feed } from "./payloads/ibi511.js"
 import { open511Empty, open511Feed } from "./payloads/open511.js"
+import { webcamFeed } from "./payloads/webcams.js"
 import { wzdxFeed } from "./payloads/wzdx.js"
 
 export type FeedAnswer = { readonly status: number; readonly body: unknown }
@@ -12,19 +13,22 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
  * - 20 s: the I-35 work zone closes all lanes (severity_change moderate → major);
  * - 25 s: the I-95 disabled vehicle leaves the feed (archived, `observed`);
  * - 10 s: the Open511 feed starts failing (HTTP 503), at 60 s it answers empty; its events are
- *   archived by the stale sweep about 30 s after they were last seen (`stale_sweep`).
+ *   archived by the stale sweep about 30 s after they were last seen (`stale_sweep`);
+ * - features: three DriveBC cameras from 0 s; at 30 s one goes dark (`deactivated`).
  */
 export const TIMELINE = {
   wzdxSeverityAt: 20,
   ibiClearAt: 25,
   malformedUntil: 30,
   open511FailsAt: 10,
-  open511EmptyAt: 60
+  open511EmptyAt: 60,
+  cameraOffAt: 30
 } as const
 
 const malformed = { ID: "NY-BAD-1", RoadwayName: "I-90", Latitude: "not a number", Longitude: -73.75, EventType: "roadwork" }
 
 export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
+  "/drivebc/webcam/api/v1/webcams": (t) => ({ status: 200, body: webcamFeed(t >= TIMELINE.cameraOffAt ? 1 : 0) }),
   "/wzdx/ia": (t) => ({ status: 200, body: wzdxFeed(t >= TIMELINE.wzdxSeverityAt ? 1 : 0) }),
   "/ibi511/ny/api/v2/get/event": (t) => ({
     status: 200,
@@ -42,5 +46,6 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
 export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
   { id: "sim-wzdx-ia", adapter: "wzdx", url: `${baseUrl}/wzdx/ia`, jurisdiction: "WZDX_IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-ibi511-ny", adapter: "ibi511", url: `${baseUrl}/ibi511/ny/api/v2/get/event`, jurisdiction: "NY", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 }
+  { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-drivebc-webcams", adapter: "drivebc_webcams", url: `${baseUrl}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 }
 ]

@@ -104,6 +104,19 @@ describe("end to end", () => {
     expect(full).toMatchObject({ status: "archived", archive_reason: "stale_sweep" })
   })
 
+  it("shows cameras from the feature feed and records one going dark", async () => {
+    const cams = await eventually(async () => {
+      const r = await call("/features?type=cameras")
+      return r.body.total === 3 ? r : undefined
+    })
+    expect(cams.body.data.every((c: { is_active: boolean }) => c.is_active)).toBe(true)
+    sim.setElapsed(31)
+    await eventually(async () => {
+      const r = await call("/features?type=cameras&active=true")
+      return r.body.total === 2 ? r : undefined
+    })
+  })
+
   it("answers 401 without a key and reports health without one", async () => {
     const anon = api(base)
     expect((await anon("/events")).status).toBe(401)
