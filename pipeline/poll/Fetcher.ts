@@ -17,13 +17,13 @@ export type FetchResult =
 const MAX_BODY_BYTES = 64 * 1024 * 1024
 
 /** One conditional GET with a timeout; non-2xx other than 304 is a failure. */
-export const fetchSource = (source: SourceConfig, validators: Validators) =>
+export const fetchUrl = (source: SourceConfig, url: string, validators: Validators) =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const headers: Record<string, string> = { accept: "application/json, */*;q=0.5", ...source.headers }
     if (validators.etag) headers["if-none-match"] = validators.etag
     if (validators.lastModified) headers["if-modified-since"] = validators.lastModified
-    const response = yield* client.execute(HttpClientRequest.get(source.url).pipe(HttpClientRequest.setHeaders(headers)))
+    const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders(headers)))
     if (response.status === 304) return { _tag: "NotModified", status: 304 } as FetchResult
     if (response.status < 200 || response.status >= 300) {
       return yield* new FetchError({ message: `upstream answered HTTP ${response.status}`, status: response.status })
@@ -47,3 +47,31 @@ export const fetchSource = (source: SourceConfig, validators: Validators) =>
       ResponseError: (e) => Effect.fail(new FetchError({ message: `response failed: ${e.message}`, status: e.response.status }))
     })
   )
+
+export type Fetched =
+  | { readonly _tag: "NotModified"; readonly status: number }
+  | { readonly _tag: "Payload"; readonly status: number; readonly payload: unknown; readonly validators: Validators }
+
+const parse = (body: string) =>
+  Effect.try({ try: () => JSON.parse(body) as unknown, catch: (e) => new FetchError({ message: `body is not JSON: ${String(e).slice(0, 200)}` }) })
+
+/**
+ * The source's payload: its one document (conditional on the last validators), or for a
+ * multi-document source every part fetched in parallel as `{name: document}`.
+ */
+export const fetchPayload = (source: SourceConfig, validators: Validators) =>
+  Effect.gen(function* () {
+    if (source.url !== undefined) {
+      const r = yield* fetchUrl(source, source.url, validators)
+      if (r._tag === "NotModified") return r as Fetched
+      return { _tag: "Payload", status: r.status, payload: yield* parse(r.body), validators: r.validators } as Fetched
+    }
+    const parts = Object.entries(source.urls ?? {})
+    const bodies = yield* Effect.forEach(parts, ([name, url]) =>
+      fetchUrl(source, url, {}).pipe(
+        Effect.flatMap((r) => (r._tag === "Body" ? parse(r.body) : Effect.fail(new FetchError({ message: `part ${name} answered 304 to an unconditional request` })))),
+        Effect.mapError((e) => new FetchError({ message: `part ${name}: ${e.message}`, status: e.status })),
+        Effect.map((payload) => [name, payload] as const)
+      ), { concurrency: 4 })
+    return { _tag: "Payload", status: 200, payload: Object.fromEntries(bodies), validators: {} } as Fetched
+  })

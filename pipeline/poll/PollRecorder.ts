@@ -46,7 +46,7 @@ export const registerSources = (sources: ReadonlyArray<SourceConfig>, attributio
     if (sources.length === 0) return
     const sql = yield* SqlClient.SqlClient
     const rows = sources.map((s) => ({
-      id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, url: s.url,
+      id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, url: s.url ?? Object.values(s.urls ?? {}).join(" "),
       poll_interval_s: Math.ceil(s.poll_interval_s), attribution: attributionOf(s.adapter) ?? null
     }))
     yield* sql`

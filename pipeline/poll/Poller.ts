@@ -6,7 +6,7 @@ import { type SnapshotDelta, SnapshotStore } from "../diff/SnapshotStore.js"
 import type { DecodeContext, Decoded, Rejection, SourceAdapter } from "../sources/Adapter.js"
 import { adapters } from "../sources/registry.js"
 import { CLOSED, type CircuitState, circuitPolicy, isOpen, onFailure, onSuccess } from "./Circuit.js"
-import { fetchSource, type Validators } from "./Fetcher.js"
+import { fetchPayload, type Validators } from "./Fetcher.js"
 import { acquireLease, holdLeaseFor, leaseKey, leaseRemainingMs } from "./Lease.js"
 import { changesEmitted, recordsRejected, sourcePolls } from "./metrics.js"
 import { type PollOutcome, recordPoll, registerSources } from "./PollRecorder.js"
@@ -59,19 +59,13 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     const attempt: Attempt<S> = yield* Effect.gen(function* () {
       if (isOpen(circuit, startMs)) return failed("circuit open: poll skipped", null, false)
       const validators: Validators = validatorsRaw ? JSON.parse(validatorsRaw) : {}
-      const fetched = yield* Effect.either(fetchSource(source, validators))
+      const fetched = yield* Effect.either(fetchPayload(source, validators))
       if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
       const res = fetched.right
       if (res._tag === "NotModified") {
         return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: kind.touch(prev, startMs), upstreamFailed: false } as Attempt<S>
       }
-      let payload: unknown
-      try {
-        payload = JSON.parse(res.body)
-      } catch (e) {
-        return failed(`body is not JSON: ${String(e).slice(0, 200)}`, res.status, true)
-      }
-      const decoded = decode(payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev) })
+      const decoded = decode(res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev) })
       if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
       const { records, rejected, unchanged, rawHashes } = decoded.right
       const present = records.length + unchanged.length
