@@ -33,10 +33,24 @@ export interface FeaturePollInput {
 const field = (change_type: FeatureHistoryType) => ({ change_type, old_value: null, new_value: null })
 
 /**
+ * Observation stamps inside `properties`: a new stamp is written to the row, but it is not a
+ * change of published content, so it does not move `last_updated` (SPEC §2.2).
+ */
+export const VOLATILE_PROPERTIES = ["observed_at", "availability_updated_at", "data_updated", "as_of"] as const
+
+/** Hash of published content, without observation stamps. */
+export const publishedHash = (o: FeatureObservation) => {
+  const properties: Record<string, unknown> = { ...o.properties }
+  for (const k of VOLATILE_PROPERTIES) delete properties[k]
+  return contentHash({ ...o, properties })
+}
+
+/**
  * Feature lifecycle (SPEC §3): created; deactivated when the upstream says so or a clean,
- * non-empty poll no longer has it; reactivated when it is active again. Any other change of
- * published content is an `updated` change without a history entry; an unchanged feature
- * emits nothing, so `last_updated` moves only when content changes by value.
+ * non-empty poll no longer has it; reactivated when it is active again. Any other change is an
+ * `updated` change without a history entry; an unchanged feature emits nothing. A change carries
+ * the published-content hash, so the read model moves `last_updated` only when content changes
+ * by value (a new observation stamp alone is written without moving it).
  */
 export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
   const { source, polledAt, now, records, prev } = input
@@ -53,16 +67,17 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
     present.add(o.source_id)
     const e = prev.get(o.source_id)
     const h = contentHash(o)
+    const published = publishedHash(o)
     const k = { jurisdiction: o.jurisdiction, feature_type: o.feature_type }
     const r = input.rawHashes?.get(o.source_id)
     if (!e) {
       const id = featureId(source, o.source_id)
-      changes.push({ ...base(id, o.source_id, seenAt, h, k), op: "created", fields: [field("created")], feature: o })
+      changes.push({ ...base(id, o.source_id, seenAt, published, k), op: "created", fields: [field("created")], feature: o })
       upserts.set(o.source_id, { id, v: seenAt, h, act: o.is_active, seen: seenAt, k, ...(r ? { r } : {}) })
     } else if (e.h !== h || e.act !== o.is_active) {
       const v = e.v + 1
       const op = e.act && !o.is_active ? "deactivated" : !e.act && o.is_active ? "reactivated" : "updated"
-      changes.push({ ...base(e.id, o.source_id, v, h, k), op, fields: op === "updated" ? [] : [field(op)], feature: o })
+      changes.push({ ...base(e.id, o.source_id, v, published, k), op, fields: op === "updated" ? [] : [field(op)], feature: o })
       upserts.set(o.source_id, { id: e.id, v, h, act: o.is_active, seen: seenAt, k, ...(r ? { r } : {}) })
     } else {
       upserts.set(o.source_id, { ...e, seen: seenAt, ...(r ? { r } : {}) })

@@ -68,3 +68,26 @@ describe("feature materializer", () => {
     expect(cells.find((c) => c.res === 7)!.n).toBeGreaterThanOrEqual(3)
   })
 })
+
+describe("observation stamps", () => {
+  it("writes a new observed_at without moving last_updated; a new count moves it", async () => {
+    const lot = (available: number, observed: string) =>
+      feature("lot", { feature_type: "truck_parking", properties: { capacity: 10, available_spots: available, observed_at: observed } })
+    const changes = script([[lot(4, "2026-11-01T00:00:00Z")], [lot(4, "2026-11-01T00:01:00Z")], [lot(3, "2026-11-01T00:02:00Z")]])
+    expect(changes.map((c) => c.op)).toEqual(["created", "updated", "updated"])
+    const rows = await rt.runPromise(Effect.gen(function* () {
+      yield* reset
+      const sql = yield* SqlClient.SqlClient
+      const read = sql<{ last_updated: string; properties: Record<string, unknown> }>`SELECT last_updated, properties FROM features WHERE source_id = 'lot'`
+      const out = []
+      for (const c of changes) {
+        yield* applyChanges([c])
+        out.push((yield* read)[0])
+      }
+      return out
+    }))
+    expect(rows[1].last_updated).toBe(rows[0].last_updated)
+    expect(rows[1].properties.observed_at).toBe("2026-11-01T00:01:00Z")
+    expect(Date.parse(rows[2].last_updated) - Date.parse(rows[0].last_updated)).toBe(120_000)
+  })
+})

@@ -1,0 +1,125 @@
+import { Schema } from "effect"
+import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { directionOf } from "../../shared/domain/Road.js"
+import { toIso } from "../../shared/domain/Timestamp.js"
+import { validLatLng } from "../../shared/geo/representativePoint.js"
+import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
+
+/**
+ * MAASTO TPIMS truck parking: the static site list joined with the dynamic availability feed
+ * by `siteId` (a source with `urls: {static, dynamic}`). Availability is never invented:
+ * a number gives `available`/`available_spots` (0 is a real "full"), text such as `LOW` gives
+ * `availability_text`, and `Unknown` or no dynamic record gives no availability keys at all.
+ */
+
+const Static = Schema.Struct({
+  siteId: Schema.NonEmptyTrimmedString,
+  name: Schema.String,
+  relevantHighway: Lenient.optString,
+  referencePost: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
+  exitID: Lenient.optString,
+  directionOfTravel: Lenient.optString,
+  location: Schema.Struct({ latitude: Schema.Number, longitude: Schema.Number, city: Lenient.optString, state: Lenient.optString }),
+  ownership: Lenient.optString,
+  capacity: Lenient.optNumber,
+  amenities: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+  timeStamp: Lenient.optString
+})
+
+const Dynamic = Schema.Struct({
+  siteId: Schema.String,
+  timeStamp: Lenient.optString,
+  reportedAvailable: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
+  trend: Lenient.optString,
+  open: Lenient.optBoolean,
+  trustData: Lenient.optBoolean,
+  capacity: Lenient.optNumber
+})
+
+/** One site as the adapter sees it: its static record and, when published, its dynamic one. */
+const Site = Schema.Struct({ static: Static, dynamic: Schema.optional(Schema.NullOr(Dynamic)) })
+type Site = typeof Site.Type
+
+const Envelope = Schema.Struct({ static: Schema.Array(Schema.Unknown), dynamic: Schema.optional(Schema.Array(Schema.Unknown)) })
+
+const siteIdOf = (raw: unknown) =>
+  typeof raw === "object" && raw !== null && typeof (raw as { siteId?: unknown }).siteId === "string" ? (raw as { siteId: string }).siteId : undefined
+
+/** Joins by siteId; the joined pair is what gets fingerprinted, so an availability change is seen. */
+const join = (e: typeof Envelope.Type): ReadonlyArray<unknown> => {
+  const dynamic = new Map<string, unknown>()
+  for (const d of e.dynamic ?? []) {
+    const id = siteIdOf(d)
+    if (id !== undefined) dynamic.set(id, d)
+  }
+  return e.static.map((s) => ({ static: s, dynamic: dynamic.get(siteIdOf(s) ?? "") ?? null }))
+}
+
+const availability = (d: typeof Dynamic.Type | null | undefined, capacity: number | undefined) => {
+  if (!d) return {}
+  const raw = d.reportedAvailable
+  const text = typeof raw === "number" ? String(raw) : raw?.trim() ?? ""
+  const out: Record<string, unknown> = {
+    ...(d.open !== undefined && d.open !== null ? { open: d.open } : {}),
+    ...(d.trend ? { trend: d.trend.toLowerCase() } : {}),
+    ...(d.trustData !== undefined && d.trustData !== null ? { trust_data: d.trustData } : {}),
+    ...(toIso(d.timeStamp) ? { observed_at: toIso(d.timeStamp) } : {})
+  }
+  if (/^\d+$/.test(text)) {
+    const n = Number(text)
+    out.available = n
+    out.available_spots = n
+    if (capacity !== undefined && capacity > 0) out.occupancy_pct = Math.round(((capacity - Math.min(n, capacity)) / capacity) * 100)
+  } else if (text !== "" && text.toLowerCase() !== "unknown") {
+    out.availability_text = text.toUpperCase()
+  }
+  return out
+}
+
+const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | string => {
+  const s = site.static
+  const { latitude, longitude } = s.location
+  if (!validLatLng(latitude, longitude)) return `invalid coordinates ${latitude},${longitude}`
+  const capacity = s.capacity ?? site.dynamic?.capacity ?? undefined
+  const milepost = s.referencePost === undefined || s.referencePost === null || s.referencePost === "" ? undefined : Number(s.referencePost)
+  return {
+    source_id: s.siteId,
+    jurisdiction: s.location.state?.trim() ? s.location.state.trim().toUpperCase() : jurisdiction,
+    feature_type: "truck_parking",
+    name: s.name.replace(/^\d+\)\s*/, ""),
+    description: [s.relevantHighway, milepost !== undefined && Number.isFinite(milepost) ? `MP ${milepost}` : null, s.location.city].filter(Boolean).join(", "),
+    latitude,
+    longitude,
+    geometry: null,
+    road_name: s.relevantHighway?.trim() || null,
+    direction: directionOf(s.directionOfTravel),
+    is_active: site.dynamic?.open !== false,
+    start_time: null,
+    end_time: null,
+    estimated_start_time: null,
+    estimated_end_time: null,
+    properties: {
+      ...(capacity !== undefined ? { capacity } : {}),
+      ...(s.amenities && s.amenities.length > 0 ? { amenities: s.amenities } : {}),
+      ...(s.ownership ? { ownership: s.ownership === "PU" ? "public" : s.ownership === "PR" ? "private" : s.ownership } : {}),
+      ...(s.exitID ? { exit_id: s.exitID } : {}),
+      ...(milepost !== undefined && Number.isFinite(milepost) ? { milepost } : {}),
+      ...availability(site.dynamic, capacity)
+    },
+    has_details: false
+  }
+}
+
+export const tpims: FeatureAdapter = {
+  id: "tpims",
+  revision: 1,
+  kind: "features",
+  formats: ["maasto-tpims-static+dynamic"],
+  yields: ["truck_parking"],
+  attribution: null,
+  decode: (payload, ctx) =>
+    decodeEach(payload, ctx, {
+      adapter: tpims, envelope: Envelope, items: join, record: Site, map: toFeature(ctx.jurisdiction),
+      idOf: (raw) => siteIdOf((raw as { static?: unknown } | null)?.static)
+    })
+}

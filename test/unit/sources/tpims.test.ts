@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest"
+import { diffFeaturePoll } from "../../../pipeline/diff/FeatureDiffer.js"
+import { tpims } from "../../../pipeline/sources/tpims.js"
+import { adapterSuite, ctx, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+
+sharedNote()
+const real = (state: string) => () => ({
+  static: readJson(`${SHARED_UPSTREAM}/tpims/maasto/static_${state}_2026-08-08.json`),
+  dynamic: readJson(`${SHARED_UPSTREAM}/tpims/maasto/dynamic_${state}_2026-07-15.json`)
+})
+adapterSuite(tpims, "own fixture", () => ownFixture("tpims/static_dynamic.json"), { records: 4, rejected: 1 })
+adapterSuite(tpims, "MAASTO Illinois static + dynamic", real("IL"), { records: 51, rejected: 0, skip: !sharedAvailable })
+adapterSuite(tpims, "MAASTO Kentucky static + dynamic", real("KY"), { records: 13, rejected: 0, skip: !sharedAvailable })
+
+describe("tpims: absent is never zero", () => {
+  const [rest, full, low, unknown] = decodeOk(tpims, ownFixture("tpims/static_dynamic.json")).records
+
+  it("publishes a numeric count, with occupancy, and keeps 0 as a real 'full'", () => {
+    expect(rest.properties).toMatchObject({ capacity: 40, available: 12, available_spots: 12, occupancy_pct: 70, open: true, trend: "steady", observed_at: "2026-11-01T12:00:00.000Z", amenities: ["Restroom", "Vending machine"], ownership: "public", milepost: 100 })
+    expect(full.properties).toMatchObject({ capacity: 20, available: 0, available_spots: 0, occupancy_pct: 100 })
+  })
+
+  it("gives text availability as text, and no number", () => {
+    expect(low.properties.availability_text).toBe("LOW")
+    expect(low.properties).not.toHaveProperty("available_spots")
+    expect(low.is_active).toBe(false) // the site reports itself closed
+    expect(low.direction).toBe("both")
+  })
+
+  it("publishes no availability keys when the feed says Unknown or has no capacity", () => {
+    for (const k of ["available", "available_spots", "availability_text", "occupancy_pct", "capacity"]) expect(unknown.properties).not.toHaveProperty(k)
+  })
+
+  it("takes the state from the site, the name without its list number", () => {
+    expect(rest).toMatchObject({ jurisdiction: "IN", name: "I-70 EB @ MP 100 Rest Area", feature_type: "truck_parking", road_name: "I-70", direction: "eastbound" })
+    expect(full.jurisdiction).toBe(ctx.jurisdiction)
+  })
+
+  it("sees a change of availability even when the static record is unchanged", () => {
+    const payload = ownFixture("tpims/static_dynamic.json") as { dynamic: Array<Record<string, unknown>> }
+    const d1 = decodeOk(tpims, payload)
+    const first = diffFeaturePoll({ source: "t", polledAt: ctx.polledAt, now: ctx.polledAt, records: d1.records, rawHashes: d1.rawHashes, presentIds: [], prev: new Map() })
+    payload.dynamic[0].reportedAvailable = "3"
+    const prev = new Map(first.upserts)
+    const previousRaw = new Map([...prev].flatMap(([k, e]) => (e.r ? [[k, e.r] as const] : [])))
+    const d2 = decodeOk(tpims, payload, { previousRaw })
+    expect(d2.records.map((r) => r.source_id)).toEqual(["FX00070IS0001000E70REST"])
+    const later = new Date(ctx.polledAt.getTime() + 60_000)
+    const second = diffFeaturePoll({ source: "t", polledAt: later, now: later, records: d2.records, rawHashes: d2.rawHashes, presentIds: d2.unchanged, prev })
+    expect(second.changes.map((c) => [c.op, c.feature?.properties.available_spots])).toEqual([["updated", 3]])
+  })
+})
