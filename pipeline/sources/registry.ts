@@ -2,10 +2,11 @@ import type { SourceAdapter } from "./Adapter.js"
 import { drivebc_webcams } from "./drivebc_webcams.js"
 import { ibi511 } from "./ibi511.js"
 import { tpims } from "./tpims.js"
+import { ocpi } from "./ocpi.js"
 import { open511 } from "./open511.js"
 import { wzdx } from "./wzdx.js"
 
 /** Every adapter the pipeline knows, by id. Adding a format = one file + one line here. */
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
-  [wzdx, open511, ibi511, drivebc_webcams, tpims].map((a) => [a.id, a] as const)
+  [wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi].map((a) => [a.id, a] as const)
 )
