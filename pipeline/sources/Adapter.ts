@@ -82,8 +82,8 @@ export interface RecordFormat<E, R, A> {
   readonly items: (e: E) => ReadonlyArray<unknown>
   /** a plain schema (no transformations): a valid record is its own decoded value */
   readonly record: Schema.Schema<R, R>
-  /** returns a string to reject the record with that reason */
-  readonly map: (r: R) => (A & { readonly source_id: string }) | string
+  /** returns a string to reject the record with that reason, or null for a valid record this source does not publish */
+  readonly map: (r: R) => (A & { readonly source_id: string }) | string | null
   /** reads the upstream id (as the mapping would set `source_id`) from a raw record */
   readonly idOf: (raw: unknown) => string | undefined
 }
@@ -127,12 +127,13 @@ export const decodeEach = <E, R, A>(
       rejected.push({ reason: Either.isLeft(r) ? formatError(r.left) : "record does not match the format", sample: raw, source_id: id })
       continue
     }
-    let out: (A & { readonly source_id: string }) | string
+    let out: (A & { readonly source_id: string }) | string | null
     try {
       out = f.map(raw)
     } catch (e) {
       out = `mapping failed: ${String(e)}`
     }
+    if (out === null) continue
     if (typeof out === "string") {
       rejected.push({ reason: out, sample: raw, source_id: id })
       continue

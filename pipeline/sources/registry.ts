@@ -5,9 +5,10 @@ import { tpims } from "./tpims.js"
 import { ocpi } from "./ocpi.js"
 import { open511 } from "./open511.js"
 import { wzdx } from "./wzdx.js"
+import { wzdx_devices } from "./wzdx_devices.js"
 import { wzdx_restrictions } from "./wzdx_restrictions.js"
 
 /** Every adapter the pipeline knows, by id. Adding a format = one file + one line here. */
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
-  [wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions].map((a) => [a.id, a] as const)
+  [wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices].map((a) => [a.id, a] as const)
 )
