@@ -1,6 +1,8 @@
 import type { SourceAdapter } from "./Adapter.js"
+import { drivebc_rest_areas } from "./drivebc_rest_areas.js"
 import { drivebc_webcams } from "./drivebc_webcams.js"
 import { ibi511 } from "./ibi511.js"
+import { indiana_rest_areas } from "./indiana_rest_areas.js"
 import { tpims } from "./tpims.js"
 import { ocpi } from "./ocpi.js"
 import { open511 } from "./open511.js"
@@ -10,5 +12,8 @@ import { wzdx_restrictions } from "./wzdx_restrictions.js"
 
 /** Every adapter the pipeline knows, by id. Adding a format = one file + one line here. */
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
-  [wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices].map((a) => [a.id, a] as const)
+  [
+    wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
+    indiana_rest_areas
+  ].map((a) => [a.id, a] as const)
 )

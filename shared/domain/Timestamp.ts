@@ -12,7 +12,8 @@ export const toIso = (value: unknown): string | null => {
   const s = value.trim()
   if (/^\d{9,13}$/.test(s)) return fromEpoch(Number(s))
   // trim fractional seconds to milliseconds; Date.parse rejects more than 3 digits on some inputs
-  let t = s.replace(/(\.\d{3})\d+/, "$1")
+  // "2026-08-07 21:10:00-04" (space separator, hour-only offset) as some agencies write it
+  let t = s.replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, "$1T$2").replace(/([+-]\d{2})$/, "$1:00").replace(/(\.\d{3})\d+/, "$1")
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t)) t += "Z"
   const ms = Date.parse(t)
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null
