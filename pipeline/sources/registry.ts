@@ -1,6 +1,7 @@
 import type { SourceAdapter } from "./Adapter.js"
 import { drivebc_dms } from "./drivebc_dms.js"
 import { drivebc_rest_areas } from "./drivebc_rest_areas.js"
+import { drivebc_rwis } from "./drivebc_rwis.js"
 import { drivebc_webcams } from "./drivebc_webcams.js"
 import { ibi511 } from "./ibi511.js"
 import { indiana_rest_areas } from "./indiana_rest_areas.js"
@@ -15,6 +16,6 @@ import { wzdx_restrictions } from "./wzdx_restrictions.js"
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
   [
     wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
-    indiana_rest_areas, drivebc_dms
+    indiana_rest_areas, drivebc_dms, drivebc_rwis
   ].map((a) => [a.id, a] as const)
 )
