@@ -1,9 +1,11 @@
+import { bodyParser } from "@koa/bodyparser"
 import Router from "@koa/router"
 import Koa from "koa"
 import { authMiddleware } from "./middleware/auth.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
 import { analyticsRouter } from "./routes/analytics.js"
 import { eventsRouter } from "./routes/events.js"
+import { featureDetailsRouter } from "./routes/featureDetails.js"
 import { featuresRouter } from "./routes/features.js"
 import { healthRouter } from "./routes/health.js"
 import type { ApiRuntime } from "./runtime.js"
@@ -29,8 +31,11 @@ export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
   // everything after this needs a key
   const data = new Router()
   data.use(authMiddleware(rt))
+  // JSON bodies only, at most MAX_BODY_BYTES; a malformed one is a 400 (errorMiddleware)
+  data.use(bodyParser({ enableTypes: ["json"], jsonLimit: MAX_BODY_BYTES, encoding: "utf-8" }))
   data.use(eventsRouter(rt).routes())
   data.use(featuresRouter(rt).routes())
+  data.use(featureDetailsRouter(rt).routes())
   data.use(analyticsRouter(rt).routes())
   v1.use(data.routes())
 

@@ -1,9 +1,10 @@
+import type { HttpClient } from "@effect/platform"
 import type { SqlClient } from "@effect/sql"
 import type { Effect } from "effect"
 import type { AppConfig } from "../shared/config/AppConfig.js"
 import type { Redis } from "../shared/db/Redis.js"
 
-export type ApiServices = SqlClient.SqlClient | Redis | AppConfig
+export type ApiServices = SqlClient.SqlClient | Redis | AppConfig | HttpClient.HttpClient
 
 /** The one bridge from Koa into Effect: route handlers run their queries through it. */
 export interface ApiRuntime {

@@ -1,3 +1,4 @@
+import { FetchHttpClient } from "@effect/platform"
 import { Effect, Layer, Runtime } from "effect"
 import type { Server } from "node:http"
 import { AppConfig } from "../shared/config/AppConfig.js"
@@ -6,6 +7,9 @@ import type { ApiRuntime, ApiServices } from "./runtime.js"
 
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
 export const ApiServerLive = (options: { port?: number; onListen?: (port: number) => void } = {}) =>
+  Layer.provide(serverLayer(options), FetchHttpClient.layer)
+
+const serverLayer = (options: { port?: number; onListen?: (port: number) => void }) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const config = yield* AppConfig

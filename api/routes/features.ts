@@ -5,6 +5,7 @@ import { cursorSecret } from "../cursor.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { badRequest } from "../middleware/errors.js"
+import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, readPage } from "../paging.js"
 import { bbox, bool, circle, instant, str } from "../params.js"
 import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
@@ -44,6 +45,17 @@ const typesOf = (q: Query, present: ReadonlyArray<string>, warnings: Array<ApiWa
   return type ? group.feature_types.filter((t) => t === type) : group.feature_types
 }
 
+/** A feature row as a GeoJSON Feature: its own geometry, or its point; type keys flattened into properties. */
+const toGeoJson = (row: Record<string, unknown>) => {
+  const { geometry, latitude, longitude, properties, has_details: _h, ...rest } = row as Record<string, unknown> & { properties: Record<string, unknown> }
+  return {
+    type: "Feature",
+    id: rest.id,
+    geometry: geometry ?? { type: "Point", coordinates: [longitude, latitude] },
+    properties: { ...properties, ...rest }
+  }
+}
+
 export const featuresRouter = (rt: ApiRuntime) => {
   const router = new Router()
   const reference = cachedReference()
@@ -59,17 +71,15 @@ export const featuresRouter = (rt: ApiRuntime) => {
     ctx.body = FEATURE_GROUPS
   })
 
-  router.get("/features", async (ctx) => {
-    const auth = ctx.state.auth as AuthContext
-    const q = ctx.query as Query
-    const warnings: Array<ApiWarning> = []
+  /** The filters of a /features request, shared by the JSON and GeoJSON forms. */
+  const readFilters = async (q: Query, auth: AuthContext, warnings: Array<ApiWarning>): Promise<FeatureFilters> => {
     const [ref, counts] = await Promise.all([rt.run(reference), rt.run(typeCounts)])
     const types = typesOf(q, counts.map((c) => c.type), warnings)
     const c = circle(q, 20_000)
     if (c && str(q, "group") && c.radiusKm > GROUP_RADIUS_CAP_KM) {
       throw badRequest(`radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius`)
     }
-    const filters: FeatureFilters = {
+    return {
       types,
       jurisdictions: jurisdictionFilter(q, ref, auth, warnings),
       active: bool(q, "active"),
@@ -80,10 +90,39 @@ export const featuresRouter = (rt: ApiRuntime) => {
       endsAfter: instant(q, "ends_after"),
       endsBefore: instant(q, "ends_before")
     }
+  }
+
+  router.get("/features", async (ctx) => {
+    const auth = ctx.state.auth as AuthContext
+    const q = ctx.query as Query
+    const warnings: Array<ApiWarning> = []
+    const filters = await readFilters(q, auth, warnings)
     const secret = await rt.run(cursorSecret)
     const page = readPage(q, auth, secret, filters)
     const result = await rt.run(listFeatures(filters, page))
     ctx.body = pagedEnvelope(secret, page, result, warnings)
+  })
+
+  router.get("/features/geojson", async (ctx) => {
+    const auth = ctx.state.auth as AuthContext
+    if (!auth.plan.allow_geojson) throw planGate(auth, "plan_geojson", "GeoJSON is available on Starter and above")
+    const q = ctx.query as Query
+    const warnings: Array<ApiWarning> = []
+    const filters = await readFilters(q, auth, warnings)
+    const secret = await rt.run(cursorSecret)
+    const page = readPage(q, auth, secret, filters)
+    const result = await rt.run(listFeatures(filters, page))
+    const envelope = pagedEnvelope(secret, page, result, [])
+    // warnings travel only in the header on GeoJSON (SPEC §2.4)
+    if (warnings.length > 0) ctx.set("X-Jurisdiction-Warning", warnings.map((w) => w.message).join("; "))
+    ctx.body = {
+      type: "FeatureCollection",
+      features: envelope.data.map(toGeoJson),
+      // paging as foreign members (RFC 7946 §6.1)
+      total: envelope.total, limit: envelope.limit, offset: envelope.offset, has_more: envelope.has_more,
+      ...("next_cursor" in envelope ? { next_cursor: envelope.next_cursor } : {})
+    }
+    ctx.type = "application/geo+json" // after the body: Koa types an object body as JSON
   })
 
   return router

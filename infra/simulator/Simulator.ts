@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
-import { feeds } from "./timeline.js"
+import { detailFeeds, type FeedAnswer, feeds } from "./timeline.js"
 
 export interface SimulatorHandle {
   readonly url: string
@@ -28,9 +28,8 @@ export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorH
       origin = Date.now() - s * 1000
       return json(res, 200, { elapsed_s: elapsed() })
     }
-    const feed = feeds[url.pathname]
-    if (!feed) return json(res, 404, { error: "no such feed" })
-    const answer = feed(elapsed())
+    const answer = answerFor(url.pathname, elapsed())
+    if (!answer) return json(res, 404, { error: "no such feed" })
     const body = JSON.stringify(answer.body)
     if (answer.status !== 200) return json(res, answer.status, answer.body)
     const etag = `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"`
@@ -57,6 +56,16 @@ export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorH
       })
     })
   })
+}
+
+const answerFor = (path: string, t: number): FeedAnswer | null => {
+  const feed = feeds[path]
+  if (feed) return feed(t)
+  for (const [re, detail] of detailFeeds) {
+    const m = re.exec(path)
+    if (m) return detail(t, decodeURIComponent(m[1]))
+  }
+  return null
 }
 
 const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {

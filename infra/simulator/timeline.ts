@@ -42,6 +42,15 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
         : { status: 200, body: open511Empty() }
 }
 
+/** Detail documents (`/…/webcams/{id}`): one webcam; camera 9003's detail always fails (503). */
+export const detailFeeds: ReadonlyArray<readonly [RegExp, (elapsedS: number, id: string) => FeedAnswer]> = [
+  [/^\/drivebc\/webcam\/api\/v1\/webcams\/([^/]+)$/, (t, id) => {
+    if (id === "9003") return { status: 503, body: { error: "simulated detail outage" } }
+    const cam = webcamFeed(t >= TIMELINE.cameraOffAt ? 1 : 0).webcams.find((c) => String(c.id) === id)
+    return cam ? { status: 200, body: cam } : { status: 404, body: { error: "no such webcam" } }
+  }]
+]
+
 /** The source catalogue that points the pipeline at a simulator. */
 export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
   { id: "sim-wzdx-ia", adapter: "wzdx", url: `${baseUrl}/wzdx/ia`, jurisdiction: "WZDX_IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },

@@ -64,6 +64,16 @@ export interface FeatureAdapter {
   readonly yields: ReadonlyArray<string>
   readonly attribution: SourceCredit | null
   readonly decode: (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<FeatureObservation>, string>
+  /**
+   * Richer data for one feature than its list row, from an upstream detail document: where
+   * to get it (from the source's URL and the upstream id) and the properties it adds.
+   */
+  readonly detail?: FeatureDetail
+}
+
+export interface FeatureDetail {
+  readonly url: (sourceUrl: string, sourceId: string) => string
+  readonly decode: (payload: unknown) => Either.Either<Record<string, unknown>, string>
 }
 
 export type SourceAdapter = EventAdapter | FeatureAdapter

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Either, ParseResult, Schema } from "effect"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
@@ -67,9 +67,29 @@ const toFeature = (jurisdiction: string) => (w: Webcam): FeatureObservation | st
       is_stale: w.imageStats?.markedStale ?? undefined,
       is_delayed: w.imageStats?.markedDelayed ?? undefined
     }),
-    has_details: false
+    has_details: true
   }
 }
+
+/** The detail document is one webcam; its image links become `views` (SPEC §2.2: detail only). */
+const Detail = Schema.Struct({
+  camName: Schema.String,
+  links: Schema.Struct({
+    imageDisplay: Lenient.optString, imageThumbnail: Lenient.optString, replayTheDay: Lenient.optString, currentImage: Lenient.optString
+  })
+})
+
+const decodeDetail = (payload: unknown): Either.Either<Record<string, unknown>, string> =>
+  Either.match(Schema.decodeUnknownEither(Detail)(payload), {
+    onLeft: (e) => Either.left(ParseResult.TreeFormatter.formatErrorSync(e).slice(0, 300)),
+    onRight: (d) => {
+      const views = [
+        ["Current image", d.links.imageDisplay], ["Thumbnail", d.links.imageThumbnail],
+        ["Live image", d.links.currentImage], ["Replay the day", d.links.replayTheDay]
+      ].filter((v): v is [string, string] => typeof v[1] === "string" && v[1] !== "").map(([name, url]) => ({ name: `${d.camName}: ${name}`, url }))
+      return Either.right({ views })
+    }
+  })
 
 export const drivebc_webcams: FeatureAdapter = {
   id: "drivebc_webcams",
@@ -82,5 +102,6 @@ export const drivebc_webcams: FeatureAdapter = {
     decodeEach(payload, ctx, {
       adapter: drivebc_webcams, envelope: Envelope, items: (e) => ("webcams" in e && Array.isArray(e.webcams) ? e.webcams : [e]), record: Webcam,
       map: toFeature(ctx.jurisdiction), idOf: field("id")
-    })
+    }),
+  detail: { url: (sourceUrl, sourceId) => `${sourceUrl.replace(/\/$/, "")}/${encodeURIComponent(sourceId)}`, decode: decodeDetail }
 }
