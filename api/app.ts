@@ -8,6 +8,8 @@ import { eventsRouter } from "./routes/events.js"
 import { featureDetailsRouter } from "./routes/featureDetails.js"
 import { featuresRouter } from "./routes/features.js"
 import { healthRouter } from "./routes/health.js"
+import { metadataRouter } from "./routes/metadata.js"
+import { statusRouter } from "./routes/status.js"
 import type { ApiRuntime } from "./runtime.js"
 
 /** Largest request body any endpoint accepts. */
@@ -28,6 +30,7 @@ export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
   const v1 = new Router({ prefix: "/api/v1" })
   // public: no key
   v1.use(healthRouter(rt, startedAt).routes())
+  v1.use(statusRouter(rt).routes())
   // everything after this needs a key
   const data = new Router()
   data.use(authMiddleware(rt))
@@ -36,6 +39,7 @@ export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
   data.use(eventsRouter(rt).routes())
   data.use(featuresRouter(rt).routes())
   data.use(featureDetailsRouter(rt).routes())
+  data.use(metadataRouter(rt, startedAt).routes())
   data.use(analyticsRouter(rt).routes())
   v1.use(data.routes())
 

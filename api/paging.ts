@@ -40,7 +40,8 @@ export const pagedEnvelope = (
   secret: string,
   page: PageRequest,
   result: { rows: ReadonlyArray<Record<string, unknown> & { seq: number }>; total: number; hasMore: boolean },
-  warnings: ReadonlyArray<ApiWarning>
+  warnings: ReadonlyArray<ApiWarning>,
+  attribution: ReadonlyArray<unknown> = []
 ) => {
   const last = result.rows[result.rows.length - 1]
   return {
@@ -50,6 +51,7 @@ export const pagedEnvelope = (
     offset: page.offset,
     has_more: result.hasMore,
     ...(result.hasMore && last ? { next_cursor: encodeCursor(secret, { k: last.seq, f: page.key }) } : {}),
+    ...(attribution.length > 0 ? { attribution } : {}),
     ...(warnings.length > 0 ? { warnings } : {})
   }
 }

@@ -4,6 +4,7 @@ import { RedisStreams } from "./bus/RedisStreams.js"
 import { StreamTrimmerLive } from "./bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { PollerLive } from "./poll/Poller.js"
+import { CoverageLive } from "./stages/coverage/rebuildCoverage.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
 import { OrphanSweeperLive } from "./stages/sweep/OrphanSweeper.js"
 
@@ -12,8 +13,8 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, FetchHttpCli
   Layer.provideMerge(RedisStreams.layer)
 )
 
-/** Poller, materializer, orphan sweep and stream trimming; needs SourceCatalogue and BaseLive. */
+/** Poller, materializer, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive).pipe(
+  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive).pipe(
     Layer.provideMerge(PipelineServices)
   )

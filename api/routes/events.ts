@@ -7,6 +7,7 @@ import { ApiError, badRequest } from "../middleware/errors.js"
 import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, readPage, withoutSeq } from "../paging.js"
 import { bbox, circle, list, str } from "../params.js"
+import { listExtras } from "../listExtras.js"
 import { cachedReference } from "../queries/Reference.js"
 import { type EventFilters, eventsByIds, getEvent, listEvents } from "../queries/EventsQuery.js"
 import type { ApiRuntime } from "../runtime.js"
@@ -54,7 +55,9 @@ export const eventsRouter = (rt: ApiRuntime) => {
     const secret = await rt.run(cursorSecret)
     const page = readPage(q, auth, secret, filters)
     const result = await rt.run(listEvents(filters, page))
-    ctx.body = pagedEnvelope(secret, page, result, warnings)
+    const types = filters.types?.length === 1 ? filters.types : undefined
+    const attribution = await listExtras(rt, ctx, { kind: "event", q, ref, types, rows: result.rows, total: result.total, warnings })
+    ctx.body = pagedEnvelope(secret, page, result, warnings, attribution)
   })
 
   router.get("/events/:id", async (ctx) => {

@@ -1,6 +1,6 @@
 import Router from "@koa/router"
-import { Effect } from "effect"
 import { FEATURE_GROUPS, groupById, KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
+import { cached } from "../cached.js"
 import { cursorSecret } from "../cursor.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import type { AuthContext } from "../middleware/auth.js"
@@ -9,7 +9,8 @@ import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, readPage } from "../paging.js"
 import { bbox, bool, circle, instant, str } from "../params.js"
 import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
-import { cachedReference } from "../queries/Reference.js"
+import { cachedReference, type Reference } from "../queries/Reference.js"
+import { listExtras } from "../listExtras.js"
 import type { ApiRuntime } from "../runtime.js"
 import { type ApiWarning, unknownValue } from "../warnings.js"
 
@@ -17,16 +18,6 @@ type Query = Record<string, string | string[] | undefined>
 
 /** With a group, a radius above this is refused (SPEC §4.2); a single type has no cap. */
 export const GROUP_RADIUS_CAP_KM = 200
-
-/** A value computed at most once per `ttlMs` in this process. */
-const cached = <A, E, R>(ttlMs: number, effect: Effect.Effect<A, E, R>) => {
-  let hit: { at: number; value: A } | null = null
-  return Effect.suspend(() =>
-    hit && Date.now() - hit.at < ttlMs
-      ? Effect.succeed(hit.value)
-      : Effect.tap(effect, (value) => Effect.sync(() => { hit = { at: Date.now(), value } }))
-  )
-}
 
 /** type or group → the feature types to select; unknown values answer with warnings (SPEC §2.4). */
 const typesOf = (q: Query, present: ReadonlyArray<string>, warnings: Array<ApiWarning>): ReadonlyArray<string> => {
@@ -72,14 +63,14 @@ export const featuresRouter = (rt: ApiRuntime) => {
   })
 
   /** The filters of a /features request, shared by the JSON and GeoJSON forms. */
-  const readFilters = async (q: Query, auth: AuthContext, warnings: Array<ApiWarning>): Promise<FeatureFilters> => {
+  const readFilters = async (q: Query, auth: AuthContext, warnings: Array<ApiWarning>): Promise<{ filters: FeatureFilters; ref: Reference }> => {
     const [ref, counts] = await Promise.all([rt.run(reference), rt.run(typeCounts)])
     const types = typesOf(q, counts.map((c) => c.type), warnings)
     const c = circle(q, 20_000)
     if (c && str(q, "group") && c.radiusKm > GROUP_RADIUS_CAP_KM) {
       throw badRequest(`radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius`)
     }
-    return {
+    const filters: FeatureFilters = {
       types,
       jurisdictions: jurisdictionFilter(q, ref, auth, warnings),
       active: bool(q, "active"),
@@ -90,17 +81,19 @@ export const featuresRouter = (rt: ApiRuntime) => {
       endsAfter: instant(q, "ends_after"),
       endsBefore: instant(q, "ends_before")
     }
+    return { filters, ref }
   }
 
   router.get("/features", async (ctx) => {
     const auth = ctx.state.auth as AuthContext
     const q = ctx.query as Query
     const warnings: Array<ApiWarning> = []
-    const filters = await readFilters(q, auth, warnings)
+    const { filters, ref } = await readFilters(q, auth, warnings)
     const secret = await rt.run(cursorSecret)
     const page = readPage(q, auth, secret, filters)
     const result = await rt.run(listFeatures(filters, page))
-    ctx.body = pagedEnvelope(secret, page, result, warnings)
+    const attribution = await listExtras(rt, ctx, { kind: "feature", q, ref, types: str(q, "type") ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
+    ctx.body = pagedEnvelope(secret, page, result, warnings, attribution)
   })
 
   router.get("/features/geojson", async (ctx) => {
@@ -108,11 +101,12 @@ export const featuresRouter = (rt: ApiRuntime) => {
     if (!auth.plan.allow_geojson) throw planGate(auth, "plan_geojson", "GeoJSON is available on Starter and above")
     const q = ctx.query as Query
     const warnings: Array<ApiWarning> = []
-    const filters = await readFilters(q, auth, warnings)
+    const { filters, ref } = await readFilters(q, auth, warnings)
     const secret = await rt.run(cursorSecret)
     const page = readPage(q, auth, secret, filters)
     const result = await rt.run(listFeatures(filters, page))
-    const envelope = pagedEnvelope(secret, page, result, [])
+    const attribution = await listExtras(rt, ctx, { kind: "feature", q, ref, types: str(q, "type") ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
+    const envelope = pagedEnvelope(secret, page, result, [], attribution)
     // warnings travel only in the header on GeoJSON (SPEC §2.4)
     if (warnings.length > 0) ctx.set("X-Jurisdiction-Warning", warnings.map((w) => w.message).join("; "))
     ctx.body = {
@@ -120,6 +114,7 @@ export const featuresRouter = (rt: ApiRuntime) => {
       features: envelope.data.map(toGeoJson),
       // paging as foreign members (RFC 7946 §6.1)
       total: envelope.total, limit: envelope.limit, offset: envelope.offset, has_more: envelope.has_more,
+      ...("attribution" in envelope ? { attribution: envelope.attribution } : {}),
       ...("next_cursor" in envelope ? { next_cursor: envelope.next_cursor } : {})
     }
     ctx.type = "application/geo+json" // after the body: Koa types an object body as JSON

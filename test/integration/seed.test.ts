@@ -64,7 +64,7 @@ describe("migrations from several processes at once", () => {
       const [row] = await check.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
         sql<{ m: number; j: number }>`SELECT (SELECT count(*) FROM effect_sql_migrations)::int AS m, (SELECT count(*) FROM jurisdictions)::int AS j`))
       await check.dispose()
-      expect(row.m).toBe(3)
+      expect(row.m).toBe(4)
       expect(row.j).toBe(122)
     } finally {
       await fresh.cleanup()

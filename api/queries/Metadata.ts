@@ -1,0 +1,71 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { adapters } from "../../pipeline/sources/registry.js"
+
+export interface SourceCreditRow {
+  readonly name: string
+  readonly text: string
+  readonly url: string | null
+  readonly license: string | null
+}
+
+/** Sources as the catalogue last registered them, with their latest poll. */
+export const dataSources = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{
+    id: string; adapter: string; jurisdiction: string; poll_interval_s: number; attribution: SourceCreditRow | null
+    last_poll_at: string | null; last_outcome: string | null
+  }>`
+    SELECT s.id, s.adapter, s.jurisdiction, s.poll_interval_s, s.attribution,
+           p.started_at AS last_poll_at, p.outcome AS last_outcome
+    FROM sources s
+    LEFT JOIN LATERAL (SELECT started_at, outcome FROM source_polls WHERE source = s.id ORDER BY started_at DESC, id DESC LIMIT 1) p ON true
+    ORDER BY s.id`
+).pipe(
+  Effect.map((rows) =>
+    rows.map((r) => {
+      const a = adapters.get(r.adapter)
+      return {
+        id: r.id, jurisdiction: r.jurisdiction, format: a?.formats[0] ?? r.adapter, kind: a?.kind ?? "unknown",
+        yields: a?.yields ?? [], poll_interval_s: r.poll_interval_s, last_poll_at: r.last_poll_at, last_outcome: r.last_outcome,
+        requires_attribution: r.attribution !== null, attribution: r.attribution
+      }
+    })
+  )
+)
+
+export const coverageEntries = (jurisdictions: ReadonlyArray<string> | undefined) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ jurisdiction: string; kind: string; type: string; row_count: number; latest_data_at: string | null; last_nonzero_at: string | null }>`
+      SELECT jurisdiction, kind, type, row_count, latest_data_at, last_nonzero_at FROM coverage
+      WHERE ${jurisdictions ? sql`jurisdiction = ANY(${jurisdictions})` : sql`TRUE`}
+      ORDER BY jurisdiction, kind, type`
+  )
+
+export const statsSummary = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const [j] = yield* sql<{ total: number; active: number; by_country: Record<string, number> }>`
+    SELECT count(*)::int AS total, (count(*) FILTER (WHERE is_active))::int AS active,
+           (SELECT jsonb_object_agg(country, n) FROM (SELECT country, count(*)::int AS n FROM jurisdictions GROUP BY country) c) AS by_country
+    FROM jurisdictions`
+  const byType = yield* sql<{ k: string; n: number }>`SELECT type AS k, count(*)::int AS n FROM events WHERE status = 'active' GROUP BY type`
+  const bySeverity = yield* sql<{ k: string; n: number }>`SELECT severity AS k, count(*)::int AS n FROM events WHERE status = 'active' GROUP BY severity`
+  const features = yield* sql<{ k: string; n: number }>`SELECT feature_type AS k, count(*)::int AS n FROM features GROUP BY feature_type`
+  const [sync] = yield* sql<{ last_sync: string | null }>`SELECT max(last_sync_at) AS last_sync FROM jurisdictions`
+  const obj = (rows: ReadonlyArray<{ k: string; n: number }>) => Object.fromEntries(rows.map((r) => [r.k, r.n]))
+  return {
+    jurisdictions: { total: j.total, active: j.active, by_country: j.by_country ?? {} },
+    events: { active: byType.reduce((s, r) => s + r.n, 0), by_type: obj(byType), by_severity: obj(bySeverity) },
+    features: { total: features.reduce((s, r) => s + r.n, 0), by_type: obj(features) },
+    last_sync: sync.last_sync
+  }
+})
+
+/** The credits the given sources require, once each. */
+export const attributionFor = (sourceIds: ReadonlyArray<string>) =>
+  sourceIds.length === 0
+    ? Effect.succeed([] as ReadonlyArray<SourceCreditRow>)
+    : Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ attribution: SourceCreditRow }>`
+          SELECT DISTINCT ON (attribution->>'name') attribution FROM sources
+          WHERE id = ANY(${sourceIds}) AND attribution IS NOT NULL ORDER BY attribution->>'name'`
+      ).pipe(Effect.map((rows) => rows.map((r) => r.attribution)))

@@ -1,0 +1,137 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiServerLive } from "../../api/server.js"
+import { createKey } from "../../infra/admin/keys.js"
+import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
+import { recordPoll, registerSources } from "../../pipeline/poll/PollRecorder.js"
+import type { SourceConfig } from "../../pipeline/poll/SourceCatalogue.js"
+import { adapters } from "../../pipeline/sources/registry.js"
+import { rebuildCoverage } from "../../pipeline/stages/coverage/rebuildCoverage.js"
+import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
+import { Redis } from "../../shared/db/Redis.js"
+import { changeScript, feature, observation } from "../support/changes.js"
+import { makeTestEnv } from "../support/harness.js"
+import { api } from "../support/http.js"
+
+const env = makeTestEnv()
+const build = (onListen: (port: number) => void) =>
+  ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+let rt: ReturnType<typeof build>
+let call: ReturnType<typeof api>
+let anon: ReturnType<typeof api>
+
+const src = (id: string, adapter: string, jurisdiction: string): SourceConfig =>
+  ({ id, adapter, url: `http://127.0.0.1:9/${id}`, jurisdiction, poll_interval_s: 60, timeout_ms: 1000, headers: {} })
+
+const featureChanges = (source: string, records: Parameters<typeof diffFeaturePoll>[0]["records"], prev = new Map()) => {
+  const at = new Date()
+  return diffFeaturePoll({ source, polledAt: at, now: at, records, presentIds: [], prev })
+}
+
+beforeAll(async () => {
+  let port = 0
+  rt = build((p) => (port = p))
+  await rt.runtime()
+  await rt.runPromise(Effect.gen(function* () {
+    const sources = [src("cams", "drivebc_webcams", "BC"), src("ev", "ocpi", "BC"), src("ny", "ibi511", "NY"), src("signs", "drivebc_dms", "BC")]
+    yield* registerSources(sources, (a) => adapters.get(a)?.attribution)
+    const cams = featureChanges("cams", [feature("c1"), feature("c2")])
+    const signs = featureChanges("signs", [feature("s1", { feature_type: "signs" })])
+    yield* applyChanges([...cams.changes, ...featureChanges("ev", [feature("e1", { feature_type: "ev_charging" })]).changes, ...signs.changes])
+    yield* applyChanges(changeScript("ny", [[observation("n1"), observation("n2", { type: "closure" })]]))
+    yield* rebuildCoverage
+    // the sign goes dark: its pair stays covered, now empty
+    yield* applyChanges(featureChanges("signs", [feature("s1", { feature_type: "signs", is_active: false })], new Map(signs.upserts)).changes)
+    yield* rebuildCoverage
+    // polls for status: ny fine, ev erroring with an open circuit
+    const now = Date.now() - 10_000
+    for (const [i, outcome] of (["ok", "ok", "ok", "error"] as const).entries()) {
+      yield* recordPoll({ source: "ny", startedAt: new Date(now + i * 1000), outcome, latencyMs: 5, httpStatus: 200, recordCount: 2, rejected: [], changeCount: 0, error: null })
+    }
+    yield* recordPoll({ source: "ev", startedAt: new Date(now), outcome: "error", latencyMs: 5, httpStatus: 503, recordCount: 0, rejected: [], changeCount: 0, error: "HTTP 503" })
+    const redis = yield* Redis
+    yield* redis.use("circuit", (c) => c.set(redis.key("circuit", "ev"), JSON.stringify({ failures: 5, openUntil: Date.now() + 600_000, cooldownMs: 600_000 })))
+  }))
+  const { key } = await rt.runPromise(createKey({ plan: "pro", email: "meta@example.com" }))
+  call = api(`http://127.0.0.1:${port}/api/v1`, key)
+  anon = api(`http://127.0.0.1:${port}/api/v1`)
+})
+afterAll(async () => {
+  await rt?.dispose()
+  await env.cleanup()
+})
+
+describe("jurisdictions", () => {
+  it("lists by scope, states by default", async () => {
+    const counts = await Promise.all(["", "?scope=federal", "?scope=regional", "?scope=all"].map(async (q) => (await call(`/jurisdictions${q}`)).body.length))
+    expect(counts).toEqual([116, 3, 3, 122])
+    const [ny] = (await call("/jurisdictions")).body.filter((j: { code: string }) => j.code === "NY")
+    expect(Object.keys(ny).sort()).toEqual(["code", "country", "group_id", "is_active", "last_sync_at", "name", "official_name", "scope"])
+    expect((await call("/jurisdictions?scope=galactic")).status).toBe(400)
+  })
+  it("lists groups with the primary code first", async () => {
+    const groups = (await call("/jurisdictions/groups")).body
+    expect(groups).toHaveLength(64)
+    expect(groups.find((g: { id: string }) => g.id === "us-ny")).toMatchObject({ primary_jurisdiction_code: "NY", members: ["NY", "WZDX_NY", "NYC"] })
+  })
+})
+
+describe("coverage (SPEC §2.5)", () => {
+  it("tells never held, held, and covered but empty apart", async () => {
+    const data = (await call("/coverage?jurisdiction=BC")).body.data as Array<{ kind: string; type: string; row_count: number; last_nonzero_at: string | null; latest_data_at: string | null }>
+    const byType = Object.fromEntries(data.filter((d) => d.kind === "feature").map((d) => [d.type, d]))
+    expect(byType.cameras).toMatchObject({ row_count: 2 })
+    expect(byType.cameras.latest_data_at).not.toBeNull()
+    expect(byType.signs.row_count).toBe(0)
+    expect(byType.signs.last_nonzero_at).not.toBeNull()
+    expect(byType.weather_stations).toBeUndefined()
+    expect((await call("/coverage/NY")).body.data.map((d: { type: string }) => d.type).sort()).toEqual(["closure", "incident"])
+  })
+
+  it("warns not_covered and covered_but_empty on empty single-jurisdiction results, in body and header", async () => {
+    const never = await call("/features?type=weather_stations&jurisdiction=BC")
+    expect(never.body.warnings).toEqual([{ code: "not_covered", value: "BC", message: "no weather_stations data has ever been held for BC" }])
+    expect(never.headers.get("x-jurisdiction-warning")).toBe(never.body.warnings[0].message)
+    const quiet = await call("/features?type=signs&jurisdiction=bc&active=true")
+    expect(quiet.body.warnings[0]).toMatchObject({ code: "covered_but_empty", value: "BC" })
+    const events = await call("/events?type=weather&jurisdiction=NY")
+    expect(events.body.warnings[0].code).toBe("not_covered")
+    // not on a non-empty result, and not for several jurisdictions
+    expect((await call("/features?type=cameras&jurisdiction=BC")).body.warnings).toBeUndefined()
+    expect((await call("/features?type=weather_stations&jurisdiction=BC,AB")).body.warnings).toBeUndefined()
+  })
+})
+
+describe("sources and credits", () => {
+  it("puts attribution on an envelope only when a source in data requires it", async () => {
+    const cams = await call("/features?type=cameras")
+    expect(cams.body.attribution).toEqual([{ name: "DriveBC", text: "Contains information licensed under the Open Government Licence – British Columbia", url: "https://www.drivebc.ca", license: "OGL-BC" }])
+    expect((await call("/features?type=ev_charging")).body.attribution).toBeUndefined()
+  })
+  it("lists data sources with their credits and last poll", async () => {
+    const data = (await call("/data-sources")).body.data
+    expect(data.map((d: { id: string }) => d.id)).toEqual(["cams", "ev", "ny", "signs"])
+    expect(data[0]).toMatchObject({ kind: "features", yields: ["cameras"], requires_attribution: true })
+    expect(data[2]).toMatchObject({ kind: "events", requires_attribution: false, attribution: null, last_outcome: "error" })
+  })
+})
+
+describe("stats and status", () => {
+  it("summarizes jurisdictions, events and features", async () => {
+    const s = (await call("/stats/summary")).body
+    expect(s.jurisdictions).toMatchObject({ total: 122, by_country: { US: 107, CA: 15 } })
+    expect(s.events).toEqual({ active: 2, by_type: { incident: 1, closure: 1 }, by_severity: { minor: 2 } })
+    expect(s.features).toMatchObject({ total: 4, by_type: { cameras: 2, ev_charging: 1, signs: 1 } })
+    expect(typeof s.uptime).toBe("number")
+  })
+  it("answers /status without a key, with circuits, uptime and worker staleness", async () => {
+    const r = await anon("/status")
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ overall: "degraded", total_resources: 4, critical: 3 })
+    expect(r.body.worker.healthy).toBe(true)
+    const byCode = Object.fromEntries(r.body.jurisdictions.map((j: { code: string }) => [j.code, j]))
+    expect(byCode.NY).toMatchObject({ name: "New York", country: "US", status: "warning", total_resources: 1, open_circuits: 0, uptime_7day_percent: 75 })
+    expect(byCode.BC).toMatchObject({ status: "critical", total_resources: 3, open_circuits: 1, uptime_7day_percent: 0 })
+  })
+})
