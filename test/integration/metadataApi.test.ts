@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
