@@ -18,6 +18,7 @@ CREATE TABLE coverage (
 CREATE TABLE fuel_prices (
   id bigserial PRIMARY KEY,
   jurisdiction text NOT NULL,
+  area text NOT NULL DEFAULT '',
   country char(2) NOT NULL CHECK (country IN ('US', 'CA')),
   fuel_type text NOT NULL,
   price numeric(10, 4) NOT NULL,
@@ -26,9 +27,10 @@ CREATE TABLE fuel_prices (
   period_date date NOT NULL,
   frequency text NOT NULL CHECK (frequency IN ('weekly', 'monthly')),
   source text NOT NULL,
+  version bigint NOT NULL,
   observed_at timestamptz NOT NULL DEFAULT now(),
-  UNIQUE (source, jurisdiction, fuel_type, period_date)
+  UNIQUE (source, jurisdiction, area, fuel_type, period_date)
 );
-CREATE INDEX fuel_prices_latest ON fuel_prices (jurisdiction, fuel_type, period_date DESC);
+CREATE INDEX fuel_prices_latest ON fuel_prices (jurisdiction, fuel_type, area, period_date DESC);
 `)
 )

@@ -35,6 +35,8 @@ const CWZ_STATES = ["CO"]
 const extra: ReadonlyArray<JurisdictionSeed> = [
   { code: "FHWA", name: "Federal Highway Administration", official_name: "U.S. Department of Transportation, Federal Highway Administration", country: "US", scope: "federal", group_id: null },
   { code: "NPS", name: "National Park Service roads", official_name: "U.S. National Park Service", country: "US", scope: "federal", group_id: null },
+  { code: "EIA", name: "U.S. Energy Information Administration", official_name: "U.S. Department of Energy, Energy Information Administration", country: "US", scope: "federal", group_id: null },
+  { code: "STATCAN", name: "Statistics Canada", official_name: "Statistics Canada", country: "CA", scope: "federal", group_id: null },
   { code: "PARKS_CA", name: "Parks Canada roads", official_name: "Parks Canada Agency", country: "CA", scope: "federal", group_id: null },
   { code: "NYC", name: "New York City", official_name: "New York City Department of Transportation", country: "US", scope: "regional", group_id: "us-ny" },
   { code: "TPIMS_MAASTO", name: "MAASTO truck parking", official_name: "Mid America Association of State Transportation Officials TPIMS", country: "US", scope: "regional", group_id: null },

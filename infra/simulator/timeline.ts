@@ -1,3 +1,4 @@
+import { eiaFeed, ocpiFeed, rwisFeed, statcanFeed, tpimsDynamic, tpimsStatic } from "./payloads/features.js"
 import { ibi511Feed } from "./payloads/ibi511.js"
 import { open511Empty, open511Feed } from "./payloads/open511.js"
 import { webcamFeed } from "./payloads/webcams.js"
@@ -14,7 +15,9 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
  * - 25 s: the I-95 disabled vehicle leaves the feed (archived, `observed`);
  * - 10 s: the Open511 feed starts failing (HTTP 503), at 60 s it answers empty; its events are
  *   archived by the stale sweep about 30 s after they were last seen (`stale_sweep`);
- * - features: three DriveBC cameras from 0 s; at 30 s one goes dark (`deactivated`).
+ * - features: three DriveBC cameras from 0 s, at 30 s one goes dark (`deactivated`); road
+ *   weather; truck parking whose availability changes every 10 s; EV charging whose connectors
+ *   change every 15 s; weekly US and monthly Canadian fuel prices.
  */
 export const TIMELINE = {
   wzdxSeverityAt: 20,
@@ -29,6 +32,12 @@ const malformed = { ID: "NY-BAD-1", RoadwayName: "I-90", Latitude: "not a number
 
 export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/drivebc/webcam/api/v1/webcams": (t) => ({ status: 200, body: webcamFeed(t >= TIMELINE.cameraOffAt ? 1 : 0) }),
+  "/drivebc/weather/stations": (t) => ({ status: 200, body: rwisFeed(t) }),
+  "/tpims/il/TPIMS_Static.json": () => ({ status: 200, body: tpimsStatic() }),
+  "/tpims/il/TPIMS_Dynamic.json": (t) => ({ status: 200, body: tpimsDynamic(t) }),
+  "/ocpi/2.3/locations": (t) => ({ status: 200, body: ocpiFeed(t) }),
+  "/eia/v2/petroleum/pri/gnd/data": () => ({ status: 200, body: eiaFeed() }),
+  "/statcan/18100001.json": () => ({ status: 200, body: statcanFeed() }),
   "/wzdx/ia": (t) => ({ status: 200, body: wzdxFeed(t >= TIMELINE.wzdxSeverityAt ? 1 : 0) }),
   "/ibi511/ny/api/v2/get/event": (t) => ({
     status: 200,
@@ -56,5 +65,13 @@ export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
   { id: "sim-wzdx-ia", adapter: "wzdx", url: `${baseUrl}/wzdx/ia`, jurisdiction: "WZDX_IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-ibi511-ny", adapter: "ibi511", url: `${baseUrl}/ibi511/ny/api/v2/get/event`, jurisdiction: "NY", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-drivebc-webcams", adapter: "drivebc_webcams", url: `${baseUrl}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 }
+  { id: "sim-drivebc-webcams", adapter: "drivebc_webcams", url: `${baseUrl}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-drivebc-rwis", adapter: "drivebc_rwis", url: `${baseUrl}/drivebc/weather/stations`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  {
+    id: "sim-tpims-il", adapter: "tpims", jurisdiction: "IL", poll_interval_s: pollIntervalS, timeout_ms: 5000,
+    urls: { static: `${baseUrl}/tpims/il/TPIMS_Static.json`, dynamic: `${baseUrl}/tpims/il/TPIMS_Dynamic.json` }
+  },
+  { id: "sim-ocpi-il", adapter: "ocpi", url: `${baseUrl}/ocpi/2.3/locations`, jurisdiction: "IL", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-eia-weekly", adapter: "eia_weekly", url: `${baseUrl}/eia/v2/petroleum/pri/gnd/data`, jurisdiction: "EIA", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 },
+  { id: "sim-statcan-monthly", adapter: "statcan_monthly", url: `${baseUrl}/statcan/18100001.json`, jurisdiction: "STATCAN", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 }
 ]

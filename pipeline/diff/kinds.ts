@@ -5,7 +5,9 @@ import type { EventObservation } from "../../shared/domain/Event.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { diffPoll, type SnapEntry, sweepStale } from "./Differ.js"
 import { diffFeaturePoll, type FeatureSnap } from "./FeatureDiffer.js"
-import { eventSnapshotFromPg, featureSnapshotFromPg } from "./snapshotRebuild.js"
+import { diffPrices, type PriceSnap } from "./PriceDiffer.js"
+import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
+import { eventSnapshotFromPg, featureSnapshotFromPg, priceSnapshotFromPg } from "./snapshotRebuild.js"
 import type { SnapshotDelta } from "./SnapshotStore.js"
 
 export interface DiffInput<S, O> {
@@ -20,7 +22,7 @@ export interface DiffInput<S, O> {
 
 /** How the poller diffs one kind of record (events or features) against its snapshot. */
 export interface RecordKind<S, O> {
-  readonly name: "events" | "features"
+  readonly name: "events" | "features" | "prices"
   readonly rebuild: (source: string) => Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>
   readonly diff: (input: DiffInput<S, O>) => SnapshotDelta<S>
   /** the safety net for sources that error or answer empty; none for features */
@@ -61,4 +63,13 @@ export const featureKind: RecordKind<FeatureSnap, FeatureObservation> = {
   sweep: () => none(),
   touch: touchWhere(() => true),
   rawOf: rawWhere((e) => e.act)
+}
+
+export const priceKind: RecordKind<PriceSnap, FuelPriceObservation> = {
+  name: "prices",
+  rebuild: priceSnapshotFromPg,
+  diff: diffPrices,
+  sweep: () => none(),
+  touch: touchWhere(() => true),
+  rawOf: rawWhere(() => true)
 }

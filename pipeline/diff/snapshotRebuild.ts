@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { EventStatus, Severity } from "../../shared/domain/Event.js"
 import { type SnapEntry, TOMBSTONE_MS } from "./Differ.js"
 import type { FeatureSnap } from "./FeatureDiffer.js"
+import type { PriceSnap } from "./PriceDiffer.js"
 
 /** A source's event snapshot as Postgres (the read model) has it: active events and recent tombstones. */
 export const eventSnapshotFromPg = (source: string) =>
@@ -39,4 +40,17 @@ export const featureSnapshotFromPg = (source: string) =>
       id: r.id, v: r.version, h: r.content_hash, act: r.is_active, seen: Date.parse(r.last_seen_at),
       k: { jurisdiction: r.jurisdiction, feature_type: r.feature_type }
     } satisfies FeatureSnap] as const))
+  })
+
+/**
+ * A price source's snapshot from Postgres. Content hashes are not stored for prices, so each
+ * row is marked changed once after a rebuild; the version check makes that write harmless.
+ */
+export const priceSnapshotFromPg = (source: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ key: string; version: number }>`
+      SELECT concat_ws('|', jurisdiction, area, fuel_type, to_char(period_date, 'YYYY-MM-DD')) AS key, version
+      FROM fuel_prices WHERE source = ${source}`
+    return new Map(rows.map((r) => [r.key, { v: r.version, h: "", seen: 0 } satisfies PriceSnap] as const))
   })

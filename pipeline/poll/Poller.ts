@@ -1,7 +1,7 @@
 import { Clock, Data, Duration, Effect, Either, Layer, Metric, Random } from "effect"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { Redis } from "../../shared/db/Redis.js"
-import { eventKind, featureKind, type RecordKind } from "../diff/kinds.js"
+import { eventKind, featureKind, priceKind, type RecordKind } from "../diff/kinds.js"
 import { type SnapshotDelta, SnapshotStore } from "../diff/SnapshotStore.js"
 import type { DecodeContext, Decoded, Rejection, SourceAdapter } from "../sources/Adapter.js"
 import { adapters } from "../sources/registry.js"
@@ -33,7 +33,9 @@ type Decode<O> = (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded
 export const pollOnce = (source: SourceConfig, adapter: SourceAdapter, token: string) =>
   adapter.kind === "events"
     ? pollKind(source, adapter.decode, eventKind, token)
-    : pollKind(source, adapter.decode, featureKind, token)
+    : adapter.kind === "features"
+      ? pollKind(source, adapter.decode, featureKind, token)
+      : pollKind(source, adapter.decode, priceKind, token)
 
 const pollKind = <S, O extends { readonly source_id: string }>(source: SourceConfig, decode: Decode<O>, kind: RecordKind<S, O>, token: string) =>
   Effect.gen(function* () {

@@ -2,6 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { hash } from "node:crypto"
 import type { EventObservation, EventType } from "../../shared/domain/Event.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 
 export interface SourceCredit {
   readonly name: string
@@ -76,7 +77,18 @@ export interface FeatureDetail {
   readonly decode: (payload: unknown) => Either.Either<Record<string, unknown>, string>
 }
 
-export type SourceAdapter = EventAdapter | FeatureAdapter
+/** A published price table (SPEC §2.8), one row per area, fuel type and period. */
+export interface PriceAdapter {
+  readonly id: string
+  readonly revision: number
+  readonly kind: "prices"
+  readonly formats: ReadonlyArray<string>
+  readonly yields: ReadonlyArray<string>
+  readonly attribution: SourceCredit | null
+  readonly decode: (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<FuelPriceObservation>, string>
+}
+
+export type SourceAdapter = EventAdapter | FeatureAdapter | PriceAdapter
 
 const formatError = (e: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(e)

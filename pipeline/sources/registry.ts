@@ -4,12 +4,14 @@ import { drivebc_dms } from "./drivebc_dms.js"
 import { drivebc_rest_areas } from "./drivebc_rest_areas.js"
 import { drivebc_rwis } from "./drivebc_rwis.js"
 import { drivebc_webcams } from "./drivebc_webcams.js"
+import { eia_weekly } from "./eia_weekly.js"
 import { ibi511 } from "./ibi511.js"
 import { indiana_rest_areas } from "./indiana_rest_areas.js"
 import { tpims } from "./tpims.js"
 import { ocpi } from "./ocpi.js"
 import { open511 } from "./open511.js"
 import { open511_cameras } from "./open511_cameras.js"
+import { statcan_monthly } from "./statcan_monthly.js"
 import { wzdx } from "./wzdx.js"
 import { wzdx_devices } from "./wzdx_devices.js"
 import { wzdx_restrictions } from "./wzdx_restrictions.js"
@@ -18,6 +20,6 @@ import { wzdx_restrictions } from "./wzdx_restrictions.js"
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
   [
     wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
-    indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras
+    indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly
   ].map((a) => [a.id, a] as const)
 )

@@ -1,6 +1,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { ArchiveReason, EventObservation, Severity } from "./Event.js"
 import { FeatureObservation } from "./Feature.js"
+import { FuelPriceObservation } from "./FuelPrice.js"
 
 /** History entry kinds written for events (SPEC §4.5 plus the ones it says are also recorded). */
 export const HistoryType = Schema.Literal(
@@ -85,7 +86,17 @@ export const FeatureChange = Schema.Struct({
 })
 export type FeatureChange = typeof FeatureChange.Type
 
-export type Change = EventChange | FeatureChange
+const priceHeaderFields = {
+  ...commonFields,
+  kind: Schema.Literal("fuel_price"),
+  op: Schema.Literal("created", "updated")
+}
+
+/** A new or revised fuel price row; prices are a time series and never retire. */
+export const FuelPriceChange = Schema.Struct({ ...priceHeaderFields, price: FuelPriceObservation })
+export type FuelPriceChange = typeof FuelPriceChange.Type
+
+export type Change = EventChange | FeatureChange | FuelPriceChange
 
 /**
  * What a consumer checks on every message: the header fields. The stream is ours (only the
@@ -94,10 +105,11 @@ export type Change = EventChange | FeatureChange
  */
 const ChangeEnvelope = Schema.Union(
   Schema.Struct({ ...headerFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, event: Schema.optional(Schema.Object) }),
-  Schema.Struct({ ...featureHeaderFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, feature: Schema.optional(Schema.Object) })
+  Schema.Struct({ ...featureHeaderFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, feature: Schema.optional(Schema.Object) }),
+  Schema.Struct({ ...priceHeaderFields, price: Schema.Object })
 )
 const isChange = Schema.is(ChangeEnvelope)
-const explain = Schema.decodeUnknownEither(Schema.Union(EventChange, FeatureChange))
+const explain = Schema.decodeUnknownEither(Schema.Union(EventChange, FeatureChange, FuelPriceChange))
 
 /** Stream message body → Change, checked without copying (this runs for every message of every stage). */
 export const decodeChange = (body: string): Either.Either<Change, string> => {
@@ -107,7 +119,9 @@ export const decodeChange = (body: string): Either.Either<Change, string> => {
   } catch (e) {
     return Either.left(`not JSON: ${String(e).slice(0, 200)}`)
   }
-  if (isChange(raw) && (raw.kind === "feature" ? raw.op === "deactivated" || raw.feature !== undefined : raw.op === "archived" || raw.event !== undefined)) {
+  const complete = (c: typeof ChangeEnvelope.Type) =>
+    c.kind === "fuel_price" ? true : c.kind === "feature" ? c.op === "deactivated" || c.feature !== undefined : c.op === "archived" || c.event !== undefined
+  if (isChange(raw) && complete(raw)) {
     return Either.right(raw as unknown as Change)
   }
   const r = explain(raw)

@@ -64,7 +64,7 @@ afterAll(async () => {
 describe("jurisdictions", () => {
   it("lists by scope, states by default", async () => {
     const counts = await Promise.all(["", "?scope=federal", "?scope=regional", "?scope=all"].map(async (q) => (await call(`/jurisdictions${q}`)).body.length))
-    expect(counts).toEqual([116, 3, 3, 122])
+    expect(counts).toEqual([116, 5, 3, 124])
     const [ny] = (await call("/jurisdictions")).body.filter((j: { code: string }) => j.code === "NY")
     expect(Object.keys(ny).sort()).toEqual(["code", "country", "group_id", "is_active", "last_sync_at", "name", "official_name", "scope"])
     expect((await call("/jurisdictions?scope=galactic")).status).toBe(400)
@@ -119,7 +119,7 @@ describe("sources and credits", () => {
 describe("stats and status", () => {
   it("summarizes jurisdictions, events and features", async () => {
     const s = (await call("/stats/summary")).body
-    expect(s.jurisdictions).toMatchObject({ total: 122, by_country: { US: 107, CA: 15 } })
+    expect(s.jurisdictions).toMatchObject({ total: 124, by_country: { US: 108, CA: 16 } })
     expect(s.events).toEqual({ active: 2, by_type: { incident: 1, closure: 1 }, by_severity: { minor: 2 } })
     expect(s.features).toMatchObject({ total: 4, by_type: { cameras: 2, ev_charging: 1, signs: 1 } })
     expect(typeof s.uptime).toBe("number")

@@ -65,7 +65,7 @@ describe("migrations from several processes at once", () => {
         sql<{ m: number; j: number }>`SELECT (SELECT count(*) FROM effect_sql_migrations)::int AS m, (SELECT count(*) FROM jurisdictions)::int AS j`))
       await check.dispose()
       expect(row.m).toBe(4)
-      expect(row.j).toBe(122)
+      expect(row.j).toBe(124)
     } finally {
       await fresh.cleanup()
     }

@@ -2,10 +2,11 @@ import { Either, Schema } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { eventKind, featureKind, type RecordKind } from "../../pipeline/diff/kinds.js"
+import { eventKind, featureKind, priceKind, type RecordKind } from "../../pipeline/diff/kinds.js"
 import type { Decoded, SourceAdapter } from "../../pipeline/sources/Adapter.js"
 import { EventObservation } from "../../shared/domain/Event.js"
 import { FeatureObservation } from "../../shared/domain/Feature.js"
+import { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 
 export const ctx = { source: "fixture", jurisdiction: "XX", polledAt: new Date("2026-11-01T12:00:00Z") }
 
@@ -20,13 +21,18 @@ type Observation = { readonly source_id: string }
 export const decodeOk = <A extends SourceAdapter>(adapter: A, payload: unknown, extra: { previousRaw?: ReadonlyMap<string, string> } = {}) => {
   const r = adapter.decode(payload, { ...ctx, ...extra }) as Either.Either<Decoded<Observation>, string>
   if (Either.isLeft(r)) throw new Error(`payload refused: ${r.left}`)
-  return r.right as unknown as A extends { kind: "events" } ? Decoded<EventObservation> : Decoded<FeatureObservation>
+  return r.right as unknown as A extends { kind: "events" }
+    ? Decoded<EventObservation>
+    : A extends { kind: "features" } ? Decoded<FeatureObservation> : Decoded<FuelPriceObservation>
 }
 
 const validator = (adapter: SourceAdapter): ((u: unknown) => Either.Either<unknown, unknown>) =>
-  adapter.kind === "events" ? Schema.validateEither(EventObservation) : Schema.validateEither(FeatureObservation)
+  adapter.kind === "events"
+    ? Schema.validateEither(EventObservation)
+    : adapter.kind === "features" ? Schema.validateEither(FeatureObservation) : Schema.validateEither(FuelPriceObservation)
 
-const kindOf = (adapter: SourceAdapter) => (adapter.kind === "events" ? eventKind : featureKind) as unknown as RecordKind<{ r?: string }, Observation>
+const kindOf = (adapter: SourceAdapter) =>
+  (adapter.kind === "events" ? eventKind : adapter.kind === "features" ? featureKind : priceKind) as unknown as RecordKind<{ r?: string }, Observation>
 
 /**
  * What every adapter must show on a payload: it decodes, every record is a valid observation
