@@ -26,10 +26,19 @@ const COLUMNS = `id, source, source_id, jurisdiction, feature_type, name, descri
 const MAX_PREFILTER_CELLS = 1000
 const KM_PER_DEG_LAT = 111.32
 
-/** Rows whose own cell, or any cell their line/polygon covers, is in the cover. */
-const inCells = (sql: SqlClient.SqlClient, cover: CellCover) =>
-  sql`(${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])
-       OR id IN (SELECT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[])))`
+/**
+ * The spatial prefilter as a candidate set: ids of the requested types with a cell in the cover,
+ * read first (MATERIALIZED), so the planner never walks the whole table in `seq` order.
+ */
+const candidates = (sql: SqlClient.SqlClient, cover: CellCover, types: ReadonlyArray<string>) =>
+  sql`WITH cand AS MATERIALIZED (
+        SELECT DISTINCT feature_id FROM feature_cells
+        WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${types}))`
+
+export const spatialCover = (f: FeatureFilters): CellCover | null => {
+  const cover = f.circle ? coverCircle(f.circle.lat, f.circle.lng, f.circle.radiusKm) : f.bbox ? coverBbox(f.bbox.minLng, f.bbox.minLat, f.bbox.maxLng, f.bbox.maxLat) : null
+  return cover && cover.cells.length <= MAX_PREFILTER_CELLS ? cover : null
+}
 
 export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters): Array<Fragment> => {
   const w: Array<Fragment> = [sql`feature_type = ANY(${f.types})`]
@@ -38,8 +47,6 @@ export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters): Array
   if (f.active === false) w.push(sql`NOT is_active`)
   if (f.circle) {
     const { lat, lng, radiusKm } = f.circle
-    const cover = coverCircle(lat, lng, radiusKm)
-    if (cover.cells.length <= MAX_PREFILTER_CELLS) w.push(inCells(sql, cover))
     const dLat = radiusKm / KM_PER_DEG_LAT
     w.push(sql`max_lat >= ${lat - dLat} AND min_lat <= ${lat + dLat}`)
     // exact: great-circle distance to the point, or to the nearest part of the line or polygon
@@ -49,8 +56,6 @@ export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters): Array
   }
   if (f.bbox) {
     const b = f.bbox
-    const cover = coverBbox(b.minLng, b.minLat, b.maxLng, b.maxLat)
-    if (cover.cells.length <= MAX_PREFILTER_CELLS) w.push(inCells(sql, cover))
     // a geometry matches when its own bounding box overlaps the requested one
     w.push(sql`max_lat >= ${b.minLat} AND min_lat <= ${b.maxLat} AND max_lng >= ${b.minLng} AND min_lng <= ${b.maxLng}`)
   }
@@ -74,13 +79,16 @@ export interface FeaturePage {
 export const listFeatures = (f: FeatureFilters, page: FeaturePage) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const where = sql.and(featureWhere(sql, f))
+    const cover = spatialCover(f)
+    const conditions = featureWhere(sql, f)
+    const withCand = cover ? candidates(sql, cover, f.types) : sql``
+    const where = sql.and(cover ? [sql`id IN (SELECT feature_id FROM cand)`, ...conditions] : conditions)
     const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
     const [rows, [{ total }]] = yield* Effect.all([
       sql<Record<string, unknown> & { seq: number }>`
-        SELECT ${sql.literal(COLUMNS)} FROM features WHERE ${where} ${keyset}
+        ${withCand} SELECT ${sql.literal(COLUMNS)} FROM features WHERE ${where} ${keyset}
         ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
-      sql<{ total: number }>`SELECT count(*)::int AS total FROM (SELECT 1 FROM features WHERE ${where} LIMIT ${FEATURE_TOTAL_CAP}) capped`
+      sql<{ total: number }>`${withCand} SELECT count(*)::int AS total FROM (SELECT 1 FROM features WHERE ${where} LIMIT ${FEATURE_TOTAL_CAP}) capped`
     ], { concurrency: 2 })
     return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
   })

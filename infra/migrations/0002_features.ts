@@ -35,24 +35,20 @@ CREATE TABLE features (
   version bigint NOT NULL,
   content_hash text NOT NULL,
   last_seen_at timestamptz NOT NULL,
-  h3_r3 bigint NOT NULL,
-  h3_r5 bigint NOT NULL,
-  h3_r7 bigint NOT NULL,
   materialized_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (source, source_id)
 );
 CREATE INDEX features_type ON features (feature_type, seq);
 CREATE INDEX features_jurisdiction ON features (jurisdiction, feature_type, seq);
-CREATE INDEX features_h3_r3 ON features (h3_r3);
-CREATE INDEX features_h3_r5 ON features (h3_r5);
-CREATE INDEX features_h3_r7 ON features (h3_r7);
-
--- every cell a line or polygon feature covers, so it is found anywhere along its geometry
+-- the H3 cells of every feature at each stored resolution: a point's own cell, every cell a
+-- line or polygon covers (so it is found anywhere along its geometry); keyed by type first so
+-- a one-type radius search reads only its own candidates
 CREATE TABLE feature_cells (
   res smallint NOT NULL,
   cell bigint NOT NULL,
+  feature_type text NOT NULL,
   feature_id text NOT NULL REFERENCES features(id) ON DELETE CASCADE,
-  PRIMARY KEY (res, cell, feature_id)
+  PRIMARY KEY (res, cell, feature_type, feature_id)
 );
 CREATE INDEX feature_cells_feature ON feature_cells (feature_id);
 

@@ -4,6 +4,18 @@ import type { FeatureChange } from "../../../shared/domain/Change.js"
 import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
 
+/** A feature's index rows: its point's cells, plus every cell its line or polygon covers. */
+export const cellRows = (r: { id: string; feature_type: string; latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null }) => {
+  const own = cellsOf(r.latitude, r.longitude)
+  const rows = new Map<string, { res: number; cell: string; feature_type: string; feature_id: string }>()
+  const add = (res: number, cell: string) => rows.set(`${res}:${cell}`, { res, cell, feature_type: r.feature_type, feature_id: r.id })
+  add(3, own.r3)
+  add(5, own.r5)
+  add(7, own.r7)
+  if (r.geometry) for (const c of cellsAlong(r.geometry)) add(c.res, c.cell)
+  return [...rows.values()]
+}
+
 /**
  * Applies feature changes in one transaction, idempotent and order-independent like the event
  * path: a row follows the highest version that carried content; a deactivation without content
@@ -28,13 +40,12 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
     }
     const rows = [...latest.values()].map((c) => {
       const f = c.feature
-      const cells = cellsOf(f.latitude, f.longitude)
       const box = bboxOf(f.geometry) ?? { min_lat: f.latitude, min_lng: f.longitude, max_lat: f.latitude, max_lng: f.longitude }
       return {
         ...f,
         ...box,
         id: c.feature_id, source: c.source, version: c.version, content_hash: c.content_hash, at: c.at,
-        created_at: createdAt.get(c.feature_id) ?? c.at, h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
+        created_at: createdAt.get(c.feature_id) ?? c.at
       }
     })
     const history = changes.flatMap((c) =>
@@ -61,18 +72,17 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
           INSERT INTO features AS ft (id, source, source_id, jurisdiction, feature_type, name, description, latitude,
             longitude, geometry, min_lat, min_lng, max_lat, max_lng, road_name, direction, is_active, start_time, end_time, estimated_start_time,
             estimated_end_time, properties, has_details, last_updated, created_at, version, content_hash,
-            last_seen_at, h3_r3, h3_r5, h3_r7, materialized_at)
+            last_seen_at, materialized_at)
           SELECT id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
             min_lat, min_lng, max_lat, max_lng, road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time,
-            properties, has_details, at, created_at, version, content_hash, at,
-            h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, clock_timestamp()
+            properties, has_details, at, created_at, version, content_hash, at, clock_timestamp()
           FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, source text, source_id text,
             jurisdiction text, feature_type text, name text, description text, latitude double precision,
             longitude double precision, geometry jsonb, min_lat double precision, min_lng double precision,
             max_lat double precision, max_lng double precision, road_name text, direction text, is_active boolean,
             start_time timestamptz, end_time timestamptz, estimated_start_time timestamptz,
             estimated_end_time timestamptz, properties jsonb, has_details boolean, at timestamptz,
-            created_at timestamptz, version bigint, content_hash text, h3_r3 text, h3_r5 text, h3_r7 text)
+            created_at timestamptz, version bigint, content_hash text)
           ON CONFLICT (id) DO UPDATE SET
             jurisdiction = excluded.jurisdiction, feature_type = excluded.feature_type, name = excluded.name,
             description = excluded.description, latitude = excluded.latitude, longitude = excluded.longitude,
@@ -83,22 +93,19 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
             properties = excluded.properties, has_details = excluded.has_details,
             last_updated = CASE WHEN ft.content_hash = excluded.content_hash THEN ft.last_updated ELSE excluded.last_updated END,
             version = excluded.version, content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
-            h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
             materialized_at = excluded.materialized_at
           WHERE ft.version < excluded.version
           RETURNING id, (xmax = 0) AS inserted`
-        // line and polygon features are indexed by every cell they cover
+        // cells follow the row's current place and type; a row the version check left alone keeps its own
         const moved = rows.filter((r) => upserted.some((u) => u.id === r.id))
         if (moved.length > 0) {
           yield* sql`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)})`
-          const cells = moved.flatMap((r) => (r.geometry ? cellsAlong(r.geometry).map((c) => ({ ...c, feature_id: r.id })) : []))
-          if (cells.length > 0) {
-            yield* sql`
-              INSERT INTO feature_cells (res, cell, feature_id)
-              SELECT res, cell::bigint, feature_id FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb)
-                AS x(res smallint, cell text, feature_id text)
-              ON CONFLICT DO NOTHING`
-          }
+          const cells = moved.flatMap((r) => cellRows(r))
+          yield* sql`
+            INSERT INTO feature_cells (res, cell, feature_type, feature_id)
+            SELECT res, cell::bigint, feature_type, feature_id FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb)
+              AS x(res smallint, cell text, feature_type text, feature_id text)
+            ON CONFLICT DO NOTHING`
         }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         const recheck = [...new Set([...bare, ...inserted])]
