@@ -1,5 +1,6 @@
 import type { SourceAdapter } from "./Adapter.js"
 import { cdot_planned_events } from "./cdot_planned_events.js"
+import { drivebc_border } from "./drivebc_border.js"
 import { drivebc_dms } from "./drivebc_dms.js"
 import { drivebc_rest_areas } from "./drivebc_rest_areas.js"
 import { drivebc_rwis } from "./drivebc_rwis.js"
@@ -20,6 +21,6 @@ import { wzdx_restrictions } from "./wzdx_restrictions.js"
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
   [
     wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
-    indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly
+    indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly, drivebc_border
   ].map((a) => [a.id, a] as const)
 )
