@@ -172,5 +172,7 @@ CREATE TABLE event_history (
 );
 CREATE INDEX event_history_event ON event_history (event_id, changed_at, id);
 CREATE INDEX event_history_time ON event_history (changed_at);
+-- the materializer's check for archives that arrived before their event's content
+CREATE INDEX event_history_archived ON event_history (event_id) WHERE change_type = 'archived';
 `)
 )
