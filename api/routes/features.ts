@@ -84,7 +84,8 @@ export const featuresRouter = (rt: ApiRuntime) => {
     return { filters, ref }
   }
 
-  router.get("/features", async (ctx) => {
+  /** One /features query, the same for both forms: the paged envelope and its warnings. */
+  const query = async (ctx: Router.RouterContext) => {
     const auth = ctx.state.auth as AuthContext
     const q = ctx.query as Query
     const warnings: Array<ApiWarning> = []
@@ -93,20 +94,18 @@ export const featuresRouter = (rt: ApiRuntime) => {
     const page = readPage(q, auth, secret, filters)
     const result = await rt.run(listFeatures(filters, page))
     const attribution = await listExtras(rt, ctx, { kind: "feature", q, ref, types: str(q, "type") ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
-    ctx.body = pagedEnvelope(secret, page, result, warnings, attribution)
+    return { envelope: pagedEnvelope(secret, page, result, [], attribution), warnings }
+  }
+
+  router.get("/features", async (ctx) => {
+    const { envelope, warnings } = await query(ctx)
+    ctx.body = { ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }
   })
 
   router.get("/features/geojson", async (ctx) => {
     const auth = ctx.state.auth as AuthContext
     if (!auth.plan.allow_geojson) throw planGate(auth, "plan_geojson", "GeoJSON is available on Starter and above")
-    const q = ctx.query as Query
-    const warnings: Array<ApiWarning> = []
-    const { filters, ref } = await readFilters(q, auth, warnings)
-    const secret = await rt.run(cursorSecret)
-    const page = readPage(q, auth, secret, filters)
-    const result = await rt.run(listFeatures(filters, page))
-    const attribution = await listExtras(rt, ctx, { kind: "feature", q, ref, types: str(q, "type") ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
-    const envelope = pagedEnvelope(secret, page, result, [], attribution)
+    const { envelope, warnings } = await query(ctx)
     // warnings travel only in the header on GeoJSON (SPEC §2.4)
     if (warnings.length > 0) ctx.set("X-Jurisdiction-Warning", warnings.map((w) => w.message).join("; "))
     ctx.body = {

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
+import { DRIVEBC_CREDIT } from "./credits.js"
 import { decodeEach, type FeatureAdapter } from "./Adapter.js"
 
 /**
@@ -80,7 +81,7 @@ export const drivebc_border: FeatureAdapter = {
   kind: "features",
   formats: ["drivebc-border-crossings"],
   yields: ["border_crossings"],
-  attribution: { name: "DriveBC", text: "Contains information licensed under the Open Government Licence – British Columbia", url: "https://www.drivebc.ca", license: "OGL-BC" },
+  attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
       adapter: drivebc_border, envelope: Envelope, items: join, record: Crossing, map: toFeature(ctx.jurisdiction),

@@ -3,6 +3,7 @@ import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
+import { DRIVEBC_CREDIT } from "./credits.js"
 import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
 import { multiToText } from "./wzdx_devices.js"
 
@@ -79,7 +80,7 @@ export const drivebc_dms: FeatureAdapter = {
   kind: "features",
   formats: ["drivebc-dms"],
   yields: ["signs"],
-  attribution: { name: "DriveBC", text: "Contains information licensed under the Open Government Licence – British Columbia", url: "https://www.drivebc.ca", license: "OGL-BC" },
+  attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
       adapter: drivebc_dms, envelope: Envelope, items: (e) => (Array.isArray(e) ? e : [e]), record: Sign,

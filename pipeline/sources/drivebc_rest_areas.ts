@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
+import { DRIVEBC_CREDIT } from "./credits.js"
 import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
 
 /**
@@ -94,7 +95,7 @@ export const drivebc_rest_areas: FeatureAdapter = {
   kind: "features",
   formats: ["drivebc-rest-stops"],
   yields: ["rest_areas"],
-  attribution: { name: "DriveBC", text: "Contains information licensed under the Open Government Licence – British Columbia", url: "https://www.drivebc.ca", license: "OGL-BC" },
+  attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
       adapter: drivebc_rest_areas, envelope: Schema.Array(Schema.Unknown), items: (a) => a, record: RestArea,

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
+import { DRIVEBC_CREDIT } from "./credits.js"
 import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
 
 /**
@@ -135,7 +136,7 @@ export const drivebc_rwis: FeatureAdapter = {
   kind: "features",
   formats: ["drivebc-weather-station-data", "drivebc-weather-station-list"],
   yields: ["weather_stations"],
-  attribution: { name: "DriveBC", text: "Contains information licensed under the Open Government Licence – British Columbia", url: "https://www.drivebc.ca", license: "OGL-BC" },
+  attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
       adapter: drivebc_rwis, envelope: Envelope, record: Doc, map: toFeature(ctx.jurisdiction),

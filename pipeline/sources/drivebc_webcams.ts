@@ -2,6 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
+import { DRIVEBC_CREDIT } from "./credits.js"
 import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
 
 /**
@@ -97,7 +98,7 @@ export const drivebc_webcams: FeatureAdapter = {
   kind: "features",
   formats: ["drivebc-webcam-api-v1"],
   yields: ["cameras"],
-  attribution: { name: "DriveBC", text: "Contains information licensed under the Open Government Licence – British Columbia", url: "https://www.drivebc.ca", license: "OGL-BC" },
+  attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
       adapter: drivebc_webcams, envelope: Envelope, items: (e) => ("webcams" in e && Array.isArray(e.webcams) ? e.webcams : [e]), record: Webcam,
