@@ -35,6 +35,23 @@ const candidates = (sql: SqlClient.SqlClient, cover: CellCover, types: ReadonlyA
         SELECT DISTINCT feature_id FROM feature_cells
         WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${types}))`
 
+/** Only types and a place: points are decided from the cell index alone (no row reads). */
+const plainSpatial = (f: FeatureFilters) =>
+  !f.jurisdictions && f.active === undefined && !f.startsAfter && !f.startsBefore && !f.endsAfter && !f.endsBefore
+
+const fromCells = (sql: SqlClient.SqlClient, f: FeatureFilters, cover: CellCover, conditions: Array<Fragment>) => {
+  const inCover = sql`res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${f.types})`
+  const pointTest = f.circle
+    ? sql`latitude BETWEEN ${f.circle.lat - f.circle.radiusKm / KM_PER_DEG_LAT} AND ${f.circle.lat + f.circle.radiusKm / KM_PER_DEG_LAT}
+          AND geo_haversine_km(${f.circle.lat}, ${f.circle.lng}, latitude, longitude) <= ${f.circle.radiusKm}`
+    : sql`latitude BETWEEN ${f.bbox!.minLat} AND ${f.bbox!.maxLat} AND longitude BETWEEN ${f.bbox!.minLng} AND ${f.bbox!.maxLng}`
+  return sql`WITH m AS MATERIALIZED (
+      SELECT feature_id AS id, seq FROM feature_cells WHERE ${inCover} AND is_point AND ${pointTest}
+      UNION
+      SELECT id, seq FROM features
+      WHERE ${sql.and([sql`id IN (SELECT feature_id FROM feature_cells WHERE ${inCover} AND NOT is_point)`, ...conditions])})`
+}
+
 export const spatialCover = (f: FeatureFilters): CellCover | null => {
   const cover = f.circle ? coverCircle(f.circle.lat, f.circle.lng, f.circle.radiusKm) : f.bbox ? coverBbox(f.bbox.minLng, f.bbox.minLat, f.bbox.maxLng, f.bbox.maxLat) : null
   return cover && cover.cells.length <= MAX_PREFILTER_CELLS ? cover : null
@@ -81,16 +98,33 @@ export const listFeatures = (f: FeatureFilters, page: FeaturePage) =>
     const sql = yield* SqlClient.SqlClient
     const cover = spatialCover(f)
     const conditions = featureWhere(sql, f)
-    const withCand = cover ? candidates(sql, cover, f.types) : sql``
-    const where = sql.and(cover ? [sql`id IN (SELECT feature_id FROM cand)`, ...conditions] : conditions)
     const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
-    const [rows, [{ total }]] = yield* Effect.all([
-      sql<Record<string, unknown> & { seq: number }>`
-        ${withCand} SELECT ${sql.literal(COLUMNS)} FROM features WHERE ${where} ${keyset}
-        ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
-      sql<{ total: number }>`${withCand} SELECT count(*)::int AS total FROM (SELECT 1 FROM features WHERE ${where} LIMIT ${FEATURE_TOTAL_CAP}) capped`
-    ], { concurrency: 2 })
-    return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
+    const offset = page.afterSeq !== undefined ? 0 : page.offset
+    if (!cover) {
+      const where = sql.and(conditions)
+      const [rows, [{ total }]] = yield* Effect.all([
+        sql<Record<string, unknown> & { seq: number }>`
+          SELECT ${sql.literal(COLUMNS)} FROM features WHERE ${where} ${keyset}
+          ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${offset}`,
+        sql<{ total: number }>`SELECT count(*)::int AS total FROM (SELECT 1 FROM features WHERE ${where} LIMIT ${FEATURE_TOTAL_CAP}) capped`
+      ], { concurrency: 2 })
+      return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
+    }
+    // spatial: the matches are found once and both the page and the capped total are read from
+    // them, in one statement
+    const matches = plainSpatial(f) ? fromCells(sql, f, cover, conditions) : sql`${candidates(sql, cover, f.types)},
+      m AS MATERIALIZED (SELECT id, seq FROM features WHERE ${sql.and([sql`id IN (SELECT feature_id FROM cand)`, ...conditions])})`
+    const rows = yield* sql<Record<string, unknown> & { seq: number; _total: number }>`
+      ${matches}
+      SELECT ${sql.literal(COLUMNS)}, (SELECT count(*)::int FROM (SELECT 1 FROM m LIMIT ${FEATURE_TOTAL_CAP}) c) AS _total
+      FROM features WHERE id IN (SELECT id FROM m WHERE TRUE ${keyset} ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${offset})
+      ORDER BY seq`
+    // an empty page past the end still owes the total
+    const total = rows.length > 0
+      ? rows[0]._total
+      : (yield* sql<{ total: number }>`${matches} SELECT count(*)::int AS total FROM (SELECT 1 FROM m LIMIT ${FEATURE_TOTAL_CAP}) c`)[0].total
+    const page_ = rows.slice(0, page.limit).map(({ _total, ...r }) => r as Record<string, unknown> & { seq: number })
+    return { rows: page_, total, hasMore: rows.length > page.limit }
   })
 
 export const featureTypeCounts = Effect.flatMap(SqlClient.SqlClient, (sql) =>

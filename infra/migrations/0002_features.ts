@@ -42,13 +42,18 @@ CREATE INDEX features_type ON features (feature_type, seq);
 CREATE INDEX features_jurisdiction ON features (jurisdiction, feature_type, seq);
 -- the H3 cells of every feature at each stored resolution: a point's own cell, every cell a
 -- line or polygon covers (so it is found anywhere along its geometry); keyed by type first so
--- a one-type radius search reads only its own candidates
+-- a one-type radius search reads only its own candidates, and carrying a point's position and
+-- list order so a plain radius or bbox search is answered from this index alone
 CREATE TABLE feature_cells (
   res smallint NOT NULL,
   cell bigint NOT NULL,
   feature_type text NOT NULL,
   feature_id text NOT NULL REFERENCES features(id) ON DELETE CASCADE,
-  PRIMARY KEY (res, cell, feature_type, feature_id)
+  seq bigint NOT NULL,
+  latitude double precision NOT NULL,
+  longitude double precision NOT NULL,
+  is_point boolean NOT NULL,
+  PRIMARY KEY (res, cell, feature_type, feature_id) INCLUDE (seq, latitude, longitude, is_point)
 );
 CREATE INDEX feature_cells_feature ON feature_cells (feature_id);
 

@@ -83,6 +83,15 @@ describe("GET /features", () => {
     expect(ids(boxNorth)).toEqual(["wr-line"])
     const away = await call(`/features?type=weight_restrictions&lat=${center.lat}&lng=-122.8&radius_km=5`)
     expect(ids(away)).toEqual([])
+    // the cell-index path (place only) and the row path (place plus other filters) agree
+    for (const q of [`group=trucking&lat=${center.lat}&lng=${center.lng}&radius_km=30`, `type=cameras&bbox=-123.1,48.9,-122.9,49.2`]) {
+      const fast = await call(`/features?${q}`)
+      const full = await call(`/features?${q}&jurisdiction=BC&starts_after=1900-01-01&ends_after=1900-01-01`)
+      const viaRows = await call(`/features?${q}&jurisdiction=BC`)
+      expect(ids(viaRows)).toEqual(ids(fast))
+      expect(viaRows.body.total).toBe(fast.body.total)
+      void full
+    }
   })
 
   it("refuses a group radius above 200 km and allows any radius for one type", async () => {

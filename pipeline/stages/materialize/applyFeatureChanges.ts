@@ -16,6 +16,16 @@ export const cellRows = (r: { id: string; feature_type: string; latitude: number
   return [...rows.values()]
 }
 
+/** Writes cell rows, copying each feature's list order and position from its row. */
+export const insertCells = (cells: ReadonlyArray<{ res: number; cell: string; feature_type: string; feature_id: string }>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    INSERT INTO feature_cells (res, cell, feature_type, feature_id, seq, latitude, longitude, is_point)
+    SELECT x.res, x.cell::bigint, x.feature_type, x.feature_id, f.seq, f.latitude, f.longitude,
+           (f.geometry IS NULL OR f.geometry->>'type' = 'Point')
+    FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb) AS x(res smallint, cell text, feature_type text, feature_id text)
+    JOIN features f ON f.id = x.feature_id
+    ON CONFLICT DO NOTHING`)
+
 /**
  * Applies feature changes in one transaction, idempotent and order-independent like the event
  * path: a row follows the highest version that carried content; a deactivation without content
@@ -101,11 +111,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
         if (moved.length > 0) {
           yield* sql`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)})`
           const cells = moved.flatMap((r) => cellRows(r))
-          yield* sql`
-            INSERT INTO feature_cells (res, cell, feature_type, feature_id)
-            SELECT res, cell::bigint, feature_type, feature_id FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb)
-              AS x(res smallint, cell text, feature_type text, feature_id text)
-            ON CONFLICT DO NOTHING`
+          yield* insertCells(cells)
         }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         const recheck = [...new Set([...bare, ...inserted])]
