@@ -14,8 +14,8 @@ export const cellsOf = (lat: number, lng: number) => ({
   r7: toDecimal(latLngToCell(lat, lng, 7))
 })
 
-/** The finest stored resolution whose cover stays under about half this many cells (a 200 km circle at resolution 5). */
-const MAX_CELLS = 1600
+/** The finest stored resolution whose cover stays under about half this many cells (measured best with the cell index: bench:api). */
+const MAX_CELLS = 300
 
 const pickResolution = (areaKm2: number): Resolution => {
   for (const res of RESOLUTIONS) if (areaKm2 / getHexagonAreaAvg(res, "km2") <= MAX_CELLS / 2) return res
