@@ -2,6 +2,7 @@ import { bodyParser } from "@koa/bodyparser"
 import Router from "@koa/router"
 import Koa from "koa"
 import { authMiddleware } from "./middleware/auth.js"
+import { rateLimitMiddleware } from "./middleware/rateLimit.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
 import { analyticsRouter } from "./routes/analytics.js"
 import { eventsRouter } from "./routes/events.js"
@@ -34,6 +35,7 @@ export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
   // everything after this needs a key
   const data = new Router()
   data.use(authMiddleware(rt))
+  data.use(rateLimitMiddleware(rt))
   // JSON bodies only, at most MAX_BODY_BYTES; a malformed one is a 400 (errorMiddleware)
   data.use(bodyParser({ enableTypes: ["json"], jsonLimit: MAX_BODY_BYTES, encoding: "utf-8" }))
   data.use(eventsRouter(rt).routes())

@@ -4,6 +4,7 @@ import type Koa from "koa"
 import { keyMatches, keyPrefix, looksLikeKey } from "../../shared/domain/ApiKey.js"
 import type { ApiRuntime } from "../runtime.js"
 import { ApiError } from "./errors.js"
+import { planGate } from "./planGate.js"
 
 export interface Plan {
   readonly id: number
@@ -86,6 +87,13 @@ export const authMiddleware = (rt: ApiRuntime): Koa.Middleware => {
     if (!hit.auth) throw unauthorized("invalid API key")
     if (hit.auth.expiresAt && Date.parse(hit.auth.expiresAt) <= now) throw unauthorized("API key has expired")
     ctx.state.auth = hit.auth
+    // plan state (SPEC §5.5): an ended trial or subscription is a plan gate, not a bad key
+    if (hit.auth.trialEndsAt && hit.auth.plan.code === "free" && Date.parse(hit.auth.trialEndsAt) <= now) {
+      throw planGate(hit.auth, "trial_expired", "your free trial has ended; choose a plan to continue")
+    }
+    if (hit.auth.subscriptionEndsAt && hit.auth.plan.code !== "free" && Date.parse(hit.auth.subscriptionEndsAt) <= now) {
+      throw planGate(hit.auth, "subscription_expired", "your subscription has ended; renew it to continue")
+    }
     // last_used_at is advisory: write it at most once a minute per key, off the request path
     const keyId = hit.auth.keyId
     if ((touch.get(keyId) ?? 0) < now - 60_000) {
