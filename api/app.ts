@@ -2,6 +2,7 @@ import { bodyParser } from "@koa/bodyparser"
 import Router from "@koa/router"
 import Koa from "koa"
 import { authMiddleware } from "./middleware/auth.js"
+import { keyOrigins, preflight, publicOrigins } from "./middleware/cors.js"
 import { rateLimitMiddleware } from "./middleware/rateLimit.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
 import { analyticsRouter } from "./routes/analytics.js"
@@ -28,13 +29,16 @@ export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
     await next()
   })
 
+  app.use(preflight)
   const v1 = new Router({ prefix: "/api/v1" })
   // public: no key
+  v1.use(["/health", "/status"], publicOrigins)
   v1.use(healthRouter(rt, startedAt).routes())
   v1.use(statusRouter(rt).routes())
   // everything after this needs a key
   const data = new Router()
   data.use(authMiddleware(rt))
+  data.use(keyOrigins)
   data.use(rateLimitMiddleware(rt))
   // JSON bodies only, at most MAX_BODY_BYTES; a malformed one is a 400 (errorMiddleware)
   data.use(bodyParser({ enableTypes: ["json"], jsonLimit: MAX_BODY_BYTES, encoding: "utf-8" }))

@@ -75,3 +75,22 @@ describe("trial and subscription state", () => {
     expect(s.body.code).toBe("subscription_expired")
   })
 })
+
+describe("origins (CORS)", () => {
+  it("answers preflights, serves a key's allowed origins and refuses others", async () => {
+    const k = await rt.runPromise(createKey({ plan: "pro", email: "cors@example.com", allowedOrigins: ["https://app.example.com"] })).then((x) => x.key)
+    const pre = await fetch(`${base(0)}/events`, { method: "OPTIONS", headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "GET" } })
+    expect(pre.status).toBe(204)
+    expect(pre.headers.get("access-control-allow-headers")).toMatch(/X-API-Key/)
+    const ok = await api(base(0), k)("/jurisdictions/groups", { headers: { Origin: "https://app.example.com" } })
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://app.example.com")
+    expect(ok.headers.get("access-control-expose-headers")).toMatch(/X-RateLimit-Remaining/)
+    const bad = await api(base(0), k)("/jurisdictions/groups", { headers: { Origin: "https://evil.example.net" } })
+    expect(bad.status).toBe(403)
+    expect(bad.body.error).toMatch(/not allowed for this API key/)
+    // servers send no Origin and are not affected
+    expect((await api(base(1), k)("/jurisdictions/groups")).status).toBe(200)
+    expect((await api(base(1))("/health", { headers: { Origin: "https://any.example.org" } })).headers.get("access-control-allow-origin")).toBe("*")
+  })
+})
