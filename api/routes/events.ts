@@ -26,7 +26,8 @@ export const eventsRouter = (rt: ApiRuntime) => {
   const router = new Router()
   const reference = cachedReference()
 
-  router.get("/events", async (ctx) => {
+  /** One /events query (ids, or filters and a page): the envelope and its warnings. */
+  const query = async (ctx: Router.RouterContext) => {
     const auth = ctx.state.auth as AuthContext
     const q = ctx.query as Query
     const ids = list(q, "ids", 10_000)
@@ -35,8 +36,7 @@ export const eventsRouter = (rt: ApiRuntime) => {
         throw planGate(auth, "plan_batch_size", `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`)
       }
       const rows = await rt.run(eventsByIds(ids))
-      ctx.body = { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }
-      return
+      return { envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }, warnings: [] }
     }
     const warnings: Array<ApiWarning> = []
     const ref = await rt.run(reference)
@@ -57,7 +57,36 @@ export const eventsRouter = (rt: ApiRuntime) => {
     const result = await rt.run(listEvents(filters, page))
     const types = filters.types?.length === 1 ? filters.types : undefined
     const attribution = await listExtras(rt, ctx, { kind: "event", q, ref, types, rows: result.rows, total: result.total, warnings })
-    ctx.body = pagedEnvelope(secret, page, result, warnings, attribution)
+    return { envelope: pagedEnvelope(secret, page, result, [], attribution), warnings }
+  }
+
+  router.get("/events", async (ctx) => {
+    const { envelope, warnings } = await query(ctx)
+    ctx.body = { ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }
+  })
+
+  router.get("/events/geojson", async (ctx) => {
+    const auth = ctx.state.auth as AuthContext
+    if (!auth.plan.allow_geojson) throw planGate(auth, "plan_geojson", "GeoJSON is available on Starter and above")
+    const { envelope, warnings } = await query(ctx)
+    // warnings travel only in the header on GeoJSON (SPEC §2.4)
+    if (warnings.length > 0) ctx.set("X-Jurisdiction-Warning", warnings.map((w) => w.message).join("; "))
+    ctx.body = {
+      type: "FeatureCollection",
+      features: envelope.data.map((e) => ({
+        type: "Feature",
+        id: e.id,
+        geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
+        properties: {
+          id: e.id, source: e.source, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity, status: e.status,
+          title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time
+        }
+      })),
+      total: envelope.total, limit: envelope.limit, offset: envelope.offset, has_more: envelope.has_more,
+      ...("next_cursor" in envelope ? { next_cursor: envelope.next_cursor } : {}),
+      ...("attribution" in envelope ? { attribution: envelope.attribution } : {})
+    }
+    ctx.type = "application/geo+json" // after the body: Koa types an object body as JSON
   })
 
   router.get("/events/:id", async (ctx) => {

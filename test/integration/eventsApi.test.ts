@@ -218,3 +218,24 @@ describe("GET /events/{id} and history", () => {
     expect((await api(base)(`/events?api_key=${keys.pro}`)).status).toBe(200)
   })
 })
+
+describe("GET /events/geojson", () => {
+  it("answers an RFC 7946 FeatureCollection with the §4.1 properties, Starter and above", async () => {
+    const r = await api(base, keys.starter)("/events/geojson?sub_type=Paving")
+    expect(r.status).toBe(200)
+    expect(r.headers.get("content-type")).toMatch(/^application\/geo\+json/)
+    const [f] = r.body.features
+    expect(f.geometry).toEqual({ type: "Point", coordinates: [-73.99, f.geometry.coordinates[1]] })
+    expect(Object.keys(f.properties).sort()).toEqual(["affected_roads", "direction", "id", "jurisdiction", "severity", "source", "start_time", "status", "title", "type"])
+    expect(r.body).toMatchObject({ type: "FeatureCollection", total: 1, has_more: false })
+  })
+
+  it("gates Free, and carries warnings only in the header", async () => {
+    const gated = await api(base, keys.free)("/events/geojson?jurisdiction=NY")
+    expect(gated.status).toBe(403)
+    expect(gated.body.code).toBe("plan_geojson")
+    const warned = await pro()("/events/geojson?type=incidnet")
+    expect(warned.headers.get("x-jurisdiction-warning")).toMatch(/INCIDNET/)
+    expect(warned.body.warnings).toBeUndefined()
+  })
+})
