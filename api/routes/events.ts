@@ -1,6 +1,7 @@
 import Router from "@koa/router"
 import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from "../../shared/domain/Event.js"
 import { cursorSecret } from "../cursor.js"
+import { requireGeoJson, sendFeatureCollection } from "../geojson.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { ApiError, badRequest } from "../middleware/errors.js"
@@ -66,27 +67,17 @@ export const eventsRouter = (rt: ApiRuntime) => {
   })
 
   router.get("/events/geojson", async (ctx) => {
-    const auth = ctx.state.auth as AuthContext
-    if (!auth.plan.allow_geojson) throw planGate(auth, "plan_geojson", "GeoJSON is available on Starter and above")
+    requireGeoJson(ctx)
     const { envelope, warnings } = await query(ctx)
-    // warnings travel only in the header on GeoJSON (SPEC §2.4)
-    if (warnings.length > 0) ctx.set("X-Jurisdiction-Warning", warnings.map((w) => w.message).join("; "))
-    ctx.body = {
-      type: "FeatureCollection",
-      features: envelope.data.map((e) => ({
-        type: "Feature",
-        id: e.id,
-        geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
-        properties: {
-          id: e.id, source: e.source, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity, status: e.status,
-          title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time
-        }
-      })),
-      total: envelope.total, limit: envelope.limit, offset: envelope.offset, has_more: envelope.has_more,
-      ...("next_cursor" in envelope ? { next_cursor: envelope.next_cursor } : {}),
-      ...("attribution" in envelope ? { attribution: envelope.attribution } : {})
-    }
-    ctx.type = "application/geo+json" // after the body: Koa types an object body as JSON
+    sendFeatureCollection(ctx, envelope, warnings, (e) => ({
+      type: "Feature",
+      id: e.id,
+      geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
+      properties: {
+        id: e.id, source: e.source, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity, status: e.status,
+        title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time
+      }
+    }))
   })
 
   router.get("/events/:id", async (ctx) => {

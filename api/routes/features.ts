@@ -1,11 +1,11 @@
 import Router from "@koa/router"
 import { FEATURE_GROUPS, groupById, KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
 import { cached } from "../cached.js"
+import { requireGeoJson, sendFeatureCollection } from "../geojson.js"
 import { cursorSecret } from "../cursor.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { badRequest } from "../middleware/errors.js"
-import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, readPage } from "../paging.js"
 import { bbox, bool, circle, instant, str } from "../params.js"
 import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
@@ -103,20 +103,9 @@ export const featuresRouter = (rt: ApiRuntime) => {
   })
 
   router.get("/features/geojson", async (ctx) => {
-    const auth = ctx.state.auth as AuthContext
-    if (!auth.plan.allow_geojson) throw planGate(auth, "plan_geojson", "GeoJSON is available on Starter and above")
+    requireGeoJson(ctx)
     const { envelope, warnings } = await query(ctx)
-    // warnings travel only in the header on GeoJSON (SPEC §2.4)
-    if (warnings.length > 0) ctx.set("X-Jurisdiction-Warning", warnings.map((w) => w.message).join("; "))
-    ctx.body = {
-      type: "FeatureCollection",
-      features: envelope.data.map(toGeoJson),
-      // paging as foreign members (RFC 7946 §6.1)
-      total: envelope.total, limit: envelope.limit, offset: envelope.offset, has_more: envelope.has_more,
-      ...("attribution" in envelope ? { attribution: envelope.attribution } : {}),
-      ...("next_cursor" in envelope ? { next_cursor: envelope.next_cursor } : {})
-    }
-    ctx.type = "application/geo+json" // after the body: Koa types an object body as JSON
+    sendFeatureCollection(ctx, envelope, warnings, toGeoJson)
   })
 
   return router
