@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
@@ -63,10 +63,7 @@ const toFeature = (jurisdiction: string) => (c: Crossing): FeatureObservation | 
     road_name: null,
     direction: null,
     is_active: true,
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       lanes,
       ...(c.fields.schedule_url ? { schedule_url: c.fields.schedule_url } : {})

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
@@ -69,10 +69,7 @@ const toFeature = (jurisdiction: string) => (r: RestArea): FeatureObservation | 
     road_name: p.HIGHWAY_NUMBER ? `Highway ${p.HIGHWAY_NUMBER}` : null,
     direction: directionOf(p.DIRECTION_OF_TRAFFIC),
     is_active: true,
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: defined({
       amenities,
       accommodates_trucks: trucks,

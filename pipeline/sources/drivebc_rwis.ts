@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
@@ -116,10 +116,7 @@ const toFeature = (jurisdiction: string) => (doc: Doc): FeatureObservation | str
     road_name: null,
     direction: null,
     is_active: (s.Status ?? "Active").toLowerCase() === "active",
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       ...(s.WeatherStationNumber ? { station_number: s.WeatherStationNumber } : {}),
       ...(s.Elevation !== undefined && s.Elevation !== null ? { elevation_m: s.Elevation } : {}),

@@ -1,5 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
@@ -53,10 +53,7 @@ const toFeature = (jurisdiction: string) => (w: Webcam): FeatureObservation | st
     road_name: highway,
     direction: directionOf(orientation),
     is_active: w.isOn && w.shouldAppear !== false,
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: compact({
       url: w.links?.imageDisplay,
       thumbnail_url: w.links?.imageThumbnail,

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
@@ -77,10 +77,7 @@ const toFeature = (jurisdiction: string) => (s: Site): FeatureObservation | stri
     road_name: p.site_route ?? p.tpims?.route ?? null,
     direction: directionIn(p.site_area_label),
     is_active: p.site_area_status !== "closed",
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       ...(p.site_area_status ? { open: p.site_area_status === "open" } : {}),
       ...(p.mile_marker !== undefined && p.mile_marker !== null ? { milepost: p.mile_marker } : {}),

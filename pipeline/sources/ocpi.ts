@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
@@ -112,10 +112,7 @@ const toFeature = (jurisdiction: string) => (l: Location): FeatureObservation | 
     road_name: null,
     direction: null,
     is_active: l.publish !== false && live.length > 0,
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       network,
       connector_types: [...new Set(connectors.map((c) => c.standard).filter((s): s is string => !!s))],

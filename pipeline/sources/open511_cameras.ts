@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
 import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
@@ -40,10 +40,7 @@ const toFeature = (jurisdiction: string) => (c: Camera): FeatureObservation | st
     road_name: road?.name ?? null,
     direction: directionOf(road?.direction ?? c.orientation),
     is_active: media.length > 0,
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       ...(media[0] ? { url: media[0].url } : {}),
       ...(media[0]?.refresh_interval ? { refresh_interval_s: media[0].refresh_interval } : {}),

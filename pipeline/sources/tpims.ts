@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
@@ -94,10 +94,7 @@ const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | s
     road_name: s.relevantHighway?.trim() || null,
     direction: directionOf(s.directionOfTravel),
     is_active: site.dynamic?.open !== false,
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       ...(capacity !== undefined ? { capacity } : {}),
       ...(s.amenities && s.amenities.length > 0 ? { amenities: s.amenities } : {}),

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
@@ -73,10 +73,7 @@ const toFeature = (jurisdiction: string) => (d: Device): FeatureObservation | st
     road_name: road,
     direction: directionOf(core.road_direction),
     is_active: core.device_status !== "error",
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       device_status: core.device_status,
       ...(core.status_messages && core.status_messages.length > 0 ? { status_messages: core.status_messages } : {}),

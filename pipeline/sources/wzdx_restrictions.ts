@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
+import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
 import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
@@ -83,10 +83,7 @@ const toFeature = (jurisdiction: string) => (f: Feature): FeatureObservation | s
     road_name: road,
     direction: directionOf(core.direction),
     is_active: true,
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: null,
+    ...NO_WINDOW,
     properties: {
       ...(height !== undefined ? { min_vertical_clearance_m: height } : {}),
       ...(weight !== undefined ? { weight_limit_tons: weight, restriction_type: "posted" } : {}),

@@ -29,3 +29,6 @@ export const FeatureObservation = Schema.Struct({
   has_details: Schema.Boolean
 })
 export type FeatureObservation = typeof FeatureObservation.Type
+
+/** The time fields of a permanent feature (cameras, stations, signs …): no window at all. */
+export const NO_WINDOW = { start_time: null, end_time: null, estimated_start_time: null, estimated_end_time: null } as const

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { EventChange } from "../../../shared/domain/Change.js"
+import { insertHistory, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
 
 /**
@@ -47,23 +48,15 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
     const createdIds = [...createdAt.keys()]
     const history = changes.flatMap((c) =>
       c.fields.map((f) => ({
-        change_id: c.change_id, event_id: c.event_id, change_type: f.change_type,
+        change_id: c.change_id, subject_id: c.event_id, change_type: f.change_type,
         old_value: f.old_value, new_value: f.new_value, changed_at: c.at
       }))
     )
 
     yield* sql.withTransaction(
       Effect.gen(function* () {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(id, 7)) FROM (SELECT id FROM unnest(${touched}::text[]) AS id ORDER BY id) s`
-        if (history.length > 0) {
-          yield* sql`
-            INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
-            SELECT change_id, event_id, change_type, old_value, new_value, changed_at
-            FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(change_id text, event_id text,
-              change_type text, old_value text, new_value text, changed_at timestamptz)
-            ORDER BY changed_at
-            ON CONFLICT (change_id, change_type) DO NOTHING`
-        }
+        yield* lockIds(7, touched)
+        yield* insertHistory("event_history", history)
         const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
             INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title,
               description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { FeatureChange } from "../../../shared/domain/Change.js"
+import { insertHistory, lockIds } from "./historyRows.js"
 import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
 
@@ -60,7 +61,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
     })
     const history = changes.flatMap((c) =>
       c.fields.map((f) => ({
-        change_id: c.change_id, feature_id: c.feature_id, change_type: f.change_type,
+        change_id: c.change_id, subject_id: c.feature_id, change_type: f.change_type,
         old_value: f.old_value, new_value: f.new_value, changed_at: c.at
       }))
     )
@@ -68,16 +69,8 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
 
     yield* sql.withTransaction(
       Effect.gen(function* () {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(id, 8)) FROM (SELECT id FROM unnest(${touched}::text[]) AS id ORDER BY id) s`
-        if (history.length > 0) {
-          yield* sql`
-            INSERT INTO feature_history (change_id, feature_id, change_type, old_value, new_value, changed_at)
-            SELECT change_id, feature_id, change_type, old_value, new_value, changed_at
-            FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(change_id text, feature_id text,
-              change_type text, old_value text, new_value text, changed_at timestamptz)
-            ORDER BY changed_at
-            ON CONFLICT (change_id, change_type) DO NOTHING`
-        }
+        yield* lockIds(8, touched)
+        yield* insertHistory("feature_history", history)
         const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
           INSERT INTO features AS ft (id, source, source_id, jurisdiction, feature_type, name, description, latitude,
             longitude, geometry, min_lat, min_lng, max_lat, max_lng, road_name, direction, is_active, start_time, end_time, estimated_start_time,
