@@ -1,6 +1,7 @@
 import { bodyParser } from "@koa/bodyparser"
 import Router from "@koa/router"
 import Koa from "koa"
+import type { Redacted } from "effect"
 import { authMiddleware } from "./middleware/auth.js"
 import { keyOrigins, preflight, publicOrigins } from "./middleware/cors.js"
 import { rateLimitMiddleware } from "./middleware/rateLimit.js"
@@ -17,8 +18,15 @@ import type { ApiRuntime } from "./runtime.js"
 /** Largest request body any endpoint accepts. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
+export interface AppOptions {
+  readonly portalUrl?: string | undefined
+  readonly metricsToken?: Redacted.Redacted<string> | undefined
+  readonly startedAt?: number
+}
+
 /** Middleware order lives here and only here. */
-export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
+export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
+  const startedAt = options.startedAt ?? Date.now()
   const app = new Koa()
   app.proxy = false
   app.use(errorMiddleware)
@@ -37,7 +45,7 @@ export const buildApp = (rt: ApiRuntime, startedAt = Date.now()) => {
   v1.use(statusRouter(rt).routes())
   // everything after this needs a key
   const data = new Router()
-  data.use(authMiddleware(rt))
+  data.use(authMiddleware(rt, options.portalUrl))
   data.use(keyOrigins)
   data.use(rateLimitMiddleware(rt))
   // JSON bodies only, at most MAX_BODY_BYTES; a malformed one is a 400 (errorMiddleware)

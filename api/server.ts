@@ -15,7 +15,7 @@ const serverLayer = (options: { port?: number; onListen?: (port: number) => void
       const config = yield* AppConfig
       const runtime = yield* Effect.runtime<ApiServices>()
       const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect) }
-      const app = buildApp(rt)
+      const app = buildApp(rt, { portalUrl: config.portalUrl, metricsToken: config.metricsToken })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {
           const s = app.listen(options.port ?? config.port, "0.0.0.0")

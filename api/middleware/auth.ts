@@ -21,6 +21,10 @@ export interface Plan {
   readonly max_batch_size: number
   readonly max_jurisdictions: number | null
   readonly requires_jurisdiction: boolean
+  readonly allow_archived_events: boolean
+  readonly allow_inactive_features: boolean
+  /** how far back a request may reach; null = no limit */
+  readonly event_history_days: number | null
 }
 
 export interface AuthContext {
@@ -34,6 +38,8 @@ export interface AuthContext {
   readonly trialEndsAt: string | null
   readonly subscriptionEndsAt: string | null
   readonly subscriptionStatus: string
+  /** PORTAL_URL, for upgrade links in plan-gate bodies */
+  readonly portalUrl: string | undefined
 }
 
 interface KeyRow {
@@ -65,7 +71,7 @@ const lookup = (key: string) =>
 /** Keys are re-read at most this often; a revoked key stops working within the TTL. */
 const CACHE_TTL_MS = 15_000
 
-export const authMiddleware = (rt: ApiRuntime): Koa.Middleware => {
+export const authMiddleware = (rt: ApiRuntime, portalUrl: string | undefined): Koa.Middleware => {
   const cache = new Map<string, { at: number; auth: AuthContext | null }>()
   const touch = new Map<number, number>()
   return async (ctx, next) => {
@@ -79,7 +85,7 @@ export const authMiddleware = (rt: ApiRuntime): Koa.Middleware => {
     if (!hit || now - hit.at > CACHE_TTL_MS) {
       const rows = await rt.run(lookup(key))
       const row = rows.find((r) => keyMatches(key, Buffer.from(r.key_hash)))
-      hit = { at: now, auth: row ? toAuth(row) : null }
+      hit = { at: now, auth: row ? toAuth(row, portalUrl) : null }
       if (!row || (row.key_active && row.customer_active)) cache.set(key, hit)
       if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
       if (row && (!row.key_active || !row.customer_active)) throw unauthorized("API key is disabled")
@@ -104,7 +110,7 @@ export const authMiddleware = (rt: ApiRuntime): Koa.Middleware => {
   }
 }
 
-const toAuth = (r: KeyRow): AuthContext => ({
+const toAuth = (r: KeyRow, portalUrl: string | undefined): AuthContext => ({
   keyId: r.key_id,
   customerId: r.customer_id,
   email: r.email,
@@ -114,5 +120,6 @@ const toAuth = (r: KeyRow): AuthContext => ({
   expiresAt: r.expires_at,
   trialEndsAt: r.trial_ends_at,
   subscriptionEndsAt: r.subscription_ends_at,
-  subscriptionStatus: r.subscription_status
+  subscriptionStatus: r.subscription_status,
+  portalUrl
 })

@@ -5,12 +5,6 @@ export type PlanGateCode =
   | "plan_jurisdiction" | "plan_batch_size" | "plan_event_time_range" | "plan_event_status" | "plan_archived_event"
   | "plan_inactive_features" | "plan_geojson" | "plan_analytics" | "plan_truck" | "trial_expired" | "subscription_expired"
 
-/** Portal link for upgrades; omitted from bodies when not configured (SPEC §2.7). */
-let portalUrl: string | undefined
-export const setPortalUrl = (url: string | undefined) => {
-  portalUrl = url
-}
-
 /** A plan-gate 403 with the full SPEC §2.7 body. */
 export const planGate = (auth: AuthContext, code: PlanGateCode, error: string) =>
   new ApiError(403, error, {
@@ -18,5 +12,6 @@ export const planGate = (auth: AuthContext, code: PlanGateCode, error: string) =
     docs_url: `/docs/plans#${code}`,
     plan: auth.plan.code,
     plan_name: auth.plan.name,
-    ...(portalUrl ? { upgrade_url: `${portalUrl.replace(/\/$/, "")}/billing/upgrade` } : {})
+    // omitted when no portal is configured (SPEC §2.7)
+    ...(auth.portalUrl ? { upgrade_url: `${auth.portalUrl.replace(/\/$/, "")}/billing/upgrade?plan=${auth.plan.code}&gate=${code}` } : {})
   })

@@ -15,8 +15,12 @@ export interface EventFilters {
   readonly road?: string
   readonly circle?: Circle
   readonly bbox?: Bbox
-  /** plan data delay: rows changed more recently than this many seconds are not shown */
+  readonly updatedAfter?: string
+  readonly updatedBefore?: string
+  /** plan data delay: events first seen less than this many seconds ago are not shown yet */
   readonly delaySec?: number
+  /** plan history window: ended events last updated longer ago than this are not shown */
+  readonly historyDays?: number
 }
 
 export interface Page {
@@ -74,7 +78,10 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters): Array<F
     if (cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
     w.push(sql`latitude BETWEEN ${b.minLat} AND ${b.maxLat} AND longitude BETWEEN ${b.minLng} AND ${b.maxLng}`)
   }
-  if (f.delaySec && f.delaySec > 0) w.push(sql`last_updated <= now() - make_interval(secs => ${f.delaySec})`)
+  if (f.updatedAfter) w.push(sql`last_updated >= ${f.updatedAfter}`)
+  if (f.updatedBefore) w.push(sql`last_updated < ${f.updatedBefore}`)
+  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= now() - make_interval(secs => ${f.delaySec})`)
+  if (f.historyDays !== undefined) w.push(sql`(status = 'active' OR last_updated >= now() - make_interval(days => ${f.historyDays}))`)
   return w
 }
 

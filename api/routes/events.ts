@@ -7,7 +7,7 @@ import type { AuthContext } from "../middleware/auth.js"
 import { ApiError, badRequest } from "../middleware/errors.js"
 import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, readPage, withoutSeq } from "../paging.js"
-import { bbox, circle, list, str } from "../params.js"
+import { bbox, circle, instant, list, str } from "../params.js"
 import { listExtras } from "../listExtras.js"
 import { cachedReference } from "../queries/Reference.js"
 import { type EventFilters, eventsByIds, getEvent, listEvents } from "../queries/EventsQuery.js"
@@ -23,6 +23,22 @@ const enumFilter = (q: Query, name: string, allowed: ReadonlyArray<string>, code
 }
 
 
+/** SPEC §7 gates on which events a plan may see: other statuses, and how far back. */
+const eventPlanGates = (auth: AuthContext, statuses: ReadonlyArray<string>, updatedAfter?: string, updatedBefore?: string) => {
+  const plan = auth.plan
+  if (!plan.allow_archived_events && statuses.some((s) => s !== "active")) {
+    throw planGate(auth, "plan_event_status", `your plan lists active events only (asked for status ${statuses.join(",")})`)
+  }
+  if (plan.event_history_days !== null) {
+    const earliest = Date.now() - plan.event_history_days * 86_400_000
+    for (const [name, at] of [["updated_after", updatedAfter], ["updated_before", updatedBefore]] as const) {
+      if (at !== undefined && Date.parse(at) < earliest) {
+        throw planGate(auth, "plan_event_time_range", `${name} reaches back further than your plan's ${plan.event_history_days}-day history`)
+      }
+    }
+  }
+}
+
 export const eventsRouter = (rt: ApiRuntime) => {
   const router = new Router()
   const reference = cachedReference()
@@ -37,21 +53,31 @@ export const eventsRouter = (rt: ApiRuntime) => {
         throw planGate(auth, "plan_batch_size", `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`)
       }
       const rows = await rt.run(eventsByIds(ids))
+      if (!auth.plan.allow_archived_events && rows.some((r) => r.status !== "active")) {
+        throw planGate(auth, "plan_archived_event", "ids names an ended event; your plan shows active events only")
+      }
       return { envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }, warnings: [] }
     }
     const warnings: Array<ApiWarning> = []
     const ref = await rt.run(reference)
+    const statuses = enumFilter(q, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"]
+    const updatedAfter = instant(q, "updated_after")
+    const updatedBefore = instant(q, "updated_before")
+    eventPlanGates(auth, statuses, updatedAfter, updatedBefore)
     const filters: EventFilters = {
       jurisdictions: jurisdictionFilter(q, ref, auth, warnings),
       types: enumFilter(q, "type", EVENT_TYPES, "unknown_type", warnings),
       subTypes: list(q, "sub_type"),
       causes: list(q, "cause"),
       severities: enumFilter(q, "severity", SEVERITIES, "unknown_severity", warnings),
-      statuses: enumFilter(q, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"],
+      statuses,
       road: str(q, "road"),
       circle: circle(q, 20_000),
       bbox: bbox(q),
-      delaySec: auth.plan.data_delay_sec
+      updatedAfter,
+      updatedBefore,
+      delaySec: auth.plan.data_delay_sec,
+      historyDays: auth.plan.event_history_days ?? undefined
     }
     const secret = await rt.run(cursorSecret)
     const page = readPage(q, auth, secret, filters)
@@ -85,6 +111,10 @@ export const eventsRouter = (rt: ApiRuntime) => {
     if (id.length > 200) throw badRequest("id is too long")
     const row = await rt.run(getEvent(id))
     if (!row) throw new ApiError(404, `no event with id ${id}`, { docs_url: "/docs/api#events" })
+    const auth = ctx.state.auth as AuthContext
+    if (!auth.plan.allow_archived_events && row.status !== "active") {
+      throw planGate(auth, "plan_archived_event", `event ${id} has ended; your plan shows active events only`)
+    }
     ctx.body = row
   })
 

@@ -6,6 +6,7 @@ import { cursorSecret } from "../cursor.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { badRequest } from "../middleware/errors.js"
+import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, readPage } from "../paging.js"
 import { bbox, bool, circle, instant, str } from "../params.js"
 import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
@@ -70,10 +71,15 @@ export const featuresRouter = (rt: ApiRuntime) => {
     if (c && str(q, "group") && c.radiusKm > GROUP_RADIUS_CAP_KM) {
       throw badRequest(`radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius`)
     }
+    const active = bool(q, "active")
+    if (active === false && !auth.plan.allow_inactive_features) {
+      throw planGate(auth, "plan_inactive_features", "your plan lists active features only")
+    }
     const filters: FeatureFilters = {
       types,
       jurisdictions: jurisdictionFilter(q, ref, auth, warnings),
-      active: bool(q, "active"),
+      // a plan without inactive features sees active ones only, asked or not
+      active: auth.plan.allow_inactive_features ? active : true,
       circle: c,
       bbox: bbox(q),
       startsAfter: instant(q, "starts_after"),

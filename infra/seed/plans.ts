@@ -4,7 +4,8 @@
  */
 export const planSeeds = [
   {
-    code: "free", name: "Free", description: "Evaluate the API on one jurisdiction at a time",
+    code: "free", allow_archived_events: false, allow_inactive_features: false, event_history_days: 1,
+    name: "Free", description: "Evaluate the API on one jurisdiction at a time",
     allow_analytics: false, allow_geojson: false, allow_truck_data: false, allow_webhooks: false,
     data_delay_sec: 300, data_unit_price: 0, is_contact_sales: false,
     rate_limit_rpm: 30, daily_request_limit: 1000, max_limit: 100, max_batch_size: 10, max_jurisdictions: 1,
@@ -12,7 +13,8 @@ export const planSeeds = [
     features: [{ key: "plan.free.jurisdiction", label: "One jurisdiction per request" }, { key: "plan.free.daily", label: "1,000 requests per day" }]
   },
   {
-    code: "starter", name: "Starter", description: "Real-time events and features with GeoJSON",
+    code: "starter", allow_archived_events: true, allow_inactive_features: true, event_history_days: 30,
+    name: "Starter", description: "Real-time events and features with GeoJSON",
     allow_analytics: false, allow_geojson: true, allow_truck_data: false, allow_webhooks: false,
     data_delay_sec: 0, data_unit_price: 0.0005, is_contact_sales: false,
     rate_limit_rpm: 120, daily_request_limit: null, max_limit: 500, max_batch_size: 50, max_jurisdictions: 10,
@@ -20,7 +22,8 @@ export const planSeeds = [
     features: [{ key: "plan.starter.geojson", label: "GeoJSON endpoints" }]
   },
   {
-    code: "pro", name: "Pro", description: "Trucking, analytics, routing and webhooks",
+    code: "pro", allow_archived_events: true, allow_inactive_features: true, event_history_days: 365,
+    name: "Pro", description: "Trucking, analytics, routing and webhooks",
     allow_analytics: true, allow_geojson: true, allow_truck_data: true, allow_webhooks: true,
     data_delay_sec: 0, data_unit_price: 0.0003, is_contact_sales: false,
     rate_limit_rpm: 600, daily_request_limit: null, max_limit: 1000, max_batch_size: 100, max_jurisdictions: null,
@@ -28,7 +31,8 @@ export const planSeeds = [
     features: [{ key: "plan.pro.truck", label: "Truck corridor and routing" }, { key: "plan.pro.webhooks", label: "Signed webhooks" }]
   },
   {
-    code: "enterprise", name: "Enterprise", description: "Everything, with custom limits",
+    code: "enterprise", allow_archived_events: true, allow_inactive_features: true, event_history_days: null,
+    name: "Enterprise", description: "Everything, with custom limits",
     allow_analytics: true, allow_geojson: true, allow_truck_data: true, allow_webhooks: true,
     data_delay_sec: 0, data_unit_price: 0, is_contact_sales: true,
     rate_limit_rpm: 3000, daily_request_limit: null, max_limit: 5000, max_batch_size: 500, max_jurisdictions: null,

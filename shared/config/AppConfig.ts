@@ -21,9 +21,16 @@ export interface AppSettings {
   readonly claimIdleMs: number
   readonly cursorSecret: Redacted.Redacted<string>
   readonly logLevel: string
+  /** customer portal; plan-gate bodies link to its upgrade page when set */
+  readonly portalUrl: string | undefined
+  /** GET /metrics answers only with `Authorization: Bearer <token>`; unset = /metrics is off */
+  readonly metricsToken: Redacted.Redacted<string> | undefined
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
+
+const optionalString = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value.trim() : undefined)))
 
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
   databaseUrl: Config.redacted("DATABASE_URL").pipe(Config.withDefault(Redacted.make(DEFAULT_DATABASE_URL))),
@@ -41,7 +48,9 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   sweepFactor: Config.number("SWEEP_FACTOR").pipe(Config.withDefault(15)),
   claimIdleMs: Config.integer("CLAIM_IDLE_MS").pipe(Config.withDefault(30_000)),
   cursorSecret: Config.redacted("CURSOR_SECRET").pipe(Config.withDefault(Redacted.make("dev-cursor-secret-change-me"))),
-  logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info"))
+  logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
+  portalUrl: optionalString("PORTAL_URL"),
+  metricsToken: optionalString("METRICS_TOKEN").pipe(Config.map((s) => (s === undefined ? undefined : Redacted.make(s))))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {

@@ -5,7 +5,17 @@ import core from "../../infra/migrations/0001_core.js"
 import features from "../../infra/migrations/0002_features.js"
 import geoDistance from "../../infra/migrations/0003_geo_distance.js"
 import coverageFuel from "../../infra/migrations/0004_coverage_fuel.js"
+import planGates from "../../infra/migrations/0005_plan_gates.js"
 import { seedReferenceData } from "../../infra/seed/seed.js"
+
+/** Every migration, in order; a new one is a file in infra/migrations and a line here. */
+export const MIGRATIONS = {
+  "0001_core": core,
+  "0002_features": features,
+  "0003_geo_distance": geoDistance,
+  "0004_coverage_fuel": coverageFuel,
+  "0005_plan_gates": planGates
+}
 
 const run = Migrator.make({})
 
@@ -25,7 +35,7 @@ export const migrate = Effect.scoped(
       lockConn.execute("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK], undefined),
       () => lockConn.execute("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK], undefined).pipe(Effect.ignore)
     )
-    const applied = yield* run({ loader: Migrator.fromRecord({ "0001_core": core, "0002_features": features, "0003_geo_distance": geoDistance, "0004_coverage_fuel": coverageFuel }) })
+    const applied = yield* run({ loader: Migrator.fromRecord(MIGRATIONS) })
     if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([, n]) => n).join(", ")}`)
     yield* seedReferenceData
   })
