@@ -7,6 +7,7 @@ import { keyOrigins, preflight, publicOrigins } from "./middleware/cors.js"
 import { rateLimitMiddleware } from "./middleware/rateLimit.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
 import { analyticsRouter } from "./routes/analytics.js"
+import { docsRouter, openApiRouter } from "./routes/docs.js"
 import { eventsRouter } from "./routes/events.js"
 import { featureDetailsRouter } from "./routes/featureDetails.js"
 import { featuresRouter } from "./routes/features.js"
@@ -43,6 +44,8 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   v1.use(["/health", "/status"], publicOrigins)
   v1.use(healthRouter(rt, startedAt).routes())
   v1.use(statusRouter(rt).routes())
+  v1.use(["/openapi.json"], publicOrigins)
+  v1.use(openApiRouter().routes())
   // everything after this needs a key
   const data = new Router()
   data.use(authMiddleware(rt, options.portalUrl))
@@ -58,6 +61,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   v1.use(data.routes())
 
   app.use(v1.routes())
+  app.use(docsRouter().routes())
   app.use(v1.allowedMethods())
   return app
 }

@@ -1,0 +1,138 @@
+import { SqlClient } from "@effect/sql"
+import { Validator } from "@seriousme/openapi-schema-validator"
+import Ajv2020 from "ajv/dist/2020.js"
+import addFormats from "ajv-formats"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openApiDocument } from "../../api/openapi/document.js"
+import { ApiServerLive } from "../../api/server.js"
+import { createKey } from "../../infra/admin/keys.js"
+import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
+import { recordPoll, registerSources } from "../../pipeline/poll/PollRecorder.js"
+import type { SourceConfig } from "../../pipeline/poll/SourceCatalogue.js"
+import { adapters } from "../../pipeline/sources/registry.js"
+import { rebuildCoverage } from "../../pipeline/stages/coverage/rebuildCoverage.js"
+import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
+import { changeScript, feature, observation } from "../support/changes.js"
+import { makeTestEnv } from "../support/harness.js"
+
+/**
+ * Real responses of every operation in /api/v1/openapi.json, validated against the document the
+ * server itself serves. An undocumented field, a wrong type or an undocumented status fails here.
+ */
+const env = makeTestEnv()
+let port = 0
+const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
+const keys: Record<string, string> = {}
+let doc: any
+const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true })
+;(addFormats as unknown as typeof addFormats.default)(ajv)
+
+const src = (id: string, adapter: string, jurisdiction: string): SourceConfig =>
+  ({ id, adapter, url: `http://127.0.0.1:9/${id}`, jurisdiction, poll_interval_s: 60, timeout_ms: 1000, headers: {} })
+
+beforeAll(async () => {
+  await rt.runtime()
+  await rt.runPromise(Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* registerSources([src("cams", "drivebc_webcams", "BC"), src("ny", "ibi511", "NY"), src("eia", "eia_weekly", "EIA")], (a) => adapters.get(a)?.attribution)
+    yield* applyChanges(changeScript("ny", [[observation("a"), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" }), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" })]]))
+    const at = new Date()
+    const line = { type: "LineString", coordinates: [[-123, 49], [-123.1, 49.1]] }
+    yield* applyChanges(diffFeaturePoll({
+      source: "cams", polledAt: at, now: at, presentIds: [], prev: new Map(),
+      records: [feature("c1"), feature("c2", { is_active: false }), feature("w1", { feature_type: "weight_restrictions", geometry: line })]
+    }).changes)
+    yield* rebuildCoverage
+    yield* recordPoll({ source: "ny", startedAt: new Date(), outcome: "ok", latencyMs: 5, httpStatus: 200, recordCount: 2, rejected: [], changeCount: 0, error: null })
+    yield* sql`INSERT INTO fuel_prices (jurisdiction, country, fuel_type, price, currency, unit, period_date, frequency, source, version)
+               VALUES ('CA', 'US', 'diesel', 5.4, 'USD', 'gallon', '2026-11-16', 'weekly', 'eia', 1),
+                      ('ON', 'CA', 'regular', 1.45, 'CAD', 'litre', '2026-10-01', 'monthly', 'statcan', 1)`
+  }))
+  for (const plan of ["free", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@openapi.example.com` }))).key
+  doc = await (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).json()
+  ajv.addSchema({ ...doc, $id: "openapi.json" })
+})
+afterAll(async () => {
+  await rt.dispose()
+  await env.cleanup()
+})
+
+const pointer = (...parts: Array<string | number>) => parts.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
+const seen = new Set<string>()
+
+/** Calls the endpoint and validates status, content type and body against the served document. */
+const check = async (method: "get" | "post", template: string, path: string, opts: { key?: string; body?: unknown; status?: number } = {}) => {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+    method: method.toUpperCase(),
+    headers: { ...(opts.key ? { "X-API-Key": opts.key } : {}), ...(opts.body ? { "content-type": "application/json" } : {}) },
+    body: opts.body ? JSON.stringify(opts.body) : undefined
+  })
+  const status = String(res.status)
+  if (opts.status !== undefined && res.status !== opts.status) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+  const op = doc.paths[template]?.[method]
+  expect(op, `${method} ${template} is documented`).toBeDefined()
+  let response = op.responses[status]
+  expect(response, `${method} ${template} documents ${status}`).toBeDefined()
+  let where = `openapi.json#/${pointer("paths", template, method, "responses", status)}`
+  if (response.$ref) {
+    where = `openapi.json${response.$ref}`
+    response = response.$ref.split("/").slice(1).reduce((o: any, k: string) => o[k], doc)
+  }
+  const type = (res.headers.get("content-type") ?? "").split(";")[0]
+  expect(Object.keys(response.content), `${method} ${template} ${status} content type`).toContain(type)
+  const validate = ajv.getSchema(`${where}/${pointer("content", type, "schema")}`)!
+  const body = await res.json()
+  const valid = validate(body)
+  expect(valid ? [] : validate.errors, `${method} ${path} → ${status}`).toEqual([])
+  for (const [name] of Object.entries(response.headers ?? {})) {
+    if (name.startsWith("X-RateLimit")) expect(res.headers.get(name), `${path} header ${name}`).not.toBeNull()
+  }
+  seen.add(`${method} ${template}`)
+  return body
+}
+
+describe("GET /api/v1/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document, served without a key", async () => {
+    const result = await new Validator().validate(structuredClone(openApiDocument) as object)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(doc.openapi).toBe("3.1.0")
+  })
+
+  it("describes every data endpoint's real answers, errors included", async () => {
+    const pro = keys.pro
+    const page = await check("get", "/events", "/events?limit=1&status=active,archived", { key: pro, status: 200 })
+    await check("get", "/events", `/events?cursor=${encodeURIComponent(page.next_cursor)}&limit=1&status=active,archived`, { key: pro, status: 200 })
+    await check("get", "/events", "/events?jurisdiction=CAA&type=incidnet&status=active,archived", { key: pro, status: 200 })
+    await check("get", "/events", "/events?offset=20000", { key: pro, status: 400 })
+    await check("get", "/events", "/events", { status: 401 })
+    await check("get", "/events", "/events", { key: keys.free, status: 403 })
+    await check("get", "/events/geojson", "/events/geojson", { key: pro, status: 200 })
+    const id = page.data[0].id
+    await check("get", "/events/{id}", `/events/${id}`, { key: pro, status: 200 })
+    await check("get", "/events/{id}", "/events/ev_nope", { key: pro, status: 404 })
+    const features = await check("get", "/features", "/features?type=cameras", { key: pro, status: 200 })
+    await check("get", "/features", "/features?group=trucking&jurisdiction=BC", { key: pro, status: 200 })
+    await check("get", "/features", "/features?type=camras&jurisdiction=BC", { key: pro, status: 200 })
+    await check("get", "/features/geojson", "/features/geojson?group=trucking", { key: pro, status: 200 })
+    await check("get", "/features/types", "/features/types", { key: pro, status: 200 })
+    await check("get", "/features/groups", "/features/groups", { key: pro, status: 200 })
+    const fid = features.data[0].id
+    await check("get", "/features/{id}/details", `/features/${fid}/details`, { key: pro, status: 200 })
+    await check("post", "/features/details/batch", "/features/details/batch", { key: pro, body: { ids: [fid, "ft_missing"] }, status: 200 })
+    await check("get", "/analytics/history/{id}", `/analytics/history/${id}`, { key: pro, status: 200 })
+    await check("get", "/jurisdictions", "/jurisdictions?scope=all", { key: pro, status: 200 })
+    await check("get", "/jurisdictions/groups", "/jurisdictions/groups", { key: pro, status: 200 })
+    await check("get", "/coverage", "/coverage", { key: pro, status: 200 })
+    await check("get", "/coverage/{jurisdiction}", "/coverage/BC", { key: pro, status: 200 })
+    await check("get", "/data-sources", "/data-sources", { key: pro, status: 200 })
+    await check("get", "/stats/summary", "/stats/summary", { key: pro, status: 200 })
+    await check("get", "/fuel-prices", "/fuel-prices?latest=true", { key: pro, status: 200 })
+    await check("get", "/status", "/status", { status: 200 })
+    await check("get", "/health", "/health", { status: 200 })
+    // every documented operation was exercised
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`))
+    expect(documented.filter((o) => !seen.has(o))).toEqual([])
+  })
+})
