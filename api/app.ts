@@ -4,6 +4,7 @@ import Koa from "koa"
 import type { Redacted } from "effect"
 import { authMiddleware } from "./middleware/auth.js"
 import { keyOrigins, preflight, publicOrigins } from "./middleware/cors.js"
+import { bodyGuard, urlGuard } from "./middleware/inputGuard.js"
 import { rateLimitMiddleware } from "./middleware/rateLimit.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
 import { analyticsRouter } from "./routes/analytics.js"
@@ -38,6 +39,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
     await next()
   })
 
+  app.use(urlGuard)
   app.use(preflight)
   const v1 = new Router({ prefix: "/api/v1" })
   // public: no key
@@ -53,6 +55,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   data.use(rateLimitMiddleware(rt))
   // JSON bodies only, at most MAX_BODY_BYTES; a malformed one is a 400 (errorMiddleware)
   data.use(bodyParser({ enableTypes: ["json"], jsonLimit: MAX_BODY_BYTES, encoding: "utf-8" }))
+  data.use(bodyGuard)
   data.use(eventsRouter(rt).routes())
   data.use(featuresRouter(rt).routes())
   data.use(featureDetailsRouter(rt).routes())

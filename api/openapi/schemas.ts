@@ -120,7 +120,8 @@ export const schemas: Record<string, S> = {
     docs_url: { type: "string", description: "Relative same-host link" },
     plan: { type: "string" },
     plan_name: { type: "string" },
-    upgrade_url: { type: "string", description: "Only when the service has a PORTAL_URL" }
+    upgrade_url: { type: "string", description: "Only when the service has a PORTAL_URL" },
+    request_id: { type: "string", description: "500s only; the X-Request-Id to quote" }
   }, ["error"]),
   APIWarning: closed({
     code: { enum: ["unknown_jurisdiction", "unknown_type", "unknown_severity", "unknown_status", "not_covered", "covered_but_empty"] },

@@ -8,7 +8,7 @@ import { planGate } from "../middleware/planGate.js"
 import { featureDetail, featureRows } from "../queries/FeatureDetails.js"
 import type { ApiRuntime } from "../runtime.js"
 
-const BatchBody = Schema.Struct({ ids: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))) })
+const BatchBody = Schema.Struct({ ids: Schema.NonEmptyArray(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))) })
 
 /** Upstream detail fetches run at most this many at once per batch. */
 const DETAIL_CONCURRENCY = 8
