@@ -8,7 +8,9 @@ import { bodyGuard, urlGuard } from "./middleware/inputGuard.js"
 import { rateLimitMiddleware } from "./middleware/rateLimit.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
 import { analyticsRouter } from "./routes/analytics.js"
+import { makeMetrics } from "./metrics/registry.js"
 import { docsRouter, openApiRouter } from "./routes/docs.js"
+import { metricsEndpoint, requestMetrics } from "./routes/metrics.js"
 import { eventsRouter } from "./routes/events.js"
 import { featureDetailsRouter } from "./routes/featureDetails.js"
 import { featuresRouter } from "./routes/features.js"
@@ -31,7 +33,10 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   const startedAt = options.startedAt ?? Date.now()
   const app = new Koa()
   app.proxy = false
+  const metrics = makeMetrics(rt)
+  app.use(requestMetrics(metrics))
   app.use(errorMiddleware)
+  app.use(metricsEndpoint(metrics, options.metricsToken))
   app.use(async (ctx, next) => {
     const length = Number(ctx.get("content-length") || "0")
     if (length > MAX_BODY_BYTES) throw new ApiError(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`)

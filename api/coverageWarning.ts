@@ -24,3 +24,7 @@ export const coverageWarning = (kind: "feature" | "event", code: string, members
 
 /** The header twin of a coverage warning. */
 export const JURISDICTION_WARNING_HEADER = "X-Jurisdiction-Warning"
+
+/** Header values are Latin-1 without controls; anything else in echoed input is written as \uXXXX. */
+export const headerText = (s: string) =>
+  s.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).slice(0, 4000)

@@ -1,3 +1,4 @@
+import { headerText, JURISDICTION_WARNING_HEADER } from "./coverageWarning.js"
 import type Koa from "koa"
 import type { AuthContext } from "./middleware/auth.js"
 import { planGate } from "./middleware/planGate.js"
@@ -21,7 +22,7 @@ export const sendFeatureCollection = (
   warnings: ReadonlyArray<ApiWarning>,
   toFeature: (row: Record<string, unknown>) => unknown
 ) => {
-  if (warnings.length > 0) ctx.set("X-Jurisdiction-Warning", warnings.map((w) => w.message).join("; "))
+  if (warnings.length > 0) ctx.set(JURISDICTION_WARNING_HEADER, headerText(warnings.map((w) => w.message).join("; ")))
   ctx.body = {
     type: "FeatureCollection",
     features: envelope.data.map(toFeature),

@@ -1,6 +1,6 @@
 import type Koa from "koa"
 import { Effect } from "effect"
-import { coverageWarning, JURISDICTION_WARNING_HEADER } from "./coverageWarning.js"
+import { coverageWarning, headerText, JURISDICTION_WARNING_HEADER } from "./coverageWarning.js"
 import { list } from "./params.js"
 import { attributionFor, type SourceCreditRow } from "./queries/Metadata.js"
 import type { Reference } from "./queries/Reference.js"
@@ -37,7 +37,7 @@ export const listExtras = async (
   ], { concurrency: 2 }))
   if (warning) {
     opts.warnings.push(warning)
-    ctx.set(JURISDICTION_WARNING_HEADER, warning.message)
+    ctx.set(JURISDICTION_WARNING_HEADER, headerText(warning.message))
   }
   return attribution
 }

@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { RedisStreams } from "./bus/RedisStreams.js"
 import { StreamTrimmerLive } from "./bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
+import { MetricsPublisherLive } from "./metrics/MetricsPublisher.js"
 import { PollerLive } from "./poll/Poller.js"
 import { CoverageLive } from "./stages/coverage/rebuildCoverage.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
@@ -15,6 +16,6 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, FetchHttpCli
 
 /** Poller, materializer, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive).pipe(
+  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, MetricsPublisherLive(consumer)).pipe(
     Layer.provideMerge(PipelineServices)
   )

@@ -1,4 +1,4 @@
-import { Layer, ManagedRuntime } from "effect"
+import { Layer, ManagedRuntime, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
@@ -15,7 +15,7 @@ import { api } from "../support/http.js"
  * Open511 feed was last seen.
  */
 const POLL_S = 0.25
-const env = makeTestEnv({ sweepFactor: 8 })
+const env = makeTestEnv({ sweepFactor: 8, metricsToken: Redacted.make("e2e-metrics") })
 let sim: SimulatorHandle
 const build = (sim: SimulatorHandle, onListen: (port: number) => void) => {
   const catalogue = Layer.effect(SourceCatalogue, decodeCatalogue(simulatorCatalogue(sim.url, POLL_S)))
@@ -115,6 +115,18 @@ describe("end to end", () => {
       const r = await call("/features?type=cameras&active=true")
       return r.body.total === 2 ? r : undefined
     })
+  })
+
+  it("exposes the pipeline's own figures at /metrics", async () => {
+    const scrape = () => fetch(base.replace("/api/v1", "/metrics"), { headers: { Authorization: "Bearer e2e-metrics" } }).then((r) => r.text())
+    const text = await eventually(async () => {
+      const t = await scrape()
+      return /pipeline_source_polls_total\{source="sim-ibi511-ny",outcome="ok",worker="e2e"\} [1-9]/.test(t) ? t : undefined
+    })
+    expect(text).toMatch(/pipeline_changes_emitted_total\{source="sim-wzdx-ia",worker="e2e"\} [1-9]/)
+    expect(text).toMatch(/pipeline_records_rejected_total\{source="sim-ibi511-ny",worker="e2e"\} [1-9]/)
+    expect(text).toMatch(/stage_changes_applied_total\{group="materialize",worker="e2e"\} [1-9]/)
+    expect(text).toMatch(/stage_lag_messages\{group="materialize"\} \d+/)
   })
 
   it("answers 401 without a key and reports health without one", async () => {

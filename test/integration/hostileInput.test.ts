@@ -117,6 +117,10 @@ describe("hostile input", () => {
     }
     assertSafe(await post('{"ids":["a"]}', "text/plain"), "text/plain body")
     expect((await send("GET", "/events/a%00b", { "X-API-Key": keys.pro })).status).toBe(400)
+    // echoed non-ASCII input in a warning header once threw in node's setHeader (found by the property above)
+    const rtl = await fetch(`http://127.0.0.1:${port}/api/v1/events/geojson?type=%E2%80%AE`, { headers: { "X-API-Key": keys.pro } })
+    expect(rtl.status).toBe(200)
+    expect(rtl.headers.get("x-jurisdiction-warning")).toContain("\\u202e")
     expect((await send("GET", "/events?road=%E0%A4%A", { "X-API-Key": keys.pro })).status).toBe(400)
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.json(), fc.string()), async (body) => assertSafe(await post(body), `fuzz body ${body.slice(0, 40)}`)),

@@ -3,7 +3,9 @@ import { hostname } from "node:os"
 import { BaseLive } from "../../../shared/db/BaseLive.js"
 import { runMain } from "../../../shared/runMain.js"
 import { PipelineServices } from "../../PipelineLive.js"
+import { MetricsPublisherLive } from "../../metrics/MetricsPublisher.js"
 import { MaterializerLive } from "./Materializer.js"
 
 /** A materializer on its own (`npm run start:materializer`): run more of them to spread the work. */
-runMain(Layer.launch(MaterializerLive(`${hostname()}-${process.pid}`).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive))))
+const consumer = `${hostname()}-${process.pid}`
+runMain(Layer.launch(Layer.merge(MaterializerLive(consumer), MetricsPublisherLive(consumer)).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive))))

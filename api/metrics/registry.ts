@@ -1,0 +1,91 @@
+import { Effect } from "effect"
+import client from "prom-client"
+import { METRICS_HASH, type WorkerMetrics, WORKER_METRICS_TTL_MS } from "../../pipeline/metrics/MetricsPublisher.js"
+import { Redis } from "../../shared/db/Redis.js"
+import type { ApiRuntime } from "../runtime.js"
+
+/** Stream consumer groups whose lag is reported (DESIGN.md); a group not created yet is skipped. */
+const STREAM = "changes"
+
+const pairsToObject = (flat: ReadonlyArray<unknown>): Record<string, unknown> => {
+  const o: Record<string, unknown> = {}
+  for (let i = 0; i + 1 < flat.length; i += 2) o[String(flat[i])] = flat[i + 1]
+  return o
+}
+
+/** XINFO GROUPS: entries not yet delivered to the group (Redis 7 `lag`) and delivered but unacknowledged. */
+export const streamLag = Effect.gen(function* () {
+  const redis = yield* Redis
+  const raw = yield* redis.use("xinfo groups", (c) => c.sendCommand(["XINFO", "GROUPS", redis.key(STREAM)]).catch(() => []))
+  return (raw as ReadonlyArray<ReadonlyArray<unknown>>).map((g) => {
+    const o = pairsToObject(g)
+    return { group: String(o.name), lag: o.lag === null || o.lag === undefined ? null : Number(o.lag), pending: Number(o.pending ?? 0) }
+  })
+})
+
+export const workerSnapshots = Effect.gen(function* () {
+  const redis = yield* Redis
+  const all = yield* redis.use("hgetall metrics", (c) => c.hGetAll(redis.key(METRICS_HASH)))
+  const now = Date.now()
+  const live: Array<WorkerMetrics> = []
+  const stale: Array<string> = []
+  for (const [worker, text] of Object.entries(all)) {
+    const snap = JSON.parse(text) as WorkerMetrics
+    if (now - snap.at > WORKER_METRICS_TTL_MS) stale.push(worker)
+    else live.push(snap)
+  }
+  if (stale.length > 0) yield* redis.use("hdel metrics", (c) => c.hDel(redis.key(METRICS_HASH), stale))
+  return live
+})
+
+/**
+ * The API's Prometheus registry: its own request counts and latency per route, plus — read at
+ * scrape time — every live pipeline worker's published counters and the stream lag per group.
+ */
+export const makeMetrics = (rt: ApiRuntime) => {
+  const registry = new client.Registry()
+  client.collectDefaultMetrics({ register: registry, prefix: "api_" })
+  const requests = new client.Counter({
+    name: "http_requests_total", help: "API requests by route, method and status", labelNames: ["route", "method", "status"] as const, registers: [registry]
+  })
+  const latency = new client.Histogram({
+    name: "http_request_duration_seconds", help: "API request latency by route", labelNames: ["route", "method"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry]
+  })
+  new client.Gauge({
+    name: "stage_lag_messages", help: "Stream entries a consumer group has not yet processed (undelivered + unacknowledged)",
+    labelNames: ["group"] as const, registers: [registry],
+    async collect() {
+      this.reset()
+      for (const g of await rt.run(streamLag)) this.set({ group: g.group }, (g.lag ?? 0) + g.pending)
+    }
+  })
+
+  /** Worker series are rendered by hand after the registry: their names and labels are only known at scrape time. */
+  const renderWorkers = async () => {
+    const snaps = await rt.run(workerSnapshots)
+    const families = new Map<string, { help: string; type: string; lines: Array<string> }>()
+    for (const snap of snaps) {
+      for (const s of snap.series) {
+        const f = families.get(s.name) ?? { help: s.help, type: s.type, lines: [] }
+        families.set(s.name, f)
+        const labels = Object.entries({ ...s.labels, worker: snap.worker }).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",")
+        f.lines.push(`${s.name}{${labels}} ${s.value}`)
+      }
+    }
+    return [...families.entries()].map(([name, f]) => `# HELP ${name} ${f.help}\n# TYPE ${name} ${f.type}\n${f.lines.join("\n")}\n`).join("")
+  }
+
+  return {
+    contentType: registry.contentType,
+    observe: (route: string, method: string, status: number, seconds: number) => {
+      requests.inc({ route, method, status: String(status) })
+      latency.observe({ route, method }, seconds)
+    },
+    render: async () => (await registry.metrics()) + (await renderWorkers())
+  }
+}
+
+const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"')
+
+export type ApiMetrics = ReturnType<typeof makeMetrics>
