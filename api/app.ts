@@ -17,6 +17,7 @@ import { featuresRouter } from "./routes/features.js"
 import { healthRouter } from "./routes/health.js"
 import { metadataRouter } from "./routes/metadata.js"
 import { statusRouter } from "./routes/status.js"
+import { truckRouter } from "./routes/truck.js"
 import type { ApiRuntime } from "./runtime.js"
 
 /** Largest request body any endpoint accepts. */
@@ -66,6 +67,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   data.use(featureDetailsRouter(rt).routes())
   data.use(metadataRouter(rt, startedAt).routes())
   data.use(analyticsRouter(rt).routes())
+  data.use(truckRouter(rt).routes())
   v1.use(data.routes())
 
   app.use(v1.routes())

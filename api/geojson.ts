@@ -32,3 +32,15 @@ export const sendFeatureCollection = (
   }
   ctx.type = "application/geo+json" // after the body: Koa types an object body as JSON
 }
+
+/** A feature row as a GeoJSON Feature: its own geometry, or its point; type keys flattened into properties. */
+export const featureToGeoJson = (row: Record<string, unknown>) => {
+  const { geometry, latitude, longitude, properties, has_details: _h, ...rest } = row as Record<string, unknown> & { properties: Record<string, unknown> }
+  return {
+    type: "Feature",
+    id: rest.id,
+    geometry: geometry ?? { type: "Point", coordinates: [longitude, latitude] },
+    properties: { ...properties, ...rest }
+  }
+}
+

@@ -47,6 +47,15 @@ const featureParams = [
   param("ends_after", "RFC 3339 or YYYY-MM-DD"), param("ends_before", "RFC 3339 or YYYY-MM-DD"),
   ...listParams
 ]
+const corridorParams = [
+  param("from_lat", "Start latitude", { type: "number" }, "query", true), param("from_lng", "Start longitude", { type: "number" }, "query", true),
+  param("to_lat", "End latitude", { type: "number" }, "query", true), param("to_lng", "End longitude", { type: "number" }, "query", true),
+  param("buffer_km", "Default 5, at most 50", { type: "number", exclusiveMinimum: 0, maximum: 50 }),
+  param("height", "Vehicle height in metres: clearances are returned only when lower", { type: "number" }),
+  param("weight", "Not supported: sending it is a 400"),
+  param("jurisdiction", "One code"),
+  param("limit", "Default 500; clamped to 2000", { type: "integer", minimum: 1 })
+]
 const jurisdictionWarning = { "X-Jurisdiction-Warning": { description: "not_covered / covered_but_empty text (the only warning channel of GeoJSON answers)", schema: { type: "string" } } }
 
 export const openApiDocument = {
@@ -75,6 +84,8 @@ export const openApiDocument = {
       })
     },
     "/analytics/history/{id}": { get: keyed({ operationId: "eventHistory", summary: "Pro and above", parameters: [param("id", "Event id", { type: "string" }, "path", true)], responses: { 200: ok({ type: "array", items: ref("HistoryEntry") }), ...errors(404) } }) },
+    "/truck/corridor": { get: keyed({ operationId: "truckCorridor", summary: "Pro and above; features in force today along the great-circle line, ordered along it", parameters: corridorParams, responses: { 200: ok(ref("CorridorResult")) } }) },
+    "/truck/corridor/geojson": { get: keyed({ operationId: "truckCorridorGeoJson", summary: "Pro and above", parameters: corridorParams, responses: { 200: { ...geo(ref("CorridorCollection")), headers: { ...rateHeaders, ...jurisdictionWarning } } } }) },
     "/jurisdictions": { get: keyed({ operationId: "jurisdictions", parameters: [param("scope", "state (default), federal, regional, all", { enum: ["state", "federal", "regional", "all"] })], responses: { 200: ok({ type: "array", items: ref("Jurisdiction") }) } }) },
     "/jurisdictions/groups": { get: keyed({ operationId: "jurisdictionGroups", responses: { 200: ok({ type: "array", items: ref("JurisdictionGroup") }) } }) },
     "/coverage": { get: keyed({ operationId: "coverage", parameters: [p("jurisdiction")], responses: { 200: ok({ type: "object", required: ["data"], additionalProperties: false, properties: { data: { type: "array", items: ref("CoverageEntry") } } }) } }) },

@@ -150,6 +150,31 @@ export const schemas: Record<string, S> = {
   Feature: closed(featureFields),
   FeaturePage: paged(ref("Feature")),
   FeatureCollection: featureCollection({ type: "object", required: ["id", "feature_type", "name"] }),
+  Corridor: closed({
+    from: { type: "array", items: { type: "number" }, minItems: 2, maxItems: 2, description: "[lat, lng]" },
+    to: { type: "array", items: { type: "number" }, minItems: 2, maxItems: 2, description: "[lat, lng]" },
+    buffer_km: { type: "number" },
+    distance_km: { type: "number", description: "Great-circle length" }
+  }),
+  CorridorResult: closed({
+    corridor: ref("Corridor"),
+    data: arrayOf(ref("Feature")),
+    total: { type: "integer" },
+    limit: { type: "integer" },
+    attribution: arrayOf(ref("SourceCredit")),
+    warnings: arrayOf(ref("APIWarning"))
+  }, ["corridor", "data", "total", "limit"]),
+  CorridorCollection: {
+    type: "object",
+    required: ["type", "features", "corridor", "total", "limit"],
+    additionalProperties: false,
+    properties: {
+      type: { const: "FeatureCollection" },
+      features: arrayOf(closed({ type: { const: "Feature" }, id: { type: "string" }, geometry, properties: { type: "object", required: ["id", "feature_type", "_distance_km"] } })),
+      corridor: ref("Corridor"), total: { type: "integer" }, limit: { type: "integer" },
+      attribution: arrayOf(ref("SourceCredit"))
+    }
+  },
   FeatureTypeCount: closed({ type: { type: "string" }, count: { type: "integer" }, active_count: { type: "integer" } }),
   FeatureGroup: closed({ id: { type: "string" }, name: { type: "string" }, description: { type: "string" }, sort_order: { type: "integer" }, feature_types: arrayOf({ type: "string" }) }),
   FeatureDetails: closed(detailAnswer),

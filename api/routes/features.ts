@@ -1,7 +1,7 @@
 import Router from "@koa/router"
 import { FEATURE_GROUPS, groupById, KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
 import { cached } from "../cached.js"
-import { requireGeoJson, sendFeatureCollection } from "../geojson.js"
+import { featureToGeoJson, requireGeoJson, sendFeatureCollection } from "../geojson.js"
 import { cursorSecret } from "../cursor.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import type { AuthContext } from "../middleware/auth.js"
@@ -35,17 +35,6 @@ const typesOf = (q: Query, present: ReadonlyArray<string>, warnings: Array<ApiWa
   }
   // both: the type, if the group holds it
   return type ? group.feature_types.filter((t) => t === type) : group.feature_types
-}
-
-/** A feature row as a GeoJSON Feature: its own geometry, or its point; type keys flattened into properties. */
-const toGeoJson = (row: Record<string, unknown>) => {
-  const { geometry, latitude, longitude, properties, has_details: _h, ...rest } = row as Record<string, unknown> & { properties: Record<string, unknown> }
-  return {
-    type: "Feature",
-    id: rest.id,
-    geometry: geometry ?? { type: "Point", coordinates: [longitude, latitude] },
-    properties: { ...properties, ...rest }
-  }
 }
 
 export const featuresRouter = (rt: ApiRuntime) => {
@@ -111,7 +100,7 @@ export const featuresRouter = (rt: ApiRuntime) => {
   router.get("/features/geojson", async (ctx) => {
     requireGeoJson(ctx)
     const { envelope, warnings } = await query(ctx)
-    sendFeatureCollection(ctx, envelope, warnings, toGeoJson)
+    sendFeatureCollection(ctx, envelope, warnings, featureToGeoJson)
   })
 
   return router

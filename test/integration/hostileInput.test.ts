@@ -34,12 +34,13 @@ afterAll(async () => {
 const GET_PATHS = [
   "/events", "/events/geojson", "/events/{id}", "/features", "/features/geojson", "/features/types", "/features/groups",
   "/features/{id}/details", "/analytics/history/{id}", "/jurisdictions", "/jurisdictions/groups", "/coverage", "/coverage/{id}",
-  "/data-sources", "/stats/summary", "/fuel-prices", "/status", "/health", "/openapi.json"
+  "/data-sources", "/stats/summary", "/fuel-prices", "/status", "/health", "/openapi.json", "/truck/corridor", "/truck/corridor/geojson"
 ]
 const PARAMS = [
   "ids", "jurisdiction", "type", "group", "sub_type", "cause", "severity", "status", "road", "lat", "lng", "radius_km", "bbox",
   "limit", "offset", "cursor", "active", "starts_after", "starts_before", "ends_after", "ends_before", "updated_after",
-  "updated_before", "scope", "country", "fuel_type", "latest", "api_key", "zzz"
+  "updated_before", "scope", "country", "fuel_type", "latest", "api_key", "zzz", "from_lat", "from_lng", "to_lat", "to_lng",
+  "buffer_km", "height", "weight"
 ]
 const NASTY = [
   "' OR 1=1 --", "1; DROP TABLE events; --", "\"; SELECT pg_sleep(5); --", "%", "_", "\\", "%00", "\u0000", "\u202e", "😀",

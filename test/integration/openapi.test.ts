@@ -41,7 +41,7 @@ beforeAll(async () => {
     const line = { type: "LineString", coordinates: [[-123, 49], [-123.1, 49.1]] }
     yield* applyChanges(diffFeaturePoll({
       source: "cams", polledAt: at, now: at, presentIds: [], prev: new Map(),
-      records: [feature("c1"), feature("c2", { is_active: false }), feature("w1", { feature_type: "weight_restrictions", geometry: line })]
+      records: [feature("c1"), feature("c2", { is_active: false }), feature("w1", { feature_type: "weight_restrictions", geometry: line }), feature("p1", { feature_type: "truck_parking", latitude: 49.05, longitude: -123.05 })]
     }).changes)
     yield* rebuildCoverage
     yield* recordPoll({ source: "ny", startedAt: new Date(), outcome: "ok", latencyMs: 5, httpStatus: 200, recordCount: 2, rejected: [], changeCount: 0, error: null })
@@ -122,6 +122,10 @@ describe("GET /api/v1/openapi.json", () => {
     await check("get", "/features/{id}/details", `/features/${fid}/details`, { key: pro, status: 200 })
     await check("post", "/features/details/batch", "/features/details/batch", { key: pro, body: { ids: [fid, "ft_missing"] }, status: 200 })
     await check("get", "/analytics/history/{id}", `/analytics/history/${id}`, { key: pro, status: 200 })
+    const corridor = await check("get", "/truck/corridor", "/truck/corridor?from_lat=49&from_lng=-123&to_lat=49.1&to_lng=-123.1", { key: pro, status: 200 })
+    expect(corridor.total).toBe(2)
+    await check("get", "/truck/corridor", "/truck/corridor?from_lat=49&from_lng=-123&to_lat=49.1&to_lng=-123.1&weight=30", { key: pro, status: 400 })
+    await check("get", "/truck/corridor/geojson", "/truck/corridor/geojson?from_lat=49&from_lng=-123&to_lat=49.1&to_lng=-123.1", { key: pro, status: 200 })
     await check("get", "/jurisdictions", "/jurisdictions?scope=all", { key: pro, status: 200 })
     await check("get", "/jurisdictions/groups", "/jurisdictions/groups", { key: pro, status: 200 })
     await check("get", "/coverage", "/coverage", { key: pro, status: 200 })

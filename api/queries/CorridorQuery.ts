@@ -1,0 +1,61 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { type Corridor, coverCorridor, placeOnCorridor } from "../../shared/geo/corridor.js"
+
+/** Types the corridor returns (SPEC §4.3). */
+export const CORRIDOR_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "truck_routes", "freight_corridors", "truck_parking"] as const
+const CLEARANCE_TYPES = new Set(["bridge_clearances", "bridges"])
+
+const COLUMNS = `id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
+  road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time, properties,
+  last_updated, has_details`
+
+export interface CorridorFilters {
+  readonly corridor: Corridor
+  readonly jurisdictions?: ReadonlyArray<string>
+  /** vehicle height in metres: clearances are kept only when known and lower */
+  readonly heightM?: number
+  readonly limit: number
+}
+
+type Row = Record<string, unknown> & { latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null; feature_type: string; properties: Record<string, unknown> }
+
+/** A clearance feature's height in metres, whichever key its adapter wrote. */
+const clearanceOf = (p: Record<string, unknown>): number | undefined => {
+  for (const k of ["min_vertical_clearance_m", "vertical_clearance_m", "clearance_m"]) if (typeof p[k] === "number") return p[k] as number
+  return undefined
+}
+
+/**
+ * Features in force today (UTC) within the buffered great-circle corridor: candidates from the
+ * cell index, then the exact distance to the line; ordered by position along the corridor.
+ */
+export const corridorFeatures = (f: CorridorFilters) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const cover = coverCorridor(f.corridor)
+    const start = sql`COALESCE(estimated_start_time, start_time)`
+    const end = sql`COALESCE(estimated_end_time, end_time)`
+    const rows = yield* sql<Row>`
+      SELECT ${sql.literal(COLUMNS)} FROM features
+      WHERE id IN (SELECT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${CORRIDOR_TYPES}))
+        AND is_active
+        AND (${start} IS NULL OR ${start} < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 day')
+        AND (${end} IS NULL OR ${end} >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+        ${f.jurisdictions ? sql`AND jurisdiction = ANY(${f.jurisdictions})` : sql``}`
+    const matches: Array<{ row: Row; distanceKm: number; alongKm: number }> = []
+    for (const row of rows) {
+      if (f.heightM !== undefined && CLEARANCE_TYPES.has(row.feature_type)) {
+        const clearance = clearanceOf(row.properties)
+        if (clearance === undefined || clearance >= f.heightM) continue
+      }
+      const place = placeOnCorridor(f.corridor, row)
+      if (place.distanceKm <= f.corridor.bufferKm) matches.push({ row, ...place })
+    }
+    matches.sort((a, b) => a.alongKm - b.alongKm || a.distanceKm - b.distanceKm || String(a.row.id).localeCompare(String(b.row.id)))
+    const data = matches.slice(0, f.limit).map(({ row, distanceKm }) => ({
+      ...row,
+      properties: { ...row.properties, _distance_km: Math.round(distanceKm * 1000) / 1000 }
+    }))
+    return { data, total: matches.length }
+  })
