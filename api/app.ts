@@ -18,6 +18,7 @@ import { healthRouter } from "./routes/health.js"
 import { metadataRouter } from "./routes/metadata.js"
 import { statusRouter } from "./routes/status.js"
 import { truckRouter } from "./routes/truck.js"
+import { webhooksRouter } from "./routes/webhooks.js"
 import type { ApiRuntime } from "./runtime.js"
 
 /** Largest request body any endpoint accepts. */
@@ -68,6 +69,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   data.use(metadataRouter(rt, startedAt).routes())
   data.use(analyticsRouter(rt).routes())
   data.use(truckRouter(rt).routes())
+  data.use(webhooksRouter(rt).routes())
   v1.use(data.routes())
 
   app.use(v1.routes())

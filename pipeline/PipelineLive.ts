@@ -7,6 +7,7 @@ import { MetricsPublisherLive } from "./metrics/MetricsPublisher.js"
 import { PollerLive } from "./poll/Poller.js"
 import { CoverageLive } from "./stages/coverage/rebuildCoverage.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
+import { WebhooksLive } from "./stages/webhooks/WebhookStage.js"
 import { OrphanSweeperLive } from "./stages/sweep/OrphanSweeper.js"
 
 /** Services every pipeline part needs, over Redis, a database and the app config (BaseLive). */
@@ -14,8 +15,8 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, FetchHttpCli
   Layer.provideMerge(RedisStreams.layer)
 )
 
-/** Poller, materializer, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
+/** Poller, materializer, webhooks, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, MetricsPublisherLive(consumer)).pipe(
+  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, WebhooksLive(consumer), MetricsPublisherLive(consumer)).pipe(
     Layer.provideMerge(PipelineServices)
   )

@@ -16,7 +16,7 @@ export const preflight: Koa.Middleware = async (ctx, next) => {
   if (ctx.method === "OPTIONS" && origin) {
     ctx.set("Access-Control-Allow-Origin", origin)
     ctx.set("Vary", "Origin")
-    ctx.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+    ctx.set("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS")
     ctx.set("Access-Control-Allow-Headers", "X-API-Key, Content-Type")
     ctx.set("Access-Control-Max-Age", "600")
     ctx.status = 204

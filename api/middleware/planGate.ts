@@ -3,7 +3,7 @@ import { ApiError } from "./errors.js"
 
 export type PlanGateCode =
   | "plan_jurisdiction" | "plan_batch_size" | "plan_event_time_range" | "plan_event_status" | "plan_archived_event"
-  | "plan_inactive_features" | "plan_geojson" | "plan_analytics" | "plan_truck" | "trial_expired" | "subscription_expired"
+  | "plan_inactive_features" | "plan_geojson" | "plan_analytics" | "plan_truck" | "plan_webhooks" | "trial_expired" | "subscription_expired"
 
 /** A plan-gate 403 with the full SPEC §2.7 body. */
 export const planGate = (auth: AuthContext, code: PlanGateCode, error: string) =>

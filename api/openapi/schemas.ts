@@ -116,7 +116,7 @@ const detailAnswer = { data: ref("Feature"), detail_available: { type: "boolean"
 export const schemas: Record<string, S> = {
   Error: closed({
     error: { type: "string", description: "Human-readable and stable" },
-    code: { enum: ["plan_jurisdiction", "plan_batch_size", "plan_event_time_range", "plan_event_status", "plan_archived_event", "plan_inactive_features", "plan_geojson", "plan_analytics", "plan_truck", "trial_expired", "subscription_expired"], description: "Plan-gate 403s only; branch on this, not on error" },
+    code: { enum: ["plan_jurisdiction", "plan_batch_size", "plan_event_time_range", "plan_event_status", "plan_archived_event", "plan_inactive_features", "plan_geojson", "plan_analytics", "plan_truck", "plan_webhooks", "trial_expired", "subscription_expired"], description: "Plan-gate 403s only; branch on this, not on error" },
     docs_url: { type: "string", description: "Relative same-host link" },
     plan: { type: "string" },
     plan_name: { type: "string" },

@@ -4,12 +4,60 @@ import { AppConfig } from "../../shared/config/AppConfig.js"
 import { DatabaseLive } from "../../shared/db/Database.js"
 import { migrate } from "../../shared/db/migrate.js"
 import { createKey } from "./keys.js"
+import { runWebhookCommand } from "./webhooks.js"
 
 const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|enterprise> --email <address>
-                 [--name <label>] [--rpm <n>] [--origin <url>]... [--expires <RFC 3339>]`
+                 [--name <label>] [--rpm <n>] [--origin <url>]... [--expires <RFC 3339>]
+       npm run -s admin -- webhooks create --email <owner> --url <url> --jurisdiction <codes>
+                 [--type <list>] [--sub-type <list>] [--severity <list>] [--cause <list>] [--batch-window <1..300>] [--name <label>]
+       npm run -s admin -- webhooks list --email <owner>
+       npm run -s admin -- webhooks update --email <owner> --id <whk_…> [same options as create]
+       npm run -s admin -- webhooks disable|enable|delete --email <owner> --id <whk_…>
+       npm run -s admin -- webhooks deliveries --email <owner> --id <whk_…> [--status pending|succeeded|dead]
+       npm run -s admin -- webhooks replay --email <owner> --id <whk_…> --delivery <whd_…>`
+
+const layer = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))
+
+const fail = (e: unknown): never => {
+  console.error(`error: ${(e as { message?: string })?.message ?? e}`)
+  process.exit(1)
+}
+
+const webhooks = async (verb: string | undefined, rest: Array<string>) => {
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: "string" }, id: { type: "string" }, delivery: { type: "string" }, url: { type: "string" }, name: { type: "string" },
+      jurisdiction: { type: "string" }, type: { type: "string" }, "sub-type": { type: "string" }, severity: { type: "string" },
+      cause: { type: "string" }, "batch-window": { type: "string" }, status: { type: "string" }
+    }
+  })
+  if (!verb || !values.email) {
+    console.error(USAGE)
+    process.exit(2)
+  }
+  const body: Record<string, unknown> = {}
+  if (values.url !== undefined) body.url = values.url
+  if (values.name !== undefined) body.name = values.name
+  for (const [flag, key] of [["jurisdiction", "jurisdiction"], ["type", "type"], ["sub-type", "sub_type"], ["severity", "severity"], ["cause", "cause"]] as const) {
+    if (values[flag] !== undefined) body[key] = values[flag]
+  }
+  if (values["batch-window"] !== undefined) body.batch_window_seconds = values["batch-window"] === "none" ? null : Number(values["batch-window"])
+  const program = Effect.gen(function* () {
+    yield* migrate
+    return yield* runWebhookCommand({ verb, email: values.email!, id: values.id, delivery: values.delivery, status: values.status, body })
+  }).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Warning))
+  const out = await Effect.runPromise(program).catch(fail)
+  console.log(JSON.stringify(out.print, null, 2))
+  if ("secret" in out && out.secret) {
+    console.error("signing secret; it is shown only now:")
+    console.log(out.secret)
+  }
+}
 
 const main = async () => {
   const [area, verb, ...rest] = process.argv.slice(2)
+  if (area === "webhooks") return webhooks(verb, rest)
   if (area !== "keys" || verb !== "create") {
     console.error(USAGE)
     process.exit(2)
@@ -33,7 +81,7 @@ const main = async () => {
       allowedOrigins: values.origin, expiresAt: values.expires
     })
   }).pipe(
-    Effect.provide(DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))),
+    Effect.provide(layer),
     Logger.withMinimumLogLevel(LogLevel.Warning)
   )
   const created = await Effect.runPromise(program).catch((e) => {

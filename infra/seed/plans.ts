@@ -4,7 +4,7 @@
  */
 export const planSeeds = [
   {
-    code: "free", allow_archived_events: false, allow_inactive_features: false, event_history_days: 1,
+    code: "free", max_webhooks: 0, allow_archived_events: false, allow_inactive_features: false, event_history_days: 1,
     name: "Free", description: "Evaluate the API on one jurisdiction at a time",
     allow_analytics: false, allow_geojson: false, allow_truck_data: false, allow_webhooks: false,
     data_delay_sec: 300, data_unit_price: 0, is_contact_sales: false,
@@ -13,7 +13,7 @@ export const planSeeds = [
     features: [{ key: "plan.free.jurisdiction", label: "One jurisdiction per request" }, { key: "plan.free.daily", label: "1,000 requests per day" }]
   },
   {
-    code: "starter", allow_archived_events: true, allow_inactive_features: true, event_history_days: 30,
+    code: "starter", max_webhooks: 0, allow_archived_events: true, allow_inactive_features: true, event_history_days: 30,
     name: "Starter", description: "Real-time events and features with GeoJSON",
     allow_analytics: false, allow_geojson: true, allow_truck_data: false, allow_webhooks: false,
     data_delay_sec: 0, data_unit_price: 0.0005, is_contact_sales: false,
@@ -22,7 +22,7 @@ export const planSeeds = [
     features: [{ key: "plan.starter.geojson", label: "GeoJSON endpoints" }]
   },
   {
-    code: "pro", allow_archived_events: true, allow_inactive_features: true, event_history_days: 365,
+    code: "pro", max_webhooks: 50, allow_archived_events: true, allow_inactive_features: true, event_history_days: 365,
     name: "Pro", description: "Trucking, analytics, routing and webhooks",
     allow_analytics: true, allow_geojson: true, allow_truck_data: true, allow_webhooks: true,
     data_delay_sec: 0, data_unit_price: 0.0003, is_contact_sales: false,
@@ -31,7 +31,7 @@ export const planSeeds = [
     features: [{ key: "plan.pro.truck", label: "Truck corridor and routing" }, { key: "plan.pro.webhooks", label: "Signed webhooks" }]
   },
   {
-    code: "enterprise", allow_archived_events: true, allow_inactive_features: true, event_history_days: null,
+    code: "enterprise", max_webhooks: 1000, allow_archived_events: true, allow_inactive_features: true, event_history_days: null,
     name: "Enterprise", description: "Everything, with custom limits",
     allow_analytics: true, allow_geojson: true, allow_truck_data: true, allow_webhooks: true,
     data_delay_sec: 0, data_unit_price: 0, is_contact_sales: true,

@@ -20,7 +20,8 @@ export interface GroupInfo {
 export interface RedisStreamsService {
   readonly streamKey: string
   readonly dlqKey: string
-  readonly ensureGroup: (group: string) => Effect.Effect<void, RedisError>
+  /** creates the group if missing, reading from `startId` ("0": the whole stream, "$": only what comes next) */
+  readonly ensureGroup: (group: string, startId?: string) => Effect.Effect<void, RedisError>
   readonly read: (
     conn: RedisConnection, group: string, consumer: string, count: number, blockMs: number
   ) => Effect.Effect<ReadonlyArray<StreamMessage>, RedisError>
@@ -51,9 +52,9 @@ export class RedisStreams extends Context.Tag("pipeline/RedisStreams")<RedisStre
       return {
         streamKey,
         dlqKey,
-        ensureGroup: (group) =>
+        ensureGroup: (group, startId = "0") =>
           wrap("xgroup create", () =>
-            redis.client.xGroupCreate(streamKey, group, "0", { MKSTREAM: true }).catch((e: Error) => {
+            redis.client.xGroupCreate(streamKey, group, startId, { MKSTREAM: true }).catch((e: Error) => {
               if (!String(e.message).includes("BUSYGROUP")) throw e
               return "OK"
             })

@@ -14,6 +14,8 @@ export interface ConsumerOptions {
   readonly claimIdleMs: number
   /** deliveries after which a failing message goes to the dead-letter stream */
   readonly maxDeliveries: number
+  /** where a new group starts reading: "0" (default) the whole stream, "$" only new changes */
+  readonly startId?: string
 }
 
 export const defaultConsumerOptions = (group: string, consumer: string): ConsumerOptions => ({
@@ -32,7 +34,7 @@ export const runConsumer = <E, R>(
   Effect.scoped(
     Effect.gen(function* () {
       const streams = yield* RedisStreams
-      yield* streams.ensureGroup(options.group)
+      yield* streams.ensureGroup(options.group, options.startId)
       const conn = yield* Effect.flatMap(Redis, (r) => r.dedicated)
       const tagged = Metric.tagged(changesMaterialized, "group", options.group)
       const deadTagged = Metric.tagged(deadLettered, "group", options.group)

@@ -25,6 +25,14 @@ export interface AppSettings {
   readonly portalUrl: string | undefined
   /** GET /metrics answers only with `Authorization: Bearer <token>`; unset = /metrics is off */
   readonly metricsToken: Redacted.Redacted<string> | undefined
+  /** key that encrypts webhook signing secrets at rest (any string; hashed to an AES-256 key) */
+  readonly webhookSecretKey: Redacted.Redacted<string>
+  /** let webhook targets resolve to private, loopback or link-local addresses (tests, on-prem) */
+  readonly webhookAllowPrivateTargets: boolean
+  /** one delivery attempt's time limit */
+  readonly webhookTimeoutMs: number
+  /** deliveries in flight per webhook stage */
+  readonly webhookConcurrency: number
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -50,7 +58,11 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   cursorSecret: Config.redacted("CURSOR_SECRET").pipe(Config.withDefault(Redacted.make("dev-cursor-secret-change-me"))),
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   portalUrl: optionalString("PORTAL_URL"),
-  metricsToken: optionalString("METRICS_TOKEN").pipe(Config.map((s) => (s === undefined ? undefined : Redacted.make(s))))
+  metricsToken: optionalString("METRICS_TOKEN").pipe(Config.map((s) => (s === undefined ? undefined : Redacted.make(s)))),
+  webhookSecretKey: Config.redacted("WEBHOOK_SECRET_KEY").pipe(Config.withDefault(Redacted.make("dev-webhook-key-change-me"))),
+  webhookAllowPrivateTargets: Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
+  webhookTimeoutMs: Config.integer("WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  webhookConcurrency: Config.integer("WEBHOOK_CONCURRENCY").pipe(Config.withDefault(64))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {
