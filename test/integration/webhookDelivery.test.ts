@@ -1,4 +1,8 @@
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { createHmac } from "node:crypto"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -179,4 +183,25 @@ describe("webhook deliveries", () => {
     expect(t.headers["x-webhook-signature"]).toBe(createHmac("sha256", subs["all-ny"].secret).update(t.body).digest("hex"))
     expect((await call(`/webhooks/${subs["all-ny"].id}/deliveries`)).body.total).toBe(5)
   })
+
+  it("lists dead deliveries and replays them with the same id, from the API and from the CLI", async () => {
+    const sub = subs["all-ny"].id
+    const [one, two] = (await call(`/webhooks/${sub}/deliveries`)).body.data.map((d: any) => d.id)
+    // as if their retries had run out
+    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE webhook_deliveries SET status = 'dead' WHERE id IN (${one}, ${two})`))
+    const dead = await call(`/webhooks/${sub}/deliveries?status=dead`)
+    expect(dead.body.data.map((d: any) => d.id).sort()).toEqual([one, two].sort())
+    expect((await call(`/webhooks/${sub}/deliveries?status=weird`)).status).toBe(400)
+    const replay = await call(`/webhooks/${sub}/deliveries/${one}/replay`, { method: "POST" })
+    expect(replay.status).toBe(202)
+    expect(replay.body).toEqual({ id: one, status: "pending" })
+    expect((await call(`/webhooks/${sub}/deliveries/whd_nope/replay`, { method: "POST" })).status).toBe(404)
+    await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "webhooks", "replay", "--email", "deliveries@example.com", "--id", sub, "--delivery", two], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix }
+    })
+    await waitFor(() => forSub("all-ny").filter((r) => r.headers["x-webhook-id"] === one || r.headers["x-webhook-id"] === two).length >= 4)
+    const after = await call(`/webhooks/${sub}/deliveries`)
+    for (const d of after.body.data.filter((x: any) => x.id === one || x.id === two)) expect(d).toMatchObject({ status: "succeeded", attempts: 2 })
+  }, 30_000)
 })

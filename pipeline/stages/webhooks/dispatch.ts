@@ -66,8 +66,11 @@ export const post = async (url: string, headers: Record<string, string>, body: s
       latencyMs: Math.round(performance.now() - t0)
     }
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string } }
-    const reason = err.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : err.cause?.code ?? err.message
+    const err = e as Error & { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } }
+    const cause = err.cause
+    const reason = err.name === "TimeoutError"
+      ? `timed out after ${timeoutMs} ms`
+      : cause?.code ?? cause?.errors?.find((x) => x.code)?.code ?? cause?.message ?? err.message
     return { status: null, error: String(reason).slice(0, 300), retryAfter: null, latencyMs: Math.round(performance.now() - t0) }
   }
 }
