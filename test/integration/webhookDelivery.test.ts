@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
@@ -10,6 +10,7 @@ import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
 import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { publishOnce } from "../../pipeline/metrics/MetricsPublisher.js"
 import { WEBHOOKS_GROUP, WebhooksLive } from "../../pipeline/stages/webhooks/WebhookStage.js"
 import type { EventChange } from "../../shared/domain/Change.js"
 import { Redis } from "../../shared/db/Redis.js"
@@ -22,7 +23,7 @@ import { type Received, type Receiver, startReceiver } from "../support/receiver
  * Changes on the real stream → the `webhooks` group → Postgres → signed POSTs to a real receiver
  * on loopback: immediate and batched forms exactly as SPEC §6, filters, both signatures.
  */
-const env = makeTestEnv({ webhookAllowPrivateTargets: true })
+const env = makeTestEnv({ webhookAllowPrivateTargets: true, metricsToken: Redacted.make("m") })
 let port = 0
 const rt = ManagedRuntime.make(
   Layer.mergeAll(ApiServerLive({ port: 0, onListen: (p) => (port = p) }), WebhooksLive("wh-test")).pipe(
@@ -201,7 +202,20 @@ describe("webhook deliveries", () => {
       env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix }
     })
     await waitFor(() => forSub("all-ny").filter((r) => r.headers["x-webhook-id"] === one || r.headers["x-webhook-id"] === two).length >= 4)
-    const after = await call(`/webhooks/${sub}/deliveries`)
-    for (const d of after.body.data.filter((x: any) => x.id === one || x.id === two)) expect(d).toMatchObject({ status: "succeeded", attempts: 2 })
+    // the attempt is recorded just after the receiver answers
+    let replayed: Array<any> = []
+    for (let i = 0; i < 200; i++) {
+      replayed = (await call(`/webhooks/${sub}/deliveries`)).body.data.filter((x: any) => x.id === one || x.id === two)
+      if (replayed.every((d) => d.status === "succeeded")) break
+      await new Promise((r) => setTimeout(r, 25))
+    }
+    for (const d of replayed) expect(d).toMatchObject({ status: "succeeded", attempts: 2 })
   }, 30_000)
+
+  it("counts deliveries by outcome in webhook_deliveries_total and shows the group's lag at /metrics", async () => {
+    await rt.runPromise(publishOnce("wh-test"))
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: "Bearer m" } })).text()
+    expect(text).toMatch(/webhook_deliveries_total\{outcome="succeeded",worker="wh-test"\} \d+/)
+    expect(text).toMatch(/stage_lag_messages\{group="webhooks"\} 0/)
+  })
 })

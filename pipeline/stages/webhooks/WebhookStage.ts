@@ -2,7 +2,7 @@ import { Duration, Effect, Layer, Queue, Redacted, Schedule } from "effect"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
 import { defaultConsumerOptions, runConsumer } from "../ConsumerLoop.js"
 import { closeDueBatches } from "./closeBatches.js"
-import { claimDue, type ClaimedDelivery, deliverOne, type DispatchSettings } from "./dispatch.js"
+import { type Attempted, attemptOne, claimDue, type ClaimedDelivery, type DispatchSettings, recordAttempts } from "./dispatch.js"
 import { recordMatches } from "./recordMatches.js"
 
 export const WEBHOOKS_GROUP = "webhooks"
@@ -18,19 +18,31 @@ export const dispatchSettings = Effect.map(AppConfig, (c): DispatchSettings => (
   leaseMs: 2 * c.webhookTimeoutMs + 5000
 }))
 
+/** Attempts recorded per transaction, at most. */
+const RECORD_BATCH = 500
+
 /**
  * Senders: one claimer keeps a bounded queue filled with due deliveries; `concurrency` workers
- * send from it, so one slow receiver holds one worker, not the others.
+ * send from it, so one slow receiver holds one worker, not the others; one recorder writes the
+ * finished attempts in batches.
  */
 export const runSenders = (s: DispatchSettings, concurrency: number) =>
   Effect.scoped(Effect.gen(function* () {
     const queue = yield* Queue.bounded<ClaimedDelivery>(concurrency)
+    const done = yield* Queue.bounded<Attempted>(RECORD_BATCH * 2)
     const worker = Queue.take(queue).pipe(
-      Effect.flatMap((d) => deliverOne(d, s)),
-      Effect.catchAllCause((cause) => Effect.logError("webhook delivery failed to record; its lease will expire and it is retried", cause)),
+      Effect.flatMap((d) => attemptOne(d, s)),
+      Effect.flatMap((a) => Queue.offer(done, a)),
       Effect.forever
     )
     for (let i = 0; i < concurrency; i++) yield* Effect.forkScoped(worker)
+    const recorder = Queue.takeBetween(done, 1, RECORD_BATCH).pipe(
+      Effect.flatMap((batch) => recordAttempts([...batch])),
+      // not recorded: the leases run out and the deliveries go again, with the same ids
+      Effect.catchAllCause((cause) => Effect.logError("recording webhook attempts failed; they will be retried when their leases expire", cause)),
+      Effect.forever
+    )
+    yield* Effect.forkScoped(recorder)
     const claimer = Effect.gen(function* () {
       const room = concurrency - (yield* Queue.size(queue))
       const claimed = room > 0 ? yield* claimDue(room, s.leaseMs) : []

@@ -75,74 +75,106 @@ export const post = async (url: string, headers: Record<string, string>, body: s
   }
 }
 
+export interface Attempted {
+  readonly delivery: ClaimedDelivery
+  readonly result: AttemptResult
+  readonly startedAtMs: number
+}
+
+type Outcome = "succeeded" | "retry" | "dead" | "gone"
+
 /**
- * Records an attempt and moves the delivery on: succeeded; retried after 10/30/90 s ± 10 % (or a
+ * Records attempts and moves each delivery on: succeeded; retried after 10/30/90 s ± 10 % (or a
  * longer Retry-After on 429/503); dead once the retries are spent. A dead delivery counts toward
- * the subscription's consecutive failures (10 disable it), a success resets them, a 410 disables
- * it at once.
+ * its subscription's consecutive failures (10 disable it), a success resets them, a 410 disables
+ * it at once. Many attempts are written in one transaction of set-based statements, so the
+ * senders are not held up by a round trip per delivery.
  */
-export const recordAttempt = (d: ClaimedDelivery, r: AttemptResult, startedAtMs: number) =>
+export const recordAttempts = (batch: ReadonlyArray<Attempted>) =>
   Effect.gen(function* () {
+    if (batch.length === 0) return [] as Array<Outcome>
     const sql = yield* SqlClient.SqlClient
     const nowMs = yield* Clock.currentTimeMillis
     const now = new Date(nowMs).toISOString()
-    const attempt = d.attempts + 1
-    const ok = r.status !== null && r.status >= 200 && r.status < 300
-    const gone = r.status === 410
-    const retryAfterS = r.status === 429 || r.status === 503 ? parseRetryAfter(r.retryAfter, nowMs) : undefined
-    const delay = ok || gone ? null : retryDelayMs(attempt - d.round_start, yield* Random.next, retryAfterS)
-    const outcome = ok ? "succeeded" : gone ? "gone" : delay !== null ? "retry" : "dead"
+    const attempts: Array<unknown> = []
+    const updates: Array<unknown> = []
+    const outcomes: Array<Outcome> = []
+    // per subscription, in completion order: was there a success, how many deaths after the last one, a 410
+    const subs = new Map<string, { reset: boolean; dead: number; gone: boolean }>()
+    for (const { delivery: d, result: r, startedAtMs } of batch) {
+      const attempt = d.attempts + 1
+      const ok = r.status !== null && r.status >= 200 && r.status < 300
+      const gone = r.status === 410
+      const retryAfterS = r.status === 429 || r.status === 503 ? parseRetryAfter(r.retryAfter, nowMs) : undefined
+      const delay = ok || gone ? null : retryDelayMs(attempt - d.round_start, yield* Random.next, retryAfterS)
+      const outcome: Outcome = ok ? "succeeded" : gone ? "gone" : delay !== null ? "retry" : "dead"
+      outcomes.push(outcome)
+      attempts.push({ delivery_id: d.id, attempt, started_at: new Date(startedAtMs).toISOString(), status_code: r.status, error: r.error, latency_ms: r.latencyMs })
+      updates.push({
+        id: d.id, attempts: attempt, status_code: r.status, error: r.error,
+        status: outcome === "retry" ? "pending" : outcome === "succeeded" ? "succeeded" : "dead",
+        next_attempt_at: outcome === "retry" ? new Date(nowMs + delay!).toISOString() : null,
+        finished_at: outcome === "retry" ? null : now
+      })
+      if (outcome === "retry") continue
+      const s = subs.get(d.subscription_id) ?? { reset: false, dead: 0, gone: false }
+      if (outcome === "succeeded") Object.assign(s, { reset: true, dead: 0 })
+      else if (outcome === "dead") s.dead++
+      else s.gone = true
+      subs.set(d.subscription_id, s)
+    }
     yield* sql.withTransaction(Effect.gen(function* () {
-      yield* sql`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, error, latency_ms)
-                 VALUES (${d.id}, ${attempt}, ${new Date(startedAtMs).toISOString()}, ${r.status}, ${r.error}, ${r.latencyMs})`
-      if (outcome === "retry") {
-        yield* sql`UPDATE webhook_deliveries SET attempts = ${attempt}, last_status_code = ${r.status}, last_error = ${r.error},
-                   next_attempt_at = ${new Date(nowMs + delay!).toISOString()} WHERE id = ${d.id}`
-        return
-      }
-      yield* sql`UPDATE webhook_deliveries SET attempts = ${attempt}, last_status_code = ${r.status}, last_error = ${r.error},
-                 status = ${ok ? "succeeded" : "dead"}, finished_at = ${now}, next_attempt_at = NULL WHERE id = ${d.id}`
-      if (ok) {
-        yield* sql`UPDATE webhook_subscriptions SET consecutive_failures = 0 WHERE id = ${d.subscription_id} AND consecutive_failures <> 0`
-      } else if (gone) {
-        yield* sql`UPDATE webhook_subscriptions SET is_enabled = false, disabled_reason = 'gone', disabled_at = ${now}, updated_at = ${now}
-                   WHERE id = ${d.subscription_id} AND is_enabled`
-      } else {
-        yield* sql`UPDATE webhook_subscriptions SET consecutive_failures = consecutive_failures + 1,
-                     is_enabled = CASE WHEN consecutive_failures + 1 >= ${DISABLE_AFTER_FAILURES} THEN false ELSE is_enabled END,
-                     disabled_reason = CASE WHEN consecutive_failures + 1 >= ${DISABLE_AFTER_FAILURES} AND is_enabled THEN 'failures' ELSE disabled_reason END,
-                     disabled_at = CASE WHEN consecutive_failures + 1 >= ${DISABLE_AFTER_FAILURES} AND is_enabled THEN ${now}::timestamptz ELSE disabled_at END
-                   WHERE id = ${d.subscription_id}`
-      }
+      yield* sql`
+        INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, error, latency_ms)
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(attempts)}::jsonb)
+          AS x(delivery_id text, attempt int, started_at timestamptz, status_code int, error text, latency_ms int)`
+      yield* sql`
+        UPDATE webhook_deliveries d SET attempts = x.attempts, last_status_code = x.status_code, last_error = x.error,
+          status = x.status, next_attempt_at = x.next_attempt_at, finished_at = x.finished_at
+        FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb)
+          AS x(id text, attempts int, status_code int, error text, status text, next_attempt_at timestamptz, finished_at timestamptz)
+        WHERE d.id = x.id`
+      const changed = [...subs.entries()]
+        .filter(([, s]) => s.gone || s.dead > 0 || s.reset)
+        .map(([id, s]) => ({ id, reset: s.reset, dead: s.dead, gone: s.gone }))
+      if (changed.length === 0) return
+      yield* sql`
+        WITH x AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) AS x(id text, reset boolean, dead int, gone boolean)),
+        n AS (SELECT s.id, x.gone, CASE WHEN x.reset THEN x.dead ELSE s.consecutive_failures + x.dead END AS failures
+              FROM webhook_subscriptions s JOIN x ON x.id = s.id)
+        UPDATE webhook_subscriptions s SET consecutive_failures = n.failures,
+          is_enabled = s.is_enabled AND NOT n.gone AND n.failures < ${DISABLE_AFTER_FAILURES},
+          disabled_reason = CASE WHEN s.is_enabled AND n.gone THEN 'gone'
+                                 WHEN s.is_enabled AND n.failures >= ${DISABLE_AFTER_FAILURES} THEN 'failures' ELSE s.disabled_reason END,
+          disabled_at = CASE WHEN s.is_enabled AND (n.gone OR n.failures >= ${DISABLE_AFTER_FAILURES}) THEN ${now}::timestamptz ELSE s.disabled_at END,
+          updated_at = CASE WHEN s.is_enabled AND (n.gone OR n.failures >= ${DISABLE_AFTER_FAILURES}) THEN ${now}::timestamptz ELSE s.updated_at END
+        FROM n WHERE n.id = s.id AND (s.consecutive_failures <> n.failures OR n.gone)`
     }))
-    yield* Metric.increment(Metric.tagged(webhookDeliveries, "outcome", outcome))
-    return outcome
+    for (const o of outcomes) yield* Metric.increment(Metric.tagged(webhookDeliveries, "outcome", o))
+    return outcomes
   })
 
-/** Signs and sends one claimed delivery, then records the attempt. */
-export const deliverOne = (d: ClaimedDelivery, s: DispatchSettings) =>
+/** Signs and sends one claimed delivery; the attempt is recorded by the caller. */
+export const attemptOne = (d: ClaimedDelivery, s: DispatchSettings) =>
   Effect.gen(function* () {
     const startedAtMs = yield* Clock.currentTimeMillis
     const target = yield* Effect.either(checkTargetUrl(d.url, s.allowPrivateTargets))
-    let result: AttemptResult
-    if (target._tag === "Left") {
-      result = { status: null, error: target.left, retryAfter: null, latencyMs: 0 }
-    } else {
-      const secret = decryptSecret(Buffer.from(d.secret_enc), s.masterKey)
-      const headers = {
-        "Content-Type": "application/json",
-        "User-Agent": "road-data-webhooks/1",
-        ...signatureHeaders(secret, d.id, Math.floor(startedAtMs / 1000), d.body)
-      }
-      result = yield* Effect.promise(() => post(d.url, headers, d.body, s.timeoutMs))
+    if (target._tag === "Left") return { delivery: d, result: { status: null, error: target.left, retryAfter: null, latencyMs: 0 }, startedAtMs } satisfies Attempted
+    const secret = decryptSecret(Buffer.from(d.secret_enc), s.masterKey)
+    const headers = {
+      "Content-Type": "application/json",
+      "User-Agent": "road-data-webhooks/1",
+      ...signatureHeaders(secret, d.id, Math.floor(startedAtMs / 1000), d.body)
     }
-    return yield* recordAttempt(d, result, startedAtMs)
+    const result = yield* Effect.promise(() => post(d.url, headers, d.body, s.timeoutMs))
+    return { delivery: d, result, startedAtMs } satisfies Attempted
   })
 
 /** One pass: claim what is due and deliver it, `concurrency` at a time. Returns how many were tried. */
 export const dispatchDue = (s: DispatchSettings, limit: number, concurrency: number) =>
   Effect.gen(function* () {
     const due = yield* claimDue(limit, s.leaseMs)
-    yield* Effect.forEach(due, (d) => deliverOne(d, s), { concurrency, discard: true })
+    const attempted = yield* Effect.forEach(due, (d) => attemptOne(d, s), { concurrency })
+    yield* recordAttempts(attempted)
     return due.length
   })
