@@ -56,6 +56,8 @@ const corridorParams = [
   param("jurisdiction", "One code"),
   param("limit", "Default 500; clamped to 2000", { type: "integer", minimum: 1 })
 ]
+const hookId = param("id", "Subscription id (whk_…)", { type: "string" }, "path", true)
+const body = (schema: string): S => ({ required: true, content: { "application/json": { schema: ref(schema) } } })
 const jurisdictionWarning = { "X-Jurisdiction-Warning": { description: "not_covered / covered_but_empty text (the only warning channel of GeoJSON answers)", schema: { type: "string" } } }
 
 export const openApiDocument = {
@@ -86,6 +88,26 @@ export const openApiDocument = {
     "/analytics/history/{id}": { get: keyed({ operationId: "eventHistory", summary: "Pro and above", parameters: [param("id", "Event id", { type: "string" }, "path", true)], responses: { 200: ok({ type: "array", items: ref("HistoryEntry") }), ...errors(404) } }) },
     "/truck/corridor": { get: keyed({ operationId: "truckCorridor", summary: "Pro and above; features in force today along the great-circle line, ordered along it", parameters: corridorParams, responses: { 200: ok(ref("CorridorResult")) } }) },
     "/truck/corridor/geojson": { get: keyed({ operationId: "truckCorridorGeoJson", summary: "Pro and above", parameters: corridorParams, responses: { 200: { ...geo(ref("CorridorCollection")), headers: { ...rateHeaders, ...jurisdictionWarning } } } }) },
+    "/webhooks": {
+      get: keyed({ operationId: "listWebhooks", summary: "Pro and above", responses: { 200: ok(ref("WebhookSubscriptionList")) } }),
+      post: keyed({ operationId: "createWebhook", summary: "The answer is the only place the signing secret appears", requestBody: body("WebhookInput"), responses: { 201: ok(ref("WebhookSubscriptionCreated")) } })
+    },
+    "/webhooks/{id}": {
+      get: keyed({ operationId: "getWebhook", parameters: [hookId], responses: { 200: ok(ref("WebhookSubscription")), ...errors(404) } }),
+      patch: keyed({ operationId: "updateWebhook", summary: "enabled false disables, true re-enables", parameters: [hookId], requestBody: body("WebhookPatch"), responses: { 200: ok(ref("WebhookSubscription")), ...errors(404) } }),
+      delete: keyed({ operationId: "deleteWebhook", parameters: [hookId], responses: { 204: { description: "Deleted" }, ...errors(404) } })
+    },
+    "/webhooks/{id}/rotate-secret": { post: keyed({ operationId: "rotateWebhookSecret", parameters: [hookId], responses: { 200: ok(ref("WebhookSecret")), ...errors(404) } }) },
+    "/webhooks/{id}/test": { post: keyed({ operationId: "testWebhook", summary: "Sends a test event now; never recorded", parameters: [hookId], responses: { 200: ok(ref("WebhookTestResult")), ...errors(404) } }) },
+    "/webhooks/{id}/deliveries": {
+      get: keyed({
+        operationId: "webhookDeliveries", parameters: [hookId, param("status", "pending, succeeded or dead", { enum: ["pending", "succeeded", "dead"] }), p("limit"), p("offset")],
+        responses: { 200: ok(ref("WebhookDeliveryPage")), ...errors(404) }
+      })
+    },
+    "/webhooks/{id}/deliveries/{delivery_id}/replay": {
+      post: keyed({ operationId: "replayWebhookDelivery", parameters: [hookId, param("delivery_id", "Delivery id", { type: "string" }, "path", true)], responses: { 202: ok(ref("WebhookReplay")), ...errors(404) } })
+    },
     "/jurisdictions": { get: keyed({ operationId: "jurisdictions", parameters: [param("scope", "state (default), federal, regional, all", { enum: ["state", "federal", "regional", "all"] })], responses: { 200: ok({ type: "array", items: ref("Jurisdiction") }) } }) },
     "/jurisdictions/groups": { get: keyed({ operationId: "jurisdictionGroups", responses: { 200: ok({ type: "array", items: ref("JurisdictionGroup") }) } }) },
     "/coverage": { get: keyed({ operationId: "coverage", parameters: [p("jurisdiction")], responses: { 200: ok({ type: "object", required: ["data"], additionalProperties: false, properties: { data: { type: "array", items: ref("CoverageEntry") } } }) } }) },

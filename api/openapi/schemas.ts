@@ -113,6 +113,16 @@ const historyEntry: Record<string, S> = {
 
 const detailAnswer = { data: ref("Feature"), detail_available: { type: "boolean" }, cache: { enum: ["hit", "miss", "none", "poll", "error"] } }
 
+const codesIn: S = { oneOf: [{ type: "array", items: { type: "string" }, maxItems: 100 }, { type: "string", description: "comma list" }] }
+const webhookFields: Record<string, S> = {
+  id: { type: "string", pattern: "^whk_" }, name: { type: "string" }, url: { type: "string" },
+  jurisdiction: arrayOf({ type: "string" }), type: arrayOf({ type: "string" }), sub_type: arrayOf({ type: "string" }),
+  severity: arrayOf({ type: "string" }), cause: arrayOf({ type: "string" }),
+  batch_window_seconds: { type: ["integer", "null"], minimum: 1, maximum: 300 },
+  enabled: { type: "boolean" }, disabled_reason: { enum: ["owner", "failures", "gone", null] }, disabled_at: nullableDateTime,
+  consecutive_failures: { type: "integer" }, secret_hint: { type: "string" }, created_at: dateTime, updated_at: dateTime
+}
+
 export const schemas: Record<string, S> = {
   Error: closed({
     error: { type: "string", description: "Human-readable and stable" },
@@ -175,6 +185,39 @@ export const schemas: Record<string, S> = {
       attribution: arrayOf(ref("SourceCredit"))
     }
   },
+  WebhookSubscription: closed(webhookFields),
+  WebhookSubscriptionCreated: closed({ ...webhookFields, secret: { type: "string", pattern: "^whsec_", description: "Shown only here" } }),
+  WebhookSubscriptionList: closed({ data: arrayOf(ref("WebhookSubscription")) }),
+  WebhookInput: {
+    type: "object", additionalProperties: false, required: ["url", "jurisdiction"],
+    properties: {
+      url: { type: "string", format: "uri" }, name: { type: "string", maxLength: 200 },
+      jurisdiction: codesIn, type: codesIn, sub_type: codesIn, severity: codesIn, cause: codesIn,
+      batch_window_seconds: { type: ["integer", "null"], minimum: 1, maximum: 300 }
+    }
+  },
+  WebhookPatch: {
+    type: "object", additionalProperties: false,
+    properties: {
+      url: { type: "string", format: "uri" }, name: { type: "string", maxLength: 200 },
+      jurisdiction: codesIn, type: codesIn, sub_type: codesIn, severity: codesIn, cause: codesIn,
+      batch_window_seconds: { type: ["integer", "null"], minimum: 1, maximum: 300 }, enabled: { type: "boolean" }
+    }
+  },
+  WebhookSecret: closed({ id: { type: "string" }, secret: { type: "string", pattern: "^whsec_" } }),
+  WebhookTestResult: closed({
+    delivered: { type: "boolean" }, delivery_id: { type: "string" }, status_code: nullable("integer"), latency_ms: { type: "integer" }, error: nullable("string")
+  }, ["delivered", "status_code", "latency_ms", "error"]),
+  WebhookDelivery: closed({
+    id: { type: "string" }, event: { enum: ["event.created", "event.severity_change", "event.status_change", "event.archived", "batch"] },
+    status: { enum: ["pending", "succeeded", "dead"] }, attempts: { type: "integer" }, change_ids: arrayOf({ type: "string" }),
+    created_at: dateTime, next_attempt_at: nullableDateTime, finished_at: nullableDateTime, last_status_code: nullable("integer"), last_error: nullable("string"),
+    history: arrayOf(closed({ attempt: { type: "integer" }, started_at: dateTime, status_code: nullable("integer"), error: nullable("string"), latency_ms: { type: "integer" } }))
+  }),
+  WebhookDeliveryPage: closed({
+    data: arrayOf(ref("WebhookDelivery")), total: { type: "integer" }, limit: { type: "integer" }, offset: { type: "integer" }, has_more: { type: "boolean" }
+  }),
+  WebhookReplay: closed({ id: { type: "string" }, status: { const: "pending" } }),
   FeatureTypeCount: closed({ type: { type: "string" }, count: { type: "integer" }, active_count: { type: "integer" } }),
   FeatureGroup: closed({ id: { type: "string" }, name: { type: "string" }, description: { type: "string" }, sort_order: { type: "integer" }, feature_types: arrayOf({ type: "string" }) }),
   FeatureDetails: closed(detailAnswer),

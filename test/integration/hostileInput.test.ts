@@ -34,7 +34,8 @@ afterAll(async () => {
 const GET_PATHS = [
   "/events", "/events/geojson", "/events/{id}", "/features", "/features/geojson", "/features/types", "/features/groups",
   "/features/{id}/details", "/analytics/history/{id}", "/jurisdictions", "/jurisdictions/groups", "/coverage", "/coverage/{id}",
-  "/data-sources", "/stats/summary", "/fuel-prices", "/status", "/health", "/openapi.json", "/truck/corridor", "/truck/corridor/geojson"
+  "/data-sources", "/stats/summary", "/fuel-prices", "/status", "/health", "/openapi.json", "/truck/corridor", "/truck/corridor/geojson",
+  "/webhooks", "/webhooks/{id}", "/webhooks/{id}/deliveries"
 ]
 const PARAMS = [
   "ids", "jurisdiction", "type", "group", "sub_type", "cause", "severity", "status", "road", "lat", "lng", "radius_km", "bbox",
@@ -60,7 +61,7 @@ const send = async (method: string, path: string, headers: Record<string, string
 /** `what` is the request as sent: a pattern it holds itself may be echoed back (e.g. "no event with id …"). */
 const assertSafe = (r: { status: number; text: string; type: string }, what: string) => {
   expect(r.status, `${what}: ${r.text.slice(0, 300)}`).not.toBe(500)
-  expect([200, 204, 400, 401, 403, 404, 405, 413, 415, 429, 503], `${what}: ${r.status}`).toContain(r.status)
+  expect([200, 201, 202, 204, 400, 401, 403, 404, 405, 413, 415, 429, 503], `${what}: ${r.status}`).toContain(r.status)
   let sent = what
   try {
     sent = decodeURIComponent(what)
@@ -125,6 +126,21 @@ describe("hostile input", () => {
     expect((await send("GET", "/events?road=%E0%A4%A", { "X-API-Key": keys.pro })).status).toBe(400)
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.json(), fc.string()), async (body) => assertSafe(await post(body), `fuzz body ${body.slice(0, 40)}`)),
+      { numRuns: 150 }
+    )
+    // webhook management takes bodies too: random and half-valid subscriptions
+    const sub = fc.record({
+      url: fc.oneof(nasty, fc.constant("http://127.0.0.1:9/h"), fc.webUrl()),
+      jurisdiction: fc.oneof(nasty, fc.array(nasty, { maxLength: 3 }), fc.constant(["NY"])),
+      type: fc.oneof(nasty, fc.array(nasty, { maxLength: 3 })),
+      batch_window_seconds: fc.oneof(fc.integer(), fc.double(), fc.constant(null), nasty)
+    }, { requiredKeys: [] })
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(sub.map((x) => JSON.stringify(x)), fc.json()), fc.constantFrom("POST /webhooks", "PATCH /webhooks/whk_x"), async (body, target) => {
+        const [method, path] = target.split(" ")
+        const r = await send(method, path, { "X-API-Key": keys.pro, "Content-Type": "application/json" }, body)
+        assertSafe(r, `${target} ${body.slice(0, 80)}`)
+      }),
       { numRuns: 150 }
     )
   }, 60_000)
