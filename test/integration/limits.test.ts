@@ -76,6 +76,23 @@ describe("trial and subscription state", () => {
   })
 })
 
+describe("key state", () => {
+  it("answers 401 for a key past expires_at and for a disabled key; a future expiry works", async () => {
+    const past = (await rt.runPromise(createKey({ plan: "pro", email: "exp@example.com", expiresAt: new Date(Date.now() - 60_000).toISOString() }))).key
+    const future = (await rt.runPromise(createKey({ plan: "pro", email: "exp2@example.com", expiresAt: new Date(Date.now() + 3_600_000).toISOString() }))).key
+    const off = (await rt.runPromise(createKey({ plan: "pro", email: "off@example.com" }))).key
+    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql`UPDATE api_keys SET is_active = false WHERE customer_id = (SELECT id FROM customers WHERE email = 'off@example.com')`))
+    const expired = await api(base(0), past)("/jurisdictions/groups")
+    expect(expired.status).toBe(401)
+    expect(expired.body).toEqual({ error: "API key has expired", docs_url: "/docs/authentication" })
+    expect((await api(base(0), future)("/jurisdictions/groups")).status).toBe(200)
+    const disabled = await api(base(1), off)("/jurisdictions/groups")
+    expect(disabled.status).toBe(401)
+    expect(disabled.body.error).toBe("API key is disabled")
+  })
+})
+
 describe("origins (CORS)", () => {
   it("answers preflights, serves a key's allowed origins and refuses others", async () => {
     const k = await rt.runPromise(createKey({ plan: "pro", email: "cors@example.com", allowedOrigins: ["https://app.example.com"] })).then((x) => x.key)

@@ -154,15 +154,17 @@ layer(env.layer)("webhook retries", (it) => {
     expect(Date.parse(u.next_attempt_at!) - now).toBeGreaterThanOrEqual(9000)
   }))
 
-  it.effect("a timeout, a redirect (not followed) and a refused connection are failures", () => Effect.gen(function* () {
+  it.effect("a timeout, a redirect (not followed), a 4xx and a refused connection are failures", () => Effect.gen(function* () {
     yield* TestClock.setTime(Date.UTC(2026, 10, 24))
     receiver.setRespond((r, res) => {
       if (r.path === "/slow") return void setTimeout(() => res.end("late"), 1500)
+      if (r.path === "/bad") return void res.writeHead(400).end()
       res.writeHead(302, { Location: "/elsewhere" })
       res.end()
     })
     const slow = yield* subscription("/slow")
     const moved = yield* subscription("/moved")
+    const bad = yield* subscription("/bad")
     const closedPort = yield* Effect.promise(() => new Promise<number>((resolve) => {
       const srv = createServer().listen(0, "127.0.0.1", () => {
         const p = (srv.address() as { port: number }).port
@@ -176,6 +178,7 @@ layer(env.layer)("webhook retries", (it) => {
     expect(yield* delivery(slow.sub.id)).toMatchObject({ status: "pending", attempts: 1, last_status_code: null, last_error: "timed out after 300 ms" })
     expect(yield* delivery(moved.sub.id)).toMatchObject({ status: "pending", attempts: 1, last_status_code: 302, last_error: "redirect 302 not followed" })
     expect((yield* delivery(refused.sub.id)).last_error).toBe("ECONNREFUSED")
+    expect(yield* delivery(bad.sub.id)).toMatchObject({ status: "pending", attempts: 1, last_status_code: 400, last_error: "HTTP 400" })
     expect(hits("/elsewhere")).toEqual([])
   }))
 })
