@@ -6,13 +6,11 @@
  * Targets: p99 < 50 ms for radius/bbox at limit 100; API throughput ≥ 50 % of direct SQL.
  * BENCH_FEATURES, BENCH_REQUESTS and BENCH_CONCURRENCY change the load.
  */
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
 import { createKey } from "../infra/admin/keys.js"
-import { AppConfig } from "../shared/config/AppConfig.js"
+import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { cellRows, insertCells } from "../pipeline/stages/materialize/applyFeatureChanges.js"
 import { listFeatures, type FeatureFilters } from "../api/queries/FeaturesQuery.js"
@@ -122,12 +120,9 @@ const run = async (count: number, concurrency: number, one: () => Promise<void>)
 }
 
 const main = async () => {
-  const server = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
-  const dbName = `rd_bench_api_${randomBytes(3).toString("hex")}`
-  const dbUrl = new URL(server.toString())
-  dbUrl.pathname = `/${dbName}`
-  const prefix = `rdbenchapi:${randomBytes(3).toString("hex")}`
-  const config = AppConfig.make({ databaseUrl: Redacted.make(dbUrl.toString()), redisPrefix: prefix, redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" })
+  const world = scratch("api")
+  const { dbName, prefix, config } = world
+  const dbUrl = new URL(world.dbUrl)
   const rt = ManagedRuntime.make(baseLayer(config).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   let api: ReturnType<typeof spawn> | undefined
   try {
@@ -179,14 +174,9 @@ const main = async () => {
   } finally {
     api?.kill("SIGTERM")
     await rt.dispose()
-    const admin = new URL(server.toString())
-    admin.pathname = "/postgres"
-    const c = new pg.Client({ connectionString: admin.toString() })
-    await c.connect()
     // BENCH_KEEP=1 keeps the loaded database for a look at query plans
     if (process.env.BENCH_KEEP === "1") console.log(`kept database ${dbName}`)
-    else await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)
-    await c.end()
+    else await world.drop()
   }
 }
 

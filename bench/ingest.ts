@@ -7,15 +7,13 @@
  * Uses DATABASE_URL's server (a scratch database it drops afterwards) and REDIS_URL under its own prefix.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Fiber, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
-import { randomBytes } from "node:crypto"
-import pg from "pg"
+import { Effect, Fiber, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { RedisStreams } from "../pipeline/bus/RedisStreams.js"
 import { diffPoll, type SnapEntry } from "../pipeline/diff/Differ.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { runMaterializer } from "../pipeline/stages/materialize/Materializer.js"
 import { wzdx } from "../pipeline/sources/wzdx.js"
-import { AppConfig } from "../shared/config/AppConfig.js"
+import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { Redis } from "../shared/db/Redis.js"
 import type { EventChange } from "../shared/domain/Change.js"
@@ -118,13 +116,9 @@ const main = async () => {
   console.log(`ingest benchmark on ${process.arch}, node ${process.version}`)
   differBench()
 
-  const server = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
-  const dbName = `rd_bench_${randomBytes(3).toString("hex")}`
-  const dbUrl = new URL(server.toString())
-  dbUrl.pathname = `/${dbName}`
-  const prefix = `rdbench:${randomBytes(3).toString("hex")}`
-  const config = AppConfig.make({ databaseUrl: Redacted.make(dbUrl.toString()), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", redisPrefix: prefix })
-  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(config)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const world = scratch("ingest")
+  const prefix = world.prefix
+  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   try {
     await rt.runPromise(Effect.gen(function* () {
       const streams = yield* RedisStreams
@@ -174,12 +168,7 @@ const main = async () => {
     }))
   } finally {
     await rt.dispose()
-    const admin = new URL(server.toString())
-    admin.pathname = "/postgres"
-    const c = new pg.Client({ connectionString: admin.toString() })
-    await c.connect()
-    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)
-    await c.end()
+    await world.drop()
   }
 }
 

@@ -7,21 +7,19 @@
  * Uses DATABASE_URL's server (a scratch database it drops afterwards) and REDIS_URL under its own prefix.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { fork } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import pg from "pg"
 import { createKey } from "../infra/admin/keys.js"
 import { RedisStreams } from "../pipeline/bus/RedisStreams.js"
 import { diffPoll } from "../pipeline/diff/Differ.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { WEBHOOKS_GROUP, WebhooksLive } from "../pipeline/stages/webhooks/WebhookStage.js"
-import { AppConfig } from "../shared/config/AppConfig.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { Redis } from "../shared/db/Redis.js"
 import type { EventChange } from "../shared/domain/Change.js"
 import type { EventObservation } from "../shared/domain/Event.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
+import { scratch } from "./scratch.js"
 
 const SUBS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000)
 const STATES = ["AL", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI",
@@ -83,16 +81,9 @@ const main = async () => {
     received.set(m.id!, list)
   }))
 
-  const server = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
-  const dbName = `rd_bench_${randomBytes(3).toString("hex")}`
-  const dbUrl = new URL(server.toString())
-  dbUrl.pathname = `/${dbName}`
-  const prefix = `rdbench:${randomBytes(3).toString("hex")}`
-  const config = AppConfig.make({
-    databaseUrl: Redacted.make(dbUrl.toString()), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", redisPrefix: prefix,
-    webhookAllowPrivateTargets: true, webhookConcurrency: CONCURRENCY
-  })
-  const base = baseLayer(config).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
+  const world = scratch("webhooks", { webhookAllowPrivateTargets: true, webhookConcurrency: CONCURRENCY })
+  const prefix = world.prefix
+  const base = baseLayer(world.config).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
   const setup = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(base)))
   let stage: ManagedRuntime.ManagedRuntime<never, unknown> | undefined
   try {
@@ -170,12 +161,7 @@ const main = async () => {
     }))).catch(() => undefined)
     await setup.dispose()
     receiver.kill()
-    const admin = new URL(server.toString())
-    admin.pathname = "/postgres"
-    const c = new pg.Client({ connectionString: admin.toString() })
-    await c.connect()
-    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)
-    await c.end()
+    await world.drop()
   }
 }
 

@@ -1,4 +1,5 @@
-import type { AuthContext } from "./auth.js"
+import type Koa from "koa"
+import type { AuthContext, Plan } from "./auth.js"
 import { ApiError } from "./errors.js"
 
 export type PlanGateCode =
@@ -15,3 +16,10 @@ export const planGate = (auth: AuthContext, code: PlanGateCode, error: string) =
     // omitted when no portal is configured (SPEC §2.7)
     ...(auth.portalUrl ? { upgrade_url: `${auth.portalUrl.replace(/\/$/, "")}/billing/upgrade?plan=${auth.plan.code}&gate=${code}` } : {})
   })
+
+/** Middleware for a whole route family behind one plan flag (analytics, truck, webhooks). */
+export const requirePlan = (allowed: (plan: Plan) => boolean, code: PlanGateCode, error: string): Koa.Middleware => async (ctx, next) => {
+  const auth = ctx.state.auth as AuthContext
+  if (!allowed(auth.plan)) throw planGate(auth, code, error)
+  await next()
+}

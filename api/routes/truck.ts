@@ -6,7 +6,7 @@ import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { badRequest } from "../middleware/errors.js"
-import { planGate } from "../middleware/planGate.js"
+import { requirePlan } from "../middleware/planGate.js"
 import { int, list, num, str } from "../params.js"
 import { corridorFeatures } from "../queries/CorridorQuery.js"
 import { cachedReference } from "../queries/Reference.js"
@@ -28,11 +28,7 @@ const required = (q: Query, name: string, min: number, max: number) => {
 export const truckRouter = (rt: ApiRuntime) => {
   const router = new Router()
   const reference = cachedReference()
-  router.use("/truck", async (ctx, next) => {
-    const auth = ctx.state.auth as AuthContext
-    if (!auth.plan.allow_truck_data) throw planGate(auth, "plan_truck", "truck corridor and routing are available on Pro and above")
-    await next()
-  })
+  router.use("/truck", requirePlan((p) => p.allow_truck_data, "plan_truck", "truck corridor and routing are available on Pro and above"))
 
   const corridorQuery = async (ctx: Router.RouterContext) => {
     const auth = ctx.state.auth as AuthContext

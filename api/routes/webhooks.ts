@@ -14,7 +14,7 @@ import { checkTargetUrl } from "../../shared/webhooks/targetUrl.js"
 import { SqlClient } from "@effect/sql"
 import type { AuthContext } from "../middleware/auth.js"
 import { ApiError, badRequest } from "../middleware/errors.js"
-import { planGate } from "../middleware/planGate.js"
+import { planGate, requirePlan } from "../middleware/planGate.js"
 import { OFFSET_CAP } from "../paging.js"
 import { int, str } from "../params.js"
 import type { ApiRuntime, ApiServices } from "../runtime.js"
@@ -43,11 +43,7 @@ const secretOf = (customerId: number, id: string) =>
 /** Subscription management (Pro and above); docs/api/webhooks.md describes it. */
 export const webhooksRouter = (rt: ApiRuntime) => {
   const router = new Router()
-  router.use("/webhooks", async (ctx, next) => {
-    const auth = ctx.state.auth as AuthContext
-    if (!auth.plan.allow_webhooks) throw planGate(auth, "plan_webhooks", "webhooks are available on Pro and above")
-    await next()
-  })
+  router.use("/webhooks", requirePlan((p) => p.allow_webhooks, "plan_webhooks", "webhooks are available on Pro and above"))
   const auth = (ctx: Router.RouterContext) => ctx.state.auth as AuthContext
   const id = (ctx: Router.RouterContext) => {
     if (ctx.params.id.length > 100) throw badRequest("id is too long")

@@ -9,6 +9,7 @@ import { MATERIALIZE_GROUP } from "../../pipeline/stages/materialize/Materialize
 import { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { waitFor } from "../support/wait.js"
 
 /**
  * A real materializer process is killed with SIGKILL while it works through the stream; a second
@@ -41,13 +42,6 @@ const count = (table: string) =>
 const groupState = () =>
   rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === MATERIALIZE_GROUP))
 
-const waitFor = async (check: () => Promise<boolean>, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time")
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 describe("materializer process killed mid-batch", () => {
   it("materializes every change exactly once after a restart", async () => {

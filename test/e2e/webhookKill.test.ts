@@ -11,6 +11,7 @@ import { Redis } from "../../shared/db/Redis.js"
 import { createSubscription } from "../../shared/webhooks/subscriptions.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { waitFor } from "../support/wait.js"
 import { startReceiver } from "../support/receiver.js"
 
 /**
@@ -43,13 +44,6 @@ const startStage = () => {
   return child
 }
 
-const waitFor = async (check: () => Promise<boolean> | boolean, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time")
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 describe("webhook stage killed mid-batch", () => {
   it("delivers every matching change at least once after a restart, with the same delivery id on a repeat, and nothing else", async () => {

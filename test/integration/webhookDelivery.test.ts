@@ -16,6 +16,7 @@ import type { EventChange } from "../../shared/domain/Change.js"
 import { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { waitFor } from "../support/wait.js"
 import { api } from "../support/http.js"
 import { type Received, type Receiver, startReceiver } from "../support/receiver.js"
 
@@ -48,13 +49,6 @@ const publish = (changes: ReadonlyArray<EventChange>) =>
     })
   }))
 
-const waitFor = async (check: () => boolean, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time")
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 const forSub = (name: string) => receiver.received.filter((r) => r.path === `/${name}`)
 const bodies = (name: string) => forSub(name).map((r) => JSON.parse(r.body))
