@@ -151,8 +151,15 @@ const main = async () => {
       if (e !== undefined) for (const t of times) lat.push(t - e)
     }
     console.log(`latency at ${fmt(RATE)}/s    p50 ${pct(lat, 50)} ms, p99 ${pct(lat, 99)} ms, max ${Math.max(...lat)} ms over ${fmt(lat.length)} deliveries (${SECONDS} s offered, ${fmt(lat.length / span)} deliveries/s achieved)`)
-    const [{ n }] = await setup.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'succeeded'`))
-    console.log(`not succeeded       ${n}`)
+    // attempts are recorded in batches just after the receiver answers: give the last batch a moment
+    const notSucceeded = () => setup.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ n: number; total: number }>`SELECT (count(*) FILTER (WHERE status <> 'succeeded'))::int AS n, count(*)::int AS total FROM webhook_deliveries`)).then((r) => r[0])
+    let state = await notSucceeded()
+    for (let i = 0; i < 100 && state.n > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      state = await notSucceeded()
+    }
+    console.log(`recorded            ${fmt(state.total - state.n)} of ${fmt(state.total)} deliveries succeeded in Postgres`)
   } finally {
     await stage?.dispose()
     await setup.runPromise(Effect.flatMap(Redis, (r) => r.use("keys", async (c) => {
