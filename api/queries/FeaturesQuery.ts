@@ -14,6 +14,8 @@ export interface FeatureFilters {
   readonly startsBefore?: string
   readonly endsAfter?: string
   readonly endsBefore?: string
+  /** plan data delay: features first seen less than this many seconds ago are not shown yet */
+  readonly delaySec?: number
 }
 
 /** `total` is counted up to this many rows (SPEC §2.3); exactly this value means "or more". */
@@ -37,7 +39,7 @@ const candidates = (sql: SqlClient.SqlClient, cover: CellCover, types: ReadonlyA
 
 /** Only types and a place: points are decided from the cell index alone (no row reads). */
 const plainSpatial = (f: FeatureFilters) =>
-  !f.jurisdictions && f.active === undefined && !f.startsAfter && !f.startsBefore && !f.endsAfter && !f.endsBefore
+  !f.jurisdictions && f.active === undefined && !f.startsAfter && !f.startsBefore && !f.endsAfter && !f.endsBefore && !f.delaySec
 
 const fromCells = (sql: SqlClient.SqlClient, f: FeatureFilters, cover: CellCover, conditions: Array<Fragment>) => {
   const inCover = sql`res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${f.types})`
@@ -84,6 +86,7 @@ export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters): Array
   // open-ended features (known start, no end) always match ends_after and never ends_before
   if (f.endsAfter) w.push(sql`(${end} >= ${f.endsAfter} OR (${end} IS NULL AND ${start} IS NOT NULL))`)
   if (f.endsBefore) w.push(sql`${end} <= ${f.endsBefore}`)
+  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= now() - make_interval(secs => ${f.delaySec})`)
   return w
 }
 

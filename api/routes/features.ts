@@ -74,7 +74,8 @@ export const featuresRouter = (rt: ApiRuntime) => {
       startsAfter: instant(q, "starts_after"),
       startsBefore: instant(q, "starts_before"),
       endsAfter: instant(q, "ends_after"),
-      endsBefore: instant(q, "ends_before")
+      endsBefore: instant(q, "ends_before"),
+      delaySec: auth.plan.data_delay_sec > 0 ? auth.plan.data_delay_sec : undefined
     }
     return { filters, ref }
   }

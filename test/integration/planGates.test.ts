@@ -30,6 +30,10 @@ beforeAll(async () => {
     records: [feature("on", { jurisdiction: "NY" }), feature("off", { jurisdiction: "NY", is_active: false })]
   })
   await rt.runPromise(applyChanges(changes))
+  const justNow = new Date()
+  await rt.runPromise(applyChanges(diffFeaturePoll({
+    source: "gates-new", polledAt: justNow, now: justNow, prev: new Map(), presentIds: [], records: [feature("new-cam", { jurisdiction: "NY" })]
+  }).changes))
   for (const plan of ["free", "starter", "pro", "enterprise"]) {
     keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@gates.example.com` }))).key
   }
@@ -91,7 +95,7 @@ describe("plan gates (SPEC §7) with the §2.7 body", () => {
     const free = await call("free")("/features?type=cameras&jurisdiction=NY")
     expect(free.body.data.map((f: any) => f.source_id)).toEqual(["on"])
     const pro = await call("pro")("/features?type=cameras&jurisdiction=NY")
-    expect(pro.body.data.map((f: any) => f.source_id).sort()).toEqual(["off", "on"])
+    expect(pro.body.data.map((f: any) => f.source_id).sort()).toEqual(["new-cam", "off", "on"])
   })
 
   it("plan_analytics below Pro", async () => {
@@ -112,6 +116,11 @@ describe("plan gates (SPEC §7) with the §2.7 body", () => {
 })
 
 describe("data_delay_sec", () => {
+  it("delays features the same way: the camera first seen a moment ago is not on the Free list yet", async () => {
+    expect((await call("free")("/features?type=cameras&jurisdiction=NY")).body.data.map((f: any) => f.source_id)).toEqual(["on"])
+    expect((await call("starter")("/features?type=cameras&jurisdiction=NY&active=true")).body.data.map((f: any) => f.source_id).sort()).toEqual(["new-cam", "on"])
+  })
+
   it("a Free key sees an event only once it is older than the plan's delay; Starter at once", async () => {
     const free = (await call("free")("/events?jurisdiction=NY")).body.data.map((e: any) => e.source_id).sort()
     expect(free).toEqual(["old"])
