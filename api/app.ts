@@ -7,6 +7,7 @@ import { keyOrigins, preflight, publicOrigins } from "./middleware/cors.js"
 import { bodyGuard, urlGuard } from "./middleware/inputGuard.js"
 import { rateLimitMiddleware } from "./middleware/rateLimit.js"
 import { ApiError, errorMiddleware } from "./middleware/errors.js"
+import { accountRouter, plansRouter } from "./routes/account.js"
 import { analyticsRouter } from "./routes/analytics.js"
 import { makeMetrics } from "./metrics/registry.js"
 import { docsRouter, openApiRouter } from "./routes/docs.js"
@@ -53,8 +54,9 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   v1.use(["/health", "/status"], publicOrigins)
   v1.use(healthRouter(rt, startedAt).routes())
   v1.use(statusRouter(rt).routes())
-  v1.use(["/openapi.json"], publicOrigins)
+  v1.use(["/openapi.json", "/plans"], publicOrigins)
   v1.use(openApiRouter().routes())
+  v1.use(plansRouter(rt).routes())
   // everything after this needs a key
   const data = new Router()
   data.use(authMiddleware(rt, options.portalUrl))
@@ -70,6 +72,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   data.use(analyticsRouter(rt).routes())
   data.use(truckRouter(rt).routes())
   data.use(webhooksRouter(rt).routes())
+  data.use(accountRouter(rt).routes())
   v1.use(data.routes())
 
   app.use(v1.routes())

@@ -121,6 +121,8 @@ export const openApiDocument = {
         responses: { 200: ok(ref("FuelPricePage")) }
       })
     },
+    "/plans": { get: { operationId: "plans", summary: "Public; every plan and its limits", security: [], responses: { 200: json({ type: "array", items: ref("Plan") }) } } },
+    "/account": { get: keyed({ operationId: "account", summary: "The calling key, its customer and plan", responses: { 200: ok(ref("Account")) } }) },
     "/status": { get: { operationId: "status", summary: "Public; cached 60 s", security: [], responses: { 200: json(ref("Status")) } } },
     "/health": { get: { operationId: "health", summary: "Public; 2-second probes of Postgres and Redis", security: [], responses: { 200: json(ref("Health")), 503: json(ref("Health"), "A store is down") } } }
   },

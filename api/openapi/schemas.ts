@@ -218,6 +218,30 @@ export const schemas: Record<string, S> = {
     data: arrayOf(ref("WebhookDelivery")), total: { type: "integer" }, limit: { type: "integer" }, offset: { type: "integer" }, has_more: { type: "boolean" }
   }),
   WebhookReplay: closed({ id: { type: "string" }, status: { const: "pending" } }),
+  Plan: closed({
+    id: { type: "integer" }, code: { enum: ["free", "starter", "pro", "enterprise"] }, name: { type: "string" }, description: { type: "string" },
+    is_active: { type: "boolean" }, allow_analytics: { type: "boolean" }, allow_geojson: { type: "boolean" }, allow_truck_data: { type: "boolean" },
+    allow_webhooks: { type: "boolean" }, data_delay_sec: { type: "integer", minimum: 0, description: "0 = real-time" },
+    data_unit_price: { type: "number" }, features: arrayOf(closed({ key: { type: "string", description: "i18n key" }, label: { type: "string" } })),
+    is_contact_sales: { type: "boolean" }, rate_limit_rpm: { type: "integer" }, daily_request_limit: nullable("integer"),
+    max_limit: { type: "integer" }, max_batch_size: { type: "integer" }, max_jurisdictions: nullable("integer"),
+    requires_jurisdiction: { type: "boolean" }, event_history_days: nullable("integer"), allow_archived_events: { type: "boolean" },
+    allow_inactive_features: { type: "boolean" }, saved_route_slots: { type: "integer" }, monthly_routing_quota: { type: "integer" },
+    trial_days: nullable("integer"), max_webhooks: { type: "integer" }
+  }),
+  Account: closed({
+    customer: closed({
+      id: { type: "integer" }, name: { type: "string" }, email: { type: "string" }, company: nullable("string"), email_verified: { type: "boolean" },
+      is_active: { type: "boolean" }, plan_id: { type: "integer" }, created_at: dateTime, trial_ends_at: nullableDateTime,
+      subscription_ends_at: nullableDateTime, subscription_status: { enum: ["none", "active", "canceled", "past_due", "paused"] }
+    }),
+    key: closed({
+      id: { type: "integer" }, name: { type: "string" }, key_prefix: { type: "string" }, owner_email: { type: "string" }, is_active: { type: "boolean" },
+      allowed_origins: arrayOf({ type: "string" }), rate_limit_rpm: { type: "integer", description: "In force: the key's own, else the plan's" },
+      created_at: dateTime, expires_at: nullableDateTime, last_used_at: nullableDateTime
+    }),
+    plan: ref("Plan")
+  }),
   FeatureTypeCount: closed({ type: { type: "string" }, count: { type: "integer" }, active_count: { type: "integer" } }),
   FeatureGroup: closed({ id: { type: "string" }, name: { type: "string" }, description: { type: "string" }, sort_order: { type: "integer" }, feature_types: arrayOf({ type: "string" }) }),
   FeatureDetails: closed(detailAnswer),

@@ -35,7 +35,7 @@ const GET_PATHS = [
   "/events", "/events/geojson", "/events/{id}", "/features", "/features/geojson", "/features/types", "/features/groups",
   "/features/{id}/details", "/analytics/history/{id}", "/jurisdictions", "/jurisdictions/groups", "/coverage", "/coverage/{id}",
   "/data-sources", "/stats/summary", "/fuel-prices", "/status", "/health", "/openapi.json", "/truck/corridor", "/truck/corridor/geojson",
-  "/webhooks", "/webhooks/{id}", "/webhooks/{id}/deliveries"
+  "/webhooks", "/webhooks/{id}", "/webhooks/{id}/deliveries", "/plans", "/account"
 ]
 const PARAMS = [
   "ids", "jurisdiction", "type", "group", "sub_type", "cause", "severity", "status", "road", "lat", "lng", "radius_km", "bbox",

@@ -148,6 +148,8 @@ describe("GET /api/v1/openapi.json", () => {
     await check("post", "/webhooks/{id}/deliveries/{delivery_id}/replay", `/webhooks/${hook.id}/deliveries/whd_none/replay`, { key: pro, status: 404 })
     await check("delete", "/webhooks/{id}", `/webhooks/${hook.id}`, { key: pro, status: 204 })
     await check("get", "/webhooks", "/webhooks", { key: keys.free, status: 403 })
+    await check("get", "/plans", "/plans", { status: 200 })
+    await check("get", "/account", "/account", { key: keys.free, status: 200 })
     await check("get", "/status", "/status", { status: 200 })
     await check("get", "/health", "/health", { status: 200 })
     // every documented operation was exercised

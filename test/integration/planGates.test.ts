@@ -3,6 +3,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
+import { planSeeds } from "../../infra/seed/plans.js"
 import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { changeScript, feature, observation } from "../support/changes.js"
@@ -130,5 +131,34 @@ describe("data_delay_sec", () => {
     await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE events SET created_at = now() - interval '301 seconds' WHERE source_id = 'fresh'`))
     const later = (await call("free")("/events?jurisdiction=NY")).body.data.map((e: any) => e.source_id).sort()
     expect(later).toEqual(["fresh", "old"])
+  })
+})
+
+describe("the plan catalogue and the caller's account", () => {
+  it("GET /plans (no key) lists the four plans with every §2.9 field and the documented limits", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/plans`)
+    const plans = await res.json()
+    expect(plans.map((p: any) => p.code)).toEqual(["free", "starter", "pro", "enterprise"])
+    for (const p of plans) {
+      for (const field of ["id", "code", "description", "is_active", "allow_analytics", "allow_geojson", "allow_truck_data", "allow_webhooks", "data_delay_sec", "data_unit_price", "features", "is_contact_sales"]) {
+        expect(p, `${p.code}.${field}`).toHaveProperty(field)
+      }
+      const seed = planSeeds.find((s) => s.code === p.code)!
+      for (const [k, v] of Object.entries(seed)) expect(p[k], `${p.code}.${k}`).toEqual(v)
+    }
+    const free = plans[0]
+    expect(free).toMatchObject({ daily_request_limit: 1000, requires_jurisdiction: true, trial_days: 14, data_delay_sec: 300 })
+    expect(plans.find((p: any) => p.code === "enterprise")).toMatchObject({ data_unit_price: 0, is_contact_sales: true })
+  })
+
+  it("GET /account shows the caller's customer, key (never its hash) and plan", async () => {
+    const r = await call("free")("/account")
+    expect(r.status).toBe(200)
+    expect(r.body.customer).toMatchObject({ email: "free@gates.example.com", subscription_status: "none", is_active: true })
+    expect(Date.parse(r.body.customer.trial_ends_at)).toBeGreaterThan(Date.now() + 13 * DAY)
+    expect(r.body.key).toMatchObject({ key_prefix: keys.free.slice(0, 12), owner_email: "free@gates.example.com", rate_limit_rpm: 30, allowed_origins: [] })
+    expect(r.body.plan.code).toBe("free")
+    expect(JSON.stringify(r.body)).not.toContain(keys.free)
+    expect(JSON.stringify(r.body)).not.toMatch(/key_hash/)
   })
 })
