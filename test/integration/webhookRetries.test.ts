@@ -181,4 +181,15 @@ layer(env.layer)("webhook retries", (it) => {
     expect(yield* delivery(bad.sub.id)).toMatchObject({ status: "pending", attempts: 1, last_status_code: 400, last_error: "HTTP 400" })
     expect(hits("/elsewhere")).toEqual([])
   }))
+
+  it.effect("a secret that cannot be decrypted (WEBHOOK_SECRET_KEY changed) fails the attempt, not the sender", () => Effect.gen(function* () {
+    yield* TestClock.setTime(Date.UTC(2026, 10, 25))
+    answerWith(200)
+    const { sub } = yield* subscription("/rekeyed")
+    yield* oneChange("k1")
+    const before = hits("/rekeyed").length
+    yield* dispatchDue({ ...settings, masterKey: "another-key" }, 100, 8)
+    expect(yield* delivery(sub.id)).toMatchObject({ status: "pending", attempts: 1, last_error: expect.stringMatching(/WEBHOOK_SECRET_KEY/) })
+    expect(hits("/rekeyed")).toHaveLength(before)
+  }))
 })

@@ -33,6 +33,8 @@ export const runSenders = (s: DispatchSettings, concurrency: number) =>
     const worker = Queue.take(queue).pipe(
       Effect.flatMap((d) => attemptOne(d, s)),
       Effect.flatMap((a) => Queue.offer(done, a)),
+      // a worker never dies: the delivery's lease runs out and it goes again
+      Effect.catchAllCause((cause) => Effect.logError("webhook attempt failed unexpectedly", cause)),
       Effect.forever
     )
     for (let i = 0; i < concurrency; i++) yield* Effect.forkScoped(worker)

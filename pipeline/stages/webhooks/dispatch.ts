@@ -160,7 +160,13 @@ export const attemptOne = (d: ClaimedDelivery, s: DispatchSettings) =>
     const startedAtMs = yield* Clock.currentTimeMillis
     const target = yield* Effect.either(checkTargetUrl(d.url, s.allowPrivateTargets))
     if (target._tag === "Left") return { delivery: d, result: { status: null, error: target.left, retryAfter: null, latencyMs: 0 }, startedAtMs } satisfies Attempted
-    const secret = decryptSecret(Buffer.from(d.secret_enc), s.masterKey)
+    let secret: string
+    try {
+      secret = decryptSecret(Buffer.from(d.secret_enc), s.masterKey)
+    } catch {
+      // nothing can be signed: fail the attempt (and so, in time, the delivery) instead of the sender
+      return { delivery: d, result: { status: null, error: "signing secret cannot be decrypted: was WEBHOOK_SECRET_KEY changed?", retryAfter: null, latencyMs: 0 }, startedAtMs } satisfies Attempted
+    }
     const headers = {
       "Content-Type": "application/json",
       "User-Agent": "road-data-webhooks/1",
