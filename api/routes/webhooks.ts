@@ -2,8 +2,8 @@ import Router from "@koa/router"
 import { Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../shared/config/AppConfig.js"
-import { post } from "../../pipeline/stages/webhooks/dispatch.js"
 import { testItem } from "../../shared/webhooks/payloads.js"
+import { postWebhook } from "../../shared/webhooks/send.js"
 import { decryptSecret } from "../../shared/webhooks/secrets.js"
 import { signatureHeaders } from "../../shared/webhooks/signature.js"
 import {
@@ -85,7 +85,7 @@ export const webhooksRouter = (rt: ApiRuntime) => {
     const deliveryId = `whd_test_${randomBytes(9).toString("base64url")}`
     const body = JSON.stringify(testItem(new Date(now).toISOString()))
     const headers = { "Content-Type": "application/json", "User-Agent": "road-data-webhooks/1", ...signatureHeaders(s.secret, deliveryId, Math.floor(now / 1000), body) }
-    const r = await post(s.url, headers, body, s.timeoutMs)
+    const r = await postWebhook(s.url, headers, body, s.timeoutMs, s.allowPrivate)
     ctx.body = { delivered: r.error === null, delivery_id: deliveryId, status_code: r.status, latency_ms: r.latencyMs, error: r.error }
   })
 

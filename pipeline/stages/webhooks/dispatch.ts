@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Metric, Random } from "effect"
 import { decryptSecret } from "../../../shared/webhooks/secrets.js"
+import { type AttemptResult, postWebhook } from "../../../shared/webhooks/send.js"
 import { signatureHeaders } from "../../../shared/webhooks/signature.js"
 import { checkTargetUrl } from "../../../shared/webhooks/targetUrl.js"
 import { webhookDeliveries } from "../../poll/metrics.js"
@@ -24,14 +25,6 @@ export interface ClaimedDelivery {
   readonly secret_enc: Buffer
 }
 
-/** What one POST came to. Redirects are not followed: a 3xx is a failure like a 4xx or 5xx. */
-export interface AttemptResult {
-  readonly status: number | null
-  readonly error: string | null
-  readonly retryAfter: string | null
-  readonly latencyMs: number
-}
-
 /**
  * Claims up to `limit` due deliveries of enabled subscriptions by pushing their next attempt one
  * lease ahead (SKIP LOCKED: several senders never take the same row).
@@ -50,30 +43,6 @@ export const claimDue = (limit: number, leaseMs: number) =>
       WHERE d.id = c.id AND s.id = d.subscription_id
       RETURNING d.id, d.subscription_id, d.body, d.attempts, d.round_start, s.url, s.secret_enc`
   })
-
-/** One signed POST with a time limit; never throws. */
-export const post = async (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> => {
-  const t0 = performance.now()
-  try {
-    const res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) })
-    // drain (bounded by the time limit) so the connection can be reused
-    await res.arrayBuffer().catch(() => undefined)
-    const ok = res.status >= 200 && res.status < 300
-    return {
-      status: res.status,
-      error: ok ? null : res.status >= 300 && res.status < 400 ? `redirect ${res.status} not followed` : `HTTP ${res.status}`,
-      retryAfter: res.headers.get("retry-after"),
-      latencyMs: Math.round(performance.now() - t0)
-    }
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } }
-    const cause = err.cause
-    const reason = err.name === "TimeoutError"
-      ? `timed out after ${timeoutMs} ms`
-      : cause?.code ?? cause?.errors?.find((x) => x.code)?.code ?? cause?.message ?? err.message
-    return { status: null, error: String(reason).slice(0, 300), retryAfter: null, latencyMs: Math.round(performance.now() - t0) }
-  }
-}
 
 export interface Attempted {
   readonly delivery: ClaimedDelivery
@@ -172,7 +141,7 @@ export const attemptOne = (d: ClaimedDelivery, s: DispatchSettings) =>
       "User-Agent": "road-data-webhooks/1",
       ...signatureHeaders(secret, d.id, Math.floor(startedAtMs / 1000), d.body)
     }
-    const result = yield* Effect.promise(() => post(d.url, headers, d.body, s.timeoutMs))
+    const result = yield* Effect.promise(() => postWebhook(d.url, headers, d.body, s.timeoutMs, s.allowPrivateTargets))
     return { delivery: d, result, startedAtMs } satisfies Attempted
   })
 
