@@ -1,5 +1,5 @@
 import Router from "@koa/router"
-import { cached } from "../cached.js"
+import { cachedPublicGet } from "../cached.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { accountOf, listPlans } from "../queries/Account.js"
 import type { ApiRuntime } from "../runtime.js"
@@ -7,11 +7,7 @@ import type { ApiRuntime } from "../runtime.js"
 /** Public plan catalogue: what each plan allows, for clients that show upgrade choices. */
 export const plansRouter = (rt: ApiRuntime) => {
   const router = new Router()
-  const plans = cached(3_600_000, listPlans)
-  router.get("/plans", async (ctx) => {
-    ctx.set("Cache-Control", "public, max-age=3600")
-    ctx.body = await rt.run(plans)
-  })
+  cachedPublicGet(router, rt, "/plans", 3_600_000, listPlans)
   return router
 }
 
