@@ -1,27 +1,12 @@
 import { Effect } from "effect"
 import client from "prom-client"
+import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
 import { METRICS_HASH, type WorkerMetrics, WORKER_METRICS_TTL_MS } from "../../pipeline/metrics/MetricsPublisher.js"
 import { Redis } from "../../shared/db/Redis.js"
 import type { ApiRuntime } from "../runtime.js"
 
-/** Stream consumer groups whose lag is reported (DESIGN.md); a group not created yet is skipped. */
-const STREAM = "changes"
-
-const pairsToObject = (flat: ReadonlyArray<unknown>): Record<string, unknown> => {
-  const o: Record<string, unknown> = {}
-  for (let i = 0; i + 1 < flat.length; i += 2) o[String(flat[i])] = flat[i + 1]
-  return o
-}
-
-/** XINFO GROUPS: entries not yet delivered to the group (Redis 7 `lag`) and delivered but unacknowledged. */
-export const streamLag = Effect.gen(function* () {
-  const redis = yield* Redis
-  const raw = yield* redis.use("xinfo groups", (c) => c.sendCommand(["XINFO", "GROUPS", redis.key(STREAM)]).catch(() => []))
-  return (raw as ReadonlyArray<ReadonlyArray<unknown>>).map((g) => {
-    const o = pairsToObject(g)
-    return { group: String(o.name), lag: o.lag === null || o.lag === undefined ? null : Number(o.lag), pending: Number(o.pending ?? 0) }
-  })
-})
+/** Per consumer group: entries not yet delivered to it (Redis 7 `lag`) and delivered but unacknowledged. */
+const streamLag = Effect.flatMap(RedisStreams, (s) => s.groups).pipe(Effect.provide(RedisStreams.layer))
 
 export const workerSnapshots = Effect.gen(function* () {
   const redis = yield* Redis

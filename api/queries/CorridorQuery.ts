@@ -1,14 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { type Corridor, coverCorridor, placeOnCorridor } from "../../shared/geo/corridor.js"
+import { FEATURE_COLUMNS } from "./FeaturesQuery.js"
 
 /** Types the corridor returns (SPEC §4.3). */
 export const CORRIDOR_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "truck_routes", "freight_corridors", "truck_parking"] as const
 const CLEARANCE_TYPES = new Set(["bridge_clearances", "bridges"])
-
-const COLUMNS = `id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
-  road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time, properties,
-  last_updated, has_details`
 
 export interface CorridorFilters {
   readonly corridor: Corridor
@@ -37,7 +34,7 @@ export const corridorFeatures = (f: CorridorFilters) =>
     const start = sql`COALESCE(estimated_start_time, start_time)`
     const end = sql`COALESCE(estimated_end_time, end_time)`
     const rows = yield* sql<Row>`
-      SELECT ${sql.literal(COLUMNS)} FROM features
+      SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features
       WHERE id IN (SELECT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${CORRIDOR_TYPES}))
         AND is_active
         AND (${start} IS NULL OR ${start} < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 day')

@@ -21,9 +21,13 @@ export interface FeatureFilters {
 /** `total` is counted up to this many rows (SPEC §2.3); exactly this value means "or more". */
 export const FEATURE_TOTAL_CAP = 10_000
 
-const COLUMNS = `id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
+/** A feature as the API shows it (SPEC §2.2). */
+export const FEATURE_COLUMNS = `id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
   road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time, properties,
-  last_updated, has_details, seq`
+  last_updated, has_details`
+
+/** Lists also read `seq`, their order and cursor key. */
+const COLUMNS = `${FEATURE_COLUMNS}, seq`
 
 const MAX_PREFILTER_CELLS = 1000
 const KM_PER_DEG_LAT = 111.32

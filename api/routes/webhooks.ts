@@ -3,14 +3,12 @@ import { Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { testItem } from "../../shared/webhooks/payloads.js"
-import { postWebhook } from "../../shared/webhooks/send.js"
+import { sendSigned } from "../../shared/webhooks/send.js"
 import { decryptSecret } from "../../shared/webhooks/secrets.js"
-import { signatureHeaders } from "../../shared/webhooks/signature.js"
 import {
   createSubscription, DELIVERY_STATUSES, deleteSubscription, getSubscription, listDeliveries, listSubscriptions, replayDelivery,
-  rotateSecret, updateSubscription
+  rotateSecret, updateSubscription, WebhookNotFound
 } from "../../shared/webhooks/subscriptions.js"
-import { checkTargetUrl } from "../../shared/webhooks/targetUrl.js"
 import { SqlClient } from "@effect/sql"
 import type { AuthContext } from "../middleware/auth.js"
 import { ApiError, badRequest } from "../middleware/errors.js"
@@ -32,12 +30,17 @@ const answer = async <A>(rt: ApiRuntime, auth: AuthContext, effect: Effect.Effec
   }
 }
 
-const secretOf = (customerId: number, id: string) =>
+/** What the test delivery needs: target and decrypted secret (never sent to the client). */
+const targetOf = (customerId: number, id: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* AppConfig
     const [row] = yield* sql<{ url: string; secret_enc: Buffer }>`SELECT url, secret_enc FROM webhook_subscriptions WHERE customer_id = ${customerId} AND id = ${id}`
-    return { url: row.url, secret: decryptSecret(Buffer.from(row.secret_enc), Redacted.value(config.webhookSecretKey)), timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateTargets }
+    if (!row) return yield* Effect.fail(new WebhookNotFound({ message: `no webhook subscription ${id}` }))
+    return {
+      url: row.url, secret: decryptSecret(Buffer.from(row.secret_enc), Redacted.value(config.webhookSecretKey)),
+      timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateTargets
+    }
   })
 
 /** Subscription management (Pro and above); docs/api/webhooks.md describes it. */
@@ -74,18 +77,10 @@ export const webhooksRouter = (rt: ApiRuntime) => {
   // the portal's Test button: one signed `test` POST now, answered with its outcome, never recorded
   router.post("/webhooks/:id/test", async (ctx) => {
     const a = auth(ctx)
-    await answer(rt, a, getSubscription(a.customerId, id(ctx)))
-    const s = await rt.run(secretOf(a.customerId, id(ctx)))
-    const target = await rt.run(Effect.either(checkTargetUrl(s.url, s.allowPrivate)))
-    if (target._tag === "Left") {
-      ctx.body = { delivered: false, status_code: null, latency_ms: 0, error: target.left }
-      return
-    }
+    const target = await answer(rt, a, targetOf(a.customerId, id(ctx)))
     const now = Date.now()
     const deliveryId = `whd_test_${randomBytes(9).toString("base64url")}`
-    const body = JSON.stringify(testItem(new Date(now).toISOString()))
-    const headers = { "Content-Type": "application/json", "User-Agent": "road-data-webhooks/1", ...signatureHeaders(s.secret, deliveryId, Math.floor(now / 1000), body) }
-    const r = await postWebhook(s.url, headers, body, s.timeoutMs, s.allowPrivate)
+    const r = await sendSigned(target, deliveryId, Math.floor(now / 1000), JSON.stringify(testItem(new Date(now).toISOString())))
     ctx.body = { delivered: r.error === null, delivery_id: deliveryId, status_code: r.status, latency_ms: r.latencyMs, error: r.error }
   })
 

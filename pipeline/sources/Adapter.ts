@@ -185,5 +185,7 @@ export const Lenient = {
   optString: Schema.optional(Schema.NullOr(Schema.String)),
   optNumber: Schema.optional(Schema.NullOr(Schema.Number)),
   optBoolean: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  id: Schema.Union(Schema.NonEmptyTrimmedString, Schema.Number.pipe(Schema.finite()))
+  id: Schema.Union(Schema.NonEmptyTrimmedString, Schema.Number.pipe(Schema.finite())),
+  /** a GeoJSON Point, [lng, lat] */
+  point: Schema.Struct({ type: Schema.Literal("Point"), coordinates: Schema.Tuple(Schema.Number, Schema.Number) })
 }

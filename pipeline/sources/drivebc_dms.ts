@@ -25,7 +25,7 @@ const Sign = Schema.Struct({
   static_text: Lenient.optString,
   status: Lenient.optString,
   is_on: Lenient.optBoolean,
-  location: Schema.Struct({ type: Schema.Literal("Point"), coordinates: Schema.Tuple(Schema.Number, Schema.Number) }),
+  location: Lenient.point,
   updated_datetime_utc: Lenient.optString,
   message_expiry_datetime_utc: Lenient.optString,
   message_display_1: Lenient.optString,

@@ -16,7 +16,7 @@ const Count = Lenient.optNumber
 
 const RestArea = Schema.Struct({
   rest_stop_id: Schema.NonEmptyTrimmedString,
-  geometry: Schema.Struct({ type: Schema.Literal("Point"), coordinates: Schema.Tuple(Schema.Number, Schema.Number) }),
+  geometry: Lenient.point,
   properties: Schema.Struct({
     REST_AREA_NAME: Schema.String,
     HIGHWAY_NUMBER: Lenient.optString,

@@ -25,7 +25,7 @@ const Tpims = Schema.Struct({
 
 const Site = Schema.Struct({
   id: Lenient.id,
-  geometry: Schema.Struct({ type: Schema.Literal("Point"), coordinates: Schema.Tuple(Schema.Number, Schema.Number) }),
+  geometry: Lenient.point,
   properties: Schema.Struct({
     state: Lenient.optString,
     site_area_description: Lenient.optString,

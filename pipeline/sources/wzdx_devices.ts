@@ -13,7 +13,7 @@ import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
 
 const Device = Schema.Struct({
   id: Lenient.id,
-  geometry: Schema.Struct({ type: Schema.Literal("Point"), coordinates: Schema.Tuple(Schema.Number, Schema.Number) }),
+  geometry: Lenient.point,
   properties: Schema.Struct({
     core_details: Schema.Struct({
       device_type: Schema.String,

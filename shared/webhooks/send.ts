@@ -2,6 +2,7 @@ import dns from "node:dns"
 import http from "node:http"
 import https from "node:https"
 import { isIP, type LookupFunction } from "node:net"
+import { signatureHeaders } from "./signature.js"
 import { isPublicAddress } from "./targetUrl.js"
 
 /** What one POST came to. Redirects are not followed: a 3xx is a failure like a 4xx or 5xx. */
@@ -47,6 +48,7 @@ export const postWebhook = (url: string, headers: Record<string, string>, body: 
     } catch {
       return done({ status: null, error: "invalid url", retryAfter: null })
     }
+    if (target.protocol !== "http:" && target.protocol !== "https:") return done({ status: null, error: `unsupported scheme ${target.protocol}`, retryAfter: null })
     const host = target.hostname.replace(/^\[|\]$/g, "")
     if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return done({ status: null, error: `target is a non-public address (${host})`, retryAfter: null })
     const lib = target.protocol === "https:" ? https : http
@@ -78,3 +80,16 @@ export const postWebhook = (url: string, headers: Record<string, string>, body: 
 
 const describe = (e: Error & { code?: string }, timeoutMs: number, signal: AbortSignal) =>
   signal.aborted ? `timed out after ${timeoutMs} ms` : String(e.code === "EPRIVATETARGET" ? e.message : e.code ?? e.message).slice(0, 300)
+
+/** Signs `body` as delivery `deliveryId` at `timestampSec` (docs/api/webhooks.md) and POSTs it. */
+export const sendSigned = (
+  target: { readonly url: string; readonly secret: string; readonly timeoutMs: number; readonly allowPrivate: boolean },
+  deliveryId: string,
+  timestampSec: number,
+  body: string
+) =>
+  postWebhook(target.url, {
+    "Content-Type": "application/json",
+    "User-Agent": "road-data-webhooks/1",
+    ...signatureHeaders(target.secret, deliveryId, timestampSec, body)
+  }, body, target.timeoutMs, target.allowPrivate)

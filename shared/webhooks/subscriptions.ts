@@ -42,17 +42,11 @@ const fields = {
 }
 export const SubscriptionInput = Schema.Struct(fields)
 export type SubscriptionInput = typeof SubscriptionInput.Encoded
-export const SubscriptionPatch = Schema.Struct({
-  name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  url: Schema.optional(Schema.String),
-  jurisdiction: Schema.optional(Codes),
-  type: Schema.optional(Codes),
-  sub_type: Schema.optional(Codes),
-  severity: Schema.optional(Codes),
-  cause: Schema.optional(Codes),
-  batch_window_seconds: Schema.optional(Window),
-  enabled: Schema.optional(Schema.Boolean)
-})
+/** A PATCH: any field of a subscription, plus `enabled`. */
+export const SubscriptionPatch = Schema.extend(
+  Schema.partialWith(SubscriptionInput, { exact: true }),
+  Schema.Struct({ enabled: Schema.optional(Schema.Boolean) })
+)
 export type SubscriptionPatch = typeof SubscriptionPatch.Type
 
 /** A subscription as owners see it: never the secret, only a hint of it. */
@@ -166,15 +160,15 @@ export const updateSubscription = (customerId: number, id: string, body: unknown
     }
     if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`)
     if (patch.jurisdiction !== undefined) {
-      const j = yield* expandJurisdictions(patch.jurisdiction as ReadonlyArray<string>)
+      const j = yield* expandJurisdictions(patch.jurisdiction)
       sets.push(sql`jurisdictions = ${j.codes}`, sql`match_jurisdictions = ${j.match}`)
     }
-    const f = yield* normalizedFilters(patch as never)
+    const f = yield* normalizedFilters(patch)
     if (patch.type !== undefined) sets.push(sql`types = ${f.type ?? []}`)
     if (patch.sub_type !== undefined) sets.push(sql`sub_types = ${f.sub_type ?? []}`)
     if (patch.severity !== undefined) sets.push(sql`severities = ${f.severity ?? []}`)
     if (patch.cause !== undefined) sets.push(sql`causes = ${f.cause ?? []}`)
-    if (patch.batch_window_seconds !== undefined) sets.push(sql`batch_window_seconds = ${patch.batch_window_seconds as number | null}`)
+    if (patch.batch_window_seconds !== undefined) sets.push(sql`batch_window_seconds = ${patch.batch_window_seconds}`)
     if (patch.enabled === true) sets.push(sql`is_enabled = true`, sql`disabled_reason = NULL`, sql`disabled_at = NULL`, sql`consecutive_failures = 0`)
     if (patch.enabled === false) sets.push(sql`is_enabled = false`, sql`disabled_reason = 'owner'`, sql`disabled_at = now()`)
     if (sets.length === 0) return yield* Effect.fail(new WebhookInputError({ message: "nothing to change: send url, name, jurisdiction, type, sub_type, severity, cause, batch_window_seconds or enabled" }))
@@ -234,7 +228,7 @@ export const listDeliveries = (customerId: number, id: string, status: string | 
         FROM webhook_deliveries d WHERE ${where} ORDER BY d.created_at DESC, d.id LIMIT ${limit + 1} OFFSET ${offset}`,
       sql<{ total: number }>`SELECT count(*)::int AS total FROM webhook_deliveries WHERE ${where}`
     ])
-    return { data: rows.slice(0, limit).map((r) => ({ ...r, next_attempt_at: r.status === "pending" ? r.next_attempt_at : null })), total, limit, offset, has_more: rows.length > limit }
+    return { data: rows.slice(0, limit), total, limit, offset, has_more: rows.length > limit }
   })
 
 /** A dead (or delivered) delivery goes out again with the same id and body and a fresh retry schedule. */

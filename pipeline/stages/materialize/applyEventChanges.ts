@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { EventChange } from "../../../shared/domain/Change.js"
-import { insertHistory, lockIds } from "./historyRows.js"
+import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
 
 /**
@@ -101,17 +101,8 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
                   ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
             WHERE ev.id = h.event_id AND ev.version < h.version`
         }
-        // the creation time is the earliest recorded, whatever order the messages came in; a row
-        // inserted by this batch already has it
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
-        const lateCreated = createdIds.filter((id) => !inserted.has(id))
-        if (lateCreated.length > 0) {
-          yield* sql`
-            UPDATE events AS ev SET created_at = h.first
-            FROM (SELECT event_id, min(changed_at) AS first FROM event_history
-                  WHERE change_type = 'created' AND event_id = ANY(${lateCreated}) GROUP BY event_id) h
-            WHERE ev.id = h.event_id AND ev.created_at > h.first`
-        }
+        yield* keepEarliestCreation("event_history", createdIds.filter((id) => !inserted.has(id)))
       })
     )
   })

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { FeatureChange } from "../../../shared/domain/Change.js"
-import { insertHistory, lockIds } from "./historyRows.js"
+import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
 
@@ -118,14 +118,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
                   ORDER BY feature_id, split_part(change_id, ':', 2)::bigint DESC) h
             WHERE ft.id = h.feature_id AND h.change_type = 'deactivated' AND ft.version < h.version`
         }
-        const lateCreated = [...createdAt.keys()].filter((id) => !inserted.has(id))
-        if (lateCreated.length > 0) {
-          yield* sql`
-            UPDATE features AS ft SET created_at = h.first
-            FROM (SELECT feature_id, min(changed_at) AS first FROM feature_history
-                  WHERE change_type = 'created' AND feature_id = ANY(${lateCreated}) GROUP BY feature_id) h
-            WHERE ft.id = h.feature_id AND ft.created_at > h.first`
-        }
+        yield* keepEarliestCreation("feature_history", [...createdAt.keys()].filter((id) => !inserted.has(id)))
       })
     )
   })

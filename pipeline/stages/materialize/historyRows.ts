@@ -36,3 +36,18 @@ export const insertHistory = (table: keyof typeof TABLES, rows: ReadonlyArray<Hi
           change_type text, old_value text, new_value text, changed_at timestamptz)
         ORDER BY changed_at
         ON CONFLICT (change_id, change_type) DO NOTHING`).pipe(Effect.asVoid)
+
+const SUBJECTS = { event_history: "events", feature_history: "features" } as const
+
+/**
+ * A row created before this batch keeps the earliest `created` time its history records, whatever
+ * order the messages came in (a row inserted by this batch already has it).
+ */
+export const keepEarliestCreation = (table: keyof typeof TABLES, ids: ReadonlyArray<string>) =>
+  ids.length === 0
+    ? Effect.void
+    : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+        UPDATE ${sql.literal(SUBJECTS[table])} AS t SET created_at = h.first
+        FROM (SELECT ${sql.literal(TABLES[table])} AS id, min(changed_at) AS first FROM ${sql.literal(table)}
+              WHERE change_type = 'created' AND ${sql.literal(TABLES[table])} = ANY(${ids}) GROUP BY 1) h
+        WHERE t.id = h.id AND t.created_at > h.first`).pipe(Effect.asVoid)

@@ -1,9 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Metric, Random } from "effect"
 import { decryptSecret } from "../../../shared/webhooks/secrets.js"
-import { type AttemptResult, postWebhook } from "../../../shared/webhooks/send.js"
-import { signatureHeaders } from "../../../shared/webhooks/signature.js"
-import { checkTargetUrl } from "../../../shared/webhooks/targetUrl.js"
+import { type AttemptResult, sendSigned } from "../../../shared/webhooks/send.js"
 import { webhookDeliveries } from "../../poll/metrics.js"
 import { DISABLE_AFTER_FAILURES, parseRetryAfter, retryDelayMs } from "./retrySchedule.js"
 
@@ -127,8 +125,6 @@ export const recordAttempts = (batch: ReadonlyArray<Attempted>) =>
 export const attemptOne = (d: ClaimedDelivery, s: DispatchSettings) =>
   Effect.gen(function* () {
     const startedAtMs = yield* Clock.currentTimeMillis
-    const target = yield* Effect.either(checkTargetUrl(d.url, s.allowPrivateTargets))
-    if (target._tag === "Left") return { delivery: d, result: { status: null, error: target.left, retryAfter: null, latencyMs: 0 }, startedAtMs } satisfies Attempted
     let secret: string
     try {
       secret = decryptSecret(Buffer.from(d.secret_enc), s.masterKey)
@@ -136,12 +132,9 @@ export const attemptOne = (d: ClaimedDelivery, s: DispatchSettings) =>
       // nothing can be signed: fail the attempt (and so, in time, the delivery) instead of the sender
       return { delivery: d, result: { status: null, error: "signing secret cannot be decrypted: was WEBHOOK_SECRET_KEY changed?", retryAfter: null, latencyMs: 0 }, startedAtMs } satisfies Attempted
     }
-    const headers = {
-      "Content-Type": "application/json",
-      "User-Agent": "road-data-webhooks/1",
-      ...signatureHeaders(secret, d.id, Math.floor(startedAtMs / 1000), d.body)
-    }
-    const result = yield* Effect.promise(() => postWebhook(d.url, headers, d.body, s.timeoutMs, s.allowPrivateTargets))
+    // the connection itself refuses non-public addresses (send.ts): no separate DNS check per attempt
+    const target = { url: d.url, secret, timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivateTargets }
+    const result = yield* Effect.promise(() => sendSigned(target, d.id, Math.floor(startedAtMs / 1000), d.body))
     return { delivery: d, result, startedAtMs } satisfies Attempted
   })
 
