@@ -1,14 +1,15 @@
 import { Effect } from "effect"
 import type Router from "@koa/router"
+import { nowMillis } from "../shared/time/Now.js"
 import type { ApiRuntime, ApiServices } from "./runtime.js"
 
 /** A value computed at most once per `ttlMs` in this process (metadata caches of SPEC §8). */
 export const cached = <A, E, R>(ttlMs: number, effect: Effect.Effect<A, E, R>) => {
   let hit: { at: number; value: A } | null = null
-  return Effect.suspend(() =>
-    hit && Date.now() - hit.at < ttlMs
+  return Effect.flatMap(nowMillis, (now) =>
+    hit && now - hit.at < ttlMs
       ? Effect.succeed(hit.value)
-      : Effect.tap(effect, (value) => Effect.sync(() => { hit = { at: Date.now(), value } }))
+      : Effect.tap(effect, (value) => Effect.sync(() => { hit = { at: now, value } }))
   )
 }
 
@@ -16,12 +17,12 @@ export const cached = <A, E, R>(ttlMs: number, effect: Effect.Effect<A, E, R>) =
 export const keyedCache = <A, E, R>(ttlMs: number, max: number) => {
   const hits = new Map<string, { at: number; value: A }>()
   return (key: string, effect: Effect.Effect<A, E, R>) =>
-    Effect.suspend(() => {
+    Effect.flatMap(nowMillis, (now) => {
       const hit = hits.get(key)
-      if (hit && Date.now() - hit.at < ttlMs) return Effect.succeed(hit.value)
+      if (hit && now - hit.at < ttlMs) return Effect.succeed(hit.value)
       return Effect.tap(effect, (value) => Effect.sync(() => {
         hits.delete(key)
-        hits.set(key, { at: Date.now(), value })
+        hits.set(key, { at: now, value })
         if (hits.size > max) hits.delete(hits.keys().next().value as string)
       }))
     })

@@ -3,6 +3,7 @@ import client from "prom-client"
 import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
 import { METRICS_HASH, type WorkerMetrics, WORKER_METRICS_TTL_MS } from "../../pipeline/metrics/MetricsPublisher.js"
 import { Redis } from "../../shared/db/Redis.js"
+import { nowMillis } from "../../shared/time/Now.js"
 import type { ApiRuntime } from "../runtime.js"
 
 /** Per consumer group: entries not yet delivered to it (Redis 7 `lag`) and delivered but unacknowledged. */
@@ -11,7 +12,7 @@ const streamLag = Effect.flatMap(RedisStreams, (s) => s.groups).pipe(Effect.prov
 export const workerSnapshots = Effect.gen(function* () {
   const redis = yield* Redis
   const all = yield* redis.use("hgetall metrics", (c) => c.hGetAll(redis.key(METRICS_HASH)))
-  const now = Date.now()
+  const now = yield* nowMillis
   const live: Array<WorkerMetrics> = []
   const stale: Array<string> = []
   for (const [worker, text] of Object.entries(all)) {

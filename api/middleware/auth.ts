@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type Koa from "koa"
 import { keyMatches, keyPrefix, looksLikeKey } from "../../shared/domain/ApiKey.js"
+import { nowMillis } from "../../shared/time/Now.js"
 import type { ApiRuntime } from "../runtime.js"
 import { ApiError } from "./errors.js"
 import { planGate } from "./planGate.js"
@@ -80,7 +81,7 @@ export const authMiddleware = (rt: ApiRuntime, portalUrl: string | undefined): K
     const key = (header || (Array.isArray(q) ? q[0] : q) || "").trim()
     if (key === "") throw unauthorized("API key required: send it in the X-API-Key header")
     if (!looksLikeKey(key)) throw unauthorized("invalid API key")
-    const now = Date.now()
+    const now = await rt.run(nowMillis)
     let hit = cache.get(key)
     if (!hit || now - hit.at > CACHE_TTL_MS) {
       const rows = await rt.run(lookup(key))
@@ -104,7 +105,7 @@ export const authMiddleware = (rt: ApiRuntime, portalUrl: string | undefined): K
     const keyId = hit.auth.keyId
     if ((touch.get(keyId) ?? 0) < now - 60_000) {
       touch.set(keyId, now)
-      rt.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE api_keys SET last_used_at = now() WHERE id = ${keyId}`)).catch(() => undefined)
+      rt.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE api_keys SET last_used_at = ${new Date(now).toISOString()} WHERE id = ${keyId}`)).catch(() => undefined)
     }
     await next()
   }

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type Koa from "koa"
 import { Redis } from "../../shared/db/Redis.js"
+import { nowMillis } from "../../shared/time/Now.js"
 import type { ApiRuntime } from "../runtime.js"
 import type { AuthContext } from "./auth.js"
 import { ApiError } from "./errors.js"
@@ -15,7 +16,7 @@ import { ApiError } from "./errors.js"
  */
 export const rateLimitMiddleware = (rt: ApiRuntime): Koa.Middleware => async (ctx, next) => {
   const auth = ctx.state.auth as AuthContext
-  const nowS = Math.floor(Date.now() / 1000)
+  const nowS = Math.floor((await rt.run(nowMillis)) / 1000)
   const minute = Math.floor(nowS / 60)
   const day = new Date(nowS * 1000).toISOString().slice(0, 10)
   const daily = auth.plan.daily_request_limit

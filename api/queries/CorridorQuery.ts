@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { nowMillis } from "../../shared/time/Now.js"
 import { type Corridor, coverCorridor, placeOnCorridor } from "../../shared/geo/corridor.js"
 import { FEATURE_COLUMNS } from "./FeaturesQuery.js"
 
@@ -31,14 +32,16 @@ export const corridorFeatures = (f: CorridorFilters) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cover = coverCorridor(f.corridor)
+    // in force today: the UTC day of the request's clock reading
+    const dayStart = new Date(Math.floor((yield* nowMillis) / 86_400_000) * 86_400_000).toISOString()
     const start = sql`COALESCE(estimated_start_time, start_time)`
     const end = sql`COALESCE(estimated_end_time, end_time)`
     const rows = yield* sql<Row>`
       SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features
       WHERE id IN (SELECT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${CORRIDOR_TYPES}))
         AND is_active
-        AND (${start} IS NULL OR ${start} < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 day')
-        AND (${end} IS NULL OR ${end} >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+        AND (${start} IS NULL OR ${start} < ${dayStart}::timestamptz + interval '1 day')
+        AND (${end} IS NULL OR ${end} >= ${dayStart}::timestamptz)
         ${f.jurisdictions ? sql`AND jurisdiction = ANY(${f.jurisdictions})` : sql``}`
     const matches: Array<{ row: Row; distanceKm: number; alongKm: number }> = []
     for (const row of rows) {

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
+import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../params.js"
 
@@ -52,7 +53,8 @@ const distanceKm = (sql: SqlClient.SqlClient, lat: number, lng: number) => sql`
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => "\\" + c)
 
-export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters): Array<Fragment> => {
+/** `nowMs` is the request's clock reading: delay and history windows are measured from it, not from the database's now(). */
+export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: number): Array<Fragment> => {
   if (f.ids) return [sql`id = ANY(${f.ids})`]
   const w: Array<Fragment> = []
   if (f.jurisdictions) w.push(sql`jurisdiction = ANY(${f.jurisdictions})`)
@@ -80,8 +82,8 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters): Array<F
   }
   if (f.updatedAfter) w.push(sql`last_updated >= ${f.updatedAfter}`)
   if (f.updatedBefore) w.push(sql`last_updated < ${f.updatedBefore}`)
-  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= now() - make_interval(secs => ${f.delaySec})`)
-  if (f.historyDays !== undefined) w.push(sql`(status = 'active' OR last_updated >= now() - make_interval(days => ${f.historyDays}))`)
+  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
+  if (f.historyDays !== undefined) w.push(sql`(status = 'active' OR last_updated >= ${new Date(nowMs - f.historyDays * 86_400_000).toISOString()}::timestamptz)`)
   return w
 }
 
@@ -97,7 +99,7 @@ export interface EventListResult {
 export const listEvents = (f: EventFilters, page: Page) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const where = and(sql, whereClauses(sql, f))
+    const where = and(sql, whereClauses(sql, f, yield* nowMillis))
     const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
     const [rows, [{ total }]] = yield* Effect.all([
       sql<Record<string, unknown> & { seq: number }>`

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
+import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle, type CellCover } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../params.js"
 
@@ -63,7 +64,7 @@ export const spatialCover = (f: FeatureFilters): CellCover | null => {
   return cover && cover.cells.length <= MAX_PREFILTER_CELLS ? cover : null
 }
 
-export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters): Array<Fragment> => {
+export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters, nowMs: number): Array<Fragment> => {
   const w: Array<Fragment> = [sql`feature_type = ANY(${f.types})`]
   if (f.jurisdictions) w.push(sql`jurisdiction = ANY(${f.jurisdictions})`)
   if (f.active === true) w.push(sql`is_active`)
@@ -90,7 +91,7 @@ export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters): Array
   // open-ended features (known start, no end) always match ends_after and never ends_before
   if (f.endsAfter) w.push(sql`(${end} >= ${f.endsAfter} OR (${end} IS NULL AND ${start} IS NOT NULL))`)
   if (f.endsBefore) w.push(sql`${end} <= ${f.endsBefore}`)
-  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= now() - make_interval(secs => ${f.delaySec})`)
+  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
   return w
 }
 
@@ -104,7 +105,7 @@ export const listFeatures = (f: FeatureFilters, page: FeaturePage) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cover = spatialCover(f)
-    const conditions = featureWhere(sql, f)
+    const conditions = featureWhere(sql, f, yield* nowMillis)
     const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
     const offset = page.afterSeq !== undefined ? 0 : page.offset
     if (!cover) {

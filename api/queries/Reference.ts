@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { cached } from "../cached.js"
 
 export interface JurisdictionRow {
   readonly code: string
@@ -46,10 +47,4 @@ export const loadReference = Effect.gen(function* () {
 })
 
 /** Reference data changes only with a deploy or a sync; keep it for a minute per process. */
-export const cachedReference = () => {
-  let cached: { at: number; value: Reference } | null = null
-  return Effect.suspend(() => {
-    if (cached && Date.now() - cached.at < 60_000) return Effect.succeed(cached.value)
-    return Effect.tap(loadReference, (value) => Effect.sync(() => { cached = { at: Date.now(), value } }))
-  })
-}
+export const cachedReference = () => cached(60_000, loadReference)

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { nowMillis } from "../../shared/time/Now.js"
 import { Redis } from "../../shared/db/Redis.js"
 
 type Health = "healthy" | "warning" | "critical"
@@ -14,6 +15,8 @@ const worst = (a: Health, b: Health): Health => (a === "critical" || b === "crit
 export const statusReport = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const redis = yield* Redis
+  const now = yield* nowMillis
+  const weekAgo = new Date(now - 7 * 86_400_000).toISOString()
   const sources = yield* sql<{
     id: string; jurisdiction: string; name: string | null; country: string | null; poll_interval_s: number
     last_poll_at: string | null; last_outcome: string | null; polls_7d: number; good_7d: number
@@ -24,11 +27,10 @@ export const statusReport = Effect.gen(function* () {
     LEFT JOIN jurisdictions j ON j.code = s.jurisdiction
     LEFT JOIN LATERAL (SELECT started_at, outcome FROM source_polls WHERE source = s.id ORDER BY started_at DESC, id DESC LIMIT 1) p ON true
     LEFT JOIN LATERAL (SELECT count(*) AS total, count(*) FILTER (WHERE outcome <> 'error') AS good
-                       FROM source_polls WHERE source = s.id AND started_at > now() - interval '7 days') w ON true`
+                       FROM source_polls WHERE source = s.id AND started_at > ${weekAgo}::timestamptz) w ON true`
   const circuits = sources.length === 0
     ? []
     : yield* redis.use("circuits", (c) => c.mGet(sources.map((s) => redis.key("circuit", s.id))))
-  const now = Date.now()
   const perSource = sources.map((s, i) => {
     const circuit = circuits[i] ? (JSON.parse(circuits[i] as string) as { openUntil: number }) : null
     const open = circuit !== null && circuit.openUntil > now

@@ -1,5 +1,6 @@
 import Router from "@koa/router"
 import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from "../../shared/domain/Event.js"
+import { nowMillis } from "../../shared/time/Now.js"
 import { cursorSecret } from "../cursor.js"
 import { requireGeoJson, sendFeatureCollection } from "../geojson.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
@@ -24,13 +25,13 @@ const enumFilter = (q: Query, name: string, allowed: ReadonlyArray<string>, code
 
 
 /** SPEC §7 gates on which events a plan may see: other statuses, and how far back. */
-const eventPlanGates = (auth: AuthContext, statuses: ReadonlyArray<string>, updatedAfter?: string, updatedBefore?: string) => {
+const eventPlanGates = (auth: AuthContext, nowMs: number, statuses: ReadonlyArray<string>, updatedAfter?: string, updatedBefore?: string) => {
   const plan = auth.plan
   if (!plan.allow_archived_events && statuses.some((s) => s !== "active")) {
     throw planGate(auth, "plan_event_status", `your plan lists active events only (asked for status ${statuses.join(",")})`)
   }
   if (plan.event_history_days !== null) {
-    const earliest = Date.now() - plan.event_history_days * 86_400_000
+    const earliest = nowMs - plan.event_history_days * 86_400_000
     for (const [name, at] of [["updated_after", updatedAfter], ["updated_before", updatedBefore]] as const) {
       if (at !== undefined && Date.parse(at) < earliest) {
         throw planGate(auth, "plan_event_time_range", `${name} reaches back further than your plan's ${plan.event_history_days}-day history`)
@@ -63,7 +64,7 @@ export const eventsRouter = (rt: ApiRuntime) => {
     const statuses = enumFilter(q, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"]
     const updatedAfter = instant(q, "updated_after")
     const updatedBefore = instant(q, "updated_before")
-    eventPlanGates(auth, statuses, updatedAfter, updatedBefore)
+    eventPlanGates(auth, await rt.run(nowMillis), statuses, updatedAfter, updatedBefore)
     const filters: EventFilters = {
       jurisdictions: jurisdictionFilter(q, ref, auth, warnings),
       types: enumFilter(q, "type", EVENT_TYPES, "unknown_type", warnings),

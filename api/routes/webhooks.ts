@@ -5,6 +5,7 @@ import { AppConfig } from "../../shared/config/AppConfig.js"
 import { testItem } from "../../shared/webhooks/payloads.js"
 import { sendSigned } from "../../shared/webhooks/send.js"
 import { decryptSecret } from "../../shared/webhooks/secrets.js"
+import { nowMillis } from "../../shared/time/Now.js"
 import {
   createSubscription, DELIVERY_STATUSES, deleteSubscription, getSubscription, listDeliveries, listSubscriptions, replayDelivery,
   rotateSecret, updateSubscription, WebhookNotFound
@@ -78,7 +79,7 @@ export const webhooksRouter = (rt: ApiRuntime) => {
   router.post("/webhooks/:id/test", async (ctx) => {
     const a = auth(ctx)
     const target = await answer(rt, a, targetOf(a.customerId, id(ctx)))
-    const now = Date.now()
+    const now = await rt.run(nowMillis)
     const deliveryId = `whd_test_${randomBytes(9).toString("base64url")}`
     const r = await sendSigned(target, deliveryId, Math.floor(now / 1000), JSON.stringify(testItem(new Date(now).toISOString())))
     ctx.body = { delivered: r.error === null, delivery_id: deliveryId, status_code: r.status, latency_ms: r.latencyMs, error: r.error }

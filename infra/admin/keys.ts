@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Data, Effect } from "effect"
 import { generateApiKey, hashApiKey, keyPrefix } from "../../shared/domain/ApiKey.js"
+import { nowMillis } from "../../shared/time/Now.js"
 
 export class AdminError extends Data.TaggedError("AdminError")<{ readonly message: string }> {}
 
@@ -22,12 +23,14 @@ export const createKey = (input: CreateKeyInput) =>
     if (plans.length === 0) return yield* new AdminError({ message: `no plan "${input.plan}" (free, starter, pro, enterprise)` })
     const plan = plans[0]
     const key = generateApiKey()
+    const now = yield* nowMillis
+    const trialEnds = plan.trial_days ? new Date(now + plan.trial_days * 86_400_000).toISOString() : null
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         const [customer] = yield* sql<{ id: number }>`
           INSERT INTO customers (email, name, plan_id, trial_ends_at)
           VALUES (${input.email}, ${input.email.split("@")[0]}, ${plan.id},
-                  ${plan.trial_days ? sql`now() + make_interval(days => ${plan.trial_days})` : sql`NULL`})
+                  ${trialEnds}::timestamptz)
           ON CONFLICT (email) DO UPDATE SET plan_id = excluded.plan_id,
             trial_ends_at = COALESCE(customers.trial_ends_at, excluded.trial_ends_at)
           RETURNING id`

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { Redis, type RedisConnection, RedisError } from "../../shared/db/Redis.js"
+import { nowIso } from "../../shared/time/Now.js"
 
 export interface StreamMessage {
   readonly id: string
@@ -76,12 +77,14 @@ export class RedisStreams extends Context.Tag("pipeline/RedisStreams")<RedisStre
                 Effect.map((rows) => new Map(rows.map((r) => [r.id, r.deliveriesCounter] as const)))
               ),
         deadLetter: (group, msg, cause) =>
-          wrap("dead-letter", () =>
-            redis.client
-              .multi()
-              .xAdd(dlqKey, "*", { c: msg.body, group, source_id: msg.id, cause: cause.slice(0, 2000), at: new Date().toISOString() })
-              .xAck(streamKey, group, msg.id)
-              .exec()
+          Effect.flatMap(nowIso, (at) =>
+            wrap("dead-letter", () =>
+              redis.client
+                .multi()
+                .xAdd(dlqKey, "*", { c: msg.body, group, source_id: msg.id, cause: cause.slice(0, 2000), at })
+                .xAck(streamKey, group, msg.id)
+                .exec()
+            )
           ).pipe(Effect.asVoid),
         groups: wrap("xinfo groups", () =>
           redis.client.sendCommand<Array<Array<string | number | null>>>(["XINFO", "GROUPS", streamKey]).catch(() => [])

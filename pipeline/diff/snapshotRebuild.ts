@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { EventStatus, Severity } from "../../shared/domain/Event.js"
+import { nowMillis } from "../../shared/time/Now.js"
 import { type SnapEntry, TOMBSTONE_MS } from "./Differ.js"
 import type { FeatureSnap } from "./FeatureDiffer.js"
 import type { PriceSnap } from "./PriceDiffer.js"
@@ -9,6 +10,7 @@ import type { PriceSnap } from "./PriceDiffer.js"
 export const eventSnapshotFromPg = (source: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const tombstonesSince = new Date((yield* nowMillis) - TOMBSTONE_MS).toISOString()
     const rows = yield* sql<{
       id: string; source_id: string; version: number; content_hash: string; severity: Severity; status: EventStatus
       end_at: string | null; lanes_affected: string | null; last_seen_at: string; archived_at: string | null
@@ -18,7 +20,7 @@ export const eventSnapshotFromPg = (source: string) =>
              lanes_affected, last_seen_at, archived_at, jurisdiction, type, sub_type, cause, affected_roads[1] AS road_name
       FROM events
       WHERE source = ${source}
-        AND (status = 'active' OR archived_at > now() - make_interval(secs => ${TOMBSTONE_MS / 1000}))`
+        AND (status = 'active' OR archived_at > ${tombstonesSince}::timestamptz)`
     return new Map(rows.map((r) => [r.source_id, {
       id: r.id, v: r.version, h: r.content_hash, sev: r.severity, st: r.status, end: r.end_at, lanes: r.lanes_affected,
       seen: Date.parse(r.last_seen_at), ...(r.archived_at ? { ax: Date.parse(r.archived_at) } : {}),

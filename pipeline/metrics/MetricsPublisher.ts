@@ -1,5 +1,6 @@
 import { Duration, Effect, Layer, Metric, MetricState, Option, Schedule } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
+import { nowMillis } from "../../shared/time/Now.js"
 
 /** One counter or gauge value of a worker, as the API's /metrics renders it. */
 export interface PublishedSeries {
@@ -39,7 +40,7 @@ export const publishOnce = (worker: string) =>
   Effect.gen(function* () {
     const redis = yield* Redis
     const series = yield* snapshotSeries
-    const body: WorkerMetrics = { worker, at: Date.now(), series }
+    const body: WorkerMetrics = { worker, at: yield* nowMillis, series }
     yield* redis.use("hset metrics", (c) => c.hSet(redis.key(METRICS_HASH), worker, JSON.stringify(body)))
   })
 

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Rejection } from "../sources/Adapter.js"
 import type { SourceConfig } from "./SourceCatalogue.js"
+import { nowIso } from "../../shared/time/Now.js"
 
 export type PollOutcome = "ok" | "not_modified" | "empty" | "error"
 
@@ -45,16 +46,17 @@ export const registerSources = (sources: ReadonlyArray<SourceConfig>, attributio
   Effect.gen(function* () {
     if (sources.length === 0) return
     const sql = yield* SqlClient.SqlClient
+    const now = yield* nowIso
     const rows = sources.map((s) => ({
       id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, url: s.url ?? Object.values(s.urls ?? {}).join(" "),
       poll_interval_s: Math.ceil(s.poll_interval_s), attribution: attributionOf(s.adapter) ?? null
     }))
     yield* sql`
-      INSERT INTO sources (id, adapter, jurisdiction, url, poll_interval_s, attribution)
-      SELECT id, adapter, jurisdiction, url, poll_interval_s, attribution
+      INSERT INTO sources (id, adapter, jurisdiction, url, poll_interval_s, attribution, updated_at)
+      SELECT id, adapter, jurisdiction, url, poll_interval_s, attribution, ${now}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS x(id text, adapter text, jurisdiction text, url text, poll_interval_s int, attribution jsonb)
       ON CONFLICT (id) DO UPDATE SET adapter = excluded.adapter, jurisdiction = excluded.jurisdiction,
         url = excluded.url, poll_interval_s = excluded.poll_interval_s, attribution = excluded.attribution,
-        updated_at = now()`
+        updated_at = ${now}`
   })

@@ -7,6 +7,7 @@ import { CAUSES } from "../domain/Cause.js"
 import { EVENT_TYPES, SEVERITIES } from "../domain/Event.js"
 import { encryptSecret, generateSecret, secretHint } from "./secrets.js"
 import { checkTargetUrl } from "./targetUrl.js"
+import { nowIso } from "../time/Now.js"
 
 /**
  * Webhook subscription management, shared by the API (`/api/v1/webhooks`) and the admin CLI:
@@ -126,12 +127,13 @@ export const createSubscription = (customerId: number, body: unknown) =>
       FROM customers c JOIN plans p ON p.id = c.plan_id WHERE c.id = ${customerId}`
     if (used >= max) return yield* Effect.fail(new WebhookLimitReached({ message: `your plan allows ${max} webhook subscriptions; delete one first` }))
     const secret = generateSecret()
+    const now = yield* nowIso
     const [row] = yield* sql<SubscriptionView>`
       INSERT INTO webhook_subscriptions (id, customer_id, name, url, secret_enc, secret_hint, jurisdictions, match_jurisdictions,
-        types, sub_types, severities, causes, batch_window_seconds)
+        types, sub_types, severities, causes, batch_window_seconds, created_at, updated_at)
       VALUES (${newId()}, ${customerId}, ${input.name ?? ""}, ${url.toString()}, ${encryptSecret(secret, Redacted.value(config.webhookSecretKey))},
         ${secretHint(secret)}, ${j.codes}, ${j.match}, ${f.type ?? []}, ${f.sub_type ?? []}, ${f.severity ?? []}, ${f.cause ?? []},
-        ${input.batch_window_seconds ?? null})
+        ${input.batch_window_seconds ?? null}, ${now}, ${now})
       RETURNING ${sql.literal(VIEW)}`
     // the only time the secret leaves the service
     return { ...row, secret }
@@ -170,9 +172,10 @@ export const updateSubscription = (customerId: number, id: string, body: unknown
     if (patch.cause !== undefined) sets.push(sql`causes = ${f.cause ?? []}`)
     if (patch.batch_window_seconds !== undefined) sets.push(sql`batch_window_seconds = ${patch.batch_window_seconds}`)
     if (patch.enabled === true) sets.push(sql`is_enabled = true`, sql`disabled_reason = NULL`, sql`disabled_at = NULL`, sql`consecutive_failures = 0`)
-    if (patch.enabled === false) sets.push(sql`is_enabled = false`, sql`disabled_reason = 'owner'`, sql`disabled_at = now()`)
+    const now = yield* nowIso
+    if (patch.enabled === false) sets.push(sql`is_enabled = false`, sql`disabled_reason = 'owner'`, sql`disabled_at = ${now}`)
     if (sets.length === 0) return yield* Effect.fail(new WebhookInputError({ message: "nothing to change: send url, name, jurisdiction, type, sub_type, severity, cause, batch_window_seconds or enabled" }))
-    sets.push(sql`updated_at = now()`)
+    sets.push(sql`updated_at = ${now}`)
     const [row] = yield* sql<SubscriptionView>`
       UPDATE webhook_subscriptions SET ${sql.join(", ", false)(sets)} WHERE customer_id = ${customerId} AND id = ${id} RETURNING ${sql.literal(VIEW)}`
     return row
@@ -193,8 +196,9 @@ export const rotateSecret = (customerId: number, id: string) =>
     const config = yield* AppConfig
     yield* getSubscription(customerId, id)
     const secret = generateSecret()
+    const now = yield* nowIso
     yield* sql`UPDATE webhook_subscriptions SET secret_enc = ${encryptSecret(secret, Redacted.value(config.webhookSecretKey))},
-      secret_hint = ${secretHint(secret)}, updated_at = now() WHERE customer_id = ${customerId} AND id = ${id}`
+      secret_hint = ${secretHint(secret)}, updated_at = ${now} WHERE customer_id = ${customerId} AND id = ${id}`
     return { id, secret }
   })
 
@@ -236,8 +240,9 @@ export const replayDelivery = (customerId: number, id: string, deliveryId: strin
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* getSubscription(customerId, id)
+    const now = yield* nowIso
     const rows = yield* sql<{ id: string }>`
-      UPDATE webhook_deliveries SET status = 'pending', round_start = attempts, next_attempt_at = now(), finished_at = NULL
+      UPDATE webhook_deliveries SET status = 'pending', round_start = attempts, next_attempt_at = ${now}, finished_at = NULL
       WHERE id = ${deliveryId} AND subscription_id = ${id} AND status <> 'pending' RETURNING id`
     if (rows.length > 0) return { id: deliveryId, status: "pending" as const }
     const exists = yield* sql`SELECT 1 FROM webhook_deliveries WHERE id = ${deliveryId} AND subscription_id = ${id}`

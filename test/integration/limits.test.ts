@@ -64,8 +64,8 @@ describe("trial and subscription state", () => {
     const free = await key("free", "trial@example.com")
     const pro = await key("pro", "lapsed@example.com")
     await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
-      sql`UPDATE customers SET trial_ends_at = now() - interval '1 day' WHERE email = 'trial@example.com'`,
-      sql`UPDATE customers SET subscription_ends_at = now() - interval '1 hour', subscription_status = 'canceled' WHERE email = 'lapsed@example.com'`
+      sql`UPDATE customers SET trial_ends_at = ${new Date(Date.now() - 86_400_000).toISOString()} WHERE email = 'trial@example.com'`,
+      sql`UPDATE customers SET subscription_ends_at = ${new Date(Date.now() - 3_600_000).toISOString()}, subscription_status = 'canceled' WHERE email = 'lapsed@example.com'`
     ])))
     const t = await api(base(0), free)("/events?jurisdiction=NY")
     expect(t.status).toBe(403)

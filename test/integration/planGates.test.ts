@@ -107,8 +107,8 @@ describe("plan gates (SPEC §7) with the §2.7 body", () => {
     const trial = (await rt.runPromise(createKey({ plan: "free", email: "t@gates.example.com" }))).key
     const sub = (await rt.runPromise(createKey({ plan: "starter", email: "s@gates.example.com" }))).key
     await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
-      sql`UPDATE customers SET trial_ends_at = now() - interval '1 minute' WHERE email = 't@gates.example.com'`,
-      sql`UPDATE customers SET subscription_ends_at = now() - interval '1 minute' WHERE email = 's@gates.example.com'`
+      sql`UPDATE customers SET trial_ends_at = ${new Date(Date.now() - 60_000).toISOString()} WHERE email = 't@gates.example.com'`,
+      sql`UPDATE customers SET subscription_ends_at = ${new Date(Date.now() - 60_000).toISOString()} WHERE email = 's@gates.example.com'`
     ])))
     const base = `http://127.0.0.1:${port}/api/v1`
     expectGate(await api(base, trial)("/events?jurisdiction=NY"), "trial_expired", "free", "Free")
@@ -128,7 +128,7 @@ describe("data_delay_sec", () => {
     const starter = (await call("starter")("/events?jurisdiction=NY")).body.data.map((e: any) => e.source_id).sort()
     expect(starter).toEqual(["fresh", "old"])
     // once the delay has passed, Free sees it too
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE events SET created_at = now() - interval '301 seconds' WHERE source_id = 'fresh'`))
+    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE events SET created_at = ${new Date(Date.now() - 301_000).toISOString()} WHERE source_id = 'fresh'`))
     const later = (await call("free")("/events?jurisdiction=NY")).body.data.map((e: any) => e.source_id).sort()
     expect(later).toEqual(["fresh", "old"])
   })

@@ -11,8 +11,11 @@ export const observation = (id: string, over: Partial<EventObservation> = {}): E
   road_class: "interstate", metadata: {}, ...over
 })
 
-/** Runs polls through the pure differ and returns every change it would emit, in order. */
-export const changeScript = (source: string, polls: ReadonlyArray<ReadonlyArray<EventObservation>>, startMs = Date.UTC(2026, 10, 1)) => {
+/**
+ * Runs polls through the pure differ and returns every change it would emit, in order. Polls
+ * start a day before the clock by default, so the rows are as old on any date the suite runs.
+ */
+export const changeScript = (source: string, polls: ReadonlyArray<ReadonlyArray<EventObservation>>, startMs = Date.now() - 86_400_000) => {
   let prev = new Map<string, SnapEntry>()
   const all: Array<EventChange> = []
   polls.forEach((records, i) => {

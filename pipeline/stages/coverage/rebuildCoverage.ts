@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schedule } from "effect"
+import { nowIso } from "../../../shared/time/Now.js"
 
 /**
  * Rebuilds what is held per jurisdiction and type. A pair that held rows once keeps its entry
@@ -9,6 +10,7 @@ import { Effect, Layer, Schedule } from "effect"
 export const rebuildCoverage = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql.withTransaction(Effect.gen(function* () {
     yield* sql`SELECT pg_advisory_xact_lock(7311512)`
+    const now = yield* nowIso
     yield* sql`
       WITH held AS (
         SELECT jurisdiction, 'feature' AS kind, feature_type AS type, count(*) FILTER (WHERE is_active) AS n,
@@ -24,7 +26,7 @@ export const rebuildCoverage = Effect.flatMap(SqlClient.SqlClient, (sql) =>
         FROM held h FULL JOIN coverage c ON c.jurisdiction = h.jurisdiction AND c.kind = h.kind AND c.type = h.type
       )
       INSERT INTO coverage (jurisdiction, kind, type, row_count, latest_data_at, last_nonzero_at, rebuilt_at)
-      SELECT jurisdiction, kind, type, n, latest, CASE WHEN n > 0 THEN now() END, now() FROM merged
+      SELECT jurisdiction, kind, type, n, latest, CASE WHEN n > 0 THEN ${now}::timestamptz END, ${now}::timestamptz FROM merged
       ON CONFLICT (jurisdiction, kind, type) DO UPDATE SET
         row_count = excluded.row_count,
         latest_data_at = COALESCE(excluded.latest_data_at, coverage.latest_data_at),
