@@ -2,24 +2,16 @@ import { bodyParser } from "@koa/bodyparser"
 import Router from "@koa/router"
 import Koa from "koa"
 import type { Redacted } from "effect"
-import { authMiddleware } from "./middleware/auth.js"
-import { keyOrigins, preflight, publicOrigins } from "./middleware/cors.js"
+import { PayloadTooLarge } from "./http/HttpError.js"
+import { mountRoutes } from "./http/mountRoutes.js"
+import { makeAuthenticator } from "./middleware/auth.js"
+import { preflight, publicOrigins } from "./middleware/cors.js"
+import { errorMiddleware } from "./middleware/errors.js"
 import { bodyGuard, urlGuard } from "./middleware/inputGuard.js"
-import { rateLimitMiddleware } from "./middleware/rateLimit.js"
-import { ApiError, errorMiddleware } from "./middleware/errors.js"
-import { accountRouter, plansRouter } from "./routes/account.js"
-import { analyticsRouter } from "./routes/analytics.js"
 import { makeMetrics } from "./metrics/registry.js"
 import { docsRouter, openApiRouter } from "./routes/docs.js"
+import { apiRoutes } from "./routes/index.js"
 import { metricsEndpoint, requestMetrics } from "./routes/metrics.js"
-import { eventsRouter } from "./routes/events.js"
-import { featureDetailsRouter } from "./routes/featureDetails.js"
-import { featuresRouter } from "./routes/features.js"
-import { healthRouter } from "./routes/health.js"
-import { metadataRouter } from "./routes/metadata.js"
-import { statusRouter } from "./routes/status.js"
-import { truckRouter } from "./routes/truck.js"
-import { webhooksRouter } from "./routes/webhooks.js"
 import type { ApiRuntime } from "./runtime.js"
 
 /** Largest request body any endpoint accepts. */
@@ -41,42 +33,23 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   app.use(errorMiddleware)
   app.use(metricsEndpoint(metrics, options.metricsToken))
   app.use(async (ctx, next) => {
-    const length = Number(ctx.get("content-length") || "0")
-    if (length > MAX_BODY_BYTES) throw new ApiError(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`)
+    if (Number(ctx.get("content-length") || "0") > MAX_BODY_BYTES) throw new PayloadTooLarge({ maxBytes: MAX_BODY_BYTES })
     ctx.set("Cache-Control", "no-store")
     await next()
   })
-
   app.use(urlGuard)
   app.use(preflight)
-  const v1 = new Router({ prefix: "/api/v1" })
-  // public: no key
-  v1.use(["/health", "/status"], publicOrigins)
-  v1.use(healthRouter(rt, startedAt).routes())
-  v1.use(statusRouter(rt).routes())
-  v1.use(["/openapi.json", "/plans"], publicOrigins)
-  v1.use(openApiRouter().routes())
-  v1.use(plansRouter(rt).routes())
-  // everything after this needs a key
-  const data = new Router()
-  data.use(authMiddleware(rt, options.portalUrl))
-  data.use(keyOrigins)
-  data.use(rateLimitMiddleware(rt))
   // JSON bodies only, at most MAX_BODY_BYTES; a malformed one is a 400 (errorMiddleware)
-  data.use(bodyParser({ enableTypes: ["json"], jsonLimit: MAX_BODY_BYTES, encoding: "utf-8" }))
-  data.use(bodyGuard)
-  data.use(eventsRouter(rt).routes())
-  data.use(featuresRouter(rt).routes())
-  data.use(featureDetailsRouter(rt).routes())
-  data.use(metadataRouter(rt, startedAt).routes())
-  data.use(analyticsRouter(rt).routes())
-  data.use(truckRouter(rt).routes())
-  data.use(webhooksRouter(rt).routes())
-  data.use(accountRouter(rt).routes())
-  v1.use(data.routes())
+  app.use(bodyParser({ enableTypes: ["json"], jsonLimit: MAX_BODY_BYTES, encoding: "utf-8" }))
+  app.use(bodyGuard)
 
+  const v1 = new Router({ prefix: "/api/v1" })
+  v1.use("/openapi.json", publicOrigins)
+  v1.use(openApiRouter().routes())
+  mountRoutes(v1, apiRoutes(startedAt), rt, { authenticate: makeAuthenticator(options.portalUrl) })
   app.use(v1.routes())
-  app.use(docsRouter().routes())
+  // a known path with another method: 405 with Allow; errorMiddleware writes the body
   app.use(v1.allowedMethods())
+  app.use(docsRouter().routes())
   return app
 }

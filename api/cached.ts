@@ -1,7 +1,5 @@
 import { Effect } from "effect"
-import type Router from "@koa/router"
 import { nowMillis } from "../shared/time/Now.js"
-import type { ApiRuntime, ApiServices } from "./runtime.js"
 
 /** A value computed at most once per `ttlMs` in this process (metadata caches of SPEC §8). */
 export const cached = <A, E, R>(ttlMs: number, effect: Effect.Effect<A, E, R>) => {
@@ -26,13 +24,4 @@ export const keyedCache = <A, E, R>(ttlMs: number, max: number) => {
         if (hits.size > max) hits.delete(hits.keys().next().value as string)
       }))
     })
-}
-
-/** Registers a public GET whose whole answer is one value cached for `ttlMs`, with the matching Cache-Control. */
-export const cachedPublicGet = <A, E>(router: Router, rt: ApiRuntime, path: string, ttlMs: number, effect: Effect.Effect<A, E, ApiServices>) => {
-  const value = cached(ttlMs, effect)
-  router.get(path, async (ctx) => {
-    ctx.set("Cache-Control", `public, max-age=${Math.round(ttlMs / 1000)}`)
-    ctx.body = await rt.run(value)
-  })
 }

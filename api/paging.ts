@@ -1,14 +1,25 @@
+import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { decodeCursor, encodeCursor } from "./cursor.js"
-import type { AuthContext } from "./middleware/auth.js"
-import { badRequest } from "./middleware/errors.js"
-import { int, str } from "./params.js"
+import { cursorSecret, decodeCursor, encodeCursor } from "./cursor.js"
+import { BadRequest } from "./http/HttpError.js"
+import { Cursor, Limit, Offset } from "./http/QueryParams.js"
+import { Schema } from "effect"
 import type { ApiWarning } from "./warnings.js"
 
-/** The offset cap after the 2026-10-06 change (SPEC §8, §9.4); deeper paging uses cursor. */
-export const OFFSET_CAP = 10_000
+export { OFFSET_CAP } from "./http/QueryParams.js"
 
-type Query = Record<string, string | string[] | undefined>
+/** The paging fields of every paged list's query Schema (SPEC §2.3, §8). */
+export const pageFields = (fixedCap?: number) => ({
+  limit: Schema.optional(Limit(fixedCap)),
+  offset: Schema.optional(Offset),
+  cursor: Schema.optional(Cursor)
+})
+
+export interface PageQuery {
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+  readonly cursor?: string | undefined
+}
 
 export interface PageRequest {
   readonly limit: number
@@ -16,28 +27,27 @@ export interface PageRequest {
   readonly afterSeq?: number
   /** binds a cursor to the filters it was issued for */
   readonly key: string
+  readonly secret: string
 }
 
 /** Hash of the normalized filters: a cursor only pages the query it came from. */
 export const filterKey = (filters: unknown) => createHash("sha1").update(JSON.stringify(filters)).digest("base64url").slice(0, 16)
 
-/**
- * limit (default 100, clamped to the plan's cap), offset (≤ 10,000) or cursor (exclusive with
- * offset), for every paged list endpoint.
- */
-export const readPage = (q: Query, auth: AuthContext, secret: string, filters: unknown): PageRequest => {
-  const limit = Math.min(int(q, "limit", 1, 1_000_000) ?? 100, auth.plan.max_limit)
-  const cursor = str(q, "cursor")
-  if (cursor && str(q, "offset") !== undefined) throw badRequest("cursor and offset are mutually exclusive; send one")
-  const offset = int(q, "offset", 0, Number.MAX_SAFE_INTEGER) ?? 0
-  if (offset > OFFSET_CAP) throw badRequest(`offset above ${OFFSET_CAP} is not allowed; page deeper with cursor`)
-  const key = filterKey(filters)
-  return { limit, offset: cursor ? 0 : offset, afterSeq: cursor ? decodeCursor(secret, cursor, key).k : undefined, key }
-}
+/** limit (default 100, already clamped by its Schema), offset or cursor (exclusive). */
+export const pageOf = (q: PageQuery, filters: unknown, defaultLimit = 100) =>
+  Effect.gen(function* () {
+    if (q.cursor !== undefined && q.offset !== undefined) {
+      return yield* Effect.fail(new BadRequest({ message: "cursor and offset are mutually exclusive; send one" }))
+    }
+    const secret = yield* cursorSecret
+    const key = filterKey(filters)
+    const afterSeq = q.cursor === undefined ? undefined : (yield* decodeCursor(secret, q.cursor, key)).k
+    const page: PageRequest = { limit: q.limit ?? defaultLimit, offset: q.offset ?? 0, key, secret, ...(afterSeq !== undefined ? { afterSeq } : {}) }
+    return page
+  })
 
 /** The paged envelope of SPEC §2.3, with `next_cursor` when there is more. */
 export const pagedEnvelope = (
-  secret: string,
   page: PageRequest,
   result: { rows: ReadonlyArray<Record<string, unknown> & { seq: number }>; total: number; hasMore: boolean },
   warnings: ReadonlyArray<ApiWarning>,
@@ -48,9 +58,9 @@ export const pagedEnvelope = (
     data: result.rows.map(withoutSeq),
     total: result.total,
     limit: page.limit,
-    offset: page.offset,
+    offset: page.afterSeq !== undefined ? 0 : page.offset,
     has_more: result.hasMore,
-    ...(result.hasMore && last ? { next_cursor: encodeCursor(secret, { k: last.seq, f: page.key }) } : {}),
+    ...(result.hasMore && last ? { next_cursor: encodeCursor(page.secret, { k: last.seq, f: page.key }) } : {}),
     ...(attribution.length > 0 ? { attribution } : {}),
     ...(warnings.length > 0 ? { warnings } : {})
   }

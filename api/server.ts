@@ -14,7 +14,7 @@ const serverLayer = (options: { port?: number; onListen?: (port: number) => void
     Effect.gen(function* () {
       const config = yield* AppConfig
       const runtime = yield* Effect.runtime<ApiServices>()
-      const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect) }
+      const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect), runExit: (effect) => Runtime.runPromiseExit(runtime)(effect) }
       const app = buildApp(rt, { portalUrl: config.portalUrl, metricsToken: config.metricsToken })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {

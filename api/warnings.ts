@@ -1,6 +1,13 @@
+/** Every warning code the API sends; the OpenAPI document lists these. */
+export const WARNING_CODES = [
+  "unknown_jurisdiction", "unknown_type", "unknown_sub_type", "unknown_cause", "unknown_severity", "unknown_status",
+  "unknown_fuel_type", "unknown_country", "type_not_in_group", "data_delayed", "not_covered", "covered_but_empty"
+] as const
+export type WarningCode = (typeof WARNING_CODES)[number]
+
 /** Non-fatal request notes (SPEC §2.4): unknown values answer 200 with these, never an error. */
 export interface ApiWarning {
-  readonly code: string
+  readonly code: WarningCode
   readonly value: string
   readonly message: string
   readonly did_you_mean?: ReadonlyArray<string>
@@ -20,27 +27,49 @@ const distance = (a: string, b: string): number => {
   return dp[b.length]
 }
 
-/** Candidates within an edit distance that scales with length, best first; empty when none is plausible. */
-export const suggest = (value: string, candidates: Iterable<string>, max = 3): Array<string> => {
-  const v = value.toUpperCase()
+/**
+ * Likely meant values, best first, at most `max`: a name that is the value ("New York" → NY,
+ * from `names`), candidates or names the value begins ("maj" → major, "Ont" → ON), then
+ * candidates within an edit distance that scales with length ("incidnet" → incident).
+ */
+export const suggest = (value: string, candidates: Iterable<string>, names: ReadonlyMap<string, string> = new Map(), max = 3): Array<string> => {
+  const v = value.trim().toUpperCase()
+  if (v === "") return []
   const limit = v.length <= 3 ? 1 : v.length <= 6 ? 2 : 3
-  const scored: Array<[string, number]> = []
+  const scored = new Map<string, number>()
+  const offer = (c: string, score: number) => {
+    if (score < (scored.get(c) ?? Number.POSITIVE_INFINITY)) scored.set(c, score)
+  }
+  const exactName = names.get(v)
+  if (exactName) offer(exactName, -3)
+  for (const [name, code] of names) if (v.length >= 3 && name.startsWith(v)) offer(code, -2)
   for (const c of candidates) {
     const cu = c.toUpperCase()
+    if (v.length >= 2 && cu.startsWith(v) && cu !== v) offer(c, -1 + (cu.length - v.length) / 100)
     const d = distance(v, cu)
-    const prefix = cu.startsWith(v) || v.startsWith(cu) ? -0.5 : 0
-    if (d <= limit) scored.push([c, d + prefix])
+    if (d <= limit) offer(c, d + (cu.startsWith(v) || v.startsWith(cu) ? -0.5 : 0))
   }
-  return scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c)
+  return [...scored].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c)
 }
 
-export const unknownValue = (code: string, what: string, raw: string, candidates: Iterable<string>): ApiWarning => {
+export const unknownValue = (code: WarningCode, what: string, raw: string, candidates: Iterable<string>, names?: ReadonlyMap<string, string>): ApiWarning => {
   const value = raw.trim().toUpperCase()
-  const did = suggest(value, candidates)
+  const did = suggest(value, candidates, names)
   return {
     code,
     value,
     message: `unknown ${what} "${value}"; it matches nothing`,
     ...(did.length > 0 ? { did_you_mean: did } : {})
+  }
+}
+
+/** A plan with a data delay sees events and features that long after they are first seen (SPEC §7). */
+export const dataDelayWarning = (delaySec: number): ApiWarning => {
+  const minutes = delaySec / 60
+  const amount = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${delaySec} seconds`
+  return {
+    code: "data_delayed",
+    value: `${delaySec}s`,
+    message: `data on your plan is delayed by ${amount}: rows first seen in the last ${amount} are not shown yet; upgrade for real-time data`
   }
 }

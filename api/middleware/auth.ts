@@ -1,10 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type Koa from "koa"
 import { keyMatches, keyPrefix, looksLikeKey } from "../../shared/domain/ApiKey.js"
 import { nowMillis } from "../../shared/time/Now.js"
-import type { ApiRuntime } from "../runtime.js"
-import { ApiError } from "./errors.js"
+import { Unauthorized } from "../http/HttpError.js"
 import { planGate } from "./planGate.js"
 
 export interface Plan {
@@ -59,7 +57,7 @@ interface KeyRow {
   readonly plan: Plan
 }
 
-const unauthorized = (error: string) => new ApiError(401, error, { docs_url: "/docs/authentication" })
+const unauthorized = (message: string) => new Unauthorized({ message })
 
 const lookup = (key: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<KeyRow>`
@@ -72,43 +70,49 @@ const lookup = (key: string) =>
 /** Keys are re-read at most this often; a revoked key stops working within the TTL. */
 const CACHE_TTL_MS = 15_000
 
-export const authMiddleware = (rt: ApiRuntime, portalUrl: string | undefined): Koa.Middleware => {
+/** The key of a request: the X-API-Key header, else the `api_key` parameter. */
+export const requestKey = (header: string, query: unknown) =>
+  (header || (Array.isArray(query) ? query[0] : typeof query === "string" ? query : "") || "").trim()
+
+/**
+ * Checks a key and the plan state behind it (SPEC §5.5): 401 for a missing, unknown, disabled
+ * or expired key; an ended trial or subscription is a plan gate, not a bad key. Keys are cached
+ * per process for 15 s; `last_used_at` is written at most once a minute per key.
+ */
+export const makeAuthenticator = (portalUrl: string | undefined) => {
   const cache = new Map<string, { at: number; auth: AuthContext | null }>()
   const touch = new Map<number, number>()
-  return async (ctx, next) => {
-    const header = ctx.get("x-api-key")
-    const q = ctx.query.api_key
-    const key = (header || (Array.isArray(q) ? q[0] : q) || "").trim()
-    if (key === "") throw unauthorized("API key required: send it in the X-API-Key header")
-    if (!looksLikeKey(key)) throw unauthorized("invalid API key")
-    const now = await rt.run(nowMillis)
-    let hit = cache.get(key)
-    if (!hit || now - hit.at > CACHE_TTL_MS) {
-      const rows = await rt.run(lookup(key))
-      const row = rows.find((r) => keyMatches(key, Buffer.from(r.key_hash)))
-      hit = { at: now, auth: row ? toAuth(row, portalUrl) : null }
-      if (!row || (row.key_active && row.customer_active)) cache.set(key, hit)
-      if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
-      if (row && (!row.key_active || !row.customer_active)) throw unauthorized("API key is disabled")
-    }
-    if (!hit.auth) throw unauthorized("invalid API key")
-    if (hit.auth.expiresAt && Date.parse(hit.auth.expiresAt) <= now) throw unauthorized("API key has expired")
-    ctx.state.auth = hit.auth
-    // plan state (SPEC §5.5): an ended trial or subscription is a plan gate, not a bad key
-    if (hit.auth.trialEndsAt && hit.auth.plan.code === "free" && Date.parse(hit.auth.trialEndsAt) <= now) {
-      throw planGate(hit.auth, "trial_expired", "your free trial has ended; choose a plan to continue")
-    }
-    if (hit.auth.subscriptionEndsAt && hit.auth.plan.code !== "free" && Date.parse(hit.auth.subscriptionEndsAt) <= now) {
-      throw planGate(hit.auth, "subscription_expired", "your subscription has ended; renew it to continue")
-    }
-    // last_used_at is advisory: write it at most once a minute per key, off the request path
-    const keyId = hit.auth.keyId
-    if ((touch.get(keyId) ?? 0) < now - 60_000) {
-      touch.set(keyId, now)
-      rt.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE api_keys SET last_used_at = ${new Date(now).toISOString()} WHERE id = ${keyId}`)).catch(() => undefined)
-    }
-    await next()
-  }
+  return (key: string) =>
+    Effect.gen(function* () {
+      if (key === "") return yield* unauthorized("API key required: send it in the X-API-Key header")
+      if (!looksLikeKey(key)) return yield* unauthorized("invalid API key")
+      const now = yield* nowMillis
+      let hit = cache.get(key)
+      if (!hit || now - hit.at > CACHE_TTL_MS) {
+        const rows = yield* lookup(key)
+        const row = rows.find((r) => keyMatches(key, Buffer.from(r.key_hash)))
+        hit = { at: now, auth: row ? toAuth(row, portalUrl) : null }
+        if (!row || (row.key_active && row.customer_active)) cache.set(key, hit)
+        if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
+        if (row && (!row.key_active || !row.customer_active)) return yield* unauthorized("API key is disabled")
+      }
+      const auth = hit.auth
+      if (!auth) return yield* unauthorized("invalid API key")
+      if (auth.expiresAt && Date.parse(auth.expiresAt) <= now) return yield* unauthorized("API key has expired")
+      if (auth.trialEndsAt && auth.plan.code === "free" && Date.parse(auth.trialEndsAt) <= now) {
+        return yield* planGate(auth, "trial_expired", "your free trial has ended; choose a plan to continue")
+      }
+      if (auth.subscriptionEndsAt && auth.plan.code !== "free" && Date.parse(auth.subscriptionEndsAt) <= now) {
+        return yield* planGate(auth, "subscription_expired", "your subscription has ended; renew it to continue")
+      }
+      if ((touch.get(auth.keyId) ?? 0) < now - 60_000) {
+        touch.set(auth.keyId, now)
+        // advisory: never fails or delays the request
+        yield* Effect.forkDaemon(Effect.ignore(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql`UPDATE api_keys SET last_used_at = ${new Date(now).toISOString()} WHERE id = ${auth.keyId}`)))
+      }
+      return auth
+    })
 }
 
 const toAuth = (r: KeyRow, portalUrl: string | undefined): AuthContext => ({

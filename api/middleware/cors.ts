@@ -1,6 +1,8 @@
+import { Effect } from "effect"
 import type Koa from "koa"
+import { Forbidden } from "../http/HttpError.js"
+import type { ResponseHeaders } from "../http/Route.js"
 import type { AuthContext } from "./auth.js"
-import { ApiError } from "./errors.js"
 
 const EXPOSED = [
   "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Daily-Limit",
@@ -30,19 +32,17 @@ export const preflight: Koa.Middleware = async (ctx, next) => {
  * without the list answers any origin. Requests without an Origin header (servers) are not
  * affected.
  */
-export const keyOrigins: Koa.Middleware = async (ctx, next) => {
-  const origin = ctx.get("origin")
-  if (origin) {
-    const auth = ctx.state.auth as AuthContext
+export const checkOrigin = (origin: string, auth: AuthContext, headers: ResponseHeaders) =>
+  Effect.suspend(() => {
+    if (!origin) return Effect.void
     if (auth.allowedOrigins.length > 0 && !auth.allowedOrigins.includes(origin)) {
-      throw new ApiError(403, `origin ${origin.slice(0, 200)} is not allowed for this API key`, { docs_url: "/docs/authentication#origins" })
+      return Effect.fail(new Forbidden({ message: `origin ${origin.slice(0, 200)} is not allowed for this API key`, docsUrl: "/docs/authentication#origins" }))
     }
-    ctx.set("Access-Control-Allow-Origin", origin)
-    ctx.set("Vary", "Origin")
-    ctx.set("Access-Control-Expose-Headers", EXPOSED)
-  }
-  await next()
-}
+    headers.set("Access-Control-Allow-Origin", origin)
+    headers.set("Vary", "Origin")
+    headers.set("Access-Control-Expose-Headers", EXPOSED)
+    return Effect.void
+  })
 
 /** Public endpoints (health, status) may be read from any page. */
 export const publicOrigins: Koa.Middleware = async (ctx, next) => {

@@ -1,23 +1,18 @@
 import { randomUUID } from "node:crypto"
 import type Koa from "koa"
+import { type HttpAnswer, httpAnswer, statusAnswer } from "../http/HttpError.js"
 
-/** An answer the API chooses to give (4xx); the body follows SPEC §2.7. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {}
-  ) {
-    super(error)
-  }
+const send = (ctx: Koa.Context, a: HttpAnswer) => {
+  ctx.status = a.status
+  for (const [k, v] of Object.entries(a.headers)) ctx.set(k, v)
+  ctx.body = a.body
 }
 
-export const badRequest = (error: string) => new ApiError(400, error, { docs_url: "/docs/errors#400" })
-
 /**
- * Outermost middleware: every response gets an `X-Request-Id`; an ApiError becomes its JSON
- * body; anything else is logged with the request id and answered 500 without internals.
+ * Outermost middleware and the one place errors become HTTP bodies (SPEC §2.7): every response
+ * gets an `X-Request-Id`; a tagged error gets its answer from `httpAnswer`; a status Koa or the
+ * body parser set without a body of ours (404, 405, 413, malformed JSON) gets `statusAnswer`;
+ * anything else is logged with the request id and answered 500 without internals.
  */
 export const errorMiddleware: Koa.Middleware = async (ctx, next) => {
   const requestId = randomUUID()
@@ -25,26 +20,15 @@ export const errorMiddleware: Koa.Middleware = async (ctx, next) => {
   ctx.set("X-Request-Id", requestId)
   try {
     await next()
-    if (ctx.status === 404 && ctx.body === undefined) {
-      ctx.status = 404
-      ctx.body = { error: `no such endpoint: ${ctx.method} ${ctx.path}`, docs_url: "/docs/api" }
-    }
+    if (ctx.status >= 400 && ctx.body == null) send(ctx, statusAnswer(ctx.status, ctx.method, ctx.path, ctx.response.get("Allow") || undefined))
   } catch (e) {
-    if (e instanceof ApiError) {
-      ctx.status = e.status
-      for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v)
-      ctx.body = { error: e.error, ...e.extra }
-      return
-    }
-    const status = (e as { status?: number; expose?: boolean }).status
-    if (typeof status === "number" && status >= 400 && status < 500) {
-      // koa/body-parser errors (bad JSON, too large) carry a status; their messages are safe
-      ctx.status = status
-      ctx.body = { error: status === 413 ? "request body too large" : "malformed request body" }
-      return
-    }
+    const known = httpAnswer(e)
+    if (known) return send(ctx, known)
+    const status = (e as { status?: number }).status
+    // koa and body-parser errors (bad JSON, too large, wrong type) carry a 4xx status; their text is not echoed
+    if (typeof status === "number" && status >= 400 && status < 500) return send(ctx, statusAnswer(status, ctx.method, ctx.path))
     console.error(JSON.stringify({ level: "error", request_id: requestId, path: ctx.path, error: String((e as Error)?.stack ?? e) }))
-    ctx.status = 500
-    ctx.body = { error: "internal server error; retry, and quote the request id if it persists", request_id: requestId }
+    send(ctx, statusAnswer(500, ctx.method, ctx.path))
+    ctx.body = { ...(ctx.body as object), request_id: requestId }
   }
 }

@@ -1,5 +1,7 @@
 import type Koa from "koa"
-import { badRequest } from "./errors.js"
+import { BadRequest } from "../http/HttpError.js"
+
+const badRequest = (message: string) => new BadRequest({ message })
 
 /**
  * Postgres text cannot hold NUL, and a driver error is a 500: refuse such input at the door, for

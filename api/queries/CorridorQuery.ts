@@ -55,7 +55,7 @@ export const corridorFeatures = (f: CorridorFilters) =>
     matches.sort((a, b) => a.alongKm - b.alongKm || a.distanceKm - b.distanceKm || String(a.row.id).localeCompare(String(b.row.id)))
     const data = matches.slice(0, f.limit).map(({ row, distanceKm }) => ({
       ...row,
-      properties: { ...row.properties, _distance_km: Math.round(distanceKm * 1000) / 1000 }
+      properties: { ...row.properties, _distance_km: distanceKm.toFixed(3) } // a decimal string, as SPEC §2.2 types it
     }))
     return { data, total: matches.length }
   })

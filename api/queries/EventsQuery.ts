@@ -3,7 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle } from "../../shared/geo/h3cells.js"
-import type { Bbox, Circle } from "../params.js"
+import type { Bbox, Circle } from "../http/QueryParams.js"
 
 export interface EventFilters {
   readonly ids?: ReadonlyArray<string>
@@ -45,11 +45,9 @@ const MAX_PREFILTER_CELLS = 1000
 
 const KM_PER_DEG_LAT = 111.32
 
-/** Postgres great-circle distance in km (haversine), same formula as the app side. */
+/** Postgres great-circle distance in km (haversine, clamped near the antipode). */
 const distanceKm = (sql: SqlClient.SqlClient, lat: number, lng: number) => sql`
-  (2 * 6371.0088 * asin(sqrt(
-    power(sin(radians(latitude - ${lat}) / 2), 2) +
-    cos(radians(${lat})) * cos(radians(latitude)) * power(sin(radians(longitude - ${lng}) / 2), 2))))`
+  geo_haversine_km(${lat}, ${lng}, latitude, longitude)`
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => "\\" + c)
 
@@ -69,7 +67,7 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   if (f.circle) {
     const { lat, lng, radiusKm } = f.circle
     const cover = coverCircle(lat, lng, radiusKm)
-    if (cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
+    if (cover && cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
     const dLat = radiusKm / KM_PER_DEG_LAT
     w.push(sql`latitude BETWEEN ${lat - dLat} AND ${lat + dLat}`)
     w.push(sql`${distanceKm(sql, lat, lng)} <= ${radiusKm}`)
@@ -86,6 +84,18 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   if (f.historyDays !== undefined) w.push(sql`(status = 'active' OR last_updated >= ${new Date(nowMs - f.historyDays * 86_400_000).toISOString()}::timestamptz)`)
   return w
 }
+
+/** `lanes_affected` is a string in SPEC §2.1: when the source does not say, the key is omitted, never null. */
+const withoutNullLanes = <R extends Record<string, unknown>>(row: R): R => {
+  if (row.lanes_affected !== null) return row
+  const { lanes_affected: _l, ...rest } = row
+  return rest as R
+}
+
+/** Sub-types the store holds, lower case: what an unknown `sub_type` is checked against. */
+export const knownSubTypes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ v: string }>`SELECT DISTINCT lower(sub_type) AS v FROM events WHERE sub_type IS NOT NULL LIMIT 5000`
+).pipe(Effect.map((rows) => rows.map((r) => r.v)))
 
 const and = (sql: SqlClient.SqlClient, w: Array<Fragment>) => (w.length === 0 ? sql`TRUE` : sql.and(w))
 
@@ -107,18 +117,18 @@ export const listEvents = (f: EventFilters, page: Page) =>
         ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
       sql<{ total: number }>`SELECT count(*)::int AS total FROM events WHERE ${where}`
     ], { concurrency: 2 })
-    return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit } satisfies EventListResult
+    return { rows: rows.slice(0, page.limit).map(withoutNullLanes), total, hasMore: rows.length > page.limit } satisfies EventListResult
   })
 
 export const eventsByIds = (ids: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<Record<string, unknown>>`SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE id = ANY(${ids}) ORDER BY seq`
-  )
+    sql<Record<string, unknown> & { seq: number }>`SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE id = ANY(${ids}) ORDER BY seq`
+  ).pipe(Effect.map((rows) => rows.map(withoutNullLanes)))
 
 export const getEvent = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<Record<string, unknown>>`SELECT ${sql.literal(FULL_COLUMNS)} FROM events WHERE id = ${id}`
-  ).pipe(Effect.map((rows) => rows[0] ?? null))
+  ).pipe(Effect.map((rows) => (rows[0] ? withoutNullLanes(rows[0]) : null)))
 
 export const eventHistory = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -3,7 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle, type CellCover } from "../../shared/geo/h3cells.js"
-import type { Bbox, Circle } from "../params.js"
+import type { Bbox, Circle } from "../http/QueryParams.js"
 
 export interface FeatureFilters {
   readonly types: ReadonlyArray<string>

@@ -33,3 +33,8 @@ export const listFuelPrices = (f: FuelPriceFilters) =>
     ], { concurrency: 2 })
     return { rows: rows.slice(0, f.limit), total, hasMore: rows.length > f.limit }
   })
+
+/** Fuel types the store holds: what an unknown `fuel_type` is checked against. */
+export const knownFuelTypes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ v: string }>`SELECT DISTINCT fuel_type AS v FROM fuel_prices ORDER BY 1`
+).pipe(Effect.map((rows) => rows.map((r) => r.v)))

@@ -27,6 +27,8 @@ export interface Reference {
   readonly groups: ReadonlyArray<GroupRow>
   /** primary code → group members, primary first */
   readonly expansion: ReadonlyMap<string, ReadonlyArray<string>>
+  /** upper-case name and official name → code, for did_you_mean ("New York" → NY) */
+  readonly names: ReadonlyMap<string, string>
 }
 
 export const loadReference = Effect.gen(function* () {
@@ -42,7 +44,8 @@ export const loadReference = Effect.gen(function* () {
   return {
     jurisdictions: new Map(jurisdictions.map((j) => [j.code, j] as const)),
     groups,
-    expansion: new Map(groups.map((g) => [g.primary_jurisdiction_code, g.members] as const))
+    expansion: new Map(groups.map((g) => [g.primary_jurisdiction_code, g.members] as const)),
+    names: new Map(jurisdictions.flatMap((j) => [j.name, j.official_name].filter((n): n is string => !!n).map((n) => [n.toUpperCase(), j.code] as const)))
   } satisfies Reference
 })
 

@@ -1,21 +1,23 @@
-import Router from "@koa/router"
-import { cachedPublicGet } from "../cached.js"
-import type { AuthContext } from "../middleware/auth.js"
+import { Effect, Schema } from "effect"
+import { cached } from "../cached.js"
+import { RequestAuth } from "../http/RequestAuth.js"
+import { route } from "../http/Route.js"
 import { accountOf, listPlans } from "../queries/Account.js"
-import type { ApiRuntime } from "../runtime.js"
+import { Account, Plan } from "../schemas/account.js"
 
-/** Public plan catalogue: what each plan allows, for clients that show upgrade choices. */
-export const plansRouter = (rt: ApiRuntime) => {
-  const router = new Router()
-  cachedPublicGet(router, rt, "/plans", 3_600_000, listPlans)
-  return router
-}
+const plans = cached(3_600_000, listPlans)
 
-/** The caller's own account (SPEC §2.9 Customer, APIKey and Plan). */
-export const accountRouter = (rt: ApiRuntime) => {
-  const router = new Router()
-  router.get("/account", async (ctx) => {
-    ctx.body = await rt.run(accountOf((ctx.state.auth as AuthContext).keyId))
+/** The public plan catalogue, and the caller's own account (SPEC §2.9 Customer, APIKey and Plan). */
+export const accountRoutes = [
+  route({
+    method: "get", path: "/plans", operationId: "plans", summary: "Public; every plan and its limits", tag: "Account", access: "public",
+    cacheControl: "public, max-age=3600",
+    responses: { 200: { description: "Active plans", schema: Schema.Array(Plan) } },
+    handler: () => plans
+  }),
+  route({
+    method: "get", path: "/account", operationId: "account", summary: "The calling key, its customer and plan", tag: "Account", access: "key",
+    responses: { 200: { description: "Your account", schema: Account, headers: ["rateLimit"] } },
+    handler: () => Effect.flatMap(RequestAuth, (auth) => accountOf(auth.keyId))
   })
-  return router
-}
+]

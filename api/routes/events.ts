@@ -1,123 +1,160 @@
-import Router from "@koa/router"
+import { Effect, Schema } from "effect"
+import { CAUSES } from "../../shared/domain/Cause.js"
 import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from "../../shared/domain/Event.js"
 import { nowMillis } from "../../shared/time/Now.js"
-import { cursorSecret } from "../cursor.js"
-import { requireGeoJson, sendFeatureCollection } from "../geojson.js"
-import { jurisdictionFilter } from "../jurisdictionFilter.js"
-import type { AuthContext } from "../middleware/auth.js"
-import { ApiError, badRequest } from "../middleware/errors.js"
-import { planGate } from "../middleware/planGate.js"
-import { pagedEnvelope, readPage, withoutSeq } from "../paging.js"
-import { bbox, circle, instant, list, str } from "../params.js"
+import { cached } from "../cached.js"
+import { featureCollection, requireGeoJson } from "../geojson.js"
+import { NotFound } from "../http/HttpError.js"
+import { BboxParam, circleFields, circleOf, Id, Instant, List, Text } from "../http/QueryParams.js"
+import { RequestAuth } from "../http/RequestAuth.js"
+import { type ResponseHeaders, route } from "../http/Route.js"
+import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
+import type { AuthContext } from "../middleware/auth.js"
+import { planGate } from "../middleware/planGate.js"
+import { pagedEnvelope, pageFields, pageOf, withoutSeq } from "../paging.js"
+import { type EventFilters, eventsByIds, getEvent, knownSubTypes, listEvents } from "../queries/EventsQuery.js"
 import { cachedReference } from "../queries/Reference.js"
-import { type EventFilters, eventsByIds, getEvent, listEvents } from "../queries/EventsQuery.js"
-import type { ApiRuntime } from "../runtime.js"
-import { type ApiWarning, unknownValue } from "../warnings.js"
+import { EventCollection, EventDetail, EventPage } from "../schemas/events.js"
+import { type ApiWarning, dataDelayWarning, unknownValue, type WarningCode } from "../warnings.js"
 
-type Query = Record<string, string | string[] | undefined>
+const EventQuery = Schema.Struct({
+  ids: Schema.optional(List("Comma-separated event ids; when present every other filter is ignored and every status is returned", 10_000)),
+  jurisdiction: JurisdictionParam,
+  type: Schema.optional(List(`${EVENT_TYPES.join(", ")}`)),
+  sub_type: Schema.optional(List("Upstream subtype, case-insensitive")),
+  cause: Schema.optional(List(`${CAUSES.join(", ")}; matches across types`)),
+  severity: Schema.optional(List(`${SEVERITIES.join(", ")}`)),
+  status: Schema.optional(List(`Default active; ${EVENT_STATUSES.join(", ")}`)),
+  road: Schema.optional(Text("Case-insensitive substring of an affected road", 200)),
+  ...circleFields(20_000),
+  bbox: Schema.optional(BboxParam),
+  updated_after: Schema.optional(Instant("last_updated at or after")),
+  updated_before: Schema.optional(Instant("last_updated before")),
+  ...pageFields()
+})
+type EventQuery = typeof EventQuery.Type
 
-const enumFilter = (q: Query, name: string, allowed: ReadonlyArray<string>, code: string, warnings: Array<ApiWarning>) => {
-  const values = list(q, name)?.map((v) => v.toLowerCase())
-  for (const v of values ?? []) if (!allowed.includes(v)) warnings.push(unknownValue(code, name, v, allowed))
-  return values
+/** Values of one enumerated filter, lower case; those outside the vocabulary become warnings, not errors (SPEC §2.4). */
+const enumFilter = (values: ReadonlyArray<string> | undefined, what: string, allowed: ReadonlyArray<string>, code: WarningCode, warnings: Array<ApiWarning>) => {
+  const lower = values?.map((v) => v.toLowerCase())
+  for (const v of lower ?? []) if (!allowed.includes(v)) warnings.push(unknownValue(code, what, v, allowed))
+  return lower && lower.length > 0 ? lower : undefined
 }
 
-
 /** SPEC §7 gates on which events a plan may see: other statuses, and how far back. */
-const eventPlanGates = (auth: AuthContext, nowMs: number, statuses: ReadonlyArray<string>, updatedAfter?: string, updatedBefore?: string) => {
+const eventPlanGates = (auth: AuthContext, nowMs: number, statuses: ReadonlyArray<string>, q: EventQuery) => {
   const plan = auth.plan
   if (!plan.allow_archived_events && statuses.some((s) => s !== "active")) {
-    throw planGate(auth, "plan_event_status", `your plan lists active events only (asked for status ${statuses.join(",")})`)
+    return Effect.fail(planGate(auth, "plan_event_status", `your plan lists active events only (asked for status ${statuses.join(",")})`))
   }
   if (plan.event_history_days !== null) {
     const earliest = nowMs - plan.event_history_days * 86_400_000
-    for (const [name, at] of [["updated_after", updatedAfter], ["updated_before", updatedBefore]] as const) {
+    for (const [name, at] of [["updated_after", q.updated_after], ["updated_before", q.updated_before]] as const) {
       if (at !== undefined && Date.parse(at) < earliest) {
-        throw planGate(auth, "plan_event_time_range", `${name} reaches back further than your plan's ${plan.event_history_days}-day history`)
+        return Effect.fail(planGate(auth, "plan_event_time_range", `${name} reaches back further than your plan's ${plan.event_history_days}-day history`))
       }
     }
   }
+  return Effect.void
 }
 
-export const eventsRouter = (rt: ApiRuntime) => {
-  const router = new Router()
-  const reference = cachedReference()
+const reference = cachedReference()
+const subTypes = cached(300_000, knownSubTypes)
 
-  /** One /events query (ids, or filters and a page): the envelope and its warnings. */
-  const query = async (ctx: Router.RouterContext) => {
-    const auth = ctx.state.auth as AuthContext
-    const q = ctx.query as Query
-    const ids = list(q, "ids", 10_000)
-    if (ids) {
-      if (ids.length > auth.plan.max_batch_size) {
-        throw planGate(auth, "plan_batch_size", `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`)
-      }
-      const rows = await rt.run(eventsByIds(ids))
-      if (!auth.plan.allow_archived_events && rows.some((r) => r.status !== "active")) {
-        throw planGate(auth, "plan_archived_event", "ids names an ended event; your plan shows active events only")
-      }
-      return { envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }, warnings: [] }
+/** Events named by `ids`: any status, within the plan's batch size. */
+const byIds = (ids: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const auth = yield* RequestAuth
+    if (ids.length > auth.plan.max_batch_size) {
+      return yield* Effect.fail(planGate(auth, "plan_batch_size", `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`))
     }
+    const rows = yield* eventsByIds(ids)
+    if (!auth.plan.allow_archived_events && rows.some((r) => r.status !== "active")) {
+      return yield* Effect.fail(planGate(auth, "plan_archived_event", "ids names an ended event; your plan shows active events only"))
+    }
+    return { envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }, warnings: [] as Array<ApiWarning> }
+  })
+
+/** One /events query (ids, or filters and a page): the envelope and its warnings. */
+const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
+  Effect.gen(function* () {
+    if (q.ids && q.ids.length > 0) return yield* byIds(q.ids)
+    const auth = yield* RequestAuth
     const warnings: Array<ApiWarning> = []
-    const ref = await rt.run(reference)
-    const statuses = enumFilter(q, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"]
-    const updatedAfter = instant(q, "updated_after")
-    const updatedBefore = instant(q, "updated_before")
-    eventPlanGates(auth, await rt.run(nowMillis), statuses, updatedAfter, updatedBefore)
+    const ref = yield* reference
+    const statuses = enumFilter(q.status, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"]
+    yield* eventPlanGates(auth, yield* nowMillis, statuses, q)
+    const subTypeValues = q.sub_type?.map((s) => s.toLowerCase())
+    if (subTypeValues) {
+      const known = yield* subTypes
+      for (const v of subTypeValues) if (!known.includes(v)) warnings.push(unknownValue("unknown_sub_type", "sub_type", v, known))
+    }
     const filters: EventFilters = {
-      jurisdictions: jurisdictionFilter(q, ref, auth, warnings),
-      types: enumFilter(q, "type", EVENT_TYPES, "unknown_type", warnings),
-      subTypes: list(q, "sub_type"),
-      causes: list(q, "cause"),
-      severities: enumFilter(q, "severity", SEVERITIES, "unknown_severity", warnings),
+      jurisdictions: yield* jurisdictionFilter(q.jurisdiction, ref, warnings),
+      types: enumFilter(q.type, "type", EVENT_TYPES, "unknown_type", warnings),
+      subTypes: subTypeValues && subTypeValues.length > 0 ? subTypeValues : undefined,
+      causes: enumFilter(q.cause, "cause", CAUSES, "unknown_cause", warnings),
+      severities: enumFilter(q.severity, "severity", SEVERITIES, "unknown_severity", warnings),
       statuses,
-      road: str(q, "road"),
-      circle: circle(q, 20_000),
-      bbox: bbox(q),
-      updatedAfter,
-      updatedBefore,
+      road: q.road,
+      circle: yield* circleOf(q),
+      bbox: q.bbox,
+      updatedAfter: q.updated_after,
+      updatedBefore: q.updated_before,
       delaySec: auth.plan.data_delay_sec,
       historyDays: auth.plan.event_history_days ?? undefined
     }
-    const secret = await rt.run(cursorSecret)
-    const page = readPage(q, auth, secret, filters)
-    const result = await rt.run(listEvents(filters, page))
+    const page = yield* pageOf(q, filters)
+    const result = yield* listEvents(filters, page)
     const types = filters.types?.length === 1 ? filters.types : undefined
-    const attribution = await listExtras(rt, ctx, { kind: "event", q, ref, types, rows: result.rows, total: result.total, warnings })
-    return { envelope: pagedEnvelope(secret, page, result, [], attribution), warnings }
-  }
-
-  router.get("/events", async (ctx) => {
-    const { envelope, warnings } = await query(ctx)
-    ctx.body = { ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }
+    const attribution = yield* listExtras(headers, { kind: "event", codes: q.jurisdiction, ref, types, rows: result.rows, total: result.total, warnings })
+    if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
+    return { envelope: pagedEnvelope(page, result, [], attribution), warnings }
   })
 
-  router.get("/events/geojson", async (ctx) => {
-    requireGeoJson(ctx)
-    const { envelope, warnings } = await query(ctx)
-    sendFeatureCollection(ctx, envelope, warnings, (e) => ({
-      type: "Feature",
-      id: e.id,
-      geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
-      properties: {
-        id: e.id, source: e.source, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity, status: e.status,
-        title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time
-      }
-    }))
-  })
+const IdPath = Schema.Struct({ id: Id("Event id (ev_…)") })
 
-  router.get("/events/:id", async (ctx) => {
-    const id = ctx.params.id
-    if (id.length > 200) throw badRequest("id is too long")
-    const row = await rt.run(getEvent(id))
-    if (!row) throw new ApiError(404, `no event with id ${id}`, { docs_url: "/docs/api#events" })
-    const auth = ctx.state.auth as AuthContext
-    if (!auth.plan.allow_archived_events && row.status !== "active") {
-      throw planGate(auth, "plan_archived_event", `event ${id} has ended; your plan shows active events only`)
-    }
-    ctx.body = row
+export const eventRoutes = [
+  route({
+    method: "get", path: "/events", operationId: "listEvents", summary: "Paged events", tag: "Events", access: "key",
+    query: EventQuery,
+    responses: { 200: { description: "A page of events", schema: EventPage, headers: ["rateLimit", "jurisdictionWarning"] } },
+    handler: ({ query, headers }) =>
+      Effect.map(eventQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
+  }),
+  route({
+    method: "get", path: "/events/geojson", operationId: "listEventsGeoJson", summary: "Events as GeoJSON (Starter and above)", tag: "Events", access: "key",
+    query: EventQuery,
+    responses: { 200: { description: "RFC 7946 FeatureCollection", schema: EventCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
+    handler: ({ query, headers }) =>
+      Effect.gen(function* () {
+        yield* requireGeoJson
+        const { envelope, warnings } = yield* eventQuery(query, headers)
+        return featureCollection(headers, envelope, warnings, (e) => ({
+          type: "Feature",
+          id: e.id,
+          geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
+          properties: {
+            id: e.id, source: e.source, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity, status: e.status,
+            title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time
+          }
+        }))
+      })
+  }),
+  route({
+    method: "get", path: "/events/:id", operationId: "getEvent", summary: "One event with its location and metadata", tag: "Events", access: "key",
+    params: IdPath,
+    responses: { 200: { description: "The event", schema: EventDetail, headers: ["rateLimit"] }, 404: { description: "No such event" } },
+    handler: ({ params }) =>
+      Effect.gen(function* () {
+        const row = yield* getEvent(params.id)
+        if (!row) return yield* Effect.fail(new NotFound({ message: `no event with id ${params.id}`, docsUrl: "/docs/api#events" }))
+        const auth = yield* RequestAuth
+        if (!auth.plan.allow_archived_events && row.status !== "active") {
+          return yield* Effect.fail(planGate(auth, "plan_archived_event", `event ${params.id} has ended; your plan shows active events only`))
+        }
+        return row
+      })
   })
-
-  return router
-}
+]

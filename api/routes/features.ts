@@ -1,108 +1,138 @@
-import Router from "@koa/router"
+import { Effect, Schema } from "effect"
 import { FEATURE_GROUPS, groupById, KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
 import { cached } from "../cached.js"
-import { featureToGeoJson, requireGeoJson, sendFeatureCollection } from "../geojson.js"
-import { cursorSecret } from "../cursor.js"
-import { jurisdictionFilter } from "../jurisdictionFilter.js"
-import type { AuthContext } from "../middleware/auth.js"
-import { badRequest } from "../middleware/errors.js"
-import { planGate } from "../middleware/planGate.js"
-import { pagedEnvelope, readPage } from "../paging.js"
-import { bbox, bool, circle, instant, str } from "../params.js"
-import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
-import { cachedReference, type Reference } from "../queries/Reference.js"
+import { featureCollection, featureToGeoJson, requireGeoJson } from "../geojson.js"
+import { BadRequest } from "../http/HttpError.js"
+import { BboxParam, Bool, circleFields, circleOf, Instant, Text } from "../http/QueryParams.js"
+import { RequestAuth } from "../http/RequestAuth.js"
+import { type ResponseHeaders, route } from "../http/Route.js"
+import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
-import type { ApiRuntime } from "../runtime.js"
-import { type ApiWarning, unknownValue } from "../warnings.js"
-
-type Query = Record<string, string | string[] | undefined>
+import { planGate } from "../middleware/planGate.js"
+import { pagedEnvelope, pageFields, pageOf } from "../paging.js"
+import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
+import { cachedReference } from "../queries/Reference.js"
+import { FeatureCollection, FeatureGroup, FeaturePage, FeatureTypeCount } from "../schemas/features.js"
+import { type ApiWarning, dataDelayWarning, unknownValue } from "../warnings.js"
 
 /** With a group, a radius above this is refused (SPEC §4.2); a single type has no cap. */
 export const GROUP_RADIUS_CAP_KM = 200
 
-/** type or group → the feature types to select; unknown values answer with warnings (SPEC §2.4). */
-const typesOf = (q: Query, present: ReadonlyArray<string>, warnings: Array<ApiWarning>): ReadonlyArray<string> => {
-  const type = str(q, "type")?.toLowerCase()
-  const groupId = str(q, "group")?.toLowerCase()
-  if (!type && !groupId) throw badRequest("type or group is required (see /api/v1/features/types and /api/v1/features/groups)")
+const FeatureQuery = Schema.Struct({
+  type: Schema.optional(Text("One feature type (see /features/types); type or group is required", 100)),
+  group: Schema.optional(Text("Feature group id (see /features/groups); radius_km above 200 is a 400 with a group", 100)),
+  jurisdiction: JurisdictionParam,
+  active: Schema.optional(Bool("true: active only; false: inactive only (not on Free)")),
+  ...circleFields(20_000),
+  bbox: Schema.optional(BboxParam),
+  starts_after: Schema.optional(Instant("Start (estimated, else scheduled) at or after")),
+  starts_before: Schema.optional(Instant("Start at or before")),
+  ends_after: Schema.optional(Instant("End at or after; open-ended features match")),
+  ends_before: Schema.optional(Instant("End at or before")),
+  ...pageFields()
+})
+type FeatureQuery = typeof FeatureQuery.Type
+
+/** type or group → the feature types to select; unknown values, and a type outside the group, answer with warnings (SPEC §2.4). */
+const typesOf = (q: FeatureQuery, present: ReadonlyArray<string>, warnings: Array<ApiWarning>) => {
+  const type = q.type?.toLowerCase()
+  const groupId = q.group?.toLowerCase()
+  if (!type && !groupId) {
+    return Effect.fail(new BadRequest({ message: "type or group is required (see /api/v1/features/types and /api/v1/features/groups)" }))
+  }
   const known = new Set([...KNOWN_FEATURE_TYPES, ...present])
   if (type && !known.has(type)) warnings.push(unknownValue("unknown_type", "feature type", type, known))
-  if (!groupId) return [type!]
+  if (!groupId) return Effect.succeed([type!])
   const group = groupById.get(groupId)
   if (!group) {
     warnings.push({ ...unknownValue("unknown_type", "feature group", groupId, groupById.keys()), message: `unknown feature group "${groupId.toUpperCase()}"; see /api/v1/features/groups` })
-    return []
+    return Effect.succeed([])
+  }
+  if (type && !group.feature_types.includes(type)) {
+    warnings.push({
+      code: "type_not_in_group", value: type.toUpperCase(),
+      message: `feature type "${type}" is not in group "${group.id}" (${group.feature_types.join(", ")}); send one of them, or type alone`,
+      ...(group.feature_types.length > 0 ? { did_you_mean: group.feature_types.slice(0, 3) } : {})
+    })
   }
   // both: the type, if the group holds it
-  return type ? group.feature_types.filter((t) => t === type) : group.feature_types
+  return Effect.succeed(type ? group.feature_types.filter((t) => t === type) : group.feature_types)
 }
 
-export const featuresRouter = (rt: ApiRuntime) => {
-  const router = new Router()
-  const reference = cachedReference()
-  const typeCounts = cached(120_000, featureTypeCounts)
+const reference = cachedReference()
+const typeCounts = cached(120_000, featureTypeCounts)
 
-  router.get("/features/types", async (ctx) => {
-    ctx.set("Cache-Control", "private, max-age=120")
-    ctx.body = await rt.run(typeCounts)
-  })
-
-  router.get("/features/groups", async (ctx) => {
-    ctx.set("Cache-Control", "private, max-age=3600")
-    ctx.body = FEATURE_GROUPS
-  })
-
-  /** The filters of a /features request, shared by the JSON and GeoJSON forms. */
-  const readFilters = async (q: Query, auth: AuthContext, warnings: Array<ApiWarning>): Promise<{ filters: FeatureFilters; ref: Reference }> => {
-    const [ref, counts] = await Promise.all([rt.run(reference), rt.run(typeCounts)])
-    const types = typesOf(q, counts.map((c) => c.type), warnings)
-    const c = circle(q, 20_000)
-    if (c && str(q, "group") && c.radiusKm > GROUP_RADIUS_CAP_KM) {
-      throw badRequest(`radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius`)
+/** The filters of a /features request, shared by the JSON and GeoJSON forms. */
+const readFilters = (q: FeatureQuery, warnings: Array<ApiWarning>) =>
+  Effect.gen(function* () {
+    const auth = yield* RequestAuth
+    const [ref, counts] = yield* Effect.all([reference, typeCounts], { concurrency: 2 })
+    const types = yield* typesOf(q, counts.map((c) => c.type), warnings)
+    const circle = yield* circleOf(q)
+    if (circle && q.group && circle.radiusKm > GROUP_RADIUS_CAP_KM) {
+      return yield* Effect.fail(new BadRequest({ message: `radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius` }))
     }
-    const active = bool(q, "active")
-    if (active === false && !auth.plan.allow_inactive_features) {
-      throw planGate(auth, "plan_inactive_features", "your plan lists active features only")
+    if (q.active === false && !auth.plan.allow_inactive_features) {
+      return yield* Effect.fail(planGate(auth, "plan_inactive_features", "your plan lists active features only"))
     }
     const filters: FeatureFilters = {
       types,
-      jurisdictions: jurisdictionFilter(q, ref, auth, warnings),
+      jurisdictions: yield* jurisdictionFilter(q.jurisdiction, ref, warnings),
       // a plan without inactive features sees active ones only, asked or not
-      active: auth.plan.allow_inactive_features ? active : true,
-      circle: c,
-      bbox: bbox(q),
-      startsAfter: instant(q, "starts_after"),
-      startsBefore: instant(q, "starts_before"),
-      endsAfter: instant(q, "ends_after"),
-      endsBefore: instant(q, "ends_before"),
+      active: auth.plan.allow_inactive_features ? q.active : true,
+      circle,
+      bbox: q.bbox,
+      startsAfter: q.starts_after,
+      startsBefore: q.starts_before,
+      endsAfter: q.ends_after,
+      endsBefore: q.ends_before,
       delaySec: auth.plan.data_delay_sec > 0 ? auth.plan.data_delay_sec : undefined
     }
     return { filters, ref }
-  }
+  })
 
-  /** One /features query, the same for both forms: the paged envelope and its warnings. */
-  const query = async (ctx: Router.RouterContext) => {
-    const auth = ctx.state.auth as AuthContext
-    const q = ctx.query as Query
+/** One /features query, the same for both forms: the paged envelope and its warnings. */
+const featureQuery = (q: FeatureQuery, headers: ResponseHeaders) =>
+  Effect.gen(function* () {
+    const auth = yield* RequestAuth
     const warnings: Array<ApiWarning> = []
-    const { filters, ref } = await readFilters(q, auth, warnings)
-    const secret = await rt.run(cursorSecret)
-    const page = readPage(q, auth, secret, filters)
-    const result = await rt.run(listFeatures(filters, page))
-    const attribution = await listExtras(rt, ctx, { kind: "feature", q, ref, types: str(q, "type") ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
-    return { envelope: pagedEnvelope(secret, page, result, [], attribution), warnings }
-  }
-
-  router.get("/features", async (ctx) => {
-    const { envelope, warnings } = await query(ctx)
-    ctx.body = { ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }
+    const { filters, ref } = yield* readFilters(q, warnings)
+    const page = yield* pageOf(q, filters)
+    const result = yield* listFeatures(filters, page)
+    const attribution = yield* listExtras(headers, { kind: "feature", codes: q.jurisdiction, ref, types: q.type ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
+    if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
+    return { envelope: pagedEnvelope(page, result, [], attribution), warnings }
   })
 
-  router.get("/features/geojson", async (ctx) => {
-    requireGeoJson(ctx)
-    const { envelope, warnings } = await query(ctx)
-    sendFeatureCollection(ctx, envelope, warnings, featureToGeoJson)
+export const featureRoutes = [
+  route({
+    method: "get", path: "/features/types", operationId: "featureTypes", summary: "Feature types with counts; cached 2 minutes", tag: "Features", access: "key",
+    cacheControl: "private, max-age=120",
+    responses: { 200: { description: "Every feature type held", schema: Schema.Array(FeatureTypeCount), headers: ["rateLimit"] } },
+    handler: () => typeCounts
+  }),
+  route({
+    method: "get", path: "/features/groups", operationId: "featureGroups", summary: "Feature groups; cached 1 hour", tag: "Features", access: "key",
+    cacheControl: "private, max-age=3600",
+    responses: { 200: { description: "Every feature group", schema: Schema.Array(FeatureGroup), headers: ["rateLimit"] } },
+    handler: () => Effect.succeed(FEATURE_GROUPS)
+  }),
+  route({
+    method: "get", path: "/features", operationId: "listFeatures", summary: "Paged road features of one type or group", tag: "Features", access: "key",
+    query: FeatureQuery,
+    responses: { 200: { description: "A page of features", schema: FeaturePage, headers: ["rateLimit", "jurisdictionWarning"] } },
+    handler: ({ query, headers }) =>
+      Effect.map(featureQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
+  }),
+  route({
+    method: "get", path: "/features/geojson", operationId: "listFeaturesGeoJson", summary: "Features as GeoJSON (Starter and above)", tag: "Features", access: "key",
+    query: FeatureQuery,
+    responses: { 200: { description: "RFC 7946 FeatureCollection", schema: FeatureCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
+    handler: ({ query, headers }) =>
+      Effect.gen(function* () {
+        yield* requireGeoJson
+        const { envelope, warnings } = yield* featureQuery(query, headers)
+        return featureCollection(headers, envelope, warnings, featureToGeoJson)
+      })
   })
-
-  return router
-}
+]

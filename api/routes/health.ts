@@ -1,8 +1,8 @@
-import Router from "@koa/router"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
-import type { ApiRuntime } from "../runtime.js"
+import { Reply, route } from "../http/Route.js"
+import { Health } from "../schemas/metadata.js"
 import { VERSION } from "../version.js"
 
 const PROBE_TIMEOUT = "2 seconds"
@@ -16,19 +16,22 @@ export const probe = <E, R>(check: Effect.Effect<unknown, E, R>) =>
     Effect.catchAllDefect(() => Effect.succeed("down" as const))
   )
 
-/** Public liveness and dependency check (HealthResponse, SPEC §2.9). */
-export const healthRouter = (rt: ApiRuntime, startedAt: number) => {
-  const router = new Router()
-  router.get("/health", async (ctx) => {
-    const [db, redis] = await rt.run(
-      Effect.all([
-        probe(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`)),
-        probe(Effect.flatMap(Redis, (r) => r.use("ping", (c) => c.ping())))
-      ], { concurrency: 2 })
-    )
-    const ok = db === "ok" && redis === "ok"
-    ctx.status = ok ? 200 : 503
-    ctx.body = { status: ok ? "ok" : "degraded", version: VERSION, uptime: Math.round((Date.now() - startedAt) / 1000), db: `${db}/${redis}` }
+/** Public liveness and dependency check (HealthResponse, SPEC §2.9); `startedAt` feeds uptime. */
+export const healthRoutes = (startedAt: number) => [
+  route({
+    method: "get", path: "/health", operationId: "health", summary: "Public; 2-second probes of Postgres and Redis", tag: "Status", access: "public",
+    responses: { 200: { description: "Both stores answer", schema: Health }, 503: { description: "A store is down", schema: Health } },
+    handler: () =>
+      Effect.map(
+        Effect.all([
+          probe(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`)),
+          probe(Effect.flatMap(Redis, (r) => r.use("ping", (c) => c.ping())))
+        ], { concurrency: 2 }),
+        ([db, redis]) => {
+          const ok = db === "ok" && redis === "ok"
+          // uptime is this process's own age: wall time, not a compared or scheduled instant
+          return new Reply(ok ? 200 : 503, { status: ok ? "ok" : "degraded", version: VERSION, uptime: Math.round((Date.now() - startedAt) / 1000), db: `${db}/${redis}` })
+        }
+      )
   })
-  return router
-}
+]

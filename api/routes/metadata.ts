@@ -1,75 +1,118 @@
-import Router from "@koa/router"
-import type { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
-import type { Effect } from "effect"
-import { keyedCache } from "../cached.js"
-import { badRequest } from "../middleware/errors.js"
-import { OFFSET_CAP } from "../paging.js"
-import { bool, int, list, str } from "../params.js"
-import { listFuelPrices } from "../queries/FuelPrices.js"
-import { coverageEntries, dataSources, statsSummary } from "../queries/Metadata.js"
+import { Effect, Schema } from "effect"
+import { cached, keyedCache } from "../cached.js"
+import { BadRequest } from "../http/HttpError.js"
+import { Bool, Id, Limit, List, Offset, OneOf, Text } from "../http/QueryParams.js"
+import { route } from "../http/Route.js"
+import { listFuelPrices, knownFuelTypes } from "../queries/FuelPrices.js"
+import { attributionFor, coverageEntries, dataSources, statsSummary } from "../queries/Metadata.js"
 import { cachedReference } from "../queries/Reference.js"
-import type { ApiRuntime } from "../runtime.js"
-import { cached } from "../cached.js"
-import type { AuthContext } from "../middleware/auth.js"
+import { FuelPricePage, CoverageList, DataSourceList, Jurisdiction, JurisdictionGroup, StatsSummary } from "../schemas/metadata.js"
+import { type ApiWarning, unknownValue } from "../warnings.js"
 
 const SCOPES = ["state", "federal", "regional", "all"] as const
+const COUNTRIES = ["US", "CA"] as const
 
-/** Metadata endpoints (SPEC §4.6): a key, no particular plan. */
-export const metadataRouter = (rt: ApiRuntime, startedAt: number) => {
-  const router = new Router()
-  const reference = cachedReference()
-  const summary = cached(60_000, statsSummary)
+const reference = cachedReference()
+const summary = cached(60_000, statsSummary)
+const fuelTypes = cached(3_600_000, knownFuelTypes)
+// prices change weekly or monthly: one day per distinct query (SPEC §8)
+const prices = keyedCache<Effect.Effect.Success<ReturnType<typeof listFuelPrices>>, Effect.Effect.Error<ReturnType<typeof listFuelPrices>>, Effect.Effect.Context<ReturnType<typeof listFuelPrices>>>(24 * 3600_000, 500)
 
-  router.get("/jurisdictions", async (ctx) => {
-    const scope = (str(ctx.query, "scope") ?? "state").toLowerCase()
-    if (!SCOPES.includes(scope as (typeof SCOPES)[number])) throw badRequest(`scope must be one of ${SCOPES.join(", ")}`)
-    const ref = await rt.run(reference)
-    ctx.body = [...ref.jurisdictions.values()]
-      .filter((j) => scope === "all" || j.scope === scope)
-      .map(({ code, name, official_name, country, scope, group_id, is_active, last_sync_at }) => ({ code, name, official_name, country, scope, group_id, is_active, last_sync_at }))
-  })
-
-  router.get("/jurisdictions/groups", async (ctx) => {
-    const ref = await rt.run(reference)
-    ctx.body = ref.groups
-  })
-
-  const coverage = async (ctx: Router.RouterContext, codes: ReadonlyArray<string> | undefined) => {
-    const ref = await rt.run(reference)
+const coverageOf = (codes: ReadonlyArray<string> | undefined) =>
+  Effect.gen(function* () {
+    const ref = yield* reference
     const expanded = codes?.flatMap((c) => ref.expansion.get(c.toUpperCase()) ?? [c.toUpperCase()])
-    ctx.body = { data: await rt.run(coverageEntries(expanded)) }
-  }
-  router.get("/coverage", (ctx) => coverage(ctx, list(ctx.query, "jurisdiction")))
-  router.get("/coverage/:jurisdiction", (ctx) => coverage(ctx, [ctx.params.jurisdiction.slice(0, 40)]))
-
-  router.get("/data-sources", async (ctx) => {
-    ctx.body = { data: await rt.run(dataSources) }
+    return { data: yield* coverageEntries(expanded) }
   })
 
-  router.get("/stats/summary", async (ctx) => {
-    ctx.set("Cache-Control", "private, max-age=60")
-    const s = await rt.run(summary)
-    ctx.body = { ...s, uptime: Math.round((Date.now() - startedAt) / 1000) }
-  })
+const FuelQuery = Schema.Struct({
+  country: Schema.optional(Text("US or CA; another value answers 200 with a warning", 20)),
+  fuel_type: Schema.optional(Text("e.g. regular, diesel; an unknown one answers 200 with a warning", 60)),
+  jurisdiction: Schema.optional(List("Code or comma list")),
+  latest: Schema.optional(Bool("Newest row per jurisdiction, area and fuel type")),
+  limit: Schema.optional(Limit()),
+  offset: Schema.optional(Offset),
+  cursor: Schema.optional(Text("Not supported here: fuel prices page with offset (a cursor is a 400)", 512))
+})
 
-  // prices change weekly or monthly: one day per distinct query (SPEC §8)
-  const prices = keyedCache<Effect.Effect.Success<ReturnType<typeof listFuelPrices>>, SqlError, SqlClient.SqlClient>(24 * 3600_000, 500)
-  router.get("/fuel-prices", async (ctx) => {
-    const auth = ctx.state.auth as AuthContext
-    const q = ctx.query
-    const country = str(q, "country")?.toUpperCase()
-    if (country !== undefined && country !== "US" && country !== "CA") throw badRequest("country must be US or CA")
-    const limit = Math.min(int(q, "limit", 1, 1_000_000) ?? 100, auth.plan.max_limit)
-    const offset = int(q, "offset", 0, OFFSET_CAP) ?? 0
-    const filters = {
-      country, fuelType: str(q, "fuel_type")?.toLowerCase(), jurisdictions: list(q, "jurisdiction")?.map((c) => c.toUpperCase()),
-      latest: bool(q, "latest") ?? false, limit, offset
-    }
-    ctx.set("Cache-Control", "private, max-age=86400")
-    const result = await rt.run(prices(JSON.stringify(filters), listFuelPrices(filters)))
-    ctx.body = { data: result.rows, total: result.total, limit, offset, has_more: result.hasMore }
+/** Metadata endpoints (SPEC §4.6): a key, no particular plan. `startedAt` feeds uptime. */
+export const metadataRoutes = (startedAt: number) => [
+  route({
+    method: "get", path: "/jurisdictions", operationId: "jurisdictions", summary: "Jurisdictions by scope", tag: "Metadata", access: "key",
+    query: Schema.Struct({ scope: Schema.optional(OneOf(SCOPES, "state (default), federal, regional, all")) }),
+    responses: { 200: { description: "Jurisdictions", schema: Schema.Array(Jurisdiction), headers: ["rateLimit"] } },
+    handler: ({ query }) =>
+      Effect.map(reference, (ref) => {
+        const scope = query.scope ?? "state"
+        return [...ref.jurisdictions.values()]
+          .filter((j) => scope === "all" || j.scope === scope)
+          .map(({ code, name, official_name, country, scope, group_id, is_active, last_sync_at }) => ({ code, name, official_name, country, scope, group_id, is_active, last_sync_at }))
+      })
+  }),
+  route({
+    method: "get", path: "/jurisdictions/groups", operationId: "jurisdictionGroups", summary: "Jurisdiction groups and their members", tag: "Metadata", access: "key",
+    responses: { 200: { description: "Groups", schema: Schema.Array(JurisdictionGroup), headers: ["rateLimit"] } },
+    handler: () => Effect.map(reference, (ref) => ref.groups)
+  }),
+  route({
+    method: "get", path: "/coverage", operationId: "coverage", summary: "Rows held per jurisdiction, kind and type", tag: "Metadata", access: "key",
+    query: Schema.Struct({ jurisdiction: Schema.optional(List("Code or comma list; a primary code expands to its group")) }),
+    responses: { 200: { description: "Coverage entries", schema: CoverageList, headers: ["rateLimit"] } },
+    handler: ({ query }) => coverageOf(query.jurisdiction)
+  }),
+  route({
+    method: "get", path: "/coverage/:jurisdiction", operationId: "coverageOf", summary: "Coverage of one jurisdiction (its group for a primary code)", tag: "Metadata", access: "key",
+    params: Schema.Struct({ jurisdiction: Id("Code; a primary code expands to its group", 40) }),
+    responses: { 200: { description: "Coverage entries", schema: CoverageList, headers: ["rateLimit"] } },
+    handler: ({ params }) => coverageOf([params.jurisdiction])
+  }),
+  route({
+    method: "get", path: "/data-sources", operationId: "dataSources", summary: "Upstream sources, their format and latest poll", tag: "Metadata", access: "key",
+    responses: { 200: { description: "Sources", schema: DataSourceList, headers: ["rateLimit"] } },
+    handler: () => Effect.map(dataSources, (data) => ({ data }))
+  }),
+  route({
+    method: "get", path: "/stats/summary", operationId: "statsSummary", summary: "Counts across the store; cached 60 s", tag: "Metadata", access: "key",
+    cacheControl: "private, max-age=60",
+    responses: { 200: { description: "Summary", schema: StatsSummary, headers: ["rateLimit"] } },
+    // uptime is this process's own age: wall time, not a compared or scheduled instant
+    handler: () => Effect.map(summary, (s) => ({ ...s, uptime: Math.round((Date.now() - startedAt) / 1000) }))
+  }),
+  route({
+    method: "get", path: "/fuel-prices", operationId: "fuelPrices", summary: "Fuel prices (SPEC §2.8); cached 24 h", tag: "Metadata", access: "key",
+    cacheControl: "private, max-age=86400",
+    query: FuelQuery,
+    responses: { 200: { description: "A page of prices", schema: FuelPricePage, headers: ["rateLimit"] } },
+    handler: ({ query }) =>
+      Effect.gen(function* () {
+        if (query.cursor !== undefined) {
+          return yield* Effect.fail(new BadRequest({ message: "cursor is not supported on /fuel-prices: page with offset (at most 10,000), or narrow by jurisdiction or fuel_type" }))
+        }
+        const warnings: Array<ApiWarning> = []
+        const ref = yield* reference
+        const country = query.country?.toUpperCase()
+        if (country !== undefined && !COUNTRIES.includes(country as (typeof COUNTRIES)[number])) {
+          warnings.push({ ...unknownValue("unknown_country", "country", country, COUNTRIES), message: `unknown country "${country}"; fuel prices cover US and CA` })
+        }
+        const fuelType = query.fuel_type?.toLowerCase()
+        if (fuelType !== undefined) {
+          const known = yield* fuelTypes
+          if (!known.includes(fuelType)) warnings.push(unknownValue("unknown_fuel_type", "fuel_type", fuelType, known))
+        }
+        const jurisdictions = query.jurisdiction?.map((c) => c.toUpperCase())
+        for (const c of jurisdictions ?? []) {
+          if (!ref.jurisdictions.has(c)) warnings.push(unknownValue("unknown_jurisdiction", "jurisdiction", c, ref.jurisdictions.keys(), ref.names))
+        }
+        const limit = query.limit ?? 100
+        const offset = query.offset ?? 0
+        const filters = { country, fuelType, jurisdictions: jurisdictions && jurisdictions.length > 0 ? jurisdictions : undefined, latest: query.latest ?? false, limit, offset }
+        const result = yield* prices(JSON.stringify(filters), listFuelPrices(filters))
+        const attribution = yield* attributionFor([...new Set(result.rows.map((r) => String(r.source)))])
+        return {
+          data: result.rows, total: result.total, limit, offset, has_more: result.hasMore,
+          ...(attribution.length > 0 ? { attribution } : {}),
+          ...(warnings.length > 0 ? { warnings } : {})
+        }
+      })
   })
-
-  return router
-}
+]

@@ -1,7 +1,7 @@
 import { Redacted } from "effect"
 import type Koa from "koa"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { ApiError } from "../middleware/errors.js"
+import { Unauthorized } from "../http/HttpError.js"
 import type { ApiMetrics } from "../metrics/registry.js"
 
 const digest = (s: string) => createHash("sha256").update(s).digest()
@@ -18,7 +18,7 @@ export const metricsEndpoint = (metrics: ApiMetrics, token: Redacted.Redacted<st
     const auth = ctx.get("authorization")
     const given = auth.startsWith("Bearer ") ? auth.slice(7).trim() : ""
     if (!timingSafeEqual(digest(given), expected)) {
-      throw new ApiError(401, "metrics need Authorization: Bearer <METRICS_TOKEN>", {}, { "WWW-Authenticate": 'Bearer realm="metrics"' })
+      throw new Unauthorized({ message: "metrics need Authorization: Bearer <METRICS_TOKEN>", headers: { "WWW-Authenticate": 'Bearer realm="metrics"' } })
     }
     ctx.set("Content-Type", metrics.contentType)
     ctx.body = await metrics.render()

@@ -1,53 +1,50 @@
-import Router from "@koa/router"
+import { Effect, Schema } from "effect"
 import { makeCorridor } from "../../shared/geo/corridor.js"
-import { headerText, JURISDICTION_WARNING_HEADER } from "../coverageWarning.js"
-import { featureToGeoJson, requireGeoJson } from "../geojson.js"
+import { featureToGeoJson, GEOJSON, warningHeader } from "../geojson.js"
+import { BadRequest } from "../http/HttpError.js"
+import { Limit, List, Num, Text } from "../http/QueryParams.js"
+import { Reply, type ResponseHeaders, route } from "../http/Route.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
-import type { AuthContext } from "../middleware/auth.js"
-import { badRequest } from "../middleware/errors.js"
-import { requirePlan } from "../middleware/planGate.js"
-import { int, list, num, str } from "../params.js"
 import { corridorFeatures } from "../queries/CorridorQuery.js"
 import { cachedReference } from "../queries/Reference.js"
-import type { ApiRuntime } from "../runtime.js"
+import { CorridorCollection, CorridorResult } from "../schemas/features.js"
 import type { ApiWarning } from "../warnings.js"
-
-type Query = Record<string, string | string[] | undefined>
 
 export const CORRIDOR_BUFFER_MAX_KM = 50
 export const CORRIDOR_LIMIT_MAX = 2000
 
-const required = (q: Query, name: string, min: number, max: number) => {
-  const v = num(q, name, min, max)
-  if (v === undefined) throw badRequest(`${name} is required`)
-  return v
-}
+const CorridorQuery = Schema.Struct({
+  from_lat: Num(-90, 90, "Start latitude"),
+  from_lng: Num(-180, 180, "Start longitude"),
+  to_lat: Num(-90, 90, "End latitude"),
+  to_lng: Num(-180, 180, "End longitude"),
+  buffer_km: Schema.optional(Num(0, CORRIDOR_BUFFER_MAX_KM, "Default 5, at most 50", true)),
+  height: Schema.optional(Num(0.1, 20, "Vehicle height in metres: clearances are returned only when lower")),
+  weight: Schema.optional(Text("Not supported: sending it is a 400", 100)),
+  jurisdiction: Schema.optional(List("One code", 10)),
+  limit: Schema.optional(Limit(CORRIDOR_LIMIT_MAX))
+})
+type CorridorQuery = typeof CorridorQuery.Type
 
-/** Truck corridor (SPEC §4.3), Pro and above. */
-export const truckRouter = (rt: ApiRuntime) => {
-  const router = new Router()
-  const reference = cachedReference()
-  router.use("/truck", requirePlan((p) => p.allow_truck_data, "plan_truck", "truck corridor and routing are available on Pro and above"))
+const reference = cachedReference()
 
-  const corridorQuery = async (ctx: Router.RouterContext) => {
-    const auth = ctx.state.auth as AuthContext
-    const q = ctx.query as Query
-    if (str(q, "weight") !== undefined) {
-      throw badRequest("weight is not supported: the corridor does no load filtering; drop weight to get the full inventory")
+const corridorQuery = (q: CorridorQuery, headers: ResponseHeaders) =>
+  Effect.gen(function* () {
+    if (q.weight !== undefined) {
+      return yield* Effect.fail(new BadRequest({ message: "weight is not supported: the corridor does no load filtering; drop weight to get the full inventory" }))
     }
-    const from = { lat: required(q, "from_lat", -90, 90), lng: required(q, "from_lng", -180, 180) }
-    const to = { lat: required(q, "to_lat", -90, 90), lng: required(q, "to_lng", -180, 180) }
-    const bufferKm = num(q, "buffer_km", 0.001, CORRIDOR_BUFFER_MAX_KM) ?? 5
-    const heightM = num(q, "height", 0.1, 20)
-    const limit = Math.min(int(q, "limit", 1, 1_000_000) ?? 500, CORRIDOR_LIMIT_MAX)
-    if ((list(q, "jurisdiction")?.length ?? 0) > 1) throw badRequest("jurisdiction takes one code on the corridor")
+    if ((q.jurisdiction?.length ?? 0) > 1) return yield* Effect.fail(new BadRequest({ message: "jurisdiction takes one code on the corridor" }))
+    const from = { lat: q.from_lat, lng: q.from_lng }
+    const to = { lat: q.to_lat, lng: q.to_lng }
+    const bufferKm = q.buffer_km ?? 5
+    const limit = q.limit ?? 500
     const warnings: Array<ApiWarning> = []
-    const ref = await rt.run(reference)
-    const jurisdictions = jurisdictionFilter(q, ref, auth, warnings)
+    const ref = yield* reference
+    const jurisdictions = yield* jurisdictionFilter(q.jurisdiction, ref, warnings)
     const corridor = makeCorridor(from, to, bufferKm)
-    const result = await rt.run(corridorFeatures({ corridor, jurisdictions, heightM, limit }))
-    const attribution = await listExtras(rt, ctx, { kind: "feature", q, ref, types: undefined, rows: result.data, total: result.total, warnings })
+    const result = yield* corridorFeatures({ corridor, jurisdictions, heightM: q.height, limit })
+    const attribution = yield* listExtras(headers, { kind: "feature", codes: q.jurisdiction, ref, types: undefined, rows: result.data, total: result.total, warnings })
     return {
       corridor: { from: [from.lat, from.lng], to: [to.lat, to.lng], buffer_km: bufferKm, distance_km: Math.round(corridor.lengthKm * 1000) / 1000 },
       data: result.data,
@@ -56,24 +53,36 @@ export const truckRouter = (rt: ApiRuntime) => {
       attribution,
       warnings
     }
-  }
-
-  router.get("/truck/corridor", async (ctx) => {
-    const { attribution, warnings, ...body } = await corridorQuery(ctx)
-    ctx.body = { ...body, ...(attribution.length > 0 ? { attribution } : {}), ...(warnings.length > 0 ? { warnings } : {}) }
   })
 
-  router.get("/truck/corridor/geojson", async (ctx) => {
-    requireGeoJson(ctx)
-    const { attribution, warnings, corridor, data, total, limit } = await corridorQuery(ctx)
-    if (warnings.length > 0) ctx.set(JURISDICTION_WARNING_HEADER, headerText(warnings.map((w) => w.message).join("; ")))
-    ctx.body = {
-      type: "FeatureCollection",
-      features: data.map(featureToGeoJson),
-      corridor, total, limit,
-      ...(attribution.length > 0 ? { attribution } : {})
-    }
-    ctx.type = "application/geo+json"
+const truckGate = { allowed: (p: { allow_truck_data: boolean }) => p.allow_truck_data, code: "plan_truck", message: "truck corridor and routing are available on Pro and above" } as const
+
+/** Truck corridor (SPEC §4.3), Pro and above. */
+export const truckRoutes = [
+  route({
+    method: "get", path: "/truck/corridor", operationId: "truckCorridor", tag: "Truck", access: "key", gate: truckGate,
+    summary: "Pro and above; features in force today along the great-circle line, ordered along it",
+    query: CorridorQuery,
+    responses: { 200: { description: "Corridor features", schema: CorridorResult, headers: ["rateLimit", "jurisdictionWarning"] } },
+    handler: ({ query, headers }) =>
+      Effect.map(corridorQuery(query, headers), ({ attribution, warnings, ...body }) =>
+        ({ ...body, ...(attribution.length > 0 ? { attribution } : {}), ...(warnings.length > 0 ? { warnings } : {}) }))
+  }),
+  route({
+    method: "get", path: "/truck/corridor/geojson", operationId: "truckCorridorGeoJson", tag: "Truck", access: "key", gate: truckGate,
+    summary: "Pro and above; the corridor as an RFC 7946 FeatureCollection",
+    query: CorridorQuery,
+    responses: { 200: { description: "RFC 7946 FeatureCollection", schema: CorridorCollection, contentType: GEOJSON, headers: ["rateLimit", "jurisdictionWarning"] } },
+    handler: ({ query, headers }) =>
+      Effect.gen(function* () {
+        const { attribution, warnings, corridor, data, total, limit } = yield* corridorQuery(query, headers)
+        warningHeader(headers, warnings)
+        return new Reply(200, {
+          type: "FeatureCollection",
+          features: data.map(featureToGeoJson),
+          corridor, total, limit,
+          ...(attribution.length > 0 ? { attribution } : {})
+        }, GEOJSON)
+      })
   })
-  return router
-}
+]

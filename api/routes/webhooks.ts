@@ -1,35 +1,22 @@
-import Router from "@koa/router"
-import { Effect, Redacted } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Effect, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { testItem } from "../../shared/webhooks/payloads.js"
-import { sendSigned } from "../../shared/webhooks/send.js"
 import { decryptSecret } from "../../shared/webhooks/secrets.js"
-import { nowMillis } from "../../shared/time/Now.js"
+import { sendSigned } from "../../shared/webhooks/send.js"
 import {
   createSubscription, DELIVERY_STATUSES, deleteSubscription, getSubscription, listDeliveries, listSubscriptions, replayDelivery,
-  rotateSecret, updateSubscription, WebhookNotFound
+  rotateSecret, SubscriptionInput, SubscriptionPatch, updateSubscription, WebhookNotFound
 } from "../../shared/webhooks/subscriptions.js"
-import { SqlClient } from "@effect/sql"
-import type { AuthContext } from "../middleware/auth.js"
-import { ApiError, badRequest } from "../middleware/errors.js"
-import { planGate, requirePlan } from "../middleware/planGate.js"
-import { OFFSET_CAP } from "../paging.js"
-import { int, str } from "../params.js"
-import type { ApiRuntime, ApiServices } from "../runtime.js"
-
-/** Tagged failures of the subscription service → the API's answers. */
-const answer = async <A>(rt: ApiRuntime, auth: AuthContext, effect: Effect.Effect<A, { _tag: string; message: string } | unknown, ApiServices>): Promise<A> => {
-  const result = await rt.run(Effect.either(effect))
-  if (result._tag === "Right") return result.right
-  const e = result.left as { _tag?: string; message?: string }
-  switch (e._tag) {
-    case "WebhookInputError": throw badRequest(e.message!)
-    case "WebhookNotFound": throw new ApiError(404, e.message!, { docs_url: "/docs/webhooks" })
-    case "WebhookLimitReached": throw planGate(auth, "plan_webhooks", e.message!)
-    default: throw result.left
-  }
-}
+import { nowMillis } from "../../shared/time/Now.js"
+import { Id, Limit, Offset, OneOf } from "../http/QueryParams.js"
+import { RequestAuth } from "../http/RequestAuth.js"
+import { Reply, route } from "../http/Route.js"
+import { planGate } from "../middleware/planGate.js"
+import {
+  WebhookDeliveryPage, WebhookReplay, WebhookSecret, WebhookSubscription, WebhookSubscriptionCreated, WebhookSubscriptionList, WebhookTestResult
+} from "../schemas/webhooks.js"
 
 /** What the test delivery needs: target and decrypted secret (never sent to the client). */
 const targetOf = (customerId: number, id: string) =>
@@ -44,58 +31,83 @@ const targetOf = (customerId: number, id: string) =>
     }
   })
 
+const gate = { allowed: (p: { allow_webhooks: boolean }) => p.allow_webhooks, code: "plan_webhooks", message: "webhooks are available on Pro and above" } as const
+const common = { tag: "Webhooks", access: "key", gate } as const
+const HookPath = Schema.Struct({ id: Id("Subscription id (whk_…)", 100) })
+const notFound = { 404: { description: "No such subscription" } }
+const customer = Effect.map(RequestAuth, (a) => a.customerId)
+
 /** Subscription management (Pro and above); docs/api/webhooks.md describes it. */
-export const webhooksRouter = (rt: ApiRuntime) => {
-  const router = new Router()
-  router.use("/webhooks", requirePlan((p) => p.allow_webhooks, "plan_webhooks", "webhooks are available on Pro and above"))
-  const auth = (ctx: Router.RouterContext) => ctx.state.auth as AuthContext
-  const id = (ctx: Router.RouterContext) => {
-    if (ctx.params.id.length > 100) throw badRequest("id is too long")
-    return ctx.params.id
-  }
-
-  router.post("/webhooks", async (ctx) => {
-    ctx.status = 201
-    ctx.body = await answer(rt, auth(ctx), createSubscription(auth(ctx).customerId, ctx.request.body))
+export const webhookRoutes = [
+  route({
+    ...common, method: "post", path: "/webhooks", operationId: "createWebhook", summary: "The answer is the only place the signing secret appears",
+    body: SubscriptionInput.annotations({ identifier: "WebhookInput" }),
+    responses: { 201: { description: "Created, with its secret", schema: WebhookSubscriptionCreated, headers: ["rateLimit"] } },
+    handler: ({ body }) =>
+      Effect.gen(function* () {
+        const auth = yield* RequestAuth
+        return yield* createSubscription(auth.customerId, body).pipe(
+          Effect.catchTag("WebhookLimitReached", (e) => Effect.fail(planGate(auth, "plan_webhooks", e.message)))
+        )
+      })
+  }),
+  route({
+    ...common, method: "get", path: "/webhooks", operationId: "listWebhooks", summary: "Pro and above; your subscriptions",
+    responses: { 200: { description: "Subscriptions", schema: WebhookSubscriptionList, headers: ["rateLimit"] } },
+    handler: () => Effect.map(Effect.flatMap(customer, listSubscriptions), (data) => ({ data }))
+  }),
+  route({
+    ...common, method: "get", path: "/webhooks/:id", operationId: "getWebhook", summary: "One subscription",
+    params: HookPath,
+    responses: { 200: { description: "The subscription", schema: WebhookSubscription, headers: ["rateLimit"] }, ...notFound },
+    handler: ({ params }) => Effect.flatMap(customer, (c) => getSubscription(c, params.id))
+  }),
+  route({
+    ...common, method: "patch", path: "/webhooks/:id", operationId: "updateWebhook", summary: "enabled false disables, true re-enables",
+    params: HookPath, body: SubscriptionPatch.annotations({ identifier: "WebhookPatch" }),
+    responses: { 200: { description: "The subscription as changed", schema: WebhookSubscription, headers: ["rateLimit"] }, ...notFound },
+    handler: ({ params, body }) => Effect.flatMap(customer, (c) => updateSubscription(c, params.id, body))
+  }),
+  route({
+    ...common, method: "delete", path: "/webhooks/:id", operationId: "deleteWebhook", summary: "Deletes the subscription and its pending deliveries",
+    params: HookPath,
+    responses: { 204: { description: "Deleted" }, ...notFound },
+    handler: ({ params }) => Effect.as(Effect.flatMap(customer, (c) => deleteSubscription(c, params.id)), new Reply(204, undefined))
+  }),
+  route({
+    ...common, method: "post", path: "/webhooks/:id/rotate-secret", operationId: "rotateWebhookSecret", summary: "A new signing secret, shown once",
+    params: HookPath,
+    responses: { 200: { description: "The new secret", schema: WebhookSecret, headers: ["rateLimit"] }, ...notFound },
+    handler: ({ params }) => Effect.flatMap(customer, (c) => rotateSecret(c, params.id))
+  }),
+  route({
+    ...common, method: "post", path: "/webhooks/:id/test", operationId: "testWebhook", summary: "Sends a signed test event now; never recorded",
+    params: HookPath,
+    responses: { 200: { description: "The attempt's outcome", schema: WebhookTestResult, headers: ["rateLimit"] }, ...notFound },
+    handler: ({ params }) =>
+      Effect.gen(function* () {
+        const target = yield* targetOf(yield* customer, params.id)
+        const now = yield* nowMillis
+        const deliveryId = `whd_test_${randomBytes(9).toString("base64url")}`
+        const r = yield* Effect.promise(() => sendSigned(target, deliveryId, Math.floor(now / 1000), JSON.stringify(testItem(new Date(now).toISOString()))))
+        return { delivered: r.error === null, delivery_id: deliveryId, status_code: r.status, latency_ms: r.latencyMs, error: r.error }
+      })
+  }),
+  route({
+    ...common, method: "get", path: "/webhooks/:id/deliveries", operationId: "webhookDeliveries", summary: "Deliveries, newest first, with every attempt",
+    params: HookPath,
+    query: Schema.Struct({
+      status: Schema.optional(OneOf(DELIVERY_STATUSES, DELIVERY_STATUSES.join(", "))),
+      limit: Schema.optional(Limit(1000)),
+      offset: Schema.optional(Offset)
+    }),
+    responses: { 200: { description: "A page of deliveries", schema: WebhookDeliveryPage, headers: ["rateLimit"] }, ...notFound },
+    handler: ({ params, query }) => Effect.flatMap(customer, (c) => listDeliveries(c, params.id, query.status, query.limit ?? 100, query.offset ?? 0))
+  }),
+  route({
+    ...common, method: "post", path: "/webhooks/:id/deliveries/:delivery_id/replay", operationId: "replayWebhookDelivery", summary: "Sends a delivery again",
+    params: Schema.Struct({ id: Id("Subscription id (whk_…)", 100), delivery_id: Id("Delivery id (whd_…)", 100) }),
+    responses: { 202: { description: "Queued", schema: WebhookReplay, headers: ["rateLimit"] }, ...notFound },
+    handler: ({ params }) => Effect.flatMap(customer, (c) => replayDelivery(c, params.id, params.delivery_id))
   })
-  router.get("/webhooks", async (ctx) => {
-    ctx.body = { data: await answer(rt, auth(ctx), listSubscriptions(auth(ctx).customerId)) }
-  })
-  router.get("/webhooks/:id", async (ctx) => {
-    ctx.body = await answer(rt, auth(ctx), getSubscription(auth(ctx).customerId, id(ctx)))
-  })
-  router.patch("/webhooks/:id", async (ctx) => {
-    ctx.body = await answer(rt, auth(ctx), updateSubscription(auth(ctx).customerId, id(ctx), ctx.request.body))
-  })
-  router.delete("/webhooks/:id", async (ctx) => {
-    await answer(rt, auth(ctx), deleteSubscription(auth(ctx).customerId, id(ctx)))
-    ctx.status = 204
-  })
-  router.post("/webhooks/:id/rotate-secret", async (ctx) => {
-    ctx.body = await answer(rt, auth(ctx), rotateSecret(auth(ctx).customerId, id(ctx)))
-  })
-
-  // the portal's Test button: one signed `test` POST now, answered with its outcome, never recorded
-  router.post("/webhooks/:id/test", async (ctx) => {
-    const a = auth(ctx)
-    const target = await answer(rt, a, targetOf(a.customerId, id(ctx)))
-    const now = await rt.run(nowMillis)
-    const deliveryId = `whd_test_${randomBytes(9).toString("base64url")}`
-    const r = await sendSigned(target, deliveryId, Math.floor(now / 1000), JSON.stringify(testItem(new Date(now).toISOString())))
-    ctx.body = { delivered: r.error === null, delivery_id: deliveryId, status_code: r.status, latency_ms: r.latencyMs, error: r.error }
-  })
-
-  router.get("/webhooks/:id/deliveries", async (ctx) => {
-    const status = str(ctx.query, "status")?.toLowerCase()
-    if (status !== undefined && !DELIVERY_STATUSES.includes(status as never)) throw badRequest(`status must be one of ${DELIVERY_STATUSES.join(", ")}`)
-    const limit = Math.min(int(ctx.query, "limit", 1, 1_000_000) ?? 100, 1000)
-    const offset = int(ctx.query, "offset", 0, OFFSET_CAP) ?? 0
-    ctx.body = await answer(rt, auth(ctx), listDeliveries(auth(ctx).customerId, id(ctx), status, limit, offset))
-  })
-  router.post("/webhooks/:id/deliveries/:delivery/replay", async (ctx) => {
-    if (ctx.params.delivery.length > 100) throw badRequest("delivery id is too long")
-    ctx.status = 202
-    ctx.body = await answer(rt, auth(ctx), replayDelivery(auth(ctx).customerId, id(ctx), ctx.params.delivery))
-  })
-  return router
-}
+]

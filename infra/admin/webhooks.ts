@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Data, Effect } from "effect"
 import {
+  decodeSubscriptionInput, decodeSubscriptionPatch,
   createSubscription, deleteSubscription, listDeliveries, listSubscriptions, replayDelivery, updateSubscription
 } from "../../shared/webhooks/subscriptions.js"
 
@@ -28,11 +29,11 @@ export const runWebhookCommand = (c: WebhookCommand) =>
     const need = (v: string | undefined, what: string) => (v ? Effect.succeed(v) : Effect.fail(new UnknownCustomer({ message: `${what} is required` })))
     switch (c.verb) {
       case "create": {
-        const { secret, ...sub } = yield* createSubscription(customer, c.body)
+        const { secret, ...sub } = yield* createSubscription(customer, yield* decodeSubscriptionInput(c.body))
         return { print: sub, secret }
       }
       case "list": return { print: yield* listSubscriptions(customer) }
-      case "update": return { print: yield* updateSubscription(customer, yield* need(c.id, "--id"), c.body) }
+      case "update": return { print: yield* updateSubscription(customer, yield* need(c.id, "--id"), yield* decodeSubscriptionPatch(c.body)) }
       case "disable": return { print: yield* updateSubscription(customer, yield* need(c.id, "--id"), { enabled: false }) }
       case "enable": return { print: yield* updateSubscription(customer, yield* need(c.id, "--id"), { enabled: true }) }
       case "delete": {

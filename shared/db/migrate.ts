@@ -7,6 +7,7 @@ import geoDistance from "../../infra/migrations/0003_geo_distance.js"
 import coverageFuel from "../../infra/migrations/0004_coverage_fuel.js"
 import planGates from "../../infra/migrations/0005_plan_gates.js"
 import webhooks from "../../infra/migrations/0006_webhooks.js"
+import haversineClamp from "../../infra/migrations/0007_haversine_clamp.js"
 import { seedReferenceData } from "../../infra/seed/seed.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
@@ -16,7 +17,8 @@ export const MIGRATIONS = {
   "0003_geo_distance": geoDistance,
   "0004_coverage_fuel": coverageFuel,
   "0005_plan_gates": planGates,
-  "0006_webhooks": webhooks
+  "0006_webhooks": webhooks,
+  "0007_haversine_clamp": haversineClamp
 }
 
 const run = Migrator.make({})

@@ -33,11 +33,25 @@ const cover = (ring: Array<Array<number>>, areaKm2: number): CellCover => {
   return { res, cells: cells.map(toDecimal) }
 }
 
+/** Beyond this a circle's polygon is no longer a fair stand-in for it (and the cover no cheaper than the exact test). */
+const MAX_COVER_RADIUS_KM = 2000
+
+/** A circle that stays clear of the poles and the antimeridian, where a lng/lat polygon wraps wrongly. */
+const coverable = (lat: number, lng: number, radiusKm: number) => {
+  if (radiusKm > MAX_COVER_RADIUS_KM) return false
+  const dLat = radiusKm / 111.32
+  if (Math.abs(lat) + dLat >= 85) return false
+  const dLng = dLat / Math.cos(((Math.abs(lat) + dLat) * Math.PI) / 180)
+  return Math.abs(lng) + dLng < 180
+}
+
 /**
- * Cells that together contain every point within `radiusKm` (a prefilter: the exact
- * great-circle test follows in SQL). The polygon circumscribes the circle.
+ * Cells that together contain every point within `radiusKm` (a prefilter: the exact great-circle
+ * test follows in SQL; the polygon circumscribes the circle), or null when the circle is too large
+ * or wraps a pole or the antimeridian, where callers rely on the exact test alone.
  */
-export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCover => {
+export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCover | null => {
+  if (!coverable(lat, lng, radiusKm)) return null
   const steps = 64
   const outer = radiusKm / Math.cos(Math.PI / steps) + 0.01
   const circle = turf.circle([lng, lat], outer, { steps, units: "kilometers" })

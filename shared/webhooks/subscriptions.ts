@@ -27,9 +27,14 @@ const Codes = Schema.Union(
     encode: (a) => a.join(",")
   })
 )
+const WINDOW_MESSAGE = "batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery"
 const Window = Schema.NullOr(Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 300, { message: () => "batch_window_seconds must be a whole number from 1 to 300" })
-))
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 300)
+)).annotations({
+  // one message for any wrong value (a string, 301, 1.5), never the union's "Expected null, actual 301"
+  message: () => ({ message: WINDOW_MESSAGE, override: true }),
+  jsonSchema: { anyOf: [{ type: "integer", minimum: 1, maximum: 300 }, { type: "null" }] }
+})
 
 const fields = {
   name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
@@ -114,11 +119,15 @@ const normalizedFilters = (input: { type?: ReadonlyArray<string>; severity?: Rea
 
 const newId = () => `whk_${randomBytes(12).toString("base64url")}`
 
-export const createSubscription = (customerId: number, body: unknown) =>
+/** For callers outside the API edge (the admin CLI): raw JSON → a typed input, or a WebhookInputError. */
+export const decodeSubscriptionInput = (body: unknown) => decode(SubscriptionInput, body)
+export const decodeSubscriptionPatch = (body: unknown) => decode(SubscriptionPatch, body)
+
+/** `input` is already decoded (the API edge does it with the same Schema, the CLI with decodeSubscriptionInput). */
+export const createSubscription = (customerId: number, input: typeof SubscriptionInput.Type) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* AppConfig
-    const input = yield* decode(SubscriptionInput, body)
     const url = yield* Effect.mapError(checkTargetUrl(input.url, config.webhookAllowPrivateTargets), (message) => new WebhookInputError({ message }))
     const j = yield* expandJurisdictions(input.jurisdiction)
     const f = yield* normalizedFilters(input)
@@ -149,12 +158,11 @@ export const getSubscription = (customerId: number, id: string) =>
   ).pipe(Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new WebhookNotFound({ message: `no webhook subscription ${id}` })))))
 
 /** Changes filters, target or window; `enabled: true` re-enables (and clears the failure count), `false` disables. */
-export const updateSubscription = (customerId: number, id: string, body: unknown) =>
+export const updateSubscription = (customerId: number, id: string, patch: SubscriptionPatch) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* AppConfig
     yield* getSubscription(customerId, id)
-    const patch = yield* decode(SubscriptionPatch, body)
     const sets: Array<Fragment> = []
     if (patch.url !== undefined) {
       const url = yield* Effect.mapError(checkTargetUrl(patch.url, config.webhookAllowPrivateTargets), (message) => new WebhookInputError({ message }))

@@ -126,22 +126,30 @@ describe("GET /events paging", () => {
     const cursor = first.body.next_cursor as string
     const cases: Array<[string, RegExp]> = [
       [`/events?cursor=${cursor}&offset=0`, /mutually exclusive/],
-      ["/events?offset=10001", /offset above 10000/],
-      ["/events?limit=-1", /limit must be between/],
-      ["/events?limit=abc", /limit must be a whole number/],
+      ["/events?offset=10001", /^offset must be a whole number from 0 to 10,000; page deeper with cursor$/],
+      ["/events?offset=99999999999999999999", /^offset must be a whole number from 0 to 10,000/],
+      // the plan's real cap (Pro: 1,000), never a validator's internal bound
+      ["/events?limit=0", /^limit must be a whole number from 1 to 1,000 \(your plan's cap; a larger value is clamped to it\)$/],
+      ["/events?limit=-1", /^limit must be a whole number from 1 to 1,000/],
+      ["/events?limit=abc", /^limit must be a whole number/],
       [`/events?cursor=${cursor.slice(0, -2)}xx`, /cursor is not valid/],
       [`/events?cursor=${cursor}&type=closure`, /different query/],
-      ["/events?lat=abc&lng=1", /lat must be a number/],
+      ["/events?lat=abc&lng=1", /^lat must be a number from -90 to 90$/],
       ["/events?lat=1", /lat and lng go together/],
-      ["/events?lat=1&lng=1&radius_km=-5", /radius_km must be between/],
-      ["/events?bbox=1,2,3", /bbox must be/],
+      ["/events?lat=1&lng=1&radius_km=-5", /^radius_km must be a number above 0 and at most 20,000$/],
+      ["/events?lat=1&lng=1&radius_km=20001", /^radius_km must be a number above 0 and at most 20,000$/],
+      ["/events?bbox=1,2,3", /^bbox must be minLng,minLat,maxLng,maxLat$/],
       ["/events?bbox=10,10,0,0", /minimums/],
-      ["/events?lat=NaN&lng=1", /lat must be a number/]
+      ["/events?lat=NaN&lng=1", /^lat must be a number from -90 to 90$/],
+      ["/events?updated_after=yesterday", /^updated_after must be an RFC 3339 date-time or YYYY-MM-DD$/],
+      ["/events?lat=95&lng=200", /^lat must be a number from -90 to 90; lng must be a number from -180 to 180$/]
     ]
     for (const [path, error] of cases) {
       const r = await pro()(path)
       expect(r.status, path).toBe(400)
       expect(r.body.error, path).toMatch(error)
+      expect(r.body.docs_url, path).toBe("/docs/errors#400")
+      expect(r.body.error, path).not.toMatch(/Expected|actual|1000000|9007199254740991|Schema|Transformation/)
     }
     expect((await pro()("/events?offset=10000")).status).toBe(200)
   })
@@ -196,7 +204,7 @@ describe("GET /events/{id} and history", () => {
     const one = await pro()(`/events/${list.body.data[0].id}`)
     expect(Object.keys(one.body).sort()).toEqual([
       "affected_roads", "archive_reason", "archived_at", "cause", "created_at", "description", "direction",
-      "end_time", "estimated_end_time", "estimated_start_time", "id", "jurisdiction", "lanes_affected",
+      "end_time", "estimated_end_time", "estimated_start_time", "id", "jurisdiction",
       "last_updated", "latitude", "location", "longitude", "metadata", "road_class", "severity", "source",
       "source_created_at", "source_id", "source_updated_at", "start_time", "status", "sub_type", "title", "type"
     ])

@@ -7,6 +7,7 @@ import { simulatorCatalogue } from "../../infra/simulator/timeline.js"
 import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { pollOnce } from "../../pipeline/poll/Poller.js"
+import { registerSources } from "../../pipeline/poll/PollRecorder.js"
 import { decodeCatalogue } from "../../pipeline/poll/SourceCatalogue.js"
 import { adapters } from "../../pipeline/sources/registry.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
@@ -25,6 +26,7 @@ let call: ReturnType<typeof api>
 /** Polls the simulator's price sources through the real pipeline path and materializes them. */
 const pollPrices = Effect.gen(function* () {
   const catalogue = yield* decodeCatalogue(simulatorCatalogue(sim.url, 60))
+  yield* registerSources(catalogue, (a) => adapters.get(a)?.attribution)
   for (const s of catalogue.filter((s) => s.adapter === "eia_weekly" || s.adapter === "statcan_monthly")) {
     const redis = yield* Redis
     yield* redis.use("del", (c) => c.del(redis.key("lease", s.id)))
@@ -72,9 +74,36 @@ describe("GET /fuel-prices", () => {
     ])
   })
 
-  it("filters by jurisdiction, pages, and refuses a bad country", async () => {
+  it("filters by jurisdiction and pages with offset", async () => {
     expect((await call("/fuel-prices?jurisdiction=ca&limit=2")).body).toMatchObject({ total: 3, has_more: true })
-    expect((await call("/fuel-prices?country=MX")).status).toBe(400)
+    expect((await call("/fuel-prices?jurisdiction=ca&limit=2&offset=2")).body).toMatchObject({ total: 3, offset: 2, has_more: false })
+  })
+
+  it("credits the sources that require it", async () => {
+    const r = await call("/fuel-prices")
+    expect(r.body.attribution.map((a: { name: string }) => a.name).sort()).toEqual(["Statistics Canada", "U.S. Energy Information Administration"])
+    const us = await call("/fuel-prices?country=US")
+    expect(us.body.attribution.map((a: { name: string }) => a.name)).toEqual(["U.S. Energy Information Administration"])
+  })
+
+  it("answers unknown country, fuel_type and jurisdiction with 200 and warnings", async () => {
+    const country = await call("/fuel-prices?country=MX")
+    expect(country.status).toBe(200)
+    expect(country.body).toMatchObject({ data: [], total: 0 })
+    expect(country.body.warnings).toEqual([expect.objectContaining({ code: "unknown_country", value: "MX" })])
+    const fuel = await call("/fuel-prices?fuel_type=disel")
+    expect(fuel.status).toBe(200)
+    expect(fuel.body.warnings).toEqual([expect.objectContaining({ code: "unknown_fuel_type", value: "DISEL", did_you_mean: ["diesel"] })])
+    const place = await call("/fuel-prices?jurisdiction=Ontario")
+    expect(place.status).toBe(200)
+    expect(place.body.warnings).toEqual([expect.objectContaining({ code: "unknown_jurisdiction", value: "ONTARIO", did_you_mean: ["ON"] })])
+    expect((await call("/fuel-prices?country=US")).body.warnings).toBeUndefined()
+  })
+
+  it("refuses cursor with a 400 that says to page with offset", async () => {
+    const r = await call("/fuel-prices?cursor=abc")
+    expect(r.status).toBe(400)
+    expect(r.body.error).toMatch(/cursor is not supported on \/fuel-prices: page with offset/)
   })
 
   it("writes nothing new when the same tables are polled again", async () => {

@@ -67,9 +67,12 @@ const assertSafe = (r: { status: number; text: string; type: string }, what: str
     sent = decodeURIComponent(input)
   } catch { /* keep it raw */ }
   for (const leak of LEAKS) if (!leak.test(sent)) expect(r.text, `${what} leaks ${leak}`).not.toMatch(leak)
-  if (r.status >= 400 && r.status !== 405) {
+  if (r.status >= 400) {
+    // SPEC §2.7 for every error, 405 and parser errors included
     expect(r.type, what).toMatch(/json/)
-    expect(typeof JSON.parse(r.text).error, what).toBe("string")
+    const body = JSON.parse(r.text)
+    expect(typeof body.error, what).toBe("string")
+    expect(body.docs_url, what).toMatch(/^\/docs\//)
   }
 }
 

@@ -4,7 +4,10 @@ import Ajv2020 from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { PLAN_GATE_CODES } from "../../api/http/HttpError.js"
 import { openApiDocument } from "../../api/openapi/document.js"
+import { WARNING_CODES } from "../../api/warnings.js"
+import { EVENT_TYPES, SEVERITIES } from "../../shared/domain/Event.js"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
 import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
@@ -96,6 +99,8 @@ const check = async (method: "get" | "post" | "patch" | "delete", template: stri
   return body
 }
 
+const undeclared: Record<string, any> = {}
+
 describe("GET /api/v1/openapi.json", () => {
   it("is a valid OpenAPI 3.1 document, served without a key", async () => {
     const result = await new Validator().validate(structuredClone(openApiDocument) as object)
@@ -107,6 +112,7 @@ describe("GET /api/v1/openapi.json", () => {
   it("describes every data endpoint's real answers, errors included", async () => {
     const pro = keys.pro
     const page = await check("get", "/events", "/events?limit=1&status=active,archived", { key: pro, status: 200 })
+    undeclared.events = page
     await check("get", "/events", `/events?cursor=${encodeURIComponent(page.next_cursor)}&limit=1&status=active,archived`, { key: pro, status: 200 })
     await check("get", "/events", "/events?jurisdiction=CAA&type=incidnet&status=active,archived", { key: pro, status: 200 })
     await check("get", "/events", "/events?offset=20000", { key: pro, status: 400 })
@@ -155,5 +161,27 @@ describe("GET /api/v1/openapi.json", () => {
     // every documented operation was exercised
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`))
     expect(documented.filter((o) => !seen.has(o))).toEqual([])
+  })
+
+  it("fails an answer that carries a field its Schema does not declare", () => {
+    const validate = ajv.getSchema("openapi.json#/components/schemas/EventPage")!
+    const page = structuredClone(undeclared.events)
+    expect(validate(page)).toBe(true)
+    page.data[0].surprise = 1
+    expect(validate(page)).toBe(false)
+    expect(validate.errors?.[0]).toMatchObject({ keyword: "additionalProperties", params: { additionalProperty: "surprise" } })
+    const top = { ...structuredClone(undeclared.events), debug: true }
+    expect(validate(top)).toBe(false)
+  })
+
+  it("takes its enumerations from the domain modules, not a second list", () => {
+    const schemas = doc.components.schemas
+    expect(schemas.Event.properties.type.enum).toEqual([...EVENT_TYPES])
+    expect(schemas.Event.properties.severity.enum).toEqual([...SEVERITIES])
+    expect(schemas.APIWarning.properties.code.enum).toEqual([...WARNING_CODES])
+    expect(schemas.Error.properties.code.enum).toEqual([...PLAN_GATE_CODES])
+    // a parameter's accepted range is the one its decoder enforces
+    const limit = doc.paths["/truck/corridor"].get.parameters.find((p: any) => p.name === "limit")
+    expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 2000 })
   })
 })

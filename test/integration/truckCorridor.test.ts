@@ -68,8 +68,10 @@ describe("GET /truck/corridor", () => {
     expect(r.body.total).toBe(6)
     expect(r.body.limit).toBe(500)
     const dist = Object.fromEntries(r.body.data.map((f: any) => [f.source_id, f.properties._distance_km]))
-    expect(dist["park-in"]).toBeCloseTo(4.9, 1)
-    expect(dist.crossing).toBe(0)
+    // a decimal string, as SPEC §2.2 types it
+    expect(Object.values(dist).every((d) => typeof d === "string" && /^\d+\.\d{3}$/.test(d as string))).toBe(true)
+    expect(Number(dist["park-in"])).toBeCloseTo(4.9, 1)
+    expect(dist.crossing).toBe("0.000")
     // along the corridor from `from`: the parking 1 km from the start comes first
     expect(ids(r.body)[0]).toBe("park-nd")
   })
@@ -130,7 +132,8 @@ describe("GET /truck/corridor", () => {
     const park = body.features.find((f: any) => f.properties.source_id === "park-in")
     expect(park.geometry.coordinates[0]).toBeCloseTo(mid[0], 3)
     expect(park.geometry.coordinates[1]).toBeGreaterThan(45)
-    expect(park.properties._distance_km).toBeCloseTo(4.9, 1)
+    expect(typeof park.properties._distance_km).toBe("string")
+    expect(Number(park.properties._distance_km)).toBeCloseTo(4.9, 1)
     expect(body.features.find((f: any) => f.properties.source_id === "crossing").geometry.type).toBe("LineString")
   })
 })

@@ -90,13 +90,14 @@ describe("webhook subscriptions over the API", () => {
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], type: ["incidnet"] }, /unknown type incidnet/],
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], severity: ["huge"] }, /unknown severity/],
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 0 }, /1 to 300/],
-      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 301 }, /1 to 300/],
+      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 301 }, /^batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery$/],
+      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: "soon" }, /^batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery$/],
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 1.5 }, /1 to 300/],
-      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], surprise: 1 }, /surprise/],
+      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], surprise: 1 }, /^surprise is not a field this endpoint takes$/],
       [{ url: "ftp://127.0.0.1/h", jurisdiction: ["NY"] }, /http or https/],
       [{ url: "not a url", jurisdiction: ["NY"] }, /valid absolute URL/],
       [{ url: "https://user:pw@93.184.216.34/h", jurisdiction: ["NY"] }, /credentials/],
-      [[1, 2], /invalid subscription/]
+      [[1, 2], /^body must be a JSON object$/]
     ]
     for (const [body, message] of cases) {
       const r = await call("lab")("/webhooks", json("POST", body))

@@ -95,6 +95,8 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
         if (recheck.length > 0) {
           yield* sql`
             UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
+              -- an archive is a change: updated_after syncs must see it
+              last_updated = GREATEST(ev.last_updated, h.changed_at),
               version = h.version, materialized_at = clock_timestamp()
             FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
                   FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${recheck})

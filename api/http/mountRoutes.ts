@@ -1,0 +1,64 @@
+import type Router from "@koa/router"
+import { Cause, Effect, Exit } from "effect"
+import type Koa from "koa"
+import type { AuthContext } from "../middleware/auth.js"
+import { requestKey } from "../middleware/auth.js"
+import { checkOrigin } from "../middleware/cors.js"
+import { planGate } from "../middleware/planGate.js"
+import { rateLimit } from "../middleware/rateLimit.js"
+import type { ApiRuntime, ApiServices } from "../runtime.js"
+import { decodePart, rawQuery } from "./decodeInput.js"
+import { RequestAuth } from "./RequestAuth.js"
+import { Reply, type ResponseHeaders, type Route } from "./Route.js"
+
+export interface Admission {
+  /** key → caller, or a 401 / plan-state 403 */
+  readonly authenticate: (key: string) => Effect.Effect<AuthContext, unknown, ApiServices>
+}
+
+/** The lowest 2xx a route documents: its answer's status unless the handler replies otherwise. */
+const defaultStatus = (r: Route) => Math.min(...Object.keys(r.responses).map(Number).filter((s) => s < 300))
+
+/**
+ * The one bridge from Koa into Effect. Each request is one Effect run: admission (key, origin,
+ * rate limit, the route's plan flag), decoding of path, query and body with the route's
+ * Schemas (a 400 naming the parameter), then the handler. A failure is rethrown as its own
+ * tagged error for `errorMiddleware`, the one place errors become HTTP bodies.
+ */
+export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: ApiRuntime, admission: Admission) => {
+  for (const r of routes) {
+    const status = defaultStatus(r)
+    router[r.method](r.path, async (ctx) => {
+      const headers: ResponseHeaders = { set: (name, value) => ctx.set(name, value) }
+      const exit = await rt.runExit(program(r, ctx, headers, admission))
+      if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
+      const reply = exit.value instanceof Reply ? exit.value : new Reply(status, exit.value)
+      ctx.status = reply.status
+      if (reply.body !== undefined) ctx.body = reply.body
+      if (r.cacheControl) ctx.set("Cache-Control", r.cacheControl)
+      // after the body: Koa types an object body as JSON
+      const type = reply.contentType ?? r.responses[reply.status]?.contentType
+      if (type && reply.body !== undefined) ctx.type = type
+    })
+  }
+}
+
+const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, admission: Admission) =>
+  Effect.gen(function* () {
+    const serve = Effect.gen(function* () {
+      const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
+      const query = yield* Effect.flatMap(rawQuery(ctx.query), (q) => decodePart(r.query, q, "query", "ignore"))
+      const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
+      return yield* r.handler({ params, query, body, headers })
+    })
+    const origin = ctx.get("origin")
+    if (r.access === "public") {
+      if (origin) headers.set("Access-Control-Allow-Origin", "*")
+      return yield* Effect.provideService(serve, RequestAuth, undefined as unknown as AuthContext)
+    }
+    const auth = yield* admission.authenticate(requestKey(ctx.get("x-api-key"), ctx.query.api_key))
+    yield* checkOrigin(origin, auth, headers)
+    yield* rateLimit(auth, headers)
+    if (r.gate && !r.gate.allowed(auth.plan)) return yield* planGate(auth, r.gate.code, r.gate.message)
+    return yield* Effect.provideService(serve, RequestAuth, auth)
+  })

@@ -1,0 +1,58 @@
+import { Schema } from "effect"
+import { HistoryType } from "../../shared/domain/Change.js"
+import { ArchiveReason, EventStatus, EventType, Severity } from "../../shared/domain/Event.js"
+import { Count, DateTime, FeatureCollectionOf, NullableDateTime, NullableText, OpenObject, Paged, Texts } from "./common.js"
+
+const listFields = {
+  id: Schema.String.annotations({ description: "Stable id: ev_ + 22 characters" }),
+  source_id: Schema.String,
+  source: Schema.String,
+  jurisdiction: Schema.String,
+  type: EventType,
+  sub_type: NullableText,
+  cause: NullableText,
+  severity: Severity,
+  status: EventStatus,
+  title: Schema.String,
+  description: Schema.String,
+  affected_roads: Texts,
+  direction: NullableText,
+  lanes_affected: Schema.optional(Schema.String.annotations({ description: "Omitted when the source does not say which lanes (never null)" })),
+  start_time: NullableDateTime,
+  end_time: NullableDateTime,
+  estimated_end_time: NullableDateTime,
+  latitude: Schema.Number.annotations({ jsonSchema: { type: "number", minimum: -90, maximum: 90 } }),
+  longitude: Schema.Number.annotations({ jsonSchema: { type: "number", minimum: -180, maximum: 180 } }),
+  road_class: NullableText,
+  last_updated: DateTime,
+  created_at: DateTime
+}
+
+export const Event = Schema.Struct(listFields).annotations({ identifier: "Event" })
+
+const Point = Schema.Struct({
+  type: Schema.Literal("Point"),
+  coordinates: Schema.Array(Schema.Number).annotations({ jsonSchema: { type: "array", items: { type: "number" }, minItems: 2, maxItems: 3, description: "[longitude, latitude]" } })
+})
+
+export const EventDetail = Schema.Struct({
+  ...listFields,
+  location: Point,
+  estimated_start_time: NullableDateTime,
+  source_created_at: NullableDateTime,
+  source_updated_at: NullableDateTime,
+  metadata: OpenObject,
+  archived_at: NullableDateTime,
+  archive_reason: Schema.NullOr(ArchiveReason)
+}).annotations({ identifier: "EventDetail" })
+
+export const EventPage = Paged(Event, "EventPage")
+
+export const EventCollection = FeatureCollectionOf(Schema.Struct({
+  id: Schema.String, source: Schema.String, jurisdiction: Schema.String, type: EventType, severity: Severity, status: EventStatus,
+  title: Schema.String, affected_roads: Texts, direction: NullableText, start_time: NullableDateTime
+}), "EventCollection")
+
+export const HistoryEntry = Schema.Struct({
+  id: Count, event_id: Schema.String, change_type: HistoryType, old_value: NullableText, new_value: NullableText, changed_at: DateTime
+}).annotations({ identifier: "HistoryEntry" })

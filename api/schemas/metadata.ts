@@ -1,0 +1,66 @@
+import { Schema } from "effect"
+import { ApiWarning, Count, DataOf, DateTime, Int, NullableDateTime, NullableText, SourceCredit, Texts } from "./common.js"
+
+const Counts = Schema.Record({ key: Schema.String, value: Count })
+
+export const Jurisdiction = Schema.Struct({
+  code: Schema.String, name: Schema.String, official_name: NullableText,
+  country: Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^[A-Z]{2}$" } }),
+  scope: Schema.Literal("state", "federal", "regional"), group_id: NullableText, is_active: Schema.Boolean, last_sync_at: NullableDateTime
+}).annotations({ identifier: "Jurisdiction" })
+
+export const JurisdictionGroup = Schema.Struct({
+  id: Schema.String, name: Schema.String, description: NullableText, primary_jurisdiction_code: Schema.String, members: Texts, sort_order: Int
+}).annotations({ identifier: "JurisdictionGroup" })
+
+export const CoverageEntry = Schema.Struct({
+  jurisdiction: Schema.String, kind: Schema.Literal("feature", "event"), type: Schema.String,
+  row_count: Count, latest_data_at: NullableDateTime, last_nonzero_at: NullableDateTime
+}).annotations({ identifier: "CoverageEntry" })
+export const CoverageList = DataOf(CoverageEntry, "CoverageList")
+
+export const DataSource = Schema.Struct({
+  id: Schema.String, jurisdiction: Schema.String, format: Schema.String, kind: Schema.Literal("events", "features", "prices"),
+  yields: Texts, poll_interval_s: Schema.Number, last_poll_at: NullableDateTime,
+  last_outcome: Schema.NullOr(Schema.Literal("ok", "not_modified", "empty", "error")), requires_attribution: Schema.Boolean,
+  attribution: Schema.NullOr(SourceCredit)
+}).annotations({ identifier: "DataSource" })
+export const DataSourceList = DataOf(DataSource, "DataSourceList")
+
+export const StatsSummary = Schema.Struct({
+  jurisdictions: Schema.Struct({ total: Count, active: Count, by_country: Counts }),
+  events: Schema.Struct({ active: Count, by_type: Counts, by_severity: Counts }),
+  features: Schema.Struct({ total: Count, by_type: Counts }),
+  last_sync: NullableDateTime,
+  uptime: Count.annotations({ description: "Seconds since this API process started" })
+}).annotations({ identifier: "StatsSummary" })
+
+export const FuelPrice = Schema.Struct({
+  id: Int, jurisdiction: Schema.String, area: NullableText, country: Schema.Literal("US", "CA"),
+  fuel_type: Schema.String, price: Schema.Number, currency: Schema.Literal("USD", "CAD"), unit: Schema.Literal("gallon", "litre"),
+  period_date: Schema.String.annotations({ jsonSchema: { type: "string", format: "date" } }), observed_at: DateTime,
+  frequency: Schema.Literal("weekly", "monthly"), source: Schema.String
+}).annotations({ identifier: "FuelPrice" })
+
+/** Fuel prices page with offset only (no cursor). */
+export const FuelPricePage = Schema.Struct({
+  data: Schema.Array(FuelPrice), total: Count, limit: Count, offset: Count, has_more: Schema.Boolean,
+  attribution: Schema.optional(Schema.Array(SourceCredit)),
+  warnings: Schema.optional(Schema.Array(ApiWarning))
+}).annotations({ identifier: "FuelPricePage" })
+
+export const Status = Schema.Struct({
+  overall: Schema.Literal("ok", "degraded", "down"),
+  generated_at: DateTime,
+  worker: Schema.Struct({ last_seen: NullableDateTime, staleness_seconds: Schema.NullOr(Int), healthy: Schema.Boolean }),
+  total_resources: Count, healthy: Count, warning: Count, critical: Count,
+  jurisdictions: Schema.Array(Schema.Struct({
+    code: Schema.String, name: Schema.String, country: NullableText, status: Schema.Literal("healthy", "warning", "critical"),
+    total_resources: Count, open_circuits: Count, uptime_7day_percent: Schema.NullOr(Schema.Number)
+  }))
+}).annotations({ identifier: "Status" })
+
+export const Health = Schema.Struct({
+  status: Schema.Literal("ok", "degraded"), version: Schema.String, uptime: Count,
+  db: Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^(ok|down)/(ok|down)$" }, description: "<postgres>/<redis>" })
+}).annotations({ identifier: "Health" })
