@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url"
 import { createKey } from "../infra/admin/keys.js"
 import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
+import { seedReferenceData } from "../infra/seed/seed.js"
 import { cellRows, insertCells } from "../pipeline/stages/materialize/applyFeatureChanges.js"
 import { listFeatures, type FeatureFilters } from "../api/queries/FeaturesQuery.js"
 import { groupById } from "../shared/domain/FeatureGroups.js"
@@ -123,7 +124,7 @@ const main = async () => {
   const world = scratch("api")
   const { dbName, prefix, config } = world
   const dbUrl = new URL(world.dbUrl)
-  const rt = ManagedRuntime.make(baseLayer(config).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const rt = ManagedRuntime.make(baseLayer(config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   let api: ReturnType<typeof spawn> | undefined
   try {
     console.log(`API benchmark: ${fmt(N)} features, ${REQUESTS} requests per scenario, ${CONCURRENCY} at a time`)
@@ -131,7 +132,7 @@ const main = async () => {
     console.log(`loaded ${fmt(N)} features in ${secs.toFixed(0)} s`)
     const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "bench@example.com" }))
     const port = 3400 + Math.floor(Math.random() * 500)
-    api = spawn(process.execPath, ["--import", "tsx", "api/main.ts"], {
+    api = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
       cwd: fileURLToPath(new URL("..", import.meta.url)),
       env: { ...process.env, DATABASE_URL: dbUrl.toString(), REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn" },
       stdio: ["ignore", "ignore", "inherit"]

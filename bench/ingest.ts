@@ -8,13 +8,14 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { RedisStreams } from "../pipeline/bus/RedisStreams.js"
+import { RedisStreams } from "../shared/bus/RedisStreams.js"
 import { diffPoll, type SnapEntry } from "../pipeline/diff/Differ.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { runMaterializer } from "../pipeline/stages/materialize/Materializer.js"
 import { wzdx } from "../pipeline/sources/wzdx.js"
 import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
+import { seedReferenceData } from "../infra/seed/seed.js"
 import { Redis } from "../shared/db/Redis.js"
 import type { EventChange } from "../shared/domain/Change.js"
 
@@ -118,7 +119,7 @@ const main = async () => {
 
   const world = scratch("ingest")
   const prefix = world.prefix
-  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   try {
     await rt.runPromise(Effect.gen(function* () {
       const streams = yield* RedisStreams

@@ -10,11 +10,12 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { fork } from "node:child_process"
 import { createKey } from "../infra/admin/keys.js"
-import { RedisStreams } from "../pipeline/bus/RedisStreams.js"
+import { RedisStreams } from "../shared/bus/RedisStreams.js"
 import { diffPoll } from "../pipeline/diff/Differ.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { WEBHOOKS_GROUP, WebhooksLive } from "../pipeline/stages/webhooks/WebhookStage.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
+import { seedReferenceData } from "../infra/seed/seed.js"
 import { Redis } from "../shared/db/Redis.js"
 import type { EventChange } from "../shared/domain/Change.js"
 import type { EventObservation } from "../shared/domain/Event.js"
@@ -83,7 +84,7 @@ const main = async () => {
 
   const world = scratch("webhooks", { webhookAllowPrivateTargets: true, webhookConcurrency: CONCURRENCY })
   const prefix = world.prefix
-  const base = baseLayer(world.config).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
+  const base = baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
   const setup = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(base)))
   let stage: ManagedRuntime.ManagedRuntime<never, unknown> | undefined
   try {

@@ -2,8 +2,8 @@ import { Effect, Layer } from "effect"
 import { hostname } from "node:os"
 import { ApiServerLive } from "../api/server.js"
 import { PipelineLive } from "../pipeline/PipelineLive.js"
-import { CatalogueLive } from "../pipeline/poll/CatalogueLive.js"
-import { BaseLive } from "../shared/db/BaseLive.js"
+import { CatalogueLive } from "./catalogue/CatalogueLive.js"
+import { BaseLive } from "./db/BaseLive.js"
 import { runMain } from "../shared/runMain.js"
 
 /**

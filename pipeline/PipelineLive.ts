@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
-import { RedisStreams } from "./bus/RedisStreams.js"
+import { RedisStreams } from "../shared/bus/RedisStreams.js"
 import { StreamTrimmerLive } from "./bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { MetricsPublisherLive } from "./metrics/MetricsPublisher.js"

@@ -1,28 +1,11 @@
 import { Effect } from "effect"
 import client from "prom-client"
-import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
-import { METRICS_HASH, type WorkerMetrics, WORKER_METRICS_TTL_MS } from "../../pipeline/metrics/MetricsPublisher.js"
-import { Redis } from "../../shared/db/Redis.js"
-import { nowMillis } from "../../shared/time/Now.js"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { workerSnapshots } from "../../shared/metrics/WorkerMetrics.js"
 import type { ApiRuntime } from "../runtime.js"
 
 /** Per consumer group: entries not yet delivered to it (Redis 7 `lag`) and delivered but unacknowledged. */
 const streamLag = Effect.flatMap(RedisStreams, (s) => s.groups).pipe(Effect.provide(RedisStreams.layer))
-
-export const workerSnapshots = Effect.gen(function* () {
-  const redis = yield* Redis
-  const all = yield* redis.use("hgetall metrics", (c) => c.hGetAll(redis.key(METRICS_HASH)))
-  const now = yield* nowMillis
-  const live: Array<WorkerMetrics> = []
-  const stale: Array<string> = []
-  for (const [worker, text] of Object.entries(all)) {
-    const snap = JSON.parse(text) as WorkerMetrics
-    if (now - snap.at > WORKER_METRICS_TTL_MS) stale.push(worker)
-    else live.push(snap)
-  }
-  if (stale.length > 0) yield* redis.use("hdel metrics", (c) => c.hDel(redis.key(METRICS_HASH), stale))
-  return live
-})
 
 /**
  * The API's Prometheus registry: its own request counts and latency per route, plus — read at

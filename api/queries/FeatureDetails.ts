@@ -1,7 +1,7 @@
 import { HttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Either } from "effect"
-import { adapters } from "../../pipeline/sources/registry.js"
+import { FEATURE_DETAILS } from "../../shared/sources/featureDetails.js"
 import { Redis } from "../../shared/db/Redis.js"
 
 /** How the detail answer was obtained (SPEC §4.2). */
@@ -37,16 +37,15 @@ const publicRow = ({ adapter: _a, source_url: _u, ...row }: Row) => row
  */
 export const featureDetail = (row: Row) =>
   Effect.gen(function* () {
-    const adapter = row.adapter ? adapters.get(row.adapter) : undefined
+    const detail = row.adapter ? FEATURE_DETAILS.get(row.adapter) : undefined
     const base = publicRow(row)
-    if (!adapter || adapter.kind !== "features" || !adapter.detail) return { data: base, detail_available: false, cache: "poll" } as DetailAnswer
+    if (!detail) return { data: base, detail_available: false, cache: "poll" } as DetailAnswer
     if (!row.source_url || row.has_details !== true) return { data: base, detail_available: false, cache: "none" } as DetailAnswer
     const redis = yield* Redis
     const key = redis.key("detail", row.id)
     const cached = yield* redis.use("detail get", (c) => c.get(key)).pipe(Effect.orElseSucceed(() => null))
     const merge = (extra: Record<string, unknown>) => ({ ...base, properties: { ...row.properties, ...extra } })
     if (cached) return { data: merge(JSON.parse(cached) as Record<string, unknown>), detail_available: true, cache: "hit" } as DetailAnswer
-    const detail = adapter.detail
     const fetched = yield* Effect.gen(function* () {
       const client = yield* HttpClient.HttpClient
       const res = yield* client.get(detail.url(row.source_url!, row.source_id), { headers: { accept: "application/json" } })

@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { adapters } from "../../pipeline/sources/registry.js"
 
 export interface SourceCreditRow {
   readonly name: string
@@ -13,23 +12,20 @@ export interface SourceCreditRow {
 export const dataSources = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{
     id: string; adapter: string; jurisdiction: string; poll_interval_s: number; attribution: SourceCreditRow | null
-    last_poll_at: string | null; last_outcome: string | null
+    format: string | null; kind: string | null; yields: ReadonlyArray<string>; last_poll_at: string | null; last_outcome: string | null
   }>`
-    SELECT s.id, s.adapter, s.jurisdiction, s.poll_interval_s, s.attribution,
+    SELECT s.id, s.adapter, s.jurisdiction, s.poll_interval_s, s.attribution, s.format, s.kind, s.yields,
            p.started_at AS last_poll_at, p.outcome AS last_outcome
     FROM sources s
     LEFT JOIN LATERAL (SELECT started_at, outcome FROM source_polls WHERE source = s.id ORDER BY started_at DESC, id DESC LIMIT 1) p ON true
     ORDER BY s.id`
 ).pipe(
   Effect.map((rows) =>
-    rows.map((r) => {
-      const a = adapters.get(r.adapter)
-      return {
-        id: r.id, jurisdiction: r.jurisdiction, format: a?.formats[0] ?? r.adapter, kind: a?.kind ?? "unknown",
-        yields: a?.yields ?? [], poll_interval_s: r.poll_interval_s, last_poll_at: r.last_poll_at, last_outcome: r.last_outcome,
-        requires_attribution: r.attribution !== null, attribution: r.attribution
-      }
-    })
+    rows.map((r) => ({
+      id: r.id, jurisdiction: r.jurisdiction, format: r.format ?? r.adapter, kind: r.kind ?? "unknown",
+      yields: r.yields, poll_interval_s: r.poll_interval_s, last_poll_at: r.last_poll_at, last_outcome: r.last_outcome,
+      requires_attribution: r.attribution !== null, attribution: r.attribution
+    }))
   )
 )
 

@@ -2,7 +2,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { DatabaseLive } from "../../shared/db/Database.js"
-import { migrate } from "../../shared/db/migrate.js"
+import { migrate } from "../db/BaseLive.js"
 import { createKey } from "./keys.js"
 import { runWebhookCommand } from "./webhooks.js"
 

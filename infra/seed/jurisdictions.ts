@@ -1,3 +1,7 @@
+import { CA_PROVINCES, US_STATES } from "../../shared/domain/Jurisdictions.js"
+
+export { CA_PROVINCES, US_STATES }
+
 /** Reference jurisdictions (SPEC §2.6). Codes are stable: sources and API keys refer to them. */
 export interface JurisdictionSeed {
   readonly code: string
@@ -7,27 +11,6 @@ export interface JurisdictionSeed {
   readonly scope: "state" | "federal" | "regional"
   readonly group_id: string | null
 }
-
-export const US_STATES: ReadonlyArray<readonly [string, string]> = [
-  ["AL", "Alabama"], ["AK", "Alaska"], ["AZ", "Arizona"], ["AR", "Arkansas"], ["CA", "California"],
-  ["CO", "Colorado"], ["CT", "Connecticut"], ["DE", "Delaware"], ["FL", "Florida"], ["GA", "Georgia"],
-  ["HI", "Hawaii"], ["ID", "Idaho"], ["IL", "Illinois"], ["IN", "Indiana"], ["IA", "Iowa"],
-  ["KS", "Kansas"], ["KY", "Kentucky"], ["LA", "Louisiana"], ["ME", "Maine"], ["MD", "Maryland"],
-  ["MA", "Massachusetts"], ["MI", "Michigan"], ["MN", "Minnesota"], ["MS", "Mississippi"], ["MO", "Missouri"],
-  ["MT", "Montana"], ["NE", "Nebraska"], ["NV", "Nevada"], ["NH", "New Hampshire"], ["NJ", "New Jersey"],
-  ["NM", "New Mexico"], ["NY", "New York"], ["NC", "North Carolina"], ["ND", "North Dakota"], ["OH", "Ohio"],
-  ["OK", "Oklahoma"], ["OR", "Oregon"], ["PA", "Pennsylvania"], ["RI", "Rhode Island"], ["SC", "South Carolina"],
-  ["SD", "South Dakota"], ["TN", "Tennessee"], ["TX", "Texas"], ["UT", "Utah"], ["VT", "Vermont"],
-  ["VA", "Virginia"], ["WA", "Washington"], ["WV", "West Virginia"], ["WI", "Wisconsin"], ["WY", "Wyoming"],
-  ["DC", "District of Columbia"]
-]
-
-// "CA" is California among US codes, so Canadian provinces use their postal codes, none of which collide
-export const CA_PROVINCES: ReadonlyArray<readonly [string, string]> = [
-  ["AB", "Alberta"], ["BC", "British Columbia"], ["MB", "Manitoba"], ["NB", "New Brunswick"],
-  ["NL", "Newfoundland and Labrador"], ["NS", "Nova Scotia"], ["NT", "Northwest Territories"], ["NU", "Nunavut"],
-  ["ON", "Ontario"], ["PE", "Prince Edward Island"], ["QC", "Quebec"], ["SK", "Saskatchewan"], ["YT", "Yukon"]
-]
 
 /** States whose DOT also publishes a Connected Work Zone (CWZ 1.0) feed. */
 const CWZ_STATES = ["CO"]

@@ -79,7 +79,8 @@ const fieldChanges = (e: SnapEntry, o: EventObservation): Array<FieldChange> => 
   return out
 }
 
-const archive = (
+/** The archive change of one snapshot entry, and the entry after it (also used by the stale sweep). */
+export const archive = (
   source: string, sourceId: string, e: SnapEntry, reason: "observed" | "stale_sweep", at: Date, now: Date
 ): [EventChange, SnapEntry] => {
   const v = e.v + 1
@@ -157,20 +158,4 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
     }
   }
   return { changes, upserts, removals }
-}
-
-/** Safety net for feeds that error or answer empty: archive what has gone unseen too long. */
-export const sweepStale = (
-  source: string, prev: ReadonlyMap<string, SnapEntry>, now: Date, maxAgeMs: number
-): DiffResult => {
-  const changes: Array<EventChange> = []
-  const upserts = new Map<string, SnapEntry>()
-  for (const [sourceId, e] of prev) {
-    if (e.st === "active" && now.getTime() - e.seen > maxAgeMs) {
-      const [c, next] = archive(source, sourceId, e, "stale_sweep", now, now)
-      changes.push(c)
-      upserts.set(sourceId, next)
-    }
-  }
-  return { changes, upserts, removals: [] }
 }

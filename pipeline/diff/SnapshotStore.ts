@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Data, Effect, Layer } from "effect"
 import { Redis, RedisError } from "../../shared/db/Redis.js"
-import { RedisStreams } from "../bus/RedisStreams.js"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 
 export class LeaseLost extends Data.TaggedError("LeaseLost")<{ readonly source: string }> {}
 
@@ -76,7 +76,7 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
                 }
               }
               const m = c.multi()
-              for (const ch of delta.changes) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
+              streams.appendInTransaction(m, delta.changes.map((ch) => JSON.stringify(ch)))
               if (delta.upserts.size > 0) {
                 m.hSet(snapKey(source), Object.fromEntries([...delta.upserts].map(([k, v]) => [k, JSON.stringify(v)])))
               }

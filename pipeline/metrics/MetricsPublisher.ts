@@ -1,27 +1,8 @@
 import { Duration, Effect, Layer, Metric, MetricState, Option, Schedule } from "effect"
-import { Redis } from "../../shared/db/Redis.js"
+import { type PublishedSeries, writeWorkerMetrics } from "../../shared/metrics/WorkerMetrics.js"
 import { nowMillis } from "../../shared/time/Now.js"
 
-/** One counter or gauge value of a worker, as the API's /metrics renders it. */
-export interface PublishedSeries {
-  readonly name: string
-  readonly help: string
-  readonly type: "counter" | "gauge"
-  readonly labels: Record<string, string>
-  readonly value: number
-}
-
-export interface WorkerMetrics {
-  readonly worker: string
-  readonly at: number
-  readonly series: ReadonlyArray<PublishedSeries>
-}
-
-/** Redis hash of every worker's latest snapshot, field = worker name. */
-export const METRICS_HASH = "metrics:workers"
 export const PUBLISH_EVERY = Duration.seconds(5)
-/** A worker silent this long is gone; the API stops showing its series. */
-export const WORKER_METRICS_TTL_MS = 60_000
 
 /** This process's Effect metrics (counters and gauges) as plain series. */
 export const snapshotSeries = Effect.map(Metric.snapshot, (pairs) =>
@@ -38,10 +19,8 @@ export const snapshotSeries = Effect.map(Metric.snapshot, (pairs) =>
 
 export const publishOnce = (worker: string) =>
   Effect.gen(function* () {
-    const redis = yield* Redis
     const series = yield* snapshotSeries
-    const body: WorkerMetrics = { worker, at: yield* nowMillis, series }
-    yield* redis.use("hset metrics", (c) => c.hSet(redis.key(METRICS_HASH), worker, JSON.stringify(body)))
+    yield* writeWorkerMetrics({ worker, at: yield* nowMillis, series })
   })
 
 /**

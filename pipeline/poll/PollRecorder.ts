@@ -42,21 +42,33 @@ export const recordPoll = (r: PollRecord) =>
     }
   })
 
-export const registerSources = (sources: ReadonlyArray<SourceConfig>, attributionOf: (adapter: string) => unknown) =>
+/** What the `sources` table records of a source's adapter; an adapter object is one. */
+export interface AdapterMeta {
+  readonly attribution: unknown
+  readonly formats: ReadonlyArray<string>
+  readonly kind: string
+  readonly yields: ReadonlyArray<string>
+}
+
+export const registerSources = (sources: ReadonlyArray<SourceConfig>, metaOf: (adapter: string) => AdapterMeta | null | undefined) =>
   Effect.gen(function* () {
     if (sources.length === 0) return
     const sql = yield* SqlClient.SqlClient
     const now = yield* nowIso
-    const rows = sources.map((s) => ({
-      id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, url: s.url ?? Object.values(s.urls ?? {}).join(" "),
-      poll_interval_s: Math.ceil(s.poll_interval_s), attribution: attributionOf(s.adapter) ?? null
-    }))
+    const rows = sources.map((s) => {
+      const meta = metaOf(s.adapter)
+      return {
+        id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, url: s.url ?? Object.values(s.urls ?? {}).join(" "),
+        poll_interval_s: Math.ceil(s.poll_interval_s), attribution: meta?.attribution ?? null,
+        format: meta?.formats[0] ?? null, kind: meta?.kind ?? null, yields: meta?.yields ?? []
+      }
+    })
     yield* sql`
-      INSERT INTO sources (id, adapter, jurisdiction, url, poll_interval_s, attribution, updated_at)
-      SELECT id, adapter, jurisdiction, url, poll_interval_s, attribution, ${now}::timestamptz
+      INSERT INTO sources (id, adapter, jurisdiction, url, poll_interval_s, attribution, format, kind, yields, updated_at)
+      SELECT id, adapter, jurisdiction, url, poll_interval_s, attribution, format, kind, ARRAY(SELECT jsonb_array_elements_text(yields)), ${now}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS x(id text, adapter text, jurisdiction text, url text, poll_interval_s int, attribution jsonb)
+        AS x(id text, adapter text, jurisdiction text, url text, poll_interval_s int, attribution jsonb, format text, kind text, yields jsonb)
       ON CONFLICT (id) DO UPDATE SET adapter = excluded.adapter, jurisdiction = excluded.jurisdiction,
         url = excluded.url, poll_interval_s = excluded.poll_interval_s, attribution = excluded.attribution,
-        updated_at = ${now}`
+        format = excluded.format, kind = excluded.kind, yields = excluded.yields, updated_at = ${now}`
   })

@@ -142,7 +142,7 @@ export const PollerLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const sources = yield* SourceCatalogue
     const pairs = yield* Effect.forEach(sources, (s) => Effect.map(resolveAdapter(s), (a) => [s, a] as const))
-    yield* registerSources(sources, (id) => adapters.get(id)?.attribution)
+    yield* registerSources(sources, (id) => adapters.get(id))
     for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a))
     yield* Effect.logInfo(`polling ${sources.length} sources`)
   })

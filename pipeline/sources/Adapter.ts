@@ -1,3 +1,4 @@
+import type { FeatureDetail } from "../../shared/sources/featureDetails.js"
 import { Either, ParseResult, Schema } from "effect"
 import { hash } from "node:crypto"
 import type { EventObservation, EventType } from "../../shared/domain/Event.js"
@@ -69,13 +70,10 @@ export interface FeatureAdapter {
    * Richer data for one feature than its list row, from an upstream detail document: where
    * to get it (from the source's URL and the upstream id) and the properties it adds.
    */
-  readonly detail?: FeatureDetail
+  readonly detail?: FeatureDetail | undefined
 }
 
-export interface FeatureDetail {
-  readonly url: (sourceUrl: string, sourceId: string) => string
-  readonly decode: (payload: unknown) => Either.Either<Record<string, unknown>, string>
-}
+export type { FeatureDetail } from "../../shared/sources/featureDetails.js"
 
 /** A published price table (SPEC §2.8), one row per area, fuel type and period. */
 export interface PriceAdapter {

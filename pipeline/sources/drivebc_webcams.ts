@@ -1,4 +1,5 @@
-import { Either, ParseResult, Schema } from "effect"
+import { FEATURE_DETAILS } from "../../shared/sources/featureDetails.js"
+import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
@@ -69,26 +70,6 @@ const toFeature = (jurisdiction: string) => (w: Webcam): FeatureObservation | st
   }
 }
 
-/** The detail document is one webcam; its image links become `views` (SPEC §2.2: detail only). */
-const Detail = Schema.Struct({
-  camName: Schema.String,
-  links: Schema.Struct({
-    imageDisplay: Lenient.optString, imageThumbnail: Lenient.optString, replayTheDay: Lenient.optString, currentImage: Lenient.optString
-  })
-})
-
-const decodeDetail = (payload: unknown): Either.Either<Record<string, unknown>, string> =>
-  Either.match(Schema.decodeUnknownEither(Detail)(payload), {
-    onLeft: (e) => Either.left(ParseResult.TreeFormatter.formatErrorSync(e).slice(0, 300)),
-    onRight: (d) => {
-      const views = [
-        ["Current image", d.links.imageDisplay], ["Thumbnail", d.links.imageThumbnail],
-        ["Live image", d.links.currentImage], ["Replay the day", d.links.replayTheDay]
-      ].filter((v): v is [string, string] => typeof v[1] === "string" && v[1] !== "").map(([name, url]) => ({ name: `${d.camName}: ${name}`, url }))
-      return Either.right({ views })
-    }
-  })
-
 export const drivebc_webcams: FeatureAdapter = {
   id: "drivebc_webcams",
   revision: 1,
@@ -101,5 +82,5 @@ export const drivebc_webcams: FeatureAdapter = {
       adapter: drivebc_webcams, envelope: Envelope, items: (e) => ("webcams" in e && Array.isArray(e.webcams) ? e.webcams : [e]), record: Webcam,
       map: toFeature(ctx.jurisdiction), idOf: field("id")
     }),
-  detail: { url: (sourceUrl, sourceId) => `${sourceUrl.replace(/\/$/, "")}/${encodeURIComponent(sourceId)}`, decode: decodeDetail }
+  detail: FEATURE_DETAILS.get("drivebc_webcams")
 }

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 import { decodeEach, Lenient, type PriceAdapter } from "./Adapter.js"
-import { US_STATES } from "../../infra/seed/jurisdictions.js"
+import { US_STATES } from "../../shared/domain/Jurisdictions.js"
 
 /**
  * U.S. EIA weekly retail prices (API v2, `petroleum/pri/gnd`): `{response: {data: [...]}}`.

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
-import { CA_PROVINCES } from "../../infra/seed/jurisdictions.js"
+import { CA_PROVINCES } from "../../shared/domain/Jurisdictions.js"
 import { decodeEach, Lenient, type PriceAdapter } from "./Adapter.js"
 
 /**

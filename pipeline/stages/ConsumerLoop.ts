@@ -2,8 +2,8 @@ import { Clock, Effect, Either, Fiber, Metric, Schedule } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
 import type { Change } from "../../shared/domain/Change.js"
 import { decodeChange } from "../../shared/domain/Change.js"
-import { RedisStreams, type StreamMessage } from "../bus/RedisStreams.js"
-import { changesMaterialized, deadLettered } from "../poll/metrics.js"
+import { RedisStreams, type StreamMessage } from "../../shared/bus/RedisStreams.js"
+import { changesMaterialized, deadLettered } from "./metrics.js"
 
 export interface ConsumerOptions {
   readonly group: string

@@ -1,14 +1,16 @@
-import { Layer } from "effect"
-import { AppConfig } from "../config/AppConfig.js"
+import { Effect, Layer } from "effect"
+import type { SqlClient } from "@effect/sql"
+import type { AppConfig } from "../config/AppConfig.js"
 import { DatabaseLive } from "./Database.js"
-import { migrate } from "./migrate.js"
+import { migrateWith } from "./migrate.js"
 import { Redis } from "./Redis.js"
 
-/** Config, a migrated database and Redis: what every process starts from. */
-export const baseLayer = <E>(config: Layer.Layer<AppConfig, E>) =>
-  Layer.effectDiscard(migrate).pipe(
+/**
+ * Config, a migrated database and Redis: what every process starts from. `seed` is the reference
+ * data written after the migrations (infra/db/BaseLive supplies the service's own).
+ */
+export const baseLayer = <E, SE>(config: Layer.Layer<AppConfig, E>, seed: Effect.Effect<void, SE, SqlClient.SqlClient> = Effect.void) =>
+  Layer.effectDiscard(migrateWith(seed)).pipe(
     Layer.provideMerge(Layer.merge(DatabaseLive, Redis.layer)),
     Layer.provideMerge(config)
   )
-
-export const BaseLive = baseLayer(AppConfig.layer)

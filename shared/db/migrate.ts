@@ -1,14 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
 import { Effect } from "effect"
-import core from "../../infra/migrations/0001_core.js"
-import features from "../../infra/migrations/0002_features.js"
-import geoDistance from "../../infra/migrations/0003_geo_distance.js"
-import coverageFuel from "../../infra/migrations/0004_coverage_fuel.js"
-import planGates from "../../infra/migrations/0005_plan_gates.js"
-import webhooks from "../../infra/migrations/0006_webhooks.js"
-import haversineClamp from "../../infra/migrations/0007_haversine_clamp.js"
-import { seedReferenceData } from "../../infra/seed/seed.js"
+import core from "./migrations/0001_core.js"
+import features from "./migrations/0002_features.js"
+import geoDistance from "./migrations/0003_geo_distance.js"
+import coverageFuel from "./migrations/0004_coverage_fuel.js"
+import planGates from "./migrations/0005_plan_gates.js"
+import webhooks from "./migrations/0006_webhooks.js"
+import haversineClamp from "./migrations/0007_haversine_clamp.js"
+import sourceMetadata from "./migrations/0008_source_metadata.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -18,7 +18,8 @@ export const MIGRATIONS = {
   "0004_coverage_fuel": coverageFuel,
   "0005_plan_gates": planGates,
   "0006_webhooks": webhooks,
-  "0007_haversine_clamp": haversineClamp
+  "0007_haversine_clamp": haversineClamp,
+  "0008_source_metadata": sourceMetadata
 }
 
 const run = Migrator.make({})
@@ -27,11 +28,11 @@ const run = Migrator.make({})
 const MIGRATION_LOCK = 7_311_511
 
 /**
- * Versioned migrations (recorded in effect_sql_migrations), then the idempotent seed, under a
- * session advisory lock held on a connection of its own: processes starting together wait for
- * each other instead of racing on the same DDL.
+ * Versioned migrations (recorded in effect_sql_migrations), then `seed` (the reference data infra
+ * supplies, idempotent), under a session advisory lock held on a connection of its own:
+ * processes starting together wait for each other instead of racing on the same DDL.
  */
-export const migrate = Effect.scoped(
+export const migrateWith = <E, R>(seed: Effect.Effect<void, E, R>) => Effect.scoped(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const lockConn = yield* sql.reserve
@@ -41,6 +42,6 @@ export const migrate = Effect.scoped(
     )
     const applied = yield* run({ loader: Migrator.fromRecord(MIGRATIONS) })
     if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([, n]) => n).join(", ")}`)
-    yield* seedReferenceData
+    yield* seed
   })
 )

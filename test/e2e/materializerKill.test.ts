@@ -3,7 +3,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { MATERIALIZE_GROUP } from "../../pipeline/stages/materialize/Materializer.js"
 import { Redis } from "../../shared/db/Redis.js"
@@ -27,7 +27,7 @@ afterAll(async () => {
 })
 
 const startMaterializer = () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "pipeline/stages/materialize/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/materializer.ts"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500", LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "inherit"]

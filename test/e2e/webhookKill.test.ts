@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
-import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { WEBHOOKS_GROUP } from "../../pipeline/stages/webhooks/WebhookStage.js"
 import { Redis } from "../../shared/db/Redis.js"
@@ -32,7 +32,7 @@ afterAll(async () => {
 })
 
 const startStage = () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "pipeline/stages/webhooks/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/webhooks.ts"], {
     cwd: root,
     env: {
       ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500",

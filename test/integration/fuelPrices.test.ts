@@ -4,7 +4,7 @@ import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
 import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
 import { simulatorCatalogue } from "../../infra/simulator/timeline.js"
-import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { pollOnce } from "../../pipeline/poll/Poller.js"
 import { registerSources } from "../../pipeline/poll/PollRecorder.js"
@@ -26,7 +26,7 @@ let call: ReturnType<typeof api>
 /** Polls the simulator's price sources through the real pipeline path and materializes them. */
 const pollPrices = Effect.gen(function* () {
   const catalogue = yield* decodeCatalogue(simulatorCatalogue(sim.url, 60))
-  yield* registerSources(catalogue, (a) => adapters.get(a)?.attribution)
+  yield* registerSources(catalogue, (a) => adapters.get(a))
   for (const s of catalogue.filter((s) => s.adapter === "eia_weekly" || s.adapter === "statcan_monthly")) {
     const redis = yield* Redis
     yield* redis.use("del", (c) => c.del(redis.key("lease", s.id)))

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Deferred, Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { RedisStreams } from "../../pipeline/bus/RedisStreams.js"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { type ConsumerOptions, runConsumer } from "../../pipeline/stages/ConsumerLoop.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"

@@ -34,7 +34,7 @@ beforeAll(async () => {
   await rt.runtime()
   await rt.runPromise(Effect.gen(function* () {
     const sources = [src("cams", "drivebc_webcams", "BC"), src("ev", "ocpi", "BC"), src("ny", "ibi511", "NY"), src("signs", "drivebc_dms", "BC")]
-    yield* registerSources(sources, (a) => adapters.get(a)?.attribution)
+    yield* registerSources(sources, (a) => adapters.get(a))
     const cams = featureChanges("cams", [feature("c1"), feature("c2")])
     const signs = featureChanges("signs", [feature("s1", { feature_type: "signs" })])
     yield* applyChanges([...cams.changes, ...featureChanges("ev", [feature("e1", { feature_type: "ev_charging" })]).changes, ...signs.changes])

@@ -38,7 +38,7 @@ beforeAll(async () => {
   await rt.runtime()
   await rt.runPromise(Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    yield* registerSources([src("cams", "drivebc_webcams", "BC"), src("ny", "ibi511", "NY"), src("eia", "eia_weekly", "EIA")], (a) => adapters.get(a)?.attribution)
+    yield* registerSources([src("cams", "drivebc_webcams", "BC"), src("ny", "ibi511", "NY"), src("eia", "eia_weekly", "EIA")], (a) => adapters.get(a))
     yield* applyChanges(changeScript("ny", [[observation("a"), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" }), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" })]]))
     const at = new Date()
     const line = { type: "LineString", coordinates: [[-123, 49], [-123.1, 49.1]] }

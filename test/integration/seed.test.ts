@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { MIGRATIONS, migrate } from "../../shared/db/migrate.js"
+import { migrate } from "../../infra/db/BaseLive.js"
+import { MIGRATIONS } from "../../shared/db/migrate.js"
 import { makeTestEnv } from "../support/harness.js"
 
 const env = makeTestEnv()

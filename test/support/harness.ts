@@ -5,6 +5,7 @@ import { createClient } from "redis"
 import { inject } from "vitest"
 import { AppConfig, type AppSettings } from "../../shared/config/AppConfig.js"
 import { baseLayer } from "../../shared/db/BaseLive.js"
+import { seedReferenceData } from "../../infra/seed/seed.js"
 
 /**
  * A test file's own world: a fresh database on the test server and a Redis key prefix of its own,
@@ -28,7 +29,7 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}) => {
   })
   // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk
   const level = process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning
-  const layer = baseLayer(config).pipe(Layer.provideMerge(Logger.minimumLogLevel(level)))
+  const layer = baseLayer(config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(level)))
   const cleanup = async () => {
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Metric, Random } from "effect"
 import { decryptSecret } from "../../../shared/webhooks/secrets.js"
 import { type AttemptResult, sendSigned } from "../../../shared/webhooks/send.js"
-import { webhookDeliveries } from "../../poll/metrics.js"
+import { webhookDeliveries } from "./metrics.js"
 import { DISABLE_AFTER_FAILURES, parseRetryAfter, retryDelayMs } from "./retrySchedule.js"
 
 export interface DispatchSettings {

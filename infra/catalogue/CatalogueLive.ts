@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect"
-import { simulatorCatalogue } from "../../infra/simulator/timeline.js"
-import { startSimulator } from "../../infra/simulator/Simulator.js"
+import { simulatorCatalogue } from "../simulator/timeline.js"
+import { startSimulator } from "../simulator/Simulator.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
-import { decodeCatalogue, readCatalogueFile, SourceCatalogue } from "./SourceCatalogue.js"
+import { decodeCatalogue, readCatalogueFile, SourceCatalogue } from "../../pipeline/poll/SourceCatalogue.js"
 
 /**
  * Where the sources come from: SOURCES_FILE when set; else SIMULATOR_URL (a simulator running

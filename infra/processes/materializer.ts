@@ -1,10 +1,10 @@
 import { Layer } from "effect"
 import { hostname } from "node:os"
-import { BaseLive } from "../../../shared/db/BaseLive.js"
-import { runMain } from "../../../shared/runMain.js"
-import { PipelineServices } from "../../PipelineLive.js"
-import { MetricsPublisherLive } from "../../metrics/MetricsPublisher.js"
-import { MaterializerLive } from "./Materializer.js"
+import { BaseLive } from "../db/BaseLive.js"
+import { runMain } from "../../shared/runMain.js"
+import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { MetricsPublisherLive } from "../../pipeline/metrics/MetricsPublisher.js"
+import { MaterializerLive } from "../../pipeline/stages/materialize/Materializer.js"
 
 /** A materializer on its own (`npm run start:materializer`): run more of them to spread the work. */
 const consumer = `${hostname()}-${process.pid}`

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import { Redis, type RedisConnection, RedisError } from "../../shared/db/Redis.js"
-import { nowIso } from "../../shared/time/Now.js"
+import { Redis, type RedisConnection, RedisError } from "../db/Redis.js"
+import { nowIso } from "../time/Now.js"
 
 export interface StreamMessage {
   readonly id: string
@@ -35,12 +35,27 @@ export interface RedisStreamsService {
   readonly deadLetter: (group: string, msg: StreamMessage, cause: string) => Effect.Effect<void, RedisError>
   readonly groups: Effect.Effect<ReadonlyArray<GroupInfo>, RedisError>
   readonly length: Effect.Effect<number, RedisError>
+  /** The oldest entry some group still needs (its oldest pending one, or the last it was given); null without groups. */
+  readonly safeTrimPoint: Effect.Effect<string | null, RedisError>
+  /** Drops entries every group has processed; the count dropped. */
+  readonly trimProcessed: Effect.Effect<number, RedisError>
+  /**
+   * Queues the XADD of change bodies onto a caller's MULTI, so a poll's changes and its snapshot
+   * update commit together (the snapshot store's transaction).
+   */
+  readonly appendInTransaction: (multi: { xAdd: (key: string, id: string, message: Record<string, string>) => unknown }, bodies: ReadonlyArray<string>) => void
+}
+
+const compareIds = (a: string, b: string) => {
+  const [am, as] = a.split("-").map(Number)
+  const [bm, bs] = b.split("-").map(Number)
+  return am - bm || as - bs
 }
 
 const toMessages = (raw: ReadonlyArray<{ id: string; message: Record<string, string> } | null> | null | undefined) =>
   (raw ?? []).flatMap((m) => (m ? [{ id: m.id, body: m.message.c ?? "" }] : []))
 
-export class RedisStreams extends Context.Tag("pipeline/RedisStreams")<RedisStreams, RedisStreamsService>() {
+export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStreams, RedisStreamsService>() {
   static readonly layer = Layer.effect(
     RedisStreams,
     Effect.gen(function* () {
@@ -49,6 +64,36 @@ export class RedisStreams extends Context.Tag("pipeline/RedisStreams")<RedisStre
       const dlqKey = redis.key("changes", "dlq")
       const wrap = <A>(op: string, f: () => Promise<A>) =>
         Effect.tryPromise({ try: f, catch: (cause) => new RedisError({ op, cause }) })
+
+      const groups = wrap("xinfo groups", () =>
+        redis.client.sendCommand<Array<Array<string | number | null>>>(["XINFO", "GROUPS", streamKey]).catch(() => [])
+      ).pipe(
+        Effect.map((rows) =>
+          rows.map((row): GroupInfo => {
+            const m = new Map<string, unknown>()
+            for (let i = 0; i + 1 < row.length; i += 2) m.set(String(row[i]), row[i + 1])
+            const lag = m.get("lag")
+            return {
+              group: String(m.get("name")),
+              lag: typeof lag === "number" ? lag : null,
+              pending: Number(m.get("pending") ?? 0),
+              lastDeliveredId: String(m.get("last-delivered-id") ?? "0-0")
+            }
+          })
+        )
+      )
+      const safeTrimPoint = Effect.gen(function* () {
+        let point: string | null = null
+        for (const g of yield* groups) {
+          let needed = g.lastDeliveredId
+          if (g.pending > 0) {
+            const summary = yield* wrap("xpending", () => redis.client.xPending(streamKey, g.group))
+            if (summary.firstId) needed = summary.firstId
+          }
+          if (point === null || compareIds(needed, point) < 0) point = needed
+        }
+        return point
+      })
 
       return {
         streamKey,
@@ -86,24 +131,17 @@ export class RedisStreams extends Context.Tag("pipeline/RedisStreams")<RedisStre
                 .exec()
             )
           ).pipe(Effect.asVoid),
-        groups: wrap("xinfo groups", () =>
-          redis.client.sendCommand<Array<Array<string | number | null>>>(["XINFO", "GROUPS", streamKey]).catch(() => [])
-        ).pipe(
-          Effect.map((rows) =>
-            rows.map((row) => {
-              const m = new Map<string, unknown>()
-              for (let i = 0; i + 1 < row.length; i += 2) m.set(String(row[i]), row[i + 1])
-              const lag = m.get("lag")
-              return {
-                group: String(m.get("name")),
-                lag: typeof lag === "number" ? lag : null,
-                pending: Number(m.get("pending") ?? 0),
-                lastDeliveredId: String(m.get("last-delivered-id") ?? "0-0")
-              }
-            })
-          )
-        ),
-        length: wrap("xlen", () => redis.client.xLen(streamKey))
+        groups,
+        length: wrap("xlen", () => redis.client.xLen(streamKey)),
+        safeTrimPoint,
+        trimProcessed: Effect.flatMap(safeTrimPoint, (point) =>
+          point === null || point === "0-0"
+            ? Effect.succeed(0)
+            // node-redis types MINID thresholds as numbers; stream ids are strings, so send the command as is
+            : wrap("xtrim", () => redis.client.sendCommand<number>(["XTRIM", streamKey, "MINID", point]))),
+        appendInTransaction: (multi, bodies) => {
+          for (const c of bodies) multi.xAdd(streamKey, "*", { c })
+        }
       } satisfies RedisStreamsService
     })
   )

@@ -1,0 +1,10 @@
+import { AppConfig } from "../../shared/config/AppConfig.js"
+import { baseLayer } from "../../shared/db/BaseLive.js"
+import { migrateWith } from "../../shared/db/migrate.js"
+import { seedReferenceData } from "../seed/seed.js"
+
+/** Migrations, then the service's reference data (jurisdictions, groups, plans). */
+export const migrate = migrateWith(seedReferenceData)
+
+/** Config, a migrated and seeded database, and Redis: what every process of the service starts from. */
+export const BaseLive = baseLayer(AppConfig.layer, seedReferenceData)

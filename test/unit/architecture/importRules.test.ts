@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { dirname, join, normalize, relative } from "node:path"
+import { describe, expect, it } from "vitest"
+
+/**
+ * The folders tell the truth (DESIGN.md): api/ and pipeline/ depend on shared/ only, shared/ on
+ * nothing of ours, infra/ composes processes. Each rule is checked over the real import graph,
+ * so an import that breaks one fails `npm test`.
+ */
+const root = join(import.meta.dirname, "../../..")
+
+const sources = (dir: string): Array<string> =>
+  readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(join(root, path)).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : []
+  })
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g
+
+/** Relative imports of a file, as repository paths of .ts files. */
+export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): Array<string> =>
+  [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), m[1] ?? m[2])).replace(/\.js$/, ".ts"))
+
+const top = (path: string) => path.split("/")[0]
+
+/** Which top-level folders each may import from (its own always). */
+const ALLOWED: Record<string, ReadonlyArray<string>> = {
+  shared: ["shared"],
+  api: ["api", "shared"],
+  pipeline: ["pipeline", "shared"],
+  infra: ["infra", "api", "pipeline", "shared"]
+}
+
+export const violations = (files: ReadonlyArray<string>, read: (f: string) => ReadonlyArray<string> = (f) => importsOf(f)) =>
+  files.flatMap((f) => read(f).filter((target) => !ALLOWED[top(f)].includes(top(target))).map((target) => `${f} → ${target}`))
+
+const code = ["api", "pipeline", "shared", "infra"].flatMap(sources)
+const text = (f: string) => readFileSync(join(root, f), "utf8")
+
+describe("import direction", () => {
+  it("api and pipeline import shared only; shared imports nothing of ours; infra composes", () => {
+    expect(violations(code)).toEqual([])
+  })
+
+  it("the check fails on an import that breaks a rule", () => {
+    const fake: Record<string, ReadonlyArray<string>> = {
+      "api/routes/x.ts": importsOf("api/routes/x.ts", 'import { adapters } from "../../pipeline/sources/registry.js"'),
+      "shared/db/y.ts": importsOf("shared/db/y.ts", 'import { seed } from "../../infra/seed/seed.js"'),
+      "pipeline/poll/z.ts": importsOf("pipeline/poll/z.ts", 'export { startSimulator } from "../../infra/simulator/Simulator.js"'),
+      "infra/start.ts": importsOf("infra/start.ts", 'import { ApiServerLive } from "../api/server.js"')
+    }
+    expect(violations(Object.keys(fake), (f) => fake[f])).toEqual([
+      "api/routes/x.ts → pipeline/sources/registry.ts",
+      "shared/db/y.ts → infra/seed/seed.ts",
+      "pipeline/poll/z.ts → infra/simulator/Simulator.ts"
+    ])
+  })
+})
+
+describe("one home per concern", () => {
+  it("stream commands (XADD, XREADGROUP, XACK, XTRIM …) are issued only by shared/bus/RedisStreams.ts", () => {
+    const STREAM_OPS = /\.(xAdd|xReadGroup|xAck|xAutoClaim|xTrim|xRange|xRevRange|xGroupCreate|xPending|xPendingRange|xInfoGroups|xLen|xClaim|xDel)\(|["']X(ADD|READGROUP|ACK|AUTOCLAIM|TRIM|RANGE|GROUP|PENDING|INFO|LEN|CLAIM|DEL)["']/
+    const offenders = code.filter((f) => f !== "shared/bus/RedisStreams.ts" && STREAM_OPS.test(text(f)))
+    expect(offenders).toEqual([])
+  })
+
+  it("a stage's metrics are defined in its own folder and used only below it", () => {
+    const definers = code.filter((f) => /Metric\.(counter|gauge|histogram|frequency|summary|timer)\(/.test(text(f)))
+    expect(definers.every((f) => f.endsWith("/metrics.ts")), definers.join(", ")).toBe(true)
+    const misuse = code.flatMap((f) =>
+      importsOf(f).filter((t) => definers.includes(t) && !relative(dirname(t), dirname(f)).split("/").every((p) => p !== "..")).map((t) => `${f} → ${t}`))
+    expect(misuse).toEqual([])
+  })
+
+  it("the stale sweep (archive reason stale_sweep) lives in pipeline/stages/sweep", () => {
+    const archiving = code.filter((f) => /archive\([^)]*"stale_sweep"/.test(text(f)))
+    expect(archiving).toEqual(["pipeline/stages/sweep/staleSweep.ts"])
+  })
+
+  it("the API reads adapter metadata from the sources table or shared catalogues, never the adapter registry", () => {
+    const offenders = sources("api").filter((f) => importsOf(f).some((t) => t.startsWith("pipeline/")))
+    expect(offenders).toEqual([])
+  })
+})
