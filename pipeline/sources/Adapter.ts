@@ -1,7 +1,8 @@
 import type { FeatureDetail } from "../../shared/sources/featureDetails.js"
 import { Either, ParseResult, Schema } from "effect"
 import { hash } from "node:crypto"
-import type { EventObservation, EventType } from "../../shared/domain/Event.js"
+import { EVENT_TYPES, type EventObservation, type EventType } from "../../shared/domain/Event.js"
+import { KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 
@@ -186,4 +187,28 @@ export const Lenient = {
   id: Schema.Union(Schema.NonEmptyTrimmedString, Schema.Number.pipe(Schema.finite())),
   /** a GeoJSON Point, [lng, lat] */
   point: Schema.Struct({ type: Schema.Literal("Point"), coordinates: Schema.Tuple(Schema.Number, Schema.Number) })
+}
+
+type AdapterOf<K extends SourceAdapter["kind"]> = Extract<SourceAdapter, { readonly kind: K }>
+
+export class AdapterDefinitionError extends Error {}
+
+/**
+ * The one way to declare an adapter of any kind: `defineAdapter<"events" | "features" | "prices">({ … })`.
+ * The kind fixes the observation type `decode` must produce; the declaration is checked when the
+ * module loads (an id the catalogue can name, a revision, at least one format, yields in the
+ * domain's vocabulary), so a mistake fails at startup and in the shared adapter suite, not mid-poll.
+ */
+export const defineAdapter = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K>): AdapterOf<K> => {
+  const fail = (why: string) => {
+    throw new AdapterDefinitionError(`adapter ${JSON.stringify(spec.id)}: ${why}`)
+  }
+  if (!/^[a-z][a-z0-9_]{1,63}$/.test(spec.id)) fail("id must be lower snake case (a-z, 0-9, _)")
+  if (!Number.isInteger(spec.revision) || spec.revision < 1) fail("revision must be a whole number from 1")
+  if (spec.formats.length === 0) fail("name at least one upstream format")
+  if (spec.yields.length === 0) fail("yields must name what it produces")
+  const vocabulary: ReadonlyArray<string> | null = spec.kind === "events" ? EVENT_TYPES : spec.kind === "features" ? KNOWN_FEATURE_TYPES : null
+  const unknown = vocabulary ? spec.yields.filter((y) => !vocabulary.includes(y)) : []
+  if (unknown.length > 0) fail(`yields ${unknown.join(", ")}, outside the ${spec.kind} vocabulary`)
+  return spec
 }

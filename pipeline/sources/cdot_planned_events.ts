@@ -3,7 +3,7 @@ import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
+import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * CDOT OpenTMS planned events (GeoJSON Features: one, an array, or a FeatureCollection) as
@@ -91,7 +91,7 @@ const toFeature = (jurisdiction: string) => (f: Feature): FeatureObservation | s
   }
 }
 
-export const cdot_planned_events: FeatureAdapter = {
+export const cdot_planned_events: FeatureAdapter = defineAdapter({
   id: "cdot_planned_events",
   revision: 1,
   kind: "features",
@@ -107,4 +107,4 @@ export const cdot_planned_events: FeatureAdapter = {
         return typeof id === "string" && id.trim() !== "" ? id : undefined
       }
     })
-}
+})

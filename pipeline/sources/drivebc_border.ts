@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
-import { decodeEach, type FeatureAdapter } from "./Adapter.js"
+import { decodeEach, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC border crossings and their lane delays (the backend's export: `border.bordercrossing`
@@ -72,7 +72,7 @@ const toFeature = (jurisdiction: string) => (c: Crossing): FeatureObservation | 
   }
 }
 
-export const drivebc_border: FeatureAdapter = {
+export const drivebc_border: FeatureAdapter = defineAdapter({
   id: "drivebc_border",
   revision: 1,
   kind: "features",
@@ -87,4 +87,4 @@ export const drivebc_border: FeatureAdapter = {
         return typeof pk === "number" ? String(pk) : undefined
       }
     })
-}
+})

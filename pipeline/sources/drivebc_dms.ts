@@ -4,7 +4,7 @@ import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
-import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 import { multiToText } from "./wzdx_devices.js"
 
 /**
@@ -74,7 +74,7 @@ const toFeature = (jurisdiction: string) => (s: Sign): FeatureObservation | stri
   }
 }
 
-export const drivebc_dms: FeatureAdapter = {
+export const drivebc_dms: FeatureAdapter = defineAdapter({
   id: "drivebc_dms",
   revision: 1,
   kind: "features",
@@ -86,4 +86,4 @@ export const drivebc_dms: FeatureAdapter = {
       adapter: drivebc_dms, envelope: Envelope, items: (e) => (Array.isArray(e) ? e : [e]), record: Sign,
       map: toFeature(ctx.jurisdiction), idOf: field("id")
     })
-}
+})

@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
-import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC rest areas (an array of `{rest_stop_id, geometry, properties}`; positions are
@@ -86,7 +86,7 @@ const toFeature = (jurisdiction: string) => (r: RestArea): FeatureObservation | 
   }
 }
 
-export const drivebc_rest_areas: FeatureAdapter = {
+export const drivebc_rest_areas: FeatureAdapter = defineAdapter({
   id: "drivebc_rest_areas",
   revision: 1,
   kind: "features",
@@ -98,4 +98,4 @@ export const drivebc_rest_areas: FeatureAdapter = {
       adapter: drivebc_rest_areas, envelope: Schema.Array(Schema.Unknown), items: (a) => a, record: RestArea,
       map: toFeature(ctx.jurisdiction), idOf: field("rest_stop_id")
     })
-}
+})

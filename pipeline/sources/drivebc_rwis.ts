@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
-import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
+import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC road weather (RWIS) stations: station-data documents `{WeatherStation, Datasets}`
@@ -127,7 +127,7 @@ const toFeature = (jurisdiction: string) => (doc: Doc): FeatureObservation | str
   }
 }
 
-export const drivebc_rwis: FeatureAdapter = {
+export const drivebc_rwis: FeatureAdapter = defineAdapter({
   id: "drivebc_rwis",
   revision: 1,
   kind: "features",
@@ -143,4 +143,4 @@ export const drivebc_rwis: FeatureAdapter = {
         return typeof id === "string" || typeof id === "number" ? String(id) : undefined
       }
     })
-}
+})

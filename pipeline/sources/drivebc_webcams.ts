@@ -4,7 +4,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
-import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC webcam API (`/webcam/api/v1/webcams`): `{webcams: [...]}` or one webcam object.
@@ -70,7 +70,7 @@ const toFeature = (jurisdiction: string) => (w: Webcam): FeatureObservation | st
   }
 }
 
-export const drivebc_webcams: FeatureAdapter = {
+export const drivebc_webcams: FeatureAdapter = defineAdapter({
   id: "drivebc_webcams",
   revision: 1,
   kind: "features",
@@ -83,4 +83,4 @@ export const drivebc_webcams: FeatureAdapter = {
       map: toFeature(ctx.jurisdiction), idOf: field("id")
     }),
   detail: FEATURE_DETAILS.get("drivebc_webcams")
-}
+})

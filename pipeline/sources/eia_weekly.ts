@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
-import { decodeEach, Lenient, type PriceAdapter } from "./Adapter.js"
+import { decodeEach, Lenient, defineAdapter, type PriceAdapter } from "./Adapter.js"
 import { US_STATES } from "../../shared/domain/Jurisdictions.js"
 
 /**
@@ -40,7 +40,7 @@ const toPrice = (r: Row): FuelPriceObservation | string | null => {
   }
 }
 
-export const eia_weekly: PriceAdapter = {
+export const eia_weekly: PriceAdapter = defineAdapter({
   id: "eia_weekly",
   revision: 1,
   kind: "prices",
@@ -57,4 +57,4 @@ export const eia_weekly: PriceAdapter = {
         return state && fuel && typeof r?.period === "string" ? `${state}||${fuel}|${r.period}` : undefined
       }
     })
-}
+})

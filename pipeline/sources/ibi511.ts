@@ -5,7 +5,7 @@ import type { EventObservation, EventType, Geometry, Severity } from "../../shar
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type EventAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
 
 /**
  * 511-style `api/v2/get/event` (ibi511: 511NY, 511 Alberta, 511 PEI, AZ511 …): a flat array,
@@ -108,7 +108,7 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
   }
 }
 
-export const ibi511: EventAdapter = {
+export const ibi511: EventAdapter = defineAdapter({
   id: "ibi511",
   revision: 1,
   kind: "events",
@@ -120,4 +120,4 @@ export const ibi511: EventAdapter = {
       adapter: ibi511, envelope: Schema.Array(Schema.Unknown), items: (a) => a, record: Record511,
       map: toEvent(ctx.jurisdiction), idOf: field("ID")
     })
-}
+})

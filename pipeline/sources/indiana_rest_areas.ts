@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * Indiana TrafficWise rest areas (GeoJSON with `properties.tpims`). Truck parking availability
@@ -89,7 +89,7 @@ const toFeature = (jurisdiction: string) => (s: Site): FeatureObservation | stri
   }
 }
 
-export const indiana_rest_areas: FeatureAdapter = {
+export const indiana_rest_areas: FeatureAdapter = defineAdapter({
   id: "indiana_rest_areas",
   revision: 1,
   kind: "features",
@@ -101,4 +101,4 @@ export const indiana_rest_areas: FeatureAdapter = {
       adapter: indiana_rest_areas, envelope: Envelope, items: (e) => e.features, record: Site,
       map: toFeature(ctx.jurisdiction), idOf: field("id")
     })
-}
+})

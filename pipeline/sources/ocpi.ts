@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
+import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * OCPI 2.x Locations (a Location, an array of them, or an OCPI response `{data: [...]}`) as
@@ -139,7 +139,7 @@ const toFeature = (jurisdiction: string) => (l: Location): FeatureObservation | 
   }
 }
 
-export const ocpi: FeatureAdapter = {
+export const ocpi: FeatureAdapter = defineAdapter({
   id: "ocpi",
   revision: 1,
   kind: "features",
@@ -155,4 +155,4 @@ export const ocpi: FeatureAdapter = {
         return r && typeof r.id === "string" ? `${String(r.country_code)}*${String(r.party_id)}*${r.id}` : undefined
       }
     })
-}
+})

@@ -4,7 +4,7 @@ import type { EventObservation, EventType, Severity } from "../../shared/domain/
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type EventAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
 
 /** Open511 v1 JSON events (`{events, pagination, meta}`), incl. DriveBC's `+` extensions. */
 
@@ -116,7 +116,7 @@ const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string 
   }
 }
 
-export const open511: EventAdapter = {
+export const open511: EventAdapter = defineAdapter({
   id: "open511",
   revision: 1,
   kind: "events",
@@ -131,4 +131,4 @@ export const open511: EventAdapter = {
         return id === undefined ? undefined : localId(id)
       }
     })
-}
+})

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
+import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /** Open511 v1 traffic cameras (`{cameras: [...]}`): the first image is the camera's `url`, all are `views`. */
 
@@ -51,7 +51,7 @@ const toFeature = (jurisdiction: string) => (c: Camera): FeatureObservation | st
   }
 }
 
-export const open511_cameras: FeatureAdapter = {
+export const open511_cameras: FeatureAdapter = defineAdapter({
   id: "open511_cameras",
   revision: 1,
   kind: "features",
@@ -66,4 +66,4 @@ export const open511_cameras: FeatureAdapter = {
         return typeof id === "string" ? localId(id) : undefined
       }
     })
-}
+})

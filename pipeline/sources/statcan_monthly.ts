@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 import { CA_PROVINCES } from "../../shared/domain/Jurisdictions.js"
-import { decodeEach, Lenient, type PriceAdapter } from "./Adapter.js"
+import { decodeEach, Lenient, defineAdapter, type PriceAdapter } from "./Adapter.js"
 
 /**
  * Statistics Canada table 18-10-0001-01, monthly average retail prices for fuel by city, as
@@ -58,7 +58,7 @@ const toPrice = (r: Row): FuelPriceObservation | string | null => {
   }
 }
 
-export const statcan_monthly: PriceAdapter = {
+export const statcan_monthly: PriceAdapter = defineAdapter({
   id: "statcan_monthly",
   revision: 1,
   kind: "prices",
@@ -75,4 +75,4 @@ export const statcan_monthly: PriceAdapter = {
           : undefined
       }
     })
-}
+})

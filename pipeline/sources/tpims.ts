@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type FeatureAdapter, Lenient } from "./Adapter.js"
+import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * MAASTO TPIMS truck parking: the static site list joined with the dynamic availability feed
@@ -107,7 +107,7 @@ const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | s
   }
 }
 
-export const tpims: FeatureAdapter = {
+export const tpims: FeatureAdapter = defineAdapter({
   id: "tpims",
   revision: 1,
   kind: "features",
@@ -119,4 +119,4 @@ export const tpims: FeatureAdapter = {
       adapter: tpims, envelope: Envelope, items: join, record: Site, map: toFeature(ctx.jurisdiction),
       idOf: (raw) => siteIdOf((raw as { static?: unknown } | null)?.static)
     })
-}
+})

@@ -4,7 +4,7 @@ import type { EventObservation, EventType, Severity } from "../../shared/domain/
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type EventAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
 
 /** USDOT WZDx 4.x WorkZoneFeed; CWZ 1.0 is the same shape and decodes here too. */
 
@@ -138,7 +138,7 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
   }
 }
 
-export const wzdx: EventAdapter = {
+export const wzdx: EventAdapter = defineAdapter({
   id: "wzdx",
   revision: 1,
   kind: "events",
@@ -149,4 +149,4 @@ export const wzdx: EventAdapter = {
     decodeEach(payload, ctx, {
       adapter: wzdx, envelope: Envelope, items: (e) => e.features, record: Feature, map: toEvent(ctx.jurisdiction), idOf: field("id")
     })
-}
+})

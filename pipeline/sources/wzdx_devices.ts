@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * WZDx 4.2 DeviceFeed (incl. iCone's dialect): field devices at work zones. Cameras, message
@@ -90,7 +90,7 @@ const toFeature = (jurisdiction: string) => (d: Device): FeatureObservation | st
   }
 }
 
-export const wzdx_devices: FeatureAdapter = {
+export const wzdx_devices: FeatureAdapter = defineAdapter({
   id: "wzdx_devices",
   revision: 1,
   kind: "features",
@@ -102,4 +102,4 @@ export const wzdx_devices: FeatureAdapter = {
       adapter: wzdx_devices, envelope: Envelope, items: (e) => e.features, record: Device,
       map: toFeature(ctx.jurisdiction), idOf: field("id")
     })
-}
+})

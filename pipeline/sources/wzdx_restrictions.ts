@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, type FeatureAdapter, field, Lenient } from "./Adapter.js"
+import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * WZDx 4.0 / TDx RoadRestrictionFeed: persistent restrictions on a stretch of road. A record
@@ -95,7 +95,7 @@ const toFeature = (jurisdiction: string) => (f: Feature): FeatureObservation | s
   }
 }
 
-export const wzdx_restrictions: FeatureAdapter = {
+export const wzdx_restrictions: FeatureAdapter = defineAdapter({
   id: "wzdx_restrictions",
   revision: 1,
   kind: "features",
@@ -107,4 +107,4 @@ export const wzdx_restrictions: FeatureAdapter = {
       adapter: wzdx_restrictions, envelope: Envelope, items: (e) => e.features, record: Feature,
       map: toFeature(ctx.jurisdiction), idOf: field("id")
     })
-}
+})

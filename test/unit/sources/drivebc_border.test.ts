@@ -3,7 +3,6 @@ import { drivebc_border } from "../../../pipeline/sources/drivebc_border.js"
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(drivebc_border, "own fixture", () => ownFixture("drivebc_border/crossings.json"), { records: 2, rejected: 1 })
 adapterSuite(drivebc_border, "border-delay/drivebc_border_data.json", () => readJson(`${SHARED_UPSTREAM}/border-delay/drivebc_border_data.json`), { records: 4, rejected: 0, skip: !sharedAvailable })
 
 describe("drivebc_border", () => {

@@ -3,7 +3,6 @@ import { drivebc_dms } from "../../../pipeline/sources/drivebc_dms.js"
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(drivebc_dms, "own fixture", () => ownFixture("drivebc_dms/signs.json"), { records: 3, rejected: 1 })
 adapterSuite(drivebc_dms, "dms/drivebc_dms_list_of_three.json", () => readJson(`${SHARED_UPSTREAM}/dms/drivebc_dms_list_of_three.json`), { records: 3, rejected: 0, skip: !sharedAvailable })
 adapterSuite(drivebc_dms, "dms/drivebc_dms_data_dms10.json", () => readJson(`${SHARED_UPSTREAM}/dms/drivebc_dms_data_dms10.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
 

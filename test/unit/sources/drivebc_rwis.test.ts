@@ -3,7 +3,6 @@ import { drivebc_rwis, readNumber } from "../../../pipeline/sources/drivebc_rwis
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(drivebc_rwis, "own fixture", () => ownFixture("drivebc_rwis/stations.json"), { records: 4, rejected: 1 })
 adapterSuite(drivebc_rwis, "rwis/drivebc_local_weather_station_data_10461.json", () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_station_data_10461.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
 adapterSuite(drivebc_rwis, "rwis/drivebc_local_weather_stations_list_of_one.json", () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_stations_list_of_one.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { eia_weekly } from "../../../pipeline/sources/eia_weekly.js"
 import { statcan_monthly } from "../../../pipeline/sources/statcan_monthly.js"
-import { adapterSuite, decodeOk, ownFixture } from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture } from "../../support/adapterSuite.js"
 
-// no recorded EIA or Statistics Canada payload is in ../shared: the suites run on our own fixtures
-adapterSuite(eia_weekly, "own fixture (EIA API v2)", () => ownFixture("eia_weekly/gnd.json"), { records: 3, rejected: 2 })
-adapterSuite(statcan_monthly, "own fixture (StatCan 18-10-0001-01 rows)", () => ownFixture("statcan_monthly/rows.json"), { records: 3, rejected: 2 })
+// no recorded EIA or Statistics Canada payload is in ../shared: the shared suite runs on our own fixtures (allAdapters.test.ts)
 
 describe("fuel price adapters", () => {
   it("reads weekly US state prices per gallon and skips national and regional series", () => {

@@ -3,7 +3,6 @@ import { ocpi } from "../../../pipeline/sources/ocpi.js"
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(ocpi, "own fixture (OCPI response envelope)", () => ownFixture("ocpi/locations_response.json"), { records: 5, rejected: 1 })
 for (const f of ["location_example.json", "location_example_uc2_destination_charger.json", "location_example_parking_garage_opening_hours.json"]) {
   adapterSuite(ocpi, `ocpi/v2.3.0/${f}`, () => readJson(`${SHARED_UPSTREAM}/ocpi/v2.3.0/${f}`), { records: 1, rejected: 0, skip: !sharedAvailable })
 }

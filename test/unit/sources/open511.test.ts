@@ -3,7 +3,6 @@ import { open511 } from "../../../pipeline/sources/open511.js"
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(open511, "own fixture", () => ownFixture("open511/three_events_one_bad.json"), { records: 3, rejected: 1 })
 
 const real: Array<[string, number, number]> = [
   ["open511/drivebc/event_feed_list_of_five.json", 5, 0],

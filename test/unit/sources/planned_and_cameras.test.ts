@@ -4,10 +4,8 @@ import { open511_cameras } from "../../../pipeline/sources/open511_cameras.js"
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(cdot_planned_events, "own fixture", () => ownFixture("cdot_planned_events/planned.json"), { records: 3, rejected: 1 })
 const plannedFiles = ["I70_resurfacing_2024_11_07.json", "hwy_50.json", "i70_noise_wall_replacement_2025_08_08.json", "null_start_time.json", "opentms_work_zone.json", "planned_event_sanfa_fe_alternating_traffic.json", "us6_alternating_traffic_2025_08_06.json", "opentms_restriction.json"]
 adapterSuite(cdot_planned_events, "cdot-opentms/planned_events (all, as one array)", () => plannedFiles.map((f) => readJson(`${SHARED_UPSTREAM}/cdot-opentms/planned_events/${f}`)).filter((f, i, all) => all.findIndex((g) => (g as { properties: { id: string } }).properties.id === (f as { properties: { id: string } }).properties.id) === i), { records: 7, rejected: 0, skip: !sharedAvailable })
-adapterSuite(open511_cameras, "own fixture", () => ownFixture("open511_cameras/cameras.json"), { records: 2, rejected: 1 })
 adapterSuite(open511_cameras, "open511/spec-v1.0/camera.json", () => readJson(`${SHARED_UPSTREAM}/open511/spec-v1.0/camera.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
 
 describe("cdot_planned_events", () => {

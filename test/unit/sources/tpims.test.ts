@@ -8,7 +8,6 @@ const real = (state: string) => () => ({
   static: readJson(`${SHARED_UPSTREAM}/tpims/maasto/static_${state}_2026-08-08.json`),
   dynamic: readJson(`${SHARED_UPSTREAM}/tpims/maasto/dynamic_${state}_2026-07-15.json`)
 })
-adapterSuite(tpims, "own fixture", () => ownFixture("tpims/static_dynamic.json"), { records: 4, rejected: 1 })
 adapterSuite(tpims, "MAASTO Illinois static + dynamic", real("IL"), { records: 51, rejected: 0, skip: !sharedAvailable })
 adapterSuite(tpims, "MAASTO Kentucky static + dynamic", real("KY"), { records: 13, rejected: 0, skip: !sharedAvailable })
 

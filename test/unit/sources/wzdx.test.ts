@@ -3,7 +3,6 @@ import { wzdx } from "../../../pipeline/sources/wzdx.js"
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(wzdx, "own fixture", () => ownFixture("wzdx/two_zones_one_bad.geojson"), { records: 2, rejected: 1 })
 
 const real: Array<[string, number]> = [
   ["wzdx/v4.2/WorkZoneFeed/scenario1_simple_linestring_example.geojson", 5],

@@ -3,7 +3,6 @@ import { multiToText, wzdx_devices } from "../../../pipeline/sources/wzdx_device
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(wzdx_devices, "own fixture", () => ownFixture("wzdx_devices/devices.geojson"), { records: 3, rejected: 2 })
 adapterSuite(wzdx_devices, "wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson", () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson`), { records: 1, rejected: 0, skip: !sharedAvailable })
 adapterSuite(wzdx_devices, "wzdx/v4.2/DeviceFeed/camera_error_example.geojson", () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/camera_error_example.geojson`), { records: 1, rejected: 0, skip: !sharedAvailable })
 // iCone's production feed: one arrow board and two location markers (not published)

@@ -3,7 +3,6 @@ import { wzdx_restrictions } from "../../../pipeline/sources/wzdx_restrictions.j
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(wzdx_restrictions, "own fixture", () => ownFixture("wzdx_restrictions/mixed.geojson"), { records: 3, rejected: 1 })
 for (const f of ["wzdx/v4.0/RoadRestrictionFeed/bridge_height_restriction_linestring_example.geojson", "tdx/v1.0/RoadRestrictionFeed/bridge_height_restriction_linestring_example.geojson"]) {
   adapterSuite(wzdx_restrictions, f, () => readJson(`${SHARED_UPSTREAM}/${f}`), { records: 3, rejected: 0, skip: !sharedAvailable })
 }

@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from "node:fs"
+import { Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { AdapterDefinitionError, defineAdapter, type EventAdapter } from "../../../pipeline/sources/Adapter.js"
+import { adapters } from "../../../pipeline/sources/registry.js"
+import { adapterSuite, ownFixture } from "../../support/adapterSuite.js"
+
+/**
+ * The shared adapter suite over every registered adapter, on the project's own fixture for it:
+ * `test/fixtures/<adapter id>/suite.json` names the file and how many records it holds and
+ * rejects. A new adapter without a fixture fails here, so adding one is a file, a fixture and
+ * this test, with nothing else to remember.
+ */
+const Suite = Schema.Struct({ file: Schema.String, records: Schema.Number, rejected: Schema.Number })
+const fixtures = new URL("../../fixtures/", import.meta.url)
+
+describe("every registered adapter has its own fixture", () => {
+  it.each([...adapters.keys()])("%s", (id) => {
+    expect(existsSync(new URL(`${id}/suite.json`, fixtures)), `test/fixtures/${id}/suite.json`).toBe(true)
+  })
+})
+
+for (const adapter of adapters.values()) {
+  const path = new URL(`${adapter.id}/suite.json`, fixtures)
+  if (!existsSync(path)) continue
+  const suite = Schema.decodeUnknownSync(Suite)(JSON.parse(readFileSync(path, "utf8")))
+  adapterSuite(adapter, `own fixture ${suite.file}`, () => ownFixture(`${adapter.id}/${suite.file}`), suite)
+}
+
+describe("defineAdapter", () => {
+  const base: EventAdapter = { id: "x_feed", revision: 1, kind: "events", formats: ["x"], yields: ["incident"], attribution: null, decode: () => { throw new Error("unused") } }
+  it("accepts a well-formed declaration as is", () => {
+    expect(defineAdapter(base)).toBe(base)
+  })
+  it.each([
+    [{ id: "X Feed" }, /lower snake case/],
+    [{ revision: 0 }, /revision/],
+    [{ formats: [] }, /at least one upstream format/],
+    [{ yields: ["accident"] as never }, /outside the events vocabulary/]
+  ])("refuses %j when the module loads", (change, message) => {
+    expect(() => defineAdapter({ ...base, ...change } as EventAdapter)).toThrow(AdapterDefinitionError)
+    expect(() => defineAdapter({ ...base, ...change } as EventAdapter)).toThrow(message)
+  })
+})
