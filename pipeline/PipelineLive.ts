@@ -5,14 +5,15 @@ import { StreamTrimmerLive } from "./bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { MetricsPublisherLive } from "./metrics/MetricsPublisher.js"
 import { PollerLive } from "./poll/Poller.js"
+import { PollServicesLive } from "./poll/PollServices.js"
 import { CoverageLive } from "./stages/coverage/rebuildCoverage.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
 import { WebhooksLive } from "./stages/webhooks/WebhookStage.js"
 import { OrphanSweeperLive } from "./stages/sweep/OrphanSweeper.js"
 
 /** Services every pipeline part needs, over Redis, a database and the app config (BaseLive). */
-export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, FetchHttpClient.layer).pipe(
-  Layer.provideMerge(RedisStreams.layer)
+export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, PollServicesLive).pipe(
+  Layer.provideMerge(Layer.merge(RedisStreams.layer, FetchHttpClient.layer))
 )
 
 /** Poller, materializer, webhooks, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */

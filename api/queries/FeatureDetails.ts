@@ -1,6 +1,6 @@
 import { HttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Either } from "effect"
+import { Duration, Effect, Either, Option, Schema } from "effect"
 import { FEATURE_DETAILS } from "../../shared/sources/featureDetails.js"
 import { Redis } from "../../shared/db/Redis.js"
 
@@ -28,6 +28,10 @@ export const featureRows = (ids: ReadonlyArray<string>) =>
     sql<Row>`SELECT ${sql.literal(COLUMNS)} FROM features f LEFT JOIN sources s ON s.id = f.source WHERE f.id = ANY(${ids})`
   )
 
+/** A cached detail document is decoded, never trusted: a malformed one is a miss and is fetched again. */
+const decodeCachedDetail = (text: string | null) =>
+  text ? Schema.decodeUnknownOption(Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })))(text) : Option.none()
+
 const publicRow = ({ adapter: _a, source_url: _u, ...row }: Row) => row
 
 /**
@@ -45,7 +49,8 @@ export const featureDetail = (row: Row) =>
     const key = redis.key("detail", row.id)
     const cached = yield* redis.use("detail get", (c) => c.get(key)).pipe(Effect.orElseSucceed(() => null))
     const merge = (extra: Record<string, unknown>) => ({ ...base, properties: { ...row.properties, ...extra } })
-    if (cached) return { data: merge(JSON.parse(cached) as Record<string, unknown>), detail_available: true, cache: "hit" } as DetailAnswer
+    const hit = decodeCachedDetail(cached)
+    if (Option.isSome(hit)) return { data: merge(hit.value), detail_available: true, cache: "hit" } as DetailAnswer
     const fetched = yield* Effect.gen(function* () {
       const client = yield* HttpClient.HttpClient
       const res = yield* client.get(detail.url(row.source_url!, row.source_id), { headers: { accept: "application/json" } })

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { readCircuits } from "../../shared/sources/pollState.js"
 import { nowMillis } from "../../shared/time/Now.js"
-import { Redis } from "../../shared/db/Redis.js"
 
 type Health = "healthy" | "warning" | "critical"
 
@@ -14,7 +14,6 @@ const worst = (a: Health, b: Health): Health => (a === "critical" || b === "crit
  */
 export const statusReport = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const redis = yield* Redis
   const now = yield* nowMillis
   const weekAgo = new Date(now - 7 * 86_400_000).toISOString()
   const sources = yield* sql<{
@@ -28,12 +27,9 @@ export const statusReport = Effect.gen(function* () {
     LEFT JOIN LATERAL (SELECT started_at, outcome FROM source_polls WHERE source = s.id ORDER BY started_at DESC, id DESC LIMIT 1) p ON true
     LEFT JOIN LATERAL (SELECT count(*) AS total, count(*) FILTER (WHERE outcome <> 'error') AS good
                        FROM source_polls WHERE source = s.id AND started_at > ${weekAgo}::timestamptz) w ON true`
-  const circuits = sources.length === 0
-    ? []
-    : yield* redis.use("circuits", (c) => c.mGet(sources.map((s) => redis.key("circuit", s.id))))
+  const circuits = yield* readCircuits(sources.map((s) => s.id))
   const perSource = sources.map((s, i) => {
-    const circuit = circuits[i] ? (JSON.parse(circuits[i] as string) as { openUntil: number }) : null
-    const open = circuit !== null && circuit.openUntil > now
+    const open = Option.exists(circuits[i], (c) => c.openUntil > now)
     const silentFor = s.last_poll_at ? (now - Date.parse(s.last_poll_at)) / 1000 : Number.POSITIVE_INFINITY
     const health: Health = open || silentFor > s.poll_interval_s * 3 + 60 ? "critical" : s.last_outcome === "error" ? "warning" : "healthy"
     return { ...s, open, health }

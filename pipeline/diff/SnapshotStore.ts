@@ -1,6 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Data, Effect, Layer, Schema } from "effect"
 import { Redis, RedisError } from "../../shared/db/Redis.js"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 
@@ -25,13 +25,26 @@ export interface SnapshotStoreService {
    */
   readonly load: <S>(
     source: string,
-    rebuild: Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>
+    rebuild: Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>,
+    entry: Schema.Schema<S, any>
   ) => Effect.Effect<Map<string, S>, RedisError | SqlError, SqlClient.SqlClient>
   /**
    * XADDs the changes and updates the snapshot in one MULTI/EXEC. With a fence, the EXEC only
    * goes through while this process still holds the source's poll lease (WATCH on the lease key).
    */
   readonly commit: <S>(source: string, delta: SnapshotDelta<S>, fence: Fence | null) => Effect.Effect<number, RedisError | LeaseLost>
+}
+
+/** Every entry through its Schema, or null when any one does not decode. */
+const decodeEntries = <S>(raw: Record<string, string>, entry: Schema.Schema<S, any>): Map<string, S> | null => {
+  const map = new Map<string, S>()
+  const decode = Schema.decodeUnknownEither(Schema.parseJson(entry))
+  for (const [k, v] of Object.entries(raw)) {
+    const d = decode(v)
+    if (d._tag === "Left") return null
+    map.set(k, d.right)
+  }
+  return map
 }
 
 export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<SnapshotStore, SnapshotStoreService>() {
@@ -43,19 +56,20 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
       const snapKey = (source: string) => redis.key("snap", source)
       const metaKey = (source: string) => redis.key("snap", source, "meta")
 
-      const load = <S>(source: string, rebuild: Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>) =>
+      const load = <S>(source: string, rebuild: Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>, entry: Schema.Schema<S, any>) =>
         Effect.gen(function* () {
           const [exists, raw] = yield* redis.use("snapshot load", (c) =>
             Promise.all([c.exists(metaKey(source)), c.hGetAll(snapKey(source))])
           )
           if (exists === 1) {
-            const map = new Map<string, S>()
-            for (const [k, v] of Object.entries(raw)) map.set(k, JSON.parse(v) as S)
-            return map
+            const decoded = decodeEntries(raw, entry)
+            if (decoded) return decoded
+            // a malformed entry (a foreign writer, an old shape): trust Postgres, not the cache
+            yield* Effect.logWarning(`snapshot for ${source} holds a malformed entry; rebuilding it from Postgres`)
           }
           const map = yield* rebuild
           yield* redis.use("snapshot rebuild", async (c) => {
-            const m = c.multi()
+            const m = c.multi().del(snapKey(source))
             if (map.size > 0) m.hSet(snapKey(source), Object.fromEntries([...map].map(([k, v]) => [k, JSON.stringify(v)])))
             m.set(metaKey(source), "1")
             await m.exec()
@@ -98,4 +112,27 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
       return { load, commit } satisfies SnapshotStoreService
     })
   )
+}
+
+/**
+ * An in-memory snapshot store for tests of the poll step: the same contract without Redis. A
+ * source starts from `initial` (else empty), never from Postgres; committed changes are kept in
+ * `committed` (in order) for the test to read.
+ */
+export const makeTestSnapshotStore = (initial: ReadonlyMap<string, ReadonlyMap<string, unknown>> = new Map()) => {
+  const snaps = new Map([...initial].map(([k, v]) => [k, new Map(v)] as const))
+  const committed: Array<unknown> = []
+  const service: SnapshotStoreService = {
+    load: <S>(source: string) => Effect.sync(() => new Map(snaps.get(source) ?? []) as Map<string, S>),
+    commit: <S>(source: string, delta: SnapshotDelta<S>) =>
+      Effect.sync(() => {
+        const snap = snaps.get(source) ?? new Map<string, unknown>()
+        for (const [k, v] of delta.upserts) snap.set(k, v)
+        for (const k of delta.removals) snap.delete(k)
+        snaps.set(source, snap)
+        committed.push(...delta.changes)
+        return delta.changes.length
+      })
+  }
+  return { layer: Layer.succeed(SnapshotStore, service), committed, snapshot: (source: string) => snaps.get(source) }
 }

@@ -1,6 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { Effect } from "effect"
+import { type Effect, Schema } from "effect"
+import { ChangeKeys } from "../../shared/domain/Change.js"
+import { EventStatus, Severity } from "../../shared/domain/Event.js"
 import type { EventObservation } from "../../shared/domain/Event.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { diffPoll, type SnapEntry } from "./Differ.js"
@@ -24,6 +26,8 @@ export interface DiffInput<S, O> {
 /** How the poller diffs one kind of record (events or features) against its snapshot. */
 export interface RecordKind<S, O> {
   readonly name: "events" | "features" | "prices"
+  /** one snapshot entry as stored in Redis: read back through this Schema, never trusted */
+  readonly entry: Schema.Schema<S, any>
   readonly rebuild: (source: string) => Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>
   readonly diff: (input: DiffInput<S, O>) => SnapshotDelta<S>
   /** the safety net for sources that error or answer empty; none for features */
@@ -33,6 +37,17 @@ export interface RecordKind<S, O> {
   /** raw fingerprints of the active records, for the decode skip */
   readonly rawOf: (prev: ReadonlyMap<string, S>) => ReadonlyMap<string, string>
 }
+
+const seenAndRaw = { v: Schema.Number, h: Schema.String, seen: Schema.Number, r: Schema.optional(Schema.String) }
+
+const EventSnapEntry: Schema.Schema<SnapEntry, any> = Schema.Struct({
+  id: Schema.String, ...seenAndRaw, sev: Severity, st: EventStatus, end: Schema.NullOr(Schema.String), lanes: Schema.NullOr(Schema.String),
+  ax: Schema.optional(Schema.Number), k: ChangeKeys
+})
+const FeatureSnapEntry: Schema.Schema<FeatureSnap, any> = Schema.Struct({
+  id: Schema.String, ...seenAndRaw, act: Schema.Boolean, k: Schema.Struct({ jurisdiction: Schema.String, feature_type: Schema.String })
+})
+const PriceSnapEntry: Schema.Schema<PriceSnap, any> = Schema.Struct(seenAndRaw)
 
 const none = <S>(): SnapshotDelta<S> => ({ changes: [], upserts: new Map(), removals: [] })
 
@@ -50,6 +65,7 @@ const rawWhere = <S extends { r?: string }>(active: (s: S) => boolean) => (prev:
 
 export const eventKind: RecordKind<SnapEntry, EventObservation> = {
   name: "events",
+  entry: EventSnapEntry,
   rebuild: eventSnapshotFromPg,
   diff: diffPoll,
   sweep: sweepStale,
@@ -59,6 +75,7 @@ export const eventKind: RecordKind<SnapEntry, EventObservation> = {
 
 export const featureKind: RecordKind<FeatureSnap, FeatureObservation> = {
   name: "features",
+  entry: FeatureSnapEntry,
   rebuild: featureSnapshotFromPg,
   diff: diffFeaturePoll,
   sweep: () => none(),
@@ -68,6 +85,7 @@ export const featureKind: RecordKind<FeatureSnap, FeatureObservation> = {
 
 export const priceKind: RecordKind<PriceSnap, FuelPriceObservation> = {
   name: "prices",
+  entry: PriceSnapEntry,
   rebuild: priceSnapshotFromPg,
   diff: diffPrices,
   sweep: () => none(),

@@ -1,15 +1,11 @@
+import { CLOSED, type CircuitState } from "../../shared/sources/pollState.js"
+
+export { CLOSED, type CircuitState }
+
 /**
  * Per-source circuit breaker, as pure state transitions. Closed until `threshold` consecutive
  * failed polls; then open for a cooldown that doubles on each failed half-open try.
  */
-export interface CircuitState {
-  readonly failures: number
-  readonly openUntil: number
-  readonly cooldownMs: number
-}
-
-export const CLOSED: CircuitState = { failures: 0, openUntil: 0, cooldownMs: 0 }
-
 export interface CircuitPolicy {
   readonly threshold: number
   readonly baseCooldownMs: number

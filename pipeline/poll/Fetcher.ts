@@ -1,13 +1,11 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Data, Duration, Effect } from "effect"
+import type { Validators } from "../../shared/sources/pollState.js"
 import type { SourceConfig } from "./SourceCatalogue.js"
 
 export class FetchError extends Data.TaggedError("FetchError")<{ readonly message: string; readonly status?: number }> {}
 
-export interface Validators {
-  readonly etag?: string
-  readonly lastModified?: string
-}
+export type { Validators }
 
 export type FetchResult =
   | { readonly _tag: "NotModified"; readonly status: number }

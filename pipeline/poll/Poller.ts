@@ -1,15 +1,14 @@
 import { Clock, Data, Duration, Effect, Either, Layer, Metric, Random } from "effect"
 import { AppConfig } from "../../shared/config/AppConfig.js"
-import { Redis } from "../../shared/db/Redis.js"
 import { eventKind, featureKind, priceKind, type RecordKind } from "../diff/kinds.js"
 import { type SnapshotDelta, SnapshotStore } from "../diff/SnapshotStore.js"
 import type { DecodeContext, Decoded, Rejection, SourceAdapter } from "../sources/Adapter.js"
 import { adapters } from "../sources/registry.js"
-import { CLOSED, type CircuitState, circuitPolicy, isOpen, onFailure, onSuccess } from "./Circuit.js"
-import { fetchPayload, type Validators } from "./Fetcher.js"
-import { acquireLease, holdLeaseFor, leaseKey, leaseRemainingMs } from "./Lease.js"
+import { circuitPolicy, isOpen, onFailure, onSuccess } from "./Circuit.js"
+import type { Validators } from "./Fetcher.js"
 import { changesEmitted, recordsRejected, sourcePolls } from "./metrics.js"
-import { type PollOutcome, recordPoll, registerSources } from "./PollRecorder.js"
+import { type PollOutcome, registerSources } from "./PollRecorder.js"
+import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
 
 export class UnknownAdapter extends Data.TaggedError("UnknownAdapter")<{ readonly message: string }> {}
@@ -39,35 +38,36 @@ export const pollOnce = (source: SourceConfig, adapter: SourceAdapter, token: st
 
 const pollKind = <S, O extends { readonly source_id: string }>(source: SourceConfig, decode: Decode<O>, kind: RecordKind<S, O>, token: string) =>
   Effect.gen(function* () {
-    const redis = yield* Redis
+    const lease = yield* PollLease
+    const state = yield* PollState
+    const upstream = yield* Upstream
+    const decoder = yield* PollDecode
+    const differ = yield* PollDiff
     const store = yield* SnapshotStore
+    const recorder = yield* PollRecorder
     const config = yield* AppConfig
     const intervalMs = source.poll_interval_s * 1000
     const startMs = yield* Clock.currentTimeMillis
-    const acquired = yield* acquireLease(redis, source.id, token, Math.max(intervalMs, source.timeout_ms + 5000))
+    const acquired = yield* lease.acquire(source.id, token, Math.max(intervalMs, source.timeout_ms + 5000))
     if (!acquired) return "leased-elsewhere" as const
 
-    const circuitKey = redis.key("circuit", source.id)
-    const validatorsKey = redis.key("http", source.id)
-    const [circuitRaw, validatorsRaw] = yield* redis.use("poll state", (c) => Promise.all([c.get(circuitKey), c.get(validatorsKey)]))
-    const circuit: CircuitState = circuitRaw ? JSON.parse(circuitRaw) : CLOSED
-    const prev = yield* store.load(source.id, kind.rebuild(source.id))
+    const { circuit, validators } = yield* state.load(source.id)
+    const prev = yield* store.load(source.id, kind.rebuild(source.id), kind.entry)
     const polledAt = new Date(startMs)
-    const sweep = () => kind.sweep(source.id, prev, polledAt, intervalMs * config.sweepFactor)
+    const sweep = () => differ.sweep(kind, source.id, prev, polledAt, intervalMs * config.sweepFactor)
     const failed = (error: string, httpStatus: number | null, upstreamFailed: boolean, extra: Partial<Attempt<S>> = {}): Attempt<S> => ({
       outcome: "error", httpStatus, recordCount: 0, rejected: [], error, result: sweep(), upstreamFailed, ...extra
     })
 
     const attempt: Attempt<S> = yield* Effect.gen(function* () {
-      if (isOpen(circuit, startMs)) return failed("circuit open: poll skipped", null, false)
-      const validators: Validators = validatorsRaw ? JSON.parse(validatorsRaw) : {}
-      const fetched = yield* Effect.either(fetchPayload(source, validators))
+      if (isOpen(circuit, startMs)) return failed(CIRCUIT_SKIP, null, false)
+      const fetched = yield* Effect.either(upstream.fetch(source, validators))
       if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
       const res = fetched.right
       if (res._tag === "NotModified") {
-        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: kind.touch(prev, startMs), upstreamFailed: false } as Attempt<S>
+        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: differ.touch(kind, prev, startMs), upstreamFailed: false } as Attempt<S>
       }
-      const decoded = decode(res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev) })
+      const decoded = decoder.decode(decode, res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev) })
       if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
       const { records, rejected, unchanged, rawHashes } = decoded.right
       const present = records.length + unchanged.length
@@ -77,7 +77,7 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
           : failed(`all ${rejected.length} records rejected`, res.status, false, { rejected })
       }
       const now = new Date(yield* Clock.currentTimeMillis)
-      const result = kind.diff({
+      const result = differ.diff(kind, {
         source: source.id, polledAt, now, records, prev, rawHashes,
         presentIds: [...unchanged, ...rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))]
       })
@@ -87,20 +87,14 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
       } as Attempt<S>
     })
 
-    const committed = yield* store.commit(source.id, attempt.result, { key: leaseKey(redis, source.id), token })
+    const committed = yield* store.commit(source.id, attempt.result, lease.fence(source.id, token))
     const nextCircuit = attempt.upstreamFailed
       ? onFailure(circuit, startMs, circuitPolicy(intervalMs))
-      : attempt.error === "circuit open: poll skipped" ? circuit : onSuccess()
-    yield* redis.use("poll state save", async (c) => {
-      const m = c.multi().set(circuitKey, JSON.stringify(nextCircuit))
-      // validators only after the commit: a lost commit must not turn the next poll into a 304
-      if (attempt.validators && (attempt.validators.etag || attempt.validators.lastModified)) {
-        m.set(validatorsKey, JSON.stringify(attempt.validators))
-      }
-      await m.exec()
-    })
+      : attempt.error === CIRCUIT_SKIP ? circuit : onSuccess()
+    // validators only after the commit: a lost commit must not turn the next poll into a 304
+    yield* state.save(source.id, nextCircuit, attempt.validators)
     const endMs = yield* Clock.currentTimeMillis
-    yield* recordPoll({
+    yield* recorder.record({
       source: source.id, startedAt: polledAt, outcome: attempt.outcome, latencyMs: endMs - startMs,
       httpStatus: attempt.httpStatus, recordCount: attempt.recordCount, rejected: attempt.rejected,
       changeCount: committed, error: attempt.error
@@ -110,21 +104,23 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     if (committed > 0) yield* Metric.incrementBy(Metric.tagged(changesEmitted, "source", source.id), committed)
     const summary = `poll ${source.id}: ${attempt.outcome}, ${attempt.recordCount} records, ${attempt.rejected.length} rejected, ${committed} changes`
     yield* attempt.outcome === "error" ? Effect.logWarning(`${summary}: ${attempt.error}`) : committed > 0 ? Effect.logInfo(summary) : Effect.logDebug(summary)
-    yield* holdLeaseFor(redis, source.id, token, intervalMs - (endMs - startMs))
+    yield* lease.hold(source.id, token, intervalMs - (endMs - startMs))
     return attempt.outcome
   }).pipe(Effect.annotateLogs("source", source.id))
+
+const CIRCUIT_SKIP = "circuit open: poll skipped"
 
 /** Polls one source forever; a failing poll is logged and never ends the loop. */
 const runSource = (source: SourceConfig, adapter: SourceAdapter) =>
   Effect.gen(function* () {
-    const redis = yield* Redis
+    const lease = yield* PollLease
     const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`
     while (true) {
       const r = yield* pollOnce(source, adapter, token).pipe(
         Effect.catchAll((e) => Effect.logError(`poll ${source.id} failed: ${e._tag} ${"message" in e ? e.message : ""}`).pipe(Effect.as("failed" as const)))
       )
       const waitMs = r === "leased-elsewhere"
-        ? yield* leaseRemainingMs(redis, source.id).pipe(Effect.orElseSucceed(() => 1000))
+        ? yield* lease.remainingMs(source.id).pipe(Effect.orElseSucceed(() => 1000))
         : source.poll_interval_s * 1000
       yield* Effect.sleep(Duration.millis(Math.max(50, waitMs) + (r === "leased-elsewhere" ? 25 : 0)))
     }

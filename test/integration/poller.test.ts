@@ -226,4 +226,25 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
     })
     expect(result.map((c) => [c.source_id, c.op, c.fields.map((f) => f.change_type)])).toEqual([["r1", "updated", ["severity_change"]]])
   }))
+
+  it.effect("reads snapshot entries through their Schema: a malformed one sends the source back to Postgres", () => Effect.gen(function* () {
+    const s = source("p-malformed")
+    const result = yield* Effect.gen(function* () {
+      const redis = yield* Redis
+      const streams = yield* RedisStreams
+      answer = { status: 200, body: [rec("m1"), rec("m2")] }
+      yield* poll(s)
+      yield* applyChanges(yield* streamChanges(s.id))
+      yield* redis.use("del stream", (c) => c.del(streams.streamKey))
+      // a foreign writer leaves garbage in one entry, and a stray entry for a record that never existed
+      yield* redis.use("corrupt", (c) => c.hSet(`${redis.prefix}:snap:${s.id}`, { m1: '{"v":"not a number"}', ghost: "{oops" }))
+      answer = { status: 200, body: [rec("m1", "Major"), rec("m2")] }
+      yield* poll(s)
+      const snap = yield* redis.use("snap", (c) => c.hKeys(`${redis.prefix}:snap:${s.id}`))
+      return { changes: yield* streamChanges(s.id), snap: snap.sort() }
+    })
+    // rebuilt from Postgres: m1 is an update, not a second creation; the stray entry is gone
+    expect(result.changes.map((c) => [c.source_id, c.op])).toEqual([["m1", "updated"]])
+    expect(result.snap).toEqual(["m1", "m2"])
+  }))
 })

@@ -5,6 +5,7 @@ import { Redis } from "../../../shared/db/Redis.js"
 import { sweepStale } from "./staleSweep.js"
 import { eventSnapshotFromPg } from "../../diff/snapshotRebuild.js"
 import { SnapshotStore } from "../../diff/SnapshotStore.js"
+import { eventKind } from "../../diff/kinds.js"
 import { adapters } from "../../sources/registry.js"
 import { acquireLease, holdLeaseFor, leaseKey } from "../../poll/Lease.js"
 import { SourceCatalogue } from "../../poll/SourceCatalogue.js"
@@ -36,7 +37,7 @@ export const sweepOrphans = Effect.gen(function* () {
     const token = `sweeper-${(yield* Random.nextInt).toString(36)}`
     if (!(yield* acquireLease(redis, source, token, 30_000))) continue
     const now = new Date(yield* Clock.currentTimeMillis)
-    const result = sweepStale(source, yield* store.load(source, eventSnapshotFromPg(source)), now, intervalMs * config.sweepFactor)
+    const result = sweepStale(source, yield* store.load(source, eventSnapshotFromPg(source), eventKind.entry), now, intervalMs * config.sweepFactor)
     if (result.changes.length > 0) {
       archived += yield* store.commit(source, result, { key: leaseKey(redis, source), token })
       yield* Effect.logInfo(`swept ${result.changes.length} stale events of uncatalogued source ${source}`)
