@@ -7,9 +7,10 @@
  * Uses DATABASE_URL's server (a scratch database it drops afterwards) and REDIS_URL under its own prefix.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Fiber, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { Effect, Fiber, Layer, Logger, LogLevel, ManagedRuntime, Schema } from "effect"
 import { RedisStreams } from "../shared/bus/RedisStreams.js"
 import { diffPoll, type SnapEntry } from "../pipeline/diff/Differ.js"
+import { eventKind } from "../pipeline/diff/kinds.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { runMaterializer } from "../pipeline/stages/materialize/Materializer.js"
 import { wzdx } from "../pipeline/sources/wzdx.js"
@@ -92,6 +93,15 @@ const differBench = () => {
     }
     const best = Math.min(...times)
     console.log(`differ  ${label.padEnd(20)} ${fmt(N / (best / 1000))} records/s (parse+decode+diff of ${fmt(N)} in ${best.toFixed(0)} ms best of 5, median ${pct(times, 50).toFixed(0)} ms; ${changes} changes)`)
+  }
+  // every poll reads its snapshot back from Redis through the entry Schema; the floor is JSON.parse of the same strings
+  {
+    const stored = [...prev.values()].map((e) => JSON.stringify(e))
+    const decodeEntry = Schema.decodeUnknownEither(Schema.parseJson(eventKind.entry))
+    const best = (f: () => void) => Math.min(...Array.from({ length: 3 }, () => { const t0 = performance.now(); f(); return performance.now() - t0 }))
+    const floor = best(() => { for (const v of stored) JSON.parse(v) })
+    const schema = best(() => { for (const v of stored) decodeEntry(v) })
+    console.log(`snapshot load       ${fmt(stored.length / (schema / 1000))} entries/s through the Schema (${fmt(stored.length)} in ${schema.toFixed(0)} ms; JSON.parse floor ${floor.toFixed(0)} ms, ${(schema / floor).toFixed(1)}x)`)
   }
 }
 
