@@ -50,6 +50,8 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   readonly body?: Schema.Schema<B, any, never>
   readonly responses: Readonly<Record<number, ResponseSpec>>
   readonly cacheControl?: string
+  /** served but not described (a catch-all that only answers errors) */
+  readonly hidden?: boolean
   readonly handler: (input: RouteInput<P, Q, B>) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth>
 }
 

@@ -99,7 +99,7 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}")
 
 export const buildOpenApiDocument = (routes: ReadonlyArray<Route>) => {
   const paths: Record<string, Record<string, S>> = {}
-  for (const r of routes) (paths[openApiPath(r.path)] ??= {})[r.method] = operation(r)
+  for (const r of routes.filter((r) => !r.hidden)) (paths[openApiPath(r.path)] ??= {})[r.method] = operation(r)
   const errorSchema = toJson(ErrorBody)
   return {
     openapi: "3.1.0",
@@ -110,7 +110,7 @@ export const buildOpenApiDocument = (routes: ReadonlyArray<Route>) => {
     },
     servers: [{ url: "/api/v1" }],
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.filter((r) => !r.hidden).map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

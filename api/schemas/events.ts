@@ -53,6 +53,11 @@ export const EventCollection = FeatureCollectionOf(Schema.Struct({
   title: Schema.String, affected_roads: Texts, direction: NullableText, start_time: NullableDateTime
 }), "EventCollection")
 
-export const HistoryEntry = Schema.Struct({
+const historyFields = {
   id: Count, event_id: Schema.String, change_type: HistoryType, old_value: NullableText, new_value: NullableText, changed_at: DateTime
-}).annotations({ identifier: "HistoryEntry" })
+}
+export const HistoryEntry = Schema.Struct(historyFields).annotations({ identifier: "HistoryEntry" })
+
+/** A change across events (/analytics/changes): a history entry with its event's jurisdiction and title. */
+export const ChangeEntry = Schema.Struct({ ...historyFields, jurisdiction: Schema.String, event_title: Schema.String }).annotations({ identifier: "ChangeEntry" })
+export const ChangePage = Paged(ChangeEntry, "ChangePage")

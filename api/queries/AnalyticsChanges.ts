@@ -1,0 +1,47 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+export interface ChangeFilters {
+  readonly jurisdictions?: ReadonlyArray<string>
+  readonly types?: ReadonlyArray<string>
+  readonly changeTypes?: ReadonlyArray<string>
+  readonly since?: string
+  readonly until?: string
+  /** the plan's history window: rows changed before this instant are not shown */
+  readonly earliest?: string
+}
+
+export interface ChangePage {
+  readonly limit: number
+  readonly offset: number
+  readonly afterSeq?: number
+}
+
+/**
+ * Lifecycle changes across events (SPEC §4.5 /analytics/changes), oldest first by history row id
+ * (insertion order, so offset and cursor pages agree while rows are added), with each change's
+ * event jurisdiction and title.
+ */
+export const listChanges = (f: ChangeFilters, page: ChangePage) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const w = sql.and([
+      f.jurisdictions ? sql`e.jurisdiction = ANY(${f.jurisdictions})` : sql`TRUE`,
+      f.types ? sql`e.type = ANY(${f.types})` : sql`TRUE`,
+      f.changeTypes ? sql`h.change_type = ANY(${f.changeTypes})` : sql`TRUE`,
+      f.since ? sql`h.changed_at >= ${f.since}::timestamptz` : sql`TRUE`,
+      f.until ? sql`h.changed_at < ${f.until}::timestamptz` : sql`TRUE`,
+      f.earliest ? sql`h.changed_at >= ${f.earliest}::timestamptz` : sql`TRUE`
+    ])
+    const keyset = page.afterSeq !== undefined ? sql`AND h.id > ${page.afterSeq}` : sql``
+    const [rows, [{ total }]] = yield* Effect.all([
+      sql<Record<string, unknown> & { seq: number }>`
+        SELECT h.id, h.event_id, h.change_type, h.old_value, h.new_value, h.changed_at,
+               e.jurisdiction, e.title AS event_title, h.id AS seq
+        FROM event_history h JOIN events e ON e.id = h.event_id
+        WHERE ${w} ${keyset}
+        ORDER BY h.id LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
+      sql<{ total: number }>`SELECT count(*)::int AS total FROM event_history h JOIN events e ON e.id = h.event_id WHERE ${w}`
+    ], { concurrency: 2 })
+    return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
+  })
