@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import type { Page } from "./EventsQuery.js"
 
 export interface ChangeFilters {
   readonly jurisdictions?: ReadonlyArray<string>
@@ -11,18 +12,12 @@ export interface ChangeFilters {
   readonly earliest?: string
 }
 
-export interface ChangePage {
-  readonly limit: number
-  readonly offset: number
-  readonly afterSeq?: number
-}
-
 /**
  * Lifecycle changes across events (SPEC §4.5 /analytics/changes), oldest first by history row id
  * (insertion order, so offset and cursor pages agree while rows are added), with each change's
  * event jurisdiction and title.
  */
-export const listChanges = (f: ChangeFilters, page: ChangePage) =>
+export const listChanges = (f: ChangeFilters, page: Page) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const w = sql.and([

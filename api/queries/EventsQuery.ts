@@ -24,6 +24,7 @@ export interface EventFilters {
   readonly historyDays?: number
 }
 
+/** One page of a list in `seq` order: `afterSeq` (from a cursor) replaces the offset. */
 export interface Page {
   readonly limit: number
   readonly offset: number

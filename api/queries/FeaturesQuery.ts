@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle, type CellCover } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../http/QueryParams.js"
+import type { Page } from "./EventsQuery.js"
 
 export interface FeatureFilters {
   readonly types: ReadonlyArray<string>
@@ -95,13 +96,7 @@ export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters, nowMs:
   return w
 }
 
-export interface FeaturePage {
-  readonly limit: number
-  readonly offset: number
-  readonly afterSeq?: number
-}
-
-export const listFeatures = (f: FeatureFilters, page: FeaturePage) =>
+export const listFeatures = (f: FeatureFilters, page: Page) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cover = spatialCover(f)
