@@ -1,12 +1,9 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { cursorSecret, decodeCursor, encodeCursor } from "./cursor.js"
 import { BadRequest } from "./http/HttpError.js"
 import { Cursor, Limit, Offset } from "./http/QueryParams.js"
-import { Schema } from "effect"
 import type { ApiWarning } from "./warnings.js"
-
-export { OFFSET_CAP } from "./http/QueryParams.js"
 
 /** The paging fields of every paged list's query Schema (SPEC §2.3, §8). */
 export const pageFields = (fixedCap?: number) => ({

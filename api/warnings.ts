@@ -52,6 +52,16 @@ export const suggest = (value: string, candidates: Iterable<string>, names: Read
   return [...scored].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c)
 }
 
+/**
+ * An enumerated filter's values, lower case (undefined when none). Values outside `allowed` become
+ * warnings and stay in the filter, so they match nothing rather than widening the answer (SPEC §2.4).
+ */
+export const vocabularyFilter = (values: ReadonlyArray<string> | undefined, what: string, allowed: ReadonlyArray<string>, code: WarningCode, warnings: Array<ApiWarning>) => {
+  const lower = values?.map((v) => v.toLowerCase())
+  for (const v of lower ?? []) if (!allowed.includes(v)) warnings.push(unknownValue(code, what, v, allowed))
+  return lower && lower.length > 0 ? lower : undefined
+}
+
 export const unknownValue = (code: WarningCode, what: string, raw: string, candidates: Iterable<string>, names?: ReadonlyMap<string, string>): ApiWarning => {
   const value = raw.trim().toUpperCase()
   const did = suggest(value, candidates, names)

@@ -25,14 +25,11 @@ export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ reado
 
 export class RateLimited extends Data.TaggedError("RateLimited")<{ readonly message: string; readonly retryAfterS: number }> {}
 
-export type PlanGateCode =
-  | "plan_jurisdiction" | "plan_batch_size" | "plan_event_time_range" | "plan_event_status" | "plan_archived_event"
-  | "plan_inactive_features" | "plan_geojson" | "plan_analytics" | "plan_truck" | "plan_webhooks" | "trial_expired" | "subscription_expired"
-
-export const PLAN_GATE_CODES: ReadonlyArray<PlanGateCode> = [
+export const PLAN_GATE_CODES = [
   "plan_jurisdiction", "plan_batch_size", "plan_event_time_range", "plan_event_status", "plan_archived_event",
   "plan_inactive_features", "plan_geojson", "plan_analytics", "plan_truck", "plan_webhooks", "trial_expired", "subscription_expired"
-]
+] as const
+export type PlanGateCode = (typeof PLAN_GATE_CODES)[number]
 
 export class PlanGate extends Data.TaggedError("PlanGate")<{
   readonly message: string
@@ -41,8 +38,6 @@ export class PlanGate extends Data.TaggedError("PlanGate")<{
   readonly planName: string
   readonly upgradeUrl?: string | undefined
 }> {}
-
-export type HttpError = BadRequest | Unauthorized | Forbidden | NotFound | PayloadTooLarge | RateLimited | PlanGate
 
 export interface HttpAnswer {
   readonly status: number

@@ -27,10 +27,6 @@ const param = <A>(jsonSchema: JsonSchema, description: string, read: (s: string)
 const INT = /^[+-]?\d+$/
 const NUM = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i
 
-export const Int = (min: number, max: number, description = "") =>
-  param<number>({ type: "integer", minimum: min, maximum: max }, description, (s) =>
-    INT.test(s) && Number(s) >= min && Number(s) <= max ? { ok: Number(s) } : { wanted: `must be a whole number from ${figure(min)} to ${figure(max)}` })
-
 /** A number in [min, max]; `exclusiveMin` makes the lower bound open (radius 0 is no search). */
 export const Num = (min: number, max: number, description = "", exclusiveMin = false) =>
   param<number>({ type: "number", ...(exclusiveMin ? { exclusiveMinimum: min } : { minimum: min }), maximum: max }, description, (s) => {
@@ -52,10 +48,10 @@ export const Text = (description = "", maxLength = 2000) =>
 /** An id in a path: bounded so no lookup runs on a megabyte of text. */
 export const Id = (description: string, maxLength = 200) => Text(description, maxLength)
 
-/** One of fixed values, case-insensitive; answered in lower case (or as listed when `upper`). */
-export const OneOf = <const V extends string>(values: ReadonlyArray<V>, description = "", upper = false) =>
+/** One of fixed lower-case values, case-insensitive. */
+export const OneOf = <const V extends string>(values: ReadonlyArray<V>, description = "") =>
   param<V>({ type: "string", enum: values }, description, (s) => {
-    const v = upper ? s.toUpperCase() : s.toLowerCase()
+    const v = s.toLowerCase()
     return values.includes(v as V) ? { ok: v as V } : { wanted: `must be one of ${values.join(", ")}` }
   })
 

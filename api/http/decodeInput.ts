@@ -4,7 +4,7 @@ import { figure } from "./QueryParams.js"
 import type { RequestAuth } from "./RequestAuth.js"
 
 /** Longest raw value of any one query parameter. */
-export const MAX_PARAM_CHARS = 2000
+const MAX_PARAM_CHARS = 2000
 
 /**
  * Raw query → one trimmed string per name: a repeated parameter is ambiguous, so the last one

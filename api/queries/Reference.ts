@@ -49,5 +49,5 @@ export const loadReference = Effect.gen(function* () {
   } satisfies Reference
 })
 
-/** Reference data changes only with a deploy or a sync; keep it for a minute per process. */
-export const cachedReference = () => cached(60_000, loadReference)
+/** Reference data changes only with a deploy or a sync: one copy per process (and database), kept a minute. */
+export const reference = cached(60_000, loadReference)

@@ -11,13 +11,12 @@ import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, pageFields, pageOf } from "../paging.js"
 import { listChanges } from "../queries/AnalyticsChanges.js"
 import { eventHistory, getEvent } from "../queries/EventsQuery.js"
-import { cachedReference } from "../queries/Reference.js"
+import { reference } from "../queries/Reference.js"
 import { ChangePage, HistoryEntry } from "../schemas/events.js"
-import { type ApiWarning, unknownValue } from "../warnings.js"
+import { type ApiWarning, vocabularyFilter } from "../warnings.js"
 
 export const analyticsGate = { allowed: (p: { allow_analytics: boolean }) => p.allow_analytics, code: "plan_analytics", message: "analytics are available on Pro and above" } as const
 const common = { tag: "Analytics", access: "key", gate: analyticsGate } as const
-const reference = cachedReference()
 
 const ChangesQuery = Schema.Struct({
   jurisdiction: JurisdictionParam,
@@ -27,13 +26,6 @@ const ChangesQuery = Schema.Struct({
   until: Schema.optional(Instant("changed_at before (UTC)")),
   ...pageFields()
 })
-
-/** Values outside a vocabulary are warnings and stay in the filter, so they match nothing (SPEC §2.4). */
-const vocabulary = (values: ReadonlyArray<string> | undefined, what: string, allowed: ReadonlyArray<string>, code: "unknown_type" | "unknown_change_type", warnings: Array<ApiWarning>) => {
-  const lower = values?.map((v) => v.toLowerCase())
-  for (const v of lower ?? []) if (!allowed.includes(v)) warnings.push(unknownValue(code, what, v, allowed))
-  return lower && lower.length > 0 ? lower : undefined
-}
 
 /** Analytics over event history (Pro and above). */
 export const analyticsRoutes = [
@@ -67,8 +59,8 @@ export const analyticsRoutes = [
         const warnings: Array<ApiWarning> = []
         const filters = {
           jurisdictions: yield* jurisdictionFilter(query.jurisdiction, yield* reference, warnings),
-          types: vocabulary(query.type, "type", EVENT_TYPES, "unknown_type", warnings),
-          changeTypes: vocabulary(query.change_type, "change_type", HistoryType.literals, "unknown_change_type", warnings),
+          types: vocabularyFilter(query.type, "type", EVENT_TYPES, "unknown_type", warnings),
+          changeTypes: vocabularyFilter(query.change_type, "change_type", HistoryType.literals, "unknown_change_type", warnings),
           since: query.since, until: query.until, earliest
         }
         // the window moves with the clock, so it stays out of the cursor's filter key

@@ -14,9 +14,9 @@ import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, pageFields, pageOf, withoutSeq } from "../paging.js"
 import { type EventFilters, eventsByIds, getEvent, knownSubTypes, listEvents } from "../queries/EventsQuery.js"
-import { cachedReference } from "../queries/Reference.js"
+import { reference } from "../queries/Reference.js"
 import { EventCollection, EventDetail, EventPage } from "../schemas/events.js"
-import { type ApiWarning, dataDelayWarning, unknownValue, type WarningCode } from "../warnings.js"
+import { type ApiWarning, dataDelayWarning, unknownValue, vocabularyFilter } from "../warnings.js"
 
 const EventQuery = Schema.Struct({
   ids: Schema.optional(List("Comma-separated event ids; when present every other filter is ignored and every status is returned", 10_000)),
@@ -35,13 +35,6 @@ const EventQuery = Schema.Struct({
 })
 type EventQuery = typeof EventQuery.Type
 
-/** Values of one enumerated filter, lower case; those outside the vocabulary become warnings, not errors (SPEC §2.4). */
-const enumFilter = (values: ReadonlyArray<string> | undefined, what: string, allowed: ReadonlyArray<string>, code: WarningCode, warnings: Array<ApiWarning>) => {
-  const lower = values?.map((v) => v.toLowerCase())
-  for (const v of lower ?? []) if (!allowed.includes(v)) warnings.push(unknownValue(code, what, v, allowed))
-  return lower && lower.length > 0 ? lower : undefined
-}
-
 /** SPEC §7 gates on which events a plan may see: other statuses, and how far back. */
 const eventPlanGates = (auth: AuthContext, nowMs: number, statuses: ReadonlyArray<string>, q: EventQuery) => {
   const plan = auth.plan
@@ -59,7 +52,6 @@ const eventPlanGates = (auth: AuthContext, nowMs: number, statuses: ReadonlyArra
   return Effect.void
 }
 
-const reference = cachedReference()
 const subTypes = cached(300_000, knownSubTypes)
 
 /** Events named by `ids`: any status, within the plan's batch size. */
@@ -83,7 +75,7 @@ const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
     const auth = yield* RequestAuth
     const warnings: Array<ApiWarning> = []
     const ref = yield* reference
-    const statuses = enumFilter(q.status, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"]
+    const statuses = vocabularyFilter(q.status, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"]
     yield* eventPlanGates(auth, yield* nowMillis, statuses, q)
     const subTypeValues = q.sub_type?.map((s) => s.toLowerCase())
     if (subTypeValues) {
@@ -92,10 +84,10 @@ const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
     }
     const filters: EventFilters = {
       jurisdictions: yield* jurisdictionFilter(q.jurisdiction, ref, warnings),
-      types: enumFilter(q.type, "type", EVENT_TYPES, "unknown_type", warnings),
+      types: vocabularyFilter(q.type, "type", EVENT_TYPES, "unknown_type", warnings),
       subTypes: subTypeValues && subTypeValues.length > 0 ? subTypeValues : undefined,
-      causes: enumFilter(q.cause, "cause", CAUSES, "unknown_cause", warnings),
-      severities: enumFilter(q.severity, "severity", SEVERITIES, "unknown_severity", warnings),
+      causes: vocabularyFilter(q.cause, "cause", CAUSES, "unknown_cause", warnings),
+      severities: vocabularyFilter(q.severity, "severity", SEVERITIES, "unknown_severity", warnings),
       statuses,
       road: q.road,
       circle: yield* circleOf(q),

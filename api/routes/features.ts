@@ -11,7 +11,7 @@ import { listExtras } from "../listExtras.js"
 import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, pageFields, pageOf } from "../paging.js"
 import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
-import { cachedReference } from "../queries/Reference.js"
+import { reference } from "../queries/Reference.js"
 import { FeatureCollection, FeatureGroup, FeaturePage, FeatureTypeCount } from "../schemas/features.js"
 import { type ApiWarning, dataDelayWarning, unknownValue } from "../warnings.js"
 
@@ -59,7 +59,6 @@ const typesOf = (q: FeatureQuery, present: ReadonlyArray<string>, warnings: Arra
   return Effect.succeed(type ? group.feature_types.filter((t) => t === type) : group.feature_types)
 }
 
-const reference = cachedReference()
 const typeCounts = cached(120_000, featureTypeCounts)
 
 /** The filters of a /features request, shared by the JSON and GeoJSON forms. */

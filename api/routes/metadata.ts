@@ -5,14 +5,13 @@ import { Bool, Id, Limit, List, Offset, OneOf, Text } from "../http/QueryParams.
 import { route } from "../http/Route.js"
 import { listFuelPrices, knownFuelTypes } from "../queries/FuelPrices.js"
 import { attributionFor, coverageEntries, dataSources, statsSummary } from "../queries/Metadata.js"
-import { cachedReference } from "../queries/Reference.js"
+import { reference } from "../queries/Reference.js"
 import { FuelPricePage, CoverageList, DataSourceList, Jurisdiction, JurisdictionGroup, StatsSummary } from "../schemas/metadata.js"
 import { type ApiWarning, unknownValue } from "../warnings.js"
 
 const SCOPES = ["state", "federal", "regional", "all"] as const
 const COUNTRIES = ["US", "CA"] as const
 
-const reference = cachedReference()
 const summary = cached(60_000, statsSummary)
 const fuelTypes = cached(3_600_000, knownFuelTypes)
 // prices change weekly or monthly: one day per distinct query (SPEC §8)

@@ -7,7 +7,7 @@ import { Reply, type ResponseHeaders, route } from "../http/Route.js"
 import { jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
 import { corridorFeatures } from "../queries/CorridorQuery.js"
-import { cachedReference } from "../queries/Reference.js"
+import { reference } from "../queries/Reference.js"
 import { CorridorCollection, CorridorResult } from "../schemas/features.js"
 import type { ApiWarning } from "../warnings.js"
 
@@ -27,7 +27,6 @@ const CorridorQuery = Schema.Struct({
 })
 type CorridorQuery = typeof CorridorQuery.Type
 
-const reference = cachedReference()
 
 const corridorQuery = (q: CorridorQuery, headers: ResponseHeaders) =>
   Effect.gen(function* () {

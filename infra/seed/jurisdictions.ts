@@ -1,7 +1,5 @@
 import { CA_PROVINCES, US_STATES } from "../../shared/domain/Jurisdictions.js"
 
-export { CA_PROVINCES, US_STATES }
-
 /** Reference jurisdictions (SPEC §2.6). Codes are stable: sources and API keys refer to them. */
 export interface JurisdictionSeed {
   readonly code: string

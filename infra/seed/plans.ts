@@ -28,7 +28,7 @@ export const planSeeds = [
     data_delay_sec: 0, data_unit_price: 0.0003, is_contact_sales: false,
     rate_limit_rpm: 600, daily_request_limit: null, max_limit: 1000, max_batch_size: 100, max_jurisdictions: null,
     requires_jurisdiction: false, saved_route_slots: 25, monthly_routing_quota: 5000, trial_days: null,
-    features: [{ key: "plan.pro.truck", label: "Truck corridor and routing" }, { key: "plan.pro.webhooks", label: "Signed webhooks" }]
+    features: [{ key: "plan.pro.truck", label: "Truck corridor" }, { key: "plan.pro.webhooks", label: "Signed webhooks" }]
   },
   {
     code: "enterprise", max_webhooks: 1000, allow_archived_events: true, allow_inactive_features: true, event_history_days: null,

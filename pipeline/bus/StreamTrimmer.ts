@@ -4,8 +4,6 @@ import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 /** Trims the change stream to what some consumer group still needs, so Redis memory stays bounded. */
 export const trimStream = Effect.flatMap(RedisStreams, (s) => s.trimProcessed)
 
-export const safeTrimPoint = Effect.flatMap(RedisStreams, (s) => s.safeTrimPoint)
-
 export const StreamTrimmerLive = Layer.scopedDiscard(
   Effect.forkScoped(
     trimStream.pipe(

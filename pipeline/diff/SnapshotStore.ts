@@ -1,6 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Data, Effect, Layer, Schema } from "effect"
+import { Context, Data, Effect, type Either, Layer, Schema } from "effect"
 import { Redis, RedisError } from "../../shared/db/Redis.js"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 
@@ -35,10 +35,18 @@ export interface SnapshotStoreService {
   readonly commit: <S>(source: string, delta: SnapshotDelta<S>, fence: Fence | null) => Effect.Effect<number, RedisError | LeaseLost>
 }
 
+/** One JSON decoder per entry Schema, built once: a poll's load is on the hot path. */
+const decoders = new WeakMap<object, (text: string) => Either.Either<unknown, unknown>>()
+const decoderOf = <S>(entry: Schema.Schema<S, any>) => {
+  let d = decoders.get(entry)
+  if (!d) decoders.set(entry, (d = Schema.decodeUnknownEither(Schema.parseJson(entry))))
+  return d as (text: string) => Either.Either<S, unknown>
+}
+
 /** Every entry through its Schema, or null when any one does not decode. */
 const decodeEntries = <S>(raw: Record<string, string>, entry: Schema.Schema<S, any>): Map<string, S> | null => {
   const map = new Map<string, S>()
-  const decode = Schema.decodeUnknownEither(Schema.parseJson(entry))
+  const decode = decoderOf(entry)
   for (const [k, v] of Object.entries(raw)) {
     const d = decode(v)
     if (d._tag === "Left") return null

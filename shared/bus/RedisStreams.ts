@@ -35,9 +35,7 @@ export interface RedisStreamsService {
   readonly deadLetter: (group: string, msg: StreamMessage, cause: string) => Effect.Effect<void, RedisError>
   readonly groups: Effect.Effect<ReadonlyArray<GroupInfo>, RedisError>
   readonly length: Effect.Effect<number, RedisError>
-  /** The oldest entry some group still needs (its oldest pending one, or the last it was given); null without groups. */
-  readonly safeTrimPoint: Effect.Effect<string | null, RedisError>
-  /** Drops entries every group has processed; the count dropped. */
+  /** Drops entries every group has processed (before the oldest one some group still needs); the count dropped. */
   readonly trimProcessed: Effect.Effect<number, RedisError>
   /**
    * Queues the XADD of change bodies onto a caller's MULTI, so a poll's changes and its snapshot
@@ -82,6 +80,7 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
           })
         )
       )
+      /** The oldest entry some group still needs: its oldest pending one, or the last it was given; null without groups. */
       const safeTrimPoint = Effect.gen(function* () {
         let point: string | null = null
         for (const g of yield* groups) {
@@ -133,7 +132,6 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
           ).pipe(Effect.asVoid),
         groups,
         length: wrap("xlen", () => redis.client.xLen(streamKey)),
-        safeTrimPoint,
         trimProcessed: Effect.flatMap(safeTrimPoint, (point) =>
           point === null || point === "0-0"
             ? Effect.succeed(0)
