@@ -6,6 +6,7 @@ import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { MetricsPublisherLive } from "./metrics/MetricsPublisher.js"
 import { PollerLive } from "./poll/Poller.js"
 import { PollServicesLive } from "./poll/PollServices.js"
+import { AnalyticsLive } from "./stages/analytics/AnalyticsStage.js"
 import { CoverageLive } from "./stages/coverage/rebuildCoverage.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
 import { WebhooksLive } from "./stages/webhooks/WebhookStage.js"
@@ -16,8 +17,8 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, PollServices
   Layer.provideMerge(Layer.merge(RedisStreams.layer, FetchHttpClient.layer))
 )
 
-/** Poller, materializer, webhooks, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
+/** Poller, materializer, analytics, webhooks, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, WebhooksLive(consumer), MetricsPublisherLive(consumer)).pipe(
+  Layer.mergeAll(PollerLive, MaterializerLive(consumer), AnalyticsLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, WebhooksLive(consumer), MetricsPublisherLive(consumer)).pipe(
     Layer.provideMerge(PipelineServices)
   )

@@ -35,6 +35,11 @@ export const Num = (min: number, max: number, description = "", exclusiveMin = f
     return inRange ? { ok: n } : { wanted: `must be a number ${exclusiveMin ? "above" : "from"} ${figure(min)} ${exclusiveMin ? "and at most" : "to"} ${figure(max)}` }
   })
 
+/** A whole number in [min, max]. */
+export const Int = (min: number, max: number, description = "") =>
+  param<number>({ type: "integer", minimum: min, maximum: max }, description, (s) =>
+    INT.test(s) && Number(s) >= min && Number(s) <= max ? { ok: Number(s) } : { wanted: `must be a whole number from ${figure(min)} to ${figure(max)}` })
+
 export const Bool = (description = "") =>
   param<boolean>({ type: "boolean" }, description, (s) => {
     const v = s.toLowerCase()

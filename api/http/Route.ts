@@ -10,7 +10,7 @@ export interface ResponseSpec {
   readonly schema?: Schema.Schema.Any
   /** default application/json */
   readonly contentType?: string
-  readonly headers?: ReadonlyArray<"rateLimit" | "jurisdictionWarning" | "retryAfter">
+  readonly headers?: ReadonlyArray<"rateLimit" | "jurisdictionWarning" | "warnings" | "retryAfter">
 }
 
 /** Headers a handler adds to its answer (warnings, caching). */

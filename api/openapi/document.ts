@@ -47,6 +47,10 @@ const HEADERS: Record<string, Record<string, S>> = {
   jurisdictionWarning: {
     "X-Jurisdiction-Warning": { description: "Warning text (not_covered, covered_but_empty, unknown values); the only warning channel of GeoJSON answers", schema: { type: "string" } }
   },
+  warnings: {
+    "X-Warnings": { description: "The answer's APIWarning[] as JSON (unknown filter values): an array answer has no room for `warnings`", schema: { type: "string" } },
+    "X-Jurisdiction-Warning": { description: "The same warnings as text", schema: { type: "string" } }
+  },
   retryAfter: { "Retry-After": integer("Seconds to wait") }
 }
 

@@ -19,6 +19,10 @@ export interface AppSettings {
   readonly sweepFactor: number
   /** a consumer's pending message idle this long is reclaimed by another (XAUTOCLAIM) */
   readonly claimIdleMs: number
+  /** an event's weather snapshot comes from the nearest active station within this distance */
+  readonly weatherSnapshotKm: number
+  /** a station's first reading still describes events created up to this long before it */
+  readonly weatherSnapshotLateS: number
   readonly cursorSecret: Redacted.Redacted<string>
   readonly logLevel: string
   /** customer portal; plan-gate bodies link to its upgrade page when set */
@@ -55,6 +59,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   demoPollIntervalS: Config.number("DEMO_POLL_INTERVAL_S").pipe(Config.withDefault(2)),
   sweepFactor: Config.number("SWEEP_FACTOR").pipe(Config.withDefault(15)),
   claimIdleMs: Config.integer("CLAIM_IDLE_MS").pipe(Config.withDefault(30_000)),
+  weatherSnapshotKm: Config.number("WEATHER_SNAPSHOT_KM").pipe(Config.withDefault(50)),
+  weatherSnapshotLateS: Config.number("WEATHER_SNAPSHOT_LATE_S").pipe(Config.withDefault(900)),
   cursorSecret: Config.redacted("CURSOR_SECRET").pipe(Config.withDefault(Redacted.make("dev-cursor-secret-change-me"))),
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   portalUrl: optionalString("PORTAL_URL"),

@@ -9,6 +9,7 @@ import planGates from "./migrations/0005_plan_gates.js"
 import webhooks from "./migrations/0006_webhooks.js"
 import haversineClamp from "./migrations/0007_haversine_clamp.js"
 import sourceMetadata from "./migrations/0008_source_metadata.js"
+import analytics from "./migrations/0009_analytics.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -19,7 +20,8 @@ export const MIGRATIONS = {
   "0005_plan_gates": planGates,
   "0006_webhooks": webhooks,
   "0007_haversine_clamp": haversineClamp,
-  "0008_source_metadata": sourceMetadata
+  "0008_source_metadata": sourceMetadata,
+  "0009_analytics": analytics
 }
 
 const run = Migrator.make({})

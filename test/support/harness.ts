@@ -11,12 +11,14 @@ import { seedReferenceData } from "../../infra/seed/seed.js"
  * A test file's own world: a fresh database on the test server and a Redis key prefix of its own,
  * so files run in parallel. `cleanup` drops both.
  */
-export const makeTestEnv = (overrides: Partial<AppSettings> = {}) => {
+export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { readonly timeZone?: string } = {}) => {
   const id = randomBytes(4).toString("hex")
   const server = new URL(inject("databaseUrl"))
   const dbName = `rd_test_${id}`
   const dbUrl = new URL(server.toString())
   dbUrl.pathname = `/${dbName}`
+  // a session time zone other than UTC shows that answers do not depend on it
+  if (session.timeZone) dbUrl.searchParams.set("options", `-c timezone=${session.timeZone}`)
   const redisUrl = inject("redisUrl")
   const prefix = `rdtest:${id}`
   const config = AppConfig.make({
@@ -33,6 +35,7 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}) => {
   const cleanup = async () => {
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"
+    admin.search = ""
     const c = new pg.Client({ connectionString: admin.toString() })
     await c.connect()
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined)

@@ -1,0 +1,11 @@
+import { Layer } from "effect"
+import { hostname } from "node:os"
+import { BaseLive } from "../db/BaseLive.js"
+import { runMain } from "../../shared/runMain.js"
+import { MetricsPublisherLive } from "../../pipeline/metrics/MetricsPublisher.js"
+import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { AnalyticsLive } from "../../pipeline/stages/analytics/AnalyticsStage.js"
+
+/** The analytics stage on its own (`npm run start:analytics`): run several to spread the work. */
+const consumer = `${hostname()}-${process.pid}`
+runMain(Layer.launch(Layer.merge(AnalyticsLive(consumer), MetricsPublisherLive(consumer)).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive))))
