@@ -15,6 +15,7 @@ import { recordPoll, registerSources } from "../../pipeline/poll/PollRecorder.js
 import type { SourceConfig } from "../../pipeline/poll/SourceCatalogue.js"
 import { adapters } from "../../pipeline/sources/registry.js"
 import { rebuildCoverage } from "../../pipeline/stages/coverage/rebuildCoverage.js"
+import { applyAnalytics } from "../../pipeline/stages/analytics/applyAnalytics.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { changeScript, feature, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
@@ -39,8 +40,16 @@ beforeAll(async () => {
   await rt.runPromise(Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* registerSources([src("cams", "drivebc_webcams", "BC"), src("ny", "ibi511", "NY"), src("eia", "eia_weekly", "EIA")], (a) => adapters.get(a))
-    yield* applyChanges(changeScript("ny", [[observation("a"), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" }), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" })]]))
+    const events = changeScript("ny", [[observation("a"), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" }), observation("b", { type: "closure", severity: "major" })], [observation("a", { severity: "major" })]])
+    yield* applyChanges(events)
     const at = new Date()
+    // a weather station beside the events, known to analytics before them
+    const station = diffFeaturePoll({
+      source: "wx", polledAt: at, now: at, presentIds: [], prev: new Map(),
+      records: [feature("wx1", { feature_type: "weather_stations", jurisdiction: "NY", latitude: 40.76, longitude: -73.99, properties: { temperature: 40, temperature_c: 4.4, precipitation: "rain", road_surface: "wet", wind_direction: 90 } })]
+    }).changes
+    yield* applyChanges(station)
+    yield* applyAnalytics({ maxKm: 50, lateS: 900 })([...station, ...events])
     const line = { type: "LineString", coordinates: [[-123, 49], [-123.1, 49.1]] }
     yield* applyChanges(diffFeaturePoll({
       source: "cams", polledAt: at, now: at, presentIds: [], prev: new Map(),
@@ -135,6 +144,19 @@ describe("GET /api/v1/openapi.json", () => {
     const changes = await check("get", "/analytics/changes", "/analytics/changes?limit=2", { key: pro, status: 200 })
     await check("get", "/analytics/changes", `/analytics/changes?limit=2&cursor=${encodeURIComponent(changes.next_cursor)}`, { key: pro, status: 200 })
     await check("get", "/analytics/changes", "/analytics/changes?change_type=nope", { key: pro, status: 200 })
+    const history = await check("get", "/analytics/feature-history", "/analytics/feature-history?limit=1", { key: pro, status: 200 })
+    expect(history.data).toHaveLength(1)
+    await check("get", "/analytics/feature-history", "/analytics/feature-history?type=camras", { key: pro, status: 200 })
+    expect(await check("get", "/analytics/weather", "/analytics/weather", { key: pro, status: 200 })).toHaveLength(1)
+    await check("get", "/analytics/event-weather/{id}", `/analytics/event-weather/${id}`, { key: pro, status: 200 })
+    await check("get", "/analytics/event-weather/{id}", "/analytics/event-weather/ev_nope", { key: pro, status: 404 })
+    expect(await check("get", "/analytics/clearance", `/analytics/clearance?since=${new Date(Date.now() - 10 * 86_400_000).toISOString()}&include_stale=true`, { key: pro, status: 200 })).toBeInstanceOf(Array)
+    expect(await check("get", "/analytics/corridors", "/analytics/corridors", { key: pro, status: 200 })).toHaveLength(1)
+    expect(await check("get", "/analytics/trends", "/analytics/trends?group_by=severity&bucket=week", { key: pro, status: 200 })).not.toHaveLength(0)
+    await check("get", "/analytics/trends", "/analytics/trends?bucket=month", { key: pro, status: 400 })
+    expect(await check("get", "/analytics/hotspots", "/analytics/hotspots?min_count=1", { key: pro, status: 200 })).toHaveLength(1)
+    expect(await check("get", "/analytics/weather-correlation", "/analytics/weather-correlation?type=incident,closure", { key: pro, status: 200 })).toHaveLength(1)
+    await check("get", "/analytics/clearance", "/analytics/clearance", { key: keys.free, status: 403 })
     const corridor = await check("get", "/truck/corridor", "/truck/corridor?from_lat=49&from_lng=-123&to_lat=49.1&to_lng=-123.1", { key: pro, status: 200 })
     expect(corridor.total).toBe(2)
     await check("get", "/truck/corridor", "/truck/corridor?from_lat=49&from_lng=-123&to_lat=49.1&to_lng=-123.1&weight=30", { key: pro, status: 400 })

@@ -1,0 +1,90 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { ANALYTICS_GROUP } from "../../pipeline/stages/analytics/AnalyticsStage.js"
+import { applyAnalytics } from "../../pipeline/stages/analytics/applyAnalytics.js"
+import { Redis } from "../../shared/db/Redis.js"
+import { changeScript, observation } from "../support/changes.js"
+import { makeTestEnv } from "../support/harness.js"
+import { waitFor } from "../support/wait.js"
+
+/**
+ * `npm run start:analytics` as a real process, killed with SIGKILL part-way through the stream;
+ * a second process reclaims (XAUTOCLAIM) what the first had read but not acknowledged.
+ */
+const env = makeTestEnv()
+const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const children: Array<ChildProcess> = []
+
+afterAll(async () => {
+  for (const c of children) c.kill("SIGKILL")
+  await rt.dispose()
+  await env.cleanup()
+})
+
+const startAnalytics = () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/analytics.ts"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  children.push(child)
+  return child
+}
+
+const query = <A extends object>(text: string) =>
+  rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
+const count = (where: string) => query<{ n: number }>(`SELECT count(*)::int AS n FROM analytics_events WHERE ${where}`).then((r) => r[0].n)
+const groupState = () => rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === ANALYTICS_GROUP))
+
+describe("analytics process killed mid-stream", () => {
+  it("ends with every event's facts once a second process reclaims the first one's messages", async () => {
+    const polls = [
+      Array.from({ length: 8000 }, (_, i) => observation(`k${i}`)),
+      Array.from({ length: 8000 }, (_, i) => observation(`k${i}`, { severity: i % 2 ? "major" : "minor" })),
+      Array.from({ length: 6000 }, (_, i) => observation(`k${i}`, { severity: i % 2 ? "major" : "minor" }))
+    ]
+    const changes = changeScript("akill", polls)
+    await rt.runPromise(Effect.gen(function* () {
+      const streams = yield* RedisStreams
+      const redis = yield* Redis
+      yield* streams.ensureGroup(ANALYTICS_GROUP)
+      for (let i = 0; i < changes.length; i += 2000) {
+        yield* redis.use("xadd", async (c) => {
+          const m = c.multi()
+          for (const ch of changes.slice(i, i + 2000)) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
+          await m.exec()
+        })
+      }
+    }))
+
+    const first = startAnalytics()
+    await waitFor(async () => (await count("TRUE")) > 2000)
+    first.kill("SIGKILL")
+    await new Promise((r) => first.once("exit", r))
+    const afterKill = await groupState()
+    expect(afterKill!.pending + afterKill!.lag).toBeGreaterThan(0) // it really died part-way
+
+    const second = startAnalytics()
+    await waitFor(async () => {
+      const g = await groupState()
+      return !!g && g.pending === 0 && g.lag === 0
+    }, 60_000)
+    second.kill("SIGTERM")
+
+    expect(await count("TRUE")).toBe(8000)
+    expect(await count("archived_at IS NOT NULL AND archive_reason = 'observed'")).toBe(2000)
+    expect(await count("severity = 'major'")).toBe(4000)
+    // the same rows as one clean pass over the stream
+    const rows = "SELECT event_id, severity, content_version, archived_at, archive_version FROM analytics_events ORDER BY event_id"
+    const afterReclaim = await query(rows)
+    await query("TRUNCATE analytics_events")
+    for (let i = 0; i < changes.length; i += 1000) await rt.runPromise(applyAnalytics({ maxKm: 50, lateS: 900 })(changes.slice(i, i + 1000)))
+    expect(afterReclaim).toEqual(await query(rows))
+  }, 120_000)
+})
