@@ -16,7 +16,8 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
  * - 10 s: the Open511 feed starts failing (HTTP 503), at 60 s it answers empty; its events are
  *   archived by the stale sweep about 30 s after they were last seen (`stale_sweep`);
  * - features: three DriveBC cameras from 0 s, at 30 s one goes dark (`deactivated`); road
- *   weather; truck parking whose availability changes every 10 s; EV charging whose connectors
+ *   weather from three stations, two of them within 50 km of the BC events (so those events get
+ *   weather snapshots, and BC-1001 and BC-1003 make a hotspot); truck parking whose availability changes every 10 s; EV charging whose connectors
  *   change every 15 s; weekly US and monthly Canadian fuel prices.
  */
 export const TIMELINE = {

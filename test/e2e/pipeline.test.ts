@@ -129,6 +129,30 @@ describe("end to end", () => {
     expect(text).toMatch(/stage_lag_messages\{group="materialize"\} \d+/)
   })
 
+  it("answers every analytics endpoint with data for a Pro key, and shows the analytics group's lag", async () => {
+    sim.setElapsed(31)
+    const rows = (path: string) => async () => {
+      const r = await call(path)
+      if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`)
+      const list = Array.isArray(r.body) ? r.body : r.body.data
+      return list.length > 0 ? list : undefined
+    }
+    for (const path of ["/analytics/changes", "/analytics/clearance", "/analytics/corridors", "/analytics/hotspots", "/analytics/weather",
+      "/analytics/feature-history", "/analytics/weather-correlation"]) {
+      await eventually(rows(path), 20_000)
+    }
+    const trends = await eventually(rows("/analytics/trends"))
+    expect(trends.some((p: { total: number }) => p.total > 0)).toBe(true)
+    const bc = await eventually(() => bySource("active,archived", "BC-1003"))
+    const snapshot = await eventually(async () => {
+      const r = await call(`/analytics/event-weather/${bc.id}`)
+      return r.status === 200 ? r.body : undefined
+    })
+    expect(snapshot).toMatchObject({ precipitation: "rain", road_surface: "wet" })
+    const text = await fetch(base.replace("/api/v1", "/metrics"), { headers: { Authorization: "Bearer e2e-metrics" } }).then((r) => r.text())
+    expect(text).toMatch(/stage_lag_messages\{group="analytics"\} \d+/)
+  })
+
   it("answers 401 without a key and reports health without one", async () => {
     const anon = api(base)
     expect((await anon("/events")).status).toBe(401)

@@ -14,7 +14,20 @@ export const rwisFeed = (t: number) => [
       { DataSetName: "sfc_temp", Unit: "°C", Value: "-1.0", CollectionUtc: "2026-11-01T12:00:00" },
       { DataSetName: "rel_hum", Unit: "%", Value: "91", CollectionUtc: "2026-11-01T12:00:00" },
       { DataSetName: "wnd_spd_avg", Unit: "km/h", Value: "24", CollectionUtc: "2026-11-01T12:00:00" },
-      { DataSetName: "visibility", Unit: "km", Value: "--", CollectionUtc: "2026-11-01T12:00:00" }
+      { DataSetName: "visibility", Unit: "km", Value: "--", CollectionUtc: "2026-11-01T12:00:00" },
+      { DataSetName: "precip_type", Value: "Snow", CollectionUtc: "2026-11-01T12:00:00" },
+      { DataSetName: "sfc_status", Value: "Snow covered", CollectionUtc: "2026-11-01T12:00:00" }
+    ]
+  },
+  {
+    WeatherStation: { WeatherStationId: 7003, WeatherStationName: "Chilliwack", LocationDescription: "Hwy 1 at Exit 119", Latitude: 49.1579, Longitude: -121.9514, Elevation: 10, Status: "Active" },
+    Datasets: [
+      { DataSetName: "air_temp", Unit: "°C", Value: "4.2", CollectionUtc: "2026-11-01T12:00:00" },
+      { DataSetName: "rel_hum", Unit: "%", Value: "97", CollectionUtc: "2026-11-01T12:00:00" },
+      { DataSetName: "precip_type", Value: "Rain", CollectionUtc: "2026-11-01T12:00:00" },
+      { DataSetName: "sfc_status", Value: "Wet", CollectionUtc: "2026-11-01T12:00:00" },
+      { DataSetName: "wnd_spd_avg", Unit: "km/h", Value: "18", CollectionUtc: "2026-11-01T12:00:00" },
+      { DataSetName: "wnd_dir_avg", Unit: "°", Value: "250", CollectionUtc: "2026-11-01T12:00:00" }
     ]
   },
   {
