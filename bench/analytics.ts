@@ -30,7 +30,7 @@ import { scratch } from "./scratch.js"
 const N = Number(process.env.BENCH_EVENTS ?? 200_000)
 const HISTORY_PER_EVENT = 5
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40)
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2)
 const RATE = Number(process.env.BENCH_RATE ?? 1000)
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 10)
 const DAY = 86_400_000
@@ -107,7 +107,10 @@ const loadRaw = (sql: SqlClient.SqlClient, events: ReadonlyArray<Generated>, now
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, source_id text, jurisdiction text, type text, severity text,
           status text, latitude float8, longitude float8, affected_roads text[], start_time timestamptz, created_at timestamptz,
           archived_at timestamptz, archive_reason text, h3_r3 int8, h3_r5 int8, h3_r7 int8)`
-      const history = slice.flatMap((e) => {
+      if ((off / 5000) % 10 === 9) process.stdout.write(`  raw events: ${fmt(off + 5000)}\n`)
+    }
+    // history rows in the order the materializer writes them: by the time they happened
+    const history = events.flatMap((e) => {
         const end = e.archive?.ms ?? Math.min(now, e.createdMs + DAY)
         const mid = ["severity_change", "lanes_change", "end_time_change", "lanes_change"]
         const rows = [{ change_id: `${e.id}:1`, event_id: e.id, change_type: "created", changed_at: iso(e.createdMs) }]
@@ -116,12 +119,13 @@ const loadRaw = (sql: SqlClient.SqlClient, events: ReadonlyArray<Generated>, now
         }
         if (e.archive) rows.push({ change_id: `${e.id}:${HISTORY_PER_EVENT}`, event_id: e.id, change_type: "archived", changed_at: iso(e.archive.ms) })
         return rows
-      })
+      }).sort((a, b) => a.changed_at.localeCompare(b.changed_at))
+    for (let off = 0; off < history.length; off += 20_000) {
       yield* sql`
         INSERT INTO event_history (change_id, event_id, change_type, changed_at)
         SELECT change_id, event_id, change_type, changed_at
-        FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(change_id text, event_id text, change_type text, changed_at timestamptz)`
-      if ((off / 5000) % 10 === 9) process.stdout.write(`  raw tables: ${fmt(off + 5000)} events\n`)
+        FROM jsonb_to_recordset(${JSON.stringify(history.slice(off, off + 20_000))}::jsonb) AS x(change_id text, event_id text, change_type text, changed_at timestamptz)
+        ORDER BY changed_at`
     }
   })
 
@@ -235,7 +239,8 @@ const main = async () => {
       if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`)
       await r.arrayBuffer()
     }
-    console.log(`\n${"endpoint".padEnd(28)} ${"window".padStart(6)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"raw SQL p50/p99 ms".padStart(19)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)}`)
+    console.log(`\n${REQUESTS} requests per endpoint and window, ${CONCURRENCY} at a time; default parameters and since = now − window`)
+    console.log(`${"endpoint".padEnd(28)} ${"window".padStart(6)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"raw SQL p50/p99 ms".padStart(19)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)}`)
     const line = (name: string, window: string, a: { p50: number; p99: number; rps: number }, d?: { p50: number; p99: number; rps: number }) =>
       console.log(`${name.padEnd(28)} ${window.padStart(6)} ${`${a.p50.toFixed(1)} / ${a.p99.toFixed(1)}`.padStart(16)} ${fmt(a.rps).padStart(10)} ${d ? `${d.p50.toFixed(1)} / ${d.p99.toFixed(1)}`.padStart(19) : "".padStart(19)} ${d ? fmt(d.rps).padStart(10) : "".padStart(10)} ${d ? `${(a.rps / d.rps).toFixed(2)}×`.padStart(8) : ""}`)
     for (const days of [30, 365]) {

@@ -60,12 +60,11 @@ export const weatherCorrelation = (f: FactFilters, includeStale: boolean, severi
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ precipitation: string; road_surface: string; severity: string; n: number; cleared_sum: number | null; cleared_n: number }>`
-      SELECT coalesce(s.precipitation, 'unknown') AS precipitation, coalesce(s.road_surface, 'unknown') AS road_surface,
-             a.severity, count(*)::int AS n,
+      SELECT a.weather_precipitation AS precipitation, a.weather_road_surface AS road_surface, a.severity, count(*)::int AS n,
              sum(a.clearance_minutes) FILTER (WHERE ${clearedWhere(sql, includeStale)}) AS cleared_sum,
              (count(*) FILTER (WHERE ${clearedWhere(sql, includeStale)}))::int AS cleared_n
-      FROM analytics_events a JOIN event_weather_snapshots s ON s.event_id = a.event_id
-      WHERE ${factWhere(sql, f)}
+      FROM analytics_events a
+      WHERE ${factWhere(sql, f)} AND a.weather_precipitation IS NOT NULL
       GROUP BY 1, 2, 3`
     const groups = new Map<string, { precipitation: string; road_surface: string; counts: Map<string, number>; sum: number; cleared: number }>()
     for (const r of rows) {

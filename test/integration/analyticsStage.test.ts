@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
+import { cellToParent, latLngToCell } from "h3-js"
 import { afterAll, describe, expect, it } from "vitest"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
@@ -86,6 +87,18 @@ const waitUntil = (check: Effect.Effect<boolean, unknown, any>, timeoutMs = 20_0
       yield* Effect.sleep("50 millis")
     }
   })
+
+describe("h3_parent (SQL)", () => {
+  it("gives the same parent as h3-js at every resolution hotspots offer", async () => {
+    const points = Array.from({ length: 200 }, (_, i) => [25 + ((i * 37) % 300) / 10, -125 + ((i * 53) % 650) / 10] as const)
+    const cells = points.map(([lat, lng]) => latLngToCell(lat, lng, 9))
+    const rows = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ cell: string; res: number; parent: string }>`
+      SELECT c AS cell, r AS res, to_hex(h3_parent(('x' || lpad(c, 16, '0'))::bit(64)::bigint, r)) AS parent
+      FROM unnest(${cells}::text[]) AS c, generate_series(0, 9) AS r`))
+    expect(rows).toHaveLength(2000)
+    for (const row of rows) expect(row.parent).toBe(cellToParent(row.cell, row.res))
+  })
+})
 
 describe("analytics stage", () => {
   it("applies the same messages twice, or one by one in reverse, to the same rows", async () => {

@@ -37,8 +37,13 @@ const recordFor = (candidates: (sql: SqlClient.SqlClient) => Statement.Fragment,
         WHERE a.created_at IS NOT NULL AND w.d <= ${km} AND ${candidates(sql)}
           AND NOT EXISTS (SELECT 1 FROM event_weather_snapshots s WHERE s.event_id = a.event_id)
         ON CONFLICT (event_id) DO NOTHING
+        RETURNING event_id, precipitation, road_surface),
+      copied AS (
+        UPDATE analytics_events a SET weather_precipitation = coalesce(w.precipitation, 'unknown'),
+          weather_road_surface = coalesce(w.road_surface, 'unknown')
+        FROM written w WHERE a.event_id = w.event_id
         RETURNING 1)
-      SELECT count(*)::int AS n FROM written`
+      SELECT count(*)::int AS n FROM copied`
     yield* Metric.incrementBy(weatherSnapshots, rows[0]?.n ?? 0)
   })
 

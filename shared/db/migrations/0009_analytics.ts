@@ -26,6 +26,10 @@ CREATE TABLE analytics_events (
   archived_at timestamptz,
   archive_reason text,
   archive_version bigint NOT NULL DEFAULT 0,
+  -- copied from the event's weather snapshot when it is written (it never changes), so the
+  -- weather correlation reads one table
+  weather_precipitation text,
+  weather_road_surface text,
   -- minutes from start_time (first seen when the agency gave none) to the archive
   clearance_minutes double precision GENERATED ALWAYS AS
     (extract(epoch FROM archived_at - coalesce(start_time, created_at)) / 60.0) STORED
