@@ -1,9 +1,10 @@
 import { Effect, Schema } from "effect"
 import { SEVERITIES } from "../../shared/domain/Event.js"
-import { arrayWarnings, resolveWindow, windowFields } from "../analyticsWindow.js"
+import { arrayWarnings, resolveWindow, windowFields, type WindowQuery } from "../analyticsWindow.js"
 import { BadRequest } from "../http/HttpError.js"
 import { Bool, figure, Int, List, Num, OneOf } from "../http/QueryParams.js"
-import { route } from "../http/Route.js"
+import { type ResponseHeaders, route } from "../http/Route.js"
+import type { FactFilters } from "../queries/AnalyticsFacts.js"
 import { clearance } from "../queries/AnalyticsClearance.js"
 import { corridors } from "../queries/AnalyticsCorridors.js"
 import { DEFAULT_RESOLUTION, hotspots, MAX_RESOLUTION, MIN_RESOLUTION, resolutionForKm } from "../queries/AnalyticsHotspots.js"
@@ -17,6 +18,15 @@ export const analyticsCommon = { tag: "Analytics", access: "key", gate: analytic
 
 const includeStale = Schema.optional(Bool("Count stale_sweep archives (we stopped hearing of the event) as clearances too; default false: only observed archives"))
 const listLimit = (def: number, max: number) => Schema.optional(Int(1, max, `Rows returned, busiest first; default ${figure(def)}, at most ${figure(max)}`))
+/** An aggregate's answer: the window resolved (its warnings collected), the rows, the warnings in headers. */
+const aggregate = <A, E, R>(query: WindowQuery, headers: ResponseHeaders, rows: (f: FactFilters, warnings: Array<ApiWarning>) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const warnings: Array<ApiWarning> = []
+    const answer = yield* rows(yield* resolveWindow(query, warnings), warnings)
+    arrayWarnings(headers, warnings)
+    return answer
+  })
+
 const array = (schema: Schema.Schema.Any, description: string) =>
   ({ 200: { description, schema: Schema.Array(schema as Schema.Schema<unknown>), headers: ["rateLimit", "warnings"] as const } })
 
@@ -27,28 +37,14 @@ export const analyticsAggregateRoutes = [
     summary: "Pro and above; minutes from start to archive per jurisdiction × event type (p50/p95 continuous percentiles, average)",
     query: Schema.Struct({ ...windowFields, include_stale: includeStale }),
     responses: array(ClearanceRow, "Clearance figures, by jurisdiction then event type"),
-    handler: ({ query, headers }) =>
-      Effect.gen(function* () {
-        const warnings: Array<ApiWarning> = []
-        const f = yield* resolveWindow(query, warnings)
-        const rows = yield* clearance(f, query.include_stale ?? false)
-        arrayWarnings(headers, warnings)
-        return rows
-      })
+    handler: ({ query, headers }) => aggregate(query, headers, (f) => clearance(f, query.include_stale ?? false))
   }),
   route({
     ...analyticsCommon, method: "get", path: "/analytics/corridors", operationId: "analyticsCorridors",
     summary: "Pro and above; events per road × jurisdiction, busiest first",
     query: Schema.Struct({ ...windowFields, include_stale: includeStale, limit: listLimit(50, 1000) }),
     responses: array(CorridorRow, "Roads by total events"),
-    handler: ({ query, headers }) =>
-      Effect.gen(function* () {
-        const warnings: Array<ApiWarning> = []
-        const f = yield* resolveWindow(query, warnings)
-        const rows = yield* corridors(f, query.include_stale ?? false, query.limit ?? 50)
-        arrayWarnings(headers, warnings)
-        return rows
-      })
+    handler: ({ query, headers }) => aggregate(query, headers, (f) => corridors(f, query.include_stale ?? false, query.limit ?? 50))
   }),
   route({
     ...analyticsCommon, method: "get", path: "/analytics/trends", operationId: "analyticsTrends",
@@ -60,18 +56,14 @@ export const analyticsAggregateRoutes = [
     }),
     responses: array(TrendRow, "One row per period, oldest first"),
     handler: ({ query, headers }) =>
-      Effect.gen(function* () {
-        const warnings: Array<ApiWarning> = []
-        const f = yield* resolveWindow(query, warnings)
+      aggregate(query, headers, (f) => Effect.gen(function* () {
         const bucket = query.bucket ?? "day"
         const starts = periodStarts(f.since, f.until, bucket)
         if (starts.length > MAX_PERIODS) {
           return yield* Effect.fail(new BadRequest({ message: `the window holds ${figure(starts.length)} ${bucket} periods; at most ${figure(MAX_PERIODS)} are answered: use a larger bucket or a shorter window` }))
         }
-        const rows = yield* trends(f, bucket, query.group_by ?? "type", starts)
-        arrayWarnings(headers, warnings)
-        return rows
-      })
+        return yield* trends(f, bucket, query.group_by ?? "type", starts)
+      }))
   }),
   route({
     ...analyticsCommon, method: "get", path: "/analytics/hotspots", operationId: "analyticsHotspots",
@@ -85,17 +77,12 @@ export const analyticsAggregateRoutes = [
     }),
     responses: array(HotspotRow, "Clusters by event count"),
     handler: ({ query, headers }) =>
-      Effect.gen(function* () {
-        if (query.resolution !== undefined && query.cell_km !== undefined) {
-          return yield* Effect.fail(new BadRequest({ message: "resolution and cell_km both set the grid; send one" }))
-        }
-        const warnings: Array<ApiWarning> = []
-        const f = yield* resolveWindow(query, warnings)
-        const resolution = query.resolution ?? (query.cell_km !== undefined ? resolutionForKm(query.cell_km) : DEFAULT_RESOLUTION)
-        const rows = yield* hotspots(f, resolution, query.min_count ?? 2, query.limit ?? 50)
-        arrayWarnings(headers, warnings)
-        return rows
-      })
+      query.resolution !== undefined && query.cell_km !== undefined
+        ? Effect.fail(new BadRequest({ message: "resolution and cell_km both set the grid; send one" }))
+        : aggregate(query, headers, (f) => {
+          const resolution = query.resolution ?? (query.cell_km !== undefined ? resolutionForKm(query.cell_km) : DEFAULT_RESOLUTION)
+          return hotspots(f, resolution, query.min_count ?? 2, query.limit ?? 50)
+        })
   }),
   route({
     ...analyticsCommon, method: "get", path: "/analytics/weather-correlation", operationId: "analyticsWeatherCorrelation",
@@ -107,13 +94,9 @@ export const analyticsAggregateRoutes = [
     }),
     responses: array(CorrelationRow, "Weather conditions by events"),
     handler: ({ query, headers }) =>
-      Effect.gen(function* () {
-        const warnings: Array<ApiWarning> = []
-        const window = yield* resolveWindow(query, warnings)
+      aggregate(query, headers, (window, warnings) => {
         const severities = vocabularyFilter(query.severity, "severity", SEVERITIES, "unknown_severity", warnings)
-        const rows = yield* weatherCorrelation({ ...window, severities }, query.include_stale ?? false, SEVERITIES)
-        arrayWarnings(headers, warnings)
-        return rows
+        return weatherCorrelation({ ...window, severities }, query.include_stale ?? false, SEVERITIES)
       })
   })
 ]

@@ -9,11 +9,12 @@ import { ANALYTICS_GROUP, runAnalytics } from "../../pipeline/stages/analytics/A
 import { applyAnalytics } from "../../pipeline/stages/analytics/applyAnalytics.js"
 import { defaultConsumerOptions } from "../../pipeline/stages/ConsumerLoop.js"
 import { Redis } from "../../shared/db/Redis.js"
-import type { Change, EventChange, FeatureChange } from "../../shared/domain/Change.js"
+import type { EventChange, FeatureChange } from "../../shared/domain/Change.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { changeScript, feature, observation } from "../support/changes.js"
 import { scriptedChanges } from "../support/eventHistory.js"
 import { makeTestEnv } from "../support/harness.js"
+import { groupDrained, publish, waitUntil } from "../support/stream.js"
 
 /** The analytics stage on a real stream and a real database: idempotent, reclaiming, dead-lettering. */
 const env = makeTestEnv()
@@ -40,12 +41,6 @@ const reset = Effect.gen(function* () {
   yield* redis.use("del", (r) => r.del([streams.streamKey, streams.dlqKey]))
 })
 
-const publish = (changes: ReadonlyArray<Change>) =>
-  Effect.gen(function* () {
-    const streams = yield* RedisStreams
-    const redis = yield* Redis
-    for (const c of changes) yield* redis.use("xadd", (r) => r.xAdd(streams.streamKey, "*", { c: JSON.stringify(c) }))
-  })
 
 const stationPolls = (polls: ReadonlyArray<ReadonlyArray<FeatureObservation>>, startMs: number) => {
   let prev = new Map<string, FeatureSnap>()
@@ -73,20 +68,7 @@ const script = (n: number) => {
   return [...stations, ...changeScript("st", [first, second, third, second], start)]
 }
 
-const groupDrained = (group: string) =>
-  Effect.map(Effect.flatMap(RedisStreams, (s) => s.groups), (gs) => {
-    const g = gs.find((x) => x.group === group)
-    return !!g && g.pending === 0 && g.lag === 0
-  })
 
-const waitUntil = (check: Effect.Effect<boolean, unknown, any>, timeoutMs = 20_000) =>
-  Effect.gen(function* () {
-    const deadline = Date.now() + timeoutMs
-    while (!(yield* check)) {
-      if (Date.now() > deadline) return yield* Effect.dieMessage("condition not met in time")
-      yield* Effect.sleep("50 millis")
-    }
-  })
 
 describe("h3_parent (SQL)", () => {
   it("gives the same parent as h3-js at every resolution hotspots offer", async () => {

@@ -9,6 +9,7 @@ import { Redis } from "../../shared/db/Redis.js"
 import type { Change, EventChange } from "../../shared/domain/Change.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { groupDrained, publish, waitUntil } from "../support/stream.js"
 
 const env = makeTestEnv()
 const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
@@ -33,12 +34,6 @@ const reset = Effect.gen(function* () {
   yield* redis.use("del", (r) => r.del([streams.streamKey, streams.dlqKey]))
 })
 
-const publish = (changes: ReadonlyArray<EventChange>) =>
-  Effect.gen(function* () {
-    const streams = yield* RedisStreams
-    const redis = yield* Redis
-    for (const c of changes) yield* redis.use("xadd", (r) => r.xAdd(streams.streamKey, "*", { c: JSON.stringify(c) }))
-  })
 
 /** A script with creations, severity/lanes/end-time changes, an archive and a come-back. */
 const script = (source: string, n: number) => {
@@ -50,21 +45,7 @@ const script = (source: string, n: number) => {
 
 const expectedHistoryRows = (changes: ReadonlyArray<EventChange>) => changes.reduce((n, c) => n + c.fields.length, 0)
 
-const waitUntil = (check: Effect.Effect<boolean, unknown, any>, timeoutMs = 20_000) =>
-  Effect.gen(function* () {
-    const deadline = Date.now() + timeoutMs
-    while (!(yield* check)) {
-      if (Date.now() > deadline) return yield* Effect.dieMessage("condition not met in time")
-      yield* Effect.sleep("50 millis")
-    }
-  })
 
-const groupDrained = (group: string) =>
-  Effect.gen(function* () {
-    const streams = yield* RedisStreams
-    const info = (yield* streams.groups).find((g) => g.group === group)
-    return !!info && info.pending === 0 && info.lag === 0
-  })
 
 const options = (group: string, consumer: string, over: Partial<ConsumerOptions> = {}): ConsumerOptions => ({
   group, consumer, batchSize: 50, blockMs: 100, claimIdleMs: 300, maxDeliveries: 3, ...over

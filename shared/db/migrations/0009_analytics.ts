@@ -74,6 +74,10 @@ CREATE TABLE event_weather_snapshots (
   wind_direction text
 );
 
+-- /analytics/changes: a window's first history id and its count, from the index alone
+DROP INDEX event_history_time;
+CREATE INDEX event_history_time ON event_history (changed_at) INCLUDE (id);
+
 -- The parent of an H3 cell (as int8) at a coarser resolution: set the resolution field and
 -- fill the finer digits with 7, as the H3 index layout defines; hotspots group by it.
 CREATE FUNCTION h3_parent(cell bigint, res int) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
