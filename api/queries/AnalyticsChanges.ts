@@ -32,16 +32,22 @@ export const listChanges = (f: ChangeFilters, page: Page) =>
     // ids follow time closely but not exactly: start the id-ordered scan at the window's first id
     const from = [f.since, f.earliest].filter((x): x is string => x !== undefined).sort().at(-1)
     const start = from ? sql`AND h.id >= (SELECT min(id) FROM event_history WHERE changed_at >= ${from}::timestamptz)` : sql``
+    const offset = page.afterSeq !== undefined ? 0 : page.offset
+    const byEvent = f.jurisdictions !== undefined || f.types !== undefined
+    const columns = sql`h.id, h.event_id, h.change_type, h.old_value, h.new_value, h.changed_at, e.jurisdiction, e.title AS event_title, h.id AS seq`
+    // Without an event filter the page's history rows are picked first and only they are joined,
+    // and the count reads the history index alone. Both differ from the join only for an archive
+    // whose event content is not materialized yet (a moment, at most).
     const [rows, [{ total }]] = yield* Effect.all([
-      sql<Record<string, unknown> & { seq: number }>`
-        SELECT h.id, h.event_id, h.change_type, h.old_value, h.new_value, h.changed_at,
-               e.jurisdiction, e.title AS event_title, h.id AS seq
-        FROM event_history h JOIN events e ON e.id = h.event_id
-        WHERE ${w} ${keyset} ${start}
-        ORDER BY h.id LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
-      // without an event filter the count reads the history index alone; it differs from the join only
-      // for an archive whose event content has not been materialized yet (a moment, at most)
-      f.jurisdictions || f.types
+      byEvent
+        ? sql<Record<string, unknown> & { seq: number }>`
+            SELECT ${columns} FROM event_history h JOIN events e ON e.id = h.event_id
+            WHERE ${w} ${keyset} ${start} ORDER BY h.id LIMIT ${page.limit + 1} OFFSET ${offset}`
+        : sql<Record<string, unknown> & { seq: number }>`
+            SELECT ${columns}
+            FROM (SELECT * FROM event_history h WHERE ${w} ${keyset} ${start} ORDER BY h.id LIMIT ${page.limit + 1} OFFSET ${offset}) h
+            JOIN events e ON e.id = h.event_id ORDER BY h.id`,
+      byEvent
         ? sql<{ total: number }>`SELECT count(*)::int AS total FROM event_history h JOIN events e ON e.id = h.event_id WHERE ${w}`
         : sql<{ total: number }>`SELECT count(*)::int AS total FROM event_history h WHERE ${w}`
     ], { concurrency: 2 })
