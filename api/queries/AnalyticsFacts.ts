@@ -29,6 +29,3 @@ export const clearedWhere = (sql: SqlClient.SqlClient, includeStale: boolean) =>
     sql`a.clearance_minutes >= 0`,
     includeStale ? sql`a.archive_reason IN ('observed', 'stale_sweep')` : sql`a.archive_reason = 'observed'`
   ])
-
-/** Minutes as the API answers them: two decimals. */
-export const minutes = (column: string) => `round((${column})::numeric, 2)::float8`

@@ -38,8 +38,6 @@ export const periodLabel = (ms: number, bucket: Bucket) => {
   return bucket === "hour" ? `${iso.slice(0, 13)}:00:00Z` : iso.slice(0, 10)
 }
 
-const COLUMN: Record<Grouping, string> = { type: "a.type", severity: "a.severity", jurisdiction: "a.jurisdiction" }
-
 export interface TrendRow {
   readonly period: string
   readonly total: number
@@ -56,7 +54,8 @@ export const trends = (f: FactFilters, bucket: Bucket, groupBy: Grouping, starts
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ p: number; g: string; n: number }>`
       SELECT (extract(epoch FROM date_trunc(${bucket}, a.created_at AT TIME ZONE 'UTC')) * 1000)::int8 AS p,
-             ${sql.literal(COLUMN[groupBy])} AS g, count(*)::int AS n
+             CASE ${groupBy}::text WHEN 'type' THEN a.type WHEN 'severity' THEN a.severity ELSE a.jurisdiction END AS g,
+             count(*)::int AS n
       FROM analytics_events a WHERE ${factWhere(sql, f)} GROUP BY 1, 2`
     const keys = groupBy === "type" ? [...EVENT_TYPES] : groupBy === "severity" ? [...SEVERITIES] : [...new Set(rows.map((r) => r.g))].sort()
     const counts = new Map<number, Map<string, number>>()
