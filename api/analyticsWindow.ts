@@ -1,7 +1,8 @@
 import { Effect, Schema } from "effect"
 import { EVENT_TYPES } from "../shared/domain/Event.js"
 import { nowMillis } from "../shared/time/Now.js"
-import { headerText, JURISDICTION_WARNING_HEADER } from "./coverageWarning.js"
+import { headerText } from "./coverageWarning.js"
+import { warningHeader } from "./geojson.js"
 import { BadRequest } from "./http/HttpError.js"
 import { Instant, List } from "./http/QueryParams.js"
 import { RequestAuth } from "./http/RequestAuth.js"
@@ -70,7 +71,6 @@ export const resolveWindow = (q: WindowQuery, warnings: Array<ApiWarning>) =>
 
 /** An array answer's warnings: JSON in `X-Warnings`, text in `X-Jurisdiction-Warning`. */
 export const arrayWarnings = (headers: ResponseHeaders, warnings: ReadonlyArray<ApiWarning>) => {
-  if (warnings.length === 0) return
-  headers.set("X-Warnings", headerText(JSON.stringify(warnings)))
-  headers.set(JURISDICTION_WARNING_HEADER, headerText(warnings.map((w) => w.message).join("; ")))
+  if (warnings.length > 0) headers.set("X-Warnings", headerText(JSON.stringify(warnings)))
+  warningHeader(headers, warnings)
 }

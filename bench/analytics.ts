@@ -12,8 +12,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { latLngToCell } from "h3-js"
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { createKey } from "../infra/admin/keys.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
@@ -25,6 +23,7 @@ import { baseLayer } from "../shared/db/BaseLive.js"
 import { Redis } from "../shared/db/Redis.js"
 import type { Change, EventChange, FeatureChange } from "../shared/domain/Change.js"
 import type { EventObservation, EventType, Severity } from "../shared/domain/Event.js"
+import { fmt, pct, run, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
 
 const N = Number(process.env.BENCH_EVENTS ?? 200_000)
@@ -44,11 +43,6 @@ const SEVERITIES: ReadonlyArray<Severity> = ["minor", "minor", "moderate", "majo
 
 let seed = 11
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
-const pct = (xs: Array<number>, p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
-}
 const iso = (ms: number) => new Date(ms).toISOString()
 const dec = (h: string) => BigInt("0x" + h).toString()
 
@@ -184,24 +178,10 @@ const rawSql: Record<string, (sql: SqlClient.SqlClient, since: string) => Effect
   ])
 }
 
-const run = async (count: number, concurrency: number, one: () => Promise<void>) => {
-  const lat: Array<number> = []
-  let i = 0
-  const t0 = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (i++ < count) {
-      const s = performance.now()
-      await one()
-      lat.push(performance.now() - s)
-    }
-  }))
-  return { p50: pct(lat, 50), p99: pct(lat, 99), rps: count / ((performance.now() - t0) / 1000) }
-}
-
 const main = async () => {
   const world = scratch("analytics")
   const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
-  let api: ReturnType<typeof spawn> | undefined
+  let api: Awaited<ReturnType<typeof startApi>> | undefined
   try {
     const now = Date.now()
     console.log(`analytics benchmark on ${process.arch}, node ${process.version}: ${fmt(N)} events, ${fmt(N * HISTORY_PER_EVENT)} history rows, ${JURISDICTIONS.length} jurisdictions, 365 days`)
@@ -223,17 +203,8 @@ const main = async () => {
     console.log(`${fmt(snaps)} events have a weather snapshot`)
 
     const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "bench@example.com" }))
-    const port = 3400 + Math.floor(Math.random() * 500)
-    api = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
-      cwd: fileURLToPath(new URL("..", import.meta.url)),
-      env: { ...process.env, DATABASE_URL: world.dbUrl, REDIS_PREFIX: world.prefix, PORT: String(port), LOG_LEVEL: "warn" },
-      stdio: ["ignore", "ignore", "inherit"]
-    })
-    const base = `http://127.0.0.1:${port}/api/v1`
-    for (let i = 0; i < 200; i++) {
-      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    api = await startApi(world.dbUrl, world.prefix)
+    const base = api.base
     const get = async (path: string) => {
       const r = await fetch(`${base}${path}`, { headers: { "X-API-Key": key } })
       if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`)
@@ -302,7 +273,7 @@ const main = async () => {
       if (keys.length > 0) yield* redis.use("del", (c) => c.del(keys))
     }))
   } finally {
-    api?.kill("SIGTERM")
+    api?.stop()
     await rt.dispose()
     if (process.env.BENCH_KEEP === "1") console.log(`kept database ${world.dbName}`)
     else await world.drop()

@@ -7,9 +7,8 @@
  * BENCH_FEATURES, BENCH_REQUESTS and BENCH_CONCURRENCY change the load.
  */
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { createKey } from "../infra/admin/keys.js"
+import { fmt, pct, run, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
@@ -26,11 +25,6 @@ const JURISDICTIONS = ["WA", "OR", "CA", "NV", "ID", "MT", "WY", "UT", "AZ", "CO
 
 let seed = 7
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
-const pct = (xs: Array<number>, p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
-}
 
 /** Points over the lower 48 and southern Canada, denser toward the east like real road networks. */
 const point = () => ({ lat: 26 + rand() * 28, lng: -124 + Math.sqrt(rand()) * 56 })
@@ -106,42 +100,19 @@ const scenarios: ReadonlyArray<Scenario> = [
   }
 ]
 
-const run = async (count: number, concurrency: number, one: () => Promise<void>) => {
-  const lat: Array<number> = []
-  let i = 0
-  const t0 = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (i++ < count) {
-      const s = performance.now()
-      await one()
-      lat.push(performance.now() - s)
-    }
-  }))
-  return { p50: pct(lat, 50), p99: pct(lat, 99), rps: count / ((performance.now() - t0) / 1000) }
-}
-
 const main = async () => {
   const world = scratch("api")
   const { dbName, prefix, config } = world
   const dbUrl = new URL(world.dbUrl)
   const rt = ManagedRuntime.make(baseLayer(config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
-  let api: ReturnType<typeof spawn> | undefined
+  let api: Awaited<ReturnType<typeof startApi>> | undefined
   try {
     console.log(`API benchmark: ${fmt(N)} features, ${REQUESTS} requests per scenario, ${CONCURRENCY} at a time`)
     const secs = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, load))
     console.log(`loaded ${fmt(N)} features in ${secs.toFixed(0)} s`)
     const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "bench@example.com" }))
-    const port = 3400 + Math.floor(Math.random() * 500)
-    api = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
-      cwd: fileURLToPath(new URL("..", import.meta.url)),
-      env: { ...process.env, DATABASE_URL: dbUrl.toString(), REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn" },
-      stdio: ["ignore", "ignore", "inherit"]
-    })
-    const base = `http://127.0.0.1:${port}/api/v1`
-    for (let i = 0; i < 200; i++) {
-      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    api = await startApi(dbUrl.toString(), prefix)
+    const base = api.base
     const get = async (path: string) => {
       const r = await fetch(`${base}${path}`, { headers: { "X-API-Key": key } })
       if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`)
@@ -173,7 +144,7 @@ const main = async () => {
     const avg = (xs: Array<number>) => xs.reduce((x, y) => x + y, 0) / xs.length
     console.log(`\ncursor paging to depth ${fmt(rows)} (limit 1,000): p50 ${pct(pages, 50).toFixed(1)} ms, p99 ${pct(pages, 99).toFixed(1)} ms; first 5 pages avg ${avg(first).toFixed(1)} ms, last 5 avg ${avg(last).toFixed(1)} ms (flat cost = last ≈ first)`)
   } finally {
-    api?.kill("SIGTERM")
+    api?.stop()
     await rt.dispose()
     // BENCH_KEEP=1 keeps the loaded database for a look at query plans
     if (process.env.BENCH_KEEP === "1") console.log(`kept database ${dbName}`)

@@ -14,6 +14,7 @@ import { eventKind } from "../pipeline/diff/kinds.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { runMaterializer } from "../pipeline/stages/materialize/Materializer.js"
 import { wzdx } from "../pipeline/sources/wzdx.js"
+import { fmt, pct } from "./measure.js"
 import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
@@ -46,12 +47,7 @@ const payload = (changedEvery: number) =>
     features: Array.from({ length: N }, (_, i) => feature(i, changedEvery > 0 && i % changedEvery === 0 ? "all-lanes-closed" : "some-lanes-closed"))
   })
 
-const pct = (xs: Array<number>, p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
-}
 
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
 
 const differBench = () => {
   const ctx = { source: "bench", jurisdiction: "WZDX_IA", polledAt: new Date("2026-11-01T00:00:00Z") }

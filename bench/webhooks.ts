@@ -20,6 +20,7 @@ import { Redis } from "../shared/db/Redis.js"
 import type { EventChange } from "../shared/domain/Change.js"
 import type { EventObservation } from "../shared/domain/Event.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
+import { fmt, pct } from "./measure.js"
 import { scratch } from "./scratch.js"
 
 const SUBS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000)
@@ -47,11 +48,6 @@ server.keepAliveTimeout = 60000
 server.listen(0, "127.0.0.1", () => process.send({ port: server.address().port }))
 `
 
-const pct = (xs: Array<number>, p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
-}
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
 
 let serial = 0
 const observation = (jurisdiction: string): EventObservation => ({

@@ -10,7 +10,7 @@ import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
 import { pagedEnvelope, pageFields, pageOf } from "../paging.js"
 import { listChanges } from "../queries/AnalyticsChanges.js"
 import { listFeatureHistory } from "../queries/AnalyticsFeatureHistory.js"
-import { eventWeather, knownEvent, latestReadings } from "../queries/AnalyticsWeather.js"
+import { eventWeather, latestReadings } from "../queries/AnalyticsWeather.js"
 import { EventWeatherSnapshot, FeatureHistoryPage, WeatherReading } from "../schemas/analytics.js"
 import { analyticsAggregateRoutes, analyticsCommon } from "./analyticsAggregates.js"
 import { eventHistory, getEvent } from "../queries/EventsQuery.js"
@@ -124,7 +124,7 @@ export const analyticsRoutes = [
       Effect.gen(function* () {
         const snapshot = yield* eventWeather(params.id)
         if (snapshot) return snapshot
-        const message = (yield* knownEvent(params.id))
+        const message = (yield* getEvent(params.id))
           ? `event ${params.id} has no weather snapshot: no active station was within range when it was created`
           : `no event with id ${params.id}`
         return yield* Effect.fail(new NotFound({ message, docsUrl: "/docs/api#analytics" }))

@@ -9,7 +9,7 @@ import { clearance } from "../queries/AnalyticsClearance.js"
 import { corridors } from "../queries/AnalyticsCorridors.js"
 import { DEFAULT_RESOLUTION, hotspots, MAX_RESOLUTION, MIN_RESOLUTION, resolutionForKm } from "../queries/AnalyticsHotspots.js"
 import { BUCKETS, GROUPINGS, MAX_PERIODS, periodStarts, trends } from "../queries/AnalyticsTrends.js"
-import { weatherCorrelation } from "../queries/AnalyticsWeather.js"
+import { weatherCorrelation } from "../queries/AnalyticsCorrelation.js"
 import { ClearanceRow, CorrelationRow, CorridorRow, HotspotRow, TrendRow } from "../schemas/analytics.js"
 import { type ApiWarning, vocabularyFilter } from "../warnings.js"
 

@@ -1,7 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import type { ChildProcess } from "node:child_process"
 import { afterAll, describe, expect, it } from "vitest"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
@@ -10,6 +9,7 @@ import { applyAnalytics } from "../../pipeline/stages/analytics/applyAnalytics.j
 import { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { startProcess } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 
 /**
@@ -18,7 +18,6 @@ import { waitFor } from "../support/wait.js"
  */
 const env = makeTestEnv()
 const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
-const root = fileURLToPath(new URL("../..", import.meta.url))
 const children: Array<ChildProcess> = []
 
 afterAll(async () => {
@@ -27,15 +26,7 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-const startAnalytics = () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/analytics.ts"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  children.push(child)
-  return child
-}
+const startAnalytics = () => startProcess(env, "analytics", children)
 
 const query = <A extends object>(text: string) =>
   rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))

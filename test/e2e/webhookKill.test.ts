@@ -1,7 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import type { ChildProcess } from "node:child_process"
 import { afterAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
@@ -11,6 +10,7 @@ import { Redis } from "../../shared/db/Redis.js"
 import { createSubscription } from "../../shared/webhooks/subscriptions.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { startProcess } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 import { startReceiver } from "../support/receiver.js"
 
@@ -20,7 +20,6 @@ import { startReceiver } from "../support/receiver.js"
  */
 const env = makeTestEnv({ webhookAllowPrivateTargets: true })
 const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
-const root = fileURLToPath(new URL("../..", import.meta.url))
 const children: Array<ChildProcess> = []
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined
 
@@ -31,18 +30,7 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-const startStage = () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/webhooks.ts"], {
-    cwd: root,
-    env: {
-      ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500",
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_CONCURRENCY: "8", LOG_LEVEL: "warn"
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  children.push(child)
-  return child
-}
+const startStage = () => startProcess(env, "webhooks", children, { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_CONCURRENCY: "8" })
 
 
 describe("webhook stage killed mid-batch", () => {

@@ -1,0 +1,42 @@
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+/** 12345.6 → "12,346" */
+export const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
+
+/** The p-th percentile by nearest rank. */
+export const pct = (xs: ReadonlyArray<number>, p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+/** `count` calls of `one`, `concurrency` at a time: latency p50/p99 (ms) and calls per second. */
+export const run = async (count: number, concurrency: number, one: () => Promise<void>) => {
+  const lat: Array<number> = []
+  let i = 0
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (i++ < count) {
+      const s = performance.now()
+      await one()
+      lat.push(performance.now() - s)
+    }
+  }))
+  return { p50: pct(lat, 50), p99: pct(lat, 99), rps: count / ((performance.now() - t0) / 1000) }
+}
+
+/** The API as its own process on a random port over a bench's database; resolves once /health answers. */
+export const startApi = async (dbUrl: string, prefix: string) => {
+  const port = 3400 + Math.floor(Math.random() * 500)
+  const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    env: { ...process.env, DATABASE_URL: dbUrl, REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const base = `http://127.0.0.1:${port}/api/v1`
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return { base, stop: () => child.kill("SIGTERM") }
+}
