@@ -29,9 +29,15 @@ export const listChanges = (f: ChangeFilters, page: Page) =>
       f.earliest ? sql`h.changed_at >= ${f.earliest}::timestamptz` : sql`TRUE`
     ])
     const keyset = page.afterSeq !== undefined ? sql`AND h.id > ${page.afterSeq}` : sql``
-    // ids follow time closely but not exactly: start the id-ordered scan at the window's first id
+    // ids follow time closely but not exactly: start the id-ordered scan at the window's first id.
+    // The OFFSET 0 fence makes min(id) read the window off the time index; left to itself the
+    // planner walks the primary key from the oldest row. A window that starts before the oldest
+    // row needs no bound (and skips that scan).
     const from = [f.since, f.earliest].filter((x): x is string => x !== undefined).sort().at(-1)
-    const start = from ? sql`AND h.id >= (SELECT min(id) FROM event_history WHERE changed_at >= ${from}::timestamptz)` : sql``
+    const start = from
+      ? sql`AND h.id >= (SELECT CASE WHEN ${from}::timestamptz <= (SELECT min(changed_at) FROM event_history) THEN 0
+          ELSE (SELECT min(id) FROM (SELECT id FROM event_history WHERE changed_at >= ${from}::timestamptz OFFSET 0) w) END)`
+      : sql``
     const offset = page.afterSeq !== undefined ? 0 : page.offset
     const byEvent = f.jurisdictions !== undefined || f.types !== undefined
     const columns = sql`h.id, h.event_id, h.change_type, h.old_value, h.new_value, h.changed_at, e.jurisdiction, e.title AS event_title, h.id AS seq`
