@@ -3,8 +3,9 @@ import type { SqlClient } from "@effect/sql"
 import type { Effect, Exit } from "effect"
 import type { AppConfig } from "../shared/config/AppConfig.js"
 import type { Redis } from "../shared/db/Redis.js"
+import type { RoutingEngine } from "../shared/routing/RoutingEngine.js"
 
-export type ApiServices = SqlClient.SqlClient | Redis | AppConfig | HttpClient.HttpClient
+export type ApiServices = SqlClient.SqlClient | Redis | AppConfig | HttpClient.HttpClient | RoutingEngine
 
 /** The one bridge from Koa into Effect: route handlers run their queries through it. */
 export interface ApiRuntime {

@@ -2,12 +2,13 @@ import { FetchHttpClient } from "@effect/platform"
 import { Effect, Layer, Runtime } from "effect"
 import type { Server } from "node:http"
 import { AppConfig } from "../shared/config/AppConfig.js"
+import { RoutingEngineLive } from "../shared/routing/RoutingEngineLive.js"
 import { buildApp } from "./app.js"
 import type { ApiRuntime, ApiServices } from "./runtime.js"
 
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
 export const ApiServerLive = (options: { port?: number; onListen?: (port: number) => void } = {}) =>
-  Layer.provide(serverLayer(options), FetchHttpClient.layer)
+  Layer.provide(serverLayer(options), Layer.merge(FetchHttpClient.layer, RoutingEngineLive))
 
 const serverLayer = (options: { port?: number; onListen?: (port: number) => void }) =>
   Layer.scopedDiscard(

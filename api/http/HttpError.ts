@@ -51,7 +51,9 @@ const answer = (status: number, error: string, docsUrl: string, extra: Record<st
 /** Domain errors that reach the edge unchanged: their tag and the answer they get. */
 const DOMAIN: Readonly<Record<string, { status: number; docsUrl: string }>> = {
   WebhookInputError: { status: 400, docsUrl: "/docs/webhooks" },
-  WebhookNotFound: { status: 404, docsUrl: "/docs/webhooks" }
+  WebhookNotFound: { status: 404, docsUrl: "/docs/webhooks" },
+  RouteNotFound: { status: 422, docsUrl: "/docs/routing" },
+  EngineUnavailable: { status: 503, docsUrl: "/docs/routing" }
 }
 
 /** A known failure's answer, or null for anything else (a defect: the caller answers 500). */

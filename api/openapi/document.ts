@@ -60,8 +60,10 @@ const ERRORS: Record<number, string> = {
   403: "Plan gate (see code) or an origin the key does not allow",
   404: "No such resource",
   413: "Request body too large",
+  422: "Valid, but no answer exists: a routing point is off the road network, or closures and restrictions cut every way",
   429: "Rate limit exceeded",
-  500: "Server error; retry, quoting the request id"
+  500: "Server error; retry, quoting the request id",
+  503: "A service the answer needs (the routing engine) is unavailable; retry"
 }
 
 const errorRef = (status: number): S => ({ $ref: `#/components/responses/E${status}` })

@@ -7,6 +7,7 @@ import { featureRoutes } from "./features.js"
 import { healthRoutes } from "./health.js"
 import { metadataRoutes } from "./metadata.js"
 import { statusRoutes } from "./status.js"
+import { routingRoutes } from "./routing.js"
 import { truckRoutes } from "./truck.js"
 import { webhookRoutes } from "./webhooks.js"
 
@@ -24,5 +25,6 @@ export const apiRoutes = (startedAt: number): ReadonlyArray<Route> => [
   ...metadataRoutes(startedAt),
   ...analyticsRoutes,
   ...truckRoutes,
+  ...routingRoutes,
   ...webhookRoutes
 ]

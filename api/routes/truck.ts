@@ -54,7 +54,7 @@ const corridorQuery = (q: CorridorQuery, headers: ResponseHeaders) =>
     }
   })
 
-const truckGate = { allowed: (p: { allow_truck_data: boolean }) => p.allow_truck_data, code: "plan_truck", message: "truck corridor and routing are available on Pro and above" } as const
+export const truckGate = { allowed: (p: { allow_truck_data: boolean }) => p.allow_truck_data, code: "plan_truck", message: "truck corridor and routing are available on Pro and above" } as const
 
 /** Truck corridor (SPEC §4.3), Pro and above. */
 export const truckRoutes = [

@@ -1,4 +1,5 @@
 import { Config, Context, Effect, Layer, Redacted } from "effect"
+import { fileURLToPath } from "node:url"
 
 /**
  * Every setting the service reads, with defaults that work on a developer machine.
@@ -37,6 +38,12 @@ export interface AppSettings {
   readonly webhookTimeoutMs: number
   /** deliveries in flight per webhook stage */
   readonly webhookConcurrency: number
+  /** routing engine: "builtin" (the bundled graph) */
+  readonly routingEngine: "builtin"
+  /** the built-in engine's network file (infra/network/us-ca.network.json.gz by default) */
+  readonly routingNetworkFile: string
+  /** load the routing network when the API starts instead of on the first route */
+  readonly routingPreload: boolean
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -68,7 +75,10 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   webhookSecretKey: Config.redacted("WEBHOOK_SECRET_KEY").pipe(Config.withDefault(Redacted.make("dev-webhook-key-change-me"))),
   webhookAllowPrivateTargets: Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
   webhookTimeoutMs: Config.integer("WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
-  webhookConcurrency: Config.integer("WEBHOOK_CONCURRENCY").pipe(Config.withDefault(64))
+  webhookConcurrency: Config.integer("WEBHOOK_CONCURRENCY").pipe(Config.withDefault(64)),
+  routingEngine: Config.literal("builtin")("ROUTING_ENGINE").pipe(Config.withDefault("builtin" as const)),
+  routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/us-ca.network.json.gz", import.meta.url)))),
+  routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {

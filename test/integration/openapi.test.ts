@@ -161,6 +161,15 @@ describe("GET /api/v1/openapi.json", () => {
     expect(corridor.total).toBe(2)
     await check("get", "/truck/corridor", "/truck/corridor?from_lat=49&from_lng=-123&to_lat=49.1&to_lng=-123.1&weight=30", { key: pro, status: 400 })
     await check("get", "/truck/corridor/geojson", "/truck/corridor/geojson?from_lat=49&from_lng=-123&to_lat=49.1&to_lng=-123.1", { key: pro, status: 200 })
+    const truck = { profile: "tractor", weight_t: 40, height_m: 4.1 }
+    const routed = await check("post", "/routing/route", "/routing/route", {
+      key: pro, status: 200,
+      body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck, alternatives: 1, customer_route_id: "c-1", enrichment: { include_features: ["truck_parking"], buffer_m: 1000 } }
+    })
+    expect(routed.routes[0].summary.distance_m).toBeGreaterThan(20_000)
+    await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 49, lng: -122.76 }, truck }, status: 400 })
+    await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 30, lng: -140 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 422 })
+    await check("post", "/routing/route", "/routing/route", { key: keys.free, body: { origin: { lat: 49, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 403 })
     await check("get", "/jurisdictions", "/jurisdictions?scope=all", { key: pro, status: 200 })
     await check("get", "/jurisdictions/groups", "/jurisdictions/groups", { key: pro, status: 200 })
     await check("get", "/coverage", "/coverage", { key: pro, status: 200 })

@@ -27,6 +27,7 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
     redisPrefix: prefix,
     port: 0,
     cursorSecret: Redacted.make("test-cursor-secret"),
+    routingPreload: false,
     ...overrides
   })
   // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk

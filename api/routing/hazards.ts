@@ -1,0 +1,235 @@
+import { SqlClient } from "@effect/sql"
+import * as turf from "@turf/turf"
+import { Effect } from "effect"
+import { type Corridor, coverCorridor, placeOnCorridor } from "../../shared/geo/corridor.js"
+import type { EngineRoute } from "../../shared/routing/RoutingEngine.js"
+import { FEATURE_COLUMNS } from "../queries/FeaturesQuery.js"
+
+type Geometry = { type: string; coordinates: unknown }
+type Row = Record<string, unknown> & { id: string; source: string; source_id: string; latitude: number; longitude: number; geometry: Geometry | null }
+type EventRow = Row & { type: string; sub_type: string | null; severity: string; status: string; title: string; description: string; affected_roads: Array<string>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
+type FeatureRow = Row & { feature_type: string; name: string; description: string; properties: Record<string, unknown>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
+
+export type WarningType = "bridge_clearance" | "truck_restriction" | "weight_restriction" | "rail_crossing" | "traffic_event" | "future_construction" | "special_event" | "weigh_station" | "inspection_station" | "alert" | "weather"
+export type Severity = "info" | "warning" | "critical"
+
+export interface Warning {
+  readonly type: WarningType
+  readonly severity: Severity
+  readonly title: string
+  readonly description: string
+  readonly distance_along_route_m: number
+  readonly projected_arrival_time: string
+  readonly source: string
+  readonly source_id: string
+  readonly geometry: Geometry
+  readonly properties: Record<string, unknown>
+  readonly status?: "open" | "closed" | "unknown"
+  readonly as_of?: string | null
+  /** the hazard bars this truck: the route should be moved off it when it can */
+  readonly blocking: boolean
+  /** index of the route segment it lies on */
+  readonly segment: number
+}
+
+export interface RouteFeature {
+  readonly id: string
+  readonly type: string
+  readonly name: string
+  readonly distance_along_route_m: number
+  readonly capacity: number | null
+  readonly geometry: Geometry
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, critical: 2 }
+export const atLeast = (s: Severity, min: Severity) => SEVERITY_RANK[s] >= SEVERITY_RANK[min]
+
+const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_station", inspection_stations: "inspection_station" }
+const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined)
+const clearanceOf = (p: Record<string, unknown>) => num(p.min_vertical_clearance_m) ?? num(p.vertical_clearance_m) ?? num(p.clearance_m)
+/** timestamps arrive as Date or as text, depending on the client's type parsing */
+type Stamp = Date | string | null
+const ms = (d: Stamp) => (d === null ? null : new Date(d).getTime())
+const iso = (d: Stamp) => (d === null ? null : new Date(d).toISOString())
+const pointOf = (r: Row): Geometry => r.geometry ?? { type: "Point", coordinates: [r.longitude, r.latitude] }
+
+/** The truck as hazards see it. */
+export interface TruckView {
+  readonly height_m: number
+  readonly weight_t: number
+  readonly length_m?: number
+  readonly width_m?: number
+  readonly hazmat: boolean
+}
+
+/** Dimensions a truck restriction record bars this truck on, one entry per violated dimension. */
+const violatedDimensions = (p: Record<string, unknown>, t: TruckView): Array<{ dimension: string; limit: number | null; truck: number | null }> => {
+  const out: Array<{ dimension: string; limit: number | null; truck: number | null }> = []
+  const list = Array.isArray(p.restrictions) ? (p.restrictions as Array<Record<string, unknown>>) : []
+  for (const r of list) {
+    const v = num(r.value) ?? null
+    switch (r.type) {
+      case "no-trucks": out.push({ dimension: "vehicle", limit: null, truck: null }); break
+      case "no-hazardous-material": if (t.hazmat) out.push({ dimension: "hazmat", limit: null, truck: null }); break
+      case "reduced-height": if (v !== null && t.height_m > v) out.push({ dimension: "height", limit: v, truck: t.height_m }); break
+      case "reduced-width": if (v !== null && t.width_m !== undefined && t.width_m > v) out.push({ dimension: "width", limit: v, truck: t.width_m }); break
+      case "reduced-length": if (v !== null && t.length_m !== undefined && t.length_m > v) out.push({ dimension: "length", limit: v, truck: t.length_m }); break
+      case "reduced-weight": case "gross-weight-limit": if (v !== null && t.weight_t > v) out.push({ dimension: "weight", limit: v, truck: t.weight_t }); break
+    }
+  }
+  return [...new Map(out.map((o) => [o.dimension, o])).values()]
+}
+
+export interface HazardOptions {
+  readonly bufferM: number
+  readonly clearancePadM: number
+  readonly truck: TruckView
+  readonly departureMs: number
+  readonly skipTemporal: boolean
+  readonly includeFeatures: ReadonlyArray<string>
+}
+
+/** The time the truck is projected to reach a point this far along the route. */
+const arrivalAt = (route: EngineRoute, departureMs: number, alongM: number) => {
+  const { along_m, along_s } = route
+  let lo = 0
+  let hi = along_m.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (along_m[mid] <= alongM) lo = mid
+    else hi = mid - 1
+  }
+  const next = Math.min(lo + 1, along_m.length - 1)
+  const span = along_m[next] - along_m[lo]
+  const s = span > 0 ? along_s[lo] + ((alongM - along_m[lo]) / span) * (along_s[next] - along_s[lo]) : along_s[lo]
+  return { ms: departureMs + s * 1000, segment: Math.min(lo, Math.max(0, along_m.length - 2)) }
+}
+
+/** In force at an instant: the (estimated) window holds it, an open end runs on. */
+const inForce = (r: { start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }, at: number) => {
+  const start = ms(r.estimated_start_time ?? r.start_time)
+  const end = ms(r.estimated_end_time ?? r.end_time)
+  return (start === null || start <= at) && (end === null || end >= at)
+}
+
+const eventWarning = (e: EventRow): { type: WarningType; severity: Severity; blocking: boolean } | undefined => {
+  const sev: Severity = e.severity === "critical" ? "critical" : e.severity === "major" || e.severity === "moderate" ? "warning" : "info"
+  switch (e.type) {
+    case "closure": return { type: "traffic_event", severity: "critical", blocking: true }
+    case "incident": return { type: "traffic_event", severity: sev, blocking: false }
+    case "construction": return { type: "traffic_event", severity: sev, blocking: false }
+    case "special_event": return { type: "special_event", severity: sev === "info" ? "info" : "warning", blocking: false }
+    case "weather": return { type: "weather", severity: sev === "info" ? "warning" : sev, blocking: false }
+    case "advisory": case "restriction": return { type: "alert", severity: sev, blocking: false }
+    default: return undefined
+  }
+}
+
+/**
+ * Hazards within `bufferM` of the route from live events and features, each placed along the
+ * route with the projected arrival there; dimension-checked ones only where this truck violates
+ * them. Also the requested features along the route.
+ */
+export const routeHazards = (route: EngineRoute, o: HazardOptions, nowMs: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const line = turf.lineString(route.coordinates.length > 1 ? route.coordinates.map((c) => [c[0], c[1]]) : [[...route.coordinates[0]], [...route.coordinates[0]]])
+    const corridor: Corridor = { line, lengthKm: route.distance_m / 1000, bufferKm: o.bufferM / 1000 }
+    const cover = coverCorridor(corridor)
+    const col = cover.res === 7 ? sql`h3_r7` : cover.res === 5 ? sql`h3_r5` : sql`h3_r3`
+    const types = [...new Set([...HAZARD_FEATURE_TYPES, ...o.includeFeatures])]
+    const [events, features] = yield* Effect.all([
+      sql<EventRow>`
+        SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
+          start_time, end_time, estimated_start_time, estimated_end_time
+        FROM events WHERE ${col} = ANY(${cover.cells}::bigint[]) AND archived_at IS NULL`,
+      sql<FeatureRow>`
+        SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features
+        WHERE id IN (SELECT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${types}))
+          AND is_active`
+    ], { concurrency: 2 })
+    const warnings: Array<Warning> = []
+    const found: Array<RouteFeature> = []
+    const place = (r: Row) => {
+      const p = placeOnCorridor(corridor, r)
+      if (p.distanceKm * 1000 > o.bufferM) return undefined
+      const alongM = Math.min(route.distance_m, p.alongKm * 1000)
+      return { alongM, ...arrivalAt(route, o.departureMs, alongM) }
+    }
+    const base = (r: Row, at: { alongM: number; ms: number; segment: number }) => ({
+      distance_along_route_m: Math.round(at.alongM), projected_arrival_time: new Date(at.ms).toISOString(),
+      source: r.source, source_id: r.source_id, geometry: pointOf(r), segment: at.segment
+    })
+    for (const e of events) {
+      const at = place(e)
+      if (!at) continue
+      const start = ms(e.estimated_start_time ?? e.start_time)
+      const future = e.type === "construction" && start !== null && start > nowMs
+      if (!o.skipTemporal && !inForce(e, at.ms)) continue
+      const kind = future ? { type: "future_construction" as const, severity: (e.severity === "minor" ? "info" : "warning") as Severity, blocking: false } : eventWarning(e)
+      if (!kind) continue
+      warnings.push({
+        ...base(e, at), ...kind, title: e.title, description: e.description,
+        properties: { event_id: e.id, event_type: e.type, sub_type: e.sub_type, event_severity: e.severity, status: e.status, affected_roads: e.affected_roads, start_time: iso(e.estimated_start_time ?? e.start_time), end_time: iso(e.estimated_end_time ?? e.end_time) }
+      })
+    }
+    const heightLimit = o.truck.height_m + o.clearancePadM
+    for (const f of features) {
+      const at = place(f)
+      if (!at) continue
+      if (o.includeFeatures.includes(f.feature_type)) {
+        found.push({ id: f.id, type: f.feature_type, name: f.name, distance_along_route_m: Math.round(at.alongM), capacity: num(f.properties.capacity) ?? num(f.properties.total_spaces) ?? null, geometry: pointOf(f) })
+      }
+      if (!o.skipTemporal && !inForce(f, at.ms)) continue
+      const props = f.properties
+      const common = { ...base(f, at), description: f.description }
+      switch (f.feature_type) {
+        case "bridge_clearances": case "bridges": {
+          const clearance = clearanceOf(props)
+          if (clearance === undefined || clearance >= heightLimit) break
+          warnings.push({ ...common, type: "bridge_clearance", severity: "critical", blocking: true, title: `Low clearance ${clearance.toFixed(2)} m: ${f.name}`,
+            properties: { feature_id: f.id, clearance_m: clearance, truck_height_m: o.truck.height_m, clearance_pad_m: o.clearancePadM, facility_carried: props.facility_carried ?? null, feature_crossed: props.feature_crossed ?? f.name } })
+          break
+        }
+        case "weight_restrictions": {
+          const limit = num(props.weight_limit_tons) ?? num(props.max_weight_t)
+          if (limit === undefined || o.truck.weight_t <= limit) break
+          warnings.push({ ...common, type: "weight_restriction", severity: "critical", blocking: true, title: `Weight limit ${limit} t: ${f.name}`,
+            properties: { feature_id: f.id, weight_limit_t: limit, truck_weight_t: o.truck.weight_t, restriction_type: props.restriction_type ?? null } })
+          break
+        }
+        case "truck_restrictions":
+          for (const v of violatedDimensions(props, o.truck)) {
+            warnings.push({ ...common, type: "truck_restriction", severity: "critical", blocking: true, title: `Truck restriction (${v.dimension}): ${f.name}`,
+              properties: { feature_id: f.id, dimension: v.dimension, limit: v.limit, truck_value: v.truck, restriction: props.restriction ?? null } })
+          }
+          break
+        case "rail_crossings": {
+          const atGrade = props.at_grade !== false
+          const isPublic = props.public !== false
+          if (!atGrade || !isPublic) break
+          const highVolume = (num(props.daily_trains) ?? num(props.trains_per_day) ?? 0) >= 10 || props.high_volume === true
+          if (!o.truck.hazmat && !highVolume) break
+          warnings.push({ ...common, type: "rail_crossing", severity: o.truck.hazmat ? "critical" : "info", blocking: false,
+            title: o.truck.hazmat ? `Rail crossing, placarded loads must stop: ${f.name}` : `Busy rail crossing: ${f.name}`,
+            properties: { feature_id: f.id, at_grade: atGrade, public: isPublic, crossing_type: props.crossing_type ?? null } })
+          break
+        }
+        case "weigh_stations": case "inspection_stations": {
+          const raw = typeof props.status === "string" ? props.status.toLowerCase() : undefined
+          const status = raw === undefined ? undefined : raw === "open" ? "open" : raw === "closed" ? "closed" : "unknown"
+          const type = STATION_TYPES[f.feature_type]
+          warnings.push({ ...common, type, severity: status === "open" ? "warning" : "info", blocking: false,
+            title: `${type === "weigh_station" ? "Weigh station" : "Inspection station"}${status ? ` (${status})` : " ahead"}: ${f.name}`,
+            properties: { feature_id: f.id, ...(status ? { status } : {}) },
+            ...(status ? { status, as_of: typeof props.status_updated_at === "string" ? props.status_updated_at : iso((f.last_updated as Stamp) ?? null) } : {}) })
+          break
+        }
+      }
+    }
+    warnings.sort((a, b) => a.distance_along_route_m - b.distance_along_route_m || a.source_id.localeCompare(b.source_id))
+    found.sort((a, b) => a.distance_along_route_m - b.distance_along_route_m || a.id.localeCompare(b.id))
+    return { warnings, features: found }
+  })

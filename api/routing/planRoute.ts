@@ -1,0 +1,100 @@
+import { Effect } from "effect"
+import { randomBytes } from "node:crypto"
+import { nowMillis } from "../../shared/time/Now.js"
+import { type EngineRequest, type EngineRoute, type Exclusion, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
+import type { RouteRequest } from "../schemas/routing.js"
+import { atLeast, type HazardOptions, routeHazards, type Severity, type Warning } from "./hazards.js"
+
+/** Rounds of "route, find what bars the truck on it, route around it". */
+const MAX_REROUTES = 3
+
+const AVOID_ALIASES: Record<string, "toll_road" | "ferry" | "tunnel"> = {
+  toll_road: "toll_road", toll_roads: "toll_road", tolls: "toll_road", ferry: "ferry", ferries: "ferry", tunnel: "tunnel", tunnels: "tunnel"
+}
+
+const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places
+
+/**
+ * A truck route with our agency data along it: the engine's route, moved off live closures and
+ * off restrictions the truck violates where another way exists; what still lies on it becomes
+ * a warning (critical where it bars the truck).
+ */
+export const planRoute = (req: RouteRequest) =>
+  Effect.gen(function* () {
+    const engine = yield* RoutingEngine
+    const nowMs = yield* nowMillis
+    const departureMs = req.departure_time ? Date.parse(req.departure_time) : nowMs
+    const include = new Set(req.include ?? [])
+    const avoid = new Set((req.avoid ?? []).map((a) => AVOID_ALIASES[a]))
+    if (include.has("toll_alternative")) include.add("tolls")
+    const hazmat = (req.truck.hazardous?.length ?? 0) > 0 || (req.cargo?.hazmat_class ?? "") !== ""
+    const truck = { height_m: req.truck.height_m, weight_t: req.truck.weight_t, length_m: req.truck.length_m, width_m: req.truck.width_m, axle_count: req.truck.axle_count, hazmat }
+    const e = req.enrichment ?? {}
+    const options: HazardOptions = {
+      bufferM: e.buffer_m ?? 100, clearancePadM: e.clearance_pad_m ?? 0.15, truck, departureMs,
+      skipTemporal: e.skip_temporal_filter ?? false, includeFeatures: e.include_features ?? []
+    }
+    const base: EngineRequest = {
+      points: [req.origin, ...(req.waypoints ?? []), req.destination], truck,
+      avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
+      alternatives: req.alternatives ?? 0, exclusions: []
+    }
+    // route, then move off what bars the truck on the best route, a few rounds at most
+    const exclusions: Array<Exclusion> = []
+    const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
+    let answer = yield* engine.route(base)
+    let hazards = yield* routeHazards(answer.routes[0], options, nowMs)
+    for (let round = 0; round < MAX_REROUTES; round++) {
+      const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
+      if (blocking.length === 0) break
+      const more = blocking.map((w) => exclusionAt(answer.routes[0], w))
+      const retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
+      if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
+      exclusions.push(...more)
+      avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
+      answer = retry.right
+      hazards = yield* routeHazards(answer.routes[0], options, nowMs)
+    }
+    const routes = []
+    for (const [i, r] of answer.routes.entries()) {
+      const h = i === 0 ? hazards : yield* routeHazards(r, options, nowMs)
+      routes.push(shapeRoute(r, h.warnings, h.features, req))
+    }
+    return {
+      route_id: `rte_${randomBytes(12).toString("hex")}`,
+      routes,
+      ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}),
+      engine: engine.name,
+      attribution: answer.credit,
+      avoided,
+      departure_time: new Date(departureMs).toISOString(),
+      computed_at: new Date(nowMs).toISOString(),
+      hazard_count: routes.reduce((n, r) => n + r.warnings.length, 0)
+    }
+  })
+
+/** Where a hazard sits on the route: the road piece under it, for the engine to leave out. */
+const exclusionAt = (route: EngineRoute, w: Warning): Exclusion => {
+  const [lng, lat] = route.coordinates[Math.min(w.segment, route.coordinates.length - 1)]
+  return { lat, lng, radius_m: 50, edge_key: route.segment_keys[w.segment] }
+}
+
+const shapeRoute = (r: EngineRoute, warnings: ReadonlyArray<Warning>, features: ReadonlyArray<unknown>, req: RouteRequest) => {
+  const e = req.enrichment ?? {}
+  const minSeverity: Severity = e.min_severity ?? "info"
+  const excluded = new Set(e.exclude_types ?? [])
+  const shown = warnings
+    .filter((w) => atLeast(w.severity, minSeverity) && !excluded.has(w.type) && (e.max_distance_m === undefined || w.distance_along_route_m <= e.max_distance_m))
+    .map(({ blocking: _b, segment: _s, ...w }) => w)
+  return {
+    summary: {
+      distance_m: round(r.distance_m),
+      duration_s: round(r.duration_s),
+      has_tolls: r.sections.some((s) => s.toll !== null)
+    },
+    geometry: { type: "LineString" as const, coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)]) },
+    sections: r.sections.map((s) => ({ distance_m: round(s.distance_m), duration_s: round(s.duration_s), summary: s.summary })),
+    warnings: shown,
+    features
+  }
+}

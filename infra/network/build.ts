@@ -1,0 +1,39 @@
+/**
+ * npm run network:build [-- <travelmapping dir>] — builds the bundled routing network
+ * (infra/network/us-ca.network.json.gz) from Travel Mapping's waypoints and the tables in
+ * infra/network/data. Default source: ../shared/data/travelmapping beside the project.
+ */
+import { writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
+import { encodeNetwork, RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
+import { lengthFactor, readTables, readTravelMapping, travelMappingLines } from "./travelMapping.js"
+
+export const NETWORK_DIR = dirname(fileURLToPath(import.meta.url))
+export const BUNDLED_NETWORK = join(NETWORK_DIR, "us-ca.network.json.gz")
+export const TM_CREDIT = "Highway data: Travel Mapping project (travelmapping.net); map data © OpenStreetMap contributors (ODbL)"
+
+const main = () => {
+  const tmDir = resolve(process.argv[2] ?? join(NETWORK_DIR, "../../../shared/data/travelmapping"))
+  const dataDir = join(NETWORK_DIR, "data")
+  const t0 = Date.now()
+  const routes = readTravelMapping(tmDir)
+  const tables = readTables(tmDir, dataDir)
+  const lines = travelMappingLines(routes, tables)
+  const calibration = lengthFactor(routes, dataDir)
+  for (const r of calibration.perRoute) console.log(`  ${r.route.padEnd(5)} posted ${r.posted_mi.toFixed(0)} mi, waypoints ${r.measured_mi.toFixed(0)} mi (${((r.measured_mi / r.posted_mi - 1) * 100).toFixed(2)} %)`)
+  const factor = Math.round(calibration.factor * 10_000) / 10_000
+  const file = buildNetwork(lines, {
+    source: "Travel Mapping HighwayData, US and Canada (commit 3d7993c9cb603f57706bf3bcf705eb25895e8526, 2026-08-22), with the tables in infra/network/data",
+    credit: [TM_CREDIT],
+    length_factor: factor
+  })
+  const buf = encodeNetwork(file)
+  writeFileSync(BUNDLED_NETWORK, buf)
+  const net = new RoadNetwork(file)
+  console.log(`${routes.length} routes → ${lines.length} lines → ${net.nodeCount} nodes, ${net.edgeCount} edges, ${file.props.length} property sets; length factor ${factor}`)
+  console.log(`wrote ${BUNDLED_NETWORK} (${(buf.length / 1e6).toFixed(2)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main()

@@ -1,0 +1,122 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { gunzipSync } from "node:zlib"
+import { FREE_ROAD, type RoadClass, type RoadLine, type RoadProps } from "../../shared/routing/network/RoadLine.js"
+import { haversineM } from "../../shared/routing/geometry.js"
+import { readCsv } from "./csv.js"
+
+/** One route file of ../shared/data/travelmapping/routes_us_ca.ndjson.gz */
+interface TmRoute {
+  readonly region: string
+  readonly system: string
+  readonly root: string
+  readonly route: string
+  readonly banner: string | null
+  readonly city: string | null
+  readonly points: ReadonlyArray<readonly [string, number, number]>
+}
+
+export const readTravelMapping = (dir: string): Array<TmRoute> =>
+  gunzipSync(readFileSync(join(dir, "routes_us_ca.ndjson.gz"))).toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as TmRoute)
+
+/** A data-table row that applies to a route, or to the stretch between two of its waypoint labels. */
+interface Stretch {
+  readonly match: string
+  readonly from_label: string
+  readonly to_label: string
+}
+
+const matches = (row: Stretch, r: TmRoute) => row.match === `system:${r.system}` || row.match === `root:${r.root}`
+
+/** Indexes of the segments (point k to k + 1) a row covers; a label missing from the route is a data error. */
+const segmentRange = (row: Stretch, r: TmRoute): [number, number] => {
+  if (row.from_label === "" && row.to_label === "") return [0, r.points.length - 1]
+  const at = (label: string) => {
+    const i = r.points.findIndex((p) => p[0] === label)
+    if (i < 0) throw new Error(`${row.match}: no waypoint labelled ${label}`)
+    return i
+  }
+  const [a, b] = [at(row.from_label), at(row.to_label)]
+  return [Math.min(a, b), Math.max(a, b)]
+}
+
+export interface TravelMappingTables {
+  readonly speeds: ReadonlyMap<RoadClass, number>
+  readonly systems: ReadonlyMap<string, { use: string; class: RoadClass }>
+  readonly tiers: ReadonlyMap<string, number>
+  readonly tolls: ReadonlyArray<Stretch & { toll: string }>
+  readonly restrictions: ReadonlyArray<Stretch & { field: string; value: string }>
+}
+
+export const readTables = (tmDir: string, dataDir: string): TravelMappingTables => ({
+  speeds: new Map(readCsv(join(dataDir, "speeds.csv")).map((r) => [r.class as RoadClass, Number(r.speed_kph)])),
+  systems: new Map(readCsv(join(dataDir, "systems.csv")).map((r) => [r.system, { use: r.use, class: r.class as RoadClass }])),
+  tiers: new Map(readCsv(join(tmDir, "systems_us_ca.csv")).map((r) => [r.System, Number(r.Tier)])),
+  tolls: readCsv(join(dataDir, "tolls.csv")) as unknown as TravelMappingTables["tolls"],
+  restrictions: readCsv(join(dataDir, "restrictions.csv")) as unknown as TravelMappingTables["restrictions"]
+})
+
+/** Systems without a row in systems.csv take their class from Travel Mapping's tier. */
+const classOf = (system: string, t: TravelMappingTables): RoadClass | undefined => {
+  const row = t.systems.get(system)
+  if (row) return row.use === "exclude" ? undefined : row.class
+  const tier = t.tiers.get(system)
+  if (tier === undefined) return undefined // a system outside the published table (in development)
+  return tier <= 1 ? "motorway" : tier <= 3 ? "trunk" : tier === 4 ? "primary" : "secondary"
+}
+
+const restrict = (p: RoadProps, field: string, value: string): RoadProps => {
+  switch (field) {
+    case "truck_forbidden": case "hazmat_forbidden": case "tunnel": return { ...p, [field]: value === "true" }
+    case "max_height_m": case "max_weight_t": return { ...p, [field]: Number(value) }
+    default: throw new Error(`restrictions.csv: unknown field ${field}`)
+  }
+}
+
+/**
+ * The road lines of the Travel Mapping waypoints: one line per stretch of a route with the same
+ * properties, class and speed from the tables, tolls and restrictions where a table row covers it.
+ */
+export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMappingTables): Array<RoadLine> => {
+  const out: Array<RoadLine> = []
+  for (const r of routes) {
+    const cls = classOf(r.system, t)
+    if (cls === undefined || r.points.length < 2) continue
+    const base: RoadProps = {
+      ...FREE_ROAD, class: cls, speed_kph: t.speeds.get(cls)!, region: r.region,
+      ref: r.route + (r.banner ? ` ${r.banner}` : ""), name: r.city
+    }
+    const seg: Array<RoadProps> = r.points.slice(1).map(() => base)
+    for (const row of t.tolls) {
+      if (!matches(row, r)) continue
+      const [a, b] = segmentRange(row, r)
+      for (let k = a; k < b; k++) seg[k] = { ...seg[k], toll: row.toll }
+    }
+    for (const row of t.restrictions) {
+      if (!matches(row, r)) continue
+      const [a, b] = segmentRange(row, r)
+      for (let k = a; k < b; k++) seg[k] = restrict(seg[k], row.field, row.value)
+    }
+    let start = 0
+    for (let k = 1; k <= seg.length; k++) {
+      if (k < seg.length && seg[k] === seg[k - 1]) continue
+      out.push({ props: seg[start], coordinates: r.points.slice(start, k + 1).map((p) => [p[2], p[1]] as const) })
+      start = k
+    }
+  }
+  return out
+}
+
+/**
+ * Posted length over measured length of the main Interstates in calibration.csv: the factor that
+ * corrects for straight lines between waypoints cutting curves.
+ */
+export const lengthFactor = (routes: ReadonlyArray<TmRoute>, dataDir: string) => {
+  const rows = readCsv(join(dataDir, "calibration.csv"))
+  const measured = rows.map((row) => routes
+    .filter((r) => r.system === "usai" && r.route === row.route && r.banner === null)
+    .reduce((m, r) => m + r.points.slice(1).reduce((s, p, i) => s + haversineM(r.points[i][1], r.points[i][2], p[1], p[2]), 0), 0))
+  const posted = rows.map((row) => Number(row.posted_mi) * 1609.344)
+  const factor = posted.reduce((a, b) => a + b, 0) / measured.reduce((a, b) => a + b, 0)
+  return { factor, perRoute: rows.map((row, i) => ({ route: row.route, posted_mi: Number(row.posted_mi), measured_mi: measured[i] / 1609.344 })) }
+}

@@ -1,0 +1,77 @@
+import { Context, Data, type Effect } from "effect"
+
+export interface LatLng {
+  readonly lat: number
+  readonly lng: number
+}
+
+/** What the engine must respect of the truck (the rest of the profile is the API's business). */
+export interface TruckDimensions {
+  readonly height_m: number
+  readonly weight_t: number
+  readonly length_m?: number
+  readonly width_m?: number
+  readonly axle_count?: number
+  readonly hazmat: boolean
+}
+
+/** A place the route must not pass: a live closure or a restriction the truck violates. */
+export interface Exclusion extends LatLng {
+  readonly radius_m: number
+  /** the engine's own key of the road piece found there on an earlier answer (built-in engine) */
+  readonly edge_key?: string
+}
+
+export interface EngineRequest {
+  /** origin, waypoints in order, destination */
+  readonly points: ReadonlyArray<LatLng>
+  readonly truck: TruckDimensions
+  readonly avoid: { readonly toll_road: boolean; readonly ferry: boolean; readonly tunnel: boolean }
+  /** extra routes wanted besides the best one (0–3) */
+  readonly alternatives: number
+  readonly exclusions: ReadonlyArray<Exclusion>
+}
+
+/** A run of the route along one road (and toll system). */
+export interface EngineSection {
+  readonly distance_m: number
+  readonly duration_s: number
+  readonly summary: string
+  /** toll system id, null on free road */
+  readonly toll: string | null
+  /** coordinate index range [from, to] in the route's coordinates */
+  readonly from_index: number
+  readonly to_index: number
+}
+
+export interface EngineRoute {
+  /** `[lng, lat]` */
+  readonly coordinates: ReadonlyArray<readonly [number, number]>
+  /** metres and seconds from the start at each coordinate */
+  readonly along_m: ReadonlyArray<number>
+  readonly along_s: ReadonlyArray<number>
+  readonly distance_m: number
+  readonly duration_s: number
+  readonly sections: ReadonlyArray<EngineSection>
+  /** the engine's key of the road piece under each segment (coordinate i to i + 1), for exclusions on a later request */
+  readonly segment_keys: ReadonlyArray<string>
+}
+
+export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{ readonly message: string; readonly field?: string }> {}
+export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{ readonly message: string }> {}
+
+export interface EngineAnswer {
+  /** best route first, then alternatives (possibly fewer than asked) */
+  readonly routes: ReadonlyArray<EngineRoute>
+  /** credits of the road data the routes come from */
+  readonly credit: ReadonlyArray<string>
+}
+
+export interface RoutingEngineShape {
+  /** "builtin" or "valhalla" */
+  readonly name: string
+  readonly route: (req: EngineRequest) => Effect.Effect<EngineAnswer, RouteNotFound | EngineUnavailable>
+}
+
+/** The routing seam: the built-in graph or Valhalla, chosen by ROUTING_ENGINE. */
+export class RoutingEngine extends Context.Tag("shared/RoutingEngine")<RoutingEngine, RoutingEngineShape>() {}

@@ -1,0 +1,156 @@
+import { Effect, Layer } from "effect"
+import { readFileSync } from "node:fs"
+import { haversineM } from "../geometry.js"
+import { RoadNetwork } from "../network/NetworkFile.js"
+import type { RoadProps } from "../network/RoadLine.js"
+import { EngineUnavailable, type EngineRequest, type EngineRoute, type EngineSection, RouteNotFound, RoutingEngine, type RoutingEngineShape } from "../RoutingEngine.js"
+import { type Piece, RoadGraph, type SearchRules } from "./RoadGraph.js"
+
+/** An origin, waypoint or destination farther than this from the network is refused. */
+export const SNAP_MAX_M = 25_000
+/** Alternatives: the edges of routes found so far cost this much more on the next search… */
+const ALT_PENALTY = 1.5
+/** …and a candidate is kept when at most this share of it repeats a kept route, and it is not too slow. */
+const ALT_MAX_OVERLAP = 0.7
+const ALT_MAX_STRETCH = 1.5
+/** `avoid` is a hard rule; when it leaves no route, avoided roads cost this many times more instead. */
+const AVOID_FALLBACK_PENALTY = 20
+
+const pointName = (i: number, n: number) => (i === 0 ? "origin" : i === n - 1 ? "destination" : `waypoints[${i - 1}]`)
+
+const roadLabel = (p: RoadProps) => {
+  const ref = p.ref?.split(";").join(" / ")
+  return ref && p.name ? `${ref} (${p.name})` : ref ?? p.name ?? (p.ferry ? "ferry" : "unnamed road")
+}
+
+/** The built-in engine over a loaded network. */
+export const makeBuiltinEngine = (net: RoadNetwork): RoutingEngineShape => {
+  const graph = new RoadGraph(net)
+
+  const violates = (p: RoadProps, req: EngineRequest) =>
+    p.truck_forbidden ||
+    (p.hazmat_forbidden && req.truck.hazmat) ||
+    (p.max_height_m !== null && req.truck.height_m > p.max_height_m) ||
+    (p.max_weight_t !== null && req.truck.weight_t > p.max_weight_t)
+  const avoided = (p: RoadProps, req: EngineRequest) =>
+    (req.avoid.toll_road && p.toll !== null) || (req.avoid.ferry && p.ferry) || (req.avoid.tunnel && p.tunnel)
+
+  const assemble = (pieces: ReadonlyArray<Piece>): EngineRoute => {
+    const coordinates: Array<[number, number]> = []
+    const along_m: Array<number> = []
+    const along_s: Array<number> = []
+    const sections: Array<EngineSection> = []
+    const segment_keys: Array<string> = []
+    let [m, s] = [0, 0]
+    for (const piece of pieces) {
+      if (piece.e < 0) continue
+      const props = net.props[net.edgeProp[piece.e]]
+      const step = piece.a <= piece.b ? 1 : -1
+      const secPerM = piece.m > 0 ? piece.s / piece.m : 0
+      const startIndex = Math.max(0, coordinates.length - 1)
+      for (let j = piece.a; ; j += step) {
+        const [lng, lat] = [net.shapeLng[j], net.shapeLat[j]]
+        if (coordinates.length === 0) {
+          coordinates.push([lng, lat]); along_m.push(0); along_s.push(0)
+        } else if (j !== piece.a || coordinates.length === 0) {
+          const [plng, plat] = coordinates[coordinates.length - 1]
+          const d = haversineM(plat, plng, lat, lng) * net.meta.length_factor
+          m += d
+          s += d * secPerM
+          coordinates.push([lng, lat]); along_m.push(m); along_s.push(s); segment_keys.push(String(piece.e))
+        }
+        if (j === piece.b) break
+      }
+      const summary = roadLabel(props)
+      const last = sections[sections.length - 1]
+      if (last && last.summary === summary && last.toll === props.toll) {
+        sections[sections.length - 1] = { ...last, to_index: coordinates.length - 1, distance_m: m - along_m[last.from_index], duration_s: s - along_s[last.from_index] }
+      } else {
+        sections.push({ summary, toll: props.toll, from_index: startIndex, to_index: coordinates.length - 1, distance_m: m - along_m[startIndex], duration_s: s - along_s[startIndex] })
+      }
+    }
+    return { coordinates, along_m, along_s, distance_m: m, duration_s: s, sections, segment_keys }
+  }
+
+  const route: RoutingEngineShape["route"] = (req) =>
+    Effect.suspend(() => {
+      const excluded = new Set<number>()
+      for (const x of req.exclusions) {
+        if (x.edge_key !== undefined && /^\d+$/.test(x.edge_key) && Number(x.edge_key) < net.edgeCount) excluded.add(Number(x.edge_key))
+        else for (const e of graph.edgesNear(x.lat, x.lng, x.radius_m)) excluded.add(e)
+      }
+      // a point on a closed road still snaps there: the closure is then reported, not silently skipped
+      const usable = (e: number) => !violates(net.props[net.edgeProp[e]], req)
+      const snaps = req.points.map((p) => graph.snap(p.lat, p.lng, SNAP_MAX_M, usable))
+      const missing = snaps.findIndex((s) => s === undefined)
+      if (missing >= 0) {
+        const field = pointName(missing, req.points.length)
+        return Effect.fail(new RouteNotFound({ field, message: `${field} is more than ${SNAP_MAX_M / 1000} km from any road this truck may drive` }))
+      }
+      const penalty = new Map<number, number>()
+      const rules = (avoidHard: boolean): SearchRules => ({
+        blocked: (e) => {
+          if (e < 0) return false
+          if (excluded.has(e)) return true
+          const p = net.props[net.edgeProp[e]]
+          return violates(p, req) || (avoidHard && avoided(p, req))
+        },
+        cost: (piece) => {
+          if (piece.e < 0) return 0
+          const p = net.props[net.edgeProp[piece.e]]
+          return piece.s * (penalty.get(piece.e) ?? 1) * (!avoidHard && avoided(p, req) ? AVOID_FALLBACK_PENALTY : 1)
+        }
+      })
+      const search = (r: SearchRules) => {
+        const all: Array<Piece> = []
+        for (let k = 0; k + 1 < snaps.length; k++) {
+          const leg = graph.path(snaps[k]!, snaps[k + 1]!, r)
+          if (!leg) return undefined
+          all.push(...leg)
+        }
+        return all
+      }
+      let hard = true
+      let best = search(rules(true))
+      if (!best) {
+        hard = false
+        best = search(rules(false))
+      }
+      if (!best) return Effect.fail(new RouteNotFound({ message: "no route for this truck connects these points (closures, restrictions or avoid rules cut every way)" }))
+      const found = [best]
+      const bestSeconds = best.reduce((t, p) => t + p.s, 0)
+      // alternatives for plain origin → destination requests: penalize what is taken, search again
+      for (let attempt = 0; req.points.length === 2 && found.length <= req.alternatives && attempt < req.alternatives * 3; attempt++) {
+        for (const p of found[found.length - 1]) penalty.set(p.e, (penalty.get(p.e) ?? 1) * ALT_PENALTY)
+        const cand = search(rules(hard))
+        if (!cand) break
+        const candM = cand.reduce((t, p) => t + p.m, 0)
+        const candS = cand.reduce((t, p) => t + p.s, 0)
+        const distinct = found.every((f) => {
+          const edges = new Set(f.map((p) => p.e))
+          return cand.filter((p) => edges.has(p.e)).reduce((t, p) => t + p.m, 0) <= ALT_MAX_OVERLAP * candM
+        })
+        if (distinct && candS <= ALT_MAX_STRETCH * bestSeconds) found.push(cand)
+      }
+      return Effect.succeed({ routes: found.map(assemble), credit: net.meta.credit })
+    })
+
+  return { name: "builtin", route }
+}
+
+/**
+ * The built-in engine from a network file (ROUTING_NETWORK_FILE). Loading takes a second or two
+ * and some 150 MB, so it happens on the first route, or at start when `preload` is set.
+ */
+export const builtinEngineLayer = (file: string, preload: boolean) =>
+  Layer.scoped(RoutingEngine, Effect.gen(function* () {
+    const load = yield* Effect.cached(Effect.gen(function* () {
+      const t0 = performance.now()
+      const net = yield* Effect.try({ try: () => RoadNetwork.decode(readFileSync(file)), catch: (e) => new EngineUnavailable({ message: `routing network ${file} could not be loaded: ${String(e)}` }) })
+      const engine = makeBuiltinEngine(net)
+      yield* Effect.logInfo(`routing network loaded: ${net.nodeCount} nodes, ${net.edgeCount} edges from ${file} in ${Math.round(performance.now() - t0)} ms`)
+      return engine
+    }))
+    if (preload) yield* Effect.forkScoped(Effect.ignoreLogged(load))
+    return { name: "builtin", route: (req) => Effect.flatMap(load, (engine) => engine.route(req)) } satisfies RoutingEngineShape
+  }))

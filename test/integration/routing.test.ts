@@ -1,0 +1,183 @@
+import { Layer, ManagedRuntime } from "effect"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiServerLive } from "../../api/server.js"
+import { createKey } from "../../infra/admin/keys.js"
+import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
+import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
+import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
+import { encodeNetwork } from "../../shared/routing/network/NetworkFile.js"
+import { FREE_ROAD, type RoadProps } from "../../shared/routing/network/RoadLine.js"
+import { changeScript, feature, observation } from "../support/changes.js"
+import { makeTestEnv } from "../support/harness.js"
+import { api } from "../support/http.js"
+
+/**
+ * A network of our own: I-1 runs straight east from W (40.0, -100.0) through M (40.0, -99.5)
+ * to E (40.0, -99.0); US-2 leaves W north-east to N (40.1, -99.5) and comes back to E, longer
+ * and slower. A closure at M must move the W → E route onto US-2.
+ */
+const road = (ref: string, cls: RoadProps["class"], speed: number, extra: Partial<RoadProps> = {}): RoadProps => ({ ...FREE_ROAD, ref, class: cls, speed_kph: speed, region: "NE", ...extra })
+const lines = [
+  { coordinates: [[-100.0, 40.0], [-99.75, 40.0], [-99.5, 40.0], [-99.25, 40.0], [-99.0, 40.0]] as Array<[number, number]>, props: road("I-1", "motorway", 95) },
+  { coordinates: [[-100.0, 40.0], [-99.5, 40.1], [-99.0, 40.0]] as Array<[number, number]>, props: road("US-2", "primary", 70) },
+  // a stub east of E with a toll, to show has_tolls and avoid
+  { coordinates: [[-99.0, 40.0], [-98.9, 40.0]] as Array<[number, number]>, props: road("T-3", "motorway", 95, { toll: "test_toll" }) },
+  { coordinates: [[-99.0, 40.0], [-98.95, 40.05], [-98.9, 40.0]] as Array<[number, number]>, props: road("S-4", "secondary", 55) },
+  // a dead end south of M: a closure on it cannot be driven around
+  { coordinates: [[-99.5, 40.0], [-99.5, 39.9], [-99.5, 39.8]] as Array<[number, number]>, props: road("SP-5", "secondary", 55) }
+]
+
+const dir = mkdtempSync(join(tmpdir(), "rd-routing-"))
+const networkFile = join(dir, "test.network.json.gz")
+writeFileSync(networkFile, encodeNetwork(buildNetwork(lines, { source: "test lines", credit: ["Test network"], length_factor: 1 })))
+
+const env = makeTestEnv({ routingNetworkFile: networkFile })
+const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+let rt: ReturnType<typeof build>
+let base = ""
+const keys: Record<string, string> = {}
+
+const W = { lat: 40.0, lng: -100.0 }
+const E = { lat: 40.0, lng: -99.0 }
+const truck = { profile: "tractor", weight_t: 30, height_m: 4.0 }
+const closure = observation("closure-m", { jurisdiction: "NE", latitude: 40.0, longitude: -99.5, type: "closure", severity: "critical", title: "I-1 closed at M", affected_roads: ["I-1"], start_time: "2020-01-01T00:00:00.000Z" })
+
+const elsewhere = observation("far-away", { jurisdiction: "NE", latitude: 41.5, longitude: -97 })
+
+beforeAll(async () => {
+  let port = 0
+  rt = build((p) => (port = p))
+  await rt.runtime()
+  for (const plan of ["starter", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }))).key
+  base = `http://127.0.0.1:${port}/api/v1`
+})
+afterAll(async () => {
+  await rt?.dispose()
+  await env.cleanup()
+})
+
+const post = (body: unknown, key = keys.pro) =>
+  api(base, key)("/routing/route", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+const refs = (r: { sections: Array<{ summary: string }> }) => [...new Set(r.sections.map((s) => s.summary))]
+
+describe("POST /routing/route", () => {
+  it("routes a truck on the network and answers in the shape of SPEC §2.10", async () => {
+    const res = await post({ origin: W, destination: E, truck, customer_route_id: "order-17" })
+    expect(res.status).toBe(200)
+    expect(res.body.route_id).toMatch(/^rte_/)
+    expect(res.body.customer_route_id).toBe("order-17")
+    expect(res.body.attribution).toEqual(["Test network"])
+    const [r] = res.body.routes
+    expect(refs(r)).toEqual(["I-1"])
+    // 1° of longitude at 40° N on a 6,371 km sphere
+    expect(r.summary.distance_m).toBeCloseTo(85_177, -1)
+    expect(r.summary.duration_s).toBeCloseTo(85_177 / (95 / 3.6), -1)
+    expect(r.summary.has_tolls).toBe(false)
+    expect(r.geometry.type).toBe("LineString")
+    expect(r.geometry.coordinates[0]).toEqual([-100, 40])
+    expect(r.geometry.coordinates.at(-1)).toEqual([-99, 40])
+    expect(r.warnings).toEqual([])
+  })
+
+  it("moves the route off a closure the pipeline just ingested, and back once it is archived", async () => {
+    // an empty poll retires nothing (DESIGN): the second poll still holds another record
+    const script = changeScript("routing-src", [[closure, elsewhere], [elsewhere]])
+    const created = script.filter((c) => c.op !== "archived")
+    await rt.runPromise(applyChanges(created))
+    const around = await post({ origin: W, destination: E, truck })
+    expect(refs(around.body.routes[0])).toEqual(["US-2"])
+    expect(around.body.avoided).toEqual([{ warning_type: "traffic_event", source_id: "closure-m", title: "I-1 closed at M" }])
+    expect(around.body.routes[0].summary.distance_m).toBeGreaterThan(85_177)
+
+    await rt.runPromise(applyChanges(script.filter((c) => c.op === "archived")))
+    const back = await post({ origin: W, destination: E, truck })
+    expect(refs(back.body.routes[0])).toEqual(["I-1"])
+    expect(back.body.avoided).toEqual([])
+  })
+
+  it("reports a closure it cannot route around as a critical warning on the route", async () => {
+    const c = observation("closure-e", { jurisdiction: "NE", latitude: 39.9, longitude: -99.5, type: "closure", severity: "major", title: "SP-5 closed", start_time: "2020-01-01T00:00:00.000Z" })
+    const script = changeScript("routing-src-2", [[c, elsewhere], [elsewhere]])
+    await rt.runPromise(applyChanges(script.filter((x) => x.op !== "archived")))
+    try {
+      // the destination sits beyond the closure on a dead end
+      const res = await post({ origin: W, destination: { lat: 39.8, lng: -99.5 }, truck })
+      expect(res.status).toBe(200)
+      const w = res.body.routes[0].warnings.find((x: { source_id: string }) => x.source_id === "closure-e")
+      expect(w).toMatchObject({ type: "traffic_event", severity: "critical", source: "routing-src-2", title: "SP-5 closed", properties: { event_type: "closure" } })
+      expect(res.body.avoided).toEqual([])
+      // W → M is 42.6 km, M → the closure 11.1 km
+      expect(w.distance_along_route_m).toBeCloseTo(42_589 + 11_119, -2)
+      expect(Date.parse(w.projected_arrival_time)).toBeGreaterThan(Date.parse(res.body.departure_time))
+    } finally {
+      await rt.runPromise(applyChanges(script.filter((x) => x.op === "archived")))
+    }
+  })
+
+  it("warns of a low bridge only when the truck is too tall for it (height plus pad)", async () => {
+    const bridge = feature("bridge-1", { jurisdiction: "NE", feature_type: "bridge_clearances", name: "Rail bridge over US-2", latitude: 40.1, longitude: -99.5, properties: { min_vertical_clearance_m: 4.1 } })
+    const at = new Date(Date.now() - 60_000)
+    await rt.runPromise(applyChanges(diffFeaturePoll({ source: "bridge-src", polledAt: at, now: at, records: [bridge], presentIds: [], prev: new Map() }).changes))
+    const via = { origin: W, destination: E, waypoints: [{ lat: 40.1, lng: -99.5 }] }
+    const tall = await post({ ...via, truck })
+    const w = tall.body.routes[0].warnings.filter((x: { type: string }) => x.type === "bridge_clearance")
+    expect(w).toHaveLength(1)
+    expect(w[0]).toMatchObject({ severity: "critical", properties: { clearance_m: 4.1, truck_height_m: 4.0 } })
+    const low = await post({ ...via, truck: { ...truck, height_m: 3.9 } })
+    expect(low.body.routes[0].warnings.filter((x: { type: string }) => x.type === "bridge_clearance")).toEqual([])
+    const noPad = await post({ ...via, truck, enrichment: { clearance_pad_m: 0 } })
+    expect(noPad.body.routes[0].warnings.filter((x: { type: string }) => x.type === "bridge_clearance")).toEqual([])
+  })
+
+  it("flags tolls and keeps off toll roads when asked (either spelling)", async () => {
+    const to = { lat: 40.0, lng: -98.9 }
+    const paid = await post({ origin: W, destination: to, truck })
+    expect(paid.body.routes[0].summary.has_tolls).toBe(true)
+    for (const avoid of [["toll_road"], ["tolls"]]) {
+      const free = await post({ origin: W, destination: to, truck, avoid })
+      expect(free.body.routes[0].summary.has_tolls).toBe(false)
+      expect(refs(free.body.routes[0])).toContain("S-4")
+    }
+  })
+
+  it("offers alternatives that differ from the best route", async () => {
+    const res = await post({ origin: W, destination: E, truck, alternatives: 1 })
+    expect(res.body.routes).toHaveLength(2)
+    expect(refs(res.body.routes[0])).toEqual(["I-1"])
+    expect(refs(res.body.routes[1])).toEqual(["US-2"])
+  })
+
+  it("refuses bad requests with a 400 that names the field", async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ destination: E, truck }, /origin/],
+      [{ origin: W, truck }, /destination/],
+      [{ origin: W, destination: E }, /truck/],
+      [{ origin: { lat: 95, lng: 0 }, destination: E, truck }, /origin\.lat/],
+      [{ origin: W, destination: E, truck, alternatives: 4 }, /alternatives/],
+      [{ origin: W, destination: E, truck, enrichment: { buffer_m: 5 } }, /buffer_m/],
+      [{ origin: W, destination: E, truck, enrichment: { clearance_pad_m: 1.5 } }, /clearance_pad_m/],
+      [{ origin: W, destination: E, truck, avoid: ["motorways"] }, /avoid/],
+      [{ origin: W, destination: E, truck, include: ["weather"] }, /include/],
+      [{ origin: W, destination: E, truck: { ...truck, hos: { ruleset: "aetr" } } }, /aetr is planned, not available/],
+      [{ origin: W, destination: E, truck: { ...truck, profile: "van" } }, /truck\.profile/],
+      [{ origin: W, destination: E, truck, surprise: 1 }, /surprise/]
+    ]
+    for (const [body, message] of cases) {
+      const res = await post(body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body.error).toMatch(message)
+    }
+  })
+
+  it("answers 422 for a point far from the network, and 403 plan_truck below Pro", async () => {
+    const far = await post({ origin: { lat: 45, lng: -90 }, destination: E, truck })
+    expect(far.status).toBe(422)
+    expect(far.body.error).toMatch(/origin is more than 25 km/)
+    const starter = await post({ origin: W, destination: E, truck }, keys.starter)
+    expect(starter.status).toBe(403)
+    expect(starter.body.code).toBe("plan_truck")
+  })
+})
