@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
 import { type EngineRequest, type EngineRoute, type Exclusion, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
 import type { RouteRequest } from "../schemas/routing.js"
+import { stateBoundaries } from "./mileage.js"
 import { atLeast, type HazardOptions, routeHazards, type Severity, type Warning } from "./hazards.js"
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
@@ -55,10 +56,12 @@ export const planRoute = (req: RouteRequest) =>
       answer = retry.right
       hazards = yield* routeHazards(answer.routes[0], options, nowMs)
     }
+    const boundaries = include.has("mileage_by_state") ? yield* stateBoundaries : undefined
     const routes = []
     for (const [i, r] of answer.routes.entries()) {
       const h = i === 0 ? hazards : yield* routeHazards(r, options, nowMs)
-      routes.push(shapeRoute(r, h.warnings, h.features, req))
+      const shaped = shapeRoute(r, h.warnings, h.features, req)
+      routes.push(boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped)
     }
     return {
       route_id: `rte_${randomBytes(12).toString("hex")}`,

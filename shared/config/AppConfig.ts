@@ -44,6 +44,8 @@ export interface AppSettings {
   readonly routingNetworkFile: string
   /** load the routing network when the API starts instead of on the first route */
   readonly routingPreload: boolean
+  /** state/province polygons for per-jurisdiction mileage (GeoJSON with a `postal` code per feature) */
+  readonly boundariesFile: string
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -78,7 +80,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   webhookConcurrency: Config.integer("WEBHOOK_CONCURRENCY").pipe(Config.withDefault(64)),
   routingEngine: Config.literal("builtin")("ROUTING_ENGINE").pipe(Config.withDefault("builtin" as const)),
   routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/us-ca.network.json.gz", import.meta.url)))),
-  routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true))
+  routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true)),
+  boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url))))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {

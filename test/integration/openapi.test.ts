@@ -164,9 +164,10 @@ describe("GET /api/v1/openapi.json", () => {
     const truck = { profile: "tractor", weight_t: 40, height_m: 4.1 }
     const routed = await check("post", "/routing/route", "/routing/route", {
       key: pro, status: 200,
-      body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck, alternatives: 1, customer_route_id: "c-1", enrichment: { include_features: ["truck_parking"], buffer_m: 1000 } }
+      body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck, alternatives: 1, include: ["mileage_by_state"], customer_route_id: "c-1", enrichment: { include_features: ["truck_parking"], buffer_m: 1000 } }
     })
     expect(routed.routes[0].summary.distance_m).toBeGreaterThan(20_000)
+    expect(routed.routes[0].summary.mileage_by_state.map((m: { jurisdiction: string }) => m.jurisdiction)).toEqual(["BC"])
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 49, lng: -122.76 }, truck }, status: 400 })
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 30, lng: -140 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 422 })
     await check("post", "/routing/route", "/routing/route", { key: keys.free, body: { origin: { lat: 49, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 403 })

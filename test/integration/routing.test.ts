@@ -34,7 +34,12 @@ const dir = mkdtempSync(join(tmpdir(), "rd-routing-"))
 const networkFile = join(dir, "test.network.json.gz")
 writeFileSync(networkFile, encodeNetwork(buildNetwork(lines, { source: "test lines", credit: ["Test network"], length_factor: 1 })))
 
-const env = makeTestEnv({ routingNetworkFile: networkFile })
+// two made-up jurisdictions meeting at M's meridian
+const square = (code: string, x1: number, x2: number) => ({ type: "Feature", properties: { postal: code }, geometry: { type: "Polygon", coordinates: [[[x1, 39], [x2, 39], [x2, 41], [x1, 41], [x1, 39]]] } })
+const boundariesFile = join(dir, "boundaries.geojson")
+writeFileSync(boundariesFile, JSON.stringify({ type: "FeatureCollection", features: [square("AA", -101, -99.5), square("BB", -99.5, -98)] }))
+
+const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile })
 const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
 let rt: ReturnType<typeof build>
 let base = ""
@@ -141,6 +146,17 @@ describe("POST /routing/route", () => {
       expect(free.body.routes[0].summary.has_tolls).toBe(false)
       expect(refs(free.body.routes[0])).toContain("S-4")
     }
+  })
+
+  it("splits the distance by state or province when asked", async () => {
+    const res = await post({ origin: W, destination: E, truck, include: ["mileage_by_state"] })
+    const r = res.body.routes[0]
+    expect(r.summary.mileage_by_state).toEqual([
+      { jurisdiction: "AA", distance_m: expect.closeTo(r.summary.distance_m / 2, 0), distance_mi: expect.closeTo(r.summary.distance_m / 2 / 1609.344, 1) },
+      { jurisdiction: "BB", distance_m: expect.closeTo(r.summary.distance_m / 2, 0), distance_mi: expect.closeTo(r.summary.distance_m / 2 / 1609.344, 1) }
+    ])
+    const plain = await post({ origin: W, destination: E, truck })
+    expect(plain.body.routes[0].summary).not.toHaveProperty("mileage_by_state")
   })
 
   it("offers alternatives that differ from the best route", async () => {
