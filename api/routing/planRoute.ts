@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
 import { type EngineRequest, type EngineRoute, type Exclusion, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
 import type { RouteRequest } from "../schemas/routing.js"
-import { stateBoundaries } from "./mileage.js"
+import { stateBoundaries, tollTable } from "./routingData.js"
+import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
+import { BadRequest } from "../http/HttpError.js"
 import { atLeast, type HazardOptions, routeHazards, type Severity, type Warning } from "./hazards.js"
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
@@ -28,6 +30,10 @@ export const planRoute = (req: RouteRequest) =>
     const include = new Set(req.include ?? [])
     const avoid = new Set((req.avoid ?? []).map((a) => AVOID_ALIASES[a]))
     if (include.has("toll_alternative")) include.add("tolls")
+    const tolls = include.has("tolls") ? yield* tollTable : undefined
+    if (tolls && req.currency !== undefined && !tolls.perUsd.has(req.currency)) {
+      return yield* Effect.fail(new BadRequest({ message: `currency ${req.currency} is not in the rate table (${[...tolls.perUsd.keys()].join(", ")})` }))
+    }
     const hazmat = (req.truck.hazardous?.length ?? 0) > 0 || (req.cargo?.hazmat_class ?? "") !== ""
     const truck = { height_m: req.truck.height_m, weight_t: req.truck.weight_t, length_m: req.truck.length_m, width_m: req.truck.width_m, axle_count: req.truck.axle_count, hazmat }
     const e = req.enrichment ?? {}
@@ -57,10 +63,16 @@ export const planRoute = (req: RouteRequest) =>
       hazards = yield* routeHazards(answer.routes[0], options, nowMs)
     }
     const boundaries = include.has("mileage_by_state") ? yield* stateBoundaries : undefined
+    // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
+    const candidates = [...answer.routes]
+    if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
+      const free = yield* Effect.either(engine.route({ ...base, alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
+      if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
+    }
     const routes = []
-    for (const [i, r] of answer.routes.entries()) {
+    for (const [i, r] of candidates.entries()) {
       const h = i === 0 ? hazards : yield* routeHazards(r, options, nowMs)
-      const shaped = shapeRoute(r, h.warnings, h.features, req)
+      const shaped = shapeRoute(r, h.warnings, h.features, req, tolls, truck)
       routes.push(boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped)
     }
     return {
@@ -82,21 +94,27 @@ const exclusionAt = (route: EngineRoute, w: Warning): Exclusion => {
   return { lat, lng, radius_m: 50, edge_key: route.segment_keys[w.segment] }
 }
 
-const shapeRoute = (r: EngineRoute, warnings: ReadonlyArray<Warning>, features: ReadonlyArray<unknown>, req: RouteRequest) => {
+const shapeRoute = (r: EngineRoute, warnings: ReadonlyArray<Warning>, features: ReadonlyArray<unknown>, req: RouteRequest, tolls: TollTable | undefined, truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }) => {
   const e = req.enrichment ?? {}
   const minSeverity: Severity = e.min_severity ?? "info"
   const excluded = new Set(e.exclude_types ?? [])
   const shown = warnings
     .filter((w) => atLeast(w.severity, minSeverity) && !excluded.has(w.type) && (e.max_distance_m === undefined || w.distance_along_route_m <= e.max_distance_m))
     .map(({ blocking: _b, segment: _s, ...w }) => w)
+  const sections = r.sections.map((s) => ({
+    distance_m: round(s.distance_m), duration_s: round(s.duration_s), summary: s.summary,
+    ...(tolls && s.toll !== null ? { tolls: [tolls.fare(s.toll, s.distance_m / 1000, { ...truck, profile: req.truck.profile }, req.currency)] } : {})
+  }))
+  const costs = tolls ? tollCosts(sections) : []
   return {
     summary: {
       distance_m: round(r.distance_m),
       duration_s: round(r.duration_s),
-      has_tolls: r.sections.some((s) => s.toll !== null)
+      has_tolls: r.sections.some((s) => s.toll !== null),
+      ...(costs.length > 0 ? { toll_costs: costs } : {})
     },
     geometry: { type: "LineString" as const, coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)]) },
-    sections: r.sections.map((s) => ({ distance_m: round(s.distance_m), duration_s: round(s.duration_s), summary: s.summary })),
+    sections,
     warnings: shown,
     features
   }

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { FREE_ROAD, type RoadClass, type RoadLine, type RoadProps } from "../../shared/routing/network/RoadLine.js"
 import { haversineM } from "../../shared/routing/geometry.js"
-import { readCsv } from "./csv.js"
+import { readCsv } from "../../shared/routing/csv.js"
 
 /** One route file of ../shared/data/travelmapping/routes_us_ca.ndjson.gz */
 interface TmRoute {

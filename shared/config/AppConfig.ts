@@ -46,6 +46,8 @@ export interface AppSettings {
   readonly routingPreload: boolean
   /** state/province polygons for per-jurisdiction mileage (GeoJSON with a `postal` code per feature) */
   readonly boundariesFile: string
+  /** toll systems, fares and exchange rates (tolls.csv, toll_fares.csv, fx_rates.csv) */
+  readonly routingDataDir: string
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -81,7 +83,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   routingEngine: Config.literal("builtin")("ROUTING_ENGINE").pipe(Config.withDefault("builtin" as const)),
   routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/us-ca.network.json.gz", import.meta.url)))),
   routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true)),
-  boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url))))
+  boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url)))),
+  routingDataDir: Config.string("ROUTING_DATA_DIR").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/data", import.meta.url))))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {

@@ -168,6 +168,10 @@ describe("GET /api/v1/openapi.json", () => {
     })
     expect(routed.routes[0].summary.distance_m).toBeGreaterThan(20_000)
     expect(routed.routes[0].summary.mileage_by_state.map((m: { jurisdiction: string }) => m.jurisdiction)).toEqual(["BC"])
+    const tolled = await check("post", "/routing/route", "/routing/route", {
+      key: pro, status: 200, body: { origin: { lat: 41.88, lng: -87.63 }, destination: { lat: 41.68, lng: -86.25 }, truck, include: ["toll_alternative", "mileage_by_state"], currency: "CAD" }
+    })
+    expect(tolled.routes[0].summary.toll_costs[0].currency).toBe("CAD")
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 49, lng: -122.76 }, truck }, status: 400 })
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 30, lng: -140 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 422 })
     await check("post", "/routing/route", "/routing/route", { key: keys.free, body: { origin: { lat: 49, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 403 })

@@ -1,5 +1,5 @@
 import { Layer, ManagedRuntime } from "effect"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -39,7 +39,14 @@ const square = (code: string, x1: number, x2: number) => ({ type: "Feature", pro
 const boundariesFile = join(dir, "boundaries.geojson")
 writeFileSync(boundariesFile, JSON.stringify({ type: "FeatureCollection", features: [square("AA", -101, -99.5), square("BB", -99.5, -98)] }))
 
-const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile })
+// our own toll table: T-3 is priced for 5 axles only, at 0.10 USD/km
+const dataDir = join(dir, "data")
+mkdirSync(dataDir)
+writeFileSync(join(dataDir, "tolls.csv"), "toll;name;currency;match;from_label;to_label;source\ntest_toll;Test Toll;USD;;;;test\n")
+writeFileSync(join(dataDir, "toll_fares.csv"), "toll;class;min_axles;max_axles;basis;rate;currency;as_of;source\ntest_toll;Class 5;5;5;per_km;0.10;USD;2026-01-01;test\n")
+writeFileSync(join(dataDir, "fx_rates.csv"), "currency;per_usd;as_of;source\nUSD;1;2026-11-02;identity\nCAD;1.5;2026-11-02;test\n")
+
+const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile, routingDataDir: dataDir })
 const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
 let rt: ReturnType<typeof build>
 let base = ""
@@ -146,6 +153,46 @@ describe("POST /routing/route", () => {
       expect(free.body.routes[0].summary.has_tolls).toBe(false)
       expect(refs(free.body.routes[0])).toContain("S-4")
     }
+  })
+
+  it("prices tolls for the truck's class, converts currency, and adds a toll-free alternative", async () => {
+    const to = { lat: 40.0, lng: -98.9 }
+    const priced = await post({ origin: W, destination: to, truck: { ...truck, axle_count: 5 }, include: ["tolls"] })
+    const r = priced.body.routes[0]
+    const tolled = r.sections.filter((s: { tolls?: unknown }) => s.tolls !== undefined)
+    expect(tolled).toHaveLength(1)
+    const km = tolled[0].distance_m / 1000
+    expect(tolled[0].tolls).toEqual([{ system: "Test Toll", fares: [{ name: "Class 5", price: { currency: "USD", value: Math.round(km * 0.1 * 100) / 100 } }] }])
+    expect(r.summary.toll_costs).toEqual([{ currency: "USD", value: Math.round(km * 0.1 * 100) / 100 }])
+    expect(r.sections.filter((s: { tolls?: unknown }) => s.tolls === undefined).length).toBeGreaterThan(0)
+
+    const cad = await post({ origin: W, destination: to, truck: { ...truck, axle_count: 5 }, include: ["tolls"], currency: "CAD" })
+    expect(cad.body.routes[0].summary.toll_costs).toEqual([{ currency: "CAD", value: Math.round(km * 0.1 * 1.5 * 100) / 100 }])
+
+    // two axles: a class we hold no rate for is named, never priced at 0
+    const twoAxles = await post({ origin: W, destination: to, truck: { ...truck, profile: "straight" }, include: ["tolls"] })
+    const fare = twoAxles.body.routes[0].sections.find((s: { tolls?: unknown }) => s.tolls).tolls[0].fares[0]
+    expect(fare).toEqual({ name: "2 axles (no rate on file)" })
+    expect(twoAxles.body.routes[0].summary).not.toHaveProperty("toll_costs")
+
+    const withAlt = await post({ origin: W, destination: to, truck: { ...truck, axle_count: 5 }, include: ["toll_alternative"] })
+    expect(withAlt.body.routes).toHaveLength(2)
+    expect(withAlt.body.routes[0].summary.toll_costs).toHaveLength(1)
+    expect(withAlt.body.routes[1].summary).toMatchObject({ has_tolls: false })
+    expect(withAlt.body.routes[1].summary).not.toHaveProperty("toll_costs")
+
+    // avoid + alternatives + tolls: both routes come back priced
+    const both = await post({ origin: W, destination: to, truck: { ...truck, axle_count: 5 }, include: ["tolls"], avoid: ["ferry"], alternatives: 1 })
+    expect(both.body.routes.length).toBeGreaterThanOrEqual(1)
+    for (const route of both.body.routes) if (route.summary.has_tolls) expect(route.summary.toll_costs).toBeDefined()
+
+    const plain = await post({ origin: W, destination: to, truck })
+    expect(plain.body.routes[0].summary).not.toHaveProperty("toll_costs")
+    expect(plain.body.routes[0].sections.every((s: object) => !("tolls" in s))).toBe(true)
+
+    const unknown = await post({ origin: W, destination: to, truck, include: ["tolls"], currency: "JPY" })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.error).toMatch(/currency JPY is not in the rate table \(USD, CAD\)/)
   })
 
   it("splits the distance by state or province when asked", async () => {
