@@ -8,7 +8,7 @@ import type { ApiRuntime, ApiServices } from "./runtime.js"
 
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
 export const ApiServerLive = (options: { port?: number; onListen?: (port: number) => void } = {}) =>
-  Layer.provide(serverLayer(options), Layer.merge(FetchHttpClient.layer, RoutingEngineLive))
+  Layer.provide(serverLayer(options), Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer))
 
 const serverLayer = (options: { port?: number; onListen?: (port: number) => void }) =>
   Layer.scopedDiscard(

@@ -54,7 +54,7 @@ export const planRoute = (req: RouteRequest) =>
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
       if (blocking.length === 0) break
-      const more = blocking.map((w) => exclusionAt(answer.routes[0], w))
+      const more = blocking.map((w) => exclusionAt(answer.routes[0], w, options.bufferM))
       const retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
       if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
       exclusions.push(...more)
@@ -88,10 +88,14 @@ export const planRoute = (req: RouteRequest) =>
     }
   })
 
-/** Where a hazard sits on the route: the road piece under it, for the engine to leave out. */
-const exclusionAt = (route: EngineRoute, w: Warning): Exclusion => {
-  const [lng, lat] = route.coordinates[Math.min(w.segment, route.coordinates.length - 1)]
-  return { lat, lng, radius_m: 50, edge_key: route.segment_keys[w.segment] }
+/**
+ * Where a hazard sits: around its own position (wide enough to reach the road it was found
+ * beside), and the engine's key of the road piece under it on this route.
+ */
+const exclusionAt = (route: EngineRoute, w: Warning, bufferM: number): Exclusion => {
+  const g = w.geometry
+  const [lng, lat] = g.type === "Point" ? (g.coordinates as [number, number]) : route.coordinates[Math.min(w.segment, route.coordinates.length - 1)]
+  return { lat, lng, radius_m: bufferM + 50, edge_key: route.segment_keys[w.segment] }
 }
 
 const shapeRoute = (r: EngineRoute, warnings: ReadonlyArray<Warning>, features: ReadonlyArray<unknown>, req: RouteRequest, tolls: TollTable | undefined, truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }) => {

@@ -38,8 +38,10 @@ export interface AppSettings {
   readonly webhookTimeoutMs: number
   /** deliveries in flight per webhook stage */
   readonly webhookConcurrency: number
-  /** routing engine: "builtin" (the bundled graph) */
-  readonly routingEngine: "builtin"
+  /** routing engine: "builtin" (the bundled graph) or "valhalla" (VALHALLA_URL) */
+  readonly routingEngine: "builtin" | "valhalla"
+  /** a Valhalla server's base URL, e.g. http://valhalla:8002 */
+  readonly valhallaUrl: string | undefined
   /** the built-in engine's network file (infra/network/us-ca.network.json.gz by default) */
   readonly routingNetworkFile: string
   /** load the routing network when the API starts instead of on the first route */
@@ -80,7 +82,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   webhookAllowPrivateTargets: Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
   webhookTimeoutMs: Config.integer("WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   webhookConcurrency: Config.integer("WEBHOOK_CONCURRENCY").pipe(Config.withDefault(64)),
-  routingEngine: Config.literal("builtin")("ROUTING_ENGINE").pipe(Config.withDefault("builtin" as const)),
+  routingEngine: Config.literal("builtin", "valhalla")("ROUTING_ENGINE").pipe(Config.withDefault("builtin" as const)),
+  valhallaUrl: optionalString("VALHALLA_URL"),
   routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/us-ca.network.json.gz", import.meta.url)))),
   routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true)),
   boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url)))),
