@@ -5,6 +5,7 @@ import { DatabaseLive } from "../../shared/db/Database.js"
 import { migrate } from "../db/BaseLive.js"
 import { createKey } from "./keys.js"
 import { runWebhookCommand } from "./webhooks.js"
+import { importNetwork } from "../network/importCommand.js"
 
 const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|enterprise> --email <address>
                  [--name <label>] [--rpm <n>] [--origin <url>]... [--expires <RFC 3339>]
@@ -14,7 +15,8 @@ const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|e
        npm run -s admin -- webhooks update --email <owner> --id <whk_…> [same options as create]
        npm run -s admin -- webhooks disable|enable|delete --email <owner> --id <whk_…>
        npm run -s admin -- webhooks deliveries --email <owner> --id <whk_…> [--status pending|succeeded|dead]
-       npm run -s admin -- webhooks replay --email <owner> --id <whk_…> --delivery <whd_…>`
+       npm run -s admin -- webhooks replay --email <owner> --id <whk_…> --delivery <whd_…>
+       npm run -s admin -- network import <file.geojson> [--out <network.json.gz>] [--credit <text>]`
 
 const layer = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))
 
@@ -55,9 +57,26 @@ const webhooks = async (verb: string | undefined, rest: Array<string>) => {
   }
 }
 
+const network = (verb: string | undefined, rest: Array<string>) => {
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string" }, credit: { type: "string" } } })
+  if (verb !== "import" || positionals.length !== 1) {
+    console.error(USAGE)
+    process.exit(2)
+  }
+  const out = values.out ?? "network.json.gz"
+  try {
+    const r = importNetwork(positionals[0], out, values.credit)
+    console.error(`${r.ways} road lines (${r.skipped} features skipped) → ${r.nodes} nodes, ${r.edges} edges; wrote ${out} (${(r.bytes / 1e6).toFixed(2)} MB) in ${r.seconds.toFixed(1)} s`)
+    console.error(`use it with ROUTING_NETWORK_FILE=${out}`)
+  } catch (e) {
+    fail(e)
+  }
+}
+
 const main = async () => {
   const [area, verb, ...rest] = process.argv.slice(2)
   if (area === "webhooks") return webhooks(verb, rest)
+  if (area === "network") return network(verb, rest)
   if (area !== "keys" || verb !== "create") {
     console.error(USAGE)
     process.exit(2)
