@@ -195,6 +195,91 @@ describe("POST /routing/route", () => {
     expect(unknown.body.error).toMatch(/currency JPY is not in the rate table \(USD, CAD\)/)
   })
 
+  it("warns of every hazard type along the route by the rules of §2.10", async () => {
+    const now = Date.now()
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const onI1 = (lng: number) => ({ jurisdiction: "NE", latitude: 40.0, longitude: lng, start_time: iso(now - 3_600_000) })
+    const events = [
+      observation("w-crash", { ...onI1(-99.9), type: "incident", sub_type: "Crash", severity: "major", title: "Crash on I-1" }),
+      observation("w-works", { ...onI1(-99.8), type: "construction", sub_type: "Paving", severity: "moderate", title: "Paving from tomorrow", start_time: iso(now + 86_400_000) }),
+      observation("w-fair", { ...onI1(-99.7), type: "special_event", title: "County fair" }),
+      observation("w-snow", { ...onI1(-99.65), type: "weather", sub_type: "Snow", severity: "moderate", title: "Snow squalls" }),
+      observation("w-note", { ...onI1(-99.6), type: "advisory", title: "Wind advisory" }),
+      observation("w-over", { ...onI1(-99.95), type: "incident", title: "Cleared before we get there", end_time: iso(now + 3_600_000) })
+    ]
+    const at = new Date(now - 60_000)
+    const onSpur = (lat: number) => ({ jurisdiction: "NE", latitude: lat, longitude: -99.5 })
+    const features = [
+      feature("w-scale-open", { ...onI1(-99.85), feature_type: "weigh_stations", name: "I-1 scale", properties: { status: "open", status_updated_at: iso(now - 600_000) } }),
+      feature("w-insp-closed", { ...onI1(-99.75), feature_type: "inspection_stations", name: "I-1 inspection", properties: { status: "closed" } }),
+      feature("w-scale-plain", { ...onI1(-99.72), feature_type: "weigh_stations", name: "Old scale", properties: {} }),
+      feature("w-park", { ...onI1(-99.55), feature_type: "truck_parking", name: "M truck stop", properties: { capacity: 40 } }),
+      feature("w-rail-quiet", { ...onSpur(39.97), feature_type: "rail_crossings", name: "Spur line", properties: { at_grade: true, public: true, daily_trains: 2, crossing_type: "gates" } }),
+      feature("w-rail-busy", { ...onSpur(39.96), feature_type: "rail_crossings", name: "Main line", properties: { at_grade: true, public: true, daily_trains: 30 } }),
+      feature("w-narrow", { ...onSpur(39.93), feature_type: "truck_restrictions", name: "Narrow bridge", properties: { restrictions: [{ type: "reduced-width", value: 2.5, unit: "m", lane: null }, { type: "reduced-length", value: 20, unit: "m", lane: null }] } }),
+      feature("w-weight", { ...onSpur(39.9), feature_type: "weight_restrictions", name: "Weak culvert", properties: { weight_limit_tons: 20 } })
+    ]
+    await rt.runPromise(applyChanges(changeScript("warn-src", [[...events, elsewhere]], now - 120_000)))
+    await rt.runPromise(applyChanges(diffFeaturePoll({ source: "warn-feat", polledAt: at, now: at, records: features, presentIds: [], prev: new Map() }).changes))
+    const trip = { origin: W, destination: { lat: 39.85, lng: -99.5 }, departure_time: iso(now + 2 * 86_400_000) }
+    const big = { ...truck, width_m: 2.6, length_m: 22 }
+    const res = await post({ ...trip, truck: big, enrichment: { include_features: ["truck_parking"] } })
+    expect(res.status).toBe(200)
+    const r = res.body.routes[0]
+    const byId = (id: string) => r.warnings.filter((w: { source_id: string }) => w.source_id === id)
+    expect(byId("w-crash")[0]).toMatchObject({ type: "traffic_event", severity: "warning", properties: { sub_type: "Crash" } })
+    expect(byId("w-works")[0]).toMatchObject({ type: "future_construction", properties: { sub_type: "Paving" } })
+    expect(byId("w-fair")[0]).toMatchObject({ type: "special_event" })
+    expect(byId("w-snow")[0]).toMatchObject({ type: "weather", severity: "warning" })
+    expect(byId("w-note")[0]).toMatchObject({ type: "alert", severity: "info" })
+    expect(byId("w-over")).toEqual([]) // ended before the projected arrival
+    expect(byId("w-scale-open")[0]).toMatchObject({ type: "weigh_station", severity: "warning", status: "open", as_of: iso(now - 600_000), properties: { status: "open" } })
+    expect(byId("w-insp-closed")[0]).toMatchObject({ type: "inspection_station", severity: "info", status: "closed" })
+    expect(byId("w-scale-plain")[0]).toMatchObject({ type: "weigh_station", severity: "info" })
+    expect(byId("w-scale-plain")[0]).not.toHaveProperty("status")
+    expect(byId("w-rail-quiet")).toEqual([])
+    expect(byId("w-rail-busy")[0]).toMatchObject({ type: "rail_crossing", severity: "info", properties: { at_grade: true, public: true } })
+    expect(byId("w-narrow").map((w: { properties: { dimension: string } }) => w.properties.dimension).sort()).toEqual(["length", "width"])
+    expect(byId("w-narrow")[0]).toMatchObject({ type: "truck_restriction", severity: "critical" })
+    expect(byId("w-weight")[0]).toMatchObject({ type: "weight_restriction", severity: "critical", properties: { weight_limit_t: 20, truck_weight_t: 30 } })
+    // every warning is placed along the route with the arrival projected from the departure
+    for (const w of r.warnings) {
+      expect(w.distance_along_route_m).toBeGreaterThanOrEqual(0)
+      expect(Date.parse(w.projected_arrival_time)).toBeGreaterThanOrEqual(Date.parse(trip.departure_time))
+      expect(w.geometry.type).toBe("Point")
+      expect(w.source).toMatch(/^warn-/)
+    }
+    const crash = byId("w-crash")[0]
+    // 0.1° of longitude at 40° N, at 95 km/h
+    expect(crash.distance_along_route_m).toBeCloseTo(8518, -1)
+    expect(Date.parse(crash.projected_arrival_time) - Date.parse(trip.departure_time)).toBeCloseTo((8518 / (95 / 3.6)) * 1000, -3)
+    expect(r.warnings.map((w: { distance_along_route_m: number }) => w.distance_along_route_m)).toEqual([...r.warnings.map((w: { distance_along_route_m: number }) => w.distance_along_route_m)].sort((a, b) => a - b))
+    expect(r.features).toEqual([expect.objectContaining({ type: "truck_parking", name: "M truck stop", capacity: 40 })])
+    expect(res.body.avoided).toEqual([]) // a dead end: nothing to route around
+
+    // the other side of each dimension: a small, light, placarded truck
+    const small = await post({ ...trip, truck: { ...truck, weight_t: 15, width_m: 2.4, length_m: 12, hazardous: ["3"] } })
+    const s2 = small.body.routes[0].warnings
+    expect(s2.filter((w: { source_id: string }) => w.source_id === "w-narrow")).toEqual([])
+    expect(s2.filter((w: { source_id: string }) => w.source_id === "w-weight")).toEqual([])
+    expect(s2.find((w: { source_id: string }) => w.source_id === "w-rail-quiet")).toMatchObject({ type: "rail_crossing", severity: "critical" })
+
+    // the filters
+    const filtered = await post({ ...trip, truck: big, enrichment: { min_severity: "warning", exclude_types: ["weather"], max_distance_m: 30_000 } })
+    const types = filtered.body.routes[0].warnings.map((w: { type: string; severity: string; distance_along_route_m: number }) => {
+      expect(w.severity).not.toBe("info")
+      expect(w.distance_along_route_m).toBeLessThanOrEqual(30_000)
+      return w.type
+    })
+    expect(types).not.toContain("weather")
+    expect(types).toContain("traffic_event")
+    const all = await post({ ...trip, truck: big, enrichment: { skip_temporal_filter: true } })
+    expect(all.body.routes[0].warnings.some((w: { source_id: string }) => w.source_id === "w-over")).toBe(true)
+
+    await rt.runPromise(applyChanges(changeScript("warn-src", [[...events, elsewhere], [elsewhere]], now - 120_000).filter((c) => c.op === "archived")))
+    await rt.runPromise(applyChanges(diffFeaturePoll({ source: "warn-feat", polledAt: at, now: at, records: features.map((f) => ({ ...f, is_active: false })), presentIds: [], prev: new Map() }).changes))
+  })
+
   it("splits the distance by state or province when asked", async () => {
     const res = await post({ origin: W, destination: E, truck, include: ["mileage_by_state"] })
     const r = res.body.routes[0]
