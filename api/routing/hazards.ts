@@ -47,6 +47,8 @@ export const atLeast = (s: Severity, min: Severity) => SEVERITY_RANK[s] >= SEVER
 const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_station", inspection_stations: "inspection_station" }
 const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
 
+/** the WZDx restriction adapter stores weights in short tons (US tons) */
+const SHORT_TON_T = 0.90718474
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined)
 const clearanceOf = (p: Record<string, unknown>) => num(p.min_vertical_clearance_m) ?? num(p.vertical_clearance_m) ?? num(p.clearance_m)
 /** timestamps arrive as Date or as text, depending on the client's type parsing */
@@ -76,7 +78,11 @@ const violatedDimensions = (p: Record<string, unknown>, t: TruckView): Array<{ d
       case "reduced-height": if (v !== null && t.height_m > v) out.push({ dimension: "height", limit: v, truck: t.height_m }); break
       case "reduced-width": if (v !== null && t.width_m !== undefined && t.width_m > v) out.push({ dimension: "width", limit: v, truck: t.width_m }); break
       case "reduced-length": if (v !== null && t.length_m !== undefined && t.length_m > v) out.push({ dimension: "length", limit: v, truck: t.length_m }); break
-      case "reduced-weight": case "gross-weight-limit": if (v !== null && t.weight_t > v) out.push({ dimension: "weight", limit: v, truck: t.weight_t }); break
+      case "reduced-weight": case "gross-weight-limit": {
+        const limit = v === null ? null : r.unit === "tons" ? Math.round(v * SHORT_TON_T * 100) / 100 : v
+        if (limit !== null && t.weight_t > limit) out.push({ dimension: "weight", limit, truck: t.weight_t })
+        break
+      }
     }
   }
   return [...new Map(out.map((o) => [o.dimension, o])).values()]
@@ -194,7 +200,8 @@ export const routeHazards = (route: EngineRoute, o: HazardOptions, nowMs: number
           break
         }
         case "weight_restrictions": {
-          const limit = num(props.weight_limit_tons) ?? num(props.max_weight_t)
+          const shortTons = num(props.weight_limit_tons)
+          const limit = shortTons !== undefined ? Math.round(shortTons * SHORT_TON_T * 100) / 100 : num(props.max_weight_t)
           if (limit === undefined || o.truck.weight_t <= limit) break
           warnings.push({ ...common, type: "weight_restriction", severity: "critical", blocking: true, title: `Weight limit ${limit} t: ${f.name}`,
             properties: { feature_id: f.id, weight_limit_t: limit, truck_weight_t: o.truck.weight_t, restriction_type: props.restriction_type ?? null } })

@@ -2,7 +2,7 @@ import { eiaFeed, ocpiFeed, rwisFeed, statcanFeed, tpimsDynamic, tpimsStatic } f
 import { ibi511Feed } from "./payloads/ibi511.js"
 import { open511Empty, open511Feed } from "./payloads/open511.js"
 import { webcamFeed } from "./payloads/webcams.js"
-import { wzdxFeed } from "./payloads/wzdx.js"
+import { wzdxFeed, wzdxRestrictionFeed } from "./payloads/wzdx.js"
 
 export type FeedAnswer = { readonly status: number; readonly body: unknown }
 
@@ -18,7 +18,8 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
  * - features: three DriveBC cameras from 0 s, at 30 s one goes dark (`deactivated`); road
  *   weather from three stations, two of them within 50 km of the BC events (so those events get
  *   weather snapshots, and BC-1001 and BC-1003 make a hotspot); truck parking whose availability changes every 10 s; EV charging whose connectors
- *   change every 15 s; weekly US and monthly Canadian fuel prices.
+ *   change every 15 s; weekly US and monthly Canadian fuel prices; two WZDx road restrictions on
+ *   I-80 in Iowa that the demo truck route meets (a low bridge it is routed around).
  */
 export const TIMELINE = {
   wzdxSeverityAt: 20,
@@ -40,6 +41,7 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/eia/v2/petroleum/pri/gnd/data": () => ({ status: 200, body: eiaFeed() }),
   "/statcan/18100001.json": () => ({ status: 200, body: statcanFeed() }),
   "/wzdx/ia": (t) => ({ status: 200, body: wzdxFeed(t >= TIMELINE.wzdxSeverityAt ? 1 : 0) }),
+  "/wzdx/ia/restrictions": () => ({ status: 200, body: wzdxRestrictionFeed() }),
   "/ibi511/ny/api/v2/get/event": (t) => ({
     status: 200,
     body: [...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0), ...(t < TIMELINE.malformedUntil ? [malformed] : [])]
@@ -64,6 +66,7 @@ export const detailFeeds: ReadonlyArray<readonly [RegExp, (elapsedS: number, id:
 /** The source catalogue that points the pipeline at a simulator. */
 export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
   { id: "sim-wzdx-ia", adapter: "wzdx", url: `${baseUrl}/wzdx/ia`, jurisdiction: "WZDX_IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-wzdx-restrictions-ia", adapter: "wzdx_restrictions", url: `${baseUrl}/wzdx/ia/restrictions`, jurisdiction: "IA", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 },
   { id: "sim-ibi511-ny", adapter: "ibi511", url: `${baseUrl}/ibi511/ny/api/v2/get/event`, jurisdiction: "NY", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-drivebc-webcams", adapter: "drivebc_webcams", url: `${baseUrl}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },

@@ -153,6 +153,26 @@ describe("end to end", () => {
     expect(text).toMatch(/stage_lag_messages\{group="analytics"\} \d+/)
   })
 
+  it("routes the demo truck around the simulator's low bridge on the bundled network", async () => {
+    const body = {
+      origin: { lat: 41.5868, lng: -93.625 }, destination: { lat: 41.525, lng: -88.0817 },
+      truck: { profile: "tractor", weight_t: 36, height_m: 4.1 }, include: ["tolls", "mileage_by_state"]
+    }
+    const routed = await eventually(async () => {
+      const r = await call("/routing/route", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+      if (r.status !== 200) throw new Error(`route: ${r.status} ${JSON.stringify(r.body)}`)
+      return r.body.avoided.length > 0 ? r.body : undefined
+    }, 20_000)
+    expect(routed.avoided).toEqual([expect.objectContaining({ warning_type: "bridge_clearance", source_id: "5a1f0c2e-0101-4c5e-9a10-000000000101" })])
+    const r = routed.routes[0]
+    expect(r.summary.mileage_by_state.map((m: { jurisdiction: string }) => m.jurisdiction).sort()).toEqual(["IA", "IL"])
+    expect(r.warnings.some((w: { type: string }) => w.type === "bridge_clearance")).toBe(false)
+    // a truck under the bridge keeps I-80 and meets no clearance warning
+    const low = await call("/routing/route", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...body, truck: { ...body.truck, height_m: 3.7 } }) })
+    expect(low.body.avoided).toEqual([])
+    expect(low.body.routes[0].summary.distance_m).toBeLessThan(r.summary.distance_m)
+  })
+
   it("answers 401 without a key and reports health without one", async () => {
     const anon = api(base)
     expect((await anon("/events")).status).toBe(401)

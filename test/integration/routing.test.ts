@@ -217,7 +217,7 @@ describe("POST /routing/route", () => {
       feature("w-rail-quiet", { ...onSpur(39.97), feature_type: "rail_crossings", name: "Spur line", properties: { at_grade: true, public: true, daily_trains: 2, crossing_type: "gates" } }),
       feature("w-rail-busy", { ...onSpur(39.96), feature_type: "rail_crossings", name: "Main line", properties: { at_grade: true, public: true, daily_trains: 30 } }),
       feature("w-narrow", { ...onSpur(39.93), feature_type: "truck_restrictions", name: "Narrow bridge", properties: { restrictions: [{ type: "reduced-width", value: 2.5, unit: "m", lane: null }, { type: "reduced-length", value: 20, unit: "m", lane: null }] } }),
-      feature("w-weight", { ...onSpur(39.9), feature_type: "weight_restrictions", name: "Weak culvert", properties: { weight_limit_tons: 20 } })
+      feature("w-weight", { ...onSpur(39.9), feature_type: "weight_restrictions", name: "Weak culvert", properties: { weight_limit_tons: 20 } }) // short tons, as the WZDx adapter writes them
     ]
     await rt.runPromise(applyChanges(changeScript("warn-src", [[...events, elsewhere]], now - 120_000)))
     await rt.runPromise(applyChanges(diffFeaturePoll({ source: "warn-feat", polledAt: at, now: at, records: features, presentIds: [], prev: new Map() }).changes))
@@ -241,7 +241,7 @@ describe("POST /routing/route", () => {
     expect(byId("w-rail-busy")[0]).toMatchObject({ type: "rail_crossing", severity: "info", properties: { at_grade: true, public: true } })
     expect(byId("w-narrow").map((w: { properties: { dimension: string } }) => w.properties.dimension).sort()).toEqual(["length", "width"])
     expect(byId("w-narrow")[0]).toMatchObject({ type: "truck_restriction", severity: "critical" })
-    expect(byId("w-weight")[0]).toMatchObject({ type: "weight_restriction", severity: "critical", properties: { weight_limit_t: 20, truck_weight_t: 30 } })
+    expect(byId("w-weight")[0]).toMatchObject({ type: "weight_restriction", severity: "critical", properties: { weight_limit_t: 18.14, truck_weight_t: 30 } })
     // every warning is placed along the route with the arrival projected from the departure
     for (const w of r.warnings) {
       expect(w.distance_along_route_m).toBeGreaterThanOrEqual(0)

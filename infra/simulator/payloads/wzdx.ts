@@ -48,3 +48,31 @@ export const wzdxFeed = (phase: number) => ({
       [[-93.5701, 41.7001], [-93.5699, 41.7101]], "2026-11-03T06:00:00Z", "2026-11-20T23:00:00Z")
   ]
 })
+
+/**
+ * WZDx road restrictions in Iowa on the bundled routing network's I-80 line (Travel Mapping
+ * waypoints), so the demo route Des Moines → Joliet meets them: a 13 ft (3.96 m) bridge at Iowa
+ * City that a 4.1 m truck is routed around, and an 80,000 lb posting a legal truck passes.
+ */
+export const wzdxRestrictionFeed = () => ({
+  feed_info: { ...feedInfo, data_sources: [{ data_source_id: "sim-ia-r", organization_name: "Simulated Iowa DOT", update_frequency: 3600 }] },
+  type: "FeatureCollection",
+  features: [
+    {
+      id: "5a1f0c2e-0101-4c5e-9a10-000000000101", type: "Feature",
+      properties: {
+        core_details: { data_source_id: "sim-ia-r", event_type: "restriction", road_names: ["I-80"], direction: "eastbound", name: "I-80 bridge at Iowa City (13 ft)", description: "Low clearance under the rail bridge" },
+        restrictions: [{ type: "reduced-height", value: 13, unit: "feet" }]
+      },
+      geometry: { type: "LineString", coordinates: [[-91.5295, 41.68659], [-91.509, 41.68664]] }
+    },
+    {
+      id: "5a1f0c2e-0102-4c5e-9a10-000000000102", type: "Feature",
+      properties: {
+        core_details: { data_source_id: "sim-ia-r", event_type: "restriction", road_names: ["I-80"], direction: "eastbound", name: "I-80 posted 80,000 lb", description: "Gross weight limit" },
+        restrictions: [{ type: "gross-weight-limit", value: 80000, unit: "pounds" }]
+      },
+      geometry: { type: "LineString", coordinates: [[-93.2995, 41.68211], [-93.2465, 41.69201]] }
+    }
+  ]
+})
