@@ -36,6 +36,8 @@ export interface Snap {
 
 const START = -1
 const END = -2
+/** ALT landmarks kept in memory (each a Float64Array of the node count) */
+const LANDMARKS = 16
 
 /** Partial length (m) along edge e between two of its shape points. */
 const span = (net: RoadNetwork, e: number, a: number, b: number) => {
@@ -47,8 +49,9 @@ const span = (net: RoadNetwork, e: number, a: number, b: number) => {
 
 /**
  * The built-in engine's graph: ngraph.graph links over the network's edges (both directions
- * unless oneway), searched with ngraph.path's NBA* (bidirectional A*, heuristic = straight-line
- * distance at the network's top speed, so it never overestimates a drive time). Origins and
+ * unless oneway), searched with ngraph.path's NBA* (bidirectional A*). The heuristic is the
+ * larger of the straight line at the network's top speed and the ALT landmark bound; both
+ * never overestimate a drive time (costs only ever rise above edge seconds). Origins and
  * destinations snap to the nearest shape point of the largest connected part (a kdbush index).
  */
 export class RoadGraph {
@@ -58,6 +61,8 @@ export class RoadGraph {
   private readonly shapeEdge: Uint32Array
   private readonly component: Int32Array
   private readonly mainComponent: number
+  /** drive seconds between each landmark and every node, over the graph taken as two-way */
+  private readonly landmarks: ReadonlyArray<Float64Array>
 
   constructor(readonly net: RoadNetwork) {
     this.graph = createGraph<undefined, Piece>({ multigraph: true })
@@ -79,6 +84,84 @@ export class RoadGraph {
     this.shapeIndex = new KDBush(net.shapeLat.length)
     for (let j = 0; j < net.shapeLat.length; j++) this.shapeIndex.add(net.shapeLng[j], net.shapeLat[j])
     this.shapeIndex.finish()
+    this.landmarks = this.pickLandmarks(LANDMARKS)
+  }
+
+  /** single-source drive seconds to every node, edges taken both ways (a binary heap Dijkstra) */
+  private twoWayDistances(source: number): Float64Array {
+    const net = this.net
+    const dist = new Float64Array(net.nodeCount).fill(Infinity)
+    const heap: Array<[number, number]> = [[0, source]]
+    dist[source] = 0
+    const push = (d: number, v: number) => {
+      heap.push([d, v])
+      let i = heap.length - 1
+      while (i > 0) {
+        const p = (i - 1) >> 1
+        if (heap[p][0] <= heap[i][0]) break
+        ;[heap[p], heap[i]] = [heap[i], heap[p]]
+        i = p
+      }
+    }
+    const pop = () => {
+      const top = heap[0]
+      const last = heap.pop()!
+      if (heap.length > 0) {
+        heap[0] = last
+        let i = 0
+        for (;;) {
+          const l = 2 * i + 1
+          const r = l + 1
+          let m = i
+          if (l < heap.length && heap[l][0] < heap[m][0]) m = l
+          if (r < heap.length && heap[r][0] < heap[m][0]) m = r
+          if (m === i) break
+          ;[heap[m], heap[i]] = [heap[i], heap[m]]
+          i = m
+        }
+      }
+      return top
+    }
+    while (heap.length > 0) {
+      const [d, v] = pop()
+      if (d > dist[v]) continue
+      this.graph.forEachLinkedNode(v, (n, link) => {
+        const u = n.id as number
+        const nd = d + this.net.edgeSeconds[link.data.e]
+        if (nd < dist[u]) {
+          dist[u] = nd
+          push(nd, u)
+        }
+      }, false)
+    }
+    return dist
+  }
+
+  /**
+   * ALT landmarks: the first is the main network's node farthest from an arbitrary one, each
+   * next the node farthest from all chosen so far. Differences of landmark distances bound a
+   * drive time from below (triangle inequality), far tighter than a straight line.
+   */
+  private pickLandmarks(k: number): Array<Float64Array> {
+    const main: Array<number> = []
+    for (let v = 0; v < this.net.nodeCount; v++) if (this.component[v] === this.mainComponent) main.push(v)
+    if (main.length === 0) return []
+    const out: Array<Float64Array> = []
+    const nearest = new Float64Array(this.net.nodeCount).fill(Infinity)
+    let next = main[0]
+    for (let i = 0; i <= k; i++) {
+      const d = this.twoWayDistances(next)
+      // the first run only finds a far starting point
+      if (i > 0) out.push(d)
+      let best = -1
+      for (const v of main) {
+        nearest[v] = i === 0 ? d[v] : Math.min(nearest[v], d[v])
+        if (Number.isFinite(nearest[v]) && (best < 0 || nearest[v] > nearest[best])) best = v
+      }
+      if (i === 0) nearest.fill(Infinity)
+      next = best
+    }
+    return out
   }
 
   /** undirected connected parts, by node */
@@ -160,6 +243,17 @@ export class RoadGraph {
       const m = span(net, from.e, from.j, to.j)
       added.push(g.addLink(START, END, { e: from.e, a: from.j, b: to.j, m, s: (m / net.edgeLengthM[from.e] || 0) * net.edgeSeconds[from.e] }))
     }
+    // landmark distances of the virtual ends: through whichever end node of their edge is nearer
+    const virtualLm = (snap: Snap) => {
+      const e = snap.e
+      const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
+      const toFrom = (span(net, e, first, snap.j) / net.edgeLengthM[e] || 0) * net.edgeSeconds[e]
+      const toTo = (span(net, e, snap.j, last) / net.edgeLengthM[e] || 0) * net.edgeSeconds[e]
+      return this.landmarks.map((d) => Math.min(d[net.edgeFrom[e]] + toFrom, d[net.edgeTo[e]] + toTo))
+    }
+    const startLm = virtualLm(from)
+    const endLm = virtualLm(to)
+    const lm = (id: NodeId, l: number) => (id === START ? startLm[l] : id === END ? endLm[l] : this.landmarks[l][id as number])
     const pos = (id: NodeId): [number, number] => {
       if (id === START) return [net.shapeLat[from.j], net.shapeLng[from.j]]
       if (id === END) return [net.shapeLat[to.j], net.shapeLng[to.j]]
@@ -172,7 +266,12 @@ export class RoadGraph {
         distance: (_a, _b, link) => rules.cost(link.data),
         heuristic: (a, b) => {
           const [p, q] = [pos(a.id), pos(b.id)]
-          return haversineM(p[0], p[1], q[0], q[1]) / this.topSpeedMs
+          let h = haversineM(p[0], p[1], q[0], q[1]) / this.topSpeedMs
+          for (let l = 0; l < this.landmarks.length; l++) {
+            const diff = Math.abs(lm(a.id, l) - lm(b.id, l))
+            if (diff > h && Number.isFinite(diff)) h = diff
+          }
+          return h
         }
       })
       const nodes = finder.find(START, END).map((n) => n.id).reverse()
