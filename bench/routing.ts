@@ -8,7 +8,8 @@
  *   - a plain Dijkstra on the same graph (ngraph.path A* with a zero heuristic), the floor the
  *     search is measured against.
  * Targets on a 2-core machine: whole request p99 < 1 s, path search p99 < 50 ms.
- * BENCH_PAIRS, BENCH_FEATURES, BENCH_EVENTS, BENCH_DIJKSTRA_PAIRS, BENCH_CONCURRENCY change the load.
+ * BENCH_PAIRS, BENCH_FEATURES, BENCH_EVENTS, BENCH_DIJKSTRA_PAIRS, BENCH_CONCURRENCY change the load;
+ * BENCH_KEEP=1 keeps the database, BENCH_REUSE_DB=<name> runs on a kept one without loading.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
@@ -120,8 +121,11 @@ const pairs = (graph: RoadGraph) => {
   return out
 }
 
+/** BENCH_REUSE_DB=<name>: a database a BENCH_KEEP=1 run left, loaded already */
+const REUSE = process.env.BENCH_REUSE_DB
+
 const main = async () => {
-  const world = scratch("routing")
+  const world = scratch("routing", {}, REUSE)
   const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   let api: Awaited<ReturnType<typeof startApi>> | undefined
   try {
@@ -155,8 +159,10 @@ const main = async () => {
     const sameSearch = await run(Math.min(DIJKSTRA_PAIRS, PAIRS), 1, async () => { await Effect.runPromise(engine.route(req(n2++))) })
 
     // 3. the whole request against the API, with live data along every route
-    const secs = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, load))
-    console.log(`loaded ${fmt(FEATURES)} features and ${fmt(EVENTS)} events along the network in ${secs.toFixed(0)} s`)
+    if (REUSE === undefined) {
+      const secs = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, load))
+      console.log(`loaded ${fmt(FEATURES)} features and ${fmt(EVENTS)} events along the network in ${secs.toFixed(0)} s`)
+    } else console.log(`reusing the loaded database ${REUSE}`)
     const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "bench@example.com" }))
     api = await startApi(world.dbUrl, world.prefix)
     const post = async (i: number) => {
@@ -191,7 +197,7 @@ const main = async () => {
   } finally {
     api?.stop()
     await rt.dispose()
-    if (process.env.BENCH_KEEP !== "1") await world.drop()
+    if (process.env.BENCH_KEEP !== "1" && REUSE === undefined) await world.drop()
     else console.log(`kept database ${world.dbName}`)
   }
 }

@@ -7,10 +7,10 @@ import { AppConfig, type AppSettings } from "../shared/config/AppConfig.js"
  * A bench's own world: a scratch database on DATABASE_URL's server (created by the first
  * connection, dropped by `drop`) and a Redis prefix of its own on REDIS_URL.
  */
-export const scratch = (name: string, overrides: Partial<AppSettings> = {}) => {
+export const scratch = (name: string, overrides: Partial<AppSettings> = {}, existing?: string) => {
   const server = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
   const id = randomBytes(3).toString("hex")
-  const dbName = `rd_bench_${name}_${id}`
+  const dbName = existing ?? `rd_bench_${name}_${id}`
   const dbUrl = new URL(server.toString())
   dbUrl.pathname = `/${dbName}`
   const prefix = `rdbench:${name}:${id}`

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import * as turf from "@turf/turf"
 import { Effect } from "effect"
-import { type Corridor, coverCorridor, placeOnCorridor } from "../../shared/geo/corridor.js"
+import { type Corridor, coverCorridor } from "../../shared/geo/corridor.js"
+import { RouteLine } from "../../shared/geo/routeLine.js"
 import type { EngineRoute } from "../../shared/routing/RoutingEngine.js"
 import { FEATURE_COLUMNS } from "../queries/FeaturesQuery.js"
 
@@ -146,23 +147,29 @@ export const routeHazards = (route: EngineRoute, o: HazardOptions, nowMs: number
     const cover = coverCorridor(corridor)
     const col = cover.res === 7 ? sql`h3_r7` : cover.res === 5 ? sql`h3_r5` : sql`h3_r3`
     const types = [...new Set([...HAZARD_FEATURE_TYPES, ...o.includeFeatures])]
+    // candidate ids first: a cell list of thousands makes the planner expect far more rows than
+    // there are and scan the whole features table instead of probing its primary key
+    const featureRows = Effect.gen(function* () {
+      const ids = yield* sql<{ feature_id: string }>`
+        SELECT DISTINCT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${types})`
+      if (ids.length === 0) return []
+      return yield* sql<FeatureRow>`SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features WHERE id = ANY(${ids.map((r) => r.feature_id)}) AND is_active`
+    })
     const [events, features] = yield* Effect.all([
       sql<EventRow>`
         SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
           start_time, end_time, estimated_start_time, estimated_end_time
         FROM events WHERE ${col} = ANY(${cover.cells}::bigint[]) AND archived_at IS NULL`,
-      sql<FeatureRow>`
-        SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features
-        WHERE id IN (SELECT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${types}))
-          AND is_active`
+      featureRows
     ], { concurrency: 2 })
     const warnings: Array<Warning> = []
     const found: Array<RouteFeature> = []
+    const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
     const place = (r: Row) => {
-      const p = placeOnCorridor(corridor, r)
-      if (p.distanceKm * 1000 > o.bufferM) return undefined
-      const alongM = Math.min(route.distance_m, p.alongKm * 1000)
-      return { alongM, ...arrivalAt(route, o.departureMs, alongM) }
+      const p = routeLine.placeGeometry(r.geometry, r.longitude, r.latitude)
+      if (!p) return undefined
+      const alongM = Math.min(route.distance_m, p.alongM)
+      return { alongM, ms: arrivalAt(route, o.departureMs, alongM).ms, segment: p.segment }
     }
     const base = (r: Row, at: { alongM: number; ms: number; segment: number }) => ({
       distance_along_route_m: Math.round(at.alongM), projected_arrival_time: new Date(at.ms).toISOString(),

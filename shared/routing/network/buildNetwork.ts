@@ -15,6 +15,20 @@ interface Segment {
 }
 
 const rank = (c: RoadProps["class"]) => ROAD_CLASSES.indexOf(c)
+
+/** Numbers keys 0, 1, 2 … in first-seen order; `onNew` runs once per new key. */
+const numbering = <K>(onNew: (key: K) => void) => {
+  const index = new Map<K, number>()
+  return (key: K) => {
+    let i = index.get(key)
+    if (i === undefined) {
+      i = index.size
+      index.set(key, i)
+      onNew(key)
+    }
+    return i
+  }
+}
 const minOf = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : Math.min(x, y))
 
 /**
@@ -43,22 +57,14 @@ const mergeProps = (p: RoadProps, q: RoadProps): RoadProps => ({
  * file the built-in engine loads.
  */
 export const buildNetwork = (lines: Iterable<RoadLine>, meta: NetworkMeta): NetworkFile => {
-  const vertexIndex = new Map<string, number>()
   const vLat: Array<number> = []
   const vLng: Array<number> = []
-  const vertex = (lng: number, lat: number) => {
-    const qa = Math.round(lat * Q)
-    const qn = Math.round(lng * Q)
-    const key = `${qa}:${qn}`
-    let i = vertexIndex.get(key)
-    if (i === undefined) {
-      i = vLat.length
-      vertexIndex.set(key, i)
-      vLat.push(qa)
-      vLng.push(qn)
-    }
-    return i
-  }
+  const vertexOf = numbering<string>((key) => {
+    const [qa, qn] = key.split(":").map(Number)
+    vLat.push(qa)
+    vLng.push(qn)
+  })
+  const vertex = (lng: number, lat: number) => vertexOf(`${Math.round(lat * Q)}:${Math.round(lng * Q)}`)
   const segments = new Map<string, Segment>()
   for (const line of lines) {
     const ids = line.coordinates.map(([lng, lat]) => vertex(lng, lat))
@@ -80,20 +86,10 @@ export const buildNetwork = (lines: Iterable<RoadLine>, meta: NetworkMeta): Netw
     }
   }
   // intern properties; a segment drivable both ways is never oneway whatever its lines said
-  const propIndex = new Map<string, number>()
   const props: Array<RoadProps> = []
+  const propOf = numbering<string>((key) => props.push(JSON.parse(key) as RoadProps))
   const segs = [...segments.values()]
-  const segProp = segs.map((s) => {
-    const p = { ...s.props, oneway: !(s.fwd && s.bwd) }
-    const key = JSON.stringify(p)
-    let i = propIndex.get(key)
-    if (i === undefined) {
-      i = props.length
-      propIndex.set(key, i)
-      props.push(p)
-    }
-    return i
-  })
+  const segProp = segs.map((s) => propOf(JSON.stringify({ ...s.props, oneway: !(s.fwd && s.bwd) })))
   const incident: Array<Array<number>> = Array.from({ length: vLat.length }, () => [])
   segs.forEach((s, i) => {
     incident[s.a].push(i)
@@ -110,17 +106,8 @@ export const buildNetwork = (lines: Iterable<RoadLine>, meta: NetworkMeta): Netw
   }
   const isNode = vLat.map((_, v) => incident[v].length > 0 && !through(v))
   const used = new Uint8Array(segs.length)
-  const nodeId = new Map<number, number>()
   const nodes: Array<number> = []
-  const node = (v: number) => {
-    let i = nodeId.get(v)
-    if (i === undefined) {
-      i = nodes.length
-      nodeId.set(v, i)
-      nodes.push(v)
-    }
-    return i
-  }
+  const node = numbering<number>((v) => nodes.push(v))
   const edges: NetworkFile["edges"] = { from: [], to: [], prop: [], npts: [], pts: [] }
   const walk = (start: number, firstSeg: number) => {
     const chain = [start]
