@@ -23,12 +23,12 @@ export const planSeeds = [
   },
   {
     code: "pro", max_webhooks: 50, allow_archived_events: true, allow_inactive_features: true, event_history_days: 365,
-    name: "Pro", description: "Truck corridor, analytics and webhooks",
+    name: "Pro", description: "Truck corridor and routing, analytics and webhooks",
     allow_analytics: true, allow_geojson: true, allow_truck_data: true, allow_webhooks: true,
     data_delay_sec: 0, data_unit_price: 0.0003, is_contact_sales: false,
     rate_limit_rpm: 600, daily_request_limit: null, max_limit: 1000, max_batch_size: 100, max_jurisdictions: null,
     requires_jurisdiction: false, saved_route_slots: 25, monthly_routing_quota: 5000, trial_days: null,
-    features: [{ key: "plan.pro.truck", label: "Truck corridor" }, { key: "plan.pro.analytics", label: "Analytics over event history" }, { key: "plan.pro.webhooks", label: "Signed webhooks" }]
+    features: [{ key: "plan.pro.truck", label: "Truck corridor" }, { key: "plan.pro.routing", label: "Truck routing around live closures and restrictions" }, { key: "plan.pro.analytics", label: "Analytics over event history" }, { key: "plan.pro.webhooks", label: "Signed webhooks" }]
   },
   {
     code: "enterprise", max_webhooks: 1000, allow_archived_events: true, allow_inactive_features: true, event_history_days: null,
