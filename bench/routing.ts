@@ -130,8 +130,8 @@ const main = async () => {
   let api: Awaited<ReturnType<typeof startApi>> | undefined
   try {
     console.log(`routing benchmark on ${process.arch}, node ${process.version}: network ${fmt(net.nodeCount)} nodes / ${fmt(net.edgeCount)} edges, ${fmt(PAIRS)} pairs up to ${fmt(MAX_KM)} km`)
-    const engine = makeBuiltinEngine(net)
     const graph = new RoadGraph(net)
+    const engine = makeBuiltinEngine(net, graph)
     const od = pairs(graph)
     const req = (i: number) => ({ points: od[i], truck: { height_m: 4.1, weight_t: 36, hazmat: false }, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions: [] })
 

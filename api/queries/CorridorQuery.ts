@@ -19,7 +19,7 @@ export interface CorridorFilters {
 type Row = Record<string, unknown> & { latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null; feature_type: string; properties: Record<string, unknown> }
 
 /** A clearance feature's height in metres, whichever key its adapter wrote. */
-const clearanceOf = (p: Record<string, unknown>): number | undefined => {
+export const clearanceOf = (p: Record<string, unknown>): number | undefined => {
   for (const k of ["min_vertical_clearance_m", "vertical_clearance_m", "clearance_m"]) if (typeof p[k] === "number") return p[k] as number
   return undefined
 }

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { type Corridor, coverCorridor } from "../../shared/geo/corridor.js"
 import { RouteLine } from "../../shared/geo/routeLine.js"
 import type { EngineRoute } from "../../shared/routing/RoutingEngine.js"
+import { clearanceOf } from "../queries/CorridorQuery.js"
 import { FEATURE_COLUMNS } from "../queries/FeaturesQuery.js"
 
 type Geometry = { type: string; coordinates: unknown }
@@ -51,7 +52,6 @@ const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictio
 /** the WZDx restriction adapter stores weights in short tons (US tons) */
 const SHORT_TON_T = 0.90718474
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined)
-const clearanceOf = (p: Record<string, unknown>) => num(p.min_vertical_clearance_m) ?? num(p.vertical_clearance_m) ?? num(p.clearance_m)
 /** timestamps arrive as Date or as text, depending on the client's type parsing */
 type Stamp = Date | string | null
 const ms = (d: Stamp) => (d === null ? null : new Date(d).getTime())
@@ -98,7 +98,7 @@ export interface HazardOptions {
   readonly includeFeatures: ReadonlyArray<string>
 }
 
-/** The time the truck is projected to reach a point this far along the route. */
+/** The instant (ms) the truck is projected to reach a point this far along the route. */
 const arrivalAt = (route: EngineRoute, departureMs: number, alongM: number) => {
   const { along_m, along_s } = route
   let lo = 0
@@ -111,7 +111,7 @@ const arrivalAt = (route: EngineRoute, departureMs: number, alongM: number) => {
   const next = Math.min(lo + 1, along_m.length - 1)
   const span = along_m[next] - along_m[lo]
   const s = span > 0 ? along_s[lo] + ((alongM - along_m[lo]) / span) * (along_s[next] - along_s[lo]) : along_s[lo]
-  return { ms: departureMs + s * 1000, segment: Math.min(lo, Math.max(0, along_m.length - 2)) }
+  return departureMs + s * 1000
 }
 
 /** In force at an instant: the (estimated) window holds it, an open end runs on. */
@@ -169,7 +169,7 @@ export const routeHazards = (route: EngineRoute, o: HazardOptions, nowMs: number
       const p = routeLine.placeGeometry(r.geometry, r.longitude, r.latitude)
       if (!p) return undefined
       const alongM = Math.min(route.distance_m, p.alongM)
-      return { alongM, ms: arrivalAt(route, o.departureMs, alongM).ms, segment: p.segment }
+      return { alongM, ms: arrivalAt(route, o.departureMs, alongM), segment: p.segment }
     }
     const base = (r: Row, at: { alongM: number; ms: number; segment: number }) => ({
       distance_along_route_m: Math.round(at.alongM), projected_arrival_time: new Date(at.ms).toISOString(),

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
 import { type EngineRequest, type EngineRoute, type Exclusion, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
-import type { RouteRequest } from "../schemas/routing.js"
+import { AVOID_ALIASES, type RouteRequest } from "../schemas/routing.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
 import { BadRequest } from "../http/HttpError.js"
@@ -10,10 +10,6 @@ import { atLeast, type HazardOptions, routeHazards, type Severity, type Warning 
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
 const MAX_REROUTES = 3
-
-const AVOID_ALIASES: Record<string, "toll_road" | "ferry" | "tunnel"> = {
-  toll_road: "toll_road", toll_roads: "toll_road", tolls: "toll_road", ferry: "ferry", ferries: "ferry", tunnel: "tunnel", tunnels: "tunnel"
-}
 
 const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places
 

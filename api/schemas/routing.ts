@@ -13,8 +13,11 @@ const oneOf = <const L extends ReadonlyArray<string>>(values: L, description: st
 
 export const Point = Schema.Struct({ lat: num(-90, 90, "Latitude"), lng: num(-180, 180, "Longitude") })
 
-/** `avoid` values: SPEC shows toll_road, ferry, tunnel; another listing spells them plural. */
-export const AVOID_VALUES = ["toll_road", "ferry", "tunnel", "toll_roads", "tolls", "ferries", "tunnels"] as const
+/** `avoid` spellings: SPEC shows toll_road, ferry, tunnel; another listing spells them plural. */
+export const AVOID_ALIASES = {
+  toll_road: "toll_road", toll_roads: "toll_road", tolls: "toll_road", ferry: "ferry", ferries: "ferry", tunnel: "tunnel", tunnels: "tunnel"
+} as const satisfies Record<string, "toll_road" | "ferry" | "tunnel">
+export const AVOID_VALUES = Object.keys(AVOID_ALIASES) as Array<keyof typeof AVOID_ALIASES>
 export const INCLUDE_VALUES = ["tolls", "mileage_by_state", "toll_alternative", "polyline", "summary"] as const
 export const WARNING_TYPES = [
   "bridge_clearance", "truck_restriction", "weight_restriction", "rail_crossing", "traffic_event", "future_construction",

@@ -6,9 +6,9 @@ import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { ANALYTICS_GROUP } from "../../pipeline/stages/analytics/AnalyticsStage.js"
 import { applyAnalytics } from "../../pipeline/stages/analytics/applyAnalytics.js"
-import { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { publish } from "../support/stream.js"
 import { startProcess } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 
@@ -42,16 +42,8 @@ describe("analytics process killed mid-stream", () => {
     ]
     const changes = changeScript("akill", polls)
     await rt.runPromise(Effect.gen(function* () {
-      const streams = yield* RedisStreams
-      const redis = yield* Redis
-      yield* streams.ensureGroup(ANALYTICS_GROUP)
-      for (let i = 0; i < changes.length; i += 2000) {
-        yield* redis.use("xadd", async (c) => {
-          const m = c.multi()
-          for (const ch of changes.slice(i, i + 2000)) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
-          await m.exec()
-        })
-      }
+      yield* (yield* RedisStreams).ensureGroup(ANALYTICS_GROUP)
+      yield* publish(changes)
     }))
 
     const first = startAnalytics()

@@ -5,9 +5,9 @@ import { afterAll, describe, expect, it } from "vitest"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { MATERIALIZE_GROUP } from "../../pipeline/stages/materialize/Materializer.js"
-import { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
+import { publish } from "../support/stream.js"
 import { startProcess } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 
@@ -44,16 +44,8 @@ describe("materializer process killed mid-batch", () => {
     const changes = changeScript("kill", polls)
     const expectedHistory = changes.reduce((n, c) => n + c.fields.length, 0)
     await rt.runPromise(Effect.gen(function* () {
-      const streams = yield* RedisStreams
-      const redis = yield* Redis
-      yield* streams.ensureGroup(MATERIALIZE_GROUP)
-      for (let i = 0; i < changes.length; i += 2000) {
-        yield* redis.use("xadd", async (c) => {
-          const m = c.multi()
-          for (const ch of changes.slice(i, i + 2000)) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
-          await m.exec()
-        })
-      }
+      yield* (yield* RedisStreams).ensureGroup(MATERIALIZE_GROUP)
+      yield* publish(changes)
     }))
 
     const first = startMaterializer()

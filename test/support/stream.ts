@@ -3,12 +3,18 @@ import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { Redis } from "../../shared/db/Redis.js"
 import type { Change } from "../../shared/domain/Change.js"
 
-/** Appends changes to the test's own change stream, one XADD each, in order. */
+/** Appends changes to the test's own change stream in order, 2,000 XADDs to a MULTI. */
 export const publish = (changes: ReadonlyArray<Change>) =>
   Effect.gen(function* () {
     const streams = yield* RedisStreams
     const redis = yield* Redis
-    for (const c of changes) yield* redis.use("xadd", (r) => r.xAdd(streams.streamKey, "*", { c: JSON.stringify(c) }))
+    for (let i = 0; i < changes.length; i += 2000) {
+      yield* redis.use("xadd", async (r) => {
+        const m = r.multi()
+        for (const c of changes.slice(i, i + 2000)) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(c) })
+        await m.exec()
+      })
+    }
   })
 
 /** Polls `check` every 50 ms until it holds; dies after `timeoutMs`. */

@@ -24,9 +24,7 @@ const roadLabel = (p: RoadProps) => {
 }
 
 /** The built-in engine over a loaded network. */
-export const makeBuiltinEngine = (net: RoadNetwork): RoutingEngineShape => {
-  const graph = new RoadGraph(net)
-
+export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadGraph(net)): RoutingEngineShape => {
   const violates = (p: RoadProps, req: EngineRequest) =>
     p.truck_forbidden ||
     (p.hazmat_forbidden && req.truck.hazmat) ||

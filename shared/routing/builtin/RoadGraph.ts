@@ -4,6 +4,7 @@ import createGraph, { type Graph, type Link, type NodeId } from "ngraph.graph"
 import ngraphPath from "ngraph.path"
 import { haversineM } from "../geometry.js"
 import type { RoadNetwork } from "../network/NetworkFile.js"
+import { pickLandmarks } from "./landmarks.js"
 
 /** e of the zero-length link between a virtual start or end and the node it snapped onto */
 export const AT_NODE = -1
@@ -84,84 +85,7 @@ export class RoadGraph {
     this.shapeIndex = new KDBush(net.shapeLat.length)
     for (let j = 0; j < net.shapeLat.length; j++) this.shapeIndex.add(net.shapeLng[j], net.shapeLat[j])
     this.shapeIndex.finish()
-    this.landmarks = this.pickLandmarks(LANDMARKS)
-  }
-
-  /** single-source drive seconds to every node, edges taken both ways (a binary heap Dijkstra) */
-  private twoWayDistances(source: number): Float64Array {
-    const net = this.net
-    const dist = new Float64Array(net.nodeCount).fill(Infinity)
-    const heap: Array<[number, number]> = [[0, source]]
-    dist[source] = 0
-    const push = (d: number, v: number) => {
-      heap.push([d, v])
-      let i = heap.length - 1
-      while (i > 0) {
-        const p = (i - 1) >> 1
-        if (heap[p][0] <= heap[i][0]) break
-        ;[heap[p], heap[i]] = [heap[i], heap[p]]
-        i = p
-      }
-    }
-    const pop = () => {
-      const top = heap[0]
-      const last = heap.pop()!
-      if (heap.length > 0) {
-        heap[0] = last
-        let i = 0
-        for (;;) {
-          const l = 2 * i + 1
-          const r = l + 1
-          let m = i
-          if (l < heap.length && heap[l][0] < heap[m][0]) m = l
-          if (r < heap.length && heap[r][0] < heap[m][0]) m = r
-          if (m === i) break
-          ;[heap[m], heap[i]] = [heap[i], heap[m]]
-          i = m
-        }
-      }
-      return top
-    }
-    while (heap.length > 0) {
-      const [d, v] = pop()
-      if (d > dist[v]) continue
-      this.graph.forEachLinkedNode(v, (n, link) => {
-        const u = n.id as number
-        const nd = d + this.net.edgeSeconds[link.data.e]
-        if (nd < dist[u]) {
-          dist[u] = nd
-          push(nd, u)
-        }
-      }, false)
-    }
-    return dist
-  }
-
-  /**
-   * ALT landmarks: the first is the main network's node farthest from an arbitrary one, each
-   * next the node farthest from all chosen so far. Differences of landmark distances bound a
-   * drive time from below (triangle inequality), far tighter than a straight line.
-   */
-  private pickLandmarks(k: number): Array<Float64Array> {
-    const main: Array<number> = []
-    for (let v = 0; v < this.net.nodeCount; v++) if (this.component[v] === this.mainComponent) main.push(v)
-    if (main.length === 0) return []
-    const out: Array<Float64Array> = []
-    const nearest = new Float64Array(this.net.nodeCount).fill(Infinity)
-    let next = main[0]
-    for (let i = 0; i <= k; i++) {
-      const d = this.twoWayDistances(next)
-      // the first run only finds a far starting point
-      if (i > 0) out.push(d)
-      let best = -1
-      for (const v of main) {
-        nearest[v] = i === 0 ? d[v] : Math.min(nearest[v], d[v])
-        if (Number.isFinite(nearest[v]) && (best < 0 || nearest[v] > nearest[best])) best = v
-      }
-      if (i === 0) nearest.fill(Infinity)
-      next = best
-    }
-    return out
+    this.landmarks = pickLandmarks(this.graph, net, this.component, this.mainComponent, LANDMARKS)
   }
 
   /** undirected connected parts, by node */
