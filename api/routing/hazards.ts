@@ -1,16 +1,9 @@
-import { SqlClient } from "@effect/sql"
-import * as turf from "@turf/turf"
 import { Effect } from "effect"
-import { type Corridor, coverCorridor } from "../../shared/geo/corridor.js"
+import { routeCover } from "../../shared/geo/routeCover.js"
 import { RouteLine } from "../../shared/geo/routeLine.js"
 import type { EngineRoute } from "../../shared/routing/RoutingEngine.js"
 import { clearanceOf } from "../queries/CorridorQuery.js"
-import { FEATURE_COLUMNS } from "../queries/FeaturesQuery.js"
-
-type Geometry = { type: string; coordinates: unknown }
-type Row = Record<string, unknown> & { id: string; source: string; source_id: string; latitude: number; longitude: number; geometry: Geometry | null }
-type EventRow = Row & { type: string; sub_type: string | null; severity: string; status: string; title: string; description: string; affected_roads: Array<string>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
-type FeatureRow = Row & { feature_type: string; name: string; description: string; properties: Record<string, unknown>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
+import type { EventRow, Geometry, HazardRows, Row, Stamp } from "./hazardRows.js"
 
 export type WarningType = "bridge_clearance" | "truck_restriction" | "weight_restriction" | "rail_crossing" | "traffic_event" | "future_construction" | "special_event" | "weigh_station" | "inspection_station" | "alert" | "weather"
 export type Severity = "info" | "warning" | "critical"
@@ -47,13 +40,11 @@ const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, critical:
 export const atLeast = (s: Severity, min: Severity) => SEVERITY_RANK[s] >= SEVERITY_RANK[min]
 
 const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_station", inspection_stations: "inspection_station" }
-const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
+export const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
 
 /** the WZDx restriction adapter stores weights in short tons (US tons) */
 const SHORT_TON_T = 0.90718474
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined)
-/** timestamps arrive as Date or as text, depending on the client's type parsing */
-type Stamp = Date | string | null
 const ms = (d: Stamp) => (d === null ? null : new Date(d).getTime())
 const iso = (d: Stamp) => (d === null ? null : new Date(d).toISOString())
 const pointOf = (r: Row): Geometry => r.geometry ?? { type: "Point", coordinates: [r.longitude, r.latitude] }
@@ -139,32 +130,15 @@ const eventWarning = (e: EventRow): { type: WarningType; severity: Severity; blo
  * route with the projected arrival there; dimension-checked ones only where this truck violates
  * them. Also the requested features along the route.
  */
-export const routeHazards = (route: EngineRoute, o: HazardOptions, nowMs: number) =>
+export const routeHazards = (route: EngineRoute, o: HazardOptions, nowMs: number, rows: HazardRows) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const line = turf.lineString(route.coordinates.length > 1 ? route.coordinates.map((c) => [c[0], c[1]]) : [[...route.coordinates[0]], [...route.coordinates[0]]])
-    const corridor: Corridor = { line, lengthKm: route.distance_m / 1000, bufferKm: o.bufferM / 1000 }
-    const cover = coverCorridor(corridor)
-    const col = cover.res === 7 ? sql`h3_r7` : cover.res === 5 ? sql`h3_r5` : sql`h3_r3`
-    const types = [...new Set([...HAZARD_FEATURE_TYPES, ...o.includeFeatures])]
-    // candidate ids first: a cell list of thousands makes the planner expect far more rows than
-    // there are and scan the whole features table instead of probing its primary key
-    const featureRows = Effect.gen(function* () {
-      const ids = yield* sql<{ feature_id: string }>`
-        SELECT DISTINCT feature_id FROM feature_cells WHERE res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${types})`
-      if (ids.length === 0) return []
-      return yield* sql<FeatureRow>`SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features WHERE id = ANY(${ids.map((r) => r.feature_id)}) AND is_active`
-    })
-    const [events, features] = yield* Effect.all([
-      sql<EventRow>`
-        SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
-          start_time, end_time, estimated_start_time, estimated_end_time
-        FROM events WHERE ${col} = ANY(${cover.cells}::bigint[]) AND archived_at IS NULL`,
-      featureRows
-    ], { concurrency: 2 })
+    const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
+    const { events, candidates } = yield* rows.inCells(routeCover(route.coordinates, route.along_m, o.bufferM, rows.cellCenters).cells)
+    // a point feature's distance is known from the cell index: fetch only those near the line
+    const near = candidates.filter((c) => !c.is_point || routeLine.place(c.longitude, c.latitude) !== undefined)
+    const features = yield* rows.featureRows(near.map((c) => c.feature_id))
     const warnings: Array<Warning> = []
     const found: Array<RouteFeature> = []
-    const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
     const place = (r: Row) => {
       const p = routeLine.placeGeometry(r.geometry, r.longitude, r.latitude)
       if (!p) return undefined

@@ -6,7 +6,8 @@ import { AVOID_ALIASES, type RouteRequest } from "../schemas/routing.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
 import { BadRequest } from "../http/HttpError.js"
-import { atLeast, type HazardOptions, routeHazards, type Severity, type Warning } from "./hazards.js"
+import { hazardRows } from "./hazardRows.js"
+import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, routeHazards, type Severity, type Warning } from "./hazards.js"
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
 const MAX_REROUTES = 3
@@ -42,11 +43,12 @@ export const planRoute = (req: RouteRequest) =>
       avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
       alternatives: req.alternatives ?? 0, exclusions: []
     }
+    const rows = yield* hazardRows([...new Set([...HAZARD_FEATURE_TYPES, ...options.includeFeatures])])
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
     const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
     let answer = yield* engine.route(base)
-    let hazards = yield* routeHazards(answer.routes[0], options, nowMs)
+    let hazards = yield* routeHazards(answer.routes[0], options, nowMs, rows)
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
       if (blocking.length === 0) break
@@ -56,7 +58,7 @@ export const planRoute = (req: RouteRequest) =>
       exclusions.push(...more)
       avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
       answer = retry.right
-      hazards = yield* routeHazards(answer.routes[0], options, nowMs)
+      hazards = yield* routeHazards(answer.routes[0], options, nowMs, rows)
     }
     const boundaries = include.has("mileage_by_state") ? yield* stateBoundaries : undefined
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
@@ -67,7 +69,7 @@ export const planRoute = (req: RouteRequest) =>
     }
     const routes = []
     for (const [i, r] of candidates.entries()) {
-      const h = i === 0 ? hazards : yield* routeHazards(r, options, nowMs)
+      const h = i === 0 ? hazards : yield* routeHazards(r, options, nowMs, rows)
       const shaped = shapeRoute(r, h.warnings, h.features, req, tolls, truck)
       routes.push(boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped)
     }

@@ -1,0 +1,92 @@
+import { SqlClient } from "@effect/sql"
+import { Chunk, Effect } from "effect"
+import { FEATURE_COLUMNS } from "../queries/FeaturesQuery.js"
+
+export type Geometry = { type: string; coordinates: unknown }
+/** timestamps arrive as Date or as text, depending on the client's type parsing */
+export type Stamp = Date | string | null
+export type Row = Record<string, unknown> & { id: string; source: string; source_id: string; latitude: number; longitude: number; geometry: Geometry | null }
+export type EventRow = Row & { type: string; sub_type: string | null; severity: string; status: string; title: string; description: string; affected_roads: Array<string>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
+export type FeatureRow = Row & { feature_type: string; name: string; description: string; properties: Record<string, unknown>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
+
+/** A feature in a route cell as its cell index stores it: enough to test a point feature's distance. */
+export interface Candidate {
+  readonly feature_id: string
+  readonly latitude: number
+  readonly longitude: number
+  readonly is_point: boolean
+}
+
+/**
+ * Cells per query. The queries probe the cell indexes once per cell (a LATERAL join): a plain
+ * `cell = ANY(list)` over thousands of cells makes the planner expect far more rows than there
+ * are and scan whole tables. Chunks keep each query's estimated cost under Postgres's JIT
+ * threshold, whose compile time would cost more than the query.
+ */
+const CELLS_PER_QUERY = 1000
+
+/**
+ * What lies in a request's route cells (res 7), read once per request: live events and the
+ * cell index's feature candidates per cell, full feature rows per id. Reroute rounds and
+ * alternatives share most of their cells, so later routes read only the cells they add.
+ */
+export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const eventsIn = new Map<string, Array<EventRow>>()
+    const candidatesIn = new Map<string, Array<Candidate>>()
+    const features = new Map<string, FeatureRow | null>()
+
+    const readCells = (cells: ReadonlyArray<string>) =>
+      Effect.all([
+        sql<EventRow & { cell: string }>`
+          SELECT c.cell::text AS cell, e.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+            SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
+              start_time, end_time, estimated_start_time, estimated_end_time
+            FROM events WHERE h3_r7 = c.cell AND archived_at IS NULL OFFSET 0) e`,
+        sql<Candidate & { cell: string }>`
+          SELECT c.cell::text AS cell, f.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+            SELECT feature_id, latitude, longitude, is_point FROM feature_cells
+            WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${featureTypes}) OFFSET 0) f`
+      ], { concurrency: 2 }).pipe(Effect.map(([events, candidates]) => {
+        for (const c of cells) {
+          eventsIn.set(c, [])
+          candidatesIn.set(c, [])
+        }
+        for (const { cell, ...e } of events) eventsIn.get(cell)!.push(e as unknown as EventRow)
+        for (const { cell, ...f } of candidates) candidatesIn.get(cell)!.push(f)
+      }))
+
+    /** events and feature candidates in these cells, each once */
+    const inCells = (cells: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const missing = cells.filter((c) => !eventsIn.has(c))
+        yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) => readCells(Chunk.toArray(chunk)), { discard: true })
+        const events = new Map<string, EventRow>()
+        const candidates = new Map<string, Candidate>()
+        for (const c of cells) {
+          for (const e of eventsIn.get(c)!) events.set(e.id, e)
+          for (const f of candidatesIn.get(c)!) candidates.set(f.feature_id, f)
+        }
+        return { events: [...events.values()], candidates: [...candidates.values()] }
+      })
+
+    /** the active features among these ids */
+    const featureRows = (ids: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const missing = ids.filter((id) => !features.has(id))
+        if (missing.length > 0) {
+          const rows = yield* sql<FeatureRow>`SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features WHERE id = ANY(${missing}) AND is_active`
+          for (const id of missing) features.set(id, null)
+          for (const r of rows) features.set(r.id, r)
+        }
+        return ids.flatMap((id) => features.get(id) ?? [])
+      })
+
+    /** res-7 cell centres ([lng, lat]) the request's route covers have looked up */
+    const cellCenters = new Map<string, readonly [number, number]>()
+
+    return { inCells, featureRows, cellCenters }
+  })
+
+export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>
