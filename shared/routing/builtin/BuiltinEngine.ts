@@ -86,17 +86,21 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         return Effect.fail(new RouteNotFound({ field, message: `${field} is more than ${SNAP_MAX_M / 1000} km from any road this truck may drive` }))
       }
       const penalty = new Map<number, number>()
+      // per road kind (many edges share one), decided the first time a search meets it: 0 not yet, 1 no, 2 yes
+      const barred = new Uint8Array(net.props.length)
+      const shunned = new Uint8Array(net.props.length)
+      const isBarred = (k: number) => (barred[k] === 0 ? (barred[k] = violates(net.props[k], req) ? 2 : 1) : barred[k]) === 2
+      const isShunned = (k: number) => (shunned[k] === 0 ? (shunned[k] = avoided(net.props[k], req) ? 2 : 1) : shunned[k]) === 2
       const rules = (avoidHard: boolean): SearchRules => ({
         blocked: (e) => {
           if (e < 0) return false
-          if (excluded.has(e)) return true
-          const p = net.props[net.edgeProp[e]]
-          return violates(p, req) || (avoidHard && avoided(p, req))
+          const k = net.edgeProp[e]
+          return isBarred(k) || (avoidHard && isShunned(k)) || (excluded.size > 0 && excluded.has(e))
         },
-        cost: (piece) => {
-          if (piece.e < 0) return 0
-          const p = net.props[net.edgeProp[piece.e]]
-          return piece.s * (penalty.get(piece.e) ?? 1) * (!avoidHard && avoided(p, req) ? AVOID_FALLBACK_PENALTY : 1)
+        cost: (e, s) => {
+          if (e < 0) return 0
+          const extra = !avoidHard && isShunned(net.edgeProp[e]) ? AVOID_FALLBACK_PENALTY : 1
+          return penalty.size === 0 ? s * extra : s * (penalty.get(e) ?? 1) * extra
         }
       })
       const search = (r: SearchRules) => {

@@ -1,18 +1,18 @@
 import KDBush from "kdbush"
 import { around } from "geokdbush"
-import createGraph, { type Graph, type Link, type NodeId } from "ngraph.graph"
-import ngraphPath from "ngraph.path"
+import FlatQueue from "flatqueue"
 import { haversineM } from "../geometry.js"
 import type { RoadNetwork } from "../network/NetworkFile.js"
+import { type Arcs, buildArcs } from "./arcs.js"
 import { pickLandmarks } from "./landmarks.js"
 
-/** e of the zero-length link between a virtual start or end and the node it snapped onto */
+/** e of the zero-length join between a snapped origin or destination and the node it lies on */
 export const AT_NODE = -1
 
 /**
  * One way to drive part of an edge: shape points a → b of edge e (a > b drives it backwards).
- * Whole edges are stored on the graph's links; a route's first and last pieces start or end
- * mid-edge, where its origin and destination were snapped.
+ * A route's first and last pieces start or end mid-edge, where its origin and destination
+ * were snapped.
  */
 export interface Piece {
   readonly e: number
@@ -22,10 +22,11 @@ export interface Piece {
   readonly s: number
 }
 
-/** Decides per request which pieces may be driven and what each costs (seconds). */
+/** Decides per request which edges may be driven and what driving them costs (seconds). */
 export interface SearchRules {
   readonly blocked: (e: number) => boolean
-  readonly cost: (p: Piece) => number
+  /** the cost of `s` seconds' drive on edge e */
+  readonly cost: (e: number, s: number) => number
 }
 
 export interface Snap {
@@ -35,10 +36,10 @@ export interface Snap {
   readonly distanceM: number
 }
 
-const START = -1
-const END = -2
-/** ALT landmarks kept in memory (each a Float64Array of the node count) */
+/** ALT landmarks kept in memory (16 distances per node) */
 const LANDMARKS = 16
+/** parent code of a node reached straight from the origin with no piece (it lies on the node) */
+const FROM_ORIGIN = -1
 
 /** Partial length (m) along edge e between two of its shape points. */
 const span = (net: RoadNetwork, e: number, a: number, b: number) => {
@@ -49,34 +50,39 @@ const span = (net: RoadNetwork, e: number, a: number, b: number) => {
 }
 
 /**
- * The built-in engine's graph: ngraph.graph links over the network's edges (both directions
- * unless oneway), searched with ngraph.path's NBA* (bidirectional A*). The heuristic is the
- * larger of the straight line at the network's top speed and the ALT landmark bound; both
- * never overestimate a drive time (costs only ever rise above edge seconds). Origins and
+ * The built-in engine's graph: the network's arcs in typed arrays (both directions unless
+ * oneway), searched with A* on a flat binary heap (flatqueue). The heuristic is the larger of
+ * the straight line at the network's top speed and the ALT landmark bound; both never
+ * overestimate a drive time and are consistent (costs only ever rise above edge seconds), so
+ * the first time the destination leaves the heap its route is the fastest. Origins and
  * destinations snap to the nearest shape point of the largest connected part (a kdbush index).
  */
 export class RoadGraph {
-  readonly graph: Graph<undefined, Piece>
+  readonly arcs: Arcs
   readonly topSpeedMs: number
   private readonly shapeIndex: KDBush
   private readonly shapeEdge: Uint32Array
   private readonly component: Int32Array
   private readonly mainComponent: number
-  /** drive seconds between each landmark and every node, over the graph taken as two-way */
-  private readonly landmarks: ReadonlyArray<Float64Array>
+  /** drive seconds between each landmark and every node over the network taken as two-way: node v's at v * count + l */
+  private readonly landmarks: { count: number; dist: Float64Array }
+  // one search's state, reused: a node's entries hold for this search only where its stamp is the search's number
+  private readonly g: Float64Array
+  private readonly h: Float64Array
+  private readonly parent: Int32Array
+  private readonly prev: Int32Array
+  private readonly stamp: Uint32Array
+  private readonly closed: Uint32Array
+  private readonly queue = new FlatQueue<number>()
+  private search = 0
+  /** nodes the last search settled (the benchmark prints them) */
+  settled = 0
 
   constructor(readonly net: RoadNetwork) {
-    this.graph = createGraph<undefined, Piece>({ multigraph: true })
-    for (let i = 0; i < net.nodeCount; i++) this.graph.addNode(i)
-    for (let e = 0; e < net.edgeCount; e++) {
-      const [a, b] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
-      const m = net.edgeLengthM[e]
-      const s = net.edgeSeconds[e]
-      this.graph.addLink(net.edgeFrom[e], net.edgeTo[e], { e, a, b, m, s })
-      if (!net.props[net.edgeProp[e]].oneway) this.graph.addLink(net.edgeTo[e], net.edgeFrom[e], { e, a: b, b: a, m, s })
-    }
+    this.arcs = buildArcs(net, false)
+    const twoWay = buildArcs(net, true)
     this.topSpeedMs = Math.max(...net.props.map((p) => p.speed_kph)) / 3.6
-    this.component = this.components()
+    this.component = this.components(twoWay)
     const sizes = new Map<number, number>()
     for (const c of this.component) sizes.set(c, (sizes.get(c) ?? 0) + 1)
     this.mainComponent = [...sizes.entries()].sort((x, y) => y[1] - x[1])[0]?.[0] ?? 0
@@ -85,11 +91,19 @@ export class RoadGraph {
     this.shapeIndex = new KDBush(net.shapeLat.length)
     for (let j = 0; j < net.shapeLat.length; j++) this.shapeIndex.add(net.shapeLng[j], net.shapeLat[j])
     this.shapeIndex.finish()
-    this.landmarks = pickLandmarks(this.graph, net, this.component, this.mainComponent, LANDMARKS)
+    this.landmarks = pickLandmarks(twoWay, net, this.component, this.mainComponent, LANDMARKS)
+    // the destination is one more node, numbered nodeCount
+    const n = net.nodeCount + 1
+    this.g = new Float64Array(n)
+    this.h = new Float64Array(n)
+    this.parent = new Int32Array(n)
+    this.prev = new Int32Array(n)
+    this.stamp = new Uint32Array(n)
+    this.closed = new Uint32Array(n)
   }
 
   /** undirected connected parts, by node */
-  private components(): Int32Array {
+  private components(twoWay: Arcs): Int32Array {
     const comp = new Int32Array(this.net.nodeCount).fill(-1)
     let c = 0
     for (let s = 0; s < this.net.nodeCount; s++) {
@@ -98,12 +112,13 @@ export class RoadGraph {
       comp[s] = c
       while (stack.length > 0) {
         const v = stack.pop()!
-        this.graph.forEachLinkedNode(v, (n) => {
-          if (comp[n.id as number] < 0) {
-            comp[n.id as number] = c
-            stack.push(n.id as number)
+        for (let k = twoWay.start[v]; k < twoWay.start[v + 1]; k++) {
+          const n = twoWay.to[k]
+          if (comp[n] < 0) {
+            comp[n] = c
+            stack.push(n)
           }
-        }, false)
+        }
       }
       c++
     }
@@ -125,96 +140,112 @@ export class RoadGraph {
     return [...new Set(around(this.shapeIndex, lng, lat, Infinity, radiusM / 1000).map((j) => this.shapeEdge[j]))]
   }
 
+  /** the part of edge e from shape point a to b, its seconds in proportion to its length */
+  private piece(e: number, a: number, b: number): Piece {
+    const m = span(this.net, e, a, b)
+    return { e, a, b, m, s: (m / this.net.edgeLengthM[e] || 0) * this.net.edgeSeconds[e] }
+  }
+
+  /** the whole edge an arc drives */
+  private arcPiece(k: number): Piece {
+    const net = this.net
+    const e = this.arcs.edge[k]
+    const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
+    return this.arcs.forward[k] ? { e, a: first, b: last, m: net.edgeLengthM[e], s: net.edgeSeconds[e] } : { e, a: last, b: first, m: net.edgeLengthM[e], s: net.edgeSeconds[e] }
+  }
+
   /**
    * Fastest pieces from one snap to another under the rules, or undefined when none connects.
-   * Virtual start and end nodes join the snapped edges for the one search; the search is
-   * synchronous, so no other request sees them.
+   * The origin's pieces (from its snap point to its edge's ends) seed the search; the
+   * destination is a node of its own, reached from its edge's ends. `heuristic: false` makes
+   * it a plain Dijkstra (the benchmark's floor).
    */
-  path(from: Snap, to: Snap, rules: SearchRules): Array<Piece> | undefined {
+  path(from: Snap, to: Snap, rules: SearchRules, heuristic = true): Array<Piece> | undefined {
     const net = this.net
-    const g = this.graph
-    const added: Array<Link<Piece>> = []
-    const join = (virtual: NodeId, snap: Snap, outbound: boolean) => {
+    const { start, edge, to: head } = this.arcs
+    const { g, h, parent, prev, stamp, closed, queue } = this
+    const END = net.nodeCount
+    const search = ++this.search
+    queue.clear()
+    this.settled = 0
+    // pieces joining origin and destination to the network; parent codes −2, −3, … name them
+    const joins: Array<Piece> = []
+    const join = (p: Piece) => -2 - (joins.push(p) - 1)
+    const ends = (snap: Snap) => {
       const e = snap.e
       const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
-      const oneway = net.props[net.edgeProp[e]].oneway
-      const piece = (a: number, b: number): Piece => {
-        const m = span(net, e, a, b)
-        return { e, a, b, m, s: (m / net.edgeLengthM[e] || 0) * net.edgeSeconds[e] }
+      return { e, first, last, oneway: net.props[net.edgeProp[e]].oneway, node: snap.j === first ? net.edgeFrom[e] : snap.j === last ? net.edgeTo[e] : undefined }
+    }
+    // lower bounds to the destination: landmark distances of its snap point through the nearer end of its edge
+    const L = this.landmarks.count
+    const lm = this.landmarks.dist
+    const target = ends(to)
+    const endLm = new Float64Array(L)
+    const toFirst = this.piece(to.e, target.first, to.j).s
+    const toLast = this.piece(to.e, to.j, target.last).s
+    for (let l = 0; l < L; l++) endLm[l] = Math.min(lm[net.edgeFrom[to.e] * L + l] + toFirst, lm[net.edgeTo[to.e] * L + l] + toLast)
+    const [tLat, tLng] = [net.shapeLat[to.j], net.shapeLng[to.j]]
+    const bound = (v: number) => {
+      if (v === END || !heuristic) return 0
+      let best = haversineM(net.nodeLat[v], net.nodeLng[v], tLat, tLng) / this.topSpeedMs
+      const base = v * L
+      for (let l = 0; l < L; l++) {
+        const diff = Math.abs(lm[base + l] - endLm[l])
+        if (diff > best && diff !== Infinity) best = diff
       }
-      // snapped onto a node: join the node itself, so every road there can be taken
-      const node = snap.j === first ? net.edgeFrom[e] : snap.j === last ? net.edgeTo[e] : undefined
-      if (node !== undefined) {
-        const zero: Piece = { e: AT_NODE, a: snap.j, b: snap.j, m: 0, s: 0 }
-        added.push(outbound ? g.addLink(virtual, node, zero) : g.addLink(node, virtual, zero))
-        return
+      return best
+    }
+    const relax = (v: number, cost: number, code: number, from: number) => {
+      if (stamp[v] !== search) {
+        stamp[v] = search
+        g[v] = Infinity
+        h[v] = bound(v)
       }
-      // leaving the snap point towards the edge's end (and its start unless oneway); arriving the other way
-      if (outbound) {
-        added.push(g.addLink(virtual, net.edgeTo[e], piece(snap.j, last)))
-        if (!oneway) added.push(g.addLink(virtual, net.edgeFrom[e], piece(snap.j, first)))
-      } else {
-        added.push(g.addLink(net.edgeFrom[e], virtual, piece(first, snap.j)))
-        if (!oneway) added.push(g.addLink(net.edgeTo[e], virtual, piece(last, snap.j)))
+      if (cost < g[v]) {
+        g[v] = cost
+        parent[v] = code
+        prev[v] = from
+        queue.push(v, cost + h[v])
       }
     }
-    g.addNode(START)
-    g.addNode(END)
-    join(START, from, true)
-    join(END, to, false)
+    const enter = (node: number, p: Piece | undefined, from: number, at: number) => {
+      if (p === undefined) relax(node, at, FROM_ORIGIN, from)
+      else if (!rules.blocked(p.e)) relax(node, at + rules.cost(p.e, p.s), join(p), from)
+    }
+    // leaving the origin towards its edge's end (and its start unless oneway), or from the node it lies on
+    const origin = ends(from)
+    if (origin.node !== undefined) enter(origin.node, undefined, -1, 0)
+    else {
+      enter(net.edgeTo[from.e], this.piece(from.e, from.j, origin.last), -1, 0)
+      if (!origin.oneway) enter(net.edgeFrom[from.e], this.piece(from.e, from.j, origin.first), -1, 0)
+    }
     // origin and destination on one edge, in driving order: drive straight along it
-    if (from.e === to.e && (!net.props[net.edgeProp[from.e]].oneway || from.j <= to.j)) {
-      const m = span(net, from.e, from.j, to.j)
-      added.push(g.addLink(START, END, { e: from.e, a: from.j, b: to.j, m, s: (m / net.edgeLengthM[from.e] || 0) * net.edgeSeconds[from.e] }))
-    }
-    // landmark distances of the virtual ends: through whichever end node of their edge is nearer
-    const virtualLm = (snap: Snap) => {
-      const e = snap.e
-      const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
-      const toFrom = (span(net, e, first, snap.j) / net.edgeLengthM[e] || 0) * net.edgeSeconds[e]
-      const toTo = (span(net, e, snap.j, last) / net.edgeLengthM[e] || 0) * net.edgeSeconds[e]
-      return this.landmarks.map((d) => Math.min(d[net.edgeFrom[e]] + toFrom, d[net.edgeTo[e]] + toTo))
-    }
-    const startLm = virtualLm(from)
-    const endLm = virtualLm(to)
-    const lm = (id: NodeId, l: number) => (id === START ? startLm[l] : id === END ? endLm[l] : this.landmarks[l][id as number])
-    const pos = (id: NodeId): [number, number] => {
-      if (id === START) return [net.shapeLat[from.j], net.shapeLng[from.j]]
-      if (id === END) return [net.shapeLat[to.j], net.shapeLng[to.j]]
-      return [net.nodeLat[id as number], net.nodeLng[id as number]]
-    }
-    try {
-      const finder = ngraphPath.nba<undefined, Piece>(g, {
-        oriented: true,
-        blocked: (_a, _b, link) => rules.blocked(link.data.e),
-        distance: (_a, _b, link) => rules.cost(link.data),
-        heuristic: (a, b) => {
-          const [p, q] = [pos(a.id), pos(b.id)]
-          let h = haversineM(p[0], p[1], q[0], q[1]) / this.topSpeedMs
-          for (let l = 0; l < this.landmarks.length; l++) {
-            const diff = Math.abs(lm(a.id, l) - lm(b.id, l))
-            if (diff > h && Number.isFinite(diff)) h = diff
-          }
-          return h
-        }
-      })
-      const nodes = finder.find(START, END).map((n) => n.id).reverse()
-      if (nodes.length < 2 || nodes[0] !== START) return undefined
-      const pieces: Array<Piece> = []
-      for (let k = 0; k + 1 < nodes.length; k++) {
-        let best: Piece | undefined
-        g.forEachLinkedNode(nodes[k], (_n, link) => {
-          if (link.toId !== nodes[k + 1] || rules.blocked(link.data.e)) return
-          if (!best || rules.cost(link.data) < rules.cost(best)) best = link.data
-        }, true)
-        if (!best) return undefined
-        pieces.push(best)
+    if (from.e === to.e && (!origin.oneway || from.j <= to.j)) enter(END, this.piece(from.e, from.j, to.j), -1, 0)
+    // arriving at the destination: from the node it lies on, or along its edge from either end
+    const exits: Array<[number, Piece | undefined]> = target.node !== undefined ? [[target.node, undefined]]
+      : [[net.edgeFrom[to.e], this.piece(to.e, target.first, to.j)], ...(target.oneway ? [] : [[net.edgeTo[to.e], this.piece(to.e, target.last, to.j)] as [number, Piece]])]
+    while (queue.length > 0) {
+      const v = queue.pop()!
+      if (closed[v] === search) continue
+      closed[v] = search
+      this.settled++
+      if (v === END) break
+      for (const [node, p] of exits) if (node === v) enter(END, p, v, g[v])
+      for (let k = start[v]; k < start[v + 1]; k++) {
+        const u = head[k]
+        if (closed[u] === search) continue
+        const e = edge[k]
+        if (rules.blocked(e)) continue
+        relax(u, g[v] + rules.cost(e, net.edgeSeconds[e]), k, v)
       }
-      return pieces
-    } finally {
-      for (const l of added) g.removeLink(l)
-      g.removeNode(START)
-      g.removeNode(END)
     }
+    if (closed[END] !== search) return undefined
+    const pieces: Array<Piece> = []
+    for (let v = END; v !== -1; v = prev[v]) {
+      const code = parent[v]
+      if (code >= 0) pieces.push(this.arcPiece(code))
+      else if (code <= -2) pieces.push(joins[-2 - code])
+    }
+    return pieces.reverse()
   }
 }
