@@ -4,6 +4,7 @@ import { RouteLine } from "../../shared/geo/routeLine.js"
 import type { EngineRoute } from "../../shared/routing/RoutingEngine.js"
 import { clearanceOf } from "../queries/CorridorQuery.js"
 import type { EventRow, Geometry, HazardRows, Row, Stamp } from "./hazardRows.js"
+import { secondsAt } from "./routeTime.js"
 
 export type WarningType = "bridge_clearance" | "truck_restriction" | "weight_restriction" | "rail_crossing" | "traffic_event" | "future_construction" | "special_event" | "weigh_station" | "inspection_station" | "alert" | "weather"
 export type Severity = "info" | "warning" | "critical"
@@ -90,20 +91,7 @@ export interface HazardOptions {
 }
 
 /** The instant (ms) the truck is projected to reach a point this far along the route. */
-const arrivalAt = (route: EngineRoute, departureMs: number, alongM: number) => {
-  const { along_m, along_s } = route
-  let lo = 0
-  let hi = along_m.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (along_m[mid] <= alongM) lo = mid
-    else hi = mid - 1
-  }
-  const next = Math.min(lo + 1, along_m.length - 1)
-  const span = along_m[next] - along_m[lo]
-  const s = span > 0 ? along_s[lo] + ((alongM - along_m[lo]) / span) * (along_s[next] - along_s[lo]) : along_s[lo]
-  return departureMs + s * 1000
-}
+const arrivalAt = (route: EngineRoute, departureMs: number, alongM: number) => departureMs + secondsAt(route, alongM) * 1000
 
 /** In force at an instant: the (estimated) window holds it, an open end runs on. */
 const inForce = (r: { start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }, at: number) => {

@@ -6,7 +6,11 @@ import { AVOID_ALIASES, type RouteRequest } from "../schemas/routing.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
 import { BadRequest } from "../http/HttpError.js"
+import { AppConfig } from "../../shared/config/AppConfig.js"
 import { hazardRows } from "./hazardRows.js"
+import { hosStops } from "./hos/hosStops.js"
+import type { HosRulesetName } from "./hos/rulesets.js"
+import { STOP_TYPES } from "./hos/stopCandidates.js"
 import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, routeHazards, type Severity, type Warning } from "./hazards.js"
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
@@ -73,9 +77,19 @@ export const planRoute = (req: RouteRequest) =>
       const shaped = shapeRoute(r, h.warnings, h.features, req, tolls, truck)
       routes.push(boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped)
     }
+    // hours of service on the primary route only (SPEC §4.4 rule 1)
+    const hos = req.truck.hos
+    // the schema admits only the table's names (or "" for the deployment's default)
+    const ruleset = hos === undefined ? undefined : (hos.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
+    if (hos !== undefined && ruleset !== undefined) {
+      const { ruleset: _r, ...counters } = hos
+      const stops = yield* hosStops(candidates[0], ruleset, counters, departureMs, yield* hazardRows(Object.keys(STOP_TYPES)))
+      routes[0] = { ...routes[0], hos: stops }
+    }
     return {
       route_id: `rte_${randomBytes(12).toString("hex")}`,
       routes,
+      ...(ruleset !== undefined ? { hos_ruleset: ruleset } : {}),
       ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}),
       engine: engine.name,
       attribution: answer.credit,

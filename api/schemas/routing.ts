@@ -96,6 +96,28 @@ export const RouteWarning = Schema.Struct({
   as_of: Schema.optional(NullableText)
 }).annotations({ identifier: "RouteWarning" })
 
+const SuggestedStop = Schema.Struct({
+  id: Schema.String,
+  type: Schema.Literal("truck_parking", "truck_rest_area", "rest_area"),
+  name: Schema.String,
+  distance_along_route_m: Schema.Number,
+  capacity: Schema.NullOr(Schema.Number),
+  available_spots: Schema.optional(Schema.Number.annotations({ description: "Live free spaces where the feed publishes a count (0 is full; never given for unknown)" })),
+  as_of: Schema.optional(NullableText),
+  geometry: Geometry
+}).annotations({ identifier: "SuggestedStop" })
+
+export const HosStop = Schema.Struct({
+  reason: Schema.Literal("break_required", "drive_limit", "duty_window", "cycle_limit"),
+  distance_along_route_m: Schema.Number.annotations({ description: "Where the driver stops: the suggested stop closest to the deadline, else where the hours run out" }),
+  projected_time: DateTime.annotations({ description: "When the driver reaches that stop" }),
+  legal_deadline: DateTime.annotations({ description: "When the hours run out: the latest legal moment to be stopped" }),
+  deadline_distance_along_route_m: Schema.Number.annotations({ description: "Where the hours run out" }),
+  rest_s: Schema.Number.annotations({ description: "How long the stop lasts: the break, the daily rest or a cycle restart" }),
+  feasible: Schema.optional(Schema.Boolean.annotations({ description: "Whether any stop is reachable before the deadline; left out when the parking lookup did not run" })),
+  suggested_stops: Schema.Array(SuggestedStop)
+}).annotations({ identifier: "HosStop" })
+
 export const Route = Schema.Struct({
   summary: Schema.Struct({
     distance_m: Schema.Number,
@@ -112,12 +134,14 @@ export const Route = Schema.Struct({
   warnings: Schema.Array(RouteWarning),
   features: Schema.Array(Schema.Struct({
     id: Schema.String, type: Schema.String, name: Schema.String, distance_along_route_m: Schema.Number, capacity: Schema.NullOr(Schema.Number), geometry: Geometry
-  }))
+  })),
+  hos: Schema.optional(Schema.Array(HosStop).annotations({ description: "Hours-of-service stops, primary route only, when truck.hos is sent" }))
 })
 
 export const RouteResponse = Schema.Struct({
   route_id: Schema.String,
   routes: Schema.Array(Route),
+  hos_ruleset: Schema.optional(Schema.Literal(...HOS_RULESETS).annotations({ description: "The hours-of-service rules hos[] applies (DEFAULT_HOS_RULESET when the request's is empty)" })),
   customer_route_id: Schema.optional(Schema.String),
   engine: Schema.String.annotations({ description: "builtin or valhalla" }),
   attribution: Schema.Array(Schema.String).annotations({ description: "Credits of the road data the routes were computed on" }),

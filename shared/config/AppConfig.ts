@@ -50,6 +50,8 @@ export interface AppSettings {
   readonly boundariesFile: string
   /** toll systems, fares and exchange rates (tolls.csv, toll_fares.csv, fx_rates.csv) */
   readonly routingDataDir: string
+  /** the hours-of-service ruleset a route request with an empty `truck.hos.ruleset` gets (the deployment's region) */
+  readonly defaultHosRuleset: "us" | "canada_south" | "canada_north" | "eu"
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -87,7 +89,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/us-ca.network.json.gz", import.meta.url)))),
   routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true)),
   boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url)))),
-  routingDataDir: Config.string("ROUTING_DATA_DIR").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/data", import.meta.url))))
+  routingDataDir: Config.string("ROUTING_DATA_DIR").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/data", import.meta.url)))),
+  defaultHosRuleset: Config.literal("us", "canada_south", "canada_north", "eu")("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {

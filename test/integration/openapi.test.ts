@@ -164,9 +164,11 @@ describe("GET /api/v1/openapi.json", () => {
     const truck = { profile: "tractor", weight_t: 40, height_m: 4.1 }
     const routed = await check("post", "/routing/route", "/routing/route", {
       key: pro, status: 200,
-      body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck, alternatives: 1, include: ["mileage_by_state"], customer_route_id: "c-1", enrichment: { include_features: ["truck_parking"], buffer_m: 1000 } }
+      body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck: { ...truck, hos: { ruleset: "canada_south", elapsed_remaining_s: 600 } }, alternatives: 1, include: ["mileage_by_state"], customer_route_id: "c-1", enrichment: { include_features: ["truck_parking"], buffer_m: 1000 } }
     })
     expect(routed.routes[0].summary.distance_m).toBeGreaterThan(20_000)
+    expect(routed.routes[0].hos[0].reason).toBe("duty_window")
+    expect(routed.routes[1]).not.toHaveProperty("hos")
     expect(routed.routes[0].summary.mileage_by_state.map((m: { jurisdiction: string }) => m.jurisdiction)).toEqual(["BC"])
     const tolled = await check("post", "/routing/route", "/routing/route", {
       key: pro, status: 200, body: { origin: { lat: 41.88, lng: -87.63 }, destination: { lat: 41.68, lng: -86.25 }, truck, include: ["toll_alternative", "mileage_by_state"], currency: "CAD" }

@@ -1,78 +1,19 @@
-import { Layer, ManagedRuntime } from "effect"
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiServerLive } from "../../api/server.js"
-import { createKey } from "../../infra/admin/keys.js"
 import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
-import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
-import { encodeNetwork } from "../../shared/routing/network/NetworkFile.js"
-import { FREE_ROAD, type RoadProps } from "../../shared/routing/network/RoadLine.js"
 import { changeScript, feature, observation } from "../support/changes.js"
-import { makeTestEnv } from "../support/harness.js"
-import { api } from "../support/http.js"
+import { E, routingWorld, W } from "../support/routingWorld.js"
 
-/**
- * A network of our own: I-1 runs straight east from W (40.0, -100.0) through M (40.0, -99.5)
- * to E (40.0, -99.0); US-2 leaves W north-east to N (40.1, -99.5) and comes back to E, longer
- * and slower. A closure at M must move the W → E route onto US-2.
- */
-const road = (ref: string, cls: RoadProps["class"], speed: number, extra: Partial<RoadProps> = {}): RoadProps => ({ ...FREE_ROAD, ref, class: cls, speed_kph: speed, region: "NE", ...extra })
-const lines = [
-  { coordinates: [[-100.0, 40.0], [-99.75, 40.0], [-99.5, 40.0], [-99.25, 40.0], [-99.0, 40.0]] as Array<[number, number]>, props: road("I-1", "motorway", 95) },
-  { coordinates: [[-100.0, 40.0], [-99.5, 40.1], [-99.0, 40.0]] as Array<[number, number]>, props: road("US-2", "primary", 70) },
-  // a stub east of E with a toll, to show has_tolls and avoid
-  { coordinates: [[-99.0, 40.0], [-98.9, 40.0]] as Array<[number, number]>, props: road("T-3", "motorway", 95, { toll: "test_toll" }) },
-  { coordinates: [[-99.0, 40.0], [-98.95, 40.05], [-98.9, 40.0]] as Array<[number, number]>, props: road("S-4", "secondary", 55) },
-  // a dead end south of M: a closure on it cannot be driven around
-  { coordinates: [[-99.5, 40.0], [-99.5, 39.9], [-99.5, 39.8]] as Array<[number, number]>, props: road("SP-5", "secondary", 55) }
-]
-
-const dir = mkdtempSync(join(tmpdir(), "rd-routing-"))
-const networkFile = join(dir, "test.network.json.gz")
-writeFileSync(networkFile, encodeNetwork(buildNetwork(lines, { source: "test lines", credit: ["Test network"], length_factor: 1 })))
-
-// two made-up jurisdictions meeting at M's meridian
-const square = (code: string, x1: number, x2: number) => ({ type: "Feature", properties: { postal: code }, geometry: { type: "Polygon", coordinates: [[[x1, 39], [x2, 39], [x2, 41], [x1, 41], [x1, 39]]] } })
-const boundariesFile = join(dir, "boundaries.geojson")
-writeFileSync(boundariesFile, JSON.stringify({ type: "FeatureCollection", features: [square("AA", -101, -99.5), square("BB", -99.5, -98)] }))
-
-// our own toll table: T-3 is priced for 5 axles only, at 0.10 USD/km
-const dataDir = join(dir, "data")
-mkdirSync(dataDir)
-writeFileSync(join(dataDir, "tolls.csv"), "toll;name;currency;match;from_label;to_label;source\ntest_toll;Test Toll;USD;;;;test\n")
-writeFileSync(join(dataDir, "toll_fares.csv"), "toll;class;min_axles;max_axles;basis;rate;currency;as_of;source\ntest_toll;Class 5;5;5;per_km;0.10;USD;2026-01-01;test\n")
-writeFileSync(join(dataDir, "fx_rates.csv"), "currency;per_usd;as_of;source\nUSD;1;2026-11-02;identity\nCAD;1.5;2026-11-02;test\n")
-
-const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile, routingDataDir: dataDir })
-const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
-let rt: ReturnType<typeof build>
-let base = ""
-const keys: Record<string, string> = {}
-
-const W = { lat: 40.0, lng: -100.0 }
-const E = { lat: 40.0, lng: -99.0 }
 const truck = { profile: "tractor", weight_t: 30, height_m: 4.0 }
 const closure = observation("closure-m", { jurisdiction: "NE", latitude: 40.0, longitude: -99.5, type: "closure", severity: "critical", title: "I-1 closed at M", affected_roads: ["I-1"], start_time: "2020-01-01T00:00:00.000Z" })
 
 const elsewhere = observation("far-away", { jurisdiction: "NE", latitude: 41.5, longitude: -97 })
 
-beforeAll(async () => {
-  let port = 0
-  rt = build((p) => (port = p))
-  await rt.runtime()
-  for (const plan of ["starter", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }))).key
-  base = `http://127.0.0.1:${port}/api/v1`
-})
-afterAll(async () => {
-  await rt?.dispose()
-  await env.cleanup()
-})
+const world = routingWorld()
+beforeAll(world.start)
+afterAll(world.stop)
+const post = (body: unknown, key?: string) => world.post(body, key)
 
-const post = (body: unknown, key = keys.pro) =>
-  api(base, key)("/routing/route", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
 const refs = (r: { sections: Array<{ summary: string }> }) => [...new Set(r.sections.map((s) => s.summary))]
 
 describe("POST /routing/route", () => {
@@ -98,13 +39,13 @@ describe("POST /routing/route", () => {
     // an empty poll retires nothing (DESIGN): the second poll still holds another record
     const script = changeScript("routing-src", [[closure, elsewhere], [elsewhere]])
     const created = script.filter((c) => c.op !== "archived")
-    await rt.runPromise(applyChanges(created))
+    await world.rt.runPromise(applyChanges(created))
     const around = await post({ origin: W, destination: E, truck })
     expect(refs(around.body.routes[0])).toEqual(["US-2"])
     expect(around.body.avoided).toEqual([{ warning_type: "traffic_event", source_id: "closure-m", title: "I-1 closed at M" }])
     expect(around.body.routes[0].summary.distance_m).toBeGreaterThan(85_177)
 
-    await rt.runPromise(applyChanges(script.filter((c) => c.op === "archived")))
+    await world.rt.runPromise(applyChanges(script.filter((c) => c.op === "archived")))
     const back = await post({ origin: W, destination: E, truck })
     expect(refs(back.body.routes[0])).toEqual(["I-1"])
     expect(back.body.avoided).toEqual([])
@@ -113,7 +54,7 @@ describe("POST /routing/route", () => {
   it("reports a closure it cannot route around as a critical warning on the route", async () => {
     const c = observation("closure-e", { jurisdiction: "NE", latitude: 39.9, longitude: -99.5, type: "closure", severity: "major", title: "SP-5 closed", start_time: "2020-01-01T00:00:00.000Z" })
     const script = changeScript("routing-src-2", [[c, elsewhere], [elsewhere]])
-    await rt.runPromise(applyChanges(script.filter((x) => x.op !== "archived")))
+    await world.rt.runPromise(applyChanges(script.filter((x) => x.op !== "archived")))
     try {
       // the destination sits beyond the closure on a dead end
       const res = await post({ origin: W, destination: { lat: 39.8, lng: -99.5 }, truck })
@@ -125,14 +66,14 @@ describe("POST /routing/route", () => {
       expect(w.distance_along_route_m).toBeCloseTo(42_589 + 11_119, -2)
       expect(Date.parse(w.projected_arrival_time)).toBeGreaterThan(Date.parse(res.body.departure_time))
     } finally {
-      await rt.runPromise(applyChanges(script.filter((x) => x.op === "archived")))
+      await world.rt.runPromise(applyChanges(script.filter((x) => x.op === "archived")))
     }
   })
 
   it("warns of a low bridge only when the truck is too tall for it (height plus pad)", async () => {
     const bridge = feature("bridge-1", { jurisdiction: "NE", feature_type: "bridge_clearances", name: "Rail bridge over US-2", latitude: 40.1, longitude: -99.5, properties: { min_vertical_clearance_m: 4.1 } })
     const at = new Date(Date.now() - 60_000)
-    await rt.runPromise(applyChanges(diffFeaturePoll({ source: "bridge-src", polledAt: at, now: at, records: [bridge], presentIds: [], prev: new Map() }).changes))
+    await world.rt.runPromise(applyChanges(diffFeaturePoll({ source: "bridge-src", polledAt: at, now: at, records: [bridge], presentIds: [], prev: new Map() }).changes))
     const via = { origin: W, destination: E, waypoints: [{ lat: 40.1, lng: -99.5 }] }
     const tall = await post({ ...via, truck })
     const w = tall.body.routes[0].warnings.filter((x: { type: string }) => x.type === "bridge_clearance")
@@ -219,8 +160,8 @@ describe("POST /routing/route", () => {
       feature("w-narrow", { ...onSpur(39.93), feature_type: "truck_restrictions", name: "Narrow bridge", properties: { restrictions: [{ type: "reduced-width", value: 2.5, unit: "m", lane: null }, { type: "reduced-length", value: 20, unit: "m", lane: null }] } }),
       feature("w-weight", { ...onSpur(39.9), feature_type: "weight_restrictions", name: "Weak culvert", properties: { weight_limit_tons: 20 } }) // short tons, as the WZDx adapter writes them
     ]
-    await rt.runPromise(applyChanges(changeScript("warn-src", [[...events, elsewhere]], now - 120_000)))
-    await rt.runPromise(applyChanges(diffFeaturePoll({ source: "warn-feat", polledAt: at, now: at, records: features, presentIds: [], prev: new Map() }).changes))
+    await world.rt.runPromise(applyChanges(changeScript("warn-src", [[...events, elsewhere]], now - 120_000)))
+    await world.rt.runPromise(applyChanges(diffFeaturePoll({ source: "warn-feat", polledAt: at, now: at, records: features, presentIds: [], prev: new Map() }).changes))
     const trip = { origin: W, destination: { lat: 39.85, lng: -99.5 }, departure_time: iso(now + 2 * 86_400_000) }
     const big = { ...truck, width_m: 2.6, length_m: 22 }
     const res = await post({ ...trip, truck: big, enrichment: { include_features: ["truck_parking"] } })
@@ -276,8 +217,8 @@ describe("POST /routing/route", () => {
     const all = await post({ ...trip, truck: big, enrichment: { skip_temporal_filter: true } })
     expect(all.body.routes[0].warnings.some((w: { source_id: string }) => w.source_id === "w-over")).toBe(true)
 
-    await rt.runPromise(applyChanges(changeScript("warn-src", [[...events, elsewhere], [elsewhere]], now - 120_000).filter((c) => c.op === "archived")))
-    await rt.runPromise(applyChanges(diffFeaturePoll({ source: "warn-feat", polledAt: at, now: at, records: features.map((f) => ({ ...f, is_active: false })), presentIds: [], prev: new Map() }).changes))
+    await world.rt.runPromise(applyChanges(changeScript("warn-src", [[...events, elsewhere], [elsewhere]], now - 120_000).filter((c) => c.op === "archived")))
+    await world.rt.runPromise(applyChanges(diffFeaturePoll({ source: "warn-feat", polledAt: at, now: at, records: features.map((f) => ({ ...f, is_active: false })), presentIds: [], prev: new Map() }).changes))
   })
 
   it("splits the distance by state or province when asked", async () => {
@@ -324,7 +265,7 @@ describe("POST /routing/route", () => {
     const far = await post({ origin: { lat: 45, lng: -90 }, destination: E, truck })
     expect(far.status).toBe(422)
     expect(far.body.error).toMatch(/origin is more than 25 km/)
-    const starter = await post({ origin: W, destination: E, truck }, keys.starter)
+    const starter = await post({ origin: W, destination: E, truck }, world.keys.starter)
     expect(starter.status).toBe(403)
     expect(starter.body.code).toBe("plan_truck")
   })

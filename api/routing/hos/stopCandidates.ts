@@ -1,0 +1,58 @@
+import { Effect } from "effect"
+import { routeCover } from "../../../shared/geo/routeCover.js"
+import { RouteLine } from "../../../shared/geo/routeLine.js"
+import type { EngineRoute } from "../../../shared/routing/RoutingEngine.js"
+import type { Geometry, HazardRows, Stamp } from "../hazardRows.js"
+import { secondsAt } from "../routeTime.js"
+
+/** Feature types a driver can take a rest at, and the `type` a suggested stop shows. */
+export const STOP_TYPES: Record<string, "truck_parking" | "truck_rest_area" | "rest_area"> = {
+  truck_parking: "truck_parking", truck_rest_areas: "truck_rest_area", rest_areas: "rest_area"
+}
+/** Lots sit off the carriageway at exits: they count within this distance of the route line. */
+export const STOP_REACH_M = 1500
+
+export interface StopCandidate {
+  readonly id: string
+  readonly type: "truck_parking" | "truck_rest_area" | "rest_area"
+  readonly name: string
+  readonly alongM: number
+  /** the route's drive seconds to it */
+  readonly alongS: number
+  readonly capacity: number | null
+  /** live spaces where the feed publishes a count (0 is full), with its time */
+  readonly available_spots?: number
+  readonly as_of?: string
+  /** full or closed in the live feed: no place to stop */
+  readonly unusable: boolean
+  readonly geometry: Geometry
+}
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined)
+const iso = (d: Stamp | undefined) => (d === null || d === undefined ? undefined : new Date(d).toISOString())
+
+/** Truck parking, truck rest areas and rest areas along the route, in route order. */
+export const stopCandidates = (route: EngineRoute, rows: HazardRows) =>
+  Effect.gen(function* () {
+    const line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M)
+    const { candidates } = yield* rows.inCells(routeCover(route.coordinates, route.along_m, STOP_REACH_M, rows.cellCenters).cells)
+    const near = candidates.filter((c) => !c.is_point || line.place(c.longitude, c.latitude) !== undefined)
+    const features = yield* rows.featureRows(near.map((c) => c.feature_id))
+    const out: Array<StopCandidate> = []
+    for (const f of features) {
+      const type = STOP_TYPES[f.feature_type]
+      const at = type && line.placeGeometry(f.geometry, f.longitude, f.latitude)
+      if (!type || !at) continue
+      const p = f.properties
+      const spots = num(p.available_spots)
+      const alongM = Math.min(route.distance_m, at.alongM)
+      out.push({
+        id: f.id, type, name: f.name, alongM, alongS: secondsAt(route, alongM),
+        capacity: num(p.capacity) ?? num(p.total_spaces) ?? null,
+        ...(spots !== undefined ? { available_spots: spots, as_of: typeof p.observed_at === "string" ? p.observed_at : iso(f.last_updated as Stamp) } : {}),
+        unusable: spots === 0 || p.open === false,
+        geometry: f.geometry ?? { type: "Point", coordinates: [f.longitude, f.latitude] }
+      })
+    }
+    return out.sort((a, b) => a.alongM - b.alongM || a.id.localeCompare(b.id))
+  })

@@ -1,0 +1,84 @@
+import { Layer, ManagedRuntime } from "effect"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ApiServerLive } from "../../api/server.js"
+import { createKey } from "../../infra/admin/keys.js"
+import type { AppSettings } from "../../shared/config/AppConfig.js"
+import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
+import { encodeNetwork } from "../../shared/routing/network/NetworkFile.js"
+import { FREE_ROAD, type RoadProps } from "../../shared/routing/network/RoadLine.js"
+import { makeTestEnv } from "./harness.js"
+import { api } from "./http.js"
+
+/**
+ * A network of our own: I-1 runs straight east from W (40.0, -100.0) through M (40.0, -99.5)
+ * to E (40.0, -99.0); US-2 leaves W north-east to N (40.1, -99.5) and comes back to E, longer
+ * and slower. A closure at M must move the W → E route onto US-2.
+ */
+const road = (ref: string, cls: RoadProps["class"], speed: number, extra: Partial<RoadProps> = {}): RoadProps => ({ ...FREE_ROAD, ref, class: cls, speed_kph: speed, region: "NE", ...extra })
+const lines = [
+  { coordinates: [[-100.0, 40.0], [-99.75, 40.0], [-99.5, 40.0], [-99.25, 40.0], [-99.0, 40.0]] as Array<[number, number]>, props: road("I-1", "motorway", 95) },
+  { coordinates: [[-100.0, 40.0], [-99.5, 40.1], [-99.0, 40.0]] as Array<[number, number]>, props: road("US-2", "primary", 70) },
+  // a stub east of E with a toll, to show has_tolls and avoid
+  { coordinates: [[-99.0, 40.0], [-98.9, 40.0]] as Array<[number, number]>, props: road("T-3", "motorway", 95, { toll: "test_toll" }) },
+  { coordinates: [[-99.0, 40.0], [-98.95, 40.05], [-98.9, 40.0]] as Array<[number, number]>, props: road("S-4", "secondary", 55) },
+  // a dead end south of M: a closure on it cannot be driven around
+  { coordinates: [[-99.5, 40.0], [-99.5, 39.9], [-99.5, 39.8]] as Array<[number, number]>, props: road("SP-5", "secondary", 55) }
+]
+
+const dir = mkdtempSync(join(tmpdir(), "rd-routing-"))
+const networkFile = join(dir, "test.network.json.gz")
+writeFileSync(networkFile, encodeNetwork(buildNetwork(lines, { source: "test lines", credit: ["Test network"], length_factor: 1 })))
+
+// two made-up jurisdictions meeting at M's meridian
+const square = (code: string, x1: number, x2: number) => ({ type: "Feature", properties: { postal: code }, geometry: { type: "Polygon", coordinates: [[[x1, 39], [x2, 39], [x2, 41], [x1, 41], [x1, 39]]] } })
+const boundariesFile = join(dir, "boundaries.geojson")
+writeFileSync(boundariesFile, JSON.stringify({ type: "FeatureCollection", features: [square("AA", -101, -99.5), square("BB", -99.5, -98)] }))
+
+// our own toll table: T-3 is priced for 5 axles only, at 0.10 USD/km
+const dataDir = join(dir, "data")
+mkdirSync(dataDir)
+writeFileSync(join(dataDir, "tolls.csv"), "toll;name;currency;match;from_label;to_label;source\ntest_toll;Test Toll;USD;;;;test\n")
+writeFileSync(join(dataDir, "toll_fares.csv"), "toll;class;min_axles;max_axles;basis;rate;currency;as_of;source\ntest_toll;Class 5;5;5;per_km;0.10;USD;2026-01-01;test\n")
+writeFileSync(join(dataDir, "fx_rates.csv"), "currency;per_usd;as_of;source\nUSD;1;2026-11-02;identity\nCAD;1.5;2026-11-02;test\n")
+
+
+/** W and E, the ends of I-1 */
+export const W = { lat: 40.0, lng: -100.0 }
+export const E = { lat: 40.0, lng: -99.0 }
+
+/**
+ * The API on loopback over this network, with a starter and a pro key; `post` routes with the
+ * pro key unless told otherwise.
+ */
+export const routingWorld = (overrides: Partial<AppSettings> = {}) => {
+  const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile, routingDataDir: dataDir, ...overrides })
+  const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+  let rt: ReturnType<typeof build> | undefined
+  let base = ""
+  const keys: Record<string, string> = {}
+  return {
+    get rt() {
+      if (!rt) throw new Error("routingWorld: start() first")
+      return rt
+    },
+    get base() {
+      return base
+    },
+    keys,
+    start: async () => {
+      let port = 0
+      rt = build((p) => (port = p))
+      await rt.runtime()
+      for (const plan of ["starter", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }))).key
+      base = `http://127.0.0.1:${port}/api/v1`
+    },
+    stop: async () => {
+      await rt?.dispose()
+      await env.cleanup()
+    },
+    post: (body: unknown, key = keys.pro) =>
+      api(base, key)("/routing/route", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+  }
+}
