@@ -47,7 +47,9 @@ export const planRoute = (req: RouteRequest) =>
       avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
       alternatives: req.alternatives ?? 0, exclusions: []
     }
-    const rows = yield* hazardRows([...new Set([...HAZARD_FEATURE_TYPES, ...options.includeFeatures])])
+    // one reader for the request: hazards, requested features and, with hos, places to stop
+    const stopTypes = req.truck.hos === undefined ? [] : Object.keys(STOP_TYPES)
+    const rows = yield* hazardRows([...new Set([...HAZARD_FEATURE_TYPES, ...options.includeFeatures, ...stopTypes])])
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
     const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
@@ -83,7 +85,7 @@ export const planRoute = (req: RouteRequest) =>
     const ruleset = hos === undefined ? undefined : (hos.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
     if (hos !== undefined && ruleset !== undefined) {
       const { ruleset: _r, ...counters } = hos
-      const stops = yield* hosStops(candidates[0], ruleset, counters, departureMs, yield* hazardRows(Object.keys(STOP_TYPES)))
+      const stops = yield* hosStops(candidates[0], ruleset, counters, departureMs, rows)
       routes[0] = { ...routes[0], hos: stops }
     }
     return {

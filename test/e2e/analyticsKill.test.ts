@@ -1,37 +1,25 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import type { ChildProcess } from "node:child_process"
-import { afterAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
-import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { ANALYTICS_GROUP } from "../../pipeline/stages/analytics/AnalyticsStage.js"
 import { applyAnalytics } from "../../pipeline/stages/analytics/applyAnalytics.js"
 import { changeScript, observation } from "../support/changes.js"
-import { makeTestEnv } from "../support/harness.js"
 import { publish } from "../support/stream.js"
-import { startProcess } from "../support/processes.js"
+import { processWorld } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 
 /**
  * `npm run start:analytics` as a real process, killed with SIGKILL part-way through the stream;
  * a second process reclaims (XAUTOCLAIM) what the first had read but not acknowledged.
  */
-const env = makeTestEnv()
-const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
-const children: Array<ChildProcess> = []
-
-afterAll(async () => {
-  for (const c of children) c.kill("SIGKILL")
-  await rt.dispose()
-  await env.cleanup()
-})
-
-const startAnalytics = () => startProcess(env, "analytics", children)
+const { rt, start, group } = processWorld()
+const startAnalytics = () => start("analytics")
 
 const query = <A extends object>(text: string) =>
   rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
 const count = (where: string) => query<{ n: number }>(`SELECT count(*)::int AS n FROM analytics_events WHERE ${where}`).then((r) => r[0].n)
-const groupState = () => rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === ANALYTICS_GROUP))
+const groupState = () => group(ANALYTICS_GROUP)
 
 describe("analytics process killed mid-stream", () => {
   it("ends with every event's facts once a second process reclaims the first one's messages", async () => {

@@ -1,37 +1,24 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import type { ChildProcess } from "node:child_process"
-import { afterAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
-import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { MATERIALIZE_GROUP } from "../../pipeline/stages/materialize/Materializer.js"
 import { changeScript, observation } from "../support/changes.js"
-import { makeTestEnv } from "../support/harness.js"
 import { publish } from "../support/stream.js"
-import { startProcess } from "../support/processes.js"
+import { processWorld } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 
 /**
  * A real materializer process is killed with SIGKILL while it works through the stream; a second
  * process picks up (XAUTOCLAIM) what the first had read but not acknowledged.
  */
-const env = makeTestEnv()
-const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
-const children: Array<ChildProcess> = []
-
-afterAll(async () => {
-  for (const c of children) c.kill("SIGKILL")
-  await rt.dispose()
-  await env.cleanup()
-})
-
-const startMaterializer = () => startProcess(env, "materializer", children)
+const { rt, start, group } = processWorld()
+const startMaterializer = () => start("materializer")
 
 const count = (table: string) =>
   rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`)).then((r) => r[0].n)
 
-const groupState = () =>
-  rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === MATERIALIZE_GROUP))
+const groupState = () => group(MATERIALIZE_GROUP)
 
 
 describe("materializer process killed mid-batch", () => {

@@ -1,16 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import type { ChildProcess } from "node:child_process"
+import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
-import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { WEBHOOKS_GROUP } from "../../pipeline/stages/webhooks/WebhookStage.js"
 import { Redis } from "../../shared/db/Redis.js"
 import { createSubscription } from "../../shared/webhooks/subscriptions.js"
 import { changeScript, observation } from "../support/changes.js"
-import { makeTestEnv } from "../support/harness.js"
-import { startProcess } from "../support/processes.js"
+import { processWorld } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 import { startReceiver } from "../support/receiver.js"
 
@@ -18,19 +15,13 @@ import { startReceiver } from "../support/receiver.js"
  * A real webhook stage process is SIGKILLed while it delivers to a real receiver on loopback; a
  * second process finishes the work from what the first left in Postgres and the stream.
  */
-const env = makeTestEnv({ webhookAllowPrivateTargets: true })
-const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
-const children: Array<ChildProcess> = []
+const { rt, start } = processWorld({ webhookAllowPrivateTargets: true })
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined
-
 afterAll(async () => {
-  for (const c of children) c.kill("SIGKILL")
-  await rt.dispose()
   await receiver?.close()
-  await env.cleanup()
 })
 
-const startStage = () => startProcess(env, "webhooks", children, { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_CONCURRENCY: "8" })
+const startStage = () => start("webhooks", { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_CONCURRENCY: "8" })
 
 
 describe("webhook stage killed mid-batch", () => {

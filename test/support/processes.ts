@@ -1,6 +1,11 @@
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import type { TestEnv } from "./harness.js"
+import { afterAll } from "vitest"
+import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import type { AppSettings } from "../../shared/config/AppConfig.js"
+import { makeTestEnv, type TestEnv } from "./harness.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
@@ -16,4 +21,26 @@ export const startProcess = (env: TestEnv, name: string, children: Array<ChildPr
   })
   children.push(child)
   return child
+}
+
+/**
+ * A kill test's world: pipeline services on its own database and Redis prefix, and `start` for
+ * the real processes it kills; after the file every process is SIGKILLed and the world dropped.
+ */
+export const processWorld = (overrides: Partial<AppSettings> = {}) => {
+  const env = makeTestEnv(overrides)
+  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
+  const children: Array<ChildProcess> = []
+  afterAll(async () => {
+    for (const c of children) c.kill("SIGKILL")
+    await rt.dispose()
+    await env.cleanup()
+  })
+  return {
+    env,
+    rt,
+    start: (name: string, extra: Record<string, string> = {}) => startProcess(env, name, children, extra),
+    /** a consumer group's state on the test's stream */
+    group: (name: string) => rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === name))
+  }
 }
