@@ -27,7 +27,8 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{ readonly mess
 
 export const PLAN_GATE_CODES = [
   "plan_jurisdiction", "plan_batch_size", "plan_event_time_range", "plan_event_status", "plan_archived_event",
-  "plan_inactive_features", "plan_geojson", "plan_analytics", "plan_truck", "plan_webhooks", "trial_expired", "subscription_expired"
+  "plan_inactive_features", "plan_geojson", "plan_analytics", "plan_truck", "plan_webhooks", "trial_expired", "subscription_expired",
+  "routing_quota_exhausted", "routing_daily_cap", "saved_route_slots_full"
 ] as const
 export type PlanGateCode = (typeof PLAN_GATE_CODES)[number]
 

@@ -24,6 +24,12 @@ export interface Plan {
   readonly allow_inactive_features: boolean
   /** how far back a request may reach; null = no limit */
   readonly event_history_days: number | null
+  readonly saved_route_slots: number
+  readonly monthly_routing_quota: number
+  /** routing calls per UTC day (the Free trial); null = none */
+  readonly daily_routing_cap: number | null
+  /** set on the Free trial only */
+  readonly trial_days: number | null
 }
 
 export interface AuthContext {

@@ -2,7 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
 import { type Corridor, coverCorridor, placeOnCorridor } from "../../shared/geo/corridor.js"
-import { FEATURE_COLUMNS } from "./FeaturesQuery.js"
+import { FEATURE_COLUMNS } from "../../shared/domain/featureColumns.js"
+import { clearanceOf } from "../../shared/domain/clearance.js"
 
 /** Types the corridor returns (SPEC §4.3). */
 export const CORRIDOR_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "truck_routes", "freight_corridors", "truck_parking"] as const
@@ -17,12 +18,6 @@ export interface CorridorFilters {
 }
 
 type Row = Record<string, unknown> & { latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null; feature_type: string; properties: Record<string, unknown> }
-
-/** A clearance feature's height in metres, whichever key its adapter wrote. */
-export const clearanceOf = (p: Record<string, unknown>): number | undefined => {
-  for (const k of ["min_vertical_clearance_m", "vertical_clearance_m", "clearance_m"]) if (typeof p[k] === "number") return p[k] as number
-  return undefined
-}
 
 /**
  * Features in force today (UTC) within the buffered great-circle corridor: candidates from the

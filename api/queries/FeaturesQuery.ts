@@ -5,6 +5,7 @@ import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle, type CellCover } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../http/QueryParams.js"
 import type { Page } from "./EventsQuery.js"
+import { FEATURE_COLUMNS } from "../../shared/domain/featureColumns.js"
 
 export interface FeatureFilters {
   readonly types: ReadonlyArray<string>
@@ -24,9 +25,6 @@ export interface FeatureFilters {
 export const FEATURE_TOTAL_CAP = 10_000
 
 /** A feature as the API shows it (SPEC §2.2). */
-export const FEATURE_COLUMNS = `id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
-  road_name, direction, is_active, start_time, end_time, estimated_start_time, estimated_end_time, properties,
-  last_updated, has_details`
 
 /** Lists also read `seq`, their order and cursor key. */
 const COLUMNS = `${FEATURE_COLUMNS}, seq`

@@ -9,6 +9,7 @@ import { metadataRoutes } from "./metadata.js"
 import { statusRoutes } from "./status.js"
 import { routingRoutes } from "./routing.js"
 import { truckRoutes } from "./truck.js"
+import { truckProfileRoutes } from "./truckProfiles.js"
 import { webhookRoutes } from "./webhooks.js"
 
 /**
@@ -26,5 +27,6 @@ export const apiRoutes = (startedAt: number): ReadonlyArray<Route> => [
   ...analyticsRoutes,
   ...truckRoutes,
   ...routingRoutes,
+  ...truckProfileRoutes,
   ...webhookRoutes
 ]

@@ -1,24 +1,142 @@
-import { Effect } from "effect"
-import { BadRequest } from "../http/HttpError.js"
-import { route } from "../http/Route.js"
+import { SqlClient } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/savedRoutes.js"
+import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/evaluation.js"
+import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
+import { nowMillis } from "../../shared/time/Now.js"
+import { NotFound } from "../http/HttpError.js"
+import { Id } from "../http/QueryParams.js"
+import { RequestAuth } from "../http/RequestAuth.js"
+import { Reply, route } from "../http/Route.js"
+import type { Plan } from "../middleware/auth.js"
+import { planGate } from "../middleware/planGate.js"
 import { planRoute } from "../routing/planRoute.js"
-import { RouteRequest, RouteResponse } from "../schemas/routing.js"
-import { truckGate } from "./truck.js"
+import { chargeRouting, recordUsage } from "../routing/routingQuota.js"
+import { savedRouteAnswer } from "../routing/savedRouteAnswer.js"
+import { resolveTruck } from "../routing/truckProfiles.js"
+import {
+  PersistedRouteList, PersistInput, PersistResponse, RouteRequest, RouteResponse, SavedRouteResponse
+} from "../schemas/routing.js"
 
-/** Truck routing (SPEC §4.4), Pro and above; docs/routing.md describes it. */
+/**
+ * Routing needs routing calls in the plan: Pro and above, and the Free trial with its small
+ * allowance (docs/DECISIONS.md); Starter has none.
+ */
+export const routingGate = {
+  allowed: (p: Plan) => p.monthly_routing_quota > 0, code: "plan_truck",
+  message: "truck routing needs Pro or above (the Free trial includes a few routing calls)"
+} as const
+
+const common = { tag: "Routing", access: "key", gate: routingGate } as const
+const SavedPath = Schema.Struct({ id: Id("Route id (rte_…) from a routing answer", 100) })
+const gone = (id: string) => new NotFound({ message: `no saved route ${id}: it was never yours, was deleted, or its 30 minutes ran out without a persist`, docsUrl: "/docs/routing#saved-routes" })
+const notFound = { 404: { description: "No such route of yours, or its 30 minutes ran out" } }
+
+/** Truck routing (SPEC §4.4) and saved routes; docs/api/routing.md describes them. */
 export const routingRoutes = [
   route({
-    method: "post", path: "/routing/route", operationId: "routeTruck", tag: "Routing", access: "key", gate: truckGate,
-    summary: "Pro and above; a truck route with live closures and restrictions avoided or warned about along it",
+    ...common, method: "post", path: "/routing/route", operationId: "routeTruck",
+    summary: "A truck route with live closures and restrictions avoided or warned about along it; saved 30 minutes under route_id",
     body: RouteRequest,
     responses: {
       200: { description: "Routes, best first", schema: RouteResponse, headers: ["rateLimit"] },
+      404: { description: "truck.profile_id names no profile of yours" },
       422: { description: "No route: a point is off the road network, or closures and restrictions cut every way" },
       503: { description: "The routing engine is unavailable; retry" }
     },
-    handler: ({ body }) =>
-      body.truck.profile_id !== undefined
-        ? Effect.fail(new BadRequest({ message: "truck.profile_id: saved truck profiles are not offered yet; send the truck fields inline" }))
-        : planRoute(body)
+    handler: ({ body, headers }) =>
+      Effect.gen(function* () {
+        const auth = yield* RequestAuth
+        const tollAlternative = (body.include ?? []).includes("toll_alternative")
+        if (tollAlternative && auth.plan.trial_days !== null) {
+          return yield* planGate(auth, "plan_truck", "include: toll_alternative is for paid plans (Pro and above)")
+        }
+        const truck = yield* resolveTruck(auth.customerId, body.truck)
+        // toll_alternative computes a second route and counts as two calls (SPEC §8)
+        const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers)
+        return yield* Effect.gen(function* () {
+          const planned = yield* planRoute({ ...body, truck })
+          const answer = { ...planned.answer, resolved_truck: truck }
+          const sql = yield* SqlClient.SqlClient
+          const first = answer.routes[0].summary
+          yield* sql.withTransaction(Effect.zipRight(
+            insertSavedRoute({
+              id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
+              request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer, cells: planned.cells, calls: charge.cost,
+              summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
+            }, yield* nowMillis),
+            recordUsage(auth.customerId, charge)))
+          return answer
+        }).pipe(Effect.onError(() => charge.giveBack))
+      })
+  }),
+  route({
+    ...common, method: "get", path: "/routing/route/saved", operationId: "listPersistedRoutes",
+    summary: "Your persisted routes (what holds your saved-route slots), oldest first",
+    responses: { 200: { description: "Persisted routes and slots", schema: PersistedRouteList, headers: ["rateLimit"] } },
+    handler: () =>
+      Effect.gen(function* () {
+        const auth = yield* RequestAuth
+        const data = yield* listPersistedRoutes(auth.customerId)
+        return { data, slots: { used: data.length, limit: auth.plan.saved_route_slots } }
+      })
+  }),
+  route({
+    ...common, method: "get", path: "/routing/route/saved/:id", operationId: "getSavedRoute",
+    summary: "A saved route with its warnings worked out again from current events and features; uses no routing quota",
+    params: SavedPath,
+    responses: { 200: { description: "The route, re-evaluated", schema: SavedRouteResponse, headers: ["rateLimit"] }, ...notFound },
+    handler: ({ params, headers }) =>
+      Effect.gen(function* () {
+        const auth = yield* RequestAuth
+        const nowMs = yield* nowMillis
+        const row = yield* loadSavedRoute(auth.customerId, params.id, nowMs)
+        if (!row) return yield* gone(params.id)
+        // free: shows what is left without taking any
+        yield* chargeRouting(auth, 0, headers)
+        return yield* savedRouteAnswer(row, nowMs)
+      })
+  }),
+  route({
+    ...common, method: "post", path: "/routing/route/saved/:id/persist", operationId: "persistSavedRoute",
+    summary: "Keeps a saved route until deleted, in one of the plan's saved-route slots, and (by default) monitors it for new critical warnings",
+    params: SavedPath, body: PersistInput,
+    responses: {
+      200: { description: "Persisted (again: the same slot, monitoring as asked)", schema: PersistResponse, headers: ["rateLimit"] },
+      ...notFound
+    },
+    handler: ({ params, body }) =>
+      Effect.gen(function* () {
+        const auth = yield* RequestAuth
+        const nowMs = yield* nowMillis
+        const row = yield* loadSavedRoute(auth.customerId, params.id, nowMs)
+        if (!row) return yield* gone(params.id)
+        // monitoring announces critical warnings that appear after this moment, not those already there
+        const evaluation = departingBy({ ...row.evaluation, hos: undefined }, nowMs)
+        const [primary] = yield* evaluateRoutes(row.engine_routes.slice(0, 1), evaluation, nowMs, yield* hazardRows(featureTypesOf(evaluation)))
+        const known = primary.warnings.filter((w) => w.severity === "critical").map(warningKey)
+        const monitor = body.monitor ?? true
+        const slots = auth.plan.saved_route_slots
+        const out = yield* persistSavedRoute(auth.customerId, params.id, slots, monitor, known, nowMs)
+        if (out._tag === "missing") return yield* gone(params.id)
+        if (out._tag === "full") {
+          return yield* planGate(auth, "saved_route_slots_full", slots === 0
+            ? "your plan has no saved-route slots; persisting routes needs Pro or above"
+            : `all ${slots} saved-route slots are in use; delete a persisted route (DELETE /api/v1/routing/route/saved/{id}) to free one`)
+        }
+        return { route_id: params.id, state: "persisted" as const, persisted_at: out.persisted_at, monitored: out.monitor, slots: { used: out.used, limit: slots } }
+      })
+  }),
+  route({
+    ...common, method: "delete", path: "/routing/route/saved/:id", operationId: "deleteSavedRoute",
+    summary: "Deletes a saved or persisted route; a persisted one frees its slot and stops its monitoring",
+    params: SavedPath,
+    responses: { 204: { description: "Deleted" }, ...notFound },
+    handler: ({ params }) =>
+      Effect.gen(function* () {
+        const auth = yield* RequestAuth
+        if (!(yield* deleteSavedRoute(auth.customerId, params.id))) return yield* gone(params.id)
+        return new Reply(204, undefined)
+      })
   })
 ]

@@ -1,29 +1,33 @@
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
-import { type EngineRequest, type EngineRoute, type Exclusion, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
-import { AVOID_ALIASES, type RouteRequest } from "../schemas/routing.js"
+import { type EngineRequest, type EngineRoute, type Exclusion, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
+import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "../schemas/routing.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
 import { BadRequest } from "../http/HttpError.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
-import { hazardRows } from "./hazardRows.js"
-import { hosStops } from "./hos/hosStops.js"
-import type { HosRulesetName } from "./hos/rulesets.js"
-import { STOP_TYPES } from "./hos/stopCandidates.js"
-import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, routeHazards, type Severity, type Warning } from "./hazards.js"
+import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
+import type { HosCounters } from "../../shared/routing/hos/projectHos.js"
+import type { HosRulesetName } from "../../shared/routing/hos/rulesets.js"
+import { type HazardOptions, routeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
+import { type Evaluation, evaluateRoutes, featureTypesOf } from "../../shared/routing/evaluation.js"
+import { routeCover } from "../../shared/geo/routeCover.js"
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
 const MAX_REROUTES = 3
 
 const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places
 
+/** A route request whose truck is whole (a saved profile merged in). */
+export type PlanRequest = Omit<RouteRequest, "truck"> & { readonly truck: ResolvedTruck }
+
 /**
  * A truck route with our agency data along it: the engine's route, moved off live closures and
  * off restrictions the truck violates where another way exists; what still lies on it becomes
  * a warning (critical where it bars the truck).
  */
-export const planRoute = (req: RouteRequest) =>
+export const planRoute = (req: PlanRequest) =>
   Effect.gen(function* () {
     const engine = yield* RoutingEngine
     const nowMs = yield* nowMillis
@@ -42,65 +46,79 @@ export const planRoute = (req: RouteRequest) =>
       bufferM: e.buffer_m ?? 100, clearancePadM: e.clearance_pad_m ?? 0.15, truck, departureMs,
       skipTemporal: e.skip_temporal_filter ?? false, includeFeatures: e.include_features ?? []
     }
+    // hours of service on the primary route only (SPEC §4.4 rule 1); the schema admits only the
+    // table's names, or "" for the deployment's default
+    const hosIn = req.truck.hos
+    const ruleset = hosIn === undefined ? undefined : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
+    const evaluation: Evaluation = {
+      hazards: options,
+      shown: { minSeverity: e.min_severity ?? "info", excludeTypes: e.exclude_types ?? [], ...(e.max_distance_m !== undefined ? { maxDistanceM: e.max_distance_m } : {}) },
+      ...(hosIn !== undefined && ruleset !== undefined ? { hos: { ruleset, counters: countersOf(hosIn) } } : {})
+    }
     const base: EngineRequest = {
       points: [req.origin, ...(req.waypoints ?? []), req.destination], truck,
       avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
       alternatives: req.alternatives ?? 0, exclusions: []
     }
     // one reader for the request: hazards, requested features and, with hos, places to stop
-    const stopTypes = req.truck.hos === undefined ? [] : Object.keys(STOP_TYPES)
-    const rows = yield* hazardRows([...new Set([...HAZARD_FEATURE_TYPES, ...options.includeFeatures, ...stopTypes])])
+    const rows = yield* hazardRows(featureTypesOf(evaluation))
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
     const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
-    let answer = yield* engine.route(base)
-    let hazards = yield* routeHazards(answer.routes[0], options, nowMs, rows)
+    let found = yield* engine.route(base)
+    let hazards = yield* routeHazards(found.routes[0], options, nowMs, rows)
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
       if (blocking.length === 0) break
-      const more = blocking.map((w) => exclusionAt(answer.routes[0], w, options.bufferM))
+      const more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
       const retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
       if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
       exclusions.push(...more)
       avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
-      answer = retry.right
-      hazards = yield* routeHazards(answer.routes[0], options, nowMs, rows)
+      found = retry.right
+      hazards = yield* routeHazards(found.routes[0], options, nowMs, rows)
     }
     const boundaries = include.has("mileage_by_state") ? yield* stateBoundaries : undefined
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
-    const candidates = [...answer.routes]
+    const candidates = [...found.routes]
     if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
       const free = yield* Effect.either(engine.route({ ...base, alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
       if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
     }
-    const routes = []
-    for (const [i, r] of candidates.entries()) {
-      const h = i === 0 ? hazards : yield* routeHazards(r, options, nowMs, rows)
-      const shaped = shapeRoute(r, h.warnings, h.features, req, tolls, truck)
-      routes.push(boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped)
-    }
-    // hours of service on the primary route only (SPEC §4.4 rule 1)
-    const hos = req.truck.hos
-    // the schema admits only the table's names (or "" for the deployment's default)
-    const ruleset = hos === undefined ? undefined : (hos.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
-    if (hos !== undefined && ruleset !== undefined) {
-      const { ruleset: _r, ...counters } = hos
-      const stops = yield* hosStops(candidates[0], ruleset, counters, departureMs, rows)
-      routes[0] = { ...routes[0], hos: stops }
-    }
-    return {
+    const results = yield* evaluateRoutes(candidates, evaluation, nowMs, rows, new Map([[candidates[0], hazards]]))
+    const routes = candidates.map((r, i) => {
+      const shaped = { ...shapeRoute(r, req, tolls, truck), warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
+      return boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped
+    })
+    const answer = {
       route_id: `rte_${randomBytes(12).toString("hex")}`,
       routes,
       ...(ruleset !== undefined ? { hos_ruleset: ruleset } : {}),
       ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}),
       engine: engine.name,
-      attribution: answer.credit,
+      attribution: found.credit,
       avoided,
       departure_time: new Date(departureMs).toISOString(),
       computed_at: new Date(nowMs).toISOString(),
       hazard_count: routes.reduce((n, r) => n + r.warnings.length, 0)
     }
+    // what a refetch and the monitor need to evaluate these routes again
+    const tracks = candidates.map(trackOf)
+    const cells = routeCover(candidates[0].coordinates, candidates[0].along_m, options.bufferM, rows.cellCenters).cells
+    return { answer, evaluation, tracks, cells }
   })
+
+const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosCounters => {
+  const { ruleset: _r, ...counters } = h
+  return counters
+}
+
+/** The route as evaluation reads it, coordinates to 6 places (about 0.1 m). */
+const trackOf = (r: EngineRoute): RouteTrack => ({
+  coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)] as const),
+  along_m: r.along_m.map((m) => round(m, 1)), along_s: r.along_s.map((s) => round(s, 1)),
+  distance_m: r.distance_m, duration_s: r.duration_s
+})
 
 /**
  * Where a hazard sits: around its own position (wide enough to reach the road it was found
@@ -112,13 +130,7 @@ const exclusionAt = (route: EngineRoute, w: Warning, bufferM: number): Exclusion
   return { lat, lng, radius_m: bufferM + 50, edge_key: route.segment_keys[w.segment] }
 }
 
-const shapeRoute = (r: EngineRoute, warnings: ReadonlyArray<Warning>, features: ReadonlyArray<unknown>, req: RouteRequest, tolls: TollTable | undefined, truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }) => {
-  const e = req.enrichment ?? {}
-  const minSeverity: Severity = e.min_severity ?? "info"
-  const excluded = new Set(e.exclude_types ?? [])
-  const shown = warnings
-    .filter((w) => atLeast(w.severity, minSeverity) && !excluded.has(w.type) && (e.max_distance_m === undefined || w.distance_along_route_m <= e.max_distance_m))
-    .map(({ blocking: _b, segment: _s, ...w }) => w)
+const shapeRoute = (r: EngineRoute, req: PlanRequest, tolls: TollTable | undefined, truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }) => {
   const sections = r.sections.map((s) => ({
     distance_m: round(s.distance_m), duration_s: round(s.duration_s), summary: s.summary,
     ...(tolls && s.toll !== null ? { tolls: [tolls.fare(s.toll, s.distance_m / 1000, { ...truck, profile: req.truck.profile }, req.currency)] } : {})
@@ -132,8 +144,6 @@ const shapeRoute = (r: EngineRoute, warnings: ReadonlyArray<Warning>, features: 
       ...(costs.length > 0 ? { toll_costs: costs } : {})
     },
     geometry: { type: "LineString" as const, coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)]) },
-    sections,
-    warnings: shown,
-    features
+    sections
   }
 }

@@ -12,6 +12,7 @@ export const Plan = Schema.Struct({
   max_limit: Count, max_batch_size: Count, max_jurisdictions: NullableInt,
   requires_jurisdiction: Schema.Boolean, event_history_days: NullableInt, allow_archived_events: Schema.Boolean,
   allow_inactive_features: Schema.Boolean, saved_route_slots: Count, monthly_routing_quota: Count,
+  daily_routing_cap: NullableInt.annotations({ description: "Routing calls per UTC day on a trial plan; null = no daily cap" }),
   trial_days: NullableInt, max_webhooks: Count
 }).annotations({ identifier: "Plan" })
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { HOS_RULESETS } from "../../shared/routing/hos/rulesets.js"
 import { Count, DateTime, NullableText, OpenObject } from "./common.js"
 
 const num = (min: number, max: number, description: string) =>
@@ -25,7 +26,6 @@ export const WARNING_TYPES = [
 ] as const
 export const SEVERITIES = ["info", "warning", "critical"] as const
 export const ROUTE_FEATURE_TYPES = ["truck_parking", "truck_rest_areas", "rest_areas", "service_plazas", "weigh_stations", "inspection_stations", "fuel_stations", "ev_charging"] as const
-export const HOS_RULESETS = ["us", "canada_south", "canada_north", "eu"] as const
 
 const Hos = Schema.Struct({
   ruleset: Schema.optional(Schema.String.pipe(Schema.filter((s) =>
@@ -38,18 +38,72 @@ const Hos = Schema.Struct({
   cycle_remaining_s: Schema.optional(int(0, 86_400 * 16, "Seconds of the weekly cycle left"))
 })
 
-export const Truck = Schema.Struct({
-  profile: oneOf(["tractor", "straight", "box"] as const, "Vehicle kind"),
-  weight_t: num(0.5, 200, "Gross weight, metric tonnes"),
-  height_m: num(1, 6, "Height, metres"),
+const TRUCK_KINDS = ["tractor", "straight", "box"] as const
+/** The truck's own fields, shared by a request and a stored profile. */
+const truckFields = {
   length_m: Schema.optional(num(2, 60, "Length, metres")),
   width_m: Schema.optional(num(1, 5, "Width, metres")),
   axle_count: Schema.optional(int(2, 13, "Axles")),
   hazardous: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20)).annotations({ description: "Hazard class names; any makes the truck placarded" })),
-  permit_number: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
-  profile_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100)).annotations({ description: "Saved profiles are not offered yet; sending one is a 400" })),
+  permit_number: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
+}
+const kind = oneOf(TRUCK_KINDS, "Vehicle kind")
+const weight = num(0.5, 200, "Gross weight, metric tonnes")
+const height = num(1, 6, "Height, metres")
+const REQUIRED_TRUCK = ["profile", "weight_t", "height_m"] as const
+
+/** A route request's truck: whole inline, or any fields over a saved profile (inline wins per field). */
+export const Truck = Schema.Struct({
+  profile: Schema.optional(kind),
+  weight_t: Schema.optional(weight),
+  height_m: Schema.optional(height),
+  ...truckFields,
+  profile_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100)).annotations({ description: "A saved truck profile (tpf_…); the fields sent here are merged over it, inline winning per field" })),
   hos: Schema.optional(Hos)
-})
+}).pipe(Schema.filter((t) => t.profile_id !== undefined ? true :
+  REQUIRED_TRUCK.filter((k) => t[k] === undefined).map((k) => ({ path: [k], message: `is required (or send truck.profile_id naming a saved profile that has it)` }))))
+
+/** A truck with every required field: inline, or a profile merged with the inline fields. */
+export type ResolvedTruck = Omit<typeof Truck.Type, (typeof REQUIRED_TRUCK)[number]> & {
+  readonly profile: (typeof TRUCK_KINDS)[number]
+  readonly weight_t: number
+  readonly height_m: number
+}
+
+const perRequest = (name: string) =>
+  Schema.optional(Schema.Unknown.pipe(Schema.filter(() => `is a counter for one request; a profile stores only hos.ruleset (send ${name} with the route request)`)))
+    .annotations({ description: "Refused: counters are per request" })
+
+/** A truck as a saved profile keeps it: the vehicle and, of hours of service, only the ruleset. */
+export const StoredTruck = Schema.Struct({
+  profile: kind, weight_t: weight, height_m: height, ...truckFields,
+  hos: Schema.optional(Schema.Struct({
+    ruleset: Schema.optional(Schema.Literal(...HOS_RULESETS).annotations({ description: "The driver's regime; counters are sent per request" })),
+    drive_remaining_s: perRequest("truck.hos.drive_remaining_s"), duty_remaining_s: perRequest("truck.hos.duty_remaining_s"),
+    since_break_s: perRequest("truck.hos.since_break_s"), elapsed_remaining_s: perRequest("truck.hos.elapsed_remaining_s"),
+    cycle_remaining_s: perRequest("truck.hos.cycle_remaining_s")
+  }))
+}).annotations({ identifier: "StoredTruck" })
+
+const ProfileName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({ description: "Your name for the profile" })
+export const TruckProfileInput = Schema.Struct({ name: ProfileName, truck: StoredTruck }).annotations({ identifier: "TruckProfileInput" })
+/** An update: the fields sent replace the stored ones (the truck's per field); null clears an optional truck field. */
+export const TruckProfilePatch = Schema.Struct({
+  name: Schema.optional(ProfileName),
+  truck: Schema.optional(Schema.Struct({
+    profile: Schema.optional(kind), weight_t: Schema.optional(weight), height_m: Schema.optional(height),
+    length_m: Schema.optional(Schema.NullOr(num(2, 60, "Length, metres"))),
+    width_m: Schema.optional(Schema.NullOr(num(1, 5, "Width, metres"))),
+    axle_count: Schema.optional(Schema.NullOr(int(2, 13, "Axles"))),
+    hazardous: Schema.optional(Schema.NullOr(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20)))),
+    permit_number: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
+    hos: Schema.optional(Schema.NullOr(StoredTruck.fields.hos.from))
+  }))
+}).annotations({ identifier: "TruckProfilePatch" })
+export const TruckProfile = Schema.Struct({
+  id: Schema.String, name: Schema.String, truck: StoredTruck, created_at: DateTime, updated_at: DateTime
+}).annotations({ identifier: "TruckProfile" })
+export const TruckProfileList = Schema.Struct({ data: Schema.Array(TruckProfile) }).annotations({ identifier: "TruckProfileList" })
 
 const Enrichment = Schema.Struct({
   exclude_types: Schema.optional(Schema.Array(oneOf(WARNING_TYPES, "Warning type")).pipe(Schema.maxItems(20))),
@@ -138,8 +192,14 @@ export const Route = Schema.Struct({
   hos: Schema.optional(Schema.Array(HosStop).annotations({ description: "Hours-of-service stops, primary route only, when truck.hos is sent" }))
 })
 
-export const RouteResponse = Schema.Struct({
-  route_id: Schema.String,
+/** The truck the route was planned for: the saved profile with the inline fields merged over it. */
+export const ResolvedTruckSchema = Schema.Struct({
+  profile: kind, weight_t: weight, height_m: height, ...truckFields,
+  profile_id: Schema.optional(Schema.String), hos: Schema.optional(Hos)
+}).annotations({ identifier: "ResolvedTruck" })
+
+const routeResponseFields = {
+  route_id: Schema.String.annotations({ description: "Refetch it for 30 minutes at /routing/route/saved/{route_id}, or persist it" }),
   routes: Schema.Array(Route),
   hos_ruleset: Schema.optional(Schema.Literal(...HOS_RULESETS).annotations({ description: "The hours-of-service rules hos[] applies (DEFAULT_HOS_RULESET when the request's is empty)" })),
   customer_route_id: Schema.optional(Schema.String),
@@ -149,5 +209,40 @@ export const RouteResponse = Schema.Struct({
     .annotations({ description: "Live closures and restrictions the route was moved off" }),
   departure_time: DateTime,
   computed_at: DateTime,
-  hazard_count: Count
-}).annotations({ identifier: "RouteResponse" })
+  hazard_count: Count,
+  resolved_truck: ResolvedTruckSchema
+}
+export const RouteResponse = Schema.Struct(routeResponseFields).annotations({ identifier: "RouteResponse" })
+
+export const SavedRouteResponse = Schema.Struct({
+  ...routeResponseFields,
+  saved: Schema.Struct({
+    state: Schema.Literal("saved", "persisted").annotations({ description: "saved: kept 30 minutes from the call; persisted: kept until deleted" }),
+    created_at: DateTime,
+    expires_at: Schema.NullOr(DateTime).annotations({ description: "When a saved route stops being retrievable; null once persisted" }),
+    persisted_at: Schema.NullOr(DateTime),
+    monitored: Schema.Boolean.annotations({ description: "New critical warnings are sent as route.warning webhooks" }),
+    evaluated_at: DateTime.annotations({ description: "When these warnings were worked out (now)" })
+  })
+}).annotations({ identifier: "SavedRouteResponse" })
+
+export const PersistInput = Schema.Struct({
+  monitor: Schema.optional(Schema.Boolean.annotations({ description: "Send route.warning webhooks for new critical warnings; default true" }))
+}).annotations({ identifier: "PersistInput" })
+
+const Slots = Schema.Struct({ used: Count, limit: Count }).annotations({ description: "The plan's saved-route slots" })
+export const PersistResponse = Schema.Struct({
+  route_id: Schema.String,
+  state: Schema.Literal("persisted"),
+  persisted_at: DateTime,
+  monitored: Schema.Boolean,
+  slots: Slots
+}).annotations({ identifier: "PersistResponse" })
+
+export const PersistedRouteList = Schema.Struct({
+  data: Schema.Array(Schema.Struct({
+    route_id: Schema.String, customer_route_id: Schema.NullOr(Schema.String), created_at: DateTime, persisted_at: DateTime, monitored: Schema.Boolean,
+    summary: Schema.Struct({ origin: Point, destination: Point, distance_m: Schema.Number, duration_s: Schema.Number })
+  })),
+  slots: Slots
+}).annotations({ identifier: "PersistedRouteList" })

@@ -27,7 +27,7 @@ export const WebhookTestResult = Schema.Struct({
 
 export const WebhookDelivery = Schema.Struct({
   id: Schema.String,
-  event: Schema.Literal("event.created", "event.severity_change", "event.status_change", "event.archived", "batch"),
+  event: Schema.Literal("event.created", "event.severity_change", "event.status_change", "event.archived", "route.warning", "batch"),
   status: Schema.Literal(...DELIVERY_STATUSES),
   attempts: Count,
   change_ids: Texts,

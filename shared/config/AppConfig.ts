@@ -52,6 +52,8 @@ export interface AppSettings {
   readonly routingDataDir: string
   /** the hours-of-service ruleset a route request with an empty `truck.hos.ruleset` gets (the deployment's region) */
   readonly defaultHosRuleset: "us" | "canada_south" | "canada_north" | "eu"
+  /** how often a monitored route is evaluated even when no change marked it (future hazards coming into force) */
+  readonly routeRecheckIntervalS: number
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -90,7 +92,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true)),
   boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url)))),
   routingDataDir: Config.string("ROUTING_DATA_DIR").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/data", import.meta.url)))),
-  defaultHosRuleset: Config.literal("us", "canada_south", "canada_north", "eu")("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const))
+  defaultHosRuleset: Config.literal("us", "canada_south", "canada_north", "eu")("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const)),
+  routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {

@@ -10,6 +10,7 @@ import webhooks from "./migrations/0006_webhooks.js"
 import haversineClamp from "./migrations/0007_haversine_clamp.js"
 import sourceMetadata from "./migrations/0008_source_metadata.js"
 import analytics from "./migrations/0009_analytics.js"
+import routingAccounts from "./migrations/0010_routing_accounts.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -21,7 +22,8 @@ export const MIGRATIONS = {
   "0006_webhooks": webhooks,
   "0007_haversine_clamp": haversineClamp,
   "0008_source_metadata": sourceMetadata,
-  "0009_analytics": analytics
+  "0009_analytics": analytics,
+  "0010_routing_accounts": routingAccounts
 }
 
 const run = Migrator.make({})

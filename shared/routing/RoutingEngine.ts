@@ -57,6 +57,9 @@ export interface EngineRoute {
   readonly segment_keys: ReadonlyArray<string>
 }
 
+/** What a route's hazards, timing and stops are read from: its line and the distance and time along it. */
+export type RouteTrack = Pick<EngineRoute, "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s">
+
 export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{ readonly message: string; readonly field?: string }> {}
 export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{ readonly message: string }> {}
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import type { EventChange } from "../domain/Change.js"
 
 /** Webhook event names (SPEC §6). */
-export type WebhookEventName = "event.created" | "event.severity_change" | "event.status_change" | "event.archived" | "test"
+export type WebhookEventName = "event.created" | "event.severity_change" | "event.status_change" | "event.archived" | "route.warning" | "test"
 
 /** One immediate payload, and one item of a batch: `{event, timestamp, data}`. */
 export interface WebhookItem {
@@ -41,6 +41,19 @@ export const webhookItems = (c: EventChange): Array<WebhookItem> => {
   return out
 }
 
+/**
+ * A new critical warning on a monitored route (docs/api/webhooks.md#route-warning): the route,
+ * the caller's correlation key, and the warning as the saved route answers it.
+ */
+export interface RouteWarningItem {
+  readonly event: "route.warning"
+  readonly timestamp: string
+  readonly data: { readonly route_id: string; readonly customer_route_id: string | null; readonly warning: unknown }
+}
+
+export const routeWarningItem = (at: string, routeId: string, customerRouteId: string | null, warning: unknown): RouteWarningItem =>
+  ({ event: "route.warning", timestamp: at, data: { route_id: routeId, customer_route_id: customerRouteId, warning } })
+
 /** Stable per (subscription, change, event): a re-read stream message makes the same delivery, and receivers dedupe on it. */
 export const deliveryId = (subscriptionId: string, changeId: string, event: string) =>
   "whd_" + createHash("sha256").update(`${subscriptionId}|${changeId}|${event}`).digest("base64url").slice(0, 22)
@@ -48,7 +61,7 @@ export const deliveryId = (subscriptionId: string, changeId: string, event: stri
 /** At most this many events per batched POST (SPEC §8). */
 export const BATCH_MAX_EVENTS = 100
 
-export const batchBody = (windowSeconds: number, startedAt: string, endedAt: string, events: ReadonlyArray<WebhookItem>) =>
+export const batchBody = (windowSeconds: number, startedAt: string, endedAt: string, events: ReadonlyArray<WebhookItem | RouteWarningItem>) =>
   JSON.stringify({ batch: { window_seconds: windowSeconds, started_at: startedAt, ended_at: endedAt, event_count: events.length }, events })
 
 /** The portal-style test delivery: sent at once, never recorded. */

@@ -44,12 +44,15 @@ writeFileSync(join(dataDir, "toll_fares.csv"), "toll;class;min_axles;max_axles;b
 writeFileSync(join(dataDir, "fx_rates.csv"), "currency;per_usd;as_of;source\nUSD;1;2026-11-02;identity\nCAD;1.5;2026-11-02;test\n")
 
 
+/** The world's network and data as a process's environment (for tests that start real API processes). */
+export const routingProcessEnv = { ROUTING_NETWORK_FILE: networkFile, BOUNDARIES_FILE: boundariesFile, ROUTING_DATA_DIR: dataDir, ROUTING_PRELOAD: "false" }
+
 /** W and E, the ends of I-1 */
 export const W = { lat: 40.0, lng: -100.0 }
 export const E = { lat: 40.0, lng: -99.0 }
 
 /**
- * The API on loopback over this network, with a starter and a pro key; `post` routes with the
+ * The API on loopback over this network, with a free, starter, pro and enterprise key; `post` routes with the
  * pro key unless told otherwise.
  */
 export const routingWorld = (overrides: Partial<AppSettings> = {}) => {
@@ -59,6 +62,7 @@ export const routingWorld = (overrides: Partial<AppSettings> = {}) => {
   let base = ""
   const keys: Record<string, string> = {}
   return {
+    env,
     get rt() {
       if (!rt) throw new Error("routingWorld: start() first")
       return rt
@@ -71,7 +75,7 @@ export const routingWorld = (overrides: Partial<AppSettings> = {}) => {
       let port = 0
       rt = build((p) => (port = p))
       await rt.runtime()
-      for (const plan of ["starter", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }))).key
+      for (const plan of ["free", "starter", "pro", "enterprise"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@example.com` }))).key
       base = `http://127.0.0.1:${port}/api/v1`
     },
     stop: async () => {

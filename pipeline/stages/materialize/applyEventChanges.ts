@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { EventChange } from "../../../shared/domain/Change.js"
 import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
+import { markRouteRechecks } from "./markRouteRechecks.js"
 
 /**
  * Applies changes to the read model in one transaction. Idempotent and order-independent:
@@ -103,6 +104,9 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
                   ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
             WHERE ev.id = h.event_id AND ev.version < h.version`
         }
+        // new or changed content may put a hazard on a monitored route
+        const changed = new Set(upserted.map((u) => u.id))
+        yield* markRouteRechecks(rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r7))
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         yield* keepEarliestCreation("event_history", createdIds.filter((id) => !inserted.has(id)))
       })

@@ -4,6 +4,8 @@ import type { FeatureChange } from "../../../shared/domain/Change.js"
 import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
+import { CRITICAL_FEATURE_TYPES } from "../../../shared/routing/hazards/routeHazards.js"
+import { markRouteRechecks } from "./markRouteRechecks.js"
 
 /** A feature's index rows: its point's cells, plus every cell its line or polygon covers. */
 export const cellRows = (r: { id: string; feature_type: string; latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null }) => {
@@ -105,6 +107,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
           yield* sql`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)})`
           const cells = moved.flatMap((r) => cellRows(r))
           yield* insertCells(cells)
+          yield* markRouteRechecks(cells.filter((c) => c.res === 7 && CRITICAL_FEATURE_TYPES.includes(c.feature_type)).map((c) => c.cell))
         }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         const recheck = [...new Set([...bare, ...inserted])]

@@ -4,6 +4,7 @@ import { defaultConsumerOptions, runConsumer } from "../ConsumerLoop.js"
 import { closeDueBatches } from "./closeBatches.js"
 import { type Attempted, attemptOne, claimDue, type ClaimedDelivery, type DispatchSettings, recordAttempts } from "./dispatch.js"
 import { recordMatches } from "./recordMatches.js"
+import { runRouteMonitor } from "./routeMonitor.js"
 
 export const WEBHOOKS_GROUP = "webhooks"
 /** How often an idle sender looks for due deliveries, and the batch closer for ended windows. */
@@ -66,7 +67,7 @@ export const runBatchCloser = closeDueBatches.pipe(
 /**
  * The `webhooks` stage (DESIGN.md): the consumer group records matches in Postgres before it
  * acknowledges, the batch closer turns ended windows into deliveries, the senders deliver and
- * retry. Every piece works from Postgres state, so any process may die and another carries on.
+ * retry, the route monitor turns new critical warnings on persisted routes into deliveries. Every piece works from Postgres state, so any process may die and another carries on.
  */
 export const WebhooksLive = (consumer: string) =>
   Layer.scopedDiscard(
@@ -78,5 +79,6 @@ export const WebhooksLive = (consumer: string) =>
       yield* Effect.forkScoped(runConsumer(options, recordMatches))
       yield* Effect.forkScoped(runBatchCloser)
       yield* Effect.forkScoped(runSenders(settings, config.webhookConcurrency))
+      yield* Effect.forkScoped(runRouteMonitor)
     })
   )

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import { createHash } from "node:crypto"
-import { BATCH_MAX_EVENTS, batchBody, type WebhookItem } from "../../../shared/webhooks/payloads.js"
+import { BATCH_MAX_EVENTS, batchBody, type RouteWarningItem, type WebhookItem } from "../../../shared/webhooks/payloads.js"
 
 /**
  * Closes every batch window that has ended: its items become deliveries of at most 100 events
@@ -22,7 +22,7 @@ export const closeDueBatches = Effect.gen(function* () {
   for (const d of due) {
     const endedAt = new Date(Date.parse(d.started_at) + d.window_s * 1000).toISOString()
     made += yield* sql.withTransaction(Effect.gen(function* () {
-      const items = yield* sql<{ item_id: string; change_id: string; item: WebhookItem }>`
+      const items = yield* sql<{ item_id: string; change_id: string; item: WebhookItem | RouteWarningItem }>`
         SELECT item_id, change_id, item FROM webhook_batch_items
         WHERE subscription_id = ${d.subscription_id} AND queued_at <= ${endedAt}
         ORDER BY seq FOR UPDATE SKIP LOCKED`

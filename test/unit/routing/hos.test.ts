@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { type HosCounters, projectHos } from "../../../api/routing/hos/projectHos.js"
-import { HOS_RULESETS_TABLE, type HosRulesetName } from "../../../api/routing/hos/rulesets.js"
+import { type HosCounters, projectHos } from "../../../shared/routing/hos/projectHos.js"
+import { HOS_RULESETS_TABLE, type HosRulesetName } from "../../../shared/routing/hos/rulesets.js"
 
 const H = 3600
 const DEP = Date.UTC(2030, 0, 7, 6, 0, 0)

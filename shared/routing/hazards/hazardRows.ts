@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Chunk, Effect } from "effect"
-import { FEATURE_COLUMNS } from "../queries/FeaturesQuery.js"
+import { FEATURE_COLUMNS } from "../../domain/featureColumns.js"
 
 export type Geometry = { type: string; coordinates: unknown }
 /** timestamps arrive as Date or as text, depending on the client's type parsing */

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import { routeCover } from "../../../shared/geo/routeCover.js"
-import { RouteLine } from "../../../shared/geo/routeLine.js"
-import type { EngineRoute } from "../../../shared/routing/RoutingEngine.js"
-import type { Geometry, HazardRows, Stamp } from "../hazardRows.js"
+import { routeCover } from "../../geo/routeCover.js"
+import { RouteLine } from "../../geo/routeLine.js"
+import type { RouteTrack } from "../RoutingEngine.js"
+import type { Geometry, HazardRows, Stamp } from "../hazards/hazardRows.js"
 import { secondsAt } from "../routeTime.js"
 
 /** Feature types a driver can take a rest at, and the `type` a suggested stop shows. */
@@ -32,7 +32,7 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : u
 const iso = (d: Stamp | undefined) => (d === null || d === undefined ? undefined : new Date(d).toISOString())
 
 /** Truck parking, truck rest areas and rest areas along the route, in route order. */
-export const stopCandidates = (route: EngineRoute, rows: HazardRows) =>
+export const stopCandidates = (route: RouteTrack, rows: HazardRows) =>
   Effect.gen(function* () {
     const line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M)
     const { candidates } = yield* rows.inCells(routeCover(route.coordinates, route.along_m, STOP_REACH_M, rows.cellCenters).cells)

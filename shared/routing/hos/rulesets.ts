@@ -1,4 +1,5 @@
-import type { HOS_RULESETS } from "../../schemas/routing.js"
+/** The hours-of-service regimes offered (SPEC §4.4); `aetr` is planned. */
+export const HOS_RULESETS = ["us", "canada_south", "canada_north", "eu"] as const
 
 export type HosRulesetName = (typeof HOS_RULESETS)[number]
 

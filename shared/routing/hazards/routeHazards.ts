@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { routeCover } from "../../shared/geo/routeCover.js"
-import { RouteLine } from "../../shared/geo/routeLine.js"
-import type { EngineRoute } from "../../shared/routing/RoutingEngine.js"
-import { clearanceOf } from "../queries/CorridorQuery.js"
+import { routeCover } from "../../geo/routeCover.js"
+import { RouteLine } from "../../geo/routeLine.js"
+import type { RouteTrack } from "../RoutingEngine.js"
+import { clearanceOf } from "../../domain/clearance.js"
 import type { EventRow, Geometry, HazardRows, Row, Stamp } from "./hazardRows.js"
-import { secondsAt } from "./routeTime.js"
+import { secondsAt } from "../routeTime.js"
 
 export type WarningType = "bridge_clearance" | "truck_restriction" | "weight_restriction" | "rail_crossing" | "traffic_event" | "future_construction" | "special_event" | "weigh_station" | "inspection_station" | "alert" | "weather"
 export type Severity = "info" | "warning" | "critical"
@@ -41,6 +41,8 @@ const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, critical:
 export const atLeast = (s: Severity, min: Severity) => SEVERITY_RANK[s] >= SEVERITY_RANK[min]
 
 const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_station", inspection_stations: "inspection_station" }
+/** Feature types whose warnings can be critical: a change to one may matter to a monitored route. */
+export const CRITICAL_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings"]
 export const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
 
 /** the WZDx restriction adapter stores weights in short tons (US tons) */
@@ -91,7 +93,7 @@ export interface HazardOptions {
 }
 
 /** The instant (ms) the truck is projected to reach a point this far along the route. */
-const arrivalAt = (route: EngineRoute, departureMs: number, alongM: number) => departureMs + secondsAt(route, alongM) * 1000
+const arrivalAt = (route: RouteTrack, departureMs: number, alongM: number) => departureMs + secondsAt(route, alongM) * 1000
 
 /** In force at an instant: the (estimated) window holds it, an open end runs on. */
 const inForce = (r: { start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }, at: number) => {
@@ -118,7 +120,7 @@ const eventWarning = (e: EventRow): { type: WarningType; severity: Severity; blo
  * route with the projected arrival there; dimension-checked ones only where this truck violates
  * them. Also the requested features along the route.
  */
-export const routeHazards = (route: EngineRoute, o: HazardOptions, nowMs: number, rows: HazardRows) =>
+export const routeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, rows: HazardRows) =>
   Effect.gen(function* () {
     const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
     const { events, candidates } = yield* rows.inCells(routeCover(route.coordinates, route.along_m, o.bufferM, rows.cellCenters).cells)

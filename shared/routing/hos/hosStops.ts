@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import type { EngineRoute } from "../../../shared/routing/RoutingEngine.js"
-import type { HazardRows } from "../hazardRows.js"
+import type { RouteTrack } from "../RoutingEngine.js"
+import type { HazardRows } from "../hazards/hazardRows.js"
 import { metresAt } from "../routeTime.js"
 import { type HosCounters, projectHos } from "./projectHos.js"
 import { HOS_RULESETS_TABLE, type HosRulesetName } from "./rulesets.js"
@@ -18,7 +18,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
  * where the hours run out. When the parking lookup fails the stops are still projected, at the
  * limits, and `feasible` is left out.
  */
-export const hosStops = (route: EngineRoute, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, rows: HazardRows) =>
+export const hosStops = (route: RouteTrack, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, rows: HazardRows) =>
   Effect.gen(function* () {
     const lookup = yield* Effect.either(stopCandidates(route, rows))
     if (lookup._tag === "Left") yield* Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`)

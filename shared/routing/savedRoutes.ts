@@ -1,0 +1,123 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { Evaluation } from "./evaluation.js"
+import type { RouteTrack } from "./RoutingEngine.js"
+
+/** How long a route answer stays retrievable unless persisted (SPEC §3, §8). */
+export const SAVED_ROUTE_LIFETIME_MS = 30 * 60_000
+
+export interface SavedRouteSummary {
+  readonly origin: { readonly lat: number; readonly lng: number }
+  readonly destination: { readonly lat: number; readonly lng: number }
+  readonly distance_m: number
+  readonly duration_s: number
+}
+
+export interface NewSavedRoute {
+  readonly id: string
+  readonly customerId: number
+  readonly customerRouteId: string | null
+  readonly request: unknown
+  readonly evaluation: Evaluation
+  readonly tracks: ReadonlyArray<RouteTrack>
+  readonly answer: unknown
+  readonly summary: SavedRouteSummary
+  readonly cells: ReadonlyArray<string>
+  readonly calls: number
+}
+
+export interface SavedRouteRow {
+  readonly id: string
+  readonly customer_id: number
+  readonly customer_route_id: string | null
+  readonly request: Record<string, unknown>
+  readonly evaluation: Evaluation
+  readonly engine_routes: ReadonlyArray<RouteTrack>
+  readonly answer: Record<string, unknown> & { routes: Array<Record<string, unknown>> }
+  readonly created_at: Date | string
+  readonly expires_at: Date | string | null
+  readonly persisted_at: Date | string | null
+  readonly monitor: boolean
+  readonly known_critical: ReadonlyArray<string>
+}
+
+const iso = (nowMs: number) => new Date(nowMs).toISOString()
+
+/** Every routing call's answer, kept 30 minutes (SPEC §4.4 rule 5). */
+export const insertSavedRoute = (r: NewSavedRoute, nowMs: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    INSERT INTO saved_routes (id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, summary, cells, calls, created_at, expires_at)
+    VALUES (${r.id}, ${r.customerId}, ${r.customerRouteId}, ${JSON.stringify(r.request)}::json, ${JSON.stringify(r.evaluation)}::json,
+      ${JSON.stringify(r.tracks)}::json, ${JSON.stringify(r.answer)}::json, ${JSON.stringify(r.summary)}::json, ${r.cells}::bigint[], ${r.calls},
+      ${iso(nowMs)}, ${iso(nowMs + SAVED_ROUTE_LIFETIME_MS)})`)
+
+/** The owner's route while it is retrievable: persisted, or within its 30 minutes. Anyone else's reads as missing. */
+export const loadSavedRoute = (customerId: number, id: string, nowMs: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<SavedRouteRow>`
+    SELECT id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, created_at, expires_at, persisted_at, monitor, known_critical
+    FROM saved_routes WHERE id = ${id} AND customer_id = ${customerId} AND (persisted_at IS NOT NULL OR expires_at > ${iso(nowMs)})`)
+    .pipe(Effect.map((rows) => rows[0]))
+
+export type PersistOutcome =
+  | { readonly _tag: "persisted"; readonly persisted_at: string; readonly monitor: boolean; readonly used: number }
+  | { readonly _tag: "missing" }
+  | { readonly _tag: "full"; readonly used: number }
+
+/**
+ * Keeps a saved route past its 30 minutes in one of the plan's slots. The customer's persists are
+ * serialised (a transaction-scoped advisory lock), so two at once cannot both take the last slot.
+ * Persisting again keeps the slot and may switch monitoring; `known` is the critical warnings
+ * the route has now, which monitoring will not announce.
+ */
+export const persistSavedRoute = (customerId: number, id: string, slots: number, monitor: boolean, known: ReadonlyArray<string>, nowMs: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(Effect.gen(function* () {
+      yield* sql`SELECT pg_advisory_xact_lock(${PERSIST_LOCK}, ${customerId}::int)`
+      const [row] = yield* sql<{ persisted_at: Date | string | null }>`
+        SELECT persisted_at FROM saved_routes
+        WHERE id = ${id} AND customer_id = ${customerId} AND (persisted_at IS NOT NULL OR expires_at > ${iso(nowMs)}) FOR UPDATE`
+      if (!row) return { _tag: "missing" } as PersistOutcome
+      const [{ used }] = yield* sql<{ used: number }>`SELECT count(*)::int AS used FROM saved_routes WHERE customer_id = ${customerId} AND persisted_at IS NOT NULL`
+      if (row.persisted_at === null && used >= slots) return { _tag: "full", used } as PersistOutcome
+      const [done] = yield* sql<{ persisted_at: Date | string }>`
+        UPDATE saved_routes SET persisted_at = COALESCE(persisted_at, ${iso(nowMs)}), expires_at = NULL, monitor = ${monitor},
+          known_critical = ${known}, checked_at = ${iso(nowMs)}
+        WHERE id = ${id} RETURNING persisted_at`
+      return { _tag: "persisted", persisted_at: new Date(done.persisted_at).toISOString(), monitor, used: row.persisted_at === null ? used + 1 : used } as PersistOutcome
+    }))
+  })
+
+/** Any constant of this service's own: the advisory lock class of a customer's persists. */
+const PERSIST_LOCK = 7_311_512
+
+/** Deletes the owner's route, freeing its slot if persisted; false when there was none. */
+export const deleteSavedRoute = (customerId: number, id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM saved_routes WHERE id = ${id} AND customer_id = ${customerId} RETURNING id`)
+    .pipe(Effect.map((rows) => rows.length > 0))
+
+export interface PersistedListItem {
+  readonly route_id: string
+  readonly customer_route_id: string | null
+  readonly created_at: string
+  readonly persisted_at: string
+  readonly monitored: boolean
+  readonly summary: SavedRouteSummary
+}
+
+/** The owner's persisted routes, oldest first: what holds the slots. */
+export const listPersistedRoutes = (customerId: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; customer_route_id: string | null; created_at: Date; persisted_at: Date; monitor: boolean; summary: SavedRouteSummary }>`
+    SELECT id, customer_route_id, created_at, persisted_at, monitor, summary FROM saved_routes
+    WHERE customer_id = ${customerId} AND persisted_at IS NOT NULL ORDER BY persisted_at, id`)
+    .pipe(Effect.map((rows) => rows.map((r): PersistedListItem => ({
+      route_id: r.id, customer_route_id: r.customer_route_id, created_at: new Date(r.created_at).toISOString(),
+      persisted_at: new Date(r.persisted_at).toISOString(), monitored: r.monitor, summary: r.summary
+    }))))
+
+/** Drops answers past their 30 minutes, a bounded number at a time; the reads ignore them anyway. */
+export const purgeExpiredRoutes = (nowMs: number, max = 1000) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    DELETE FROM saved_routes WHERE id IN (
+      SELECT id FROM saved_routes WHERE expires_at <= ${iso(nowMs)} ORDER BY expires_at LIMIT ${max} FOR UPDATE SKIP LOCKED)
+    RETURNING id`).pipe(Effect.map((rows) => rows.length))

@@ -1,0 +1,130 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { createServer } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createKey } from "../../infra/admin/keys.js"
+import { Redis } from "../../shared/db/Redis.js"
+import { api } from "../support/http.js"
+import { startProcess } from "../support/processes.js"
+import { E, routingProcessEnv, routingWorld, W } from "../support/routingWorld.js"
+import { waitFor } from "../support/wait.js"
+
+/** The monthly routing bucket and the trial's daily cap, counted in Redis (SPEC §8). */
+const world = routingWorld()
+const children: Array<ChildProcess> = []
+const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => world.rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f) as Effect.Effect<A>)
+beforeAll(async () => {
+  await world.start()
+  // a bucket of 5 for this file's enterprise customers, set before any key is used
+  await sql((s) => s`UPDATE plans SET monthly_routing_quota = 5 WHERE code = 'enterprise'`)
+})
+afterAll(async () => {
+  for (const c of children) c.kill("SIGKILL")
+  await world.stop()
+})
+
+const truck = { profile: "tractor", weight_t: 30, height_m: 4.0 }
+const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+let customers = 0
+const enterprise = async () => {
+  const made = await world.rt.runPromise(createKey({ plan: "enterprise", email: `quota-${++customers}@example.com` }))
+  return { call: api(world.base, made.key), customerId: made.customerId }
+}
+const left = (r: { headers: Headers }) => Number(r.headers.get("x-routing-quota-remaining"))
+
+describe("routing quota", () => {
+  it("takes one call per route and two for toll_alternative, none for a refetch or a failed route, and refuses with routing_quota_exhausted", async () => {
+    const { call } = await enterprise()
+    const one = await call("/routing/route", json({ origin: W, destination: E, truck }))
+    expect(one.status).toBe(200)
+    expect(one.headers.get("x-routing-quota-limit")).toBe("5")
+    expect(left(one)).toBe(4)
+    const reset = Number(one.headers.get("x-routing-quota-reset"))
+    expect(reset).toBeGreaterThan(0)
+    expect(reset).toBeLessThanOrEqual(31 * 86400)
+    expect(one.headers.get("x-routing-daily-limit")).toBeNull()
+    // refetching the saved route is free, and shows what is left
+    const refetch = await call(`/routing/route/saved/${one.body.route_id}`)
+    expect(left(refetch)).toBe(4)
+    // a route that cannot be made gives its call back
+    const nowhere = await call("/routing/route", json({ origin: W, destination: { lat: 10, lng: 10 }, truck }))
+    expect(nowhere.status).toBe(422)
+    expect(left(await call(`/routing/route/saved/${one.body.route_id}`))).toBe(4)
+    const two = await call("/routing/route", json({ origin: W, destination: E, truck, include: ["toll_alternative"] }))
+    expect(two.status).toBe(200)
+    expect(left(two)).toBe(2)
+    expect(left(await call("/routing/route", json({ origin: W, destination: E, truck })))).toBe(1)
+    // two calls needed, one left: refused, and nothing taken
+    const short = await call("/routing/route", json({ origin: W, destination: E, truck, include: ["toll_alternative"] }))
+    expect(short.status).toBe(403)
+    expect(short.body.code).toBe("routing_quota_exhausted")
+    expect(short.body.error).toContain("needs 2 routing calls and 1 of the plan's 5 this month are left")
+    expect(short.body.docs_url).toBe("/docs/plans#routing_quota_exhausted")
+    expect(left(short)).toBe(1)
+    expect((await call("/routing/route", json({ origin: W, destination: E, truck }))).status).toBe(200)
+    const empty = await call("/routing/route", json({ origin: W, destination: E, truck }))
+    expect(empty.status).toBe(403)
+    expect(empty.body.code).toBe("routing_quota_exhausted")
+    expect(left(empty)).toBe(0)
+    // the saved routes are still free to read
+    expect((await call(`/routing/route/saved/${one.body.route_id}`)).status).toBe(200)
+  })
+
+  it("caps the Free trial at 5 calls a day, and keeps toll_alternative for paid plans", async () => {
+    const free = api(world.base, world.keys.free)
+    const paid = await free("/routing/route", json({ origin: W, destination: E, truck, include: ["toll_alternative"] }))
+    expect(paid.status).toBe(403)
+    expect(paid.body.code).toBe("plan_truck")
+    for (let i = 1; i <= 5; i++) {
+      const r = await free("/routing/route", json({ origin: W, destination: E, truck }))
+      expect(r.status).toBe(200)
+      expect(r.headers.get("x-routing-daily-limit")).toBe("5")
+      expect(Number(r.headers.get("x-routing-daily-remaining"))).toBe(5 - i)
+      expect(left(r)).toBe(30 - i)
+    }
+    const sixth = await free("/routing/route", json({ origin: W, destination: E, truck }))
+    expect(sixth.status).toBe(403)
+    expect(sixth.body.code).toBe("routing_daily_cap")
+    expect(left(sixth)).toBe(25)
+  })
+
+  it("keeps counting from Postgres when Redis loses its counters", async () => {
+    const { call, customerId } = await enterprise()
+    await call("/routing/route", json({ origin: W, destination: E, truck }))
+    expect(left(await call("/routing/route", json({ origin: W, destination: E, truck })))).toBe(3)
+    // as after a Redis restart without persistence
+    await world.rt.runPromise(Effect.flatMap(Redis, (r) => r.use("wipe", async (c) => {
+      const keys = await c.keys(r.key("rq", String(customerId), "*"))
+      expect(keys.length).toBe(1)
+      await c.del(keys)
+    })))
+    expect(left(await call("/routing/route", json({ origin: W, destination: E, truck })))).toBe(2)
+  })
+
+  it("counts atomically across two API processes", async () => {
+    const ports = await Promise.all([0, 1].map(() => freePort()))
+    for (const port of ports) startProcess(world.env, "api", children, { ...routingProcessEnv, PORT: String(port) })
+    await waitFor(async () => (await Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/api/v1/health`).then((r) => r.ok, () => false)))).every(Boolean), 60_000, 200)
+    // a starting process seeds the plans again: set the small bucket after
+    await sql((s) => s`UPDATE plans SET monthly_routing_quota = 5 WHERE code = 'enterprise'`)
+    const { key, customerId } = await world.rt.runPromise(createKey({ plan: "enterprise", email: "two-processes@example.com" }))
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+      api(`http://127.0.0.1:${ports[i % 2]}/api/v1`, key)("/routing/route", json({ origin: W, destination: E, truck }))))
+    expect(answers.filter((a) => a.status === 200).length).toBe(5)
+    expect(answers.filter((a) => a.status === 403).map((a) => a.body.code)).toEqual(Array(11).fill("routing_quota_exhausted"))
+    // both processes answered some of each
+    expect(new Set(answers.filter((a) => a.status === 200).map((a) => a.headers.get("x-routing-quota-remaining")))).toEqual(new Set(["0", "1", "2", "3", "4"]))
+    const [usage] = await sql((s) => s<{ calls: number }>`SELECT calls FROM routing_usage WHERE customer_id = ${customerId}`)
+    expect(usage.calls).toBe(5)
+  }, 90_000)
+})
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = createServer()
+  s.listen(0, "127.0.0.1", () => {
+    const port = (s.address() as { port: number }).port
+    s.close(() => resolve(port))
+  })
+  s.on("error", reject)
+})
