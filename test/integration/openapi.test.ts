@@ -61,7 +61,7 @@ beforeAll(async () => {
                VALUES ('CA', 'US', 'diesel', 5.4, 'USD', 'gallon', '2026-11-16', 'weekly', 'eia', 1),
                       ('ON', 'CA', 'regular', 1.45, 'CAD', 'litre', '2026-10-01', 'monthly', 'statcan', 1)`
   }))
-  for (const plan of ["free", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@openapi.example.com` }))).key
+  for (const plan of ["free", "starter", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@openapi.example.com` }))).key
   doc = await (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).json()
   ajv.addSchema({ ...doc, $id: "openapi.json" })
 })
@@ -176,7 +176,25 @@ describe("GET /api/v1/openapi.json", () => {
     expect(tolled.routes[0].summary.toll_costs[0].currency).toBe("CAD")
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 49, lng: -122.76 }, truck }, status: 400 })
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 30, lng: -140 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 422 })
-    await check("post", "/routing/route", "/routing/route", { key: keys.free, body: { origin: { lat: 49, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 403 })
+    await check("post", "/routing/route", "/routing/route", { key: keys.starter, body: { origin: { lat: 49, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 403 })
+    // truck profiles and saved routes
+    const profile = await check("post", "/routing/truck-profiles", "/routing/truck-profiles", { key: pro, status: 201, body: { name: "Reefer", truck: { ...truck, axle_count: 5, hos: { ruleset: "us" } } } })
+    await check("post", "/routing/truck-profiles", "/routing/truck-profiles", { key: pro, status: 400, body: { name: "Bad", truck: { ...truck, hos: { drive_remaining_s: 1 } } } })
+    await check("get", "/routing/truck-profiles", "/routing/truck-profiles", { key: pro, status: 200 })
+    await check("get", "/routing/truck-profiles/{id}", `/routing/truck-profiles/${profile.id}`, { key: pro, status: 200 })
+    await check("patch", "/routing/truck-profiles/{id}", `/routing/truck-profiles/${profile.id}`, { key: pro, status: 200, body: { truck: { weight_t: 20, axle_count: null } } })
+    const byProfile = await check("post", "/routing/route", "/routing/route", {
+      key: pro, status: 200, body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck: { profile_id: profile.id, hos: { drive_remaining_s: 3600 } } }
+    })
+    expect(byProfile.resolved_truck).toMatchObject({ weight_t: 20, hos: { ruleset: "us", drive_remaining_s: 3600 } })
+    await check("post", "/routing/route", "/routing/route", { key: pro, status: 404, body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck: { profile_id: "tpf_none" } } })
+    await check("get", "/routing/route/saved/{id}", `/routing/route/saved/${routed.route_id}`, { key: pro, status: 200 })
+    await check("get", "/routing/route/saved/{id}", "/routing/route/saved/rte_none", { key: pro, status: 404 })
+    await check("post", "/routing/route/saved/{id}/persist", `/routing/route/saved/${byProfile.route_id}/persist`, { key: pro, status: 200, body: {} })
+    await check("post", "/routing/route/saved/{id}/persist", "/routing/route/saved/rte_none/persist", { key: pro, status: 404, body: {} })
+    await check("get", "/routing/route/saved", "/routing/route/saved", { key: pro, status: 200 })
+    await check("delete", "/routing/route/saved/{id}", `/routing/route/saved/${byProfile.route_id}`, { key: pro, status: 204 })
+    await check("delete", "/routing/truck-profiles/{id}", `/routing/truck-profiles/${profile.id}`, { key: pro, status: 204 })
     await check("get", "/jurisdictions", "/jurisdictions?scope=all", { key: pro, status: 200 })
     await check("get", "/jurisdictions/groups", "/jurisdictions/groups", { key: pro, status: 200 })
     await check("get", "/coverage", "/coverage", { key: pro, status: 200 })

@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ApiServerLive } from "../../api/server.js"
+import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { WebhooksLive } from "../../pipeline/stages/webhooks/WebhookStage.js"
 import { createKey } from "../../infra/admin/keys.js"
 import type { AppSettings } from "../../shared/config/AppConfig.js"
 import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
@@ -55,9 +57,12 @@ export const E = { lat: 40.0, lng: -99.0 }
  * The API on loopback over this network, with a free, starter, pro and enterprise key; `post` routes with the
  * pro key unless told otherwise.
  */
-export const routingWorld = (overrides: Partial<AppSettings> = {}) => {
+export const routingWorld = (overrides: Partial<AppSettings> = {}, options: { readonly webhooks?: boolean } = {}) => {
   const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile, routingDataDir: dataDir, ...overrides })
-  const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+  // with `webhooks`, the webhooks stage (deliveries and the route monitor) runs beside the API
+  const build = (onListen: (port: number) => void) => ManagedRuntime.make(options.webhooks
+    ? Layer.mergeAll(ApiServerLive({ port: 0, onListen }), WebhooksLive("routing-test")).pipe(Layer.provideMerge(PipelineServices), Layer.provideMerge(env.layer))
+    : ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
   let rt: ReturnType<typeof build> | undefined
   let base = ""
   const keys: Record<string, string> = {}
