@@ -63,6 +63,7 @@ export const routingRoutes = [
             insertSavedRoute({
               id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
               request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer, cells: planned.cells, calls: charge.cost,
+              placed: planned.placed, cells5: planned.cells5, xmin: planned.xmin,
               summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
             }, yield* nowMillis),
             recordUsage(auth.customerId, charge)))

@@ -7,11 +7,12 @@ import { stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
 import { BadRequest } from "../http/HttpError.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
-import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
+import { hazardRows, snapshotXmin } from "../../shared/routing/hazards/hazardRows.js"
+import { parentsAt5 } from "../../shared/geo/h3cells.js"
 import type { HosCounters } from "../../shared/routing/hos/projectHos.js"
 import type { HosRulesetName } from "../../shared/routing/hos/rulesets.js"
-import { type HazardOptions, routeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
-import { type Evaluation, evaluateRoutes, featureTypesOf } from "../../shared/routing/evaluation.js"
+import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
+import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
 import { routeCover } from "../../shared/geo/routeCover.js"
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
@@ -61,12 +62,14 @@ export const planRoute = (req: PlanRequest) =>
       alternatives: req.alternatives ?? 0, exclusions: []
     }
     // one reader for the request: hazards, requested features and, with hos, places to stop
+    const xmin = yield* snapshotXmin
     const rows = yield* hazardRows(featureTypesOf(evaluation))
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
     const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
     let found = yield* engine.route(base)
-    let hazards = yield* routeHazards(found.routes[0], options, nowMs, rows)
+    let placed0 = yield* placeHazards(found.routes[0], options, rows)
+    let hazards = judgeHazards(found.routes[0], options, nowMs, placed0)
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
       if (blocking.length === 0) break
@@ -76,7 +79,8 @@ export const planRoute = (req: PlanRequest) =>
       exclusions.push(...more)
       avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
       found = retry.right
-      hazards = yield* routeHazards(found.routes[0], options, nowMs, rows)
+      placed0 = yield* placeHazards(found.routes[0], options, rows)
+      hazards = judgeHazards(found.routes[0], options, nowMs, placed0)
     }
     const boundaries = include.has("mileage_by_state") ? yield* stateBoundaries : undefined
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
@@ -85,7 +89,8 @@ export const planRoute = (req: PlanRequest) =>
       const free = yield* Effect.either(engine.route({ ...base, alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
       if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
     }
-    const results = yield* evaluateRoutes(candidates, evaluation, nowMs, rows, new Map([[candidates[0], hazards]]))
+    const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]]))
+    const results = judgeRoutes(candidates, evaluation, nowMs, placed)
     const routes = candidates.map((r, i) => {
       const shaped = { ...shapeRoute(r, req, tolls, truck), warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
       return boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped
@@ -105,7 +110,8 @@ export const planRoute = (req: PlanRequest) =>
     // what a refetch and the monitor need to evaluate these routes again
     const tracks = candidates.map(trackOf)
     const cells = routeCover(candidates[0].coordinates, candidates[0].along_m, options.bufferM, rows.cellCenters).cells
-    return { answer, evaluation, tracks, cells }
+    // a refetch judges `placed` again as long as no change has touched these res-5 cells since xmin
+    return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
   })
 
 const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosCounters => {

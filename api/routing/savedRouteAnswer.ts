@@ -1,20 +1,31 @@
 import { Effect } from "effect"
-import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
-import { departingBy, evaluateRoutes, featureTypesOf } from "../../shared/routing/evaluation.js"
-import type { SavedRouteRow } from "../../shared/routing/savedRoutes.js"
+import { parentsAt5 } from "../../shared/geo/h3cells.js"
+import { hazardRows, snapshotXmin } from "../../shared/routing/hazards/hazardRows.js"
+import { departingBy, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
+import { placementStale, type SavedRouteRow, storePlacement } from "../../shared/routing/savedRoutes.js"
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
 /**
  * A saved route as its owner refetches it (SPEC §4.4): the stored answer, with every route's
  * warnings, features and the primary's `hos[]` worked out again from current events and
- * features, as if leaving at the request's departure time or now, whichever is later.
+ * features, as if leaving at the request's departure time or now, whichever is later. The rows
+ * along the route are read again only when a change has touched its cells since they were
+ * read; otherwise the kept rows are judged again (the arrival times and "in force" move with
+ * the clock).
  */
 export const savedRouteAnswer = (row: SavedRouteRow, nowMs: number) =>
   Effect.gen(function* () {
     const evaluation = departingBy(row.evaluation, nowMs)
-    const rows = yield* hazardRows(featureTypesOf(evaluation))
-    const results = yield* evaluateRoutes(row.engine_routes, evaluation, nowMs, rows)
+    let placed = row.placed
+    if (placed === null || (yield* placementStale(row))) {
+      // something changed along the route since it was read: read it again, and keep that
+      const xmin = yield* snapshotXmin
+      const rows = yield* hazardRows(featureTypesOf(evaluation))
+      placed = yield* placeRoutes(row.engine_routes, evaluation, rows)
+      yield* storePlacement(row.id, placed, parentsAt5(rows.cellsRead()), xmin)
+    }
+    const results = judgeRoutes(row.engine_routes, evaluation, nowMs, placed)
     const routes = row.answer.routes.map((r, i) => {
       const { hos: _stale, ...rest } = r
       return { ...rest, warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }

@@ -11,6 +11,7 @@ import haversineClamp from "./migrations/0007_haversine_clamp.js"
 import sourceMetadata from "./migrations/0008_source_metadata.js"
 import analytics from "./migrations/0009_analytics.js"
 import routingAccounts from "./migrations/0010_routing_accounts.js"
+import routeCache from "./migrations/0011_route_cache.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -23,7 +24,8 @@ export const MIGRATIONS = {
   "0007_haversine_clamp": haversineClamp,
   "0008_source_metadata": sourceMetadata,
   "0009_analytics": analytics,
-  "0010_routing_accounts": routingAccounts
+  "0010_routing_accounts": routingAccounts,
+  "0011_route_cache": routeCache
 }
 
 const run = Migrator.make({})

@@ -1,5 +1,5 @@
 import * as turf from "@turf/turf"
-import { getHexagonAreaAvg, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { cellToParent, getHexagonAreaAvg, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
 
 /** Resolutions stored per row (columns h3_r3, h3_r5, h3_r7). */
 export const RESOLUTIONS = [7, 5, 3] as const
@@ -7,6 +7,13 @@ export type Resolution = (typeof RESOLUTIONS)[number]
 
 /** Cell ids as decimal strings: they fill int8 and would lose bits as JS numbers. */
 const toDecimal = (h: string) => BigInt("0x" + h).toString()
+
+/** The distinct res-5 parents of decimal cell ids at a finer resolution. */
+export const parentsAt5 = (cells: Iterable<string>) => {
+  const out = new Set<string>()
+  for (const c of cells) out.add(toDecimal(cellToParent(BigInt(c).toString(16), 5)))
+  return [...out]
+}
 
 export const cellsOf = (lat: number, lng: number) => ({
   r3: toDecimal(latLngToCell(lat, lng, 3)),

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import type { HazardRows } from "./hazards/hazardRows.js"
-import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, type RouteFeature, routeHazards, type Severity, type Warning } from "./hazards/routeHazards.js"
-import { hosStops } from "./hos/hosStops.js"
+import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, judgeHazards, placeHazards, type PlacedHazards, type RouteFeature, type Severity, type Warning } from "./hazards/routeHazards.js"
+import { lookupStops, planStops } from "./hos/hosStops.js"
 import type { HosCounters } from "./hos/projectHos.js"
 import type { HosRulesetName } from "./hos/rulesets.js"
-import { STOP_TYPES } from "./hos/stopCandidates.js"
+import { type StopCandidate, STOP_TYPES } from "./hos/stopCandidates.js"
 import type { RouteTrack } from "./RoutingEngine.js"
 
 /**
@@ -38,22 +38,36 @@ export const warningKey = (w: ShownWarning) => `${w.type}|${w.source}|${w.source
 export interface Evaluated {
   readonly warnings: Array<ShownWarning>
   readonly features: ReadonlyArray<RouteFeature>
-  readonly hos?: Effect.Effect.Success<ReturnType<typeof hosStops>>
+  readonly hos?: ReturnType<typeof planStops>
 }
 
-type Hazards = Effect.Effect.Success<ReturnType<typeof routeHazards>>
+/** What a route's evaluation read: its events and features placed along it, and (first route, with hos) its places to stop. */
+export interface PlacedRoute {
+  readonly hazards: PlacedHazards
+  /** null: the parking lookup failed; absent: not asked for */
+  readonly stops?: ReadonlyArray<StopCandidate> | null
+}
 
-/**
- * Warnings and features of each route, and `hos[]` of the first (SPEC §4.4 rule 1); `known`
- * holds hazards already worked out for a route in this same request.
- */
-export const evaluateRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, rows: HazardRows, known?: ReadonlyMap<RouteTrack, Hazards>) =>
+/** Reads and places what lies along each route; `known` holds placements this request made already. */
+export const placeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, rows: HazardRows, known?: ReadonlyMap<RouteTrack, PlacedHazards>) =>
   Effect.forEach(routes, (r, i) =>
     Effect.gen(function* () {
-      const h = known?.get(r) ?? (yield* routeHazards(r, e.hazards, nowMs, rows))
-      const hos = i === 0 && e.hos ? yield* hosStops(r, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, rows) : undefined
-      return { warnings: shownWarnings(h.warnings, e.shown), features: h.features, ...(hos ? { hos } : {}) } satisfies Evaluated
+      const hazards = known?.get(r) ?? (yield* placeHazards(r, e.hazards, rows))
+      const stops = i === 0 && e.hos ? yield* lookupStops(r, rows) : undefined
+      return { hazards, ...(stops !== undefined ? { stops } : {}) } satisfies PlacedRoute
     }))
+
+/** Warnings and features of each route, and `hos[]` of the first (SPEC §4.4 rule 1), from placed rows; no reads. */
+export const judgeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, placed: ReadonlyArray<PlacedRoute>): Array<Evaluated> =>
+  routes.map((r, i) => {
+    const h = judgeHazards(r, e.hazards, nowMs, placed[i].hazards)
+    const stops = placed[i].stops
+    const hos = i === 0 && e.hos && stops !== undefined ? planStops(r, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, stops) : undefined
+    return { warnings: shownWarnings(h.warnings, e.shown), features: h.features, ...(hos ? { hos } : {}) }
+  })
+
+export const evaluateRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, rows: HazardRows) =>
+  Effect.map(placeRoutes(routes, e, rows), (placed) => judgeRoutes(routes, e, nowMs, placed))
 
 /** A saved route evaluated later leaves at its departure time, or now once that has passed. */
 export const departingBy = (e: Evaluation, nowMs: number): Evaluation =>

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { Evaluation } from "./evaluation.js"
+import type { Evaluation, PlacedRoute } from "./evaluation.js"
 import type { RouteTrack } from "./RoutingEngine.js"
 
 /** How long a route answer stays retrievable unless persisted (SPEC §3, §8). */
@@ -24,6 +24,9 @@ export interface NewSavedRoute {
   readonly summary: SavedRouteSummary
   readonly cells: ReadonlyArray<string>
   readonly calls: number
+  readonly placed: ReadonlyArray<PlacedRoute>
+  readonly cells5: ReadonlyArray<string>
+  readonly xmin: string
 }
 
 export interface SavedRouteRow {
@@ -39,6 +42,9 @@ export interface SavedRouteRow {
   readonly persisted_at: Date | string | null
   readonly monitor: boolean
   readonly known_critical: ReadonlyArray<string>
+  readonly placed: ReadonlyArray<PlacedRoute> | null
+  readonly cells5: ReadonlyArray<string>
+  readonly placed_xmin: string | null
 }
 
 const iso = (nowMs: number) => new Date(nowMs).toISOString()
@@ -46,15 +52,17 @@ const iso = (nowMs: number) => new Date(nowMs).toISOString()
 /** Every routing call's answer, kept 30 minutes (SPEC §4.4 rule 5). */
 export const insertSavedRoute = (r: NewSavedRoute, nowMs: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
-    INSERT INTO saved_routes (id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, summary, cells, calls, created_at, expires_at)
+    INSERT INTO saved_routes (id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, summary, cells, calls, created_at, expires_at,
+      placed, cells5, placed_xmin)
     VALUES (${r.id}, ${r.customerId}, ${r.customerRouteId}, ${JSON.stringify(r.request)}::json, ${JSON.stringify(r.evaluation)}::json,
       ${JSON.stringify(r.tracks)}::json, ${JSON.stringify(r.answer)}::json, ${JSON.stringify(r.summary)}::json, ${r.cells}::bigint[], ${r.calls},
-      ${iso(nowMs)}, ${iso(nowMs + SAVED_ROUTE_LIFETIME_MS)})`)
+      ${iso(nowMs)}, ${iso(nowMs + SAVED_ROUTE_LIFETIME_MS)}, ${JSON.stringify(r.placed)}::json, ${r.cells5}::bigint[], ${r.xmin}::xid8)`)
 
 /** The owner's route while it is retrievable: persisted, or within its 30 minutes. Anyone else's reads as missing. */
 export const loadSavedRoute = (customerId: number, id: string, nowMs: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<SavedRouteRow>`
-    SELECT id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, created_at, expires_at, persisted_at, monitor, known_critical
+    SELECT id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, created_at, expires_at, persisted_at, monitor, known_critical,
+      placed, cells5::text[] AS cells5, placed_xmin::text AS placed_xmin
     FROM saved_routes WHERE id = ${id} AND customer_id = ${customerId} AND (persisted_at IS NOT NULL OR expires_at > ${iso(nowMs)})`)
     .pipe(Effect.map((rows) => rows[0]))
 
@@ -87,6 +95,16 @@ export const persistSavedRoute = (customerId: number, id: string, slots: number,
       return { _tag: "persisted", persisted_at: new Date(done.persisted_at).toISOString(), monitor, used: row.persisted_at === null ? used + 1 : used } as PersistOutcome
     }))
   })
+
+/** Whether a change has touched the route's res-5 cells since its placement was read (or it has none). */
+export const placementStale = (row: SavedRouteRow) =>
+  row.placed === null || row.placed_xmin === null ? Effect.succeed(true) : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    SELECT 1 FROM cell_marks WHERE cell = ANY(${row.cells5}::bigint[]) AND xid >= ${row.placed_xmin}::xid8 LIMIT 1`).pipe(Effect.map((r) => r.length > 0))
+
+/** Keeps a fresh placement for the next refetch. */
+export const storePlacement = (id: string, placed: ReadonlyArray<PlacedRoute>, cells5: ReadonlyArray<string>, xmin: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    UPDATE saved_routes SET placed = ${JSON.stringify(placed)}::json, cells5 = ${cells5}::bigint[], placed_xmin = ${xmin}::xid8 WHERE id = ${id}`)
 
 /** Any constant of this service's own: the advisory lock class of a customer's persists. */
 const PERSIST_LOCK = 7_311_512

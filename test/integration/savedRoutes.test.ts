@@ -2,9 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
+import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { purgeExpiredRoutes } from "../../shared/routing/savedRoutes.js"
-import { changeScript, observation } from "../support/changes.js"
+import { changeScript, feature, observation } from "../support/changes.js"
 import { api } from "../support/http.js"
 import { E, routingWorld, W } from "../support/routingWorld.js"
 
@@ -64,6 +65,35 @@ describe("saved routes", () => {
     } finally {
       await world.rt.runPromise(applyChanges(changeScript("saved-src", [[closure], [observation("saved-other", { jurisdiction: "NE", latitude: 41.5, longitude: -97 })]]).slice(-2)))
     }
+  })
+
+  it("reads the map again only when a change touched the route: a restriction moved away or retired stops warning", async () => {
+    const routed = await pro()("/routing/route", json("POST", { origin: W, destination: E, truck }))
+    const coords: Array<[number, number]> = routed.body.routes[0].geometry.coordinates
+    const [lng, lat] = coords[Math.floor(coords.length / 2)]
+    const id = routed.body.route_id
+    const at = new Date()
+    const onRoute = feature("cache-ban", { jurisdiction: "NE", feature_type: "truck_restrictions", name: "Bridge works", latitude: lat, longitude: lng, properties: { restrictions: [{ type: "no-trucks", value: null, unit: null, lane: null }] } })
+    const first = diffFeaturePoll({ source: "cache-feat", polledAt: at, now: at, records: [onRoute], presentIds: [], prev: new Map() })
+    await world.rt.runPromise(applyChanges(first.changes))
+    const warned = (await pro()(`/routing/route/saved/${id}`)).body.routes[0].warnings
+    expect(warned.map((w: { type: string; source_id: string }) => [w.type, w.source_id])).toEqual([["truck_restriction", "cache-ban"]])
+    // the same refetch again reads nothing new and answers the same (arrival times move with the clock)
+    const still = (await pro()(`/routing/route/saved/${id}`)).body.routes[0].warnings
+    const fixed = (ws: Array<Record<string, unknown>>) => ws.map(({ projected_arrival_time: _t, ...w }) => w)
+    expect(fixed(still)).toEqual(fixed(warned))
+    // moved 100 km north: its old cell is touched too, so the route sees it leave
+    const later = new Date(at.getTime() + 60_000)
+    const moved = diffFeaturePoll({ source: "cache-feat", polledAt: later, now: later, records: [{ ...onRoute, latitude: lat + 0.9 }], presentIds: [], prev: new Map(first.upserts) })
+    await world.rt.runPromise(applyChanges(moved.changes))
+    expect((await pro()(`/routing/route/saved/${id}`)).body.routes[0].warnings).toEqual([])
+    // back on the route, then retired
+    const back = diffFeaturePoll({ source: "cache-feat", polledAt: later, now: new Date(later.getTime() + 60_000), records: [onRoute], presentIds: [], prev: new Map(moved.upserts) })
+    await world.rt.runPromise(applyChanges(back.changes))
+    expect((await pro()(`/routing/route/saved/${id}`)).body.routes[0].warnings).toHaveLength(1)
+    const gone = diffFeaturePoll({ source: "cache-feat", polledAt: later, now: new Date(later.getTime() + 120_000), records: [{ ...onRoute, is_active: false }], presentIds: [], prev: new Map(back.upserts) })
+    await world.rt.runPromise(applyChanges(gone.changes))
+    expect((await pro()(`/routing/route/saved/${id}`)).body.routes[0].warnings).toEqual([])
   })
 
   it("lets only the owner read, persist or delete it", async () => {

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { EventChange } from "../../../shared/domain/Change.js"
 import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
-import { markRouteRechecks } from "./markRouteRechecks.js"
+import { markChangedCells, markRouteRechecks } from "./markRouteRechecks.js"
 
 /**
  * Applies changes to the read model in one transaction. Idempotent and order-independent:
@@ -58,6 +58,8 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
       Effect.gen(function* () {
         yield* lockIds(7, touched)
         yield* insertHistory("event_history", history)
+        // where the changed events were before this change (a moved event leaves its old cell)
+        const before = rows.length === 0 ? [] : yield* sql<{ cell: string }>`SELECT h3_r5::text AS cell FROM events WHERE id = ANY(${rows.map((r) => r.id)})`
         const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
             INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title,
               description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
@@ -93,8 +95,7 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
             RETURNING id, (xmax = 0) AS inserted`
         // a newly inserted row may have been archived already (its archive came first)
         const recheck = [...new Set([...archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
-        if (recheck.length > 0) {
-          yield* sql`
+        const archivedCells = recheck.length === 0 ? [] : yield* sql<{ cell: string }>`
             UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
               -- an archive is a change: updated_after syncs must see it
               last_updated = GREATEST(ev.last_updated, h.changed_at),
@@ -102,11 +103,12 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
             FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
                   FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${recheck})
                   ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
-            WHERE ev.id = h.event_id AND ev.version < h.version`
-        }
+            WHERE ev.id = h.event_id AND ev.version < h.version
+            RETURNING ev.h3_r5::text AS cell`
         // new or changed content may put a hazard on a monitored route
         const changed = new Set(upserted.map((u) => u.id))
         yield* markRouteRechecks(rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r7))
+        yield* markChangedCells([...before.map((b) => b.cell), ...rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r5), ...archivedCells.map((a) => a.cell)])
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         yield* keepEarliestCreation("event_history", createdIds.filter((id) => !inserted.has(id)))
       })

@@ -5,7 +5,7 @@ import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
 import { CRITICAL_FEATURE_TYPES } from "../../../shared/routing/hazards/routeHazards.js"
-import { markRouteRechecks } from "./markRouteRechecks.js"
+import { markChangedCells, markRouteRechecks } from "./markRouteRechecks.js"
 
 /** A feature's index rows: its point's cells, plus every cell its line or polygon covers. */
 export const cellRows = (r: { id: string; feature_type: string; latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null }) => {
@@ -103,24 +103,32 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
           RETURNING id, (xmax = 0) AS inserted`
         // cells follow the row's current place and type; a row the version check left alone keeps its own
         const moved = rows.filter((r) => upserted.some((u) => u.id === r.id))
+        const touchedCells: Array<string> = []
         if (moved.length > 0) {
-          yield* sql`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)})`
+          const old = yield* sql<{ cell: string; res: number }>`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)}) RETURNING cell::text AS cell, res`
           const cells = moved.flatMap((r) => cellRows(r))
           yield* insertCells(cells)
           yield* markRouteRechecks(cells.filter((c) => c.res === 7 && CRITICAL_FEATURE_TYPES.includes(c.feature_type)).map((c) => c.cell))
+          touchedCells.push(...old.filter((c) => c.res === 5).map((c) => c.cell), ...cells.filter((c) => c.res === 5).map((c) => c.cell))
         }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         const recheck = [...new Set([...bare, ...inserted])]
         if (recheck.length > 0) {
-          yield* sql`
+          const off = yield* sql<{ id: string }>`
             UPDATE features AS ft SET is_active = false, version = h.version, last_updated = h.changed_at,
               materialized_at = clock_timestamp()
             FROM (SELECT DISTINCT ON (feature_id) feature_id, change_type, changed_at,
                          split_part(change_id, ':', 2)::bigint AS version
                   FROM feature_history WHERE feature_id = ANY(${recheck})
                   ORDER BY feature_id, split_part(change_id, ':', 2)::bigint DESC) h
-            WHERE ft.id = h.feature_id AND h.change_type = 'deactivated' AND ft.version < h.version`
+            WHERE ft.id = h.feature_id AND h.change_type = 'deactivated' AND ft.version < h.version
+            RETURNING ft.id`
+          if (off.length > 0) {
+            const cells = yield* sql<{ cell: string }>`SELECT cell::text AS cell FROM feature_cells WHERE res = 5 AND feature_id = ANY(${off.map((o) => o.id)})`
+            touchedCells.push(...cells.map((c) => c.cell))
+          }
         }
+        yield* markChangedCells(touchedCells)
         yield* keepEarliestCreation("feature_history", [...createdAt.keys()].filter((id) => !inserted.has(id)))
       })
     )

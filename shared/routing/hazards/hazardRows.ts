@@ -86,7 +86,17 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
     /** res-7 cell centres ([lng, lat]) the request's route covers have looked up */
     const cellCenters = new Map<string, readonly [number, number]>()
 
-    return { inCells, featureRows, cellCenters }
+    /** every res-7 cell read so far: what a later change must touch to matter to this request */
+    const cellsRead = () => [...eventsIn.keys()]
+
+    return { inCells, featureRows, cellCenters, cellsRead }
   })
 
 export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>
+
+/**
+ * The oldest transaction that may still be uncommitted, taken before a request reads: any
+ * change a request may not have seen was written by this transaction or a later one.
+ */
+export const snapshotXmin = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ xmin: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`).pipe(Effect.map(([r]) => r.xmin))

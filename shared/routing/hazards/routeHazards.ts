@@ -3,7 +3,7 @@ import { routeCover } from "../../geo/routeCover.js"
 import { RouteLine } from "../../geo/routeLine.js"
 import type { RouteTrack } from "../RoutingEngine.js"
 import { clearanceOf } from "../../domain/clearance.js"
-import type { EventRow, Geometry, HazardRows, Row, Stamp } from "./hazardRows.js"
+import type { EventRow, FeatureRow, Geometry, HazardRows, Row, Stamp } from "./hazardRows.js"
 import { secondsAt } from "../routeTime.js"
 
 export type WarningType = "bridge_clearance" | "truck_restriction" | "weight_restriction" | "rail_crossing" | "traffic_event" | "future_construction" | "special_event" | "weigh_station" | "inspection_station" | "alert" | "weather"
@@ -115,99 +115,120 @@ const eventWarning = (e: EventRow): { type: WarningType; severity: Severity; blo
   }
 }
 
-/**
- * Hazards within `bufferM` of the route from live events and features, each placed along the
- * route with the projected arrival there; dimension-checked ones only where this truck violates
- * them. Also the requested features along the route.
- */
-export const routeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, rows: HazardRows) =>
+/** A row found beside the route: where along it, and on which segment. */
+export interface Placed<R> {
+  readonly row: R
+  readonly alongM: number
+  readonly segment: number
+}
+
+/** The live events and features within `bufferM` of the route, placed along it. */
+export interface PlacedHazards {
+  readonly events: ReadonlyArray<Placed<EventRow>>
+  readonly features: ReadonlyArray<Placed<FeatureRow>>
+}
+
+/** Finds and places the route's events and features (the part that reads the database). */
+export const placeHazards = (route: RouteTrack, o: HazardOptions, rows: HazardRows) =>
   Effect.gen(function* () {
     const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
     const { events, candidates } = yield* rows.inCells(routeCover(route.coordinates, route.along_m, o.bufferM, rows.cellCenters).cells)
     // a point feature's distance is known from the cell index: fetch only those near the line
     const near = candidates.filter((c) => !c.is_point || routeLine.place(c.longitude, c.latitude) !== undefined)
     const features = yield* rows.featureRows(near.map((c) => c.feature_id))
-    const warnings: Array<Warning> = []
-    const found: Array<RouteFeature> = []
-    const place = (r: Row) => {
+    const place = <R extends Row>(r: R): Array<Placed<R>> => {
       const p = routeLine.placeGeometry(r.geometry, r.longitude, r.latitude)
-      if (!p) return undefined
-      const alongM = Math.min(route.distance_m, p.alongM)
-      return { alongM, ms: arrivalAt(route, o.departureMs, alongM), segment: p.segment }
+      return p ? [{ row: r, alongM: Math.min(route.distance_m, p.alongM), segment: p.segment }] : []
     }
-    const base = (r: Row, at: { alongM: number; ms: number; segment: number }) => ({
-      distance_along_route_m: Math.round(at.alongM), projected_arrival_time: new Date(at.ms).toISOString(),
-      source: r.source, source_id: r.source_id, geometry: pointOf(r), segment: at.segment
-    })
-    for (const e of events) {
-      const at = place(e)
-      if (!at) continue
-      const start = ms(e.estimated_start_time ?? e.start_time)
-      const future = e.type === "construction" && start !== null && start > nowMs
-      if (!o.skipTemporal && !inForce(e, at.ms)) continue
-      const kind = future ? { type: "future_construction" as const, severity: (e.severity === "minor" ? "info" : "warning") as Severity, blocking: false } : eventWarning(e)
-      if (!kind) continue
-      warnings.push({
-        ...base(e, at), ...kind, title: e.title, description: e.description,
-        properties: { event_id: e.id, event_type: e.type, sub_type: e.sub_type, event_severity: e.severity, status: e.status, affected_roads: e.affected_roads, start_time: iso(e.estimated_start_time ?? e.start_time), end_time: iso(e.estimated_end_time ?? e.end_time) }
-      })
-    }
-    const heightLimit = o.truck.height_m + o.clearancePadM
-    for (const f of features) {
-      const at = place(f)
-      if (!at) continue
-      if (o.includeFeatures.includes(f.feature_type)) {
-        found.push({ id: f.id, type: f.feature_type, name: f.name, distance_along_route_m: Math.round(at.alongM), capacity: num(f.properties.capacity) ?? num(f.properties.total_spaces) ?? null, geometry: pointOf(f) })
-      }
-      if (!o.skipTemporal && !inForce(f, at.ms)) continue
-      const props = f.properties
-      const common = { ...base(f, at), description: f.description }
-      switch (f.feature_type) {
-        case "bridge_clearances": case "bridges": {
-          const clearance = clearanceOf(props)
-          if (clearance === undefined || clearance >= heightLimit) break
-          warnings.push({ ...common, type: "bridge_clearance", severity: "critical", blocking: true, title: `Low clearance ${clearance.toFixed(2)} m: ${f.name}`,
-            properties: { feature_id: f.id, clearance_m: clearance, truck_height_m: o.truck.height_m, clearance_pad_m: o.clearancePadM, facility_carried: props.facility_carried ?? null, feature_crossed: props.feature_crossed ?? f.name } })
-          break
-        }
-        case "weight_restrictions": {
-          const shortTons = num(props.weight_limit_tons)
-          const limit = shortTons !== undefined ? Math.round(shortTons * SHORT_TON_T * 100) / 100 : num(props.max_weight_t)
-          if (limit === undefined || o.truck.weight_t <= limit) break
-          warnings.push({ ...common, type: "weight_restriction", severity: "critical", blocking: true, title: `Weight limit ${limit} t: ${f.name}`,
-            properties: { feature_id: f.id, weight_limit_t: limit, truck_weight_t: o.truck.weight_t, restriction_type: props.restriction_type ?? null } })
-          break
-        }
-        case "truck_restrictions":
-          for (const v of violatedDimensions(props, o.truck)) {
-            warnings.push({ ...common, type: "truck_restriction", severity: "critical", blocking: true, title: `Truck restriction (${v.dimension}): ${f.name}`,
-              properties: { feature_id: f.id, dimension: v.dimension, limit: v.limit, truck_value: v.truck, restriction: props.restriction ?? null } })
-          }
-          break
-        case "rail_crossings": {
-          const atGrade = props.at_grade !== false
-          const isPublic = props.public !== false
-          if (!atGrade || !isPublic) break
-          const highVolume = (num(props.daily_trains) ?? num(props.trains_per_day) ?? 0) >= 10 || props.high_volume === true
-          if (!o.truck.hazmat && !highVolume) break
-          warnings.push({ ...common, type: "rail_crossing", severity: o.truck.hazmat ? "critical" : "info", blocking: false,
-            title: o.truck.hazmat ? `Rail crossing, placarded loads must stop: ${f.name}` : `Busy rail crossing: ${f.name}`,
-            properties: { feature_id: f.id, at_grade: atGrade, public: isPublic, crossing_type: props.crossing_type ?? null } })
-          break
-        }
-        case "weigh_stations": case "inspection_stations": {
-          const raw = typeof props.status === "string" ? props.status.toLowerCase() : undefined
-          const status = raw === undefined ? undefined : raw === "open" ? "open" : raw === "closed" ? "closed" : "unknown"
-          const type = STATION_TYPES[f.feature_type]
-          warnings.push({ ...common, type, severity: status === "open" ? "warning" : "info", blocking: false,
-            title: `${type === "weigh_station" ? "Weigh station" : "Inspection station"}${status ? ` (${status})` : " ahead"}: ${f.name}`,
-            properties: { feature_id: f.id, ...(status ? { status } : {}) },
-            ...(status ? { status, as_of: typeof props.status_updated_at === "string" ? props.status_updated_at : iso((f.last_updated as Stamp) ?? null) } : {}) })
-          break
-        }
-      }
-    }
-    warnings.sort((a, b) => a.distance_along_route_m - b.distance_along_route_m || a.source_id.localeCompare(b.source_id))
-    found.sort((a, b) => a.distance_along_route_m - b.distance_along_route_m || a.id.localeCompare(b.id))
-    return { warnings, features: found }
+    return { events: events.flatMap(place), features: features.flatMap(place) } satisfies PlacedHazards
   })
+
+/**
+ * Hazards within `bufferM` of the route from live events and features, each placed along the
+ * route with the projected arrival there; dimension-checked ones only where this truck violates
+ * them. Also the requested features along the route.
+ */
+export const routeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, rows: HazardRows) =>
+  Effect.map(placeHazards(route, o, rows), (placed) => judgeHazards(route, o, nowMs, placed))
+
+/** What placed rows mean for this truck at the projected arrival: warnings and requested features (no reads). */
+export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, placed: PlacedHazards) => {
+  const warnings: Array<Warning> = []
+  const found: Array<RouteFeature> = []
+  const at = (p: Placed<Row>) => ({ alongM: p.alongM, ms: arrivalAt(route, o.departureMs, p.alongM), segment: p.segment })
+  const base = (r: Row, at: { alongM: number; ms: number; segment: number }) => ({
+    distance_along_route_m: Math.round(at.alongM), projected_arrival_time: new Date(at.ms).toISOString(),
+    source: r.source, source_id: r.source_id, geometry: pointOf(r), segment: at.segment
+  })
+  for (const pe of placed.events) {
+    const e = pe.row
+    const when = at(pe)
+    const start = ms(e.estimated_start_time ?? e.start_time)
+    const future = e.type === "construction" && start !== null && start > nowMs
+    if (!o.skipTemporal && !inForce(e, when.ms)) continue
+    const kind = future ? { type: "future_construction" as const, severity: (e.severity === "minor" ? "info" : "warning") as Severity, blocking: false } : eventWarning(e)
+    if (!kind) continue
+    warnings.push({
+      ...base(e, when), ...kind, title: e.title, description: e.description,
+      properties: { event_id: e.id, event_type: e.type, sub_type: e.sub_type, event_severity: e.severity, status: e.status, affected_roads: e.affected_roads, start_time: iso(e.estimated_start_time ?? e.start_time), end_time: iso(e.estimated_end_time ?? e.end_time) }
+    })
+  }
+  const heightLimit = o.truck.height_m + o.clearancePadM
+  for (const pf of placed.features) {
+    const f = pf.row
+    const when = at(pf)
+    if (o.includeFeatures.includes(f.feature_type)) {
+      found.push({ id: f.id, type: f.feature_type, name: f.name, distance_along_route_m: Math.round(when.alongM), capacity: num(f.properties.capacity) ?? num(f.properties.total_spaces) ?? null, geometry: pointOf(f) })
+    }
+    if (!o.skipTemporal && !inForce(f, when.ms)) continue
+    const props = f.properties
+    const common = { ...base(f, when), description: f.description }
+    switch (f.feature_type) {
+      case "bridge_clearances": case "bridges": {
+        const clearance = clearanceOf(props)
+        if (clearance === undefined || clearance >= heightLimit) break
+        warnings.push({ ...common, type: "bridge_clearance", severity: "critical", blocking: true, title: `Low clearance ${clearance.toFixed(2)} m: ${f.name}`,
+          properties: { feature_id: f.id, clearance_m: clearance, truck_height_m: o.truck.height_m, clearance_pad_m: o.clearancePadM, facility_carried: props.facility_carried ?? null, feature_crossed: props.feature_crossed ?? f.name } })
+        break
+      }
+      case "weight_restrictions": {
+        const shortTons = num(props.weight_limit_tons)
+        const limit = shortTons !== undefined ? Math.round(shortTons * SHORT_TON_T * 100) / 100 : num(props.max_weight_t)
+        if (limit === undefined || o.truck.weight_t <= limit) break
+        warnings.push({ ...common, type: "weight_restriction", severity: "critical", blocking: true, title: `Weight limit ${limit} t: ${f.name}`,
+          properties: { feature_id: f.id, weight_limit_t: limit, truck_weight_t: o.truck.weight_t, restriction_type: props.restriction_type ?? null } })
+        break
+      }
+      case "truck_restrictions":
+        for (const v of violatedDimensions(props, o.truck)) {
+          warnings.push({ ...common, type: "truck_restriction", severity: "critical", blocking: true, title: `Truck restriction (${v.dimension}): ${f.name}`,
+            properties: { feature_id: f.id, dimension: v.dimension, limit: v.limit, truck_value: v.truck, restriction: props.restriction ?? null } })
+        }
+        break
+      case "rail_crossings": {
+        const atGrade = props.at_grade !== false
+        const isPublic = props.public !== false
+        if (!atGrade || !isPublic) break
+        const highVolume = (num(props.daily_trains) ?? num(props.trains_per_day) ?? 0) >= 10 || props.high_volume === true
+        if (!o.truck.hazmat && !highVolume) break
+        warnings.push({ ...common, type: "rail_crossing", severity: o.truck.hazmat ? "critical" : "info", blocking: false,
+          title: o.truck.hazmat ? `Rail crossing, placarded loads must stop: ${f.name}` : `Busy rail crossing: ${f.name}`,
+          properties: { feature_id: f.id, at_grade: atGrade, public: isPublic, crossing_type: props.crossing_type ?? null } })
+        break
+      }
+      case "weigh_stations": case "inspection_stations": {
+        const raw = typeof props.status === "string" ? props.status.toLowerCase() : undefined
+        const status = raw === undefined ? undefined : raw === "open" ? "open" : raw === "closed" ? "closed" : "unknown"
+        const type = STATION_TYPES[f.feature_type]
+        warnings.push({ ...common, type, severity: status === "open" ? "warning" : "info", blocking: false,
+          title: `${type === "weigh_station" ? "Weigh station" : "Inspection station"}${status ? ` (${status})` : " ahead"}: ${f.name}`,
+          properties: { feature_id: f.id, ...(status ? { status } : {}) },
+          ...(status ? { status, as_of: typeof props.status_updated_at === "string" ? props.status_updated_at : iso((f.last_updated as Stamp) ?? null) } : {}) })
+        break
+      }
+    }
+  }
+  warnings.sort((a, b) => a.distance_along_route_m - b.distance_along_route_m || a.source_id.localeCompare(b.source_id))
+  found.sort((a, b) => a.distance_along_route_m - b.distance_along_route_m || a.id.localeCompare(b.id))
+  return { warnings, features: found }
+}

@@ -19,28 +19,35 @@ const iso = (ms: number) => new Date(ms).toISOString()
  * limits, and `feasible` is left out.
  */
 export const hosStops = (route: RouteTrack, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, rows: HazardRows) =>
-  Effect.gen(function* () {
-    const lookup = yield* Effect.either(stopCandidates(route, rows))
-    if (lookup._tag === "Left") yield* Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`)
-    const usable = lookup._tag === "Right" ? lookup.right.filter((c) => !c.unusable) : undefined
-    const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
-      (usable ?? []).filter((c) => c.alongS > fromS && c.alongS <= limitS).sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id)).slice(0, MAX_SUGGESTED)
-    const plan = projectHos(route.duration_s, departureMs, HOS_RULESETS_TABLE[ruleset], counters, usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined)
-    return plan.map((s) => {
-      const stops = reachable(s.fromS, s.limitS)
-      return {
-        reason: s.reason,
-        distance_along_route_m: Math.round(metresAt(route, s.stopS)),
-        projected_time: iso(s.projectedMs),
-        legal_deadline: iso(s.deadlineMs),
-        deadline_distance_along_route_m: Math.round(metresAt(route, s.limitS)),
-        rest_s: s.restS,
-        ...(usable ? { feasible: stops.length > 0 } : {}),
-        suggested_stops: stops.map((c) => ({
-          id: c.id, type: c.type, name: c.name, distance_along_route_m: Math.round(c.alongM), capacity: c.capacity,
-          ...(c.available_spots !== undefined ? { available_spots: c.available_spots, as_of: c.as_of ?? null } : {}),
-          geometry: c.geometry
-        }))
-      }
-    })
+  Effect.map(lookupStops(route, rows), (candidates) => planStops(route, ruleset, counters, departureMs, candidates))
+
+/** The places to stop along the route, or null when the lookup failed (logged). */
+export const lookupStops = (route: RouteTrack, rows: HazardRows) =>
+  Effect.either(stopCandidates(route, rows)).pipe(Effect.flatMap((lookup) => lookup._tag === "Right"
+    ? Effect.succeed<ReadonlyArray<StopCandidate> | null>(lookup.right)
+    : Effect.as(Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`), null)))
+
+/** `hos[]` from the places found (null: none looked up); no reads. */
+export const planStops = (route: RouteTrack, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, candidates: ReadonlyArray<StopCandidate> | null) => {
+  const usable = candidates === null ? undefined : candidates.filter((c) => !c.unusable)
+  const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
+    (usable ?? []).filter((c) => c.alongS > fromS && c.alongS <= limitS).sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id)).slice(0, MAX_SUGGESTED)
+  const plan = projectHos(route.duration_s, departureMs, HOS_RULESETS_TABLE[ruleset], counters, usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined)
+  return plan.map((s) => {
+    const stops = reachable(s.fromS, s.limitS)
+    return {
+      reason: s.reason,
+      distance_along_route_m: Math.round(metresAt(route, s.stopS)),
+      projected_time: iso(s.projectedMs),
+      legal_deadline: iso(s.deadlineMs),
+      deadline_distance_along_route_m: Math.round(metresAt(route, s.limitS)),
+      rest_s: s.restS,
+      ...(usable ? { feasible: stops.length > 0 } : {}),
+      suggested_stops: stops.map((c) => ({
+        id: c.id, type: c.type, name: c.name, distance_along_route_m: Math.round(c.alongM), capacity: c.capacity,
+        ...(c.available_spots !== undefined ? { available_spots: c.available_spots, as_of: c.as_of ?? null } : {}),
+        geometry: c.geometry
+      }))
+    }
   })
+}
