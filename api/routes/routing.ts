@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/savedRoutes.js"
-import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/evaluation.js"
+import { departingBy, evaluateRoutes, featureTypesOf, keepable, warningKey } from "../../shared/routing/evaluation.js"
 import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { NotFound } from "../http/HttpError.js"
@@ -12,7 +12,7 @@ import type { Plan } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { planRoute } from "../routing/planRoute.js"
 import { chargeRouting, recordUsage } from "../routing/routingQuota.js"
-import { savedRouteAnswer } from "../routing/savedRouteAnswer.js"
+import { savedRouteAnswer, storedAnswer } from "../routing/savedRouteAnswer.js"
 import { resolveTruck } from "../routing/truckProfiles.js"
 import {
   PersistedRouteList, PersistInput, PersistResponse, RouteRequest, RouteResponse, SavedRouteResponse
@@ -62,8 +62,8 @@ export const routingRoutes = [
           yield* sql.withTransaction(Effect.zipRight(
             insertSavedRoute({
               id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
-              request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer, cells: planned.cells, calls: charge.cost,
-              placed: planned.placed, cells5: planned.cells5, xmin: planned.xmin,
+              request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells, calls: charge.cost,
+              placed: keepable(planned.tracks, planned.evaluation, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
               summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
             }, yield* nowMillis),
             recordUsage(auth.customerId, charge)))

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { parentsAt5 } from "../../shared/geo/h3cells.js"
 import { hazardRows, snapshotXmin } from "../../shared/routing/hazards/hazardRows.js"
-import { departingBy, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
-import { placementStale, type SavedRouteRow, storePlacement } from "../../shared/routing/savedRoutes.js"
+import { departingBy, featureTypesOf, judgeRoutes, keepable, placeRoutes } from "../../shared/routing/evaluation.js"
+import { type SavedRouteRow, storePlacement } from "../../shared/routing/savedRoutes.js"
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
@@ -18,18 +18,18 @@ export const savedRouteAnswer = (row: SavedRouteRow, nowMs: number) =>
   Effect.gen(function* () {
     const evaluation = departingBy(row.evaluation, nowMs)
     let placed = row.placed
-    if (placed === null || (yield* placementStale(row))) {
+    if (placed === null || row.stale) {
       // something changed along the route since it was read: read it again, and keep that
       const xmin = yield* snapshotXmin
       const rows = yield* hazardRows(featureTypesOf(evaluation))
       placed = yield* placeRoutes(row.engine_routes, evaluation, rows)
-      yield* storePlacement(row.id, placed, parentsAt5(rows.cellsRead()), xmin)
+      yield* storePlacement(row.id, keepable(row.engine_routes, evaluation, placed), parentsAt5(rows.cellsRead()), xmin)
     }
     const results = judgeRoutes(row.engine_routes, evaluation, nowMs, placed)
-    const routes = row.answer.routes.map((r, i) => {
-      const { hos: _stale, ...rest } = r
-      return { ...rest, warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
-    })
+    const routes = row.answer.routes.map((r, i) => ({
+      summary: r.summary, geometry: { type: "LineString", coordinates: row.engine_routes[i].coordinates }, sections: r.sections,
+      warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {})
+    }))
     return {
       ...row.answer,
       routes,
@@ -45,3 +45,7 @@ export const savedRouteAnswer = (row: SavedRouteRow, nowMs: number) =>
       }
     }
   })
+
+/** The answer as kept: its routes without what the tracks hold (geometry) or a refetch works out again. */
+export const storedAnswer = <A extends { routes: ReadonlyArray<{ summary: unknown; sections: unknown }> }>(answer: A) =>
+  ({ ...answer, routes: answer.routes.map((r) => ({ summary: r.summary, sections: r.sections })) })

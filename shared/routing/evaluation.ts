@@ -66,6 +66,21 @@ export const judgeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, no
     return { warnings: shownWarnings(h.warnings, e.shown), features: h.features, ...(hos ? { hos } : {}) }
   })
 
+/**
+ * What a saved route needs to keep of its placement: every event (time decides them), and only
+ * the features that warn this truck or were asked for at some time; a feature that does neither
+ * cannot start to without a change to it, and a change makes the route read its cells again.
+ */
+export const keepable = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, placed: ReadonlyArray<PlacedRoute>): Array<PlacedRoute> =>
+  placed.map((p, i) => {
+    const timeless = { ...e.hazards, skipTemporal: true }
+    const features = p.hazards.features.filter((f) => {
+      const j = judgeHazards(routes[i], timeless, 0, { events: [], features: [f] })
+      return j.warnings.length > 0 || j.features.length > 0
+    })
+    return { ...p, hazards: { events: p.hazards.events, features } }
+  })
+
 export const evaluateRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, rows: HazardRows) =>
   Effect.map(placeRoutes(routes, e, rows), (placed) => judgeRoutes(routes, e, nowMs, placed))
 

@@ -33,7 +33,6 @@ export interface SavedRouteRow {
   readonly id: string
   readonly customer_id: number
   readonly customer_route_id: string | null
-  readonly request: Record<string, unknown>
   readonly evaluation: Evaluation
   readonly engine_routes: ReadonlyArray<RouteTrack>
   readonly answer: Record<string, unknown> & { routes: Array<Record<string, unknown>> }
@@ -43,8 +42,8 @@ export interface SavedRouteRow {
   readonly monitor: boolean
   readonly known_critical: ReadonlyArray<string>
   readonly placed: ReadonlyArray<PlacedRoute> | null
-  readonly cells5: ReadonlyArray<string>
-  readonly placed_xmin: string | null
+  /** a change may have touched the route's cells since `placed` was read (shared/routing/savedRoutes.ts) */
+  readonly stale: boolean
 }
 
 const iso = (nowMs: number) => new Date(nowMs).toISOString()
@@ -58,11 +57,15 @@ export const insertSavedRoute = (r: NewSavedRoute, nowMs: number) =>
       ${JSON.stringify(r.tracks)}::json, ${JSON.stringify(r.answer)}::json, ${JSON.stringify(r.summary)}::json, ${r.cells}::bigint[], ${r.calls},
       ${iso(nowMs)}, ${iso(nowMs + SAVED_ROUTE_LIFETIME_MS)}, ${JSON.stringify(r.placed)}::json, ${r.cells5}::bigint[], ${r.xmin}::xid8)`)
 
-/** The owner's route while it is retrievable: persisted, or within its 30 minutes. Anyone else's reads as missing. */
+/**
+ * The owner's route while it is retrievable: persisted, or within its 30 minutes. Anyone else's
+ * reads as missing. `stale` says whether the materializer has stamped one of the route's res-5
+ * cells in or after the transaction horizon its placement was read at.
+ */
 export const loadSavedRoute = (customerId: number, id: string, nowMs: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<SavedRouteRow>`
-    SELECT id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, created_at, expires_at, persisted_at, monitor, known_critical,
-      placed, cells5::text[] AS cells5, placed_xmin::text AS placed_xmin
+    SELECT id, customer_id, customer_route_id, evaluation, engine_routes, answer, created_at, expires_at, persisted_at, monitor, known_critical, placed,
+      (placed IS NULL OR placed_xmin IS NULL OR EXISTS (SELECT 1 FROM cell_marks WHERE cell = ANY(cells5) AND xid >= placed_xmin)) AS stale
     FROM saved_routes WHERE id = ${id} AND customer_id = ${customerId} AND (persisted_at IS NOT NULL OR expires_at > ${iso(nowMs)})`)
     .pipe(Effect.map((rows) => rows[0]))
 
@@ -95,11 +98,6 @@ export const persistSavedRoute = (customerId: number, id: string, slots: number,
       return { _tag: "persisted", persisted_at: new Date(done.persisted_at).toISOString(), monitor, used: row.persisted_at === null ? used + 1 : used } as PersistOutcome
     }))
   })
-
-/** Whether a change has touched the route's res-5 cells since its placement was read (or it has none). */
-export const placementStale = (row: SavedRouteRow) =>
-  row.placed === null || row.placed_xmin === null ? Effect.succeed(true) : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
-    SELECT 1 FROM cell_marks WHERE cell = ANY(${row.cells5}::bigint[]) AND xid >= ${row.placed_xmin}::xid8 LIMIT 1`).pipe(Effect.map((r) => r.length > 0))
 
 /** Keeps a fresh placement for the next refetch. */
 export const storePlacement = (id: string, placed: ReadonlyArray<PlacedRoute>, cells5: ReadonlyArray<string>, xmin: string) =>

@@ -7,6 +7,7 @@ import type { RouteTrack } from "../../../shared/routing/RoutingEngine.js"
 import { purgeExpiredRoutes } from "../../../shared/routing/savedRoutes.js"
 import { nowMillis } from "../../../shared/time/Now.js"
 import { deliveryId, routeWarningItem } from "../../../shared/webhooks/payloads.js"
+import { type BatchItem, type ImmediateDelivery, queueDeliveries } from "./queueDeliveries.js"
 
 /** Routes evaluated per pass, and how long one pass may hold them before another monitor may. */
 const CLAIM = 20
@@ -53,30 +54,17 @@ export const checkRoute = (routeId: string, mark: number, nowMs: number) =>
         const subs = yield* sql<{ id: string; batch_window_seconds: number | null }>`
           SELECT id, batch_window_seconds FROM webhook_subscriptions WHERE customer_id = ${row.customer_id} AND is_enabled`
         const check = `route:${routeId}:${updated.check_seq}`
-        const immediate = []
-        const batched = []
+        const immediate: Array<ImmediateDelivery> = []
+        const batched: Array<BatchItem> = []
         for (const s of subs) {
           for (const w of fresh) {
             const item = routeWarningItem(now, routeId, row.customer_route_id, w)
             const id = deliveryId(s.id, check, warningKey(w))
-            if (s.batch_window_seconds === null) immediate.push({ id, subscription_id: s.id, change_ids: [check], body: JSON.stringify(item) })
+            if (s.batch_window_seconds === null) immediate.push({ id, subscription_id: s.id, event: "route.warning", change_ids: [check], body: JSON.stringify(item) })
             else batched.push({ subscription_id: s.id, item_id: id, change_id: check, item })
           }
         }
-        if (immediate.length > 0) {
-          yield* sql`
-            INSERT INTO webhook_deliveries (id, subscription_id, event, change_ids, body, status, created_at, next_attempt_at)
-            SELECT x.id, x.subscription_id, 'route.warning', x.change_ids, x.body, 'pending', ${now}, ${now}
-            FROM jsonb_to_recordset(${JSON.stringify(immediate)}::jsonb) AS x(id text, subscription_id text, change_ids text[], body text)
-            ON CONFLICT (id) DO NOTHING`
-        }
-        if (batched.length > 0) {
-          yield* sql`
-            INSERT INTO webhook_batch_items (subscription_id, item_id, change_id, item, queued_at)
-            SELECT x.subscription_id, x.item_id, x.change_id, x.item, ${now}
-            FROM jsonb_to_recordset(${JSON.stringify(batched)}::jsonb) AS x(subscription_id text, item_id text, change_id text, item jsonb)
-            ON CONFLICT DO NOTHING`
-        }
+        yield* queueDeliveries(immediate, batched, now)
       }
       yield* clear
       return updated ? fresh.length : 0
