@@ -55,6 +55,9 @@ describe("POST /routing/route with truck.hos", () => {
     const later = new Date("2030-03-04T07:58:00Z")
     await world.rt.runPromise(applyChanges(diffFeaturePoll({ source: "hos-tpims", polledAt: later, now: later, records: second.records, rawHashes: second.rawHashes, presentIds: [], prev: new Map(polled.upserts) }).changes))
     const full = await ask()
+    // the route planned while the lot was open, refetched now, sees it full too
+    const refetched = await world.get(`/routing/route/saved/${open.body.route_id}`)
+    expect(refetched.body.routes[0].hos[0]).toMatchObject({ reason: "break_required", feasible: false, suggested_stops: [] })
     const [after] = full.body.routes[0].hos
     expect(after).toMatchObject({ reason: "break_required", feasible: false, suggested_stops: [] })
     // with nowhere to stop the projection stops where the hours run out

@@ -87,6 +87,7 @@ export const routingWorld = (overrides: Partial<AppSettings> = {}, options: { re
       await rt?.dispose()
       await env.cleanup()
     },
+    get: (path: string, key = keys.pro) => api(base, key)(path),
     post: (body: unknown, key = keys.pro) =>
       api(base, key)("/routing/route", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
   }

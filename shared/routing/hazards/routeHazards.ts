@@ -48,8 +48,9 @@ export const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_res
 /** the WZDx restriction adapter stores weights in short tons (US tons) */
 const SHORT_TON_T = 0.90718474
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined)
-const ms = (d: Stamp) => (d === null ? null : new Date(d).getTime())
-const iso = (d: Stamp) => (d === null ? null : new Date(d).toISOString())
+// a kept row (shared/routing/evaluation.ts `keepable`) leaves empty fields out: undefined is null
+const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
+const iso = (d: Stamp | undefined) => (d == null ? null : new Date(d).toISOString())
 const pointOf = (r: Row): Geometry => r.geometry ?? { type: "Point", coordinates: [r.longitude, r.latitude] }
 
 /** The truck as hazards see it. */
