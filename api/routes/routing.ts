@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/savedRoutes.js"
-import { departingBy, evaluateRoutes, featureTypesOf, keepable, warningKey } from "../../shared/routing/evaluation.js"
+import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/evaluation.js"
+import { keptRoutes } from "../../shared/routing/keptRoute.js"
 import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { NotFound } from "../http/HttpError.js"
@@ -63,7 +64,7 @@ export const routingRoutes = [
             insertSavedRoute({
               id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
               request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells, calls: charge.cost,
-              placed: keepable(planned.tracks, planned.evaluation, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
+              placed: keptRoutes(planned.tracks, planned.evaluation, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
               summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
             }, yield* nowMillis),
             recordUsage(auth.customerId, charge)))

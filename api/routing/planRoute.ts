@@ -13,7 +13,6 @@ import type { HosCounters } from "../../shared/routing/hos/projectHos.js"
 import type { HosRulesetName } from "../../shared/routing/hos/rulesets.js"
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
-import { routeCover } from "../../shared/geo/routeCover.js"
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
 const MAX_REROUTES = 3
@@ -109,7 +108,7 @@ export const planRoute = (req: PlanRequest) =>
     }
     // what a refetch and the monitor need to evaluate these routes again
     const tracks = candidates.map(trackOf)
-    const cells = routeCover(candidates[0].coordinates, candidates[0].along_m, options.bufferM, rows.cellCenters).cells
+    const cells = rows.coverOf(candidates[0], options.bufferM)
     // a refetch judges `placed` again as long as no change has touched these res-5 cells since xmin
     return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
   })
@@ -119,10 +118,11 @@ const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosCounters =
   return counters
 }
 
-/** The route as evaluation reads it, coordinates to 6 places (about 0.1 m). */
+/** The route as evaluation reads it, coordinates to 6 places (about 0.1 m) as the answer shows them. */
 const trackOf = (r: EngineRoute): RouteTrack => ({
   coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)] as const),
-  along_m: r.along_m.map((m) => round(m, 1)), along_s: r.along_s.map((s) => round(s, 1)),
+  // distance and time along stay exact: a refetch projects the same arrival times as the call
+  along_m: r.along_m, along_s: r.along_s,
   distance_m: r.distance_m, duration_s: r.duration_s
 })
 

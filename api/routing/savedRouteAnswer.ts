@@ -1,7 +1,10 @@
 import { Effect } from "effect"
 import { parentsAt5 } from "../../shared/geo/h3cells.js"
 import { hazardRows, snapshotXmin } from "../../shared/routing/hazards/hazardRows.js"
-import { departingBy, featureTypesOf, judgeRoutes, keepable, placeRoutes } from "../../shared/routing/evaluation.js"
+import { departingBy, featureTypesOf, placeRoutes } from "../../shared/routing/evaluation.js"
+import { keptRoutes, renderKept } from "../../shared/routing/keptRoute.js"
+import { randomBytes } from "node:crypto"
+import { Reply } from "../http/Route.js"
 import { type SavedRouteRow, storePlacement } from "../../shared/routing/savedRoutes.js"
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
@@ -17,33 +20,38 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 export const savedRouteAnswer = (row: SavedRouteRow, nowMs: number) =>
   Effect.gen(function* () {
     const evaluation = departingBy(row.evaluation, nowMs)
-    let placed = row.placed
-    if (placed === null || row.stale) {
+    let kept = row.placed
+    if (kept === null || row.stale) {
       // something changed along the route since it was read: read it again, and keep that
       const xmin = yield* snapshotXmin
       const rows = yield* hazardRows(featureTypesOf(evaluation))
-      placed = yield* placeRoutes(row.engine_routes, evaluation, rows)
-      yield* storePlacement(row.id, keepable(row.engine_routes, evaluation, placed), parentsAt5(rows.cellsRead()), xmin)
+      kept = keptRoutes(row.engine_routes, evaluation, yield* placeRoutes(row.engine_routes, evaluation, rows))
+      yield* storePlacement(row.id, kept, parentsAt5(rows.cellsRead()), xmin)
     }
-    const results = judgeRoutes(row.engine_routes, evaluation, nowMs, placed)
+    const rendered = row.engine_routes.map((r, i) => renderKept(r, evaluation, nowMs, kept[i], i === 0))
+    // warnings and features are kept as JSON text: the answer is assembled around them
+    const slot = (kind: string, i: number) => `@@${nonce}:${kind}:${i}@@`
+    const nonce = randomBytes(6).toString("hex")
     const routes = row.answer.routes.map((r, i) => ({
       summary: r.summary, geometry: { type: "LineString", coordinates: row.engine_routes[i].coordinates }, sections: r.sections,
-      warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {})
+      warnings: [slot("w", i)], features: [slot("f", i)], ...(rendered[i].hos ? { hos: rendered[i].hos } : {})
     }))
-    return {
+    const body = JSON.stringify({
       ...row.answer,
       routes,
       departure_time: new Date(evaluation.hazards.departureMs).toISOString(),
-      hazard_count: routes.reduce((n, r) => n + r.warnings.length, 0),
+      hazard_count: rendered.reduce((n, r) => n + r.warnings.length, 0),
       saved: {
-        state: row.persisted_at === null ? "saved" as const : "persisted" as const,
-        created_at: iso(row.created_at)!,
+        state: row.persisted_at === null ? "saved" : "persisted",
+        created_at: iso(row.created_at),
         expires_at: iso(row.expires_at),
         persisted_at: iso(row.persisted_at),
         monitored: row.monitor,
         evaluated_at: new Date(nowMs).toISOString()
       }
-    }
+    }).replace(new RegExp(`\\["@@${nonce}:(w|f):(\\d+)@@"\\]`, "g"), (_m, kind: string, i: string) =>
+      `[${(kind === "w" ? rendered[Number(i)].warnings : rendered[Number(i)].features).join(",")}]`)
+    return new Reply(200, body, "application/json")
   })
 
 /** The answer as kept: its routes without what the tracks hold (geometry) or a refetch works out again. */

@@ -66,42 +66,6 @@ export const judgeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, no
     return { warnings: shownWarnings(h.warnings, e.shown), features: h.features, ...(hos ? { hos } : {}) }
   })
 
-/** A row as kept: no empty fields, positions to 6 places (about 0.1 m). */
-const slim = <R extends Record<string, unknown>>(row: R): R => {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(row)) {
-    if (v === null || v === undefined || DROPPED.has(k)) continue
-    out[k] = typeof v === "number" && (k === "latitude" || k === "longitude") ? Math.round(v * 1e6) / 1e6 : v
-  }
-  return out as R
-}
-/** columns judging never reads */
-const DROPPED = new Set(["jurisdiction", "direction", "road_name", "is_active", "has_details"])
-
-/**
- * What a saved route needs to keep of its placement, judged again on a refetch: every event
- * (time decides them), only the features that warn this truck or were asked for at some time,
- * and only the places the hours-of-service plan suggests. Nothing left out can start to matter
- * without a change to it, and a change makes the route read its cells again. Where stops and
- * deadlines fall depends on drive time alone, not on the departure, so the suggestions stay.
- */
-export const keepable = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, placed: ReadonlyArray<PlacedRoute>): Array<PlacedRoute> =>
-  placed.map((p, i) => {
-    const timeless = { ...e.hazards, skipTemporal: true }
-    const features = p.hazards.features.filter((f) => {
-      const j = judgeHazards(routes[i], timeless, 0, { events: [], features: [f] })
-      return j.warnings.length > 0 || j.features.length > 0
-    })
-    const round = (m: number) => Math.round(m * 10) / 10
-    const hazards = {
-      events: p.hazards.events.map((x) => ({ row: slim(x.row), alongM: round(x.alongM), segment: x.segment })),
-      features: features.map((x) => ({ row: slim(x.row), alongM: round(x.alongM), segment: x.segment }))
-    }
-    if (p.stops === undefined || p.stops === null || !e.hos) return { ...p, hazards }
-    const suggested = new Set(planStops(routes[i], e.hos.ruleset, e.hos.counters, 0, p.stops).flatMap((s) => s.suggested_stops.map((c) => c.id)))
-    return { hazards, stops: p.stops.filter((c) => suggested.has(c.id)) }
-  })
-
 export const evaluateRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, rows: HazardRows) =>
   Effect.map(placeRoutes(routes, e, rows), (placed) => judgeRoutes(routes, e, nowMs, placed))
 

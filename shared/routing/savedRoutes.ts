@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { Evaluation, PlacedRoute } from "./evaluation.js"
+import type { Evaluation } from "./evaluation.js"
+import type { KeptRoute } from "./keptRoute.js"
 import type { RouteTrack } from "./RoutingEngine.js"
 
 /** How long a route answer stays retrievable unless persisted (SPEC §3, §8). */
@@ -24,7 +25,7 @@ export interface NewSavedRoute {
   readonly summary: SavedRouteSummary
   readonly cells: ReadonlyArray<string>
   readonly calls: number
-  readonly placed: ReadonlyArray<PlacedRoute>
+  readonly placed: ReadonlyArray<KeptRoute>
   readonly cells5: ReadonlyArray<string>
   readonly xmin: string
 }
@@ -41,7 +42,7 @@ export interface SavedRouteRow {
   readonly persisted_at: Date | string | null
   readonly monitor: boolean
   readonly known_critical: ReadonlyArray<string>
-  readonly placed: ReadonlyArray<PlacedRoute> | null
+  readonly placed: ReadonlyArray<KeptRoute> | null
   /** a change may have touched the route's cells since `placed` was read (shared/routing/savedRoutes.ts) */
   readonly stale: boolean
 }
@@ -100,7 +101,7 @@ export const persistSavedRoute = (customerId: number, id: string, slots: number,
   })
 
 /** Keeps a fresh placement for the next refetch. */
-export const storePlacement = (id: string, placed: ReadonlyArray<PlacedRoute>, cells5: ReadonlyArray<string>, xmin: string) =>
+export const storePlacement = (id: string, placed: ReadonlyArray<KeptRoute>, cells5: ReadonlyArray<string>, xmin: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
     UPDATE saved_routes SET placed = ${JSON.stringify(placed)}::json, cells5 = ${cells5}::bigint[], placed_xmin = ${xmin}::xid8 WHERE id = ${id}`)
 

@@ -166,6 +166,12 @@ describe("POST /routing/route", () => {
     const big = { ...truck, width_m: 2.6, length_m: 22 }
     const res = await post({ ...trip, truck: big, enrichment: { include_features: ["truck_parking"] } })
     expect(res.status).toBe(200)
+    // a refetch of the saved route, from what it kept, answers exactly as the call did
+    const again = await world.get(`/routing/route/saved/${res.body.route_id}`)
+    expect(again.headers.get("content-type")).toContain("application/json")
+    expect(again.body.routes[0].warnings).toEqual(res.body.routes[0].warnings)
+    expect(again.body.routes[0].features).toEqual(res.body.routes[0].features)
+    expect(again.body.hazard_count).toBe(res.body.hazard_count)
     const r = res.body.routes[0]
     const byId = (id: string) => r.warnings.filter((w: { source_id: string }) => w.source_id === id)
     expect(byId("w-crash")[0]).toMatchObject({ type: "traffic_event", severity: "warning", properties: { sub_type: "Crash" } })

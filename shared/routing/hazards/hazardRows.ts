@@ -1,6 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Chunk, Effect } from "effect"
 import { FEATURE_COLUMNS } from "../../domain/featureColumns.js"
+import { routeCover } from "../../geo/routeCover.js"
+import type { RouteTrack } from "../RoutingEngine.js"
 
 export type Geometry = { type: string; coordinates: unknown }
 /** timestamps arrive as Date or as text, depending on the client's type parsing */
@@ -86,10 +88,20 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
     /** res-7 cell centres ([lng, lat]) the request's route covers have looked up */
     const cellCenters = new Map<string, readonly [number, number]>()
 
+    /** a route's res-7 cover at a buffer, worked out once per request */
+    const covers = new WeakMap<object, Map<number, ReadonlyArray<string>>>()
+    const coverOf = (route: RouteTrack, bufferM: number) => {
+      const byBuffer = covers.get(route) ?? new Map<number, ReadonlyArray<string>>()
+      covers.set(route, byBuffer)
+      let cells = byBuffer.get(bufferM)
+      if (!cells) byBuffer.set(bufferM, cells = routeCover(route.coordinates, route.along_m, bufferM, cellCenters).cells)
+      return cells
+    }
+
     /** every res-7 cell read so far: what a later change must touch to matter to this request */
     const cellsRead = () => [...eventsIn.keys()]
 
-    return { inCells, featureRows, cellCenters, cellsRead }
+    return { inCells, featureRows, cellCenters, coverOf, cellsRead }
   })
 
 export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>

@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { routeCover } from "../../geo/routeCover.js"
 import { RouteLine } from "../../geo/routeLine.js"
 import type { RouteTrack } from "../RoutingEngine.js"
 import { clearanceOf } from "../../domain/clearance.js"
@@ -133,7 +132,7 @@ export interface PlacedHazards {
 export const placeHazards = (route: RouteTrack, o: HazardOptions, rows: HazardRows) =>
   Effect.gen(function* () {
     const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
-    const { events, candidates } = yield* rows.inCells(routeCover(route.coordinates, route.along_m, o.bufferM, rows.cellCenters).cells)
+    const { events, candidates } = yield* rows.inCells(rows.coverOf(route, o.bufferM))
     // a point feature's distance is known from the cell index: fetch only those near the line
     const near = candidates.filter((c) => !c.is_point || routeLine.place(c.longitude, c.latitude) !== undefined)
     const features = yield* rows.featureRows(near.map((c) => c.feature_id))

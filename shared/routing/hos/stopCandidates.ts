@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { routeCover } from "../../geo/routeCover.js"
 import { RouteLine } from "../../geo/routeLine.js"
 import type { RouteTrack } from "../RoutingEngine.js"
 import type { Geometry, HazardRows, Stamp } from "../hazards/hazardRows.js"
@@ -35,7 +34,7 @@ const iso = (d: Stamp | undefined) => (d === null || d === undefined ? undefined
 export const stopCandidates = (route: RouteTrack, rows: HazardRows) =>
   Effect.gen(function* () {
     const line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M)
-    const { candidates } = yield* rows.inCells(routeCover(route.coordinates, route.along_m, STOP_REACH_M, rows.cellCenters).cells)
+    const { candidates } = yield* rows.inCells(rows.coverOf(route, STOP_REACH_M))
     const near = candidates.filter((c) => !c.is_point || line.place(c.longitude, c.latitude) !== undefined)
     const features = yield* rows.featureRows(near.map((c) => c.feature_id))
     const out: Array<StopCandidate> = []
