@@ -4,7 +4,7 @@ import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, judgeHazards, placeH
 import { lookupStops, planStops } from "./hos/hosStops.js"
 import type { HosCounters } from "./hos/projectHos.js"
 import type { HosRulesetName } from "./hos/rulesets.js"
-import { type StopCandidate, STOP_TYPES } from "./hos/stopCandidates.js"
+import type { StopCandidate } from "./hos/stopCandidates.js"
 import type { RouteTrack } from "./RoutingEngine.js"
 
 /**
@@ -20,9 +20,8 @@ export interface Evaluation {
 
 export type ShownWarning = Omit<Warning, "blocking" | "segment">
 
-/** Feature types the evaluation reads: hazards, requested features and, with hos, places to stop. */
-export const featureTypesOf = (e: Evaluation) =>
-  [...new Set([...HAZARD_FEATURE_TYPES, ...e.hazards.includeFeatures, ...(e.hos ? Object.keys(STOP_TYPES) : [])])]
+/** Feature types read beside the route: hazards and requested features (places to stop are read on their own band). */
+export const featureTypesOf = (e: Evaluation) => [...new Set([...HAZARD_FEATURE_TYPES, ...e.hazards.includeFeatures])]
 
 /** The warnings the request's filter lets through, in the answer's shape. */
 export const shownWarnings = (warnings: ReadonlyArray<Warning>, s: Evaluation["shown"]): Array<ShownWarning> => {

@@ -88,6 +88,30 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
     /** res-7 cell centres ([lng, lat]) the request's route covers have looked up */
     const cellCenters = new Map<string, readonly [number, number]>()
 
+    /**
+     * Candidates of some feature types only, in cells of their own (places to stop lie within a
+     * wider band than hazards, and need neither events nor the other types there).
+     */
+    const typedIn = new Map<string, Map<string, Array<Candidate>>>()
+    const candidatesOf = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const key = [...types].sort().join(",")
+        const byCell = typedIn.get(key) ?? new Map<string, Array<Candidate>>()
+        typedIn.set(key, byCell)
+        const missing = cells.filter((c) => !byCell.has(c))
+        yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) =>
+          Effect.map(sql<Candidate & { cell: string }>`
+            SELECT c.cell::text AS cell, f.* FROM unnest(${Chunk.toArray(chunk)}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+              SELECT feature_id, latitude, longitude, is_point FROM feature_cells
+              WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${types}) OFFSET 0) f`, (rows) => {
+            for (const c of chunk) byCell.set(c, [])
+            for (const { cell, ...f } of rows) byCell.get(cell)!.push(f)
+          }), { discard: true })
+        const out = new Map<string, Candidate>()
+        for (const c of cells) for (const f of byCell.get(c)!) out.set(f.feature_id, f)
+        return [...out.values()]
+      })
+
     /** a route's res-7 cover at a buffer, worked out once per request */
     const covers = new WeakMap<object, Map<number, ReadonlyArray<string>>>()
     const coverOf = (route: RouteTrack, bufferM: number) => {
@@ -99,9 +123,9 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
     }
 
     /** every res-7 cell read so far: what a later change must touch to matter to this request */
-    const cellsRead = () => [...eventsIn.keys()]
+    const cellsRead = () => [...new Set([...eventsIn.keys(), ...[...typedIn.values()].flatMap((m) => [...m.keys()])])]
 
-    return { inCells, featureRows, cellCenters, coverOf, cellsRead }
+    return { inCells, candidatesOf, featureRows, cellCenters, coverOf, cellsRead }
   })
 
 export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>

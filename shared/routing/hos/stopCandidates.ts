@@ -34,7 +34,7 @@ const iso = (d: Stamp | undefined) => (d === null || d === undefined ? undefined
 export const stopCandidates = (route: RouteTrack, rows: HazardRows) =>
   Effect.gen(function* () {
     const line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M)
-    const { candidates } = yield* rows.inCells(rows.coverOf(route, STOP_REACH_M))
+    const candidates = yield* rows.candidatesOf(rows.coverOf(route, STOP_REACH_M), Object.keys(STOP_TYPES))
     const near = candidates.filter((c) => !c.is_point || line.place(c.longitude, c.latitude) !== undefined)
     const features = yield* rows.featureRows(near.map((c) => c.feature_id))
     const out: Array<StopCandidate> = []
