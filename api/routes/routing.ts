@@ -31,6 +31,15 @@ export const routingGate = {
 const common = { tag: "Routing", access: "key", gate: routingGate } as const
 const SavedPath = Schema.Struct({ id: Id("Route id (rte_…) from a routing answer", 100) })
 const gone = (id: string) => new NotFound({ message: `no saved route ${id}: it was never yours, was deleted, or its 30 minutes ran out without a persist`, docsUrl: "/docs/routing#saved-routes" })
+/** The caller's saved route while it is retrievable; anyone else's, or an expired one, is a 404. */
+const ownedRoute = (id: string) =>
+  Effect.gen(function* () {
+    const auth = yield* RequestAuth
+    const nowMs = yield* nowMillis
+    const row = yield* loadSavedRoute(auth.customerId, id, nowMs)
+    if (!row) return yield* gone(id)
+    return { auth, nowMs, row }
+  })
 const notFound = { 404: { description: "No such route of yours, or its 30 minutes ran out" } }
 
 /** Truck routing (SPEC §4.4) and saved routes; docs/api/routing.md describes them. */
@@ -90,10 +99,7 @@ export const routingRoutes = [
     responses: { 200: { description: "The route, re-evaluated", schema: SavedRouteResponse, headers: ["rateLimit"] }, ...notFound },
     handler: ({ params, headers }) =>
       Effect.gen(function* () {
-        const auth = yield* RequestAuth
-        const nowMs = yield* nowMillis
-        const row = yield* loadSavedRoute(auth.customerId, params.id, nowMs)
-        if (!row) return yield* gone(params.id)
+        const { auth, nowMs, row } = yield* ownedRoute(params.id)
         // free: shows what is left without taking any
         yield* chargeRouting(auth, 0, headers)
         return yield* savedRouteAnswer(row, nowMs)
@@ -109,10 +115,7 @@ export const routingRoutes = [
     },
     handler: ({ params, body }) =>
       Effect.gen(function* () {
-        const auth = yield* RequestAuth
-        const nowMs = yield* nowMillis
-        const row = yield* loadSavedRoute(auth.customerId, params.id, nowMs)
-        if (!row) return yield* gone(params.id)
+        const { auth, nowMs, row } = yield* ownedRoute(params.id)
         // monitoring announces critical warnings that appear after this moment, not those already there
         const evaluation = departingBy({ ...row.evaluation, hos: undefined }, nowMs)
         const [primary] = yield* evaluateRoutes(row.engine_routes.slice(0, 1), evaluation, nowMs, yield* hazardRows(featureTypesOf(evaluation)))

@@ -23,13 +23,13 @@ export type ShownWarning = Omit<Warning, "blocking" | "segment">
 /** Feature types read beside the route: hazards and requested features (places to stop are read on their own band). */
 export const featureTypesOf = (e: Evaluation) => [...new Set([...HAZARD_FEATURE_TYPES, ...e.hazards.includeFeatures])]
 
+/** Whether the request's filter (SPEC §4.4 `enrichment`) lets a warning through. */
+export const shows = (s: Evaluation["shown"], type: string, severity: Severity, distanceM: number) =>
+  atLeast(severity, s.minSeverity) && !s.excludeTypes.includes(type) && (s.maxDistanceM === undefined || distanceM <= s.maxDistanceM)
+
 /** The warnings the request's filter lets through, in the answer's shape. */
-export const shownWarnings = (warnings: ReadonlyArray<Warning>, s: Evaluation["shown"]): Array<ShownWarning> => {
-  const excluded = new Set(s.excludeTypes)
-  return warnings
-    .filter((w) => atLeast(w.severity, s.minSeverity) && !excluded.has(w.type) && (s.maxDistanceM === undefined || w.distance_along_route_m <= s.maxDistanceM))
-    .map(({ blocking: _b, segment: _s, ...w }) => w)
-}
+export const shownWarnings = (warnings: ReadonlyArray<Warning>, s: Evaluation["shown"]): Array<ShownWarning> =>
+  warnings.filter((w) => shows(s, w.type, w.severity, w.distance_along_route_m)).map(({ blocking: _b, segment: _s, ...w }) => w)
 
 /** One warning's identity across evaluations: the hazard, and the dimension for a restriction. */
 export const warningKey = (w: ShownWarning) => `${w.type}|${w.source}|${w.source_id}|${String(w.properties.dimension ?? "")}`

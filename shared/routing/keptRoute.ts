@@ -1,6 +1,5 @@
-import type { PlacedRoute, Evaluation } from "./evaluation.js"
-import { shownWarnings } from "./evaluation.js"
-import { atLeast, judgeHazards, type Severity } from "./hazards/routeHazards.js"
+import { type Evaluation, type PlacedRoute, shows, type ShownWarning, shownWarnings } from "./evaluation.js"
+import { judgeHazards, type PlacedHazards, type Severity } from "./hazards/routeHazards.js"
 import type { EventRow, FeatureRow, Stamp } from "./hazards/hazardRows.js"
 import { planStops } from "./hos/hosStops.js"
 import type { StopCandidate } from "./hos/stopCandidates.js"
@@ -42,36 +41,36 @@ export interface KeptRoute {
 
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
 
-const kept = (w: ReturnType<typeof shownWarnings>[number]): KeptWarning => {
+const kept = (w: ShownWarning): KeptWarning => {
   const { projected_arrival_time: _t, ...rest } = w
   return { json: JSON.stringify(rest), type: w.type, severity: w.severity, distance: w.distance_along_route_m }
 }
 
-/** Warnings of one placed row at any time: the ordinary one and, for a construction, the future one. */
-const itemsOf = (route: RouteTrack, e: Evaluation, one: { events: ReadonlyArray<PlacedRoute["hazards"]["events"][number]>; features: ReadonlyArray<PlacedRoute["hazards"]["features"][number]> }, row: EventRow | FeatureRow, alongM: number): Array<KeptItem> => {
+/** Warnings of one placed row at any time: the ordinary one and, for a construction not yet begun, the future one. */
+const warningsOf = (route: RouteTrack, e: Evaluation, one: PlacedHazards, row: EventRow | FeatureRow, alongM: number) => {
   const timeless = { ...e.hazards, skipTemporal: true }
-  // every filter but time is the request's own
-  const shown = { ...e.shown, minSeverity: "info" as const, excludeTypes: [] }
-  const begun = shownWarnings(judgeHazards(route, timeless, Number.POSITIVE_INFINITY, one).warnings, shown)
-  const ahead = shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, one).warnings, shown)
+  // the request's filters are applied when the route is shown
+  const all = { minSeverity: "info" as const, excludeTypes: [] }
+  const begun = shownWarnings(judgeHazards(route, timeless, Number.POSITIVE_INFINITY, one).warnings, all)
+  const ahead = shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, one).warnings, all)
   const startMs = ms(row.estimated_start_time ?? row.start_time)
-  const window = { alongM, from: startMs, to: ms(row.estimated_end_time ?? row.end_time) }
-  return begun.map((w, i) => {
-    const f = ahead[i]
-    const future = f !== undefined && f.type !== w.type ? kept(f) : undefined
-    return { ...window, warning: kept(w), ...(future && startMs !== null ? { future, startMs } : {}) }
-  })
+  const to = ms(row.estimated_end_time ?? row.end_time)
+  return begun.map((w, i) => ({ alongM, from: startMs, to, w, future: startMs !== null && ahead[i] !== undefined && ahead[i].type !== w.type ? ahead[i] : undefined, startMs }))
 }
 
 export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, placed: ReadonlyArray<PlacedRoute>): Array<KeptRoute> =>
   placed.map((p, i) => {
     const route = routes[i]
-    const items = [
-      ...p.hazards.events.flatMap((x) => itemsOf(route, e, { events: [x], features: [] }, x.row, x.alongM)),
-      ...p.hazards.features.flatMap((x) => itemsOf(route, e, { events: [], features: [x] }, x.row, x.alongM))
+    const found = [
+      ...p.hazards.events.flatMap((x) => warningsOf(route, e, { events: [x], features: [] }, x.row, x.alongM)),
+      ...p.hazards.features.flatMap((x) => warningsOf(route, e, { events: [], features: [x] }, x.row, x.alongM))
     ]
-    const order = (it: KeptItem) => it.warning
-    items.sort((a, b) => order(a).distance - order(b).distance || sourceId(order(a)).localeCompare(sourceId(order(b))))
+    // the order judging gives: along the route, then by source id
+    found.sort((a, b) => a.w.distance_along_route_m - b.w.distance_along_route_m || a.w.source_id.localeCompare(b.w.source_id))
+    const items = found.map((f): KeptItem => ({
+      alongM: f.alongM, from: f.from, to: f.to, warning: kept(f.w),
+      ...(f.future && f.startMs !== null ? { future: kept(f.future), startMs: f.startMs } : {})
+    }))
     const features = judgeHazards(route, { ...e.hazards, skipTemporal: true }, 0, p.hazards).features.map((f) => JSON.stringify(f))
     if (p.stops === undefined) return { items, features }
     if (p.stops === null || !e.hos) return { items, features, stops: p.stops }
@@ -79,26 +78,18 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, pla
     return { items, features, stops: p.stops.filter((c) => suggested.has(c.id)) }
   })
 
-const sourceIds = new WeakMap<KeptWarning, string>()
-const sourceId = (w: KeptWarning) => {
-  let id = sourceIds.get(w)
-  if (id === undefined) sourceIds.set(w, id = String((JSON.parse(w.json) as { source_id: string }).source_id))
-  return id
-}
-
 /**
  * A kept route's warnings (JSON texts, route order), features and `hos[]` for a departure and
  * an instant: the same answer `judgeRoutes` gives on the rows it was kept from.
  */
 export const renderKept = (route: RouteTrack, e: Evaluation, nowMs: number, k: KeptRoute, primary: boolean) => {
   const s = e.shown
-  const excluded = new Set(s.excludeTypes)
   const warnings: Array<string> = []
   for (const it of k.items) {
     const arrival = e.hazards.departureMs + secondsAt(route, it.alongM) * 1000
     if (!e.hazards.skipTemporal && !((it.from === null || it.from <= arrival) && (it.to === null || it.to >= arrival))) continue
     const w = it.future !== undefined && it.startMs !== undefined && it.startMs > nowMs ? it.future : it.warning
-    if (!atLeast(w.severity, s.minSeverity) || excluded.has(w.type) || (s.maxDistanceM !== undefined && w.distance > s.maxDistanceM)) continue
+    if (!shows(s, w.type, w.severity, w.distance)) continue
     warnings.push(`${w.json.slice(0, -1)},"projected_arrival_time":"${new Date(arrival).toISOString()}"}`)
   }
   const hos = primary && e.hos && k.stops !== undefined ? planStops(route, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, k.stops) : undefined

@@ -39,6 +39,12 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
     const candidatesIn = new Map<string, Array<Candidate>>()
     const features = new Map<string, FeatureRow | null>()
 
+    /** the cell index's candidates of these types, per cell */
+    const candidatesQuery = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) => sql<Candidate & { cell: string }>`
+      SELECT c.cell::text AS cell, f.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+        SELECT feature_id, latitude, longitude, is_point FROM feature_cells
+        WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${types}) OFFSET 0) f`
+
     const readCells = (cells: ReadonlyArray<string>) =>
       Effect.all([
         sql<EventRow & { cell: string }>`
@@ -46,10 +52,7 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
             SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
               start_time, end_time, estimated_start_time, estimated_end_time
             FROM events WHERE h3_r7 = c.cell AND archived_at IS NULL OFFSET 0) e`,
-        sql<Candidate & { cell: string }>`
-          SELECT c.cell::text AS cell, f.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
-            SELECT feature_id, latitude, longitude, is_point FROM feature_cells
-            WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${featureTypes}) OFFSET 0) f`
+        candidatesQuery(cells, featureTypes)
       ], { concurrency: 2 }).pipe(Effect.map(([events, candidates]) => {
         for (const c of cells) {
           eventsIn.set(c, [])
@@ -100,10 +103,7 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
         typedIn.set(key, byCell)
         const missing = cells.filter((c) => !byCell.has(c))
         yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) =>
-          Effect.map(sql<Candidate & { cell: string }>`
-            SELECT c.cell::text AS cell, f.* FROM unnest(${Chunk.toArray(chunk)}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
-              SELECT feature_id, latitude, longitude, is_point FROM feature_cells
-              WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${types}) OFFSET 0) f`, (rows) => {
+          Effect.map(candidatesQuery(Chunk.toArray(chunk), types), (rows) => {
             for (const c of chunk) byCell.set(c, [])
             for (const { cell, ...f } of rows) byCell.get(cell)!.push(f)
           }), { discard: true })

@@ -146,12 +146,8 @@ export const placeHazards = (route: RouteTrack, o: HazardOptions, rows: HazardRo
 /**
  * Hazards within `bufferM` of the route from live events and features, each placed along the
  * route with the projected arrival there; dimension-checked ones only where this truck violates
- * them. Also the requested features along the route.
+ * them. Also the requested features along the route. No reads: `placeHazards` found the rows.
  */
-export const routeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, rows: HazardRows) =>
-  Effect.map(placeHazards(route, o, rows), (placed) => judgeHazards(route, o, nowMs, placed))
-
-/** What placed rows mean for this truck at the projected arrival: warnings and requested features (no reads). */
 export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, placed: PlacedHazards) => {
   const warnings: Array<Warning> = []
   const found: Array<RouteFeature> = []

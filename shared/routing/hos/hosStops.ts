@@ -11,23 +11,19 @@ const MAX_SUGGESTED = 5
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/**
- * The `hos[]` of a route (SPEC §2.10): the projection's stops, each with the places a driver can
- * rest at before its legal deadline. The projection takes each stop at the suggestion closest to
- * the deadline (a lot the live feed shows full or closed is no suggestion); without one it stops
- * where the hours run out. When the parking lookup fails the stops are still projected, at the
- * limits, and `feasible` is left out.
- */
-export const hosStops = (route: RouteTrack, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, rows: HazardRows) =>
-  Effect.map(lookupStops(route, rows), (candidates) => planStops(route, ruleset, counters, departureMs, candidates))
-
 /** The places to stop along the route, or null when the lookup failed (logged). */
 export const lookupStops = (route: RouteTrack, rows: HazardRows) =>
   Effect.either(stopCandidates(route, rows)).pipe(Effect.flatMap((lookup) => lookup._tag === "Right"
     ? Effect.succeed<ReadonlyArray<StopCandidate> | null>(lookup.right)
     : Effect.as(Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`), null)))
 
-/** `hos[]` from the places found (null: none looked up); no reads. */
+/**
+ * The `hos[]` of a route (SPEC §2.10): the projection's stops, each with the places a driver can
+ * rest at before its legal deadline. The projection takes each stop at the suggestion closest to
+ * the deadline (a lot the live feed shows full or closed is no suggestion); without one it stops
+ * where the hours run out. When the parking lookup fails the stops are still projected, at the
+ * limits, and `feasible` is left out (`candidates` null). No reads: `lookupStops` found them.
+ */
 export const planStops = (route: RouteTrack, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, candidates: ReadonlyArray<StopCandidate> | null) => {
   const usable = candidates === null ? undefined : candidates.filter((c) => !c.unusable)
   const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
