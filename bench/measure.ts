@@ -25,10 +25,14 @@ export const run = async (count: number, concurrency: number, one: () => Promise
   return { p50: pct(lat, 50), p99: pct(lat, 99), rps: count / ((performance.now() - t0) / 1000) }
 }
 
-/** The API as its own process on a random port over a bench's database; resolves once /health answers. */
+/**
+ * The API as its own process on a random port over a bench's database; resolves once /health
+ * answers. BENCH_PROFILE=<dir> writes its CPU profile there (Node's --cpu-prof) when it stops.
+ */
 export const startApi = async (dbUrl: string, prefix: string) => {
   const port = 3400 + Math.floor(Math.random() * 500)
-  const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "infra/processes/api.ts"], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     env: { ...process.env, DATABASE_URL: dbUrl, REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "inherit"]

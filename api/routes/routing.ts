@@ -68,14 +68,15 @@ export const routingRoutes = [
           const planned = yield* planRoute({ ...body, truck })
           const answer = { ...planned.answer, resolved_truck: truck }
           const sql = yield* SqlClient.SqlClient
+          const nowMs = yield* nowMillis
           const first = answer.routes[0].summary
           yield* sql.withTransaction(Effect.zipRight(
             insertSavedRoute({
               id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
               request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells, calls: charge.cost,
-              placed: keptRoutes(planned.tracks, planned.evaluation, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
+              placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
               summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
-            }, yield* nowMillis),
+            }, nowMs),
             recordUsage(auth.customerId, charge)))
           return answer
         }).pipe(Effect.onError(() => charge.giveBack))

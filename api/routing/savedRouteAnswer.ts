@@ -25,7 +25,7 @@ export const savedRouteAnswer = (row: SavedRouteRow, nowMs: number) =>
       // something changed along the route since it was read: read it again, and keep that
       const xmin = yield* snapshotXmin
       const rows = yield* hazardRows(featureTypesOf(evaluation))
-      kept = keptRoutes(row.engine_routes, evaluation, yield* placeRoutes(row.engine_routes, evaluation, rows))
+      kept = keptRoutes(row.engine_routes, evaluation, nowMs, yield* placeRoutes(row.engine_routes, evaluation, rows))
       yield* storePlacement(row.id, kept, parentsAt5(rows.cellsRead()), xmin)
     }
     const rendered = row.engine_routes.map((r, i) => renderKept(r, evaluation, nowMs, kept[i], i === 0))

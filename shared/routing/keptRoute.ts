@@ -46,8 +46,11 @@ const kept = (w: ShownWarning): KeptWarning => {
   return { json: JSON.stringify(rest), type: w.type, severity: w.severity, distance: w.distance_along_route_m }
 }
 
-/** Warnings of one placed row at any time: the ordinary one and, for a construction not yet begun, the future one. */
-const warningsOf = (route: RouteTrack, e: Evaluation, one: PlacedHazards, row: EventRow | FeatureRow, alongM: number) => {
+/**
+ * Warnings of one placed row at any time after `nowMs`: the ordinary one and, for a construction
+ * not yet begun at `nowMs`, the future one (one begun already never warns as future again).
+ */
+const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, one: PlacedHazards, row: EventRow | FeatureRow, alongM: number) => {
   const timeless = { ...e.hazards, skipTemporal: true }
   // the request's filters are applied when the route is shown
   const all = { minSeverity: "info" as const, excludeTypes: [] }
@@ -55,19 +58,20 @@ const warningsOf = (route: RouteTrack, e: Evaluation, one: PlacedHazards, row: E
   const ahead = shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, one).warnings, all)
   const startMs = ms(row.estimated_start_time ?? row.start_time)
   const to = ms(row.estimated_end_time ?? row.end_time)
-  return begun.map((w, i) => ({ alongM, from: startMs, to, w, future: startMs !== null && ahead[i] !== undefined && ahead[i].type !== w.type ? ahead[i] : undefined, startMs }))
+  return begun.map((w, i) => ({ alongM, from: startMs, to, w, future: startMs !== null && startMs > nowMs && ahead[i] !== undefined && ahead[i].type !== w.type ? ahead[i] : undefined, startMs }))
 }
 
-export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, placed: ReadonlyArray<PlacedRoute>): Array<KeptRoute> =>
+export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, placed: ReadonlyArray<PlacedRoute>): Array<KeptRoute> =>
   placed.map((p, i) => {
     const route = routes[i]
     const found = [
-      ...p.hazards.events.flatMap((x) => warningsOf(route, e, { events: [x], features: [] }, x.row, x.alongM)),
-      ...p.hazards.features.flatMap((x) => warningsOf(route, e, { events: [], features: [x] }, x.row, x.alongM))
+      ...p.hazards.events.flatMap((x) => warningsOf(route, e, nowMs, { events: [x], features: [] }, x.row, x.alongM)),
+      ...p.hazards.features.flatMap((x) => warningsOf(route, e, nowMs, { events: [], features: [x] }, x.row, x.alongM))
     ]
     // the order judging gives: along the route, then by source id
     found.sort((a, b) => a.w.distance_along_route_m - b.w.distance_along_route_m || a.w.source_id.localeCompare(b.w.source_id))
-    const items = found.map((f): KeptItem => ({
+    // a window over by now is over at every later arrival (refetches depart now or later)
+    const items = found.filter((f) => e.hazards.skipTemporal || f.to === null || f.to >= nowMs).map((f): KeptItem => ({
       alongM: f.alongM, from: f.from, to: f.to, warning: kept(f.w),
       ...(f.future && f.startMs !== null ? { future: kept(f.future), startMs: f.startMs } : {})
     }))
