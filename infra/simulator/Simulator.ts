@@ -30,14 +30,16 @@ export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorH
     }
     const answer = answerFor(url.pathname, elapsed())
     if (!answer) return json(res, 404, { error: "no such feed" })
-    const body = JSON.stringify(answer.body)
+    // a string body is an XML document (TMDD, iCone), served as the agencies serve it
+    const xml = typeof answer.body === "string"
+    const body = xml ? (answer.body as string) : JSON.stringify(answer.body)
     if (answer.status !== 200) return json(res, answer.status, answer.body)
     const etag = `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"`
     if (req.headers["if-none-match"] === etag) {
       res.writeHead(304, { etag })
       return res.end()
     }
-    res.writeHead(200, { "content-type": "application/json", etag })
+    res.writeHead(200, { "content-type": xml ? "application/xml" : "application/json", etag })
     res.end(body)
   })
   return new Promise((resolve, reject) => {

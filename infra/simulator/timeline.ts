@@ -1,6 +1,7 @@
 import { eiaFeed, ocpiFeed, rwisFeed, statcanFeed, tpimsDynamic, tpimsStatic } from "./payloads/features.js"
 import { ibi511Feed } from "./payloads/ibi511.js"
 import { open511Empty, open511Feed } from "./payloads/open511.js"
+import { tmddFeed } from "./payloads/tmdd.js"
 import { webcamFeed } from "./payloads/webcams.js"
 import { wzdxFeed, wzdxRestrictionFeed } from "./payloads/wzdx.js"
 
@@ -9,7 +10,8 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
 /**
  * The scripted demo, by seconds since the simulator started. With a 2 s poll interval and
  * sweep factor 15, everything below shows within 90 s:
- * - 0 s: events in Iowa (WZDx), New York (ibi511) and British Columbia (Open511); one malformed
+ * - 0 s: events in Iowa (WZDx, and TMDD XML from a traffic centre that reports the I-80 work zone
+ *   a second time), New York (ibi511) and British Columbia (Open511); one malformed
  *   ibi511 record is quarantined until 30 s;
  * - 20 s: the I-35 work zone closes all lanes (severity_change moderate → major);
  * - 25 s: the I-95 disabled vehicle leaves the feed (archived, `observed`);
@@ -42,6 +44,7 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/statcan/18100001.json": () => ({ status: 200, body: statcanFeed() }),
   "/wzdx/ia": (t) => ({ status: 200, body: wzdxFeed(t >= TIMELINE.wzdxSeverityAt ? 1 : 0) }),
   "/wzdx/ia/restrictions": () => ({ status: 200, body: wzdxRestrictionFeed() }),
+  "/tmdd/ia/feu": () => ({ status: 200, body: tmddFeed() }),
   "/ibi511/ny/api/v2/get/event": (t) => ({
     status: 200,
     body: [...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0), ...(t < TIMELINE.malformedUntil ? [malformed] : [])]
@@ -68,6 +71,7 @@ export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
   { id: "sim-wzdx-ia", adapter: "wzdx", url: `${baseUrl}/wzdx/ia`, jurisdiction: "WZDX_IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-wzdx-restrictions-ia", adapter: "wzdx_restrictions", url: `${baseUrl}/wzdx/ia/restrictions`, jurisdiction: "IA", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 },
   { id: "sim-ibi511-ny", adapter: "ibi511", url: `${baseUrl}/ibi511/ny/api/v2/get/event`, jurisdiction: "NY", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-tmdd-ia", adapter: "tmdd", url: `${baseUrl}/tmdd/ia/feu`, jurisdiction: "IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-drivebc-webcams", adapter: "drivebc_webcams", url: `${baseUrl}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-drivebc-rwis", adapter: "drivebc_rwis", url: `${baseUrl}/drivebc/weather/stations`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },

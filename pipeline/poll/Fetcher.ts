@@ -18,7 +18,7 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024
 export const fetchUrl = (source: SourceConfig, url: string, validators: Validators) =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const headers: Record<string, string> = { accept: "application/json, */*;q=0.5", ...source.headers }
+    const headers: Record<string, string> = { accept: "application/json, application/xml;q=0.9, */*;q=0.5", ...source.headers }
     if (validators.etag) headers["if-none-match"] = validators.etag
     if (validators.lastModified) headers["if-modified-since"] = validators.lastModified
     const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders(headers)))
@@ -50,8 +50,11 @@ export type Fetched =
   | { readonly _tag: "NotModified"; readonly status: number }
   | { readonly _tag: "Payload"; readonly status: number; readonly payload: unknown; readonly validators: Validators }
 
+/** A JSON body parsed; an XML body (TMDD, iCone) handed over as its text for the adapter's XML reader. */
 const parse = (body: string) =>
-  Effect.try({ try: () => JSON.parse(body) as unknown, catch: (e) => new FetchError({ message: `body is not JSON: ${String(e).slice(0, 200)}` }) })
+  /^\uFEFF?\s*</.test(body)
+    ? Effect.succeed<unknown>(body.replace(/^\uFEFF/, ""))
+    : Effect.try({ try: () => JSON.parse(body) as unknown, catch: (e) => new FetchError({ message: `body is neither JSON nor XML: ${String(e).slice(0, 200)}` }) })
 
 /**
  * The source's payload: its one document (conditional on the last validators), or for a

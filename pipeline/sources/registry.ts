@@ -1,4 +1,5 @@
 import type { SourceAdapter } from "./Adapter.js"
+import { cars } from "./cars.js"
 import { cdot_planned_events } from "./cdot_planned_events.js"
 import { drivebc_border } from "./drivebc_border.js"
 import { drivebc_dms } from "./drivebc_dms.js"
@@ -8,6 +9,7 @@ import { drivebc_webcams } from "./drivebc_webcams.js"
 import { eia_weekly } from "./eia_weekly.js"
 import { ibi511 } from "./ibi511.js"
 import { indiana_rest_areas } from "./indiana_rest_areas.js"
+import { tmdd } from "./tmdd.js"
 import { tpims } from "./tpims.js"
 import { ocpi } from "./ocpi.js"
 import { open511 } from "./open511.js"
@@ -21,6 +23,7 @@ import { wzdx_restrictions } from "./wzdx_restrictions.js"
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
   [
     wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
-    indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly, drivebc_border
+    indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly, drivebc_border,
+    tmdd, cars
   ].map((a) => [a.id, a] as const)
 )

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { causeFromText } from "../../shared/domain/Cause.js"
 import type { EventObservation, EventType, Severity } from "../../shared/domain/Event.js"
+import { milepost, readableTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
@@ -89,6 +90,13 @@ const lanesText = (f: Feature["properties"]): string | null => {
   return parts.length > 0 ? parts.join("; ") : null
 }
 
+/** The kind of work or event in words: "Closure", "Bridge work", "Detour", "Work zone". */
+const whatOf = (type: EventType, eventType: string, work: string | null) => {
+  if (type === "closure") return "Closure"
+  if (work && work !== "other") return `${work.replace(/-/g, " ")}${/work$/.test(work) ? "" : " work"}`
+  return eventType === "detour" ? "Detour" : eventType === "restriction" ? "Restriction" : eventType === "incident" ? "Incident" : "Work zone"
+}
+
 const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | string => {
   const p = f.properties
   const core = p.core_details
@@ -110,7 +118,11 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
     cause: core.event_type === "work-zone" ? "roadwork" : causeFromText(core.description, subType),
     severity: severityOf(p.vehicle_impact),
     status: "active", // WZDx 4 has no status: an ended work zone drops out of the feed
-    title: core.name ?? `${type === "closure" ? "Closure" : "Work zone"} on ${road ?? "road"}${directionOf(core.direction) ? ` ${directionOf(core.direction)}` : ""}`,
+    // feeds often put an internal id in `name`: the title is then built from the road and the work
+    title: readableTitle(core.name, {
+      what: whatOf(type, core.event_type, p.types_of_work?.[0]?.type_name ?? null), road, direction: directionOf(core.direction),
+      from: p.beginning_cross_street ?? milepost(p.beginning_milepost, "mi"), to: p.ending_cross_street ?? milepost(p.ending_milepost, "mi")
+    }),
     description: core.description ?? "",
     latitude: point.latitude,
     longitude: point.longitude,
@@ -133,14 +145,15 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
       ending_cross_street: p.ending_cross_street ?? null,
       beginning_milepost: p.beginning_milepost ?? null,
       ending_milepost: p.ending_milepost ?? null,
-      data_source_id: core.data_source_id ?? null
+      data_source_id: core.data_source_id ?? null,
+      upstream_name: core.name ?? null
     }
   }
 }
 
 export const wzdx: EventAdapter = defineAdapter({
   id: "wzdx",
-  revision: 1,
+  revision: 2,
   kind: "events",
   formats: ["wzdx-4.x-workzonefeed", "cwz-1.0"],
   yields: ["construction", "closure", "advisory", "restriction", "incident"],

@@ -60,13 +60,15 @@ const bySource = async (status: string, sourceId: string) => {
 }
 
 describe("end to end", () => {
-  it("shows active events from all three formats", async () => {
+  it("shows active events from all four formats, TMDD's XML among them", async () => {
     const r = await eventually(async () => {
       const res = await call("/events?limit=100")
-      return res.body.total >= 8 ? res : undefined
+      return new Set((res.body.data as Array<{ source: string }>).map((e) => e.source)).size >= 4 && res.body.total >= 10 ? res : undefined
     })
     const sources = new Set((r.body.data as Array<{ source: string }>).map((e) => e.source))
-    expect([...sources].sort()).toEqual(["sim-ibi511-ny", "sim-open511-bc", "sim-wzdx-ia"])
+    expect([...sources].sort()).toEqual(["sim-ibi511-ny", "sim-open511-bc", "sim-tmdd-ia", "sim-wzdx-ia"])
+    const works = (r.body.data as Array<{ source_id: string }>).find((e) => e.source_id === "IA-TMC-4107")
+    expect(works).toMatchObject({ type: "construction", title: "Road construction on I-80 northbound from Exit 137 to Exit 138", jurisdiction: "IA" })
     // the malformed simulator record was quarantined, not stored
     expect((r.body.data as Array<{ source_id: string }>).some((e) => e.source_id === "NY-BAD-1")).toBe(false)
   })

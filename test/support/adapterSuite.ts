@@ -7,6 +7,7 @@ import type { Decoded, SourceAdapter } from "../../pipeline/sources/Adapter.js"
 import { EventObservation } from "../../shared/domain/Event.js"
 import { FeatureObservation } from "../../shared/domain/Feature.js"
 import { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
+import { looksLikeId } from "../../shared/domain/eventTitle.js"
 
 export const ctx = { source: "fixture", jurisdiction: "XX", polledAt: new Date("2026-11-01T12:00:00Z") }
 
@@ -14,7 +15,9 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
 export const SHARED_UPSTREAM = `${root}../shared/fixtures/upstream`
 export const sharedAvailable = existsSync(SHARED_UPSTREAM)
 export const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as unknown
-export const ownFixture = (rel: string) => readJson(`${root}test/fixtures/${rel}`)
+/** A payload as the fetcher hands it over: JSON parsed, XML as its text. */
+export const readPayload = (path: string): unknown => (path.endsWith(".xml") ? readFileSync(path, "utf8") : readJson(path))
+export const ownFixture = (rel: string) => readPayload(`${root}test/fixtures/${rel}`)
 
 type Observation = { readonly source_id: string }
 
@@ -57,6 +60,11 @@ export const adapterSuite = (
       expect(d.records).toHaveLength(expected.records)
       const validate = validator(adapter)
       for (const r of d.records) expect(Either.isRight(validate(r)), JSON.stringify(r).slice(0, 300)).toBe(true)
+    })
+    it.runIf(adapter.kind === "events")("titles every event in words, never with an upstream identifier", () => {
+      for (const r of decodeOk(adapter, load()).records as ReadonlyArray<{ title?: string }>) {
+        expect(looksLikeId(r.title ?? ""), `title ${JSON.stringify(r.title)}`).toBe(false)
+      }
     })
     it("gives unique, stable upstream ids", () => {
       const a = decodeOk(adapter, load()).records.map((r) => r.source_id)
