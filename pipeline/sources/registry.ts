@@ -6,6 +6,7 @@ import { drivebc_dms } from "./drivebc_dms.js"
 import { drivebc_rest_areas } from "./drivebc_rest_areas.js"
 import { drivebc_rwis } from "./drivebc_rwis.js"
 import { drivebc_webcams } from "./drivebc_webcams.js"
+import { icone } from "./icone.js"
 import { eia_weekly } from "./eia_weekly.js"
 import { ibi511 } from "./ibi511.js"
 import { indiana_rest_areas } from "./indiana_rest_areas.js"
@@ -24,6 +25,6 @@ export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, Sour
   [
     wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
     indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly, drivebc_border,
-    tmdd, cars
+    tmdd, cars, icone
   ].map((a) => [a.id, a] as const)
 )
