@@ -12,6 +12,7 @@ import { ibi511 } from "./ibi511.js"
 import { indiana_rest_areas } from "./indiana_rest_areas.js"
 import { tmdd } from "./tmdd.js"
 import { tpims } from "./tpims.js"
+import { navjoy } from "./navjoy.js"
 import { ocpi } from "./ocpi.js"
 import { open511 } from "./open511.js"
 import { open511_cameras } from "./open511_cameras.js"
@@ -25,6 +26,6 @@ export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, Sour
   [
     wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
     indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly, drivebc_border,
-    tmdd, cars, icone
+    tmdd, cars, icone, navjoy
   ].map((a) => [a.id, a] as const)
 )
