@@ -48,10 +48,10 @@ export const plannedTypeOf = (t: string) =>
       : "alerts"
 
 /** "I-70W" → "I-70": OpenTMS appends the travel direction to the route. */
-const routeOf = (r: string | null | undefined) => (r ? r.trim().replace(/^([A-Z]+-\d+[A-Z]?)[NSEW]$/, "$1") : null)
+export const routeOf = (r: string | null | undefined) => (r ? r.trim().replace(/^([A-Z]+-\d+[A-Z]?)[NSEW]$/, "$1") : null)
 
 /** Bitmask string of closed lanes ("0" = none closed) → count of closed lanes. */
-const closedLanes = (mask: string | null | undefined) => (mask && /^[01]+$/.test(mask) ? [...mask].filter((c) => c === "1").length : undefined)
+export const closedLanes = (mask: string | null | undefined) => (mask && /^[01]+$/.test(mask) ? [...mask].filter((c) => c === "1").length : undefined)
 
 const toFeature = (jurisdiction: string) => (f: Feature): FeatureObservation | string => {
   const p = f.properties

@@ -1,5 +1,6 @@
 import type { SourceAdapter } from "./Adapter.js"
 import { cars } from "./cars.js"
+import { cdot_opentms } from "./cdot_opentms.js"
 import { cdot_planned_events } from "./cdot_planned_events.js"
 import { drivebc_border } from "./drivebc_border.js"
 import { drivebc_dms } from "./drivebc_dms.js"
@@ -26,6 +27,6 @@ export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, Sour
   [
     wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
     indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly, drivebc_border,
-    tmdd, cars, icone, navjoy
+    tmdd, cars, icone, navjoy, cdot_opentms
   ].map((a) => [a.id, a] as const)
 )
