@@ -102,7 +102,7 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
     expect(rows.map((r) => r.outcome)).toEqual(["ok", "not_modified", "empty", "error", "error", "error"])
     expect(rows[0]).toMatchObject({ record_count: 2, rejected_count: 1, change_count: 2 })
     expect(rows[3].error).toMatch(/HTTP 500/)
-    expect(rows[4].error).toMatch(/not JSON/)
+    expect(rows[4].error).toMatch(/neither JSON nor XML/)
     expect(rows[5].error).toMatch(/timed out after 100 ms/)
     const quarantined = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ reason: string }>`SELECT reason FROM quarantine WHERE source = ${s.id}`)
     expect(quarantined).toHaveLength(1)
