@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { causeFromText } from "../../shared/domain/Cause.js"
 import type { EventObservation, EventType, Severity } from "../../shared/domain/Event.js"
-import { milepost, readableTitle } from "../../shared/domain/eventTitle.js"
+import { buildTitle, milepost } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
 import { decodeEach, defineAdapter, type EventAdapter, field, Lenient } from "./Adapter.js"
@@ -131,7 +131,7 @@ const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string 
     cause: causeFromText(code, ...phrases.map((k) => k.code), type0 === "construction" ? "roadwork" : null, chainUp ? "snow" : null),
     severity: SEVERITIES[e.representation?.priority?.name?.toUpperCase() ?? ""] ?? (e.priority !== undefined && e.priority !== null && e.priority <= 1 ? "major" : "minor"),
     status: ENDED.has((e.status ?? "").toUpperCase()) ? "archived" : "active",
-    title: readableTitle(null, { what: code ?? type0, road, direction, from, to }),
+    title: buildTitle({ what: code ?? type0, road, direction, from, to }),
     description: plan("WEB") || plan("FULL_PREVIEW") || plan("AUDIO"),
     latitude: point.latitude,
     longitude: point.longitude,

@@ -1,12 +1,11 @@
-import { Schema } from "effect"
 import { causeFromText } from "../../shared/domain/Cause.js"
 import type { EventObservation, EventType, Severity } from "../../shared/domain/Event.js"
 import { milepost, readableTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, defineAdapter, type EventAdapter, Lenient } from "./Adapter.js"
-import { closedLanes, routeOf } from "./cdot_planned_events.js"
+import { decodeEach, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./opentmsRecord.js"
 
 /**
  * Colorado DOT OpenTMS planned events and incidents as events (GeoJSON Features: one, an
@@ -15,45 +14,6 @@ import { closedLanes, routeOf } from "./cdot_planned_events.js"
  * codes are truck restrictions. Times are UTC instants with the offset OpenTMS wrote.
  * (`cdot_planned_events` reads the same planned events as time-bounded road features.)
  */
-
-const LaneImpact = Schema.Struct({ direction: Lenient.optString, laneCount: Lenient.optNumber, laneClosures: Lenient.optString })
-const Feature = Schema.Struct({
-  type: Schema.Literal("Feature"),
-  geometry: Schema.Struct({ type: Schema.String, coordinates: Schema.Array(Schema.Unknown) }),
-  properties: Schema.Struct({
-    id: Schema.NonEmptyTrimmedString,
-    type: Schema.String,
-    name: Lenient.optString,
-    category: Lenient.optString,
-    status: Lenient.optString,
-    severity: Lenient.optString,
-    responseLevel: Lenient.optString,
-    routeName: Lenient.optString,
-    direction: Lenient.optString,
-    startTime: Lenient.optString,
-    clearTime: Lenient.optString,
-    lastUpdated: Lenient.optString,
-    startMarker: Lenient.optNumber,
-    endMarker: Lenient.optNumber,
-    travelerInformationMessage: Lenient.optString,
-    isOversizedLoadsProhibited: Lenient.optBoolean,
-    widthRestriction: Lenient.optNumber,
-    injuries: Lenient.optNumber,
-    fatalities: Lenient.optNumber,
-    vehiclesInvolved: Lenient.optNumber,
-    additionalImpacts: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    jurisdictions: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    schedule: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ startTime: Lenient.optString, endTime: Lenient.optString })))),
-    laneImpacts: Schema.optional(Schema.NullOr(Schema.Array(LaneImpact)))
-  })
-})
-type Feature = typeof Feature.Type
-
-const Envelope = Schema.Union(
-  Schema.Array(Schema.Unknown),
-  Schema.Struct({ type: Schema.Literal("FeatureCollection"), features: Schema.Array(Schema.Unknown) }),
-  Schema.Struct({ type: Schema.Literal("Feature") }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-)
 
 const typeOf = (t: string, category: string | null | undefined): EventType =>
   /chain law|traction law|restriction|permit|oversize/i.test(t)
@@ -69,7 +29,7 @@ const typeOf = (t: string, category: string | null | undefined): EventType =>
 const SEVERITIES: Record<string, Severity> = { minor: "minor", moderate: "moderate", intermediate: "moderate", major: "major", critical: "critical" }
 const ENDED = /cleared|closed|ended|inactive|cancel/i
 
-const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | string => {
+const toEvent = (jurisdiction: string) => (f: OpenTmsFeature): EventObservation | string => {
   const p = f.properties
   const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
   if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
@@ -141,11 +101,6 @@ export const cdot_opentms: EventAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: cdot_opentms, envelope: Envelope, record: Feature, map: toEvent(ctx.jurisdiction),
-      items: (e) => (Array.isArray(e) ? e : "features" in e && Array.isArray(e.features) ? e.features : [e]),
-      idOf: (raw) => {
-        const id = (raw as { properties?: { id?: unknown } } | null)?.properties?.id
-        return typeof id === "string" && id.trim() !== "" ? id : undefined
-      }
+      adapter: cdot_opentms, ...openTmsFormat, map: toEvent(ctx.jurisdiction)
     })
 })

@@ -1,9 +1,9 @@
-import { Schema } from "effect"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { decodeEach, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./opentmsRecord.js"
 
 /**
  * CDOT OpenTMS planned events (GeoJSON Features: one, an array, or a FeatureCollection) as
@@ -12,34 +12,6 @@ import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapt
  * mapped by keyword and kept as `properties.planned_type`.
  */
 
-const Feature = Schema.Struct({
-  type: Schema.Literal("Feature"),
-  geometry: Schema.Struct({ type: Schema.String, coordinates: Schema.Array(Schema.Unknown) }),
-  properties: Schema.Struct({
-    id: Schema.NonEmptyTrimmedString,
-    type: Schema.String,
-    name: Lenient.optString,
-    routeName: Lenient.optString,
-    direction: Lenient.optString,
-    startTime: Lenient.optString,
-    clearTime: Lenient.optString,
-    lastUpdated: Lenient.optString,
-    startMarker: Lenient.optNumber,
-    endMarker: Lenient.optNumber,
-    travelerInformationMessage: Lenient.optString,
-    isOversizedLoadsProhibited: Lenient.optBoolean,
-    schedule: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ startTime: Lenient.optString, endTime: Lenient.optString })))),
-    laneImpacts: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ direction: Lenient.optString, laneCount: Lenient.optNumber, laneClosures: Lenient.optString }))))
-  })
-})
-type Feature = typeof Feature.Type
-
-const Envelope = Schema.Union(
-  Schema.Array(Schema.Unknown),
-  Schema.Struct({ type: Schema.Literal("FeatureCollection"), features: Schema.Array(Schema.Unknown) }),
-  Schema.Struct({ type: Schema.Literal("Feature") }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-)
-
 export const plannedTypeOf = (t: string) =>
   /construct|maint|install|resurfac|paving|repair|work|striping|bridge|wall|replace/i.test(t)
     ? "future_construction"
@@ -47,13 +19,7 @@ export const plannedTypeOf = (t: string) =>
       ? "special_events"
       : "alerts"
 
-/** "I-70W" → "I-70": OpenTMS appends the travel direction to the route. */
-export const routeOf = (r: string | null | undefined) => (r ? r.trim().replace(/^([A-Z]+-\d+[A-Z]?)[NSEW]$/, "$1") : null)
-
-/** Bitmask string of closed lanes ("0" = none closed) → count of closed lanes. */
-export const closedLanes = (mask: string | null | undefined) => (mask && /^[01]+$/.test(mask) ? [...mask].filter((c) => c === "1").length : undefined)
-
-const toFeature = (jurisdiction: string) => (f: Feature): FeatureObservation | string => {
+const toFeature = (jurisdiction: string) => (f: OpenTmsFeature): FeatureObservation | string => {
   const p = f.properties
   const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
   if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
@@ -100,11 +66,6 @@ export const cdot_planned_events: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: cdot_planned_events, envelope: Envelope, record: Feature, map: toFeature(ctx.jurisdiction),
-      items: (e) => (Array.isArray(e) ? e : "features" in e && Array.isArray(e.features) ? e.features : [e]),
-      idOf: (raw) => {
-        const id = (raw as { properties?: { id?: unknown } } | null)?.properties?.id
-        return typeof id === "string" && id.trim() !== "" ? id : undefined
-      }
+      adapter: cdot_planned_events, ...openTmsFormat, map: toFeature(ctx.jurisdiction)
     })
 })

@@ -129,6 +129,7 @@ const toEvent = (jurisdiction: string) => (f: Feu): EventObservation | string =>
   })
   const status = indicator("status")?.toLowerCase() ?? null
   const ended = (status !== null && ENDED.has(status)) || indicator("active-flag")?.toLowerCase() === "no"
+  const name = text(at(detail, "event-name"))
   const what = subType && subType !== "incident" && subType !== "major event" ? subType : (WHAT[type] ?? type)
   return {
     source_id: id,
@@ -138,7 +139,7 @@ const toEvent = (jurisdiction: string) => (f: Feu): EventObservation | string =>
     cause: causeFromText(subType, type === "construction" ? "roadwork" : null, description),
     severity: SEVERITIES[indicator("severity")?.toLowerCase() ?? ""] ?? "minor",
     status: ended ? "archived" : "active",
-    title: readableTitle(text(at(detail, "event-name")), { what, road, direction, from, to }),
+    title: readableTitle(name, { what, road, direction, from, to }),
     description,
     latitude: p1[1],
     longitude: p1[0],
@@ -160,7 +161,7 @@ const toEvent = (jurisdiction: string) => (f: Feu): EventObservation | string =>
       event_category: text(at(detail, "event-category")),
       link_direction: rawDirection,
       linear_reference: text(at(primary, "linear-reference")),
-      upstream_name: text(at(detail, "event-name"))
+      upstream_name: name
     }
   }
 }

@@ -9,7 +9,7 @@ const real: Array<[string, number, number]> = [
   ["icone/incident_short.xml", 2, 0]
 ]
 for (const [path, n, bad] of real) {
-  adapterSuite(icone, path, () => readPayload(`${SHARED_UPSTREAM}/icone/${path.split("/")[1]}`), { records: n, rejected: bad, skip: !sharedAvailable })
+  adapterSuite(icone, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), { records: n, rejected: bad, skip: !sharedAvailable })
 }
 
 describe("icone mapping", () => {
