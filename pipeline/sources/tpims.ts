@@ -10,6 +10,11 @@ import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapt
  * by `siteId` (a source with `urls: {static, dynamic}`). Availability is never invented:
  * a number gives `available`/`available_spots` (0 is a real "full"), text such as `LOW` gives
  * `availability_text`, and `Unknown` or no dynamic record gives no availability keys at all.
+ *
+ * Trust is honoured: a reading the site marks `trustData: false` publishes no count; the
+ * figure it reported travels as `unverified_available_spots` (or `unverified_availability_text`)
+ * so nobody plans a stop on it. A capacity of 0 is the feeds' placeholder for "not known"
+ * (Illinois sends it for sites with dozens of spaces), so it publishes no `capacity`.
  */
 
 const Static = Schema.Struct({
@@ -55,21 +60,28 @@ const join = (e: typeof Envelope.Type): ReadonlyArray<unknown> => {
   return e.static.map((s) => ({ static: s, dynamic: dynamic.get(siteIdOf(s) ?? "") ?? null }))
 }
 
+/** A capacity is a figure only when positive; 0 or negative is the feeds' "unknown". */
+const realCapacity = (n: number | null | undefined): number | undefined => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined)
+
 const availability = (d: typeof Dynamic.Type | null | undefined, capacity: number | undefined) => {
   if (!d) return {}
   const raw = d.reportedAvailable
   const text = typeof raw === "number" ? String(raw) : raw?.trim() ?? ""
+  const trusted = d.trustData !== false
   const out: Record<string, unknown> = {
     ...(d.open !== undefined && d.open !== null ? { open: d.open } : {}),
     ...(d.trend ? { trend: d.trend.toLowerCase() } : {}),
     ...(d.trustData !== undefined && d.trustData !== null ? { trust_data: d.trustData } : {}),
     ...(toIso(d.timeStamp) ? { observed_at: toIso(d.timeStamp) } : {})
   }
-  if (/^\d+$/.test(text)) {
+  if (!trusted) {
+    if (/^\d+$/.test(text)) out.unverified_available_spots = Number(text)
+    else if (text !== "" && text.toLowerCase() !== "unknown") out.unverified_availability_text = text.toUpperCase()
+  } else if (/^\d+$/.test(text)) {
     const n = Number(text)
     out.available = n
     out.available_spots = n
-    if (capacity !== undefined && capacity > 0) out.occupancy_pct = Math.round(((capacity - Math.min(n, capacity)) / capacity) * 100)
+    if (capacity !== undefined) out.occupancy_pct = Math.round(((capacity - Math.min(n, capacity)) / capacity) * 100)
   } else if (text !== "" && text.toLowerCase() !== "unknown") {
     out.availability_text = text.toUpperCase()
   }
@@ -80,7 +92,7 @@ const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | s
   const s = site.static
   const { latitude, longitude } = s.location
   if (!validLatLng(latitude, longitude)) return `invalid coordinates ${latitude},${longitude}`
-  const capacity = s.capacity ?? site.dynamic?.capacity ?? undefined
+  const capacity = realCapacity(s.capacity) ?? realCapacity(site.dynamic?.capacity)
   const milepost = s.referencePost === undefined || s.referencePost === null || s.referencePost === "" ? undefined : Number(s.referencePost)
   return {
     source_id: s.siteId,
@@ -109,7 +121,7 @@ const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | s
 
 export const tpims: FeatureAdapter = defineAdapter({
   id: "tpims",
-  revision: 1,
+  revision: 2,
   kind: "features",
   formats: ["maasto-tpims-static+dynamic"],
   yields: ["truck_parking"],

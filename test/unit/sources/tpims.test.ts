@@ -11,8 +11,25 @@ const real = (state: string) => () => ({
 adapterSuite(tpims, "MAASTO Illinois static + dynamic", real("IL"), { records: 51, rejected: 0, skip: !sharedAvailable })
 adapterSuite(tpims, "MAASTO Kentucky static + dynamic", real("KY"), { records: 13, rejected: 0, skip: !sharedAvailable })
 
+describe.skipIf(!sharedAvailable)("tpims over the real Illinois and Kentucky feeds: untrusted and placeholder figures are never numbers", () => {
+  it("gives no available_spots for any site its feed marks trustData false, and no capacity of 0", () => {
+    let untrusted = 0
+    for (const state of ["IL", "KY"]) {
+      const payload = real(state)() as { dynamic: Array<{ siteId: string; trustData?: boolean }> }
+      const distrusted = new Set(payload.dynamic.filter((d) => d.trustData === false).map((d) => d.siteId))
+      for (const r of decodeOk(tpims, payload).records) {
+        expect(r.properties.capacity === undefined || (r.properties.capacity as number) > 0).toBe(true)
+        if (!distrusted.has(r.source_id)) continue
+        untrusted++
+        for (const k of ["available", "available_spots", "occupancy_pct", "availability_text"]) expect(r.properties).not.toHaveProperty(k)
+      }
+    }
+    expect(untrusted).toBe(48) // 43 Illinois + 5 Kentucky sites are marked untrusted in these captures
+  })
+})
+
 describe("tpims: absent is never zero", () => {
-  const [rest, full, low, unknown] = decodeOk(tpims, ownFixture("tpims/static_dynamic.json")).records
+  const [rest, full, low, unknown, untrusted, placeholder, dynamicCapacity, untrustedLow] = decodeOk(tpims, ownFixture("tpims/static_dynamic.json")).records
 
   it("publishes a numeric count, with occupancy, and keeps 0 as a real 'full'", () => {
     expect(rest.properties).toMatchObject({ capacity: 40, available: 12, available_spots: 12, occupancy_pct: 70, open: true, trend: "steady", observed_at: "2026-11-01T12:00:00.000Z", amenities: ["Restroom", "Vending machine"], ownership: "public", milepost: 100 })
@@ -28,6 +45,18 @@ describe("tpims: absent is never zero", () => {
 
   it("publishes no availability keys when the feed says Unknown or has no capacity", () => {
     for (const k of ["available", "available_spots", "availability_text", "occupancy_pct", "capacity"]) expect(unknown.properties).not.toHaveProperty(k)
+  })
+
+  it("publishes no count for a reading marked trustData false; the figure travels as unverified", () => {
+    for (const k of ["available", "available_spots", "occupancy_pct", "availability_text"]) expect(untrusted.properties).not.toHaveProperty(k)
+    expect(untrusted.properties).toMatchObject({ capacity: 50, unverified_available_spots: 25, trust_data: false })
+    expect(untrustedLow.properties).not.toHaveProperty("availability_text")
+    expect(untrustedLow.properties).toMatchObject({ unverified_availability_text: "LOW", trust_data: false })
+  })
+
+  it("treats capacity 0 as the placeholder it is: no capacity, and a dynamic capacity wins over a static 0", () => {
+    for (const k of ["capacity", "available_spots", "occupancy_pct"]) expect(placeholder.properties).not.toHaveProperty(k)
+    expect(dynamicCapacity.properties).toMatchObject({ capacity: 17, available_spots: 5, occupancy_pct: 71 })
   })
 
   it("takes the state from the site, the name without its list number", () => {
