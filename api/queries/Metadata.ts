@@ -13,18 +13,27 @@ export const dataSources = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{
     id: string; adapter: string; jurisdiction: string; poll_interval_s: number; attribution: SourceCreditRow | null
     format: string | null; kind: string | null; yields: ReadonlyArray<string>; last_poll_at: string | null; last_outcome: string | null
+    read_at: string | null; read_records: number | null; read_rejected: number | null
+    read_reasons: ReadonlyArray<{ reason: string; count: number; example: string }> | null
   }>`
     SELECT s.id, s.adapter, s.jurisdiction, s.poll_interval_s, s.attribution, s.format, s.kind, s.yields,
-           p.started_at AS last_poll_at, p.outcome AS last_outcome
+           p.started_at AS last_poll_at, p.outcome AS last_outcome,
+           r.started_at AS read_at, r.record_count AS read_records, r.rejected_count AS read_rejected, r.rejected_reasons AS read_reasons
     FROM sources s
     LEFT JOIN LATERAL (SELECT started_at, outcome FROM source_polls WHERE source = s.id ORDER BY started_at DESC, id DESC LIMIT 1) p ON true
+    -- a 304 or a failed fetch reads no records: what was refused is the last payload actually read
+    LEFT JOIN LATERAL (SELECT started_at, record_count, rejected_count, rejected_reasons FROM source_polls
+                       WHERE source = s.id AND outcome IN ('ok', 'empty') ORDER BY started_at DESC, id DESC LIMIT 1) r ON true
     ORDER BY s.id`
 ).pipe(
   Effect.map((rows) =>
     rows.map((r) => ({
       id: r.id, jurisdiction: r.jurisdiction, format: r.format ?? r.adapter, kind: r.kind ?? "unknown",
       yields: r.yields, poll_interval_s: r.poll_interval_s, last_poll_at: r.last_poll_at, last_outcome: r.last_outcome,
-      requires_attribution: r.attribution !== null, attribution: r.attribution
+      requires_attribution: r.attribution !== null, attribution: r.attribution,
+      last_read: r.read_at === null
+        ? null
+        : { polled_at: r.read_at, records: r.read_records ?? 0, rejected: r.read_rejected ?? 0, top_reasons: r.read_reasons ?? [] }
     }))
   )
 )

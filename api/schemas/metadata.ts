@@ -23,7 +23,17 @@ export const DataSource = Schema.Struct({
   id: Schema.String, jurisdiction: Schema.String, format: Schema.String, kind: Schema.Literal("events", "features", "prices"),
   yields: Texts, poll_interval_s: Schema.Number, last_poll_at: NullableDateTime,
   last_outcome: Schema.NullOr(Schema.Literal("ok", "not_modified", "empty", "error")), requires_attribution: Schema.Boolean,
-  attribution: Schema.NullOr(SourceCredit)
+  attribution: Schema.NullOr(SourceCredit),
+  last_read: Schema.NullOr(Schema.Struct({
+    polled_at: DateTime,
+    records: Count.annotations({ description: "Records the payload held that were read (new, changed or unchanged)" }),
+    rejected: Count.annotations({ description: "Records refused (quarantined), all of them" }),
+    top_reasons: Schema.Array(Schema.Struct({
+      reason: Schema.String.annotations({ description: "The kind of refusal: numbers and quoted values folded, so one drifting field is one reason" }),
+      count: Count,
+      example: Schema.String.annotations({ description: "One refusal of this kind as the adapter wrote it" })
+    }).annotations({ identifier: "RejectionReason" })).annotations({ description: "At most 5, commonest first" })
+  }).annotations({ identifier: "LastRead", description: "The last poll that read a payload (a 304 or a failed fetch reads none); null before the first" }))
 }).annotations({ identifier: "DataSource" })
 export const DataSourceList = DataOf(DataSource, "DataSourceList")
 

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Rejection } from "../sources/Adapter.js"
+import { topReasons } from "./rejectionReasons.js"
 import type { SourceConfig } from "./SourceCatalogue.js"
 import { nowIso } from "../../shared/time/Now.js"
 
@@ -26,9 +27,9 @@ export const recordPoll = (r: PollRecord) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql`
-      INSERT INTO source_polls (source, started_at, outcome, latency_ms, http_status, record_count, rejected_count, change_count, error)
+      INSERT INTO source_polls (source, started_at, outcome, latency_ms, http_status, record_count, rejected_count, change_count, error, rejected_reasons)
       VALUES (${r.source}, ${r.startedAt.toISOString()}, ${r.outcome}, ${Math.round(r.latencyMs)}, ${r.httpStatus},
-              ${r.recordCount}, ${r.rejected.length}, ${r.changeCount}, ${r.error})`
+              ${r.recordCount}, ${r.rejected.length}, ${r.changeCount}, ${r.error}, ${JSON.stringify(topReasons(r.rejected))}::jsonb)`
     if (r.rejected.length > 0) {
       const rows = r.rejected.slice(0, MAX_SAMPLES).map((x) => ({ reason: x.reason, sample: x.sample ?? null }))
       yield* sql`

@@ -12,6 +12,7 @@ import sourceMetadata from "./migrations/0008_source_metadata.js"
 import analytics from "./migrations/0009_analytics.js"
 import routingAccounts from "./migrations/0010_routing_accounts.js"
 import routeCache from "./migrations/0011_route_cache.js"
+import pollRejections from "./migrations/0012_poll_rejections.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -25,7 +26,8 @@ export const MIGRATIONS = {
   "0008_source_metadata": sourceMetadata,
   "0009_analytics": analytics,
   "0010_routing_accounts": routingAccounts,
-  "0011_route_cache": routeCache
+  "0011_route_cache": routeCache,
+  "0012_poll_rejections": pollRejections
 }
 
 const run = Migrator.make({})

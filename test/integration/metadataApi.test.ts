@@ -45,8 +45,16 @@ beforeAll(async () => {
     yield* rebuildCoverage
     // polls for status: ny fine, ev erroring with an open circuit
     const now = Date.now() - 10_000
+    const refused = [
+      { reason: "Latitude: Expected number, actual \"x\"" }, { reason: "Latitude: Expected number, actual \"north\"" },
+      { reason: "invalid coordinates 91,-200" }
+    ]
     for (const [i, outcome] of (["ok", "ok", "ok", "error"] as const).entries()) {
-      yield* recordPoll({ source: "ny", startedAt: new Date(now + i * 1000), outcome, latencyMs: 5, httpStatus: 200, recordCount: 2, rejected: [], changeCount: 0, error: null })
+      const read = outcome === "ok"
+      yield* recordPoll({
+        source: "ny", startedAt: new Date(now + i * 1000), outcome, latencyMs: 5, httpStatus: 200, recordCount: read ? 2 : 0,
+        rejected: read ? refused.slice(0, i + 1).map((r) => ({ ...r, sample: null })) : [], changeCount: 0, error: read ? null : "HTTP 503"
+      })
     }
     yield* recordPoll({ source: "ev", startedAt: new Date(now), outcome: "error", latencyMs: 5, httpStatus: 503, recordCount: 0, rejected: [], changeCount: 0, error: "HTTP 503" })
     const redis = yield* Redis
@@ -113,6 +121,17 @@ describe("sources and credits", () => {
     expect(data.map((d: { id: string }) => d.id)).toEqual(["cams", "ev", "ny", "signs"])
     expect(data[0]).toMatchObject({ kind: "features", yields: ["cameras"], requires_attribution: true })
     expect(data[2]).toMatchObject({ kind: "events", requires_attribution: false, attribution: null, last_outcome: "error" })
+  })
+  it("shows what the last poll that read a payload refused, with its commonest reasons; a failed poll does not hide it", async () => {
+    const data = (await call("/data-sources")).body.data
+    const ny = data.find((d: { id: string }) => d.id === "ny")
+    expect(ny.last_outcome).toBe("error")
+    expect(ny.last_read).toMatchObject({ records: 2, rejected: 3 })
+    expect(ny.last_read.top_reasons).toEqual([
+      { reason: "Latitude: Expected number, actual …", count: 2, example: "Latitude: Expected number, actual \"x\"" },
+      { reason: "invalid coordinates #,#", count: 1, example: "invalid coordinates 91,-200" }
+    ])
+    expect(data.find((d: { id: string }) => d.id === "ev").last_read).toBeNull() // it never read a payload
   })
 })
 

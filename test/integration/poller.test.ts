@@ -109,6 +109,21 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
     expect(quarantined[0].reason).toMatch(/Latitude/)
   }))
 
+  it.effect("keeps every refused record's kind with a count, commonest first, so a drifting field reads as one reason", () => Effect.gen(function* () {
+    const s = source("p-reasons")
+    yield* registerSources([s], () => null)
+    answer = { status: 200, body: [rec("ok1"), { ID: "b1", Latitude: "x" }, { ID: "b2", Latitude: "y" }, { ID: "b3", Latitude: "z" }, rec("dup"), rec("dup")] }
+    yield* poll(s)
+    const [row] = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ rejected_count: number; rejected_reasons: Array<{ reason: string; count: number; example: string }> }>`
+        SELECT rejected_count, rejected_reasons FROM source_polls WHERE source = ${s.id}`)
+    expect(row.rejected_count).toBe(4)
+    expect(row.rejected_reasons.map((r) => r.count)).toEqual([3, 1])
+    expect(row.rejected_reasons[0].reason).toMatch(/Latitude/)
+    expect(row.rejected_reasons[0].reason).not.toMatch(/"x"|"y"|"z"/)
+    expect(row.rejected_reasons[1]).toEqual({ reason: "duplicate upstream id in one payload", count: 1, example: "duplicate upstream id dup in one payload" })
+  }))
+
   it.effect("sends If-Modified-Since after a Last-Modified answer and records not_modified", () => Effect.gen(function* () {
     const s = source("p-lastmod")
     answer = { status: 200, body: [rec("m1")], lastModified: "Sun, 01 Nov 2026 12:00:00 GMT" }
