@@ -22,6 +22,8 @@ export interface EventFilters {
   readonly delaySec?: number
   /** plan history window: ended events last updated longer ago than this are not shown */
   readonly historyDays?: number
+  /** one report per linked group: a report is left out when its group's representative is in the answer */
+  readonly dedupe?: boolean
 }
 
 /** One page of a list in `seq` order: `afterSeq` (from a cursor) replaces the offset. */
@@ -33,13 +35,13 @@ export interface Page {
 
 const LIST_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause, severity, status, title, description,
   affected_roads, direction, lanes_affected, start_time, end_time, estimated_end_time, latitude, longitude,
-  road_class, last_updated, created_at, seq`
+  road_class, last_updated, created_at, represented_by, seq`
 
 const FULL_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause, severity, status, title, description,
   CASE WHEN geometry->>'type' = 'Point' THEN geometry ELSE jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(longitude, latitude)) END AS location,
   affected_roads, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
   source_created_at, source_updated_at, latitude, longitude, road_class, metadata, last_updated, created_at,
-  archived_at, archive_reason`
+  archived_at, archive_reason, represented_by`
 
 /** Beyond this many cells the H3 prefilter costs more than it saves; the lat/lng box does it alone. */
 const MAX_PREFILTER_CELLS = 1000
@@ -83,6 +85,13 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   if (f.updatedBefore) w.push(sql`last_updated < ${f.updatedBefore}`)
   if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
   if (f.historyDays !== undefined) w.push(sql`(status = 'active' OR last_updated >= ${new Date(nowMs - f.historyDays * 86_400_000).toISOString()}::timestamptz)`)
+  if (f.dedupe) {
+    // the representative is judged by the same filters (unqualified names resolve to rep inside
+    // the subquery): when it is not in the answer, this report stands in, so nothing vanishes
+    const repWhere = whereClauses(sql, { ...f, dedupe: false }, nowMs)
+    w.push(sql`(represented_by IS NULL OR NOT EXISTS (
+      SELECT 1 FROM events rep WHERE rep.id = events.represented_by AND ${repWhere.length === 0 ? sql`TRUE` : sql.and(repWhere)}))`)
+  }
   return w
 }
 

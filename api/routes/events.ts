@@ -5,7 +5,7 @@ import { nowMillis } from "../../shared/time/Now.js"
 import { cached } from "../cached.js"
 import { featureCollection, requireGeoJson } from "../geojson.js"
 import { NotFound } from "../http/HttpError.js"
-import { BboxParam, circleFields, circleOf, Id, Instant, List, Text } from "../http/QueryParams.js"
+import { BboxParam, Bool, circleFields, circleOf, Id, Instant, List, Text } from "../http/QueryParams.js"
 import { RequestAuth } from "../http/RequestAuth.js"
 import { type ResponseHeaders, route } from "../http/Route.js"
 import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
@@ -13,6 +13,7 @@ import { listExtras } from "../listExtras.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, pageFields, pageOf, withoutSeq } from "../paging.js"
+import { withLinks } from "../queries/EventLinks.js"
 import { type EventFilters, eventsByIds, getEvent, knownSubTypes, listEvents } from "../queries/EventsQuery.js"
 import { reference } from "../queries/Reference.js"
 import { EventCollection, EventDetail, EventPage } from "../schemas/events.js"
@@ -31,6 +32,7 @@ const EventQuery = Schema.Struct({
   bbox: Schema.optional(BboxParam),
   updated_after: Schema.optional(Instant("last_updated at or after")),
   updated_before: Schema.optional(Instant("last_updated before")),
+  dedupe: Schema.optional(Bool("One report per real-world event: a report another source's linked report stands for is left out, and each item lists also_reported_by[]; default false")),
   ...pageFields()
 })
 type EventQuery = typeof EventQuery.Type
@@ -61,10 +63,11 @@ const byIds = (ids: ReadonlyArray<string>) =>
     if (ids.length > auth.plan.max_batch_size) {
       return yield* Effect.fail(planGate(auth, "plan_batch_size", `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`))
     }
-    const rows = yield* eventsByIds(ids)
-    if (!auth.plan.allow_archived_events && rows.some((r) => r.status !== "active")) {
+    const found = yield* eventsByIds(ids)
+    if (!auth.plan.allow_archived_events && found.some((r) => r.status !== "active")) {
       return yield* Effect.fail(planGate(auth, "plan_archived_event", "ids names an ended event; your plan shows active events only"))
     }
+    const rows = yield* withLinks(found, false)
     return { envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }, warnings: [] as Array<ApiWarning> }
   })
 
@@ -95,10 +98,12 @@ const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
       updatedAfter: q.updated_after,
       updatedBefore: q.updated_before,
       delaySec: auth.plan.data_delay_sec,
-      historyDays: auth.plan.event_history_days ?? undefined
+      historyDays: auth.plan.event_history_days ?? undefined,
+      ...(q.dedupe ? { dedupe: true } : {})
     }
     const page = yield* pageOf(q, filters)
-    const result = yield* listEvents(filters, page)
+    const listed = yield* listEvents(filters, page)
+    const result = { ...listed, rows: yield* withLinks(listed.rows, q.dedupe === true) }
     const types = filters.types?.length === 1 ? filters.types : undefined
     const attribution = yield* listExtras(headers, { kind: "event", codes: q.jurisdiction, ref, types, rows: result.rows, total: result.total, warnings })
     if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
@@ -140,12 +145,13 @@ export const eventRoutes = [
     responses: { 200: { description: "The event", schema: EventDetail, headers: ["rateLimit"] }, 404: { description: "No such event" } },
     handler: ({ params }) =>
       Effect.gen(function* () {
-        const row = yield* getEvent(params.id)
-        if (!row) return yield* Effect.fail(new NotFound({ message: `no event with id ${params.id}`, docsUrl: "/docs/api#events" }))
+        const found = yield* getEvent(params.id)
+        if (!found) return yield* Effect.fail(new NotFound({ message: `no event with id ${params.id}`, docsUrl: "/docs/api#events" }))
         const auth = yield* RequestAuth
-        if (!auth.plan.allow_archived_events && row.status !== "active") {
+        if (!auth.plan.allow_archived_events && found.status !== "active") {
           return yield* Effect.fail(planGate(auth, "plan_archived_event", `event ${params.id} has ended; your plan shows active events only`))
         }
+        const [row] = yield* withLinks([{ ...found, id: params.id }], false)
         return row
       })
   })

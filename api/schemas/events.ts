@@ -25,10 +25,19 @@ const listFields = {
   longitude: Schema.Number.annotations({ jsonSchema: { type: "number", minimum: -180, maximum: 180 } }),
   road_class: NullableText,
   last_updated: DateTime,
-  created_at: DateTime
+  created_at: DateTime,
+  related: Schema.Array(Schema.Struct({
+    id: Schema.String.annotations({ description: "The other report's event id" }),
+    source: Schema.String,
+    reason: Schema.String.annotations({ description: "Why they are one event: road, direction, gap along the road, times, types" }),
+    confidence: Schema.Number.annotations({ jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: 1 }, description: "1 for the same type and direction touching; less for compatible types, an unstated direction, distance" })
+  }).annotations({ identifier: "RelatedEvent" })).annotations({ description: "Other sources' reports of the same real-world event; each keeps its own id and history. Empty when none" })
 }
 
-export const Event = Schema.Struct(listFields).annotations({ identifier: "Event" })
+const AlsoReportedBy = Schema.Array(Schema.Struct({ id: Schema.String, source: Schema.String }).annotations({ identifier: "AlsoReportedBy" }))
+  .annotations({ description: "Only with dedupe=true: the other reports of this event (its linked group), left out of the list" })
+
+export const Event = Schema.Struct({ ...listFields, also_reported_by: Schema.optional(AlsoReportedBy) }).annotations({ identifier: "Event" })
 
 const Point = Schema.Struct({
   type: Schema.Literal("Point"),

@@ -7,6 +7,7 @@ const fields = {
   name: Schema.String, url: Schema.String,
   jurisdiction: Texts, type: Texts, sub_type: Texts, severity: Texts, cause: Texts,
   batch_window_seconds: Schema.NullOr(Schema.Number.annotations({ jsonSchema: { type: "integer", minimum: 1, maximum: 300 } })),
+  dedupe: Schema.Boolean.annotations({ description: "When true, a report linked to one already announced (related[] on /events) fires no second event.created" }),
   enabled: Schema.Boolean,
   disabled_reason: Schema.NullOr(Schema.Literal("owner", "failures", "gone")),
   disabled_at: NullableDateTime,

@@ -1,3 +1,4 @@
+import { carsFeed } from "./payloads/cars.js"
 import { eiaFeed, ocpiFeed, rwisFeed, statcanFeed, tpimsDynamic, tpimsStatic } from "./payloads/features.js"
 import { ibi511Feed } from "./payloads/ibi511.js"
 import { open511Empty, open511Feed } from "./payloads/open511.js"
@@ -11,8 +12,9 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
  * The scripted demo, by seconds since the simulator started. With a 2 s poll interval and
  * sweep factor 15, everything below shows within 90 s:
  * - 0 s: events in Iowa (WZDx, and TMDD XML from a traffic centre that reports the I-80 work zone
- *   a second time), New York (ibi511) and British Columbia (Open511); one malformed
- *   ibi511 record is quarantined until 30 s;
+ *   a second time), New York (ibi511) and British Columbia (Open511, and CARS JSON with a
+ *   commercial chain-up and a second report of the Open511 Highway 1 rockfall); the two pairs
+ *   are linked as one event each (related[]); one malformed ibi511 record is quarantined until 30 s;
  * - 20 s: the I-35 work zone closes all lanes (severity_change moderate → major);
  * - 25 s: the I-95 disabled vehicle leaves the feed (archived, `observed`);
  * - 10 s: the Open511 feed starts failing (HTTP 503), at 60 s it answers empty; its events are
@@ -45,6 +47,7 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/wzdx/ia": (t) => ({ status: 200, body: wzdxFeed(t >= TIMELINE.wzdxSeverityAt ? 1 : 0) }),
   "/wzdx/ia/restrictions": () => ({ status: 200, body: wzdxRestrictionFeed() }),
   "/tmdd/ia/feu": () => ({ status: 200, body: tmddFeed() }),
+  "/cars/bc/events": () => ({ status: 200, body: carsFeed() }),
   "/ibi511/ny/api/v2/get/event": (t) => ({
     status: 200,
     body: [...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0), ...(t < TIMELINE.malformedUntil ? [malformed] : [])]
@@ -72,6 +75,7 @@ export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
   { id: "sim-wzdx-restrictions-ia", adapter: "wzdx_restrictions", url: `${baseUrl}/wzdx/ia/restrictions`, jurisdiction: "IA", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 },
   { id: "sim-ibi511-ny", adapter: "ibi511", url: `${baseUrl}/ibi511/ny/api/v2/get/event`, jurisdiction: "NY", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-tmdd-ia", adapter: "tmdd", url: `${baseUrl}/tmdd/ia/feu`, jurisdiction: "IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
+  { id: "sim-cars-bc", adapter: "cars", url: `${baseUrl}/cars/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-drivebc-webcams", adapter: "drivebc_webcams", url: `${baseUrl}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   { id: "sim-drivebc-rwis", adapter: "drivebc_rwis", url: `${baseUrl}/drivebc/weather/stations`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },

@@ -54,6 +54,8 @@ export interface AppSettings {
   readonly defaultHosRuleset: "us" | "canada_south" | "canada_north" | "eu"
   /** how often a monitored route is evaluated even when no change marked it (future hazards coming into force) */
   readonly routeRecheckIntervalS: number
+  /** how far apart along one road two sources' reports may be and still be linked as one event; 0 turns linking off */
+  readonly linkMaxGapM: number
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -93,7 +95,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url)))),
   routingDataDir: Config.string("ROUTING_DATA_DIR").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/data", import.meta.url)))),
   defaultHosRuleset: Config.literal("us", "canada_south", "canada_north", "eu")("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const)),
-  routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900))
+  routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900)),
+  linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(Config.withDefault(1000), Config.validate({ message: "LINK_MAX_GAP_M must be between 0 and 50000 metres", validation: (n) => n >= 0 && n <= 50_000 }))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {

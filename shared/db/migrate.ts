@@ -13,6 +13,7 @@ import analytics from "./migrations/0009_analytics.js"
 import routingAccounts from "./migrations/0010_routing_accounts.js"
 import routeCache from "./migrations/0011_route_cache.js"
 import pollRejections from "./migrations/0012_poll_rejections.js"
+import eventLinks from "./migrations/0013_event_links.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -27,7 +28,8 @@ export const MIGRATIONS = {
   "0009_analytics": analytics,
   "0010_routing_accounts": routingAccounts,
   "0011_route_cache": routeCache,
-  "0012_poll_rejections": pollRejections
+  "0012_poll_rejections": pollRejections,
+  "0013_event_links": eventLinks
 }
 
 const run = Migrator.make({})

@@ -1,5 +1,5 @@
 import * as turf from "@turf/turf"
-import { cellToParent, getHexagonAreaAvg, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { cellToParent, getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
 
 /** Resolutions stored per row (columns h3_r3, h3_r5, h3_r7). */
 export const RESOLUTIONS = [7, 5, 3] as const
@@ -20,6 +20,9 @@ export const cellsOf = (lat: number, lng: number) => ({
   r5: toDecimal(latLngToCell(lat, lng, 5)),
   r7: toDecimal(latLngToCell(lat, lng, 7))
 })
+
+/** The res-3 cell of a point and its ring: everything within about 60 km, the reach of cross-source linking. */
+export const r3Neighbourhood = (lat: number, lng: number) => gridDisk(latLngToCell(lat, lng, 3), 1).map(toDecimal)
 
 /** The finest stored resolution whose cover stays under about half this many cells (measured best with the cell index: bench:api). */
 const MAX_CELLS = 300

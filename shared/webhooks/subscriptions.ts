@@ -44,7 +44,9 @@ const fields = {
   sub_type: Schema.optional(Codes),
   severity: Schema.optional(Codes),
   cause: Schema.optional(Codes),
-  batch_window_seconds: Schema.optional(Window)
+  batch_window_seconds: Schema.optional(Window),
+  /** one event.created per real-world event: a report linked to one already announced stays quiet */
+  dedupe: Schema.optional(Schema.Boolean.annotations({ message: () => ({ message: "dedupe must be true or false", override: true }) }))
 }
 export const SubscriptionInput = Schema.Struct(fields)
 export type SubscriptionInput = typeof SubscriptionInput.Encoded
@@ -66,6 +68,7 @@ export interface SubscriptionView {
   readonly severity: ReadonlyArray<string>
   readonly cause: ReadonlyArray<string>
   readonly batch_window_seconds: number | null
+  readonly dedupe: boolean
   readonly enabled: boolean
   readonly disabled_reason: string | null
   readonly disabled_at: string | null
@@ -76,7 +79,7 @@ export interface SubscriptionView {
 }
 
 const VIEW = `id, name, url, jurisdictions AS jurisdiction, types AS type, sub_types AS sub_type, severities AS severity,
-  causes AS cause, batch_window_seconds, is_enabled AS enabled, disabled_reason, disabled_at, consecutive_failures,
+  causes AS cause, batch_window_seconds, dedupe, is_enabled AS enabled, disabled_reason, disabled_at, consecutive_failures,
   secret_hint, created_at, updated_at`
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, body: unknown) =>
@@ -139,10 +142,10 @@ export const createSubscription = (customerId: number, input: typeof Subscriptio
     const now = yield* nowIso
     const [row] = yield* sql<SubscriptionView>`
       INSERT INTO webhook_subscriptions (id, customer_id, name, url, secret_enc, secret_hint, jurisdictions, match_jurisdictions,
-        types, sub_types, severities, causes, batch_window_seconds, created_at, updated_at)
+        types, sub_types, severities, causes, batch_window_seconds, dedupe, created_at, updated_at)
       VALUES (${newId()}, ${customerId}, ${input.name ?? ""}, ${url.toString()}, ${encryptSecret(secret, Redacted.value(config.webhookSecretKey))},
         ${secretHint(secret)}, ${j.codes}, ${j.match}, ${f.type ?? []}, ${f.sub_type ?? []}, ${f.severity ?? []}, ${f.cause ?? []},
-        ${input.batch_window_seconds ?? null}, ${now}, ${now})
+        ${input.batch_window_seconds ?? null}, ${input.dedupe ?? false}, ${now}, ${now})
       RETURNING ${sql.literal(VIEW)}`
     // the only time the secret leaves the service
     return { ...row, secret }
@@ -179,10 +182,11 @@ export const updateSubscription = (customerId: number, id: string, patch: Subscr
     if (patch.severity !== undefined) sets.push(sql`severities = ${f.severity ?? []}`)
     if (patch.cause !== undefined) sets.push(sql`causes = ${f.cause ?? []}`)
     if (patch.batch_window_seconds !== undefined) sets.push(sql`batch_window_seconds = ${patch.batch_window_seconds}`)
+    if (patch.dedupe !== undefined) sets.push(sql`dedupe = ${patch.dedupe}`)
     if (patch.enabled === true) sets.push(sql`is_enabled = true`, sql`disabled_reason = NULL`, sql`disabled_at = NULL`, sql`consecutive_failures = 0`)
     const now = yield* nowIso
     if (patch.enabled === false) sets.push(sql`is_enabled = false`, sql`disabled_reason = 'owner'`, sql`disabled_at = ${now}`)
-    if (sets.length === 0) return yield* Effect.fail(new WebhookInputError({ message: "nothing to change: send url, name, jurisdiction, type, sub_type, severity, cause, batch_window_seconds or enabled" }))
+    if (sets.length === 0) return yield* Effect.fail(new WebhookInputError({ message: "nothing to change: send url, name, jurisdiction, type, sub_type, severity, cause, batch_window_seconds, dedupe or enabled" }))
     sets.push(sql`updated_at = ${now}`)
     const [row] = yield* sql<SubscriptionView>`
       UPDATE webhook_subscriptions SET ${sql.join(", ", false)(sets)} WHERE customer_id = ${customerId} AND id = ${id} RETURNING ${sql.literal(VIEW)}`

@@ -60,17 +60,42 @@ const bySource = async (status: string, sourceId: string) => {
 }
 
 describe("end to end", () => {
-  it("shows active events from all four formats, TMDD's XML among them", async () => {
+  it("shows active events from all five formats, TMDD's XML and CARS among them", async () => {
     const r = await eventually(async () => {
       const res = await call("/events?limit=100")
-      return new Set((res.body.data as Array<{ source: string }>).map((e) => e.source)).size >= 4 && res.body.total >= 10 ? res : undefined
+      return new Set((res.body.data as Array<{ source: string }>).map((e) => e.source)).size >= 5 && res.body.total >= 12 ? res : undefined
     })
     const sources = new Set((r.body.data as Array<{ source: string }>).map((e) => e.source))
-    expect([...sources].sort()).toEqual(["sim-ibi511-ny", "sim-open511-bc", "sim-tmdd-ia", "sim-wzdx-ia"])
+    expect([...sources].sort()).toEqual(["sim-cars-bc", "sim-ibi511-ny", "sim-open511-bc", "sim-tmdd-ia", "sim-wzdx-ia"])
+    const chains = (r.body.data as Array<{ source_id: string }>).find((e) => e.source_id === "SIM-CARS-2001")
+    expect(chains).toMatchObject({ type: "restriction", sub_type: "commercial_chain_up", affected_roads: ["Highway 5"] })
     const works = (r.body.data as Array<{ source_id: string }>).find((e) => e.source_id === "IA-TMC-4107")
     expect(works).toMatchObject({ type: "construction", title: "Road construction on I-80 northbound from Exit 137 to Exit 138", jurisdiction: "IA" })
     // the malformed simulator record was quarantined, not stored
     expect((r.body.data as Array<{ source_id: string }>).some((e) => e.source_id === "NY-BAD-1")).toBe(false)
+  })
+
+  it("links each cross-source pair as one event: related[] on both, one under dedupe=true", async () => {
+    type Listed = { id: string; source: string; source_id: string; related: Array<{ id: string; source: string; confidence: number }> }
+    const pairs = [["IA-TMC-4107", "5a1f0c2e-0002-4c5e-9a10-000000000002"], ["SIM-CARS-2002", "BC-1001"]] as const
+    const listed = await eventually(async () => {
+      const res = await call("/events?limit=100")
+      const data = res.body.data as Array<Listed>
+      const bySourceId = new Map(data.map((e) => [e.source_id, e]))
+      return pairs.every(([a, b]) => bySourceId.get(a)?.related.some((x) => x.id === bySourceId.get(b)?.id)) ? bySourceId : undefined
+    })
+    for (const [a, b] of pairs) {
+      const [ea, eb] = [listed.get(a)!, listed.get(b)!]
+      expect(ea.source).not.toBe(eb.source)
+      expect(eb.related.map((x) => x.id)).toEqual([ea.id])
+      expect(ea.related[0].confidence).toBeGreaterThan(0.9)
+    }
+    const deduped = (await call("/events?limit=100&dedupe=true")).body.data as Array<Listed & { also_reported_by: Array<{ id: string }> }>
+    for (const [a, b] of pairs) {
+      const shown = deduped.filter((e) => e.source_id === a || e.source_id === b)
+      expect(shown).toHaveLength(1)
+      expect(shown[0].also_reported_by.map((x) => x.id)).toEqual([listed.get(shown[0].source_id === a ? b : a)!.id])
+    }
   })
 
   it("records a severity change in the event's history", async () => {

@@ -205,9 +205,10 @@ describe("GET /events/{id} and history", () => {
     expect(Object.keys(one.body).sort()).toEqual([
       "affected_roads", "archive_reason", "archived_at", "cause", "created_at", "description", "direction",
       "end_time", "estimated_end_time", "estimated_start_time", "id", "jurisdiction",
-      "last_updated", "latitude", "location", "longitude", "metadata", "road_class", "severity", "source",
+      "last_updated", "latitude", "location", "longitude", "metadata", "related", "road_class", "severity", "source",
       "source_created_at", "source_id", "source_updated_at", "start_time", "status", "sub_type", "title", "type"
     ])
+    expect(one.body.related).toEqual([]) // one source: nothing to link
     expect(one.body.location).toEqual({ type: "Point", coordinates: [one.body.longitude, one.body.latitude] })
     const history = await pro()(`/analytics/history/${one.body.id}`)
     expect(history.body).toHaveLength(1)

@@ -4,6 +4,9 @@ import type { EventChange } from "../../../shared/domain/Change.js"
 import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
 import { markChangedCells, markRouteRechecks } from "./markRouteRechecks.js"
+import { AppConfig } from "../../../shared/config/AppConfig.js"
+import { roadKeys } from "../link/sameEvent.js"
+import { linkEvents } from "../link/linkEvents.js"
 
 /**
  * Applies changes to the read model in one transaction. Idempotent and order-independent:
@@ -17,6 +20,7 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
   Effect.gen(function* () {
     if (changes.length === 0) return
     const sql = yield* SqlClient.SqlClient
+    const { linkMaxGapM } = yield* AppConfig
     const content = new Map<string, EventChange>()
     // when a batch holds an event's creation and later updates, the row is born from the
     // newest content but keeps the creation time
@@ -41,7 +45,8 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
         at: c.at,
         created_at: createdAt.get(c.event_id) ?? c.at,
         emitted_at: c.emitted_at,
-        h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
+        h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7,
+        road_keys: roadKeys(e.affected_roads)
       }]
     })
     const touched = [...new Set(changes.map((c) => c.event_id))].sort()
@@ -65,19 +70,20 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
               description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
               estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
               last_updated, created_at, archived_at, archive_reason, version, content_hash, last_seen_at,
-              h3_r3, h3_r5, h3_r7, emitted_at, materialized_at)
+              h3_r3, h3_r5, h3_r7, emitted_at, materialized_at, road_keys)
             SELECT id, source, source_id, jurisdiction, type, sub_type, cause, severity, 'active', title,
               description, latitude, longitude, geometry, ARRAY(SELECT jsonb_array_elements_text(affected_roads)),
               direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
               source_created_at, source_updated_at, road_class, metadata,
-              at, created_at, NULL, NULL, version, content_hash, at, h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, emitted_at, clock_timestamp()
+              at, created_at, NULL, NULL, version, content_hash, at, h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, emitted_at, clock_timestamp(),
+              ARRAY(SELECT jsonb_array_elements_text(road_keys))
             FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, source text, source_id text,
               jurisdiction text, type text, sub_type text, cause text, severity text, title text, description text,
               latitude double precision, longitude double precision, geometry jsonb, affected_roads jsonb,
               direction text, lanes_affected text, start_time timestamptz, end_time timestamptz,
               estimated_start_time timestamptz, estimated_end_time timestamptz, source_created_at timestamptz,
               source_updated_at timestamptz, road_class text, metadata jsonb, at timestamptz, created_at timestamptz, version bigint,
-              content_hash text, h3_r3 text, h3_r5 text, h3_r7 text, emitted_at timestamptz)
+              content_hash text, h3_r3 text, h3_r5 text, h3_r7 text, emitted_at timestamptz, road_keys jsonb)
             ON CONFLICT (id) DO UPDATE SET
               jurisdiction = excluded.jurisdiction, type = excluded.type, sub_type = excluded.sub_type,
               cause = excluded.cause, severity = excluded.severity, status = 'active', title = excluded.title,
@@ -90,7 +96,7 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
               archived_at = NULL, archive_reason = NULL, version = excluded.version,
               content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
               h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
-              emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at
+              emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at, road_keys = excluded.road_keys
             WHERE ev.version < excluded.version
             RETURNING id, (xmax = 0) AS inserted`
         // a newly inserted row may have been archived already (its archive came first)
@@ -109,6 +115,8 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
         const changed = new Set(upserted.map((u) => u.id))
         yield* markRouteRechecks(rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r7))
         yield* markChangedCells([...before.map((b) => b.cell), ...rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r5), ...archivedCells.map((a) => a.cell)])
+        // after the archive recheck: an event archived in this batch is no candidate
+        yield* linkEvents(rows.filter((r) => changed.has(r.id)), linkMaxGapM, rows[0]?.at ?? changes[0].at)
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         yield* keepEarliestCreation("event_history", createdIds.filter((id) => !inserted.has(id)))
       })

@@ -1,0 +1,81 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { r3Neighbourhood } from "../../../shared/geo/h3cells.js"
+import { judgePair, type LinkJudgement, type LinkSubject } from "./sameEvent.js"
+
+/** A changed event as the materializer wrote it, with the road keys it stored. */
+export interface LinkRow extends LinkSubject {
+  readonly road_keys: ReadonlyArray<string>
+}
+
+interface Link extends LinkJudgement {
+  readonly a: string
+  readonly b: string
+}
+
+/**
+ * Cross-source links for events whose content just changed, inside the materializer's
+ * transaction (so a webhook waiting on the materializer sees them): judge each against the
+ * active events of other sources on the same road within about 60 km, replace the links the
+ * changed events had, and re-pick each touched group's representative (its first-materialized
+ * event; the others get `represented_by`). Never drops or merges an event: links sit beside them.
+ */
+export const linkEvents = (changed: ReadonlyArray<LinkRow>, maxGapM: number, at: string) =>
+  Effect.gen(function* () {
+    if (changed.length === 0) return
+    const sql = yield* SqlClient.SqlClient
+    const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
+    const links: Array<Link> = []
+    if (subjects.length > 0) {
+      const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.latitude, s.longitude)))]
+      const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
+      const candidates = yield* sql<LinkRow>`
+        SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
+               estimated_end_time, latitude, longitude, geometry
+        FROM events WHERE status = 'active' AND h3_r3 = ANY(${cells}::bigint[]) AND road_keys && ${keys}::text[]`
+      const seen = new Set<string>()
+      for (const s of subjects) {
+        for (const c of candidates) {
+          if (c.source === s.source || !c.road_keys.some((k) => s.road_keys.includes(k))) continue
+          const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
+          if (seen.has(pair)) continue
+          seen.add(pair)
+          const j = judgePair(s, c, maxGapM)
+          if (j) links.push({ a: s.id, b: c.id, ...j })
+        }
+      }
+    }
+    const ids = changed.map((r) => r.id)
+    const keep = links.flatMap((l) => [`${l.a}|${l.b}`, `${l.b}|${l.a}`])
+    const dropped = yield* sql<{ event_id: string; related_id: string }>`
+      DELETE FROM event_links WHERE (event_id = ANY(${ids}) OR related_id = ANY(${ids}))
+        AND NOT (event_id || '|' || related_id = ANY(${keep}))
+      RETURNING event_id, related_id`
+    if (links.length > 0) {
+      const rows = links.flatMap((l) => [
+        { event_id: l.a, related_id: l.b, reason: l.reason, confidence: l.confidence },
+        { event_id: l.b, related_id: l.a, reason: l.reason, confidence: l.confidence }
+      ])
+      yield* sql`
+        INSERT INTO event_links (event_id, related_id, reason, confidence, linked_at)
+        SELECT event_id, related_id, reason, confidence, ${at}::timestamptz
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(event_id text, related_id text, reason text, confidence real)
+        ON CONFLICT (event_id, related_id) DO UPDATE SET reason = excluded.reason, confidence = excluded.confidence`
+    }
+    const touched = [...new Set([...dropped.flatMap((d) => [d.event_id, d.related_id]), ...links.flatMap((l) => [l.a, l.b])])]
+    if (touched.length === 0) return
+    // each touched event's whole group, found by walking links; its representative is the
+    // member materialized first (lowest seq), which is also the one whose event.created went out
+    yield* sql`
+      WITH RECURSIVE grp(root, id) AS (
+        SELECT x, x FROM unnest(${touched}::text[]) x
+        UNION
+        SELECT g.root, l.related_id FROM grp g JOIN event_links l ON l.event_id = g.id
+      ), rep AS (
+        SELECT DISTINCT ON (g.root) g.root, e.id AS rep FROM grp g JOIN events e ON e.id = g.id ORDER BY g.root, e.seq
+      ), member AS (
+        SELECT DISTINCT g.id, r.rep FROM grp g JOIN rep r ON r.root = g.root
+      )
+      UPDATE events e SET represented_by = NULLIF(m.rep, e.id)
+      FROM member m WHERE e.id = m.id AND e.represented_by IS DISTINCT FROM NULLIF(m.rep, e.id)`
+  })

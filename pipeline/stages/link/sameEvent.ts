@@ -1,0 +1,138 @@
+import { distance, point, pointToLineDistance } from "@turf/turf"
+import type { Feature, LineString, Position } from "geojson"
+import { roadKey } from "../../../shared/domain/Road.js"
+
+/** What linking reads of an event: enough to judge "the same thing on the road", nothing more. */
+export interface LinkSubject {
+  readonly id: string
+  readonly source: string
+  readonly type: string
+  readonly cause: string | null
+  readonly direction: string | null
+  readonly affected_roads: ReadonlyArray<string>
+  readonly start_time: string | null
+  readonly end_time: string | null
+  readonly estimated_start_time?: string | null
+  readonly estimated_end_time?: string | null
+  readonly latitude: number
+  readonly longitude: number
+  readonly geometry: { readonly type: string; readonly coordinates: unknown } | null
+}
+
+export interface LinkJudgement {
+  readonly reason: string
+  readonly confidence: number
+}
+
+/**
+ * Types two agencies may give one happening: a work zone one calls construction another calls a
+ * closure or a restriction; a crash may be an incident and a closure; a storm a weather event, an
+ * advisory or a closure.
+ */
+const COMPATIBLE = new Set([
+  "closure|construction", "construction|restriction", "closure|restriction", "closure|incident", "incident|restriction",
+  "closure|weather", "restriction|weather", "advisory|weather", "closure|special_event", "restriction|special_event"
+])
+export const compatibleTypes = (a: string, b: string) => a === b || COMPATIBLE.has([a, b].sort().join("|"))
+
+/** Causes agree unless both are stated and differ: a rockfall (hazard) next to a crash (accident) is two events. */
+export const compatibleCauses = (a: string | null, b: string | null) => a === null || b === null || a === b
+
+/** Directions agree when equal, or when either side gives none or "both" (it cannot contradict). */
+export const compatibleDirections = (a: string | null, b: string | null) => a === null || b === null || a === "both" || b === "both" || a === b
+
+const millis = (s: string | null | undefined, open: number) => {
+  const t = s ? Date.parse(s) : Number.NaN
+  return Number.isFinite(t) ? t : open
+}
+/** An unknown start is "always begun", an unknown end "still going": only stated times separate two events. */
+const span = (e: LinkSubject) => [
+  millis(e.start_time ?? e.estimated_start_time, Number.NEGATIVE_INFINITY),
+  millis(e.end_time ?? e.estimated_end_time, Number.POSITIVE_INFINITY)
+] as const
+export const overlappingTimes = (a: LinkSubject, b: LinkSubject) => {
+  const [as, ae] = span(a)
+  const [bs, be] = span(b)
+  return as <= be && bs <= ae
+}
+
+export const roadKeys = (roads: ReadonlyArray<string>) => [...new Set(roads.map(roadKey).filter((k): k is string => k !== null))]
+
+const isPosition = (p: unknown): p is Position => Array.isArray(p) && typeof p[0] === "number" && typeof p[1] === "number"
+
+/** The geometry as lines (rings are lines) and lone points; a missing geometry is the event's point. */
+const shapeOf = (e: LinkSubject): { lines: Array<Array<Position>>; points: Array<Position> } => {
+  const lines: Array<Array<Position>> = []
+  const points: Array<Position> = []
+  const walk = (c: unknown, depth: number) => {
+    if (!Array.isArray(c)) return
+    if (depth === 0) {
+      if (isPosition(c)) points.push(c)
+    } else if (depth === 1) {
+      const ps = c.filter(isPosition)
+      if (ps.length >= 2) lines.push(ps)
+      else points.push(...ps)
+    } else for (const x of c) walk(x, depth - 1)
+  }
+  const g = e.geometry
+  const depth: Record<string, number> = { Point: 0, MultiPoint: 1, LineString: 1, MultiLineString: 2, Polygon: 2, MultiPolygon: 3 }
+  if (g && depth[g.type] !== undefined) {
+    if (g.type === "MultiPoint") points.push(...(Array.isArray(g.coordinates) ? g.coordinates.filter(isPosition) : []))
+    else walk(g.coordinates, depth[g.type])
+  }
+  if (lines.length === 0 && points.length === 0) points.push([e.longitude, e.latitude])
+  return { lines, points }
+}
+
+const lineFeature = (coordinates: Array<Position>): Feature<LineString> => ({ type: "Feature", properties: {}, geometry: { type: "LineString", coordinates } })
+
+/**
+ * The gap between two events' shapes in metres: 0 when they touch or overlap. Every vertex of
+ * one is measured to every line of the other (and point to point), which is exact for shapes
+ * that run along one road, the only ones linking compares.
+ */
+export const gapMeters = (a: LinkSubject, b: LinkSubject): number => {
+  const sa = shapeOf(a)
+  const sb = shapeOf(b)
+  let best = Number.POSITIVE_INFINITY
+  const vertices = (s: typeof sa) => [...s.points, ...s.lines.flat()]
+  const measure = (from: typeof sa, to: typeof sb) => {
+    const lines = to.lines.map(lineFeature)
+    for (const v of vertices(from)) {
+      const p = point(v)
+      for (const l of lines) best = Math.min(best, pointToLineDistance(p, l, { units: "meters" }))
+      for (const q of to.points) best = Math.min(best, distance(p, point(q), { units: "meters" }))
+      if (best === 0) return
+    }
+  }
+  measure(sa, sb)
+  if (best > 0) measure(sb, sa)
+  return best
+}
+
+const round = (x: number) => Math.round(x * 100) / 100
+
+/**
+ * Whether two reports from different sources describe one real-world event (issue 13): same
+ * road, directions that do not contradict, times that overlap, compatible types and causes, and shapes
+ * within `maxGapM` of each other along the road. Null when any test fails. The confidence starts
+ * at 1 and loses a little for what is only compatible rather than equal, and for distance.
+ */
+export const judgePair = (a: LinkSubject, b: LinkSubject, maxGapM: number): LinkJudgement | null => {
+  if (a.id === b.id || a.source === b.source) return null
+  const shared = roadKeys(a.affected_roads).filter((k) => roadKeys(b.affected_roads).includes(k))
+  if (shared.length === 0) return null
+  if (!compatibleDirections(a.direction, b.direction)) return null
+  if (!compatibleTypes(a.type, b.type) || !compatibleCauses(a.cause, b.cause)) return null
+  if (!overlappingTimes(a, b)) return null
+  const gap = gapMeters(a, b)
+  if (!(gap <= maxGapM)) return null
+  const sameDirection = a.direction !== null && a.direction === b.direction
+  const confidence = (a.type === b.type ? 1 : 0.85) * (sameDirection ? 1 : 0.85) * (1 - 0.4 * (maxGapM > 0 ? gap / maxGapM : 0))
+  const direction = sameDirection ? a.direction : `${a.direction ?? "unstated"} / ${b.direction ?? "unstated"}`
+  const types = a.type === b.type ? a.type : `${a.type} / ${b.type}`
+  return {
+    reason: `same road ${shared[0]} (${direction}), ${Math.round(gap)} m apart, overlapping times, ${types}`,
+    confidence: round(confidence)
+  }
+}

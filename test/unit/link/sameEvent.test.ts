@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest"
+import { tmdd } from "../../../pipeline/sources/tmdd.js"
+import { wzdx } from "../../../pipeline/sources/wzdx.js"
+import { gapMeters, judgePair, type LinkSubject } from "../../../pipeline/stages/link/sameEvent.js"
+import { roadKey } from "../../../shared/domain/Road.js"
+import { tmddFeed } from "../../../infra/simulator/payloads/tmdd.js"
+import { wzdxFeed } from "../../../infra/simulator/payloads/wzdx.js"
+import { decodeOk } from "../../support/adapterSuite.js"
+
+const subject = (source: string, o: { source_id: string } & Omit<LinkSubject, "id" | "source">): LinkSubject => ({ ...o, id: `${source}:${o.source_id}`, source })
+
+// one I-80 lane closure reported twice, in two formats: a WZDx work zone and a TMDD road-work event
+const zone = subject("wzdx", decodeOk(wzdx, wzdxFeed(0)).records.find((r) => r.source_id.startsWith("5a1f0c2e-0002"))!)
+const feu = subject("tmdd", decodeOk(tmdd, tmddFeed()).records.find((r) => r.source_id === "IA-TMC-4107")!)
+const GAP = 1000
+
+const shift = (g: LinkSubject["geometry"], dLng: number) =>
+  g && g.type === "LineString" ? { ...g, coordinates: (g.coordinates as Array<[number, number]>).map(([x, y]) => [x + dLng, y]) } : g
+
+describe("one event across sources: the judgement", () => {
+  it("links the WZDx work zone and the TMDD road work on the same stretch of I-80", () => {
+    expect(zone).toMatchObject({ type: "construction", direction: "northbound" })
+    expect(feu).toMatchObject({ type: "construction", direction: "northbound" })
+    const j = judgePair(zone, feu, GAP)
+    expect(j).not.toBeNull()
+    expect(j!.reason).toMatch(/^same road I-80 \(northbound\), \d+ m apart, overlapping times, construction$/)
+    expect(j!.confidence).toBeGreaterThan(0.9)
+    expect(judgePair(feu, zone, GAP)).toEqual(j) // symmetric
+  })
+
+  it("does not link the same road in the other direction", () => {
+    expect(judgePair(zone, { ...feu, direction: "southbound" }, GAP)).toBeNull()
+  })
+
+  it("does not link reports far apart on the same road (about 8 km east)", () => {
+    const far = { ...feu, geometry: shift(feu.geometry, 0.1), longitude: feu.longitude + 0.1 }
+    expect(gapMeters(zone, far)).toBeGreaterThan(7000)
+    expect(judgePair(zone, far, GAP)).toBeNull()
+    expect(judgePair(zone, far, 10_000)).not.toBeNull() // the distance is the configurable part
+  })
+
+  it("does not link disjoint times: the same stretch worked on again in January", () => {
+    const later = { ...feu, start_time: "2027-01-04T06:00:00.000Z", end_time: "2027-01-20T23:00:00.000Z" }
+    expect(judgePair(zone, later, GAP)).toBeNull()
+  })
+
+  it("does not link another road, incompatible types, or two reports from one source", () => {
+    expect(judgePair(zone, { ...feu, affected_roads: ["I-35"] }, GAP)).toBeNull()
+    expect(judgePair(zone, { ...feu, type: "weather" }, GAP)).toBeNull()
+    expect(judgePair(zone, { ...feu, source: zone.source }, GAP)).toBeNull()
+    expect(judgePair({ ...zone, type: "incident", cause: "hazard" }, { ...feu, type: "incident", cause: "accident" }, GAP)).toBeNull() // a rockfall beside a crash
+    expect(judgePair({ ...zone, type: "incident", cause: "hazard" }, { ...feu, type: "incident", cause: null }, GAP)).not.toBeNull()
+  })
+
+  it("links a work zone with a closure of it, with less confidence than an exact match; an unstated direction does not contradict", () => {
+    const closure = judgePair(zone, { ...feu, type: "closure", direction: null }, GAP)
+    expect(closure?.reason).toMatch(/northbound \/ unstated.*construction \/ closure/)
+    expect(closure!.confidence).toBeLessThan(judgePair(zone, feu, GAP)!.confidence)
+    expect(judgePair(zone, { ...feu, end_time: null, estimated_end_time: null }, GAP)).not.toBeNull() // no end: still going
+  })
+
+  it("spells one road one way across agencies", () => {
+    expect(["I-80", "I 80 EB", "Interstate 80", "IH-80", "i80"].map(roadKey)).toEqual(Array(5).fill("I-80"))
+    expect(["US 6", "U.S. Highway 6", "US-6"].map(roadKey)).toEqual(Array(3).fill("US-6"))
+    expect(["SR 14", "Hwy 14", "CO-14", "Highway 14", "Route 14"].map(roadKey)).toEqual(Array(5).fill("R-14"))
+    expect(roadKey("Main Street")).toBe("MAIN ST")
+    expect(roadKey("  ")).toBeNull()
+  })
+})
