@@ -8,7 +8,8 @@ import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "
 /**
  * Indiana TrafficWise rest areas (GeoJSON with `properties.tpims`). Truck parking availability
  * follows what the site's sign tells drivers: a number is `available_spots` (0 is full), `LOW`
- * is `availability_text`, and ` X ` (no count shown) or a negative count publishes nothing.
+ * is `availability_text`, and ` X ` (no count shown) or a negative count publishes nothing; a
+ * capacity of 0 is "not known" (as in TPIMS) and is not published.
  */
 
 const Tpims = Schema.Struct({
@@ -47,7 +48,7 @@ const availability = (t: typeof Tpims.Type | null | undefined) => {
   const message = t.tpims_message?.trim() ?? ""
   const observed = toIso(t.last_data)
   const out: Record<string, unknown> = {
-    ...(capacity !== undefined && Number.isFinite(capacity) && capacity >= 0 ? { capacity } : {}),
+    ...(capacity !== undefined && Number.isFinite(capacity) && capacity > 0 ? { capacity } : {}),
     ...(observed ? { observed_at: observed } : {})
   }
   if (/^\d+$/.test(message) && t.spaces_available !== undefined && t.spaces_available !== null && t.spaces_available >= 0) {
@@ -91,7 +92,7 @@ const toFeature = (jurisdiction: string) => (s: Site): FeatureObservation | stri
 
 export const indiana_rest_areas: FeatureAdapter = defineAdapter({
   id: "indiana_rest_areas",
-  revision: 1,
+  revision: 2,
   kind: "features",
   formats: ["indiana-trafficwise-rest-area-geojson"],
   yields: ["rest_areas"],
