@@ -29,10 +29,13 @@ export const linkEvents = (changed: ReadonlyArray<LinkRow>, maxGapM: number, at:
     if (subjects.length > 0) {
       const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.latitude, s.longitude)))]
       const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
+      const sources = [...new Set(subjects.map((s) => s.source))]
+      // a batch is usually one poll of one source: its own events are never candidates
+      const otherSources = sources.length === 1 ? sql`AND source <> ${sources[0]}` : sql``
       const candidates = yield* sql<LinkRow>`
         SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
                estimated_end_time, latitude, longitude, geometry
-        FROM events WHERE status = 'active' AND h3_r3 = ANY(${cells}::bigint[]) AND road_keys && ${keys}::text[]`
+        FROM events WHERE status = 'active' AND h3_r3 = ANY(${cells}::bigint[]) AND road_keys && ${keys}::text[] ${otherSources}`
       const seen = new Set<string>()
       for (const s of subjects) {
         for (const c of candidates) {
