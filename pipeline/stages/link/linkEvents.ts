@@ -20,7 +20,7 @@ interface Link extends LinkJudgement {
  * changed events had, and re-pick each touched group's representative (its first-materialized
  * event; the others get `represented_by`). Never drops or merges an event: links sit beside them.
  */
-export const linkEvents = (changed: ReadonlyArray<LinkRow>, maxGapM: number, at: string) =>
+export const linkEvents = (changed: ReadonlyArray<LinkRow>, inserted: ReadonlySet<string>, maxGapM: number, at: string) =>
   Effect.gen(function* () {
     if (changed.length === 0) return
     const sql = yield* SqlClient.SqlClient
@@ -48,9 +48,10 @@ export const linkEvents = (changed: ReadonlyArray<LinkRow>, maxGapM: number, at:
         }
       }
     }
-    const ids = changed.map((r) => r.id)
+    // an event just inserted has no links to lose
+    const ids = changed.map((r) => r.id).filter((id) => !inserted.has(id))
     const keep = links.flatMap((l) => [`${l.a}|${l.b}`, `${l.b}|${l.a}`])
-    const dropped = yield* sql<{ event_id: string; related_id: string }>`
+    const dropped = ids.length === 0 ? [] : yield* sql<{ event_id: string; related_id: string }>`
       DELETE FROM event_links WHERE (event_id = ANY(${ids}) OR related_id = ANY(${ids}))
         AND NOT (event_id || '|' || related_id = ANY(${keep}))
       RETURNING event_id, related_id`

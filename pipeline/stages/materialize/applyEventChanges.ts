@@ -115,9 +115,8 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
         const changed = new Set(upserted.map((u) => u.id))
         yield* markRouteRechecks(rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r7))
         yield* markChangedCells([...before.map((b) => b.cell), ...rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r5), ...archivedCells.map((a) => a.cell)])
-        // after the archive recheck: an event archived in this batch is no candidate
-        yield* linkEvents(rows.filter((r) => changed.has(r.id)), linkMaxGapM, rows[0]?.at ?? changes[0].at)
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
+        yield* linkEvents(rows.filter((r) => changed.has(r.id)), inserted, linkMaxGapM, rows[0]?.at ?? changes[0].at)
         yield* keepEarliestCreation("event_history", createdIds.filter((id) => !inserted.has(id)))
       })
     )
