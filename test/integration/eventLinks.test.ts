@@ -3,8 +3,12 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
+import { carsFeed } from "../../infra/simulator/payloads/cars.js"
+import { open511Feed } from "../../infra/simulator/payloads/open511.js"
 import { tmddFeed } from "../../infra/simulator/payloads/tmdd.js"
 import { wzdxFeed } from "../../infra/simulator/payloads/wzdx.js"
+import { cars } from "../../pipeline/sources/cars.js"
+import { open511 } from "../../pipeline/sources/open511.js"
 import { tmdd } from "../../pipeline/sources/tmdd.js"
 import { wzdx } from "../../pipeline/sources/wzdx.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
@@ -131,6 +135,26 @@ describe("one event across sources", () => {
     const view = await call(`/webhooks/${subs.true}`)
     expect(view.body.dedupe).toBe(true)
     expect((await call(`/webhooks/${subs.true}`, json("PATCH", { dedupe: "yes" }))).status).toBe(400)
+  })
+
+  it("waits for the materializer before deciding: a dedupe subscription still hears of the rockfall once when the webhook stage runs first", async () => {
+    // the demo's Highway 1 rockfall, reported by Open511 and by CARS (placed in Iowa's filter for the subscriptions)
+    const rockfall = inIowa(decodeOk(open511, open511Feed()).records.find((r) => r.source_id === "BC-1001")!)
+    const carsRockfall = inIowa(decodeOk(cars, carsFeed()).records.find((r) => r.source_id === "SIM-CARS-2002")!)
+    const first = changeScript("sim-open511-bc", [[rockfall]])
+    const second = changeScript("sim-cars-bc", [[carsRockfall]])
+    const webhookStage = run(recordMatches([...first, ...second]))
+    await new Promise((r) => setTimeout(r, 500)) // the stage is now waiting on rows the materializer has not written
+    await run(applyChanges(first))
+    await run(applyChanges(second))
+    await webhookStage
+    const [a, b] = [await idOf("sim-open511-bc", "BC-1001"), await idOf("sim-cars-bc", "SIM-CARS-2002")]
+    expect(await linksOf(a)).toEqual([b])
+    const rows = await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ subscription_id: string; body: string }>`
+      SELECT subscription_id, body FROM webhook_deliveries WHERE event = 'event.created'`))
+    const announced = (sub: string) => rows.filter((r) => r.subscription_id === sub).map((r) => JSON.parse(r.body).data.event_id).filter((id) => id === a || id === b)
+    expect(announced(subs.true)).toEqual([a])
+    expect(announced(subs.false).sort()).toEqual([a, b].sort())
   })
 
   it("unlinks when a report moves away, and the other becomes its own representative again", async () => {
