@@ -40,6 +40,15 @@ const ownedRoute = (id: string) =>
     if (!row) return yield* gone(id)
     return { auth, nowMs, row }
   })
+/** The same for a refetch, which reads the route's tracks only when it must read the route again. */
+const ownedRouteToShow = (id: string) =>
+  Effect.gen(function* () {
+    const auth = yield* RequestAuth
+    const nowMs = yield* nowMillis
+    const row = yield* loadSavedRoute(auth.customerId, id, nowMs, "when needed")
+    if (!row) return yield* gone(id)
+    return { auth, nowMs, row }
+  })
 const notFound = { 404: { description: "No such route of yours, or its 30 minutes ran out" } }
 
 /** Truck routing (SPEC §4.4) and saved routes; docs/api/routing.md describes them. */
@@ -100,7 +109,7 @@ export const routingRoutes = [
     responses: { 200: { description: "The route, re-evaluated", schema: SavedRouteResponse, headers: ["rateLimit"] }, ...notFound },
     handler: ({ params, headers }) =>
       Effect.gen(function* () {
-        const { auth, nowMs, row } = yield* ownedRoute(params.id)
+        const { auth, nowMs, row } = yield* ownedRouteToShow(params.id)
         // free: shows what is left without taking any
         yield* chargeRouting(auth, 0, headers)
         return yield* savedRouteAnswer(row, nowMs)

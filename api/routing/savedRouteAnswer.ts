@@ -5,7 +5,7 @@ import { departingBy, featureTypesOf, placeRoutes } from "../../shared/routing/e
 import { keptRoutes, renderKept } from "../../shared/routing/keptRoute.js"
 import { randomBytes } from "node:crypto"
 import { Reply } from "../http/Route.js"
-import { type SavedRouteRow, storePlacement } from "../../shared/routing/savedRoutes.js"
+import { type RefetchRow, storePlacement } from "../../shared/routing/savedRoutes.js"
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
@@ -17,23 +17,32 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
  * read; otherwise the kept rows are judged again (the arrival times and "in force" move with
  * the clock).
  */
-export const savedRouteAnswer = (row: SavedRouteRow, nowMs: number) =>
+export const savedRouteAnswer = (row: RefetchRow, nowMs: number) =>
   Effect.gen(function* () {
     const evaluation = departingBy(row.evaluation, nowMs)
     let kept = row.placed
-    if (kept === null || row.stale) {
+    const tracks = row.engine_routes
+    if (tracks !== null && (kept === null || row.stale)) {
       // something changed along the route since it was read: read it again, and keep that
       const xmin = yield* snapshotXmin
       const rows = yield* hazardRows(featureTypesOf(evaluation))
-      kept = keptRoutes(row.engine_routes, evaluation, nowMs, yield* placeRoutes(row.engine_routes, evaluation, rows))
+      kept = keptRoutes(tracks, evaluation, nowMs, yield* placeRoutes(tracks, evaluation, rows))
       yield* storePlacement(row.id, kept, parentsAt5(rows.cellsRead()), xmin)
     }
-    const rendered = row.engine_routes.map((r, i) => renderKept(r, evaluation, nowMs, kept[i], i === 0))
-    // warnings and features are kept as JSON text: the answer is assembled around them
+    const placed = kept!
+    // without tracks (the usual refetch) the items carry their drive seconds and the primary's timing gives hos[]
+    const rendered = row.answer.routes.map((_r, i) =>
+      renderKept(tracks?.[i] ?? (i === 0 ? row.timing : null), evaluation, nowMs, placed[i], i === 0))
+    // geometry is kept as the answer's JSON text: spliced in, never parsed and written again
+    const geometry = (i: number) =>
+      tracks === null || (row.geometry_text !== null && row.geometry_ends !== null)
+        ? row.geometry_text!.slice(i === 0 ? 0 : row.geometry_ends![i - 1], row.geometry_ends![i])
+        : JSON.stringify({ type: "LineString", coordinates: tracks[i].coordinates })
+    // warnings and features are kept as JSON text too: the answer is assembled around them
     const slot = (kind: string, i: number) => `@@${nonce}:${kind}:${i}@@`
     const nonce = randomBytes(6).toString("hex")
     const routes = row.answer.routes.map((r, i) => ({
-      summary: r.summary, geometry: { type: "LineString", coordinates: row.engine_routes[i].coordinates }, sections: r.sections,
+      summary: r.summary, geometry: slot("g", i), sections: r.sections,
       warnings: [slot("w", i)], features: [slot("f", i)], ...(rendered[i].hos ? { hos: rendered[i].hos } : {})
     }))
     const body = JSON.stringify({
@@ -49,8 +58,8 @@ export const savedRouteAnswer = (row: SavedRouteRow, nowMs: number) =>
         monitored: row.monitor,
         evaluated_at: new Date(nowMs).toISOString()
       }
-    }).replace(new RegExp(`\\["@@${nonce}:(w|f):(\\d+)@@"\\]`, "g"), (_m, kind: string, i: string) =>
-      `[${(kind === "w" ? rendered[Number(i)].warnings : rendered[Number(i)].features).join(",")}]`)
+    }).replace(new RegExp(`\\["@@${nonce}:(w|f):(\\d+)@@"\\]|"@@${nonce}:g:(\\d+)@@"`, "g"), (_m, kind: string | undefined, i: string | undefined, g: string | undefined) =>
+      g !== undefined ? geometry(Number(g)) : `[${(kind === "w" ? rendered[Number(i)].warnings : rendered[Number(i)].features).join(",")}]`)
     return new Reply(200, body, "application/json")
   })
 

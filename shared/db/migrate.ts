@@ -14,6 +14,7 @@ import routingAccounts from "./migrations/0010_routing_accounts.js"
 import routeCache from "./migrations/0011_route_cache.js"
 import pollRejections from "./migrations/0012_poll_rejections.js"
 import eventLinks from "./migrations/0013_event_links.js"
+import savedRouteRender from "./migrations/0014_saved_route_render.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -29,7 +30,8 @@ export const MIGRATIONS = {
   "0010_routing_accounts": routingAccounts,
   "0011_route_cache": routeCache,
   "0012_poll_rejections": pollRejections,
-  "0013_event_links": eventLinks
+  "0013_event_links": eventLinks,
+  "0014_saved_route_render": savedRouteRender
 }
 
 const run = Migrator.make({})

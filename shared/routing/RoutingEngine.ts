@@ -59,6 +59,8 @@ export interface EngineRoute {
 
 /** What a route's hazards, timing and stops are read from: its line and the distance and time along it. */
 export type RouteTrack = Pick<EngineRoute, "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s">
+/** A route's timing without its coordinates: what arrival times and hours of service read. */
+export type RouteTiming = Pick<RouteTrack, "along_m" | "along_s" | "distance_m" | "duration_s">
 
 export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{ readonly message: string; readonly field?: string }> {}
 export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{ readonly message: string }> {}

@@ -3,11 +3,11 @@ import { judgeHazards, type PlacedHazards, type Severity } from "./hazards/route
 import type { EventRow, FeatureRow, Stamp } from "./hazards/hazardRows.js"
 import { planStops } from "./hos/hosStops.js"
 import type { StopCandidate } from "./hos/stopCandidates.js"
-import type { RouteTrack } from "./RoutingEngine.js"
+import type { RouteTiming, RouteTrack } from "./RoutingEngine.js"
 import { secondsAt } from "./routeTime.js"
 
 /** One warning as kept: its JSON without the arrival time, and what the request's filter reads. */
-interface KeptWarning {
+export interface KeptWarning {
   readonly json: string
   readonly type: string
   readonly severity: Severity
@@ -15,8 +15,10 @@ interface KeptWarning {
 }
 
 /** One warning of a saved route, with what decides whether it shows at a refetch. */
-interface KeptItem {
+export interface KeptItem {
   readonly alongM: number
+  /** drive seconds from the start to the hazard: arrival = departure + atS, whatever the departure */
+  readonly atS?: number
   /** the hazard's window (ms), null for an open end */
   readonly from: number | null
   readonly to: number | null
@@ -72,7 +74,7 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, now
     found.sort((a, b) => a.w.distance_along_route_m - b.w.distance_along_route_m || a.w.source_id.localeCompare(b.w.source_id))
     // a window over by now is over at every later arrival (refetches depart now or later)
     const items = found.filter((f) => e.hazards.skipTemporal || f.to === null || f.to >= nowMs).map((f): KeptItem => ({
-      alongM: f.alongM, from: f.from, to: f.to, warning: kept(f.w),
+      alongM: f.alongM, atS: secondsAt(route, f.alongM), from: f.from, to: f.to, warning: kept(f.w),
       ...(f.future && f.startMs !== null ? { future: kept(f.future), startMs: f.startMs } : {})
     }))
     const features = judgeHazards(route, { ...e.hazards, skipTemporal: true }, 0, p.hazards).features.map((f) => JSON.stringify(f))
@@ -82,20 +84,24 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, now
     return { items, features, stops: p.stops.filter((c) => suggested.has(c.id)) }
   })
 
+/** Whether a kept route can be shown without its track: every item knows its drive seconds. */
+export const needsNoTrack = (k: KeptRoute) => k.items.every((it) => it.atS !== undefined)
+
 /**
  * A kept route's warnings (JSON texts, route order), features and `hos[]` for a departure and
- * an instant: the same answer `judgeRoutes` gives on the rows it was kept from.
+ * an instant: the same answer `judgeRoutes` gives on the rows it was kept from. `route` is read
+ * only for `hos[]` (the primary) and for items kept before they carried `atS`.
  */
-export const renderKept = (route: RouteTrack, e: Evaluation, nowMs: number, k: KeptRoute, primary: boolean) => {
+export const renderKept = (route: RouteTiming | null, e: Evaluation, nowMs: number, k: KeptRoute, primary: boolean) => {
   const s = e.shown
   const warnings: Array<string> = []
   for (const it of k.items) {
-    const arrival = e.hazards.departureMs + secondsAt(route, it.alongM) * 1000
+    const arrival = e.hazards.departureMs + (it.atS ?? secondsAt(route!, it.alongM)) * 1000
     if (!e.hazards.skipTemporal && !((it.from === null || it.from <= arrival) && (it.to === null || it.to >= arrival))) continue
     const w = it.future !== undefined && it.startMs !== undefined && it.startMs > nowMs ? it.future : it.warning
     if (!shows(s, w.type, w.severity, w.distance)) continue
     warnings.push(`${w.json.slice(0, -1)},"projected_arrival_time":"${new Date(arrival).toISOString()}"}`)
   }
-  const hos = primary && e.hos && k.stops !== undefined ? planStops(route, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, k.stops) : undefined
+  const hos = primary && e.hos && k.stops !== undefined && route !== null ? planStops(route, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, k.stops) : undefined
   return { warnings, features: k.features, ...(hos ? { hos } : {}) }
 }

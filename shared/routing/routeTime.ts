@@ -1,4 +1,4 @@
-import type { RouteTrack } from "./RoutingEngine.js"
+import type { RouteTiming } from "./RoutingEngine.js"
 
 /** The last index i with xs[i] <= x (xs ascending, x at or after xs[0]). */
 const floorIndex = (xs: ReadonlyArray<number>, x: number) => {
@@ -21,7 +21,7 @@ const interpolate = (xs: ReadonlyArray<number>, ys: ReadonlyArray<number>, x: nu
 }
 
 /** The route's drive seconds from its start to a distance along it. */
-export const secondsAt = (route: RouteTrack, alongM: number) => interpolate(route.along_m, route.along_s, alongM)
+export const secondsAt = (route: RouteTiming, alongM: number) => interpolate(route.along_m, route.along_s, alongM)
 
 /** The distance along the route after some drive seconds from its start. */
-export const metresAt = (route: RouteTrack, alongS: number) => interpolate(route.along_s, route.along_m, alongS)
+export const metresAt = (route: RouteTiming, alongS: number) => interpolate(route.along_s, route.along_m, alongS)

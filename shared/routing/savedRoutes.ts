@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import type { Evaluation } from "./evaluation.js"
 import type { KeptRoute } from "./keptRoute.js"
-import type { RouteTrack } from "./RoutingEngine.js"
+import { decodeKept, encodeKept } from "./keptText.js"
+import type { RouteTiming, RouteTrack } from "./RoutingEngine.js"
 
 /** How long a route answer stays retrievable unless persisted (SPEC §3, §8). */
 export const SAVED_ROUTE_LIFETIME_MS = 30 * 60_000
@@ -36,6 +38,11 @@ export interface SavedRouteRow {
   readonly customer_route_id: string | null
   readonly evaluation: Evaluation
   readonly engine_routes: ReadonlyArray<RouteTrack>
+  /** the routes' GeoJSON LineStrings as answer text; route i is the slice ending at geometry_ends[i] */
+  readonly geometry_text: string | null
+  readonly geometry_ends: ReadonlyArray<number> | null
+  /** the primary route's timing */
+  readonly timing: RouteTiming | null
   readonly answer: Record<string, unknown> & { routes: Array<Record<string, unknown>> }
   readonly created_at: Date | string
   readonly expires_at: Date | string | null
@@ -49,26 +56,58 @@ export interface SavedRouteRow {
 
 const iso = (nowMs: number) => new Date(nowMs).toISOString()
 
+/** The routes' geometry as the answer's JSON text, and where each route's ends. */
+export const geometryText = (tracks: ReadonlyArray<RouteTrack>) => {
+  let text = ""
+  const ends: Array<number> = []
+  for (const t of tracks) {
+    text += JSON.stringify({ type: "LineString", coordinates: t.coordinates })
+    ends.push(text.length)
+  }
+  return { text, ends }
+}
+
+const timingOf = (t: RouteTrack): RouteTiming => ({ along_m: t.along_m, along_s: t.along_s, distance_m: t.distance_m, duration_s: t.duration_s })
+
 /** Every routing call's answer, kept 30 minutes (SPEC §4.4 rule 5). */
 export const insertSavedRoute = (r: NewSavedRoute, nowMs: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const geometry = geometryText(r.tracks)
+    return sql`
     INSERT INTO saved_routes (id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, summary, cells, calls, created_at, expires_at,
-      placed, cells5, placed_xmin)
+      placed_text, cells5, placed_xmin, geometry_text, geometry_ends, timing)
     VALUES (${r.id}, ${r.customerId}, ${r.customerRouteId}, ${JSON.stringify(r.request)}::json, ${JSON.stringify(r.evaluation)}::json,
       ${JSON.stringify(r.tracks)}::json, ${JSON.stringify(r.answer)}::json, ${JSON.stringify(r.summary)}::json, ${r.cells}::bigint[], ${r.calls},
-      ${iso(nowMs)}, ${iso(nowMs + SAVED_ROUTE_LIFETIME_MS)}, ${JSON.stringify(r.placed)}::json, ${r.cells5}::bigint[], ${r.xmin}::xid8)`)
+      ${iso(nowMs)}, ${iso(nowMs + SAVED_ROUTE_LIFETIME_MS)}, ${encodeKept(r.placed)}, ${r.cells5}::bigint[], ${r.xmin}::xid8,
+      ${geometry.text}, ${geometry.ends}::integer[], ${r.tracks[0] ? JSON.stringify(timingOf(r.tracks[0])) : null}::json)`
+  })
 
 /**
  * The owner's route while it is retrievable: persisted, or within its 30 minutes. Anyone else's
  * reads as missing. `stale` says whether the materializer has stamped one of the route's res-5
  * cells in or after the transaction horizon its placement was read at.
  */
-export const loadSavedRoute = (customerId: number, id: string, nowMs: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<SavedRouteRow>`
-    SELECT id, customer_id, customer_route_id, evaluation, engine_routes, answer, created_at, expires_at, persisted_at, monitor, known_critical, placed,
-      (placed IS NULL OR placed_xmin IS NULL OR EXISTS (SELECT 1 FROM cell_marks WHERE cell = ANY(cells5) AND xid >= placed_xmin)) AS stale
-    FROM saved_routes WHERE id = ${id} AND customer_id = ${customerId} AND (persisted_at IS NOT NULL OR expires_at > ${iso(nowMs)})`)
-    .pipe(Effect.map((rows) => rows[0]))
+/** A saved route as a refetch loads it: the tracks only when it must read the route again (or predates geometry_text). */
+export type RefetchRow = Omit<SavedRouteRow, "engine_routes"> & { readonly engine_routes: ReadonlyArray<RouteTrack> | null }
+
+export function loadSavedRoute(customerId: number, id: string, nowMs: number): Effect.Effect<SavedRouteRow | undefined, SqlError, SqlClient.SqlClient>
+export function loadSavedRoute(customerId: number, id: string, nowMs: number, tracks: "when needed"): Effect.Effect<RefetchRow | undefined, SqlError, SqlClient.SqlClient>
+export function loadSavedRoute(customerId: number, id: string, nowMs: number, tracks: "always" | "when needed" = "always") {
+  return Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const stale = sql`((placed IS NULL AND placed_text IS NULL) OR placed_xmin IS NULL OR EXISTS (SELECT 1 FROM cell_marks WHERE cell = ANY(cells5) AND xid >= placed_xmin))`
+    // the tracks are most of the row; a refetch needs them only to read the route again
+    const engineRoutes = tracks === "always" ? sql`engine_routes` : sql`CASE WHEN geometry_text IS NULL OR timing IS NULL OR ${stale} THEN engine_routes END AS engine_routes`
+    return sql<SavedRouteRow & { placed_text: string | null }>`
+    SELECT id, customer_id, customer_route_id, evaluation, ${engineRoutes}, answer, created_at, expires_at, persisted_at, monitor, known_critical, placed,
+      placed_text, geometry_text, geometry_ends, timing, ${stale} AS stale
+    FROM saved_routes WHERE id = ${id} AND customer_id = ${customerId} AND (persisted_at IS NOT NULL OR expires_at > ${iso(nowMs)})`
+  }).pipe(Effect.map((rows) => {
+    const row = rows[0]
+    if (row === undefined) return undefined
+    const { placed_text, ...rest } = row
+    return { ...rest, placed: placed_text !== null ? decodeKept(placed_text) : rest.placed }
+  }))
+}
 
 export type PersistOutcome =
   | { readonly _tag: "persisted"; readonly persisted_at: string; readonly monitor: boolean; readonly used: number }
@@ -103,7 +142,7 @@ export const persistSavedRoute = (customerId: number, id: string, slots: number,
 /** Keeps a fresh placement for the next refetch. */
 export const storePlacement = (id: string, placed: ReadonlyArray<KeptRoute>, cells5: ReadonlyArray<string>, xmin: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
-    UPDATE saved_routes SET placed = ${JSON.stringify(placed)}::json, cells5 = ${cells5}::bigint[], placed_xmin = ${xmin}::xid8 WHERE id = ${id}`)
+    UPDATE saved_routes SET placed = NULL, placed_text = ${encodeKept(placed)}, cells5 = ${cells5}::bigint[], placed_xmin = ${xmin}::xid8 WHERE id = ${id}`)
 
 /** Any constant of this service's own: the advisory lock class of a customer's persists. */
 const PERSIST_LOCK = 7_311_512

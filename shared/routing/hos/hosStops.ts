@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { RouteTrack } from "../RoutingEngine.js"
+import type { RouteTiming, RouteTrack } from "../RoutingEngine.js"
 import type { HazardRows } from "../hazards/hazardRows.js"
 import { metresAt } from "../routeTime.js"
 import { type HosCounters, projectHos } from "./projectHos.js"
@@ -24,7 +24,7 @@ export const lookupStops = (route: RouteTrack, rows: HazardRows) =>
  * where the hours run out. When the parking lookup fails the stops are still projected, at the
  * limits, and `feasible` is left out (`candidates` null). No reads: `lookupStops` found them.
  */
-export const planStops = (route: RouteTrack, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, candidates: ReadonlyArray<StopCandidate> | null) => {
+export const planStops = (route: RouteTiming, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, candidates: ReadonlyArray<StopCandidate> | null) => {
   const usable = candidates === null ? undefined : candidates.filter((c) => !c.unusable)
   const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
     (usable ?? []).filter((c) => c.alongS > fromS && c.alongS <= limitS).sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id)).slice(0, MAX_SUGGESTED)

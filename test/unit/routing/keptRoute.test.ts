@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { departingBy, type Evaluation, judgeRoutes, type PlacedRoute } from "../../../shared/routing/evaluation.js"
 import type { EventRow } from "../../../shared/routing/hazards/hazardRows.js"
 import { keptRoutes, renderKept } from "../../../shared/routing/keptRoute.js"
+import { decodeKept, encodeKept } from "../../../shared/routing/keptText.js"
 import type { RouteTrack } from "../../../shared/routing/RoutingEngine.js"
 
 // a straight 100 km road driven in an hour
@@ -41,6 +42,10 @@ describe("a saved route's kept warnings", () => {
         const fresh = judgeRoutes([route], e, at, placed)[0]
         const rendered = renderKept(route, e, at, kept[0], true)
         expect(rendered.warnings.map((w) => JSON.parse(w))).toEqual(fresh.warnings)
+        // a refetch without the track (an alternative route): the items' own drive seconds give the same answer
+        expect(renderKept(null, e, at, kept[0], false).warnings).toEqual(rendered.warnings)
+        // and from the stored text
+        expect(renderKept(route, e, at, decodeKept(encodeKept(kept))[0], true)).toEqual(rendered)
       }
     })
   }
@@ -57,5 +62,15 @@ describe("a saved route's kept warnings", () => {
     expect(before.find((w) => w.source_id === "works-later")?.type).toBe("future_construction")
     const after = renderKept(route, later, T0 + 3 * H, ahead, true).warnings.map((w) => JSON.parse(w))
     expect(after.find((w) => w.source_id === "works-later")?.type).toBe("traffic_event")
+  })
+
+  it("round-trip through the stored text exactly: items with and without a future variant, open windows, features, stops", () => {
+    const kept = keptRoutes([route], evaluation(false), T0, placed)
+    const withStops = [{ ...kept[0], features: ['{"type":"truck_parking","name":"Lot \\t A"}'], stops: [] }, { items: [], features: [] }, { ...kept[0], stops: null }]
+    const text = encodeKept(withStops)
+    expect(decodeKept(text)).toEqual(withStops)
+    expect(text.length).toBeLessThan(JSON.stringify(withStops).length)
+    expect(decodeKept(encodeKept([]))).toEqual([])
+    expect(() => encodeKept([{ items: [], features: ["a\tb"] }])).toThrow(/tab or newline/)
   })
 })
