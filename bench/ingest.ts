@@ -1,7 +1,9 @@
 /**
  * npm run bench:ingest — prints:
  *  1. records/s through adapter + differ (WZDx payload of 50,000 work zones, steady state and 10 % changed)
- *  2. changes/s through the materializer (50,000 creations drained from the stream into Postgres)
+ *  2. changes/s through the materializer (50,000 creations drained from the stream into Postgres),
+ *     beside its floor: the same events + history rows upserted by plain UNNEST statements in
+ *     batches of the same size (no stream, no locks, no checks), and the ratio
  *  3. change-to-queryable lag p50/p99 at a fixed offered rate (1,000 changes/s for 10 s)
  * Targets on a 2-core machine: differ ≥ 50,000 records/s, materializer ≥ 10,000 changes/s, lag p99 < 1 s.
  * Uses DATABASE_URL's server (a scratch database it drops afterwards) and REDIS_URL under its own prefix.
@@ -19,6 +21,8 @@ import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { Redis } from "../shared/db/Redis.js"
+import { cellsOf } from "../shared/geo/h3cells.js"
+import { roadKeys } from "../pipeline/stages/link/sameEvent.js"
 import type { EventChange } from "../shared/domain/Change.js"
 
 const N = Number(process.env.BENCH_RECORDS ?? 50_000)
@@ -150,6 +154,54 @@ const main = async () => {
       const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
       console.log(`materializer        ${fmt(n / secs)} changes/s (${fmt(n)} creations with history rows in ${secs.toFixed(2)} s, batches of up to ${process.env.BENCH_BATCH ?? 1000})`)
 
+      // 2b. the floor: Postgres's own speed at upserting the same rows, arrays built beforehand
+      yield* Fiber.interrupt(consumer)
+      yield* sql`TRUNCATE events, event_history`
+      const batch = Number(process.env.BENCH_BATCH ?? 1000)
+      const batches = Array.from({ length: Math.ceil(N / batch) }, (_, b) => {
+        const cs = creations(Math.min(batch, N - b * batch), b * batch, () => new Date().toISOString())
+        const col = <A>(f: (c: EventChange, e: NonNullable<EventChange["event"]>) => A) => cs.map((c) => f(c, c.event!))
+        const cells = cs.map((c) => cellsOf(c.event!.latitude, c.event!.longitude))
+        return {
+          id: col((c) => c.event_id), source: col((c) => c.source), sid: col((_c, e) => e.source_id), j: col((_c, e) => e.jurisdiction),
+          type: col((_c, e) => e.type), sub: col((_c, e) => e.sub_type), cause: col((_c, e) => e.cause), sev: col((_c, e) => e.severity),
+          title: col((_c, e) => e.title), descr: col((_c, e) => e.description), lat: col((_c, e) => e.latitude), lng: col((_c, e) => e.longitude),
+          roads: col((_c, e) => e.affected_roads.join("\u001f")), keys: col((_c, e) => roadKeys(e.affected_roads).join("\u001f")),
+          dir: col((_c, e) => e.direction), lanes: col((_c, e) => e.lanes_affected), start: col((_c, e) => e.start_time),
+          rc: col((_c, e) => e.road_class), meta: col((_c, e) => JSON.stringify(e.metadata)), at: col((c) => c.at), version: col((c) => c.version),
+          hash: col((c) => c.content_hash), emitted: col((c) => c.emitted_at), r3: cells.map((x) => x.r3), r5: cells.map((x) => x.r5), r7: cells.map((x) => x.r7),
+          hid: col((c) => c.change_id), htype: col((c) => c.fields[0].change_type), hnew: col((c) => c.fields[0].new_value)
+        }
+      })
+      const tf = performance.now()
+      for (const b of batches) {
+        yield* sql.withTransaction(Effect.gen(function* () {
+          yield* sql`
+            INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
+            SELECT * FROM unnest(${b.hid}::text[], ${b.id}::text[], ${b.htype}::text[], NULL::text[], ${b.hnew}::text[], ${b.at}::timestamptz[])
+            ON CONFLICT (change_id, change_type) DO NOTHING`
+          yield* sql`
+            INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title, description,
+              latitude, longitude, affected_roads, road_keys, direction, lanes_affected, start_time, road_class, metadata, last_updated,
+              created_at, version, content_hash, last_seen_at, h3_r3, h3_r5, h3_r7, emitted_at, materialized_at)
+            SELECT id, source, sid, j, type, sub, cause, sev, 'active', title, descr, lat, lng, string_to_array(roads, E'\\x1f'),
+              string_to_array(keys, E'\\x1f'), dir, lanes, start, rc, meta::jsonb, at, at, version, hash, at, r3, r5, r7, emitted, clock_timestamp()
+            FROM unnest(${b.id}::text[], ${b.source}::text[], ${b.sid}::text[], ${b.j}::text[], ${b.type}::text[], ${b.sub}::text[],
+              ${b.cause}::text[], ${b.sev}::text[], ${b.title}::text[], ${b.descr}::text[], ${b.lat}::float8[], ${b.lng}::float8[],
+              ${b.roads}::text[], ${b.keys}::text[], ${b.dir}::text[], ${b.lanes}::text[], ${b.start}::timestamptz[], ${b.rc}::text[],
+              ${b.meta}::text[], ${b.at}::timestamptz[], ${b.version}::bigint[], ${b.hash}::text[], ${b.r3}::bigint[], ${b.r5}::bigint[],
+              ${b.r7}::bigint[], ${b.emitted}::timestamptz[])
+              AS x(id, source, sid, j, type, sub, cause, sev, title, descr, lat, lng, roads, keys, dir, lanes, start, rc, meta, at, version, hash, r3, r5, r7, emitted)
+            ON CONFLICT (id) DO UPDATE SET severity = excluded.severity, title = excluded.title, version = excluded.version,
+              content_hash = excluded.content_hash, last_updated = excluded.last_updated
+            WHERE ev.version < excluded.version`
+        }))
+      }
+      const floorSecs = (performance.now() - tf) / 1000
+      const [{ n: nf }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
+      console.log(`  floor: UNNEST upsert ${fmt(nf / floorSecs)} rows/s (the same ${fmt(nf)} events + history rows in ${floorSecs.toFixed(2)} s); materializer ${((n / secs) / (nf / floorSecs)).toFixed(2)}x its floor`)
+      const relaunched = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: batch, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5 }))
+
       // 3. lag at a fixed offered rate
       yield* sql`TRUNCATE events, event_history`
       const tick = 50 // ms
@@ -166,7 +218,7 @@ const main = async () => {
         yield* Effect.sleep(`${tick} millis`)
       }
       while (!(yield* drained("materialize"))) yield* Effect.sleep("20 millis")
-      yield* Fiber.interrupt(consumer)
+      yield* Fiber.interrupt(relaunched)
       const lags = (yield* sql<{ ms: number }>`
         SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events`).map((r) => Number(r.ms))
       console.log(`lag at ${fmt(RATE)} changes/s  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms over ${fmt(lags.length)} changes (${LAG_SECONDS} s)`)

@@ -21,8 +21,19 @@ export const cellsOf = (lat: number, lng: number) => ({
   r7: toDecimal(latLngToCell(lat, lng, 7))
 })
 
+/** res-3 rings already worked out: there are about 41,000 res-3 cells on Earth, few of them with roads */
+const rings = new Map<string, ReadonlyArray<string>>()
+
 /** The res-3 cell of a point and its ring: everything within about 60 km, the reach of cross-source linking. */
-export const r3Neighbourhood = (lat: number, lng: number) => gridDisk(latLngToCell(lat, lng, 3), 1).map(toDecimal)
+export const r3Neighbourhood = (lat: number, lng: number): ReadonlyArray<string> => {
+  const cell = latLngToCell(lat, lng, 3)
+  let ring = rings.get(cell)
+  if (ring === undefined) {
+    ring = gridDisk(cell, 1).map(toDecimal)
+    if (rings.size < 50_000) rings.set(cell, ring)
+  }
+  return ring
+}
 
 /** The finest stored resolution whose cover stays under about half this many cells (measured best with the cell index: bench:api). */
 const MAX_CELLS = 300

@@ -71,6 +71,25 @@ describe("materializer", () => {
     expect([...types].sort()).toEqual(["archived", "created", "end_time_change", "lanes_change", "severity_change", "status_change"])
   })
 
+  it("stores every column as written: several roads, their keys, geometry, metadata, text with quotes, braces and backslashes", async () => {
+    const tricky = observation("cols-1", {
+      affected_roads: ["I-87", "US 9", "Route \"9W\" {north}"], title: "Closed: \\ back, {brace}, \"quote\", comma, ' apostrophe",
+      geometry: { type: "LineString", coordinates: [[-73.99, 40.75], [-73.98, 40.76]] }, metadata: { a: [1, "x"], b: null },
+      end_time: "2026-12-01T00:00:00.000Z", lanes_affected: null
+    })
+    const [row] = await rt.runPromise(Effect.gen(function* () {
+      yield* reset
+      yield* applyChanges(changeScript("cols", [[tricky]]))
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql<Record<string, unknown>>`SELECT affected_roads, road_keys, title, geometry, metadata, end_time, lanes_affected, road_class FROM events`
+    }))
+    expect(row).toMatchObject({
+      affected_roads: ["I-87", "US 9", "Route \"9W\" {north}"], road_keys: ["I-87", "US-9", "ROUTE 9W NORTH"], title: tricky.title,
+      geometry: tricky.geometry, metadata: tricky.metadata, lanes_affected: null, road_class: "interstate"
+    })
+    expect(new Date(row.end_time as string).toISOString()).toBe("2026-12-01T00:00:00.000Z")
+  })
+
   it("reaches the same state whatever order the messages arrive in", async () => {
     const changes = script("order", 60)
     let seed = 42

@@ -29,13 +29,26 @@ export const linkEvents = (changed: ReadonlyArray<LinkRow>, inserted: ReadonlySe
     if (subjects.length > 0) {
       const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.latitude, s.longitude)))]
       const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
-      const sources = [...new Set(subjects.map((s) => s.source))]
-      // a batch is usually one poll of one source: its own events are never candidates
-      const otherSources = sources.length === 1 ? sql`AND source <> ${sources[0]}` : sql``
-      const candidates = yield* sql<LinkRow>`
+      // which sources have active events in these cells, by a skip scan of (h3_r3, source): one
+      // probe per source and cell, however many events a source has there (a busy feed's own
+      // cells would otherwise be read whole for every batch it writes)
+      const present = yield* sql<{ cell: string; source: string }>`
+        WITH RECURSIVE s(cell, source) AS (
+          SELECT c, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = c) FROM unnest(${cells}::bigint[]) c
+          UNION ALL
+          SELECT s.cell, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = s.cell AND source > s.source)
+          FROM s WHERE s.source IS NOT NULL
+        )
+        SELECT cell::text AS cell, source FROM s WHERE source IS NOT NULL`
+      const sources = new Set(subjects.map((s) => s.source))
+      // a cell's events from the only source this batch writes cannot be anyone's partner
+      const wanted = present.filter((p) => !(sources.size === 1 && sources.has(p.source)))
+      const candidates = wanted.length === 0 ? [] : yield* sql<LinkRow>`
         SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
                estimated_end_time, latitude, longitude, geometry
-        FROM events WHERE status = 'active' AND h3_r3 = ANY(${cells}::bigint[]) AND road_keys && ${keys}::text[] ${otherSources}`
+        FROM events
+        WHERE status = 'active' AND (h3_r3, source) IN (SELECT * FROM unnest(${wanted.map((w) => w.cell)}::bigint[], ${wanted.map((w) => w.source)}::text[]))
+          AND road_keys && ${keys}::text[]`
       const seen = new Set<string>()
       for (const s of subjects) {
         for (const c of candidates) {

@@ -32,8 +32,9 @@ export const insertHistory = (table: keyof typeof TABLES, rows: ReadonlyArray<Hi
     : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
         INSERT INTO ${sql.literal(table)} (change_id, ${sql.literal(TABLES[table])}, change_type, old_value, new_value, changed_at)
         SELECT change_id, subject_id, change_type, old_value, new_value, changed_at
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(change_id text, subject_id text,
-          change_type text, old_value text, new_value text, changed_at timestamptz)
+        FROM unnest(${rows.map((r) => r.change_id)}::text[], ${rows.map((r) => r.subject_id)}::text[], ${rows.map((r) => r.change_type)}::text[],
+          ${rows.map((r) => r.old_value)}::text[], ${rows.map((r) => r.new_value)}::text[], ${rows.map((r) => r.changed_at)}::timestamptz[])
+          AS x(change_id, subject_id, change_type, old_value, new_value, changed_at)
         ORDER BY changed_at
         ON CONFLICT (change_id, change_type) DO NOTHING`).pipe(Effect.asVoid)
 
