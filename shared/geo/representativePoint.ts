@@ -3,7 +3,8 @@ import type { Geometry } from "../domain/Event.js"
 
 type Position = [number, number]
 
-const isPosition = (p: unknown): p is Position =>
+/** A usable [lng, lat]: two finite numbers within range. */
+export const isPosition = (p: unknown): p is Position =>
   Array.isArray(p) && typeof p[0] === "number" && typeof p[1] === "number" &&
   Number.isFinite(p[0]) && Number.isFinite(p[1]) && Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90
 

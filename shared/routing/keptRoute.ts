@@ -84,9 +84,6 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, now
     return { items, features, stops: p.stops.filter((c) => suggested.has(c.id)) }
   })
 
-/** Whether a kept route can be shown without its track: every item knows its drive seconds. */
-export const needsNoTrack = (k: KeptRoute) => k.items.every((it) => it.atS !== undefined)
-
 /**
  * A kept route's warnings (JSON texts, route order), features and `hos[]` for a departure and
  * an instant: the same answer `judgeRoutes` gives on the rows it was kept from. `route` is read

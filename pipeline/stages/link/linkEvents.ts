@@ -3,15 +3,41 @@ import { Effect } from "effect"
 import { r3Neighbourhood } from "../../../shared/geo/h3cells.js"
 import { judgePair, type LinkJudgement, type LinkSubject } from "./sameEvent.js"
 
-/** A changed event as the materializer wrote it, with the road keys it stored. */
-export interface LinkRow extends LinkSubject {
-  readonly road_keys: ReadonlyArray<string>
-}
-
 interface Link extends LinkJudgement {
   readonly a: string
   readonly b: string
 }
+
+/**
+ * Other sources' active events on the subjects' roads within about 60 km (the res-3 cells
+ * around them). Which sources have events in those cells comes first, by a skip scan of
+ * (h3_r3, source): one probe per source and cell, however many events a source has there (a
+ * busy feed's own cells would otherwise be read whole for every batch it writes).
+ */
+const candidatesOf = (subjects: ReadonlyArray<LinkSubject>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.latitude, s.longitude)))]
+    const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
+    const present = yield* sql<{ cell: string; source: string }>`
+      WITH RECURSIVE s(cell, source) AS (
+        SELECT c, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = c) FROM unnest(${cells}::bigint[]) c
+        UNION ALL
+        SELECT s.cell, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = s.cell AND source > s.source)
+        FROM s WHERE s.source IS NOT NULL
+      )
+      SELECT cell::text AS cell, source FROM s WHERE source IS NOT NULL`
+    const sources = new Set(subjects.map((s) => s.source))
+    // a cell's events from the only source this batch writes cannot be anyone's partner
+    const wanted = present.filter((p) => !(sources.size === 1 && sources.has(p.source)))
+    if (wanted.length === 0) return []
+    return yield* sql<LinkSubject>`
+      SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
+             estimated_end_time, latitude, longitude, geometry
+      FROM events
+      WHERE status = 'active' AND (h3_r3, source) IN (SELECT * FROM unnest(${wanted.map((w) => w.cell)}::bigint[], ${wanted.map((w) => w.source)}::text[]))
+        AND road_keys && ${keys}::text[]`
+  })
 
 /**
  * Cross-source links for events whose content just changed, inside the materializer's
@@ -20,39 +46,18 @@ interface Link extends LinkJudgement {
  * changed events had, and re-pick each touched group's representative (its first-materialized
  * event; the others get `represented_by`). Never drops or merges an event: links sit beside them.
  */
-export const linkEvents = (changed: ReadonlyArray<LinkRow>, inserted: ReadonlySet<string>, maxGapM: number, at: string) =>
+export const linkEvents = (changed: ReadonlyArray<LinkSubject>, inserted: ReadonlySet<string>, maxGapM: number, at: string) =>
   Effect.gen(function* () {
     if (changed.length === 0) return
     const sql = yield* SqlClient.SqlClient
     const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
     const links: Array<Link> = []
     if (subjects.length > 0) {
-      const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.latitude, s.longitude)))]
-      const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
-      // which sources have active events in these cells, by a skip scan of (h3_r3, source): one
-      // probe per source and cell, however many events a source has there (a busy feed's own
-      // cells would otherwise be read whole for every batch it writes)
-      const present = yield* sql<{ cell: string; source: string }>`
-        WITH RECURSIVE s(cell, source) AS (
-          SELECT c, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = c) FROM unnest(${cells}::bigint[]) c
-          UNION ALL
-          SELECT s.cell, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = s.cell AND source > s.source)
-          FROM s WHERE s.source IS NOT NULL
-        )
-        SELECT cell::text AS cell, source FROM s WHERE source IS NOT NULL`
-      const sources = new Set(subjects.map((s) => s.source))
-      // a cell's events from the only source this batch writes cannot be anyone's partner
-      const wanted = present.filter((p) => !(sources.size === 1 && sources.has(p.source)))
-      const candidates = wanted.length === 0 ? [] : yield* sql<LinkRow>`
-        SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
-               estimated_end_time, latitude, longitude, geometry
-        FROM events
-        WHERE status = 'active' AND (h3_r3, source) IN (SELECT * FROM unnest(${wanted.map((w) => w.cell)}::bigint[], ${wanted.map((w) => w.source)}::text[]))
-          AND road_keys && ${keys}::text[]`
+      const candidates = yield* candidatesOf(subjects)
       const seen = new Set<string>()
       for (const s of subjects) {
         for (const c of candidates) {
-          if (c.source === s.source || !c.road_keys.some((k) => s.road_keys.includes(k))) continue
+          if (c.source === s.source) continue
           const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
           if (seen.has(pair)) continue
           seen.add(pair)

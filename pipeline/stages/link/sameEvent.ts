@@ -1,6 +1,7 @@
-import { distance, point, pointToLineDistance } from "@turf/turf"
+import { distance, flattenEach, point, pointToLineDistance } from "@turf/turf"
 import type { Feature, LineString, Position } from "geojson"
 import { roadKey } from "../../../shared/domain/Road.js"
+import { isPosition } from "../../../shared/geo/representativePoint.js"
 
 /** What linking reads of an event: enough to judge "the same thing on the road", nothing more. */
 export interface LinkSubject {
@@ -10,6 +11,8 @@ export interface LinkSubject {
   readonly cause: string | null
   readonly direction: string | null
   readonly affected_roads: ReadonlyArray<string>
+  /** its roads in one spelling (`roadKeys(affected_roads)`), as the materializer stores them */
+  readonly road_keys: ReadonlyArray<string>
   readonly start_time: string | null
   readonly end_time: string | null
   readonly estimated_start_time?: string | null
@@ -58,27 +61,27 @@ export const overlappingTimes = (a: LinkSubject, b: LinkSubject) => {
 
 export const roadKeys = (roads: ReadonlyArray<string>) => [...new Set(roads.map(roadKey).filter((k): k is string => k !== null))]
 
-const isPosition = (p: unknown): p is Position => Array.isArray(p) && typeof p[0] === "number" && typeof p[1] === "number"
-
-/** The geometry as lines (rings are lines) and lone points; a missing geometry is the event's point. */
+/** The geometry as lines (rings are lines) and lone points; a missing or unusable geometry is the event's point. */
 const shapeOf = (e: LinkSubject): { lines: Array<Array<Position>>; points: Array<Position> } => {
   const lines: Array<Array<Position>> = []
   const points: Array<Position> = []
-  const walk = (c: unknown, depth: number) => {
-    if (!Array.isArray(c)) return
-    if (depth === 0) {
-      if (isPosition(c)) points.push(c)
-    } else if (depth === 1) {
-      const ps = c.filter(isPosition)
-      if (ps.length >= 2) lines.push(ps)
-      else points.push(...ps)
-    } else for (const x of c) walk(x, depth - 1)
+  const addLine = (cs: ReadonlyArray<unknown>) => {
+    const ps = cs.filter(isPosition)
+    if (ps.length >= 2) lines.push(ps)
+    else points.push(...ps)
   }
   const g = e.geometry
-  const depth: Record<string, number> = { Point: 0, MultiPoint: 1, LineString: 1, MultiLineString: 2, Polygon: 2, MultiPolygon: 3 }
-  if (g && depth[g.type] !== undefined) {
-    if (g.type === "MultiPoint") points.push(...(Array.isArray(g.coordinates) ? g.coordinates.filter(isPosition) : []))
-    else walk(g.coordinates, depth[g.type])
+  if (g) {
+    try {
+      flattenEach({ type: g.type, coordinates: g.coordinates } as never, (f: Feature) => {
+        const part = f.geometry
+        if (part.type === "Point") points.push(...[part.coordinates].filter(isPosition))
+        else if (part.type === "LineString") addLine(part.coordinates)
+        else if (part.type === "Polygon") for (const ring of part.coordinates) addLine(ring)
+      })
+    } catch {
+      // coordinates of the wrong shape: the event's point stands in
+    }
   }
   if (lines.length === 0 && points.length === 0) points.push([e.longitude, e.latitude])
   return { lines, points }
@@ -120,7 +123,7 @@ const round = (x: number) => Math.round(x * 100) / 100
  */
 export const judgePair = (a: LinkSubject, b: LinkSubject, maxGapM: number): LinkJudgement | null => {
   if (a.id === b.id || a.source === b.source) return null
-  const shared = roadKeys(a.affected_roads).filter((k) => roadKeys(b.affected_roads).includes(k))
+  const shared = a.road_keys.filter((k) => b.road_keys.includes(k))
   if (shared.length === 0) return null
   if (!compatibleDirections(a.direction, b.direction)) return null
   if (!compatibleTypes(a.type, b.type) || !compatibleCauses(a.cause, b.cause)) return null

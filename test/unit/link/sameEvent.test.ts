@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest"
 import { tmdd } from "../../../pipeline/sources/tmdd.js"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
-import { gapMeters, judgePair, type LinkSubject } from "../../../pipeline/stages/link/sameEvent.js"
+import { gapMeters, judgePair, type LinkSubject, roadKeys } from "../../../pipeline/stages/link/sameEvent.js"
 import { roadKey } from "../../../shared/domain/Road.js"
 import { tmddFeed } from "../../../infra/simulator/payloads/tmdd.js"
 import { wzdxFeed } from "../../../infra/simulator/payloads/wzdx.js"
 import { decodeOk } from "../../support/adapterSuite.js"
 
-const subject = (source: string, o: { source_id: string } & Omit<LinkSubject, "id" | "source">): LinkSubject => ({ ...o, id: `${source}:${o.source_id}`, source })
+const subject = (source: string, o: { source_id: string } & Omit<LinkSubject, "id" | "source" | "road_keys">): LinkSubject =>
+  ({ ...o, id: `${source}:${o.source_id}`, source, road_keys: roadKeys(o.affected_roads) })
 
 // one I-80 lane closure reported twice, in two formats: a WZDx work zone and a TMDD road-work event
 const zone = subject("wzdx", decodeOk(wzdx, wzdxFeed(0)).records.find((r) => r.source_id.startsWith("5a1f0c2e-0002"))!)
@@ -45,7 +46,7 @@ describe("one event across sources: the judgement", () => {
   })
 
   it("does not link another road, incompatible types, or two reports from one source", () => {
-    expect(judgePair(zone, { ...feu, affected_roads: ["I-35"] }, GAP)).toBeNull()
+    expect(judgePair(zone, { ...feu, affected_roads: ["I-35"], road_keys: ["I-35"] }, GAP)).toBeNull()
     expect(judgePair(zone, { ...feu, type: "weather" }, GAP)).toBeNull()
     expect(judgePair(zone, { ...feu, source: zone.source }, GAP)).toBeNull()
     expect(judgePair({ ...zone, type: "incident", cause: "hazard" }, { ...feu, type: "incident", cause: "accident" }, GAP)).toBeNull() // a rockfall beside a crash
