@@ -17,6 +17,7 @@ import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { runMaterializer } from "../pipeline/stages/materialize/Materializer.js"
 import { wzdx } from "../pipeline/sources/wzdx.js"
 import { fmt, pct } from "./measure.js"
+import { arrayLiteral } from "../shared/db/arrayLiteral.js"
 import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
@@ -28,6 +29,8 @@ import type { EventChange } from "../shared/domain/Change.js"
 const N = Number(process.env.BENCH_RECORDS ?? 50_000)
 const RATE = Number(process.env.BENCH_RATE ?? 1000)
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 10)
+/** batches the materializer writes at once (MATERIALIZE_IN_FLIGHT's default) */
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 2)
 
 const feature = (i: number, impact: string) => ({
   id: `bench-${i}`,
@@ -125,7 +128,7 @@ const creations = (count: number, offset: number, emittedAt: () => string): Arra
 
 const main = async () => {
   console.log(`ingest benchmark on ${process.arch}, node ${process.version}`)
-  differBench()
+  if (process.env.BENCH_SKIP_DIFFER !== "1") differBench()
 
   const world = scratch("ingest")
   const prefix = world.prefix
@@ -144,63 +147,93 @@ const main = async () => {
       const drained = (group: string) =>
         Effect.map(streams.groups, (gs) => gs.some((g) => g.group === group && g.pending === 0 && g.lag === 0))
 
-      // 2. materializer throughput: a full stream, drained by one consumer
-      yield* streams.ensureGroup("materialize")
-      for (let off = 0; off < N; off += 5000) yield* xadd(creations(5000, off, () => new Date().toISOString()))
-      const t0 = performance.now()
-      const consumer = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: Number(process.env.BENCH_BATCH ?? 1000), blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5 }))
-      while (!(yield* drained("materialize"))) yield* Effect.sleep("20 millis")
-      const secs = (performance.now() - t0) / 1000
-      const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
-      console.log(`materializer        ${fmt(n / secs)} changes/s (${fmt(n)} creations with history rows in ${secs.toFixed(2)} s, batches of up to ${process.env.BENCH_BATCH ?? 1000})`)
-
-      // 2b. the floor: Postgres's own speed at upserting the same rows, arrays built beforehand
-      yield* Fiber.interrupt(consumer)
-      yield* sql`TRUNCATE events, event_history`
+      // 2. materializer throughput (a full stream drained by one consumer) and its floor (Postgres's
+      // own speed at upserting the same rows, arrays built beforehand), in alternating rounds on
+      // the same empty tables, so a noisy neighbour slows both alike; the best round of each counts
       const batch = Number(process.env.BENCH_BATCH ?? 1000)
-      const batches = Array.from({ length: Math.ceil(N / batch) }, (_, b) => {
-        const cs = creations(Math.min(batch, N - b * batch), b * batch, () => new Date().toISOString())
-        const col = <A>(f: (c: EventChange, e: NonNullable<EventChange["event"]>) => A) => cs.map((c) => f(c, c.event!))
-        const cells = cs.map((c) => cellsOf(c.event!.latitude, c.event!.longitude))
-        return {
-          id: col((c) => c.event_id), source: col((c) => c.source), sid: col((_c, e) => e.source_id), j: col((_c, e) => e.jurisdiction),
-          type: col((_c, e) => e.type), sub: col((_c, e) => e.sub_type), cause: col((_c, e) => e.cause), sev: col((_c, e) => e.severity),
-          title: col((_c, e) => e.title), descr: col((_c, e) => e.description), lat: col((_c, e) => e.latitude), lng: col((_c, e) => e.longitude),
-          roads: col((_c, e) => e.affected_roads.join("\u001f")), keys: col((_c, e) => roadKeys(e.affected_roads).join("\u001f")),
-          dir: col((_c, e) => e.direction), lanes: col((_c, e) => e.lanes_affected), start: col((_c, e) => e.start_time),
-          rc: col((_c, e) => e.road_class), meta: col((_c, e) => JSON.stringify(e.metadata)), at: col((c) => c.at), version: col((c) => c.version),
-          hash: col((c) => c.content_hash), emitted: col((c) => c.emitted_at), r3: cells.map((x) => x.r3), r5: cells.map((x) => x.r5), r7: cells.map((x) => x.r7),
-          hid: col((c) => c.change_id), htype: col((c) => c.fields[0].change_type), hnew: col((c) => c.fields[0].new_value)
-        }
+      const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+      yield* streams.ensureGroup("materialize")
+      const materializerRound = Effect.gen(function* () {
+        yield* sql`TRUNCATE events, event_history, event_links, cell_marks`
+        for (let off = 0; off < N; off += 5000) yield* xadd(creations(Math.min(5000, N - off), off, () => new Date().toISOString()))
+        const t0 = performance.now()
+        const consumer = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: batch, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5, inFlight: IN_FLIGHT }))
+        while (!(yield* drained("materialize"))) yield* Effect.sleep("5 millis")
+        const secs = (performance.now() - t0) / 1000
+        yield* Fiber.interrupt(consumer)
+        const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
+        return { n, secs }
       })
-      const tf = performance.now()
-      for (const b of batches) {
-        yield* sql.withTransaction(Effect.gen(function* () {
-          yield* sql`
-            INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
-            SELECT * FROM unnest(${b.hid}::text[], ${b.id}::text[], ${b.htype}::text[], NULL::text[], ${b.hnew}::text[], ${b.at}::timestamptz[])
-            ON CONFLICT (change_id, change_type) DO NOTHING`
-          yield* sql`
-            INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title, description,
-              latitude, longitude, affected_roads, road_keys, direction, lanes_affected, start_time, road_class, metadata, last_updated,
-              created_at, version, content_hash, last_seen_at, h3_r3, h3_r5, h3_r7, emitted_at, materialized_at)
-            SELECT id, source, sid, j, type, sub, cause, sev, 'active', title, descr, lat, lng, string_to_array(roads, E'\\x1f'),
-              string_to_array(keys, E'\\x1f'), dir, lanes, start, rc, meta::jsonb, at, at, version, hash, at, r3, r5, r7, emitted, clock_timestamp()
-            FROM unnest(${b.id}::text[], ${b.source}::text[], ${b.sid}::text[], ${b.j}::text[], ${b.type}::text[], ${b.sub}::text[],
-              ${b.cause}::text[], ${b.sev}::text[], ${b.title}::text[], ${b.descr}::text[], ${b.lat}::float8[], ${b.lng}::float8[],
-              ${b.roads}::text[], ${b.keys}::text[], ${b.dir}::text[], ${b.lanes}::text[], ${b.start}::timestamptz[], ${b.rc}::text[],
-              ${b.meta}::text[], ${b.at}::timestamptz[], ${b.version}::bigint[], ${b.hash}::text[], ${b.r3}::bigint[], ${b.r5}::bigint[],
-              ${b.r7}::bigint[], ${b.emitted}::timestamptz[])
-              AS x(id, source, sid, j, type, sub, cause, sev, title, descr, lat, lng, roads, keys, dir, lanes, start, rc, meta, at, version, hash, r3, r5, r7, emitted)
-            ON CONFLICT (id) DO UPDATE SET severity = excluded.severity, title = excluded.title, version = excluded.version,
-              content_hash = excluded.content_hash, last_updated = excluded.last_updated
-            WHERE ev.version < excluded.version`
-        }))
+      const floorRound = (connections: number) => Effect.gen(function* () {
+        yield* sql`TRUNCATE events, event_history, event_links, cell_marks`
+        const batches = Array.from({ length: Math.ceil(N / batch) }, (_, b) => {
+          const cs = creations(Math.min(batch, N - b * batch), b * batch, () => new Date().toISOString())
+          const col = <A>(f: (c: EventChange, e: NonNullable<EventChange["event"]>) => A) => cs.map((c) => f(c, c.event!))
+          const cells = cs.map((c) => cellsOf(c.event!.latitude, c.event!.longitude))
+          return {
+            id: col((c) => c.event_id), source: col((c) => c.source), sid: col((_c, e) => e.source_id), j: col((_c, e) => e.jurisdiction),
+            type: col((_c, e) => e.type), sub: col((_c, e) => e.sub_type), cause: col((_c, e) => e.cause), sev: col((_c, e) => e.severity),
+            title: col((_c, e) => e.title), descr: col((_c, e) => e.description), lat: col((_c, e) => e.latitude), lng: col((_c, e) => e.longitude),
+            roads: col((_c, e) => e.affected_roads.join("\u001f")), keys: col((_c, e) => roadKeys(e.affected_roads).join("\u001f")),
+            dir: col((_c, e) => e.direction), lanes: col((_c, e) => e.lanes_affected), start: col((_c, e) => e.start_time),
+            rc: col((_c, e) => e.road_class), meta: col((_c, e) => JSON.stringify(e.metadata)), at: col((c) => c.at), version: col((c) => c.version),
+            hash: col((c) => c.content_hash), emitted: col((c) => c.emitted_at), r3: cells.map((x) => x.r3), r5: cells.map((x) => x.r5), r7: cells.map((x) => x.r7),
+            geom: col((_c, e) => (e.geometry === null ? null : JSON.stringify(e.geometry))), end: col((_c, e) => e.end_time),
+            est: col((_c, e) => e.estimated_start_time), eet: col((_c, e) => e.estimated_end_time),
+            sca: col((_c, e) => e.source_created_at), sua: col((_c, e) => e.source_updated_at),
+            hid: col((c) => c.change_id), htype: col((c) => c.fields[0].change_type), hnew: col((c) => c.fields[0].new_value)
+          }
+        })
+        const tf = performance.now()
+        yield* Effect.forEach(batches, (b) =>
+          sql.withTransaction(Effect.gen(function* () {
+            yield* sql`
+              INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
+              SELECT * FROM unnest(${arrayLiteral(b.hid)}::text[], ${arrayLiteral(b.id)}::text[], ${arrayLiteral(b.htype)}::text[], NULL::text[], ${arrayLiteral(b.hnew)}::text[], ${arrayLiteral(b.at)}::timestamptz[])
+              ON CONFLICT (change_id, change_type) DO NOTHING`
+            yield* sql`
+              INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title, description,
+                latitude, longitude, affected_roads, road_keys, direction, lanes_affected, start_time, road_class, metadata, last_updated,
+                created_at, version, content_hash, last_seen_at, h3_r3, h3_r5, h3_r7, emitted_at, materialized_at,
+                geometry, end_time, estimated_start_time, estimated_end_time, source_created_at, source_updated_at)
+              SELECT id, source, sid, j, type, sub, cause, sev, 'active', title, descr, lat, lng, string_to_array(roads, E'\\x1f'),
+                string_to_array(keys, E'\\x1f'), dir, lanes, start, rc, meta::jsonb, at, at, version, hash, at, r3, r5, r7, emitted, clock_timestamp(),
+                geom::jsonb, "end", est, eet, sca, sua
+              FROM unnest(${arrayLiteral(b.id)}::text[], ${arrayLiteral(b.source)}::text[], ${arrayLiteral(b.sid)}::text[], ${arrayLiteral(b.j)}::text[], ${arrayLiteral(b.type)}::text[], ${arrayLiteral(b.sub)}::text[],
+                ${arrayLiteral(b.cause)}::text[], ${arrayLiteral(b.sev)}::text[], ${arrayLiteral(b.title)}::text[], ${arrayLiteral(b.descr)}::text[], ${arrayLiteral(b.lat)}::float8[], ${arrayLiteral(b.lng)}::float8[],
+                ${arrayLiteral(b.roads)}::text[], ${arrayLiteral(b.keys)}::text[], ${arrayLiteral(b.dir)}::text[], ${arrayLiteral(b.lanes)}::text[], ${arrayLiteral(b.start)}::timestamptz[], ${arrayLiteral(b.rc)}::text[],
+                ${arrayLiteral(b.meta)}::text[], ${arrayLiteral(b.at)}::timestamptz[], ${arrayLiteral(b.version)}::bigint[], ${arrayLiteral(b.hash)}::text[], ${arrayLiteral(b.r3)}::bigint[], ${arrayLiteral(b.r5)}::bigint[],
+                ${arrayLiteral(b.r7)}::bigint[], ${arrayLiteral(b.emitted)}::timestamptz[], ${arrayLiteral(b.geom)}::text[], ${arrayLiteral(b.end)}::timestamptz[],
+                ${arrayLiteral(b.est)}::timestamptz[], ${arrayLiteral(b.eet)}::timestamptz[], ${arrayLiteral(b.sca)}::timestamptz[], ${arrayLiteral(b.sua)}::timestamptz[])
+                AS x(id, source, sid, j, type, sub, cause, sev, title, descr, lat, lng, roads, keys, dir, lanes, start, rc, meta, at, version, hash, r3, r5, r7, emitted,
+                  geom, "end", est, eet, sca, sua)
+              ON CONFLICT (id) DO UPDATE SET severity = excluded.severity, title = excluded.title, version = excluded.version,
+                content_hash = excluded.content_hash, last_updated = excluded.last_updated
+              WHERE ev.version < excluded.version`
+          })), { concurrency: connections, discard: true })
+        const floorSecs = (performance.now() - tf) / 1000
+        const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
+        return { n, secs: floorSecs }
+      })
+      const mats: Array<number> = []
+      const floors: Array<number> = []
+      const wideFloors: Array<number> = []
+      for (let r = 0; r < ROUNDS; r++) {
+        const m = yield* materializerRound
+        const f = yield* floorRound(1)
+        const w = yield* floorRound(IN_FLIGHT)
+        mats.push(m.n / m.secs)
+        floors.push(f.n / f.secs)
+        wideFloors.push(w.n / w.secs)
+        console.log(`  round ${r + 1}: materializer ${fmt(m.n / m.secs)} changes/s (${fmt(m.n)} in ${m.secs.toFixed(2)} s); floor ${fmt(f.n / f.secs)} rows/s (${f.secs.toFixed(2)} s), on ${IN_FLIGHT} connections ${fmt(w.n / w.secs)} rows/s (${w.secs.toFixed(2)} s)`)
       }
-      const floorSecs = (performance.now() - tf) / 1000
-      const [{ n: nf }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
-      console.log(`  floor: UNNEST upsert ${fmt(nf / floorSecs)} rows/s (the same ${fmt(nf)} events + history rows in ${floorSecs.toFixed(2)} s); materializer ${((n / secs) / (nf / floorSecs)).toFixed(2)}x its floor`)
-      const relaunched = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: batch, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5 }))
+      const bestMat = Math.max(...mats)
+      const bestFloor = Math.max(...floors)
+      const bestWide = Math.max(...wideFloors)
+      console.log(`materializer        ${fmt(bestMat)} changes/s (${fmt(N)} creations with history rows, batches of up to ${batch}, ${IN_FLIGHT} in flight, best of ${ROUNDS})`)
+      console.log(`  floor: UNNEST upsert ${fmt(bestFloor)} rows/s (the same events + history rows, one connection, best of ${ROUNDS}); materializer ${(bestMat / bestFloor).toFixed(2)}x its floor`)
+      console.log(`  floor on ${IN_FLIGHT} connections ${fmt(bestWide)} rows/s; materializer ${(bestMat / bestWide).toFixed(2)}x that`)
+      const relaunched = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: batch, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5, inFlight: IN_FLIGHT }))
 
       // 3. lag at a fixed offered rate
       yield* sql`TRUNCATE events, event_history`

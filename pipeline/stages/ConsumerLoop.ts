@@ -1,4 +1,4 @@
-import { Clock, Effect, Either, Fiber, Metric, Schedule } from "effect"
+import { Clock, Effect, Either, Fiber, FiberSet, Metric, Schedule } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
 import type { Change } from "../../shared/domain/Change.js"
 import { decodeChange } from "../../shared/domain/Change.js"
@@ -16,11 +16,32 @@ export interface ConsumerOptions {
   readonly maxDeliveries: number
   /** where a new group starts reading: "0" (default) the whole stream, "$" only new changes */
   readonly startId?: string
+  /**
+   * Batches written at once (default 1: one after another, in stream order). Only for a stage
+   * whose writes are idempotent and order-independent, as the materializer's are.
+   */
+  readonly inFlight?: number
 }
 
 export const defaultConsumerOptions = (group: string, consumer: string): ConsumerOptions => ({
   group, consumer, batchSize: 1000, blockMs: 1000, claimIdleMs: 30_000, maxDeliveries: 5
 })
+
+/**
+ * A stage in two steps: `prepare` is plain computation on a batch (no I/O), done while the
+ * previous batch is being written; `write` applies what it prepared.
+ */
+export interface Stage<P, E, R> {
+  readonly prepare: (changes: ReadonlyArray<Change>) => P
+  readonly write: (prepared: P) => Effect.Effect<void, E, R>
+}
+
+/** A batch as read: the messages that decoded, those that did not, and what was prepared from the good ones. */
+interface ReadBatch<P> {
+  readonly good: ReadonlyArray<readonly [StreamMessage, Change]>
+  readonly bad: ReadonlyArray<readonly [StreamMessage, string]>
+  readonly prepared: Either.Either<P, unknown>
+}
 
 /**
  * The shape every stage shares: read a batch (reclaimed messages first), apply it whole,
@@ -30,7 +51,13 @@ export const defaultConsumerOptions = (group: string, consumer: string): Consume
 export const runConsumer = <E, R>(
   options: ConsumerOptions,
   apply: (changes: ReadonlyArray<Change>) => Effect.Effect<void, E, R>
-) =>
+) => runStagedConsumer(options, { prepare: (changes) => changes, write: apply })
+
+/**
+ * `runConsumer` for a stage with a prepare step: the next batch is read, decoded and prepared
+ * while this one is written; batches are still written one after another, in stream order.
+ */
+export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stage<P, E, R>) =>
   Effect.scoped(
     Effect.gen(function* () {
       const streams = yield* RedisStreams
@@ -38,19 +65,29 @@ export const runConsumer = <E, R>(
       const conn = yield* Effect.flatMap(Redis, (r) => r.dedicated)
       const tagged = Metric.tagged(changesMaterialized, "group", options.group)
       const deadTagged = Metric.tagged(deadLettered, "group", options.group)
+      const prepare = (changes: ReadonlyArray<Change>) => Either.try(() => stage.prepare(changes))
+      const applyOne = (c: Change) =>
+        Either.match(prepare([c]), { onLeft: (e) => Effect.fail(e), onRight: (p) => stage.write(p) })
 
-      const handle = (messages: ReadonlyArray<StreamMessage>) =>
+      const decodeBatch = (messages: ReadonlyArray<StreamMessage>): ReadBatch<P> => {
+        const good: Array<readonly [StreamMessage, Change]> = []
+        const bad: Array<readonly [StreamMessage, string]> = []
+        for (const m of messages) {
+          const decoded = decodeChange(m.body)
+          if (Either.isLeft(decoded)) bad.push([m, `undecodable change: ${String(decoded.left).slice(0, 500)}`])
+          else good.push([m, decoded.right])
+        }
+        return { good, bad, prepared: good.length === 0 ? Either.left("empty") : prepare(good.map(([, c]) => c)) }
+      }
+
+      const handle = ({ good, bad, prepared }: ReadBatch<P>) =>
         Effect.gen(function* () {
-          const good: Array<[StreamMessage, Change]> = []
-          for (const m of messages) {
-            const decoded = decodeChange(m.body)
-            if (Either.isLeft(decoded)) {
-              yield* streams.deadLetter(options.group, m, `undecodable change: ${String(decoded.left).slice(0, 500)}`)
-              yield* Metric.increment(deadTagged)
-            } else good.push([m, decoded.right])
+          for (const [m, reason] of bad) {
+            yield* streams.deadLetter(options.group, m, reason)
+            yield* Metric.increment(deadTagged)
           }
           if (good.length === 0) return
-          const whole = yield* Effect.either(apply(good.map(([, c]) => c)))
+          const whole = Either.isRight(prepared) ? yield* Effect.either(stage.write(prepared.right)) : Either.left(prepared.left)
           if (Either.isRight(whole)) {
             yield* streams.ack(options.group, good.map(([m]) => m.id))
             yield* Metric.incrementBy(tagged, good.length)
@@ -59,7 +96,7 @@ export const runConsumer = <E, R>(
           yield* Effect.logWarning(`${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`)
           const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
           for (const [m, c] of good) {
-            const one = yield* Effect.either(apply([c]))
+            const one = yield* Effect.either(applyOne(c))
             if (Either.isRight(one)) {
               yield* streams.ack(options.group, [m.id])
               yield* Metric.increment(tagged)
@@ -77,20 +114,36 @@ export const runConsumer = <E, R>(
         if (sinceClaim >= Math.min(options.claimIdleMs, 5000)) {
           sinceClaim = 0
           const claimed = yield* streams.autoClaim(options.group, options.consumer, options.claimIdleMs, options.batchSize)
-          if (claimed.length > 0) return claimed
+          if (claimed.length > 0) return decodeBatch(claimed)
         }
         const t0 = yield* Clock.currentTimeMillis
         const batch = yield* streams.read(conn, options.group, options.consumer, options.batchSize, options.blockMs)
         sinceClaim += (yield* Clock.currentTimeMillis) - t0
-        return batch
+        return decodeBatch(batch)
       })
-      // the next batch is read while this one is applied; batches are still applied in order
+      // the next batch is read and prepared while this one is written
+      const inFlight = Math.max(1, options.inFlight ?? 1)
       let pending = yield* Effect.fork(nextBatch)
-      while (true) {
-        const batch = yield* Fiber.join(pending)
-        pending = yield* Effect.fork(nextBatch)
-        yield* handle(batch)
+      if (inFlight === 1) {
+        while (true) {
+          const batch = yield* Fiber.join(pending)
+          pending = yield* Effect.fork(nextBatch)
+          yield* handle(batch)
+        }
       }
+      // up to `inFlight` batches written at once, each in its own transaction; a writer's failure
+      // (Redis or Postgres gone) stops the loop like a failure of the single writer would
+      const slots = yield* Effect.makeSemaphore(inFlight)
+      const writers = yield* FiberSet.make<void, unknown>()
+      const loop = Effect.gen(function* () {
+        while (true) {
+          const batch = yield* Fiber.join(pending)
+          pending = yield* Effect.fork(nextBatch)
+          yield* slots.take(1)
+          yield* FiberSet.run(writers, handle(batch).pipe(Effect.ensuring(slots.release(1))))
+        }
+      })
+      return yield* Effect.raceFirst(loop, FiberSet.join(writers))
     })
   ).pipe(
     // a Redis or Postgres outage pauses the stage; it resumes where its group left off

@@ -15,22 +15,35 @@ export const parentsAt5 = (cells: Iterable<string>) => {
   return [...out]
 }
 
-export const cellsOf = (lat: number, lng: number) => ({
-  r3: toDecimal(latLngToCell(lat, lng, 3)),
-  r5: toDecimal(latLngToCell(lat, lng, 5)),
-  r7: toDecimal(latLngToCell(lat, lng, 7))
-})
+const RES_BITS = 0xfn << 52n
+/** the digits of resolutions 6–7 (res 5 parent) and 4–7 (res 3 parent) set to 7, "unused" */
+const UNUSED_6_7 = 0x3fn << 24n
+const UNUSED_4_7 = 0xfffn << 24n
+
+/**
+ * A point's cells at the stored resolutions. The coarser two are the res-7 cell's parents, made
+ * by setting the index's resolution field and blanking the finer digits (the H3 bit layout),
+ * which costs far less than asking h3-js twice more: the materializer does this for every row.
+ */
+export const cellsOf = (lat: number, lng: number) => {
+  const r7 = BigInt("0x" + latLngToCell(lat, lng, 7))
+  const base = r7 & ~RES_BITS
+  return {
+    r3: (base | (3n << 52n) | UNUSED_4_7).toString(),
+    r5: (base | (5n << 52n) | UNUSED_6_7).toString(),
+    r7: r7.toString()
+  }
+}
 
 /** res-3 rings already worked out: there are about 41,000 res-3 cells on Earth, few of them with roads */
 const rings = new Map<string, ReadonlyArray<string>>()
 
-/** The res-3 cell of a point and its ring: everything within about 60 km, the reach of cross-source linking. */
-export const r3Neighbourhood = (lat: number, lng: number): ReadonlyArray<string> => {
-  const cell = latLngToCell(lat, lng, 3)
-  let ring = rings.get(cell)
+/** A res-3 cell (decimal) and its ring: everything within about 60 km, the reach of cross-source linking. */
+export const r3Neighbourhood = (r3: string): ReadonlyArray<string> => {
+  let ring = rings.get(r3)
   if (ring === undefined) {
-    ring = gridDisk(cell, 1).map(toDecimal)
-    if (rings.size < 50_000) rings.set(cell, ring)
+    ring = gridDisk(BigInt(r3).toString(16), 1).map(toDecimal)
+    if (rings.size < 50_000) rings.set(r3, ring)
   }
   return ring
 }

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
@@ -14,6 +15,7 @@ import { wzdx } from "../../pipeline/sources/wzdx.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { recordMatches } from "../../pipeline/stages/webhooks/recordMatches.js"
 import type { EventObservation } from "../../shared/domain/Event.js"
+import { cellsOf } from "../../shared/geo/h3cells.js"
 import { decodeOk } from "../support/adapterSuite.js"
 import { changeScript } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
@@ -163,5 +165,29 @@ describe("one event across sources", () => {
     expect((await call(`/events/${feuId}`)).body.related).toEqual([])
     const one = await call("/events?jurisdiction=IA&road=I-80&limit=50&dedupe=true")
     expect(one.body.data.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining([zoneId, feuId]))
+  })
+
+  it("links reports written at the same moment by different transactions (the later link step sees the earlier commit)", async () => {
+    // two reports 100-odd metres apart on either side of a res-5 cell border, each transaction
+    // held just before its link step (another session holds its cell's mark), then both let go
+    // together: each must come out linked to the other, whichever commits first
+    const base = { ...feu, geometry: null }
+    let lng = base.longitude + 3
+    const cellAt = (x: number) => cellsOf(base.latitude, x).r5
+    while (cellAt(lng) === cellAt(lng + 0.0015)) lng += 0.001
+    const a = { ...zone, geometry: null, latitude: base.latitude, longitude: lng, source_id: "RACE-A" }
+    const b = { ...base, longitude: lng + 0.0015, source_id: "RACE-B" }
+    const client = new pg.Client({ connectionString: env.dbUrl })
+    await client.connect()
+    await client.query("BEGIN")
+    await client.query("INSERT INTO cell_marks (cell, xid) SELECT unnest($1::bigint[]), pg_current_xact_id() ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid", [[cellAt(lng), cellAt(lng + 0.0015)]])
+    const writes = [materialize("race-a", [[a]]), materialize("race-b", [[b]])]
+    await new Promise((r) => setTimeout(r, 500))
+    await client.query("COMMIT")
+    await client.end()
+    await Promise.all(writes)
+    const [ida, idb] = [await idOf("race-a", "RACE-A"), await idOf("race-b", "RACE-B")]
+    expect(await linksOf(ida)).toEqual([idb])
+    expect(await linksOf(idb)).toEqual([ida])
   })
 })

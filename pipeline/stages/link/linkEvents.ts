@@ -3,6 +3,9 @@ import { Effect } from "effect"
 import { r3Neighbourhood } from "../../../shared/geo/h3cells.js"
 import { judgePair, type LinkJudgement, type LinkSubject } from "./sameEvent.js"
 
+/** The advisory lock key linking transactions take in turn ("link" in ASCII). */
+const LINK_LOCK = 0x6c696e6b
+
 interface Link extends LinkJudgement {
   readonly a: string
   readonly b: string
@@ -14,10 +17,15 @@ interface Link extends LinkJudgement {
  * (h3_r3, source): one probe per source and cell, however many events a source has there (a
  * busy feed's own cells would otherwise be read whole for every batch it writes).
  */
-const candidatesOf = (subjects: ReadonlyArray<LinkSubject>) =>
+/** A changed event and the res-3 cell its point is in. */
+export interface PlacedSubject extends LinkSubject {
+  readonly h3_r3: string
+}
+
+const candidatesOf = (subjects: ReadonlyArray<PlacedSubject>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.latitude, s.longitude)))]
+    const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.h3_r3)))]
     const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
     const present = yield* sql<{ cell: string; source: string }>`
       WITH RECURSIVE s(cell, source) AS (
@@ -45,11 +53,20 @@ const candidatesOf = (subjects: ReadonlyArray<LinkSubject>) =>
  * active events of other sources on the same road within about 60 km, replace the links the
  * changed events had, and re-pick each touched group's representative (its first-materialized
  * event; the others get `represented_by`). Never drops or merges an event: links sit beside them.
+ *
+ * Linking runs one transaction at a time (a transaction-level advisory lock held to commit), so
+ * of two reports written at once by different transactions, the later one's candidate query sees
+ * the earlier one committed. Everything before this step runs concurrently. The lock is taken
+ * after the transaction's row locks, so the group update skips rows another transaction holds
+ * (waiting on them could close a cycle): such a row is almost always that transaction's own
+ * changed event, and it re-picks the group's representative itself when it links (a row held by
+ * an archive or a retention purge keeps its old mark until its group next changes).
  */
-export const linkEvents = (changed: ReadonlyArray<LinkSubject>, inserted: ReadonlySet<string>, maxGapM: number, at: string) =>
+export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: ReadonlySet<string>, maxGapM: number, at: string) =>
   Effect.gen(function* () {
     if (changed.length === 0) return
     const sql = yield* SqlClient.SqlClient
+    yield* sql`SELECT pg_advisory_xact_lock(${LINK_LOCK})`
     const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
     const links: Array<Link> = []
     if (subjects.length > 0) {
@@ -99,5 +116,6 @@ export const linkEvents = (changed: ReadonlyArray<LinkSubject>, inserted: Readon
         SELECT DISTINCT g.id, r.rep FROM grp g JOIN rep r ON r.root = g.root
       )
       UPDATE events e SET represented_by = NULLIF(m.rep, e.id)
-      FROM member m WHERE e.id = m.id AND e.represented_by IS DISTINCT FROM NULLIF(m.rep, e.id)`
+      FROM member m WHERE e.id = m.id AND e.represented_by IS DISTINCT FROM NULLIF(m.rep, e.id)
+        AND e.id IN (SELECT id FROM events WHERE id IN (SELECT id FROM member) FOR UPDATE SKIP LOCKED)`
   })

@@ -1,76 +1,130 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { EventChange } from "../../../shared/domain/Change.js"
-import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
+import { arrayLiteral } from "../../../shared/db/arrayLiteral.js"
+import { type HistoryColumns, historyColumns, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
-import { markChangedCells, markRouteRechecks } from "./markRouteRechecks.js"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
 import { roadKeys } from "../link/sameEvent.js"
-import { linkEvents } from "../link/linkEvents.js"
+import { linkEvents, type PlacedSubject } from "../link/linkEvents.js"
 
 /** A list of names as one text (unit separator between), split again in SQL; the separator never stays in a name. */
 const joined = (names: ReadonlyArray<string>) => names.map((n) => n.replace(/\u001f/g, " ")).join("\u001f")
 
+/** What linking and the route and cell marks need of a written row. */
+interface WrittenRow extends PlacedSubject {
+  readonly h3_r5: string
+  readonly h3_r7: string
+}
+
+const EVENT_COLUMNS = [
+  "id", "source", "source_id", "jurisdiction", "type", "sub_type", "cause", "severity", "title", "description",
+  "latitude", "longitude", "geometry", "roads", "direction", "lanes_affected", "start_time", "end_time",
+  "estimated_start_time", "estimated_end_time", "source_created_at", "source_updated_at", "road_class", "metadata",
+  "at", "created_at", "version", "content_hash", "h3_r3", "h3_r5", "h3_r7", "emitted_at", "keys"
+] as const
+type EventColumns = Record<(typeof EVENT_COLUMNS)[number], Array<string | number | null>>
+
 /**
- * Applies changes to the read model in one transaction. Idempotent and order-independent:
+ * A batch worked out before its transaction (the consumer loop does this while the previous
+ * batch is being written): the rows to upsert as columns, the history rows, the ids to lock.
+ */
+export interface EventPlan {
+  readonly touched: ReadonlyArray<string>
+  readonly columns: EventColumns
+  readonly rows: ReadonlyArray<WrittenRow>
+  readonly history: HistoryColumns
+  readonly archivedIds: ReadonlyArray<string>
+  readonly createdIds: ReadonlyArray<string>
+  readonly at: string
+}
+
+export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan => {
+  const content = new Map<string, EventChange>()
+  // when a batch holds an event's creation and later updates, the row is born from the
+  // newest content but keeps the creation time
+  const createdAt = new Map<string, string>()
+  const archived = new Set<string>()
+  const touched = new Set<string>()
+  for (const c of changes) {
+    touched.add(c.event_id)
+    if (c.op === "created" && (!createdAt.has(c.event_id) || c.at < createdAt.get(c.event_id)!)) createdAt.set(c.event_id, c.at)
+    if (c.op === "archived") {
+      archived.add(c.event_id)
+      continue
+    }
+    const seen = content.get(c.event_id)
+    if (c.event && (!seen || seen.version < c.version)) content.set(c.event_id, c)
+  }
+  const columns = Object.fromEntries(EVENT_COLUMNS.map((k) => [k, []])) as unknown as EventColumns
+  const rows: Array<WrittenRow> = []
+  for (const c of content.values()) {
+    const e = c.event!
+    const cells = cellsOf(e.latitude, e.longitude)
+    const keys = roadKeys(e.affected_roads)
+    const put = columns
+    put.id.push(c.event_id); put.source.push(c.source); put.source_id.push(e.source_id); put.jurisdiction.push(e.jurisdiction)
+    put.type.push(e.type); put.sub_type.push(e.sub_type); put.cause.push(e.cause); put.severity.push(e.severity)
+    put.title.push(e.title); put.description.push(e.description); put.latitude.push(e.latitude); put.longitude.push(e.longitude)
+    put.geometry.push(e.geometry === null ? null : JSON.stringify(e.geometry)); put.roads.push(joined(e.affected_roads))
+    put.direction.push(e.direction); put.lanes_affected.push(e.lanes_affected); put.start_time.push(e.start_time); put.end_time.push(e.end_time)
+    put.estimated_start_time.push(e.estimated_start_time); put.estimated_end_time.push(e.estimated_end_time)
+    put.source_created_at.push(e.source_created_at); put.source_updated_at.push(e.source_updated_at); put.road_class.push(e.road_class)
+    put.metadata.push(JSON.stringify(e.metadata)); put.at.push(c.at); put.created_at.push(createdAt.get(c.event_id) ?? c.at)
+    put.version.push(c.version); put.content_hash.push(c.content_hash); put.h3_r3.push(cells.r3); put.h3_r5.push(cells.r5)
+    put.h3_r7.push(cells.r7); put.emitted_at.push(c.emitted_at); put.keys.push(joined(keys))
+    rows.push({
+      id: c.event_id, source: c.source, type: e.type, cause: e.cause, direction: e.direction, affected_roads: e.affected_roads,
+      road_keys: keys, start_time: e.start_time, end_time: e.end_time, estimated_start_time: e.estimated_start_time,
+      estimated_end_time: e.estimated_end_time, latitude: e.latitude, longitude: e.longitude, geometry: e.geometry,
+      h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
+    })
+  }
+  return {
+    touched: [...touched].sort(),
+    columns,
+    rows,
+    history: historyColumns(changes, (c) => c.event_id),
+    archivedIds: [...archived],
+    createdIds: [...createdAt.keys()],
+    at: rows[0] ? content.get(rows[0].id)!.at : changes[0]?.at ?? ""
+  }
+}
+
+/**
+ * Writes a planned batch to the read model in one transaction. Idempotent and order-independent:
  * - history rows are unique on (change_id, change_type), so a redelivered message adds nothing;
  * - an event row only moves to a higher version;
  * - archives are read back from history, so an archive that arrives before the event's content
  *   (a reclaimed batch, or two consumers) still wins when the content comes;
  * - per-event advisory locks order concurrent consumers touching the same event.
  */
-export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
+export const writeEventPlan = (plan: EventPlan) =>
   Effect.gen(function* () {
-    if (changes.length === 0) return
+    if (plan.touched.length === 0) return
     const sql = yield* SqlClient.SqlClient
     const { linkMaxGapM } = yield* AppConfig
-    const content = new Map<string, EventChange>()
-    // when a batch holds an event's creation and later updates, the row is born from the
-    // newest content but keeps the creation time
-    const createdAt = new Map<string, string>()
-    for (const c of changes) {
-      if (c.op === "created" && (!createdAt.has(c.event_id) || c.at < createdAt.get(c.event_id)!)) createdAt.set(c.event_id, c.at)
-      if (c.op === "archived") continue
-      const seen = content.get(c.event_id)
-      if (!seen || seen.version < c.version) content.set(c.event_id, c)
-    }
-
-    const rows = [...content.values()].flatMap((c) => {
-      const e = c.event
-      if (!e) return []
-      const cells = cellsOf(e.latitude, e.longitude)
-      return [{
-        ...e,
-        id: c.event_id,
-        source: c.source,
-        version: c.version,
-        content_hash: c.content_hash,
-        at: c.at,
-        created_at: createdAt.get(c.event_id) ?? c.at,
-        emitted_at: c.emitted_at,
-        h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7,
-        road_keys: roadKeys(e.affected_roads)
-      }]
-    })
-    // one array per column: Postgres reads arrays far faster than a JSON document of rows
-    const col = <A>(f: (r: (typeof rows)[number]) => A) => rows.map(f)
-    const touched = [...new Set(changes.map((c) => c.event_id))].sort()
-    const archivedIds = [...new Set(changes.filter((c) => c.op === "archived").map((c) => c.event_id))]
-    const createdIds = [...createdAt.keys()]
-    const history = changes.flatMap((c) =>
-      c.fields.map((f) => ({
-        change_id: c.change_id, subject_id: c.event_id, change_type: f.change_type,
-        old_value: f.old_value, new_value: f.new_value, changed_at: c.at
-      }))
-    )
+    const c = plan.columns
+    const a = (k: keyof EventColumns) => arrayLiteral(c[k])
 
     yield* sql.withTransaction(
       Effect.gen(function* () {
-        yield* lockIds(7, touched)
-        yield* insertHistory("event_history", history)
-        // where the changed events were before this change (a moved event leaves its old cell)
-        const before = rows.length === 0 ? [] : yield* sql<{ cell: string }>`SELECT h3_r5::text AS cell FROM events WHERE id = ANY(${rows.map((r) => r.id)})`
-        const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
+        // the lock comes first, in its own statement: what follows must read after it is held
+        yield* lockIds(7, plan.touched)
+        const h = plan.history
+        // history and rows in one statement; `prev` reads each row as it was before this
+        // statement (a moved event leaves its old cell)
+        const upserted = yield* sql<{ id: string; inserted: boolean; before: string | null }>`
+            WITH history AS (
+              INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
+              SELECT change_id, subject_id, change_type, old_value, new_value, changed_at
+              FROM unnest(${arrayLiteral(h.change_id)}::text[], ${arrayLiteral(h.subject_id)}::text[], ${arrayLiteral(h.change_type)}::text[],
+                ${arrayLiteral(h.old_value)}::text[], ${arrayLiteral(h.new_value)}::text[], ${arrayLiteral(h.changed_at)}::timestamptz[])
+                AS x(change_id, subject_id, change_type, old_value, new_value, changed_at)
+              ORDER BY changed_at
+              ON CONFLICT (change_id, change_type) DO NOTHING),
+            prev AS (SELECT id, h3_r5 FROM events WHERE id = ANY(${a("id")}::text[])),
+            up AS (
             INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title,
               description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
               estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
@@ -80,19 +134,19 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
               description, latitude, longitude, geometry_text::jsonb, string_to_array(roads_text, E'\\x1f'),
               direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
               source_created_at, source_updated_at, road_class, metadata_text::jsonb,
-              at, created_at, NULL, NULL, version, content_hash, at, h3_r3::bigint, h3_r5::bigint, h3_r7::bigint, emitted_at, clock_timestamp(),
+              at, created_at, NULL, NULL, version, content_hash, at, h3_r3, h3_r5, h3_r7, emitted_at, clock_timestamp(),
               string_to_array(keys_text, E'\\x1f')
-            FROM unnest(${col((r) => r.id)}::text[], ${col((r) => r.source)}::text[], ${col((r) => r.source_id)}::text[],
-              ${col((r) => r.jurisdiction)}::text[], ${col((r) => r.type)}::text[], ${col((r) => r.sub_type)}::text[], ${col((r) => r.cause)}::text[],
-              ${col((r) => r.severity)}::text[], ${col((r) => r.title)}::text[], ${col((r) => r.description)}::text[],
-              ${col((r) => r.latitude)}::float8[], ${col((r) => r.longitude)}::float8[], ${col((r) => (r.geometry === null ? null : JSON.stringify(r.geometry)))}::text[],
-              ${col((r) => joined(r.affected_roads))}::text[], ${col((r) => r.direction)}::text[], ${col((r) => r.lanes_affected)}::text[],
-              ${col((r) => r.start_time)}::timestamptz[], ${col((r) => r.end_time)}::timestamptz[], ${col((r) => r.estimated_start_time)}::timestamptz[],
-              ${col((r) => r.estimated_end_time)}::timestamptz[], ${col((r) => r.source_created_at)}::timestamptz[], ${col((r) => r.source_updated_at)}::timestamptz[],
-              ${col((r) => r.road_class)}::text[], ${col((r) => JSON.stringify(r.metadata))}::text[], ${col((r) => r.at)}::timestamptz[],
-              ${col((r) => r.created_at)}::timestamptz[], ${col((r) => r.version)}::bigint[], ${col((r) => r.content_hash)}::text[],
-              ${col((r) => r.h3_r3)}::text[], ${col((r) => r.h3_r5)}::text[], ${col((r) => r.h3_r7)}::text[], ${col((r) => r.emitted_at)}::timestamptz[],
-              ${col((r) => joined(r.road_keys))}::text[])
+            FROM unnest(${a("id")}::text[], ${a("source")}::text[], ${a("source_id")}::text[],
+              ${a("jurisdiction")}::text[], ${a("type")}::text[], ${a("sub_type")}::text[], ${a("cause")}::text[],
+              ${a("severity")}::text[], ${a("title")}::text[], ${a("description")}::text[],
+              ${a("latitude")}::float8[], ${a("longitude")}::float8[], ${a("geometry")}::text[],
+              ${a("roads")}::text[], ${a("direction")}::text[], ${a("lanes_affected")}::text[],
+              ${a("start_time")}::timestamptz[], ${a("end_time")}::timestamptz[], ${a("estimated_start_time")}::timestamptz[],
+              ${a("estimated_end_time")}::timestamptz[], ${a("source_created_at")}::timestamptz[], ${a("source_updated_at")}::timestamptz[],
+              ${a("road_class")}::text[], ${a("metadata")}::text[], ${a("at")}::timestamptz[],
+              ${a("created_at")}::timestamptz[], ${a("version")}::bigint[], ${a("content_hash")}::text[],
+              ${a("h3_r3")}::bigint[], ${a("h3_r5")}::bigint[], ${a("h3_r7")}::bigint[], ${a("emitted_at")}::timestamptz[],
+              ${a("keys")}::text[])
               AS x(id, source, source_id, jurisdiction, type, sub_type, cause, severity, title, description, latitude, longitude, geometry_text,
                 roads_text, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time, source_created_at,
                 source_updated_at, road_class, metadata_text, at, created_at, version, content_hash, h3_r3, h3_r5, h3_r7, emitted_at, keys_text)
@@ -110,26 +164,45 @@ export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
               h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
               emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at, road_keys = excluded.road_keys
             WHERE ev.version < excluded.version
-            RETURNING id, (xmax = 0) AS inserted`
-        // a newly inserted row may have been archived already (its archive came first)
-        const recheck = [...new Set([...archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
-        const archivedCells = recheck.length === 0 ? [] : yield* sql<{ cell: string }>`
-            UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
-              -- an archive is a change: updated_after syncs must see it
-              last_updated = GREATEST(ev.last_updated, h.changed_at),
-              version = h.version, materialized_at = clock_timestamp()
-            FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
-                  FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${recheck})
-                  ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
-            WHERE ev.id = h.event_id AND ev.version < h.version
-            RETURNING ev.h3_r5::text AS cell`
-        // new or changed content may put a hazard on a monitored route
-        const changed = new Set(upserted.map((u) => u.id))
-        yield* markRouteRechecks(rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r7))
-        yield* markChangedCells([...before.map((b) => b.cell), ...rows.filter((r) => changed.has(r.id)).map((r) => r.h3_r5), ...archivedCells.map((a) => a.cell)])
+            RETURNING id, (xmax = 0) AS inserted)
+            SELECT up.id, up.inserted, prev.h3_r5::text AS before FROM up LEFT JOIN prev ON prev.id = up.id`
+        const changedIds = new Set(upserted.map((u) => u.id))
+        const changed = plan.rows.filter((r) => changedIds.has(r.id))
+        // a newly inserted row may have been archived already (its archive came first): this
+        // statement reads the history the one before wrote. It also marks, in one go, the
+        // monitored routes near new or changed content and every res-5 cell a row left or entered
+        // (cells in order, so concurrent materializers take their locks in the same order)
+        const recheck = [...new Set([...plan.archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
+        const cells5 = [...upserted.flatMap((u) => (u.before === null ? [] : [u.before])), ...changed.map((r) => r.h3_r5)]
+        const cells7 = [...new Set(changed.map((r) => r.h3_r7))]
+        if (recheck.length > 0 || cells5.length > 0) {
+          yield* sql`
+            WITH archived AS (
+              UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
+                -- an archive is a change: updated_after syncs must see it
+                last_updated = GREATEST(ev.last_updated, h.changed_at),
+                version = h.version, materialized_at = clock_timestamp()
+              FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
+                    FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${arrayLiteral(recheck)}::text[])
+                    ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
+              WHERE ev.id = h.event_id AND ev.version < h.version
+              RETURNING ev.h3_r5),
+            routes AS (
+              INSERT INTO route_rechecks (route_id, mark)
+              SELECT id, nextval('route_recheck_marks') FROM (
+                SELECT id FROM saved_routes WHERE monitor AND cells && ${arrayLiteral(cells7)}::bigint[] ORDER BY id) r
+              ON CONFLICT (route_id) DO UPDATE SET mark = excluded.mark)
+            INSERT INTO cell_marks (cell, xid)
+            SELECT c, pg_current_xact_id() FROM (
+              SELECT c FROM unnest(${arrayLiteral(cells5)}::bigint[]) AS c UNION SELECT h3_r5 FROM archived ORDER BY 1) s
+            ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid`
+        }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
-        yield* linkEvents(rows.filter((r) => changed.has(r.id)), inserted, linkMaxGapM, rows[0]?.at ?? changes[0].at)
-        yield* keepEarliestCreation("event_history", createdIds.filter((id) => !inserted.has(id)))
+        yield* linkEvents(changed, inserted, linkMaxGapM, plan.at)
+        yield* keepEarliestCreation("event_history", plan.createdIds.filter((id) => !inserted.has(id)))
       })
     )
   })
+
+/** Plans and writes one batch. */
+export const applyEventChanges = (changes: ReadonlyArray<EventChange>) => Effect.suspend(() => writeEventPlan(planEventChanges(changes)))

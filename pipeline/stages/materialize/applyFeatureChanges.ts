@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { FeatureChange } from "../../../shared/domain/Change.js"
-import { insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
+import { historyColumns, insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
 import { CRITICAL_FEATURE_TYPES } from "../../../shared/routing/hazards/routeHazards.js"
@@ -61,12 +61,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
         created_at: createdAt.get(c.feature_id) ?? c.at
       }
     })
-    const history = changes.flatMap((c) =>
-      c.fields.map((f) => ({
-        change_id: c.change_id, subject_id: c.feature_id, change_type: f.change_type,
-        old_value: f.old_value, new_value: f.new_value, changed_at: c.at
-      }))
-    )
+    const history = historyColumns(changes, (c) => c.feature_id)
     const touched = [...new Set([...latest.keys(), ...bare])].sort()
 
     yield* sql.withTransaction(

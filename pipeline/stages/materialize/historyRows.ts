@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { arrayLiteral } from "../../../shared/db/arrayLiteral.js"
 
 /**
  * Per-row advisory locks, taken in id order so two consumers never deadlock: concurrent
@@ -11,13 +12,34 @@ export const lockIds = (space: number, ids: ReadonlyArray<string>) =>
     sql`SELECT pg_advisory_xact_lock(hashtextextended(id, ${space})) FROM (SELECT id FROM unnest(${ids}::text[]) AS id ORDER BY id) s`
   )
 
-export interface HistoryRow {
-  readonly change_id: string
-  readonly subject_id: string
-  readonly change_type: string
-  readonly old_value: string | null
-  readonly new_value: string | null
-  readonly changed_at: string
+/** History rows of a batch, one array per column (row i is element i of each). */
+export interface HistoryColumns {
+  readonly change_id: Array<string>
+  readonly subject_id: Array<string>
+  readonly change_type: Array<string>
+  readonly old_value: Array<string | null>
+  readonly new_value: Array<string | null>
+  readonly changed_at: Array<string>
+}
+
+/** One history row per changed field of each change. */
+export const historyColumns = <C extends { readonly change_id: string; readonly at: string; readonly fields: ReadonlyArray<{ readonly change_type: string; readonly old_value: string | null; readonly new_value: string | null }> }>(
+  changes: ReadonlyArray<C>,
+  subjectOf: (c: C) => string
+): HistoryColumns => {
+  const h: HistoryColumns = { change_id: [], subject_id: [], change_type: [], old_value: [], new_value: [], changed_at: [] }
+  for (const c of changes) {
+    const subject = subjectOf(c)
+    for (const f of c.fields) {
+      h.change_id.push(c.change_id)
+      h.subject_id.push(subject)
+      h.change_type.push(f.change_type)
+      h.old_value.push(f.old_value)
+      h.new_value.push(f.new_value)
+      h.changed_at.push(c.at)
+    }
+  }
+  return h
 }
 
 const TABLES = {
@@ -26,14 +48,14 @@ const TABLES = {
 } as const
 
 /** History rows, once each: unique on (change_id, change_type), so a redelivery adds nothing. */
-export const insertHistory = (table: keyof typeof TABLES, rows: ReadonlyArray<HistoryRow>) =>
-  rows.length === 0
+export const insertHistory = (table: keyof typeof TABLES, h: HistoryColumns) =>
+  h.change_id.length === 0
     ? Effect.void
     : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
         INSERT INTO ${sql.literal(table)} (change_id, ${sql.literal(TABLES[table])}, change_type, old_value, new_value, changed_at)
         SELECT change_id, subject_id, change_type, old_value, new_value, changed_at
-        FROM unnest(${rows.map((r) => r.change_id)}::text[], ${rows.map((r) => r.subject_id)}::text[], ${rows.map((r) => r.change_type)}::text[],
-          ${rows.map((r) => r.old_value)}::text[], ${rows.map((r) => r.new_value)}::text[], ${rows.map((r) => r.changed_at)}::timestamptz[])
+        FROM unnest(${arrayLiteral(h.change_id)}::text[], ${arrayLiteral(h.subject_id)}::text[], ${arrayLiteral(h.change_type)}::text[],
+          ${arrayLiteral(h.old_value)}::text[], ${arrayLiteral(h.new_value)}::text[], ${arrayLiteral(h.changed_at)}::timestamptz[])
           AS x(change_id, subject_id, change_type, old_value, new_value, changed_at)
         ORDER BY changed_at
         ON CONFLICT (change_id, change_type) DO NOTHING`).pipe(Effect.asVoid)
