@@ -4,6 +4,7 @@ import type { Server } from "node:http"
 import { AppConfig } from "../shared/config/AppConfig.js"
 import { RoutingEngineLive } from "../shared/routing/RoutingEngineLive.js"
 import { buildApp } from "./app.js"
+import { drainParticipant, drainRequested } from "../shared/lifecycle/Drain.js"
 import type { ApiRuntime, ApiServices } from "./runtime.js"
 
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
@@ -34,5 +35,20 @@ const serverLayer = (options: { port?: number; onListen?: (port: number) => void
       const port = typeof address === "object" && address ? address.port : config.port
       options.onListen?.(port)
       yield* Effect.logInfo(`API listening on http://127.0.0.1:${port}/api/v1`)
+      // on a stop: /health answers 503 for DRAIN_GRACE_MS so load balancers move away, then the
+      // listener closes and the requests under way finish
+      const participant = yield* drainParticipant("api")
+      yield* Effect.forkScoped(Effect.gen(function* () {
+        yield* drainRequested
+        yield* Effect.sleep(config.drainGraceMs)
+        yield* Effect.async<void>((resume) => {
+          server.close(() => resume(Effect.void))
+          const idle = setInterval(() => server.closeIdleConnections(), 100)
+          server.closeIdleConnections()
+          return Effect.sync(() => clearInterval(idle))
+        }).pipe(Effect.ensuring(Effect.sync(() => server.closeIdleConnections())))
+        yield* Effect.logInfo("API drained: listener closed, requests finished")
+        yield* participant.done
+      }))
     })
   )

@@ -1,25 +1,54 @@
-import { Cause, Effect, Exit, Fiber, Logger, LogLevel } from "effect"
+import { Cause, Config, Effect, Exit, Fiber, Logger, LogLevel } from "effect"
+import { allDrained, requestDrain, stillDraining } from "./lifecycle/Drain.js"
 
 const LEVELS: Record<string, LogLevel.LogLevel> = {
   trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warning,
   warning: LogLevel.Warning, error: LogLevel.Error, none: LogLevel.None
 }
 
+/** How long a stop may take before the process is interrupted anyway (SHUTDOWN_TIMEOUT_MS, default 10 s). */
+const shutdownTimeoutMs = Effect.runSync(
+  Config.integer("SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000), Effect.orElseSucceed(() => 10_000))
+)
+
 /**
- * Runs a program until SIGINT/SIGTERM, then interrupts it so scoped resources close
- * (connections, HTTP servers, consumer fibers). The only place a process enters Effect.
+ * Runs a program until SIGTERM/SIGINT. The first signal drains: every part stops taking work and
+ * finishes or hands back what it holds (shared/lifecycle/Drain.ts), within SHUTDOWN_TIMEOUT_MS;
+ * then the program is interrupted so scoped resources close. Exit 0 when every part drained, 1
+ * when the time ran out (what was still held is reclaimed by other consumers). A second signal
+ * stops at once. The only place a process enters Effect.
  */
 export const runMain = <E>(program: Effect.Effect<never, E>) => {
   const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
-  const fiber = Effect.runFork(program.pipe(Logger.withMinimumLogLevel(level), Effect.provide(Logger.logFmt)))
-  const stop = () => Effect.runFork(Fiber.interrupt(fiber))
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  const withLogs = <A, E2>(e: Effect.Effect<A, E2>) => e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(Logger.logFmt))
+  const fiber = Effect.runFork(withLogs(program))
+  let forced = false
+  let stopping = false
+  const stop = () => {
+    if (stopping) {
+      Effect.runFork(Fiber.interrupt(fiber))
+      return
+    }
+    stopping = true
+    Effect.runFork(withLogs(Effect.gen(function* () {
+      yield* Effect.logInfo(`stopping: draining (at most ${shutdownTimeoutMs} ms)`)
+      yield* requestDrain
+      const drained = yield* Effect.timeout(allDrained, shutdownTimeoutMs).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
+      if (drained) yield* Effect.logInfo("stopping: every part drained")
+      else {
+        forced = true
+        yield* Effect.logWarning(`stopping: ${shutdownTimeoutMs} ms passed with ${stillDraining().join(", ")} still working; interrupting`)
+      }
+      yield* Fiber.interrupt(fiber)
+    })))
+  }
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
   fiber.addObserver((exit) => {
     if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
       console.error(Cause.pretty(exit.cause))
       process.exit(1)
     }
-    process.exit(0)
+    process.exit(forced ? 1 : 0)
   })
 }

@@ -56,16 +56,17 @@ const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: nu
   id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k: keysOf(o), ...(r ? { r } : {})
 })
 
+/** `at` and `now` as ISO text, worked out once per poll: its thousands of changes share them. */
 const change = (
   base: Omit<EventChange, "change_id" | "kind" | "at" | "emitted_at">,
-  at: Date,
-  now: Date
+  at: string,
+  now: string
 ): EventChange => ({
   ...base,
   change_id: `${base.event_id}:${base.version}`,
   kind: "event",
-  at: at.toISOString(),
-  emitted_at: now.toISOString()
+  at,
+  emitted_at: now
 })
 
 const fieldChanges = (e: SnapEntry, o: EventObservation): Array<FieldChange> => {
@@ -89,7 +90,7 @@ export const archive = (
       op: "archived", event_id: e.id, source, source_id: sourceId, version: v, keys: e.k,
       fields: [{ change_type: "archived", old_value: "active", new_value: reason }],
       content_hash: e.h, archive_reason: reason
-    }, at, now),
+    }, at.toISOString(), now.toISOString()),
     { ...e, v, st: "archived", ax: at.getTime() }
   ]
 }
@@ -106,6 +107,8 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
   const upserts = new Map<string, SnapEntry>()
   const present = new Set<string>(input.presentIds)
   const raw = (id: string) => input.rawHashes?.get(id)
+  const atText = polledAt.toISOString()
+  const nowText = now.toISOString()
 
   for (const o of records) {
     present.add(o.source_id)
@@ -125,14 +128,14 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
       changes.push(change({
         op: "created", event_id: id, source, source_id: o.source_id, version: v, keys: keysOf(o),
         fields: [{ change_type: "created", old_value: null, new_value: o.severity }], content_hash: h, event: o
-      }, polledAt, now))
+      }, atText, nowText))
       upserts.set(o.source_id, entryOf(o, id, v, h, seenAt, raw(o.source_id)))
     } else if (e.h !== h || e.st !== "active") {
       const v = e.v + 1
       changes.push(change({
         op: "updated", event_id: e.id, source, source_id: o.source_id, version: v, keys: keysOf(o),
         fields: fieldChanges(e, o), content_hash: h, event: o
-      }, polledAt, now))
+      }, atText, nowText))
       upserts.set(o.source_id, entryOf(o, e.id, v, h, seenAt, raw(o.source_id)))
     } else {
       const r = raw(o.source_id)

@@ -8,6 +8,7 @@ import { circuitPolicy, isOpen, onFailure, onSuccess } from "./Circuit.js"
 import type { Validators } from "./Fetcher.js"
 import { changesEmitted, recordsRejected, sourcePolls } from "./metrics.js"
 import { type PollOutcome, registerSources } from "./PollRecorder.js"
+import { drainParticipant, drainRequested, isDraining } from "../../shared/lifecycle/Drain.js"
 import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
 
@@ -110,21 +111,26 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
 
 const CIRCUIT_SKIP = "circuit open: poll skipped"
 
-/** Polls one source forever; a failing poll is logged and never ends the loop. */
+/**
+ * Polls one source until the process stops; a failing poll is logged and never ends the loop. On
+ * a stop, a poll under way finishes (its changes and snapshot commit together) and no other starts.
+ */
 const runSource = (source: SourceConfig, adapter: SourceAdapter) =>
-  Effect.gen(function* () {
+  Effect.scoped(Effect.gen(function* () {
     const lease = yield* PollLease
     const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`
-    while (true) {
+    const participant = yield* drainParticipant(`poller ${source.id}`)
+    while (!(yield* isDraining)) {
       const r = yield* pollOnce(source, adapter, token).pipe(
         Effect.catchAll((e) => Effect.logError(`poll ${source.id} failed: ${e._tag} ${"message" in e ? e.message : ""}`).pipe(Effect.as("failed" as const)))
       )
       const waitMs = r === "leased-elsewhere"
         ? yield* lease.remainingMs(source.id).pipe(Effect.orElseSucceed(() => 1000))
         : source.poll_interval_s * 1000
-      yield* Effect.sleep(Duration.millis(Math.max(50, waitMs) + (r === "leased-elsewhere" ? 25 : 0)))
+      yield* Effect.raceFirst(Effect.sleep(Duration.millis(Math.max(50, waitMs) + (r === "leased-elsewhere" ? 25 : 0))), drainRequested)
     }
-  })
+    yield* participant.done
+  }))
 
 export const resolveAdapter = (source: SourceConfig) => {
   const adapter = adapters.get(source.adapter)

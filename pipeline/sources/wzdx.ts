@@ -15,7 +15,8 @@ const Lane = Schema.Struct({
   type: Lenient.optString
 })
 
-const Feature = Schema.Struct({
+/** One WZDx feature as the adapter checks it (exported for bench:ingest's decoding floor). */
+export const Feature = Schema.Struct({
   id: Lenient.id,
   geometry: Schema.Struct({ type: Schema.String, coordinates: Schema.Array(Schema.Unknown) }),
   properties: Schema.Struct({

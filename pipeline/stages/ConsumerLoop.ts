@@ -4,6 +4,7 @@ import type { Change } from "../../shared/domain/Change.js"
 import { decodeChange } from "../../shared/domain/Change.js"
 import { RedisStreams, type StreamMessage } from "../../shared/bus/RedisStreams.js"
 import { changesMaterialized, deadLettered } from "./metrics.js"
+import { drainParticipant, isDraining } from "../../shared/lifecycle/Drain.js"
 
 export interface ConsumerOptions {
   readonly group: string
@@ -60,7 +61,10 @@ export const runConsumer = <E, R>(
 export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stage<P, E, R>) =>
   Effect.scoped(
     Effect.gen(function* () {
+      // a stop asked for while this loop was restarting: nothing more to take
+      if (yield* isDraining) return
       const streams = yield* RedisStreams
+      const participant = yield* drainParticipant(`${options.group} consumer ${options.consumer}`)
       yield* streams.ensureGroup(options.group, options.startId)
       const conn = yield* Effect.flatMap(Redis, (r) => r.dedicated)
       const tagged = Metric.tagged(changesMaterialized, "group", options.group)
@@ -121,12 +125,25 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
         sinceClaim += (yield* Clock.currentTimeMillis) - t0
         return decodeBatch(batch)
       })
+      // on a stop: the batch already read is written too, then the name leaves the group when it
+      // holds nothing (a message that failed stays pending, for another consumer to reclaim)
+      const finish = Effect.gen(function* () {
+        const held = yield* streams.leave(options.group, options.consumer)
+        if (held > 0) yield* Effect.logWarning(`${options.group}: stopping with ${held} failed messages pending; another consumer reclaims them after ${options.claimIdleMs} ms`)
+        else yield* Effect.logInfo(`${options.group}: drained; consumer ${options.consumer} left the group`)
+        yield* participant.done
+      })
+
       // the next batch is read and prepared while this one is written
       const inFlight = Math.max(1, options.inFlight ?? 1)
       let pending = yield* Effect.fork(nextBatch)
       if (inFlight === 1) {
         while (true) {
           const batch = yield* Fiber.join(pending)
+          if (yield* isDraining) {
+            yield* handle(batch)
+            return yield* finish
+          }
           pending = yield* Effect.fork(nextBatch)
           yield* handle(batch)
         }
@@ -138,12 +155,17 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
       const loop = Effect.gen(function* () {
         while (true) {
           const batch = yield* Fiber.join(pending)
-          pending = yield* Effect.fork(nextBatch)
+          const draining = yield* isDraining
+          if (!draining) pending = yield* Effect.fork(nextBatch)
           yield* slots.take(1)
           yield* FiberSet.run(writers, handle(batch).pipe(Effect.ensuring(slots.release(1))))
+          if (draining) {
+            yield* slots.take(inFlight)
+            return yield* finish
+          }
         }
       })
-      return yield* Effect.raceFirst(loop, FiberSet.join(writers))
+      return yield* Effect.raceFirst(loop, Effect.zipRight(FiberSet.join(writers), Effect.never))
     })
   ).pipe(
     // a Redis or Postgres outage pauses the stage; it resumes where its group left off

@@ -33,6 +33,11 @@ export interface RedisStreamsService {
   /** How many times each message was delivered to the group (from XPENDING). */
   readonly deliveries: (group: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>, RedisError>
   readonly deadLetter: (group: string, msg: StreamMessage, cause: string) => Effect.Effect<void, RedisError>
+  /**
+   * A stopping consumer leaves its group: its name is deleted when it holds no pending message
+   * (deleting it otherwise would drop them); answers how many it still holds.
+   */
+  readonly leave: (group: string, consumer: string) => Effect.Effect<number, RedisError>
   readonly groups: Effect.Effect<ReadonlyArray<GroupInfo>, RedisError>
   readonly length: Effect.Effect<number, RedisError>
   /** Drops entries every group has processed (before the oldest one some group still needs); the count dropped. */
@@ -130,6 +135,13 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
                 .exec()
             )
           ).pipe(Effect.asVoid),
+        leave: (group, consumer) =>
+          Effect.gen(function* () {
+            const held = yield* wrap("xpending", () => redis.client.sendCommand<Array<unknown>>(["XPENDING", streamKey, group, "-", "+", "1000", consumer]))
+            if (held.length > 0) return held.length
+            yield* wrap("xgroup delconsumer", () => redis.client.sendCommand(["XGROUP", "DELCONSUMER", streamKey, group, consumer]))
+            return 0
+          }),
         groups,
         length: wrap("xlen", () => redis.client.xLen(streamKey)),
         trimProcessed: Effect.flatMap(safeTrimPoint, (point) =>

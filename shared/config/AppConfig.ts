@@ -58,6 +58,8 @@ export interface AppSettings {
   readonly linkMaxGapM: number
   /** batches one materializer writes at once, each in its own transaction */
   readonly materializeInFlight: number
+  /** on a stop, how long /health answers 503 before the API's listener closes */
+  readonly drainGraceMs: number
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -99,7 +101,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   defaultHosRuleset: Config.literal("us", "canada_south", "canada_north", "eu")("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const)),
   routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900)),
   linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(Config.withDefault(1000), Config.validate({ message: "LINK_MAX_GAP_M must be between 0 and 50000 metres", validation: (n) => n >= 0 && n <= 50_000 })),
-  materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 }))
+  materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })),
+  drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {
