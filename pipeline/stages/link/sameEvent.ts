@@ -61,8 +61,26 @@ export const overlappingTimes = (a: LinkSubject, b: LinkSubject) => {
 
 export const roadKeys = (roads: ReadonlyArray<string>) => [...new Set(roads.map(roadKey).filter((k): k is string => k !== null))]
 
+interface Shape {
+  readonly lines: Array<Array<Position>>
+  readonly points: Array<Position>
+  /** [minLng, minLat, maxLng, maxLat] of every vertex */
+  readonly box: readonly [number, number, number, number]
+}
+
+/** Shapes already worked out: a batch judges each subject against many candidates. */
+const shapes = new WeakMap<LinkSubject, Shape>()
+const shapeOf = (e: LinkSubject): Shape => {
+  let s = shapes.get(e)
+  if (s === undefined) {
+    s = readShape(e)
+    shapes.set(e, s)
+  }
+  return s
+}
+
 /** The geometry as lines (rings are lines) and lone points; a missing or unusable geometry is the event's point. */
-const shapeOf = (e: LinkSubject): { lines: Array<Array<Position>>; points: Array<Position> } => {
+const readShape = (e: LinkSubject): Shape => {
   const lines: Array<Array<Position>> = []
   const points: Array<Position> = []
   const addLine = (cs: ReadonlyArray<unknown>) => {
@@ -84,8 +102,27 @@ const shapeOf = (e: LinkSubject): { lines: Array<Array<Position>>; points: Array
     }
   }
   if (lines.length === 0 && points.length === 0) points.push([e.longitude, e.latitude])
-  return { lines, points }
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity]
+  for (const [x, y] of [...points, ...lines.flat()]) {
+    box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y); box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y)
+  }
+  return { lines, points, box }
 }
+
+/**
+ * A distance in metres the two shapes are at least apart, from their bounding boxes alone: a
+ * degree of latitude is never under 110 km, a degree of longitude never under 111 km times the
+ * cosine of the highest latitude either box reaches. Lets most far pairs skip the exact measure.
+ */
+const boxGapMeters = (a: Shape, b: Shape) => {
+  const dLat = Math.max(0, a.box[1] - b.box[3], b.box[1] - a.box[3])
+  const dLng = Math.max(0, a.box[0] - b.box[2], b.box[0] - a.box[2])
+  const highest = Math.min(89.9, Math.max(Math.abs(a.box[1]), Math.abs(a.box[3]), Math.abs(b.box[1]), Math.abs(b.box[3])))
+  return Math.max(dLat * 110_000, dLng * 111_000 * Math.cos((highest * Math.PI) / 180))
+}
+
+/** `boxGapMeters` of two events: never more than `gapMeters` of them. */
+export const gapLowerBound = (a: LinkSubject, b: LinkSubject) => boxGapMeters(shapeOf(a), shapeOf(b))
 
 const lineFeature = (coordinates: Array<Position>): Feature<LineString> => ({ type: "Feature", properties: {}, geometry: { type: "LineString", coordinates } })
 
@@ -128,6 +165,7 @@ export const judgePair = (a: LinkSubject, b: LinkSubject, maxGapM: number): Link
   if (!compatibleDirections(a.direction, b.direction)) return null
   if (!compatibleTypes(a.type, b.type) || !compatibleCauses(a.cause, b.cause)) return null
   if (!overlappingTimes(a, b)) return null
+  if (boxGapMeters(shapeOf(a), shapeOf(b)) > maxGapM) return null
   const gap = gapMeters(a, b)
   if (!(gap <= maxGapM)) return null
   const sameDirection = a.direction !== null && a.direction === b.direction

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
+import fc from "fast-check"
 import { tmdd } from "../../../pipeline/sources/tmdd.js"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
-import { gapMeters, judgePair, type LinkSubject, roadKeys } from "../../../pipeline/stages/link/sameEvent.js"
+import { gapLowerBound, gapMeters, judgePair, type LinkSubject, roadKeys } from "../../../pipeline/stages/link/sameEvent.js"
 import { roadKey } from "../../../shared/domain/Road.js"
 import { tmddFeed } from "../../../infra/simulator/payloads/tmdd.js"
 import { wzdxFeed } from "../../../infra/simulator/payloads/wzdx.js"
@@ -66,5 +67,28 @@ describe("one event across sources: the judgement", () => {
     expect(["SR 14", "Hwy 14", "CO-14", "Highway 14", "Route 14"].map(roadKey)).toEqual(Array(5).fill("R-14"))
     expect(roadKey("Main Street")).toBe("MAIN ST")
     expect(roadKey("  ")).toBeNull()
+  })
+})
+
+describe("gapLowerBound", () => {
+  const shape = (lng: number, lat: number, dx: number, dy: number, line: boolean): LinkSubject => ({
+    id: `s${lng}${lat}`, source: "x", type: "construction", cause: null, direction: null, affected_roads: [], road_keys: [],
+    start_time: null, end_time: null, latitude: lat, longitude: lng,
+    geometry: line ? { type: "LineString", coordinates: [[lng, lat], [lng + dx, lat + dy]] } : null
+  })
+  it("never exceeds the exact gap, so the box test rejects only pairs the exact test would", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -150, max: -50, noNaN: true }), fc.double({ min: -60, max: 75, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.boolean(), fc.boolean(),
+        (lng, lat, ox, oy, dx, dy, la, lb) => {
+          const a = shape(lng, lat, dx, dy, la)
+          const b = shape(lng + ox, lat + oy, -dy, dx, lb)
+          expect(gapLowerBound(a, b)).toBeLessThanOrEqual(gapMeters(a, b) + 1e-6)
+        }
+      ),
+      { numRuns: 2000 }
+    )
   })
 })
