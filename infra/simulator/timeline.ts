@@ -1,4 +1,5 @@
 import { carsFeed } from "./payloads/cars.js"
+import { chaosFeed } from "./payloads/chaos.js"
 import { eiaFeed, ocpiFeed, rwisFeed, statcanFeed, tpimsDynamic, tpimsStatic } from "./payloads/features.js"
 import { ibi511Feed } from "./payloads/ibi511.js"
 import { open511Empty, open511Feed } from "./payloads/open511.js"
@@ -46,6 +47,11 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/statcan/18100001.json": () => ({ status: 200, body: statcanFeed() }),
   "/wzdx/ia": (t) => ({ status: 200, body: wzdxFeed(t >= TIMELINE.wzdxSeverityAt ? 1 : 0) }),
   "/wzdx/ia/restrictions": () => ({ status: 200, body: wzdxRestrictionFeed() }),
+  // npm run chaos: a larger feed changing every CHAOS_STEP_S seconds (not in the demo catalogue)
+  "/chaos/wzdx": (t) => ({
+    status: 200,
+    body: chaosFeed(Math.min(Math.floor(t / Number(process.env.CHAOS_STEP_S ?? 15)), Number(process.env.CHAOS_STEPS ?? Number.POSITIVE_INFINITY)))
+  }),
   "/tmdd/ia/feu": () => ({ status: 200, body: tmddFeed() }),
   "/cars/bc/events": () => ({ status: 200, body: carsFeed() }),
   "/ibi511/ny/api/v2/get/event": (t) => ({

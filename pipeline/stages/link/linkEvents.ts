@@ -39,9 +39,9 @@ const candidatesOf = (subjects: ReadonlyArray<PlacedSubject>) =>
     // a cell's events from the only source this batch writes cannot be anyone's partner
     const wanted = present.filter((p) => !(sources.size === 1 && sources.has(p.source)))
     if (wanted.length === 0) return []
-    return yield* sql<LinkSubject>`
+    return yield* sql<PlacedSubject>`
       SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
-             estimated_end_time, latitude, longitude, geometry
+             estimated_end_time, latitude, longitude, geometry, h3_r3::text AS h3_r3
       FROM events
       WHERE status = 'active' AND (h3_r3, source) IN (SELECT * FROM unnest(${wanted.map((w) => w.cell)}::bigint[], ${wanted.map((w) => w.source)}::text[]))
         AND road_keys && ${keys}::text[]`
@@ -70,10 +70,17 @@ export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: Read
     const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
     const links: Array<Link> = []
     if (subjects.length > 0) {
-      const candidates = yield* candidatesOf(subjects)
+      // each subject meets only the candidates in its own res-3 neighbourhood: a busy road
+      // would otherwise make every batch judge every subject against every candidate
+      const byCell = new Map<string, Array<PlacedSubject>>()
+      for (const c of yield* candidatesOf(subjects)) {
+        const bucket = byCell.get(c.h3_r3)
+        if (bucket) bucket.push(c)
+        else byCell.set(c.h3_r3, [c])
+      }
       const seen = new Set<string>()
       for (const s of subjects) {
-        for (const c of candidates) {
+        for (const c of r3Neighbourhood(s.h3_r3).flatMap((cell) => byCell.get(cell) ?? [])) {
           if (c.source === s.source) continue
           const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
           if (seen.has(pair)) continue

@@ -1,0 +1,345 @@
+/**
+ * npm run chaos — the whole system under faults, on its own Postgres cluster (initdb from this
+ * machine's binaries, a free port, so it can be restarted) and its own Redis (AOF, fsync every
+ * second). Roles, each a real process: 2 pipelines, 2 materializers, the webhook stage, the
+ * analytics stage, the API; the upstream simulator (a 400-zone WZDx feed whose state is a pure
+ * function of the timeline step) and a receiver that checks every delivery's Standard Webhooks
+ * signature live in this process, the world outside the system, and are never killed.
+ *
+ * Scenarios, each on a fresh database and an empty Redis, over the same scripted timeline:
+ *   clean; kill -9 a random role every 5 s (restarted 1 s later, as a supervisor would);
+ *   kill -9 every role at once and restart; kill -9 Redis and restart it from its AOF; the same
+ *   with its data wiped; `pg_ctl restart -m fast`.
+ * Each is compared with the clean run: history transitions missing (lost) or extra (duplicate),
+ * events announced as created more than once, deliveries missing or repeated under a new id,
+ * messages left pending or dead-lettered, and seconds from the fault's end until /health answers
+ * 200 and every consumer group is within 1 s of the stream's head.
+ * A step (40 s) outlasts a recovery, so every run observes every upstream state and a difference
+ * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { createServer as netServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import { createClient } from "redis"
+import { Webhook } from "standardwebhooks"
+
+const STEPS = Number(process.env.CHAOS_STEPS ?? 4)
+const STEP_S = Number(process.env.CHAOS_STEP_S ?? 40)
+process.env.CHAOS_STEPS = String(STEPS)
+process.env.CHAOS_STEP_S = String(STEP_S)
+const { startSimulator } = await import("../infra/simulator/Simulator.js")
+const TIMELINE_S = STEPS * STEP_S
+const SCENARIOS = (process.env.CHAOS_SCENARIOS ?? "clean,kill-random,kill-all,redis-restart,redis-wiped,postgres-restart").split(",")
+const root = fileURLToPath(new URL("..", import.meta.url))
+const work = mkdtempSync(join(tmpdir(), "rd-chaos-"))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = netServer()
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+
+// --- Postgres: a cluster of our own --------------------------------------------------------
+const pgBin = (() => {
+  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort() : []
+  const dir = versions.length > 0 ? `/usr/lib/postgresql/${versions[versions.length - 1]}/bin` : ""
+  if (!existsSync(`${dir}/initdb`)) throw new Error("initdb not found under /usr/lib/postgresql/*/bin")
+  return dir
+})()
+const asRoot = process.getuid?.() === 0
+const pgRun = (tool: string, args: Array<string>) =>
+  execFileSync(asRoot ? "runuser" : `${pgBin}/${tool}`, asRoot ? ["-u", "postgres", "--", `${pgBin}/${tool}`, ...args] : args, { stdio: "pipe" }).toString()
+const pgDir = join(work, "pg")
+let pgPort = 0
+const startPostgres = async () => {
+  if (!existsSync(pgDir)) {
+    mkdirSync(pgDir)
+    if (asRoot) execFileSync("chown", ["-R", "postgres", work])
+    pgRun("initdb", ["-D", pgDir, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
+    pgPort = await freePort()
+  }
+  pgRun("pg_ctl", ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-o", `-p ${pgPort} -k ${pgDir} -c listen_addresses=127.0.0.1 -c max_connections=300`, "start"])
+}
+const restartPostgres = () => pgRun("pg_ctl", ["-D", pgDir, "-w", "-m", "fast", "restart"])
+const stopPostgres = () => { try { pgRun("pg_ctl", ["-D", pgDir, "-w", "-m", "immediate", "stop"]) } catch { /* already down */ } }
+
+// --- Redis: ours, with an append-only file -------------------------------------------------
+const redisDir = join(work, "redis")
+let redisPort = 0
+let redisProc: ChildProcess | null = null
+const startRedis = async () => {
+  mkdirSync(redisDir, { recursive: true })
+  if (redisPort === 0) redisPort = await freePort()
+  redisProc = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--dir", redisDir, "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""], { stdio: "ignore" })
+  for (let i = 0; i < 100; i++) {
+    const c = createClient({ url: `redis://127.0.0.1:${redisPort}` })
+    c.on("error", () => undefined)
+    const ok = await c.connect().then(() => c.ping()).then(() => true, () => false)
+    await c.quit().catch(() => undefined)
+    if (ok) return
+    await sleep(100)
+  }
+  throw new Error("redis did not start")
+}
+const killRedis = async () => {
+  const p = redisProc
+  if (!p || p.exitCode !== null) return
+  await new Promise<void>((r) => { p.once("exit", () => r()); p.kill("SIGKILL") })
+}
+
+// --- the roles -----------------------------------------------------------------------------
+interface Role { readonly name: string; readonly script: string; readonly env?: Record<string, string>; proc?: ChildProcess }
+const roleList = (apiPort: number, sources: string): Array<Role> => [
+  { name: "pipeline-1", script: "infra/processes/pipeline.ts", env: { SOURCES_FILE: sources } },
+  { name: "pipeline-2", script: "infra/processes/pipeline.ts", env: { SOURCES_FILE: sources } },
+  { name: "materializer-1", script: "infra/processes/materializer.ts" },
+  { name: "materializer-2", script: "infra/processes/materializer.ts" },
+  { name: "webhooks", script: "infra/processes/webhooks.ts" },
+  { name: "analytics", script: "infra/processes/analytics.ts" },
+  { name: "api", script: "infra/processes/api.ts", env: { PORT: String(apiPort) } }
+]
+
+const main = async () => {
+  log(`chaos: ${SCENARIOS.join(", ")}; timeline ${STEPS} steps × ${STEP_S} s; work dir ${work}`)
+  await startPostgres()
+  await startRedis()
+  const rows: Array<Record<string, string | number>> = []
+  let clean: Observed | null = null
+  try {
+    for (const scenario of SCENARIOS) {
+      const seen = await runScenario(scenario)
+      if (scenario === "clean") clean = seen
+      const row = compare(scenario, seen, clean)
+      rows.push(row)
+      log(`${scenario}: ${JSON.stringify(row)}`)
+    }
+  } finally {
+    await killRedis()
+    stopPostgres()
+    if (process.env.CHAOS_KEEP !== "1") rmSync(work, { recursive: true, force: true })
+  }
+  const cols = ["scenario", "changes lost", "duplicate history", "re-announced created", "deliveries missing", "deliveries with a changed id", "pending", "dead-lettered", "recovery s"]
+  console.log(`\n| ${cols.join(" | ")} |\n|${cols.map(() => "---").join("|")}|`)
+  for (const r of rows) console.log(`| ${cols.map((c) => r[c] ?? "").join(" | ")} |`)
+}
+
+interface Observed {
+  /** "source_id change_type old→new" → count */
+  readonly history: Map<string, number>
+  /** "event kind event_id severity status" → count of distinct delivery ids */
+  readonly deliveries: Map<string, number>
+  /** event_id → distinct delivery ids announcing its creation */
+  readonly created: Map<string, number>
+  readonly pending: number
+  readonly dead: number
+  readonly recoveryS: number | null
+}
+
+const runScenario = async (scenario: string): Promise<Observed> => {
+  const db = `chaos_${scenario.replace(/-/g, "_")}`
+  const dbUrl = `postgres://postgres@127.0.0.1:${pgPort}/${db}`
+  const redisUrl = `redis://127.0.0.1:${redisPort}`
+  const admin = createClient({ url: redisUrl })
+  admin.on("error", () => undefined)
+  await admin.connect()
+  await admin.flushAll()
+  await admin.quit()
+
+  // the receiver: every delivery's signature checked; ids and contents recorded
+  const received = new Map<string, Array<{ event: string; data: Record<string, unknown> }>>()
+  let badSignatures = 0
+  let verifier: Webhook | null = null
+  const receiver: Server = createServer((req, res) => {
+    let body = ""
+    req.on("data", (d) => (body += d))
+    req.on("end", () => {
+      try {
+        verifier?.verify(body, req.headers as Record<string, string>)
+        const id = String(req.headers["webhook-id"])
+        const parsed = JSON.parse(body) as { events?: Array<{ event: string; data: Record<string, unknown> }>; event?: string; data?: Record<string, unknown> }
+        received.set(id, parsed.events ?? [{ event: parsed.event!, data: parsed.data! }])
+        res.writeHead(200).end()
+      } catch {
+        badSignatures += 1
+        res.writeHead(400).end()
+      }
+    })
+  })
+  const receiverPort = await new Promise<number>((r) => receiver.listen(0, "127.0.0.1", () => r((receiver.address() as { port: number }).port)))
+  const sim = await startSimulator(0)
+  const sources = join(work, `sources-${scenario}.json`)
+  writeFileSync(sources, JSON.stringify([{ id: "chaos-wzdx", adapter: "wzdx", url: `${sim.url}/chaos/wzdx`, jurisdiction: "IA", poll_interval_s: 1, timeout_ms: 5000 }]))
+  const baseEnv = {
+    DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "rd", LOG_LEVEL: "error", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    CLAIM_IDLE_MS: "5000", SHUTDOWN_TIMEOUT_MS: "5000"
+  }
+  // a key and a signed subscription to every Iowa event (the CLI also migrates the new database)
+  const cli = (args: Array<string>) => execFileSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], { cwd: root, env: { ...process.env, ...baseEnv } }).toString().trim().split("\n")
+  cli(["keys", "create", "--plan", "pro", "--email", "chaos@example.com"])
+  const secret = cli(["webhooks", "create", "--email", "chaos@example.com", "--url", `http://127.0.0.1:${receiverPort}/hook`, "--jurisdiction", "IA"]).pop()!
+  verifier = new Webhook(secret)
+
+  const apiPort = await freePort()
+  const roles = roleList(apiPort, sources)
+  const start = (r: Role) => {
+    r.proc = spawn(process.execPath, ["--import", "tsx", r.script], { cwd: root, env: { ...process.env, ...baseEnv, ...r.env }, stdio: "ignore" })
+  }
+  const kill9 = (r: Role) => new Promise<void>((resolve) => {
+    const p = r.proc
+    if (!p || p.exitCode !== null || p.signalCode !== null) return resolve()
+    p.once("exit", () => resolve())
+    p.kill("SIGKILL")
+  })
+  // a supervisor: whatever dies is started again a second later
+  let supervising = true
+  const supervisor = setInterval(() => {
+    if (!supervising) return
+    for (const r of roles) if (r.proc && (r.proc.exitCode !== null || r.proc.signalCode !== null)) start(r)
+  }, 1000)
+  for (const r of roles) start(r)
+
+  const health = () => fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).then((r) => r.status === 200, () => false)
+  const caughtUp = async () => {
+    const c = createClient({ url: redisUrl })
+    c.on("error", () => undefined)
+    try {
+      await c.connect()
+      const last = (await c.xRevRange("rd:changes", "+", "-", { COUNT: 1 }))[0]?.id ?? "0-0"
+      const groups = (await c.sendCommand(["XINFO", "GROUPS", "rd:changes"])) as Array<Array<unknown>>
+      const ms = (id: string) => Number(id.split("-")[0])
+      return groups.length > 0 && groups.every((g) => {
+        const m = new Map<string, unknown>()
+        for (let i = 0; i + 1 < g.length; i += 2) m.set(String(g[i]), g[i + 1])
+        return ms(last) - ms(String(m.get("last-delivered-id"))) < 1000
+      })
+    } catch {
+      return false
+    } finally {
+      await c.quit().catch(() => undefined)
+    }
+  }
+  while (!(await health())) await sleep(250)
+  // the timeline starts when the system is up
+  await fetch(`${sim.url}/_sim/elapsed?s=0`, { method: "POST" })
+  const t0 = Date.now()
+  const at = (s: number) => sleep(Math.max(0, t0 + s * 1000 - Date.now()))
+  log(`${scenario}: system up, timeline running`)
+
+  let faultEnd = 0
+  const mid = Math.floor(TIMELINE_S / 2)
+  if (scenario === "kill-random") {
+    for (let s = 10; s <= TIMELINE_S - 10; s += 5) {
+      await at(s)
+      const victim = roles[Math.floor(Math.random() * roles.length)]
+      await kill9(victim)
+    }
+    faultEnd = Date.now()
+  } else if (scenario === "kill-all") {
+    await at(mid)
+    await Promise.all(roles.map(kill9))
+    faultEnd = Date.now()
+  } else if (scenario === "redis-restart" || scenario === "redis-wiped") {
+    await at(mid)
+    await killRedis()
+    if (scenario === "redis-wiped") rmSync(redisDir, { recursive: true, force: true })
+    await startRedis()
+    faultEnd = Date.now()
+  } else if (scenario === "postgres-restart") {
+    await at(mid)
+    restartPostgres()
+    faultEnd = Date.now()
+  }
+  let recoveryS: number | null = null
+  if (faultEnd > 0) {
+    while (Date.now() - faultEnd < 120_000) {
+      if ((await health()) && (await caughtUp())) {
+        recoveryS = (Date.now() - faultEnd) / 1000
+        break
+      }
+      await sleep(250)
+    }
+  }
+  await at(TIMELINE_S + 5)
+  // settle: the stream drained and no delivery waiting
+  const settleUntil = Date.now() + 90_000
+  const client = new pg.Client({ connectionString: dbUrl })
+  await client.connect()
+  while (Date.now() < settleUntil) {
+    const waiting = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'").then((r) => r.rows[0].n, () => 1)
+    if (waiting === 0 && (await caughtUp())) break
+    await sleep(500)
+  }
+  await sleep(3000)
+  const history = new Map<string, number>()
+  for (const r of (await client.query<{ k: string; n: number }>(`
+    SELECT e.source_id || ' ' || h.change_type || ' ' || coalesce(h.old_value, '-') || '→' || coalesce(h.new_value, '-') AS k, count(*)::int AS n
+    FROM event_history h JOIN events e ON e.id = h.event_id GROUP BY 1`)).rows) history.set(r.k, r.n)
+  await client.end()
+  const { pending, dead } = await (async () => {
+    const c = createClient({ url: redisUrl })
+    await c.connect()
+    const groups = (await c.sendCommand(["XINFO", "GROUPS", "rd:changes"])) as Array<Array<unknown>>
+    const pendingSum = groups.reduce((n, g) => n + Number(g[g.indexOf("pending") + 1] ?? 0), 0)
+    const deadLen = await c.xLen("rd:changes:dlq").catch(() => 0)
+    await c.quit()
+    return { pending: pendingSum, dead: deadLen }
+  })()
+
+  supervising = false
+  clearInterval(supervisor)
+  for (const r of roles) r.proc?.kill("SIGTERM")
+  await sleep(2000)
+  await Promise.all(roles.map(kill9))
+  await sim.close()
+  receiver.close()
+
+  const deliveries = new Map<string, number>()
+  const created = new Map<string, number>()
+  for (const items of received.values()) {
+    for (const it of items) {
+      const k = `${it.event} ${it.data.event_id} ${it.data.severity ?? ""}`
+      deliveries.set(k, (deliveries.get(k) ?? 0) + 1)
+      if (it.event === "event.created") created.set(String(it.data.event_id), (created.get(String(it.data.event_id)) ?? 0) + 1)
+    }
+  }
+  if (badSignatures > 0) log(`${scenario}: ${badSignatures} deliveries failed signature checks`)
+  return { history, deliveries, created, pending, dead, recoveryS }
+}
+
+const excess = (a: Map<string, number>, b: Map<string, number>) => {
+  let n = 0
+  for (const [k, v] of a) n += Math.max(0, v - (b.get(k) ?? 0))
+  return n
+}
+
+const compare = (scenario: string, seen: Observed, clean: Observed | null): Record<string, string | number> => {
+  const base = clean ?? seen
+  return {
+    scenario,
+    "changes lost": excess(base.history, seen.history),
+    "duplicate history": excess(seen.history, base.history),
+    "re-announced created": [...seen.created.values()].filter((n) => n > 1).length,
+    "deliveries missing": excess(base.deliveries, seen.deliveries),
+    "deliveries with a changed id": excess(seen.deliveries, base.deliveries),
+    pending: seen.pending,
+    "dead-lettered": seen.dead,
+    "recovery s": seen.recoveryS === null ? (scenario === "clean" ? "—" : "not in 120 s") : seen.recoveryS.toFixed(1)
+  }
+}
+
+main().catch((e) => {
+  console.error(e)
+  stopPostgres()
+  void killRedis()
+  process.exit(1)
+})
