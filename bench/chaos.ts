@@ -70,7 +70,8 @@ const startPostgres = async () => {
   }
   pgRun("pg_ctl", ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-o", `-p ${pgPort} -k ${pgDir} -c listen_addresses=127.0.0.1 -c max_connections=300`, "start"])
 }
-const restartPostgres = () => pgRun("pg_ctl", ["-D", pgDir, "-w", "-m", "fast", "restart"])
+// the log file keeps the server from holding this process's pipe (execFileSync waits for it to close)
+const restartPostgres = () => pgRun("pg_ctl", ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-m", "fast", "restart"])
 const stopPostgres = () => { try { pgRun("pg_ctl", ["-D", pgDir, "-w", "-m", "immediate", "stop"]) } catch { /* already down */ } }
 
 // --- Redis: ours, with an append-only file -------------------------------------------------
@@ -128,7 +129,7 @@ const main = async () => {
     stopPostgres()
     if (process.env.CHAOS_KEEP !== "1") rmSync(work, { recursive: true, force: true })
   }
-  const cols = ["scenario", "changes lost", "duplicate history", "re-announced created", "deliveries missing", "deliveries with a changed id", "pending", "dead-lettered", "recovery s"]
+  const cols = ["scenario", "changes lost", "duplicate history", "re-announced created", "deliveries missing", "deliveries with a changed id", "pending", "dead-lettered", "history rows / deliveries", "recovery s"]
   console.log(`\n| ${cols.join(" | ")} |\n|${cols.map(() => "---").join("|")}|`)
   for (const r of rows) console.log(`| ${cols.map((c) => r[c] ?? "").join(" | ")} |`)
 }
@@ -333,6 +334,7 @@ const compare = (scenario: string, seen: Observed, clean: Observed | null): Reco
     "deliveries with a changed id": excess(seen.deliveries, base.deliveries),
     pending: seen.pending,
     "dead-lettered": seen.dead,
+    "history rows / deliveries": `${[...seen.history.values()].reduce((a, b) => a + b, 0)} / ${[...seen.deliveries.values()].reduce((a, b) => a + b, 0)}`,
     "recovery s": seen.recoveryS === null ? (scenario === "clean" ? "—" : "not in 120 s") : seen.recoveryS.toFixed(1)
   }
 }

@@ -165,10 +165,6 @@ const main = async () => {
     }
   } finally {
     server.close()
-    for await (const keys of redis.scanIterator({ MATCH: `${world.prefix}:*`, COUNT: 1000 })) {
-      const batch = Array.isArray(keys) ? keys : [keys]
-      if (batch.length > 0) await redis.del(batch)
-    }
     await redis.quit()
     await rt.dispose()
     await world.drop()

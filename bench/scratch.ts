@@ -1,11 +1,12 @@
 import { Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
+import { deleteRedisPrefix } from "../infra/tools/deleteRedisPrefix.js"
 import { AppConfig, type AppSettings } from "../shared/config/AppConfig.js"
 
 /**
  * A bench's own world: a scratch database on DATABASE_URL's server (created by the first
- * connection, dropped by `drop`) and a Redis prefix of its own on REDIS_URL.
+ * connection, dropped by `drop`) and a Redis prefix of its own on REDIS_URL (its keys deleted by `drop`).
  */
 export const scratch = (name: string, overrides: Partial<AppSettings> = {}, existing?: string) => {
   const server = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
@@ -23,6 +24,8 @@ export const scratch = (name: string, overrides: Partial<AppSettings> = {}, exis
     await c.connect()
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)
     await c.end()
+    // and every Redis key under the bench's prefix (streams of a million changes among them)
+    await deleteRedisPrefix(redisUrl, prefix)
   }
   return { dbName, dbUrl: dbUrl.toString(), prefix, redisUrl, config, drop }
 }

@@ -1,7 +1,7 @@
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { createClient } from "redis"
+import { deleteRedisPrefix } from "../../infra/tools/deleteRedisPrefix.js"
 import { inject } from "vitest"
 import { AppConfig, type AppSettings } from "../../shared/config/AppConfig.js"
 import { baseLayer } from "../../shared/db/BaseLive.js"
@@ -41,13 +41,7 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
     await c.connect()
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined)
     await c.end()
-    const r = createClient({ url: redisUrl })
-    await r.connect()
-    for await (const keys of r.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) {
-      const batch = Array.isArray(keys) ? keys : [keys]
-      if (batch.length > 0) await r.del(batch)
-    }
-    await r.quit()
+    await deleteRedisPrefix(redisUrl, prefix)
   }
   return { layer, cleanup, prefix, dbName, dbUrl: dbUrl.toString(), redisUrl }
 }
