@@ -229,7 +229,11 @@ const runScenario = async (scenario: string): Promise<Observed> => {
       await c.quit().catch(() => undefined)
     }
   }
-  while (!(await health())) await sleep(250)
+  // upstream stays at step 0 until the system is up (boot can outlast a step)
+  while (!(await health())) {
+    await fetch(`${sim.url}/_sim/elapsed?s=0`, { method: "POST" })
+    await sleep(250)
+  }
   // the timeline starts when the system is up
   await fetch(`${sim.url}/_sim/elapsed?s=0`, { method: "POST" })
   const t0 = Date.now()
@@ -275,9 +279,12 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   const settleUntil = Date.now() + 90_000
   const client = new pg.Client({ connectionString: dbUrl })
   await client.connect()
+  // the last step observed (a poll that began after it started), then nothing left to apply or send
+  const lastStepAt = new Date(t0 + ((STEPS - 1) * STEP_S + 2) * 1000).toISOString()
   while (Date.now() < settleUntil) {
+    const observed = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM source_polls WHERE source = 'chaos-wzdx' AND outcome IN ('ok', 'not_modified') AND started_at > $1", [lastStepAt]).then((r) => r.rows[0].n, () => 0)
     const waiting = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'").then((r) => r.rows[0].n, () => 1)
-    if (waiting === 0 && (await caughtUp())) break
+    if (observed > 0 && waiting === 0 && (await caughtUp())) break
     await sleep(500)
   }
   await sleep(3000)

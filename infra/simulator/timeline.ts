@@ -50,7 +50,8 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   // npm run chaos: a larger feed changing every CHAOS_STEP_S seconds (not in the demo catalogue)
   "/chaos/wzdx": (t) => ({
     status: 200,
-    body: chaosFeed(Math.min(Math.floor(t / Number(process.env.CHAOS_STEP_S ?? 15)), Number(process.env.CHAOS_STEPS ?? Number.POSITIVE_INFINITY)))
+    // steps 0 … CHAOS_STEPS − 1, the last one held: nothing changes after the timeline's end
+    body: chaosFeed(Math.min(Math.floor(t / Number(process.env.CHAOS_STEP_S ?? 15)), Number(process.env.CHAOS_STEPS ?? Number.POSITIVE_INFINITY) - 1))
   }),
   "/tmdd/ia/feu": () => ({ status: 200, body: tmddFeed() }),
   "/cars/bc/events": () => ({ status: 200, body: carsFeed() }),
