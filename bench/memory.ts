@@ -5,7 +5,8 @@
  *  2. a materializer process (`infra/processes/materializer.ts`) draining a backlog of 1,000,000
  *     changes already on the stream;
  *  3. stream trimming with a second group behind: nothing it still needs is dropped.
- * Each figure is printed beside its floor, measured in this process: a bare Node process, and
+ * Each figure is printed beside its floor, measured in this process: this process with the
+ * service's modules loaded (what any process of the service starts from), and
  * JSON.parse of the same feed (what any reader of that payload holds at once), and beside the
  * bound stated below. Uses DATABASE_URL's server (a scratch database, dropped) and REDIS_URL.
  */
@@ -62,8 +63,10 @@ const change = (i: number, at: string) => JSON.stringify({
 })
 
 const startProcess = (script: string, env: Record<string, string>) => {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "ignore", "inherit"]
+  // BENCH_NODE_ARGS (e.g. "--trace-gc") goes to the measured processes, their output shown
+  const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
+    cwd: root, env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", ...env }, stdio: ["ignore", extra.length > 0 ? "inherit" : "ignore", "inherit"]
   })
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!).peak)), 100)
@@ -85,11 +88,21 @@ const count = async (dbUrl: string) => {
   return r.rows[0].n
 }
 
-const waitFor = async (check: () => Promise<boolean>, label: string, timeoutMs = 600_000) => {
+/** Waits for `check`, printing the process's RSS and the materialized rows every 10 s meanwhile. */
+const waitFor = async (check: () => Promise<number | true>, label: string, pid: number, timeoutMs = 600_000) => {
   const t0 = performance.now()
-  while (!(await check())) {
-    if (performance.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${label}`)
-    await new Promise((r) => setTimeout(r, 250))
+  let lastPrint = 0
+  while (true) {
+    const r = await check()
+    if (r === true) break
+    const t = performance.now() - t0
+    if (t > timeoutMs) throw new Error(`timed out waiting for ${label}`)
+    if (t - lastPrint >= 10_000) {
+      lastPrint = t
+      const { now, peak } = rssOf(pid)
+      console.log(`  ${(t / 1000).toFixed(0).padStart(4)} s  RSS ${mb(now)} MB (peak so far ${mb(peak)} MB), ${fmt(r)} rows`)
+    }
+    await new Promise((res) => setTimeout(res, 250))
   }
   return (performance.now() - t0) / 1000
 }
@@ -111,17 +124,17 @@ const main = async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
   const port = (server.address() as { port: number }).port
   try {
-    // the floor: what holding this payload parsed costs a bare Node process
+    // the floor: what holding this payload parsed costs
     const before = process.memoryUsage().heapUsed
     const parsed = JSON.parse(feedText) as { features: Array<unknown> }
     const parsedBytes = process.memoryUsage().heapUsed - before
-    console.log(`feed: ${fmt(parsed.features.length)} records, ${mb(Buffer.byteLength(feedText))} MB of JSON; parsed it holds ${mb(parsedBytes)} MB of heap; a bare Node process here: ${mb(bare)} MB RSS`)
+    console.log(`feed: ${fmt(parsed.features.length)} records, ${mb(Buffer.byteLength(feedText))} MB of JSON; parsed it holds ${mb(parsedBytes)} MB of heap; this process with the service's modules loaded: ${mb(bare)} MB RSS`)
 
     // 1. a pipeline process polling the feed once
     const sources = join(tmpdir(), `rd-bench-memory-${process.pid}.json`)
     writeFileSync(sources, JSON.stringify([{ id: "mem-wzdx", adapter: "wzdx", url: `http://127.0.0.1:${port}/feed`, jurisdiction: "WZDX_IA", poll_interval_s: 3600, timeout_ms: 120_000 }]))
     const pipeline = startProcess("infra/processes/pipeline.ts", { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, SOURCES_FILE: sources })
-    const secs = await waitFor(async () => (await count(world.dbUrl)) >= FEED, "the feed to be materialized")
+    const secs = await waitFor(async () => { const n = await count(world.dbUrl); return n >= FEED || n }, "the feed to be materialized", pipeline.child.pid!)
     const pipelinePeak = await pipeline.stop()
     console.log(`pipeline process    peak RSS ${mb(pipelinePeak)} MB polling ${fmt(FEED)} records to materialized rows in ${secs.toFixed(1)} s (bound ${PIPELINE_BOUND_MB} MB: ${mb(pipelinePeak) <= PIPELINE_BOUND_MB ? "within" : "OVER"})`)
 
@@ -145,7 +158,7 @@ const main = async () => {
     console.log(`backlog: ${fmt(BACKLOG)} changes on the stream in ${((performance.now() - t0) / 1000).toFixed(1)} s (Redis holds ${mb(used)} MB)`)
     const before2 = await count(world.dbUrl)
     const materializer = startProcess("infra/processes/materializer.ts", { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: prefix2 })
-    const secs2 = await waitFor(async () => (await count(world.dbUrl)) - before2 >= BACKLOG, "the backlog to be materialized")
+    const secs2 = await waitFor(async () => { const n = (await count(world.dbUrl)) - before2; return n >= BACKLOG || n }, "the backlog to be materialized", materializer.child.pid!)
     const materializerPeak = await materializer.stop()
     console.log(`materializer        peak RSS ${mb(materializerPeak)} MB draining ${fmt(BACKLOG)} changes in ${secs2.toFixed(1)} s, ${fmt(BACKLOG / secs2)} changes/s (bound ${MATERIALIZER_BOUND_MB} MB: ${mb(materializerPeak) <= MATERIALIZER_BOUND_MB ? "within" : "OVER"})`)
 

@@ -1,5 +1,6 @@
 import { Cause, Config, Effect, Exit, Fiber, Logger, LogLevel } from "effect"
 import { allDrained, requestDrain, stillDraining } from "./lifecycle/Drain.js"
+import { limitHeapGrowth } from "./lifecycle/heapGrowth.js"
 
 const LEVELS: Record<string, LogLevel.LogLevel> = {
   trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warning,
@@ -19,6 +20,7 @@ const shutdownTimeoutMs = Effect.runSync(
  * stops at once. The only place a process enters Effect.
  */
 export const runMain = <E>(program: Effect.Effect<never, E>) => {
+  limitHeapGrowth()
   const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
   const withLogs = <A, E2>(e: Effect.Effect<A, E2>) => e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(Logger.logFmt))
   const fiber = Effect.runFork(withLogs(program))

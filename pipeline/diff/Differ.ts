@@ -1,6 +1,7 @@
 import type { ChangeKeys, EventChange, FieldChange } from "../../shared/domain/Change.js"
 import type { EventObservation, EventStatus, Severity } from "../../shared/domain/Event.js"
 import { contentHash, eventId } from "../../shared/domain/ids.js"
+import type { MissingPass } from "./kinds.js"
 
 /** What the differ remembers per upstream record between polls (the snapshot in Redis). */
 export interface SnapEntry {
@@ -36,6 +37,7 @@ export interface PollDiffInput {
   /** raw fingerprints of the decoded records, kept in the snapshot */
   readonly rawHashes?: ReadonlyMap<string, string>
   readonly prev: ReadonlyMap<string, SnapEntry>
+  readonly missing?: MissingPass
 }
 
 /** Tombstones let a re-appearing event continue its version sequence; kept this long. */
@@ -148,13 +150,16 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
   }
 
   const removals: Array<string> = []
-  const clean = records.length > 0 || input.presentIds.length > 0
+  if (input.missing?.skip) return { changes, upserts, removals }
+  const alsoPresent = input.missing?.alsoPresent
+  const clean = records.length > 0 || input.presentIds.length > 0 || (alsoPresent?.size ?? 0) > 0
   for (const [sourceId, e] of prev) {
     if (e.st === "archived") {
-      if (e.ax !== undefined && now.getTime() - e.ax > TOMBSTONE_MS) removals.push(sourceId)
+      // a tombstone due for pruning whose record came back in this very poll is an entry again
+      if (e.ax !== undefined && now.getTime() - e.ax > TOMBSTONE_MS && !upserts.has(sourceId)) removals.push(sourceId)
       continue
     }
-    if (clean && !present.has(sourceId)) {
+    if (clean && !present.has(sourceId) && !alsoPresent?.has(sourceId)) {
       const [c, next] = archive(source, sourceId, e, "observed", polledAt, now)
       changes.push(c)
       upserts.set(sourceId, next)

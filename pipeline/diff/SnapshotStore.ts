@@ -29,10 +29,50 @@ export interface SnapshotStoreService {
     entry: Schema.Schema<S, any>
   ) => Effect.Effect<Map<string, S>, RedisError | SqlError, SqlClient.SqlClient>
   /**
-   * XADDs the changes and updates the snapshot in one MULTI/EXEC. With a fence, the EXEC only
-   * goes through while this process still holds the source's poll lease (WATCH on the lease key).
+   * XADDs the changes and updates the snapshot, in chunks of records: each chunk is one
+   * MULTI/EXEC holding a record's change together with its entry, so a commit cut short leaves
+   * every record either committed or as it was (the next poll finds the rest), and a large feed
+   * never builds one transaction of its whole size. With a fence, each EXEC only goes through
+   * while this process still holds the source's poll lease (WATCH on the lease key).
    */
   readonly commit: <S>(source: string, delta: SnapshotDelta<S>, fence: Fence | null) => Effect.Effect<number, RedisError | LeaseLost>
+}
+
+/** Records per commit transaction: bounds the memory and the Redis command a poll of a huge feed builds. */
+export const COMMIT_CHUNK = 2000
+
+/**
+ * A delta cut into chunks of at most `size` snapshot entries, each chunk with the changes of its
+ * records (a change's `source_id` is its record's snapshot key). Changes of records without an
+ * entry, and the removals, go in the last chunk. An empty delta is one empty chunk, so the
+ * snapshot is still marked present.
+ */
+export const commitChunks = <S>(delta: SnapshotDelta<S>, size: number): Array<SnapshotDelta<S>> => {
+  const byRecord = new Map<string, Array<unknown>>()
+  const orphans: Array<unknown> = []
+  for (const ch of delta.changes) {
+    const key = (ch as { source_id?: unknown }).source_id
+    if (typeof key === "string" && delta.upserts.has(key)) {
+      const list = byRecord.get(key)
+      if (list) list.push(ch)
+      else byRecord.set(key, [ch])
+    } else orphans.push(ch)
+  }
+  const chunks: Array<SnapshotDelta<S>> = []
+  let upserts = new Map<string, S>()
+  let changes: Array<unknown> = []
+  for (const [k, v] of delta.upserts) {
+    upserts.set(k, v)
+    const own = byRecord.get(k)
+    if (own) changes.push(...own)
+    if (upserts.size >= size) {
+      chunks.push({ changes, upserts, removals: [] })
+      upserts = new Map()
+      changes = []
+    }
+  }
+  chunks.push({ changes: [...changes, ...orphans], upserts, removals: delta.removals })
+  return chunks
 }
 
 /** One JSON decoder per entry Schema, built once: a poll's load is on the hot path. */
@@ -86,7 +126,8 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
           return map
         })
 
-      const commit = <S>(source: string, delta: SnapshotDelta<S>, fence: Fence | null) =>
+      /** One chunk in one MULTI/EXEC, fenced on the lease: its changes and their entries land together or not at all. */
+      const commitChunk = <S>(source: string, chunk: SnapshotDelta<S>, fence: Fence | null) =>
         Effect.tryPromise({
           try: () =>
             redis.client.executeIsolated(async (c) => {
@@ -98,11 +139,11 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
                 }
               }
               const m = c.multi()
-              streams.appendInTransaction(m, delta.changes.map((ch) => JSON.stringify(ch)))
-              if (delta.upserts.size > 0) {
-                m.hSet(snapKey(source), Object.fromEntries([...delta.upserts].map(([k, v]) => [k, JSON.stringify(v)])))
+              streams.appendInTransaction(m, chunk.changes.map((ch) => JSON.stringify(ch)))
+              if (chunk.upserts.size > 0) {
+                m.hSet(snapKey(source), Object.fromEntries([...chunk.upserts].map(([k, v]) => [k, JSON.stringify(v)])))
               }
-              if (delta.removals.length > 0) m.hDel(snapKey(source), [...delta.removals])
+              if (chunk.removals.length > 0) m.hDel(snapKey(source), [...chunk.removals])
               m.set(metaKey(source), "1")
               try {
                 await m.exec()
@@ -113,8 +154,19 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
               return "ok" as const
             }),
           catch: (cause) => new RedisError({ op: "snapshot commit", cause })
+        }).pipe(Effect.flatMap((r) => (r === "ok" ? Effect.void : Effect.fail(new LeaseLost({ source })))))
+
+      const commit = <S>(source: string, delta: SnapshotDelta<S>, fence: Fence | null) =>
+        Effect.gen(function* () {
+          let done = 0
+          for (const chunk of commitChunks(delta, COMMIT_CHUNK)) {
+            yield* commitChunk(source, chunk, fence)
+            done += chunk.changes.length
+          }
+          return done
         }).pipe(
-          Effect.flatMap((r) => (r === "ok" ? Effect.succeed(delta.changes.length) : Effect.fail(new LeaseLost({ source }))))
+          // a lease lost after some chunks: those stay (each whole), the rest is the next poll's to find
+          Effect.tapErrorTag("LeaseLost", () => Effect.logWarning(`snapshot commit for ${source} stopped: the poll lease moved to another process`))
         )
 
       return { load, commit } satisfies SnapshotStoreService

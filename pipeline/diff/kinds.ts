@@ -21,7 +21,17 @@ export interface DiffInput<S, O> {
   readonly presentIds: ReadonlyArray<string>
   readonly rawHashes: ReadonlyMap<string, string>
   readonly prev: ReadonlyMap<string, S>
+  /** See `MissingPass`: how this call treats records absent from it. */
+  readonly missing?: MissingPass
 }
+
+/**
+ * A poll diffed in slices (diffSlices) calls the differ once per slice of records with
+ * `{ skip: true }`: a record absent from one slice is not missing from the poll. The last call has
+ * no records and passes the ids the earlier slices held as `alsoPresent`; only it retires what is
+ * missing. Without it, a call is the whole poll.
+ */
+export type MissingPass = { readonly skip: true } | { readonly skip: false; readonly alsoPresent: ReadonlySet<string> }
 
 /** How the poller diffs one kind of record (events or features) against its snapshot. */
 export interface RecordKind<S, O> {

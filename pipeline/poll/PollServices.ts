@@ -7,7 +7,8 @@ import {
   CLOSED, type CircuitState, circuitKey, decodeCircuit, decodeValidators, type Validators, validatorsKey
 } from "../../shared/sources/pollState.js"
 import type { DiffInput, RecordKind } from "../diff/kinds.js"
-import type { Fence, SnapshotDelta } from "../diff/SnapshotStore.js"
+import { COMMIT_CHUNK, type Fence, type SnapshotDelta } from "../diff/SnapshotStore.js"
+import { diffSlices } from "../diff/diffSlices.js"
 import type { DecodeContext, Decoded } from "../sources/Adapter.js"
 import { type FetchError, type Fetched, fetchPayload } from "./Fetcher.js"
 import { acquireLease, holdLeaseFor, leaseKey, leaseRemainingMs } from "./Lease.js"
@@ -139,7 +140,8 @@ export class PollDecode extends Context.Tag("pipeline/PollDecode")<PollDecode, P
 
 // ── diff ─────────────────────────────────────────────────────────────────────────────────
 export interface PollDiffService {
-  readonly diff: <S, O>(kind: RecordKind<S, O>, input: DiffInput<S, O>) => SnapshotDelta<S>
+  /** the poll's deltas, made one at a time as they are committed (see diffSlices) */
+  readonly diff: <S, O extends { readonly source_id: string }>(kind: RecordKind<S, O>, input: DiffInput<S, O>) => Iterable<SnapshotDelta<S>>
   readonly sweep: <S, O>(kind: RecordKind<S, O>, source: string, prev: ReadonlyMap<string, S>, now: Date, maxAgeMs: number) => SnapshotDelta<S>
   readonly touch: <S, O>(kind: RecordKind<S, O>, prev: ReadonlyMap<string, S>, at: number) => SnapshotDelta<S>
 }
@@ -147,7 +149,7 @@ export interface PollDiffService {
 export class PollDiff extends Context.Tag("pipeline/PollDiff")<PollDiff, PollDiffService>() {
   /** The kind's pure differ: the live layer and the usual test layer alike. */
   static readonly layer = Layer.succeed(PollDiff, {
-    diff: (kind, input) => kind.diff(input),
+    diff: (kind, input) => diffSlices(kind, input, COMMIT_CHUNK),
     sweep: (kind, source, prev, now, maxAgeMs) => kind.sweep(source, prev, now, maxAgeMs),
     touch: (kind, prev, at) => kind.touch(prev, at)
   })

@@ -20,8 +20,8 @@ interface Attempt<S> {
   readonly recordCount: number
   readonly rejected: ReadonlyArray<Rejection>
   readonly error: string | null
-  /** what to commit: changes from the diff, or from the sweep on a failed/empty poll */
-  readonly result: SnapshotDelta<S>
+  /** what to commit, delta by delta: changes from the diff, or from the sweep on a failed/empty poll */
+  readonly result: Iterable<SnapshotDelta<S>>
   readonly validators?: Validators
   readonly upstreamFailed: boolean
 }
@@ -55,27 +55,34 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     const { circuit, validators } = yield* state.load(source.id)
     const prev = yield* store.load(source.id, kind.rebuild(source.id), kind.entry)
     const polledAt = new Date(startMs)
-    const sweep = () => differ.sweep(kind, source.id, prev, polledAt, intervalMs * config.sweepFactor)
+    const sweep = () => [differ.sweep(kind, source.id, prev, polledAt, intervalMs * config.sweepFactor)]
     const failed = (error: string, httpStatus: number | null, upstreamFailed: boolean, extra: Partial<Attempt<S>> = {}): Attempt<S> => ({
       outcome: "error", httpStatus, recordCount: 0, rejected: [], error, result: sweep(), upstreamFailed, ...extra
     })
 
-    const attempt: Attempt<S> = yield* Effect.gen(function* () {
+    // fetch and decode in a scope of their own: once the records are out, the parsed payload
+    // (the largest thing a poll holds) is garbage before the diff and the commit begin
+    const read: Attempt<S> | Readonly<{ decoded: Decoded<O>; status: number; validators: Validators }> = yield* Effect.gen(function* () {
       if (isOpen(circuit, startMs)) return failed(CIRCUIT_SKIP, null, false)
       const fetched = yield* Effect.either(upstream.fetch(source, validators))
       if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
       const res = fetched.right
       if (res._tag === "NotModified") {
-        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: differ.touch(kind, prev, startMs), upstreamFailed: false } as Attempt<S>
+        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: [differ.touch(kind, prev, startMs)], upstreamFailed: false } as Attempt<S>
       }
       const decoded = decoder.decode(decode, res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev) })
       if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
-      const { records, rejected, unchanged, rawHashes } = decoded.right
+      return { decoded: decoded.right, status: res.status, validators: res.validators }
+    })
+
+    const attempt: Attempt<S> = yield* Effect.gen(function* () {
+      if (!("decoded" in read)) return read
+      const { records, rejected, unchanged, rawHashes } = read.decoded
       const present = records.length + unchanged.length
       if (present === 0) {
         return rejected.length === 0
-          ? ({ outcome: "empty", httpStatus: res.status, recordCount: 0, rejected, error: null, result: sweep(), upstreamFailed: false } as Attempt<S>)
-          : failed(`all ${rejected.length} records rejected`, res.status, false, { rejected })
+          ? ({ outcome: "empty", httpStatus: read.status, recordCount: 0, rejected, error: null, result: sweep(), upstreamFailed: false } as Attempt<S>)
+          : failed(`all ${rejected.length} records rejected`, read.status, false, { rejected })
       }
       const now = new Date(yield* Clock.currentTimeMillis)
       const result = differ.diff(kind, {
@@ -83,12 +90,13 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
         presentIds: [...unchanged, ...rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))]
       })
       return {
-        outcome: "ok", httpStatus: res.status, recordCount: present, rejected, error: null, result,
-        validators: res.validators, upstreamFailed: false
+        outcome: "ok", httpStatus: read.status, recordCount: present, rejected, error: null, result,
+        validators: read.validators, upstreamFailed: false
       } as Attempt<S>
     })
 
-    const committed = yield* store.commit(source.id, attempt.result, lease.fence(source.id, token))
+    let committed = 0
+    for (const delta of attempt.result) committed += yield* store.commit(source.id, delta, lease.fence(source.id, token))
     const nextCircuit = attempt.upstreamFailed
       ? onFailure(circuit, startMs, circuitPolicy(intervalMs))
       : attempt.error === CIRCUIT_SKIP ? circuit : onSuccess()

@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { layer } from "@effect/vitest"
-import { Effect, Layer, TestClock, TestServices } from "effect"
+import { Clock, Effect, Layer, TestClock, TestServices } from "effect"
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, expect } from "vitest"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
+import { commitChunks, COMMIT_CHUNK, SnapshotStore } from "../../pipeline/diff/SnapshotStore.js"
+import { diffPoll } from "../../pipeline/diff/Differ.js"
 import { leaseKey } from "../../pipeline/poll/Lease.js"
 import { pollOnce } from "../../pipeline/poll/Poller.js"
 import { registerSources } from "../../pipeline/poll/PollRecorder.js"
@@ -261,5 +263,35 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
     // rebuilt from Postgres: m1 is an update, not a second creation; the stray entry is gone
     expect(result.changes.map((c) => [c.source_id, c.op])).toEqual([["m1", "updated"]])
     expect(result.snap).toEqual(["m1", "m2"])
+  }))
+
+  it.effect("finishes a poll commit cut short after its first chunk on the next poll, announcing nothing twice", () => Effect.gen(function* () {
+    const s = source("p-chunks")
+    const n = COMMIT_CHUNK * 2 + 500
+    const body = Array.from({ length: n }, (_, i) => rec(`c${i}`))
+    const result = yield* Effect.gen(function* () {
+      const redis = yield* Redis
+      const store = yield* SnapshotStore
+      const polledAt = new Date(yield* Clock.currentTimeMillis)
+      const decoded = ibi511.decode(body, { source: s.id, jurisdiction: "NY", polledAt })
+      if (decoded._tag === "Left") throw new Error(decoded.left)
+      const delta = diffPoll({ source: s.id, polledAt, now: polledAt, records: decoded.right.records, presentIds: [], prev: new Map() })
+      // the process dies after the first chunk's EXEC: that chunk is whole, the rest never happened
+      const [first] = commitChunks(delta, COMMIT_CHUNK)
+      yield* store.commit(s.id, first, null)
+      const afterCut = (yield* streamChanges(s.id)).length
+      yield* TestClock.adjust("1 minute")
+      answer = { status: 200, body }
+      yield* poll(s)
+      const snap = yield* redis.use("hlen", (c) => c.hLen(`${redis.prefix}:snap:${s.id}`))
+      return { afterCut, changes: yield* streamChanges(s.id), snap }
+    })
+    expect(result.afterCut).toBe(COMMIT_CHUNK)
+    expect(result.changes.filter((c) => c.op === "created")).toHaveLength(n)
+    expect(new Set(result.changes.map((c) => c.event_id)).size).toBe(n)
+    expect(result.changes.every((c) => c.op === "created")).toBe(true)
+    expect(result.snap).toBe(n)
+    const last = yield* polls(s.id)
+    expect(last.at(-1)).toMatchObject({ outcome: "ok", change_count: n - COMMIT_CHUNK })
   }))
 })

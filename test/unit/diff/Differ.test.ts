@@ -95,6 +95,16 @@ describe("differ", () => {
     expect(r.removals).toEqual(["b"])
   })
 
+  it("keeps the entry of a record that comes back on the very poll that would prune its tombstone", () => {
+    const s1 = poll(new Map(), [obs("a"), obs("b")], 0).next
+    const s2 = poll(s1, [obs("a")], 60).next
+    const { r, next } = poll(s2, [obs("a"), obs("b")], 60 + TOMBSTONE_MS / 1000 + 1)
+    expect(r.removals).toEqual([])
+    expect(next.get("b")?.st).toBe("active")
+    // and the poll after that has nothing to announce (it would say "created" again without the entry)
+    expect(poll(next, [obs("a"), obs("b")], 120 + TOMBSTONE_MS / 1000).r.changes).toHaveLength(0)
+  })
+
   it("diffs 50,000 records without quadratic work", () => {
     const records = Array.from({ length: 50_000 }, (_, i) => obs(`r${i}`))
     const s = poll(new Map(), records, 0).next

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest"
+import { DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth } from "../../../shared/lifecycle/heapGrowth.js"
+
+describe("HEAP_GROWING_PERCENT", () => {
+  it("applies the default when unset, the given percent when set, and nothing for 0", () => {
+    expect(limitHeapGrowth({})).toBe(DEFAULT_HEAP_GROWING_PERCENT)
+    expect(limitHeapGrowth({ HEAP_GROWING_PERCENT: "50" })).toBe(50)
+    expect(limitHeapGrowth({ HEAP_GROWING_PERCENT: " " })).toBe(DEFAULT_HEAP_GROWING_PERCENT)
+    expect(limitHeapGrowth({ HEAP_GROWING_PERCENT: "0" })).toBeNull()
+  })
+
+  it("refuses a value that is not a whole percent, naming the variable", () => {
+    for (const bad of ["-5", "1.5", "lots", "5000"]) {
+      expect(() => limitHeapGrowth({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT must be a whole number/)
+    }
+  })
+})
