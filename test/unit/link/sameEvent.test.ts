@@ -85,10 +85,12 @@ describe("gapLowerBound", () => {
         (lng, lat, ox, oy, dx, dy, la, lb) => {
           const a = shape(lng, lat, dx, dy, la)
           const b = shape(lng + ox, lat + oy, -dy, dx, lb)
-          expect(gapLowerBound(a, b)).toBeLessThanOrEqual(gapMeters(a, b) + 1e-6)
+          // 1 mm of slack: turf's point-to-line distance and the box bound round differently at
+          // micrometres (seed -1557439964 found 2.1 µm against 0.5 µm); links are judged at metres
+          expect(gapLowerBound(a, b)).toBeLessThanOrEqual(gapMeters(a, b) + 1e-3)
         }
       ),
-      { numRuns: 2000 }
+      { numRuns: 2000, examples: [[-50.53929871679834, -3.221969868874567e-71, -1.8804513501891055e-11, 0, -1.7389268352030328e-75, 0, false, true]] }
     )
   })
 })
