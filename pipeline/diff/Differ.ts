@@ -1,7 +1,7 @@
 import type { ChangeKeys, EventChange, FieldChange } from "../../shared/domain/Change.js"
 import type { EventObservation, EventStatus, Severity } from "../../shared/domain/Event.js"
 import { contentHash, eventId } from "../../shared/domain/ids.js"
-import type { MissingPass } from "./kinds.js"
+import { type MissingPass, missingPassOf } from "./missingPass.js"
 
 /** What the differ remembers per upstream record between polls (the snapshot in Redis). */
 export interface SnapEntry {
@@ -58,16 +58,17 @@ const endOf = (o: EventObservation) => o.end_time ?? o.estimated_end_time
  * Entries and changes are written out as literals, not spreads: a cold poll builds one of each
  * per record, and spreading measured about a quarter of the diff's time (bench:ingest).
  */
-const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: number, r: string | undefined, k: ChangeKeys): SnapEntry =>
-  r === undefined
-    ? { id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k }
-    : { id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k, r }
+type Building = { -readonly [K in keyof SnapEntry]: SnapEntry[K] }
+
+const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: number, r: string | undefined, k: ChangeKeys): SnapEntry => {
+  const e: Building = { id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k }
+  if (r !== undefined) e.r = r
+  return e
+}
 
 /** The same entry, seen again (with the record's raw fingerprint when it has a new one). */
 const touched = (e: SnapEntry, seen: number, r: string | undefined): SnapEntry => {
-  const t: { -readonly [K in keyof SnapEntry]: SnapEntry[K] } = {
-    id: e.id, v: e.v, h: e.h, sev: e.sev, st: e.st, end: e.end, lanes: e.lanes, seen, k: e.k
-  }
+  const t: Building = { id: e.id, v: e.v, h: e.h, sev: e.sev, st: e.st, end: e.end, lanes: e.lanes, seen, k: e.k }
   if (e.ax !== undefined) t.ax = e.ax
   const raw = r ?? e.r
   if (raw !== undefined) t.r = raw
@@ -160,9 +161,8 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
   }
 
   const removals: Array<string> = []
-  if (input.missing?.skip) return { changes, upserts, removals }
-  const alsoPresent = input.missing?.alsoPresent
-  const clean = records.length > 0 || input.presentIds.length > 0 || (alsoPresent?.size ?? 0) > 0
+  const pass = missingPassOf(input)
+  if (pass === "skip") return { changes, upserts, removals }
   for (const [sourceId, e] of prev) {
     if (e.st === "archived") {
       // a tombstone due for pruning whose record came back in this very poll is an entry again
@@ -170,7 +170,7 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
       continue
     }
     // every active entry whose record was in the payload (decoded or not) has an upsert by now
-    if (clean && !upserts.has(sourceId) && !alsoPresent?.has(sourceId)) {
+    if (pass.retire && !upserts.has(sourceId) && !pass.alsoPresent.has(sourceId)) {
       const [c, next] = archive(source, sourceId, e, "observed", polledAt, now)
       changes.push(c)
       upserts.set(sourceId, next)

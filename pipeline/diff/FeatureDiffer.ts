@@ -1,7 +1,7 @@
 import type { FeatureChange, FeatureHistoryType } from "../../shared/domain/Change.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { contentHash, featureId } from "../../shared/domain/ids.js"
-import type { MissingPass } from "./kinds.js"
+import { type MissingPass, missingPassOf } from "./missingPass.js"
 
 /** What the differ remembers per upstream feature between polls. */
 export interface FeatureSnap {
@@ -89,10 +89,10 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
     const e = prev.get(id)
     if (e && !upserts.has(id)) upserts.set(id, { ...e, seen: seenAt })
   }
-  const alsoPresent = input.missing?.skip === false ? input.missing.alsoPresent : undefined
-  if (!input.missing?.skip && (records.length > 0 || input.presentIds.length > 0 || (alsoPresent?.size ?? 0) > 0)) {
+  const pass = missingPassOf(input)
+  if (pass !== "skip" && pass.retire) {
     for (const [sourceId, e] of prev) {
-      if (!e.act || present.has(sourceId) || alsoPresent?.has(sourceId)) continue
+      if (!e.act || present.has(sourceId) || pass.alsoPresent.has(sourceId)) continue
       const v = e.v + 1
       // gone from the feed: no content to send, the row keeps its last content and turns inactive
       changes.push({ ...base(e.id, sourceId, v, e.h, e.k), op: "deactivated", fields: [field("deactivated")] })

@@ -12,6 +12,7 @@ import { diffPrices, type PriceSnap } from "./PriceDiffer.js"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 import { eventSnapshotFromPg, featureSnapshotFromPg, priceSnapshotFromPg } from "./snapshotRebuild.js"
 import type { SnapshotDelta } from "./SnapshotStore.js"
+import type { MissingPass } from "./missingPass.js"
 
 export interface DiffInput<S, O> {
   readonly source: string
@@ -25,13 +26,6 @@ export interface DiffInput<S, O> {
   readonly missing?: MissingPass
 }
 
-/**
- * A poll diffed in slices (diffSlices) calls the differ once per slice of records with
- * `{ skip: true }`: a record absent from one slice is not missing from the poll. The last call has
- * no records and passes the ids the earlier slices held as `alsoPresent`; only it retires what is
- * missing. Without it, a call is the whole poll.
- */
-export type MissingPass = { readonly skip: true } | { readonly skip: false; readonly alsoPresent: ReadonlySet<string> }
 
 /** How the poller diffs one kind of record (events or features) against its snapshot. */
 export interface RecordKind<S, O> {
