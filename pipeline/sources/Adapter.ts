@@ -3,6 +3,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { hash } from "node:crypto"
 import { EVENT_TYPES, type EventObservation, type EventType } from "../../shared/domain/Event.js"
 import { KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
+import { compiledGuard } from "../../shared/schema/compiledGuard.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 
@@ -114,7 +115,8 @@ export const rawFingerprint = (adapter: { id: string; revision: number }, raw: u
 
 /**
  * Shared record loop: decode the envelope, then each record with its own schema and mapping.
- * Each record is checked with `is` (no copy); `decode` runs only to explain a failure.
+ * Each record is checked with a compiled guard (no copy; answers as `Schema.is` does); `decode`
+ * runs only to explain a failure.
  */
 export const decodeEach = <E, R, A>(
   payload: unknown,
@@ -123,7 +125,7 @@ export const decodeEach = <E, R, A>(
 ): Either.Either<Decoded<A>, string> => {
   const env = Schema.decodeUnknownEither(f.envelope)(payload)
   if (Either.isLeft(env)) return Either.left(`payload is not in the expected format: ${formatError(env.left)}`)
-  const isRecord = Schema.is(f.record)
+  const isRecord = compiledGuard(f.record)
   const decodeRecord = Schema.decodeUnknownEither(f.record)
   const records: Array<A & { readonly source_id: string }> = []
   const rejected: Array<Rejection> = []

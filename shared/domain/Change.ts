@@ -2,6 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { ArchiveReason, EventObservation, Severity } from "./Event.js"
 import { FeatureObservation } from "./Feature.js"
 import { FuelPriceObservation } from "./FuelPrice.js"
+import { compiledGuard } from "../schema/compiledGuard.js"
 
 /** History entry kinds written for events (SPEC §4.5 plus the ones it says are also recorded). */
 export const HistoryType = Schema.Literal(
@@ -108,7 +109,7 @@ const ChangeEnvelope = Schema.Union(
   Schema.Struct({ ...featureHeaderFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, feature: Schema.optional(Schema.Object) }),
   Schema.Struct({ ...priceHeaderFields, price: Schema.Object })
 )
-const isChange = Schema.is(ChangeEnvelope)
+const isChange = compiledGuard(ChangeEnvelope)
 const explain = Schema.decodeUnknownEither(Schema.Union(EventChange, FeatureChange, FuelPriceChange))
 
 /** Stream message body → Change, checked without copying (this runs for every message of every stage). */

@@ -8,6 +8,7 @@ import { EventObservation } from "../../shared/domain/Event.js"
 import { FeatureObservation } from "../../shared/domain/Feature.js"
 import { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 import { looksLikeId } from "../../shared/domain/eventTitle.js"
+import { interpretedGuards } from "../../shared/schema/compiledGuard.js"
 
 export const ctx = { source: "fixture", jurisdiction: "XX", polledAt: new Date("2026-11-01T12:00:00Z") }
 
@@ -93,6 +94,10 @@ export const adapterSuite = (
         expect(r.reason.length).toBeGreaterThan(3)
         expect(r.sample).toBeDefined()
       }
+    })
+    it("checks its records with a compiled guard, not by interpreting the Schema (the cold poll's cost)", () => {
+      decodeOk(adapter, load())
+      expect(interpretedGuards()).toEqual([])
     })
     it("refuses a payload that is not its format as a whole", () => {
       const decode = adapter.decode as (p: unknown, c: typeof ctx) => Either.Either<Decoded<Observation>, string>
