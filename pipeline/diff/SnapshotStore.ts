@@ -83,7 +83,7 @@ export const commitChunks = <S>(delta: SnapshotDelta<S>, size: number): Array<Sn
  */
 export const decodeEntries = <S>(raw: Record<string, string>, entry: Schema.Schema<S, any>): Map<string, S> | null => {
   const map = new Map<string, S>()
-  const valid = guardOf(entry)
+  const valid = compiledGuard(entry)
   for (const [k, v] of Object.entries(raw)) {
     let u: unknown
     try {
@@ -95,13 +95,6 @@ export const decodeEntries = <S>(raw: Record<string, string>, entry: Schema.Sche
     map.set(k, u)
   }
   return map
-}
-
-const guards = new WeakMap<object, (u: unknown) => boolean>()
-const guardOf = <S>(entry: Schema.Schema<S, any>) => {
-  let g = guards.get(entry)
-  if (!g) guards.set(entry, (g = compiledGuard(Schema.typeSchema(entry))))
-  return g as (u: unknown) => u is S
 }
 
 export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<SnapshotStore, SnapshotStoreService>() {

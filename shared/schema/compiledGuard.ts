@@ -10,14 +10,19 @@ import { JSONSchema, Option, Schema, SchemaAST as AST } from "effect"
  * asked of `Schema.is` again. So the answer is always exactly `Schema.is`'s.
  */
 export const compiledGuard = <A, I, R>(schema: Schema.Schema<A, I, R>): ((u: unknown) => u is A) => {
-  const is = Schema.is(schema)
-  const fast = compileFast(schema.ast)
-  if (fast === null) {
-    if (!interpreted.includes(schema.ast)) interpreted.push(schema.ast)
-    return is
+  let guard = guards.get(schema.ast)
+  if (guard === undefined) {
+    const is = Schema.is(schema) as (u: unknown) => boolean
+    const fast = compileFast(schema.ast)
+    if (fast === null) interpreted.push(schema.ast)
+    guard = fast === null ? is : (u: unknown) => fast(u) || is(u)
+    guards.set(schema.ast, guard)
   }
-  return (u: unknown): u is A => fast(u) || is(u)
+  return guard as (u: unknown) => u is A
 }
+
+/** One guard per schema, built once: callers may ask for it on every poll. */
+const guards = new WeakMap<AST.AST, (u: unknown) => boolean>()
 
 /**
  * Schemas guarded without the fast path so far in this process (a slow path someone should know
@@ -31,9 +36,10 @@ export const compileFast = (ast: AST.AST): ((u: unknown) => boolean) | null => {
   const cached = cache.get(ast)
   if (cached !== undefined) return cached
   let out: ((u: unknown) => boolean) | null = null
-  if (translatable(AST.typeAST(ast))) {
+  const type = AST.typeAST(ast)
+  if (translatable(type)) {
     try {
-      out = ajv.compile(plain(JSONSchema.make(Schema.make(AST.typeAST(ast)))) as object) as (u: unknown) => boolean
+      out = ajv.compile(plain(JSONSchema.make(Schema.make(type))) as object) as (u: unknown) => boolean
     } catch {
       out = null
     }
@@ -75,8 +81,9 @@ const exactRefinement = (ast: AST.Refinement): boolean => {
  * Whether the JSON Schema of this AST accepts nothing the AST refuses. Left out on purpose: a
  * required property that may be undefined (JSON Schema would let it be absent), an optional one
  * that may not (JSON Schema lets an undefined value pass as absent), index signatures beside
- * properties unless they take any value, optional tuple elements, refinements outside the list above, custom JSON Schema
- * annotations and surrogates, parse options, and every kind of transformation or declaration.
+ * properties unless they take any value, optional tuple elements, refinements outside the list
+ * above, custom JSON Schema annotations and surrogates, parse options, and every kind of
+ * transformation or declaration.
  */
 const translatable = (ast: AST.AST): boolean => {
   if (hasOwn(ast, AST.SurrogateAnnotationId) || hasOwn(ast, AST.ParseOptionsAnnotationId)) return false
