@@ -48,7 +48,14 @@ export const fetchUrl = (source: SourceConfig, url: string, validators: Validato
 
 export type Fetched =
   | { readonly _tag: "NotModified"; readonly status: number }
-  | { readonly _tag: "Payload"; readonly status: number; readonly payload: unknown; readonly validators: Validators }
+  | {
+    readonly _tag: "Payload"
+    readonly status: number
+    readonly payload: unknown
+    readonly validators: Validators
+    /** the body `payload` was parsed from, when it is one JSON document (records are fingerprinted by their text) */
+    readonly text?: string
+  }
 
 /** A JSON body parsed; an XML body (TMDD, iCone) handed over as its text for the adapter's XML reader. */
 const parse = (body: string) =>
@@ -65,7 +72,9 @@ export const fetchPayload = (source: SourceConfig, validators: Validators) =>
     if (source.url !== undefined) {
       const r = yield* fetchUrl(source, source.url, validators)
       if (r._tag === "NotModified") return r as Fetched
-      return { _tag: "Payload", status: r.status, payload: yield* parse(r.body), validators: r.validators } as Fetched
+      const payload = yield* parse(r.body)
+      const text = typeof payload === "string" ? undefined : r.body
+      return { _tag: "Payload", status: r.status, payload, validators: r.validators, text } as Fetched
     }
     const parts = Object.entries(source.urls ?? {})
     const bodies = yield* Effect.forEach(parts, ([name, url]) =>

@@ -70,7 +70,7 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
       if (res._tag === "NotModified") {
         return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: [differ.touch(kind, prev, startMs)], upstreamFailed: false } as Attempt<S>
       }
-      const decoded = decoder.decode(decode, res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev) })
+      const decoded = decoder.decode(decode, res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev), payloadText: res.text })
       if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
       return { decoded: decoded.right, status: res.status, validators: res.validators }
     })

@@ -4,6 +4,7 @@ import { hash } from "node:crypto"
 import { EVENT_TYPES, type EventObservation, type EventType } from "../../shared/domain/Event.js"
 import { KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
 import { compiledGuard } from "../../shared/schema/compiledGuard.js"
+import { itemTexts } from "./itemTexts.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 
@@ -24,6 +25,11 @@ export interface DecodeContext {
    * in a steady feed most records are, and decoding is the costly part of a poll.
    */
   readonly previousRaw?: ReadonlyMap<string, string>
+  /**
+   * The text the payload was parsed from (`payload` is `JSON.parse(payloadText)`), when it was one
+   * JSON document: records are then fingerprinted by the text they arrived as.
+   */
+  readonly payloadText?: string
 }
 
 export interface Rejection {
@@ -110,8 +116,17 @@ export interface RecordFormat<E, R, A> {
   readonly idOf: (raw: unknown) => string | undefined
 }
 
-export const rawFingerprint = (adapter: { id: string; revision: number }, raw: unknown) =>
-  hash("sha1", `${adapter.id}@${adapter.revision}:${JSON.stringify(raw)}`, "base64url")
+/**
+ * Raw fingerprints: a short tag of the adapter and its revision (a new revision decodes every
+ * record again) before the hash of the record's JSON text, as it arrived or serialized again.
+ * The tag is its own part rather than hashed with the text, which would copy every record's text.
+ */
+const fingerprinter = (adapter: { id: string; revision: number }) => {
+  const tag = hash("sha1", `${adapter.id}@${adapter.revision}`, "base64url").slice(0, 6)
+  return (text: string) => tag + hash("sha1", text, "base64url")
+}
+
+export const rawFingerprint = (adapter: { id: string; revision: number }, raw: unknown) => fingerprinter(adapter)(JSON.stringify(raw))
 
 /**
  * Shared record loop: decode the envelope, then each record with its own schema and mapping.
@@ -132,7 +147,12 @@ export const decodeEach = <E, R, A>(
   const unchanged: Array<string> = []
   const rawHashes = new Map<string, string>()
   const seen = new Set<string>()
-  for (const raw of f.items(env.right)) {
+  const items = f.items(env.right)
+  const texts = ctx.payloadText !== undefined ? itemTexts(ctx.payloadText, payload, items) : undefined
+  const fingerprintOf = fingerprinter(f.adapter)
+  const fingerprint = (raw: unknown, k: number) => fingerprintOf(texts ? texts[k]! : JSON.stringify(raw))
+  for (let k = 0; k < items.length; k++) {
+    const raw = items[k]
     const id = safeId(f.idOf, raw)
     if (id !== undefined && seen.has(id)) {
       // two records with one upstream id would fight over one event: keep the first
@@ -140,8 +160,8 @@ export const decodeEach = <E, R, A>(
       continue
     }
     if (id !== undefined) seen.add(id)
-    const fingerprint = id !== undefined && ctx.previousRaw ? rawFingerprint(f.adapter, raw) : undefined
-    if (id !== undefined && fingerprint !== undefined && ctx.previousRaw?.get(id) === fingerprint) {
+    const known = id !== undefined && ctx.previousRaw ? fingerprint(raw, k) : undefined
+    if (id !== undefined && known !== undefined && ctx.previousRaw?.get(id) === known) {
       unchanged.push(id)
       continue
     }
@@ -162,7 +182,7 @@ export const decodeEach = <E, R, A>(
       continue
     }
     records.push(out)
-    rawHashes.set(out.source_id, fingerprint ?? rawFingerprint(f.adapter, raw))
+    rawHashes.set(out.source_id, known ?? fingerprint(raw, k))
   }
   return Either.right({ records, rejected, unchanged, rawHashes })
 }
