@@ -1,6 +1,7 @@
 import type { ChangeKeys, EventChange, FieldChange } from "../../shared/domain/Change.js"
 import type { EventObservation, EventStatus, Severity } from "../../shared/domain/Event.js"
-import { contentHash, eventId } from "../../shared/domain/ids.js"
+import { eventContentHash, sameEventContent } from "../../shared/domain/eventContentHash.js"
+import { eventId } from "../../shared/domain/ids.js"
 import { type MissingPass, missingPassOf } from "./missingPass.js"
 
 /** What the differ remembers per upstream record between polls (the snapshot in Redis). */
@@ -66,9 +67,12 @@ const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: nu
   return e
 }
 
-/** The same entry, seen again (with the record's raw fingerprint when it has a new one). */
-const touched = (e: SnapEntry, seen: number, r: string | undefined): SnapEntry => {
-  const t: Building = { id: e.id, v: e.v, h: e.h, sev: e.sev, st: e.st, end: e.end, lanes: e.lanes, seen, k: e.k }
+/**
+ * The same entry, seen again (with the record's raw fingerprint when it has a new one, and its
+ * content hash in the current format when it was decoded).
+ */
+const touched = (e: SnapEntry, seen: number, r: string | undefined, h = e.h): SnapEntry => {
+  const t: Building = { id: e.id, v: e.v, h, sev: e.sev, st: e.st, end: e.end, lanes: e.lanes, seen, k: e.k }
   if (e.ax !== undefined) t.ax = e.ax
   const raw = r ?? e.r
   if (raw !== undefined) t.r = raw
@@ -136,7 +140,7 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
       }
       continue
     }
-    const h = contentHash(o)
+    const h = eventContentHash(o)
     const r = rawHashes?.get(sourceId)
     if (!e) {
       const id = eventId(source, sourceId)
@@ -146,13 +150,13 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
         "created", id, source, sourceId, v, k, [{ change_type: "created", old_value: null, new_value: o.severity }], h, o, atText, nowText
       ))
       upserts.set(sourceId, entryOf(o, id, v, h, seenAt, r, k))
-    } else if (e.h !== h || e.st !== "active") {
+    } else if (e.st !== "active" || !sameEventContent(e.h, h, o)) {
       const v = e.v + 1
       const k = keysOf(o)
       changes.push(contentChange("updated", e.id, source, sourceId, v, k, fieldChanges(e, o), h, o, atText, nowText))
       upserts.set(sourceId, entryOf(o, e.id, v, h, seenAt, r, k))
     } else {
-      upserts.set(sourceId, touched(e, seenAt, r))
+      upserts.set(sourceId, touched(e, seenAt, r, h))
     }
   }
   for (const id of input.presentIds) {
