@@ -170,11 +170,12 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
   for (const [sourceId, e] of prev) {
     if (e.st === "archived") {
       // a tombstone due for pruning whose record came back in this very poll is an entry again
-      if (e.ax !== undefined && now.getTime() - e.ax > TOMBSTONE_MS && !upserts.has(sourceId)) removals.push(sourceId)
+      const back = upserts.has(sourceId) || pass.handled.has(sourceId)
+      if (e.ax !== undefined && now.getTime() - e.ax > TOMBSTONE_MS && !back) removals.push(sourceId)
       continue
     }
     // every active entry whose record was in the payload (decoded or not) has an upsert by now
-    if (pass.retire && !upserts.has(sourceId) && !pass.alsoPresent.has(sourceId)) {
+    if (pass.retire && !upserts.has(sourceId) && !pass.handled.has(sourceId)) {
       const [c, next] = archive(source, sourceId, e, "observed", polledAt, now)
       changes.push(c)
       upserts.set(sourceId, next)

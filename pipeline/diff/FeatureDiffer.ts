@@ -92,7 +92,7 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
   const pass = missingPassOf(input)
   if (pass !== "skip" && pass.retire) {
     for (const [sourceId, e] of prev) {
-      if (!e.act || present.has(sourceId) || pass.alsoPresent.has(sourceId)) continue
+      if (!e.act || present.has(sourceId) || pass.handled.has(sourceId)) continue
       const v = e.v + 1
       // gone from the feed: no content to send, the row keeps its last content and turns inactive
       changes.push({ ...base(e.id, sourceId, v, e.h, e.k), op: "deactivated", fields: [field("deactivated")] })

@@ -85,6 +85,12 @@ describe("diffSlices", () => {
     expect(after.get("b")?.st).toBe("active")
   })
 
+  it("refuses, before any slice, a poll that holds an upstream id twice (slices read the snapshot as the poll found it)", () => {
+    const twice = [obs("a", "minor", false), obs("b", "minor", false), obs("a", "major", false)]
+    const input: DiffInput<SnapEntry, EventObservation> = { source: "s", polledAt: new Date(t0), now: new Date(t0), records: twice, presentIds: [], rawHashes: new Map(), prev: new Map() }
+    expect(() => diffSlices(eventKind, input, 1).next()).toThrow(/more than once/)
+  })
+
   it("makes no slices for a poll that fits in one", () => {
     const input: DiffInput<SnapEntry, EventObservation> = { source: "s", polledAt: new Date(t0), now: new Date(t0), records: [obs("a", "minor", false)], presentIds: [], rawHashes: new Map(), prev: new Map() }
     expect([...diffSlices(eventKind, input, 5)]).toHaveLength(1)
