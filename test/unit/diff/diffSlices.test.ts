@@ -47,14 +47,19 @@ const property = <S, O extends { readonly source_id: string }>(kind: RecordKind<
       const seen = new Set<string>()
       const records: Array<O> = []
       const presentIds: Array<string> = []
+      // raw fingerprints go into the snapshot entries, so a slice that lost or mixed them up
+      // would leave a different snapshot
+      const rawHashes = new Map<string, string>()
       for (const r of poll) {
         const id = `r${r.id}`
         if (seen.has(id) || r.how === "missing") continue
         seen.add(id)
-        if (r.how === "decoded") records.push(make(id, r.sev, r.archived))
-        else if (prev.has(id)) presentIds.push(id)
+        if (r.how === "decoded") {
+          records.push(make(id, r.sev, r.archived))
+          rawHashes.set(id, `fp:${id}:${i}`)
+        } else if (prev.has(id)) presentIds.push(id)
       }
-      return { source: "s", polledAt: at, now: at, records, presentIds, rawHashes: new Map(), prev }
+      return { source: "s", polledAt: at, now: at, records, presentIds, rawHashes, prev }
     }
     for (const [i, poll] of history.slice(0, -1).entries()) prev = applyAll(prev, [kind.diff(inputOf(poll, i))]).snap
     const last = inputOf(history.at(-1)!, history.length - 1)
