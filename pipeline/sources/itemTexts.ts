@@ -106,7 +106,10 @@ const walk = (t: string, i: number, path: ReadonlyArray<string>, k: number, foun
     i = skipSpace(t, keyEnd)
     expect(t, i, COLON)
     const start = skipSpace(t, i + 1)
-    i = skipSpace(t, name === path[k] ? walk(t, start, path, k + 1, found) : valueEnd(t, start))
+    // a repeated key may hold something else before the value JSON.parse kept: skipped like any other
+    const opens = k + 1 === path.length ? OPEN_BRACKET : OPEN_BRACE
+    const follow = name === path[k] && t.charCodeAt(start) === opens
+    i = skipSpace(t, follow ? walk(t, start, path, k + 1, found) : valueEnd(t, start))
     if (t.charCodeAt(i) === CLOSE_BRACE) return i + 1
     expect(t, i, COMMA)
     i = skipSpace(t, i + 1)

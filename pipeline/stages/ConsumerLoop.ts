@@ -5,6 +5,7 @@ import { decodeChange } from "../../shared/domain/Change.js"
 import { RedisStreams, type StreamMessage } from "../../shared/bus/RedisStreams.js"
 import { changesMaterialized, deadLettered } from "./metrics.js"
 import { drainParticipant, isDraining } from "../../shared/lifecycle/Drain.js"
+import { fromTheStart, type JoinGroup } from "./joinGroup.js"
 
 export interface ConsumerOptions {
   readonly group: string
@@ -15,8 +16,8 @@ export interface ConsumerOptions {
   readonly claimIdleMs: number
   /** deliveries after which a failing message goes to the dead-letter stream */
   readonly maxDeliveries: number
-  /** where a new group starts reading: "0" (default) the whole stream, "$" only new changes */
-  readonly startId?: string
+  /** how the group joins the stream when the loop starts (default `fromTheStart`; see joinGroup.ts) */
+  readonly join?: JoinGroup
   /**
    * Batches written at once (default 1: one after another, in stream order). Only for a stage
    * whose writes are idempotent and order-independent, as the materializer's are.
@@ -65,7 +66,7 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
       if (yield* isDraining) return
       const streams = yield* RedisStreams
       const participant = yield* drainParticipant(`${options.group} consumer ${options.consumer}`)
-      yield* streams.ensureGroup(options.group, options.startId)
+      yield* (options.join ?? fromTheStart)(options.group)
       const conn = yield* Effect.flatMap(Redis, (r) => r.dedicated)
       const tagged = Metric.tagged(changesMaterialized, "group", options.group)
       const deadTagged = Metric.tagged(deadLettered, "group", options.group)

@@ -15,6 +15,7 @@ import routeCache from "./migrations/0011_route_cache.js"
 import pollRejections from "./migrations/0012_poll_rejections.js"
 import eventLinks from "./migrations/0013_event_links.js"
 import savedRouteRender from "./migrations/0014_saved_route_render.js"
+import streamGroups from "./migrations/0015_stream_groups.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -31,7 +32,8 @@ export const MIGRATIONS = {
   "0011_route_cache": routeCache,
   "0012_poll_rejections": pollRejections,
   "0013_event_links": eventLinks,
-  "0014_saved_route_render": savedRouteRender
+  "0014_saved_route_render": savedRouteRender,
+  "0015_stream_groups": streamGroups
 }
 
 const run = Migrator.make({})

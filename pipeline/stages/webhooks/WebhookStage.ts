@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer, Queue, Redacted, Schedule } from "effect"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
 import { defaultConsumerOptions, runConsumer } from "../ConsumerLoop.js"
+import { fromNowOn } from "../joinGroup.js"
 import { closeDueBatches } from "./closeBatches.js"
 import { type Attempted, attemptOne, claimDue, type ClaimedDelivery, type DispatchSettings, recordAttempts } from "./dispatch.js"
 import { recordMatches } from "./recordMatches.js"
@@ -74,8 +75,9 @@ export const WebhooksLive = (consumer: string) =>
     Effect.gen(function* () {
       const config = yield* AppConfig
       const settings = yield* dispatchSettings
-      // a new group starts at the end of the stream: a first deployment does not replay history
-      const options = { ...defaultConsumerOptions(WEBHOOKS_GROUP, consumer), claimIdleMs: config.claimIdleMs, startId: "$" }
+      // the group is first made at the end of the stream (a first deployment does not replay
+      // history), and from the start when Redis lost it (what the new stream holds is all unseen)
+      const options = { ...defaultConsumerOptions(WEBHOOKS_GROUP, consumer), claimIdleMs: config.claimIdleMs, join: fromNowOn }
       yield* Effect.forkScoped(runConsumer(options, recordMatches))
       yield* Effect.forkScoped(runBatchCloser)
       yield* Effect.forkScoped(runSenders(settings, config.webhookConcurrency))

@@ -55,6 +55,7 @@ describe("itemTexts: the text each record arrived as", () => {
     expect(textsOf(`{"features":[{"id":1}],"features":[{"id":2},{"id":3}]}`, ["features"])).toEqual([`{"id":2}`, `{"id":3}`])
     expect(textsOf(`{"a":{"f":[1,2]},"a":{"g":[3,4]}}`, ["a", "g"])).toEqual(["3", "4"])
     expect(textsOf(`{"a":{"f":[1]},"b":0,"a":{"f":[2]}}`, ["a", "f"])).toEqual(["2"])
+    expect(textsOf(`{"a":5,"a":{"f":"x","f":[3]},"z":[]}`, ["a", "f"])).toEqual(["3"])
   })
 
   it("matches keys written with escapes", () => {
