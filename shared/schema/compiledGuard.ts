@@ -31,24 +31,19 @@ const guards = new WeakMap<AST.AST, (u: unknown) => boolean>()
 export const interpretedGuards = (): ReadonlyArray<string> => interpreted.map((ast) => String(ast).slice(0, 200))
 const interpreted: Array<AST.AST> = []
 
-/** The compiled half alone, or null when the schema holds a part it cannot translate exactly (for tests). */
+/**
+ * The compiled half alone, or null when the schema holds a part it cannot translate exactly.
+ * Compiles every time it is called: `compiledGuard` keeps the result, once per schema.
+ */
 export const compileFast = (ast: AST.AST): ((u: unknown) => boolean) | null => {
-  const cached = cache.get(ast)
-  if (cached !== undefined) return cached
-  let out: ((u: unknown) => boolean) | null = null
   const type = AST.typeAST(ast)
-  if (translatable(type)) {
-    try {
-      out = ajv.compile(plain(JSONSchema.make(Schema.make(type))) as object) as (u: unknown) => boolean
-    } catch {
-      out = null
-    }
+  if (!translatable(type)) return null
+  try {
+    return ajv.compile(plain(JSONSchema.make(Schema.make(type))) as object) as (u: unknown) => boolean
+  } catch {
+    return null
   }
-  cache.set(ast, out)
-  return out
 }
-
-const cache = new WeakMap<AST.AST, ((u: unknown) => boolean) | null>()
 
 /*
  * ajv set to Effect's semantics where they differ: patterns without the u flag (Effect runs the
