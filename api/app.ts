@@ -11,6 +11,8 @@ import { bodyGuard, urlGuard } from "./middleware/inputGuard.js"
 import { makeMetrics } from "./metrics/registry.js"
 import { docsRouter, openApiRouter } from "./routes/docs.js"
 import { apiRoutes } from "./routes/index.js"
+import { portalRoutes } from "./routes/portal/index.js"
+import { type PortalAssets, servePortal } from "./portal/servePortal.js"
 import { metricsEndpoint, requestMetrics } from "./routes/metrics.js"
 import type { ApiRuntime } from "./runtime.js"
 
@@ -18,9 +20,12 @@ import type { ApiRuntime } from "./runtime.js"
 export const MAX_BODY_BYTES = 1024 * 1024
 
 export interface AppOptions {
-  readonly portalUrl?: string | undefined
+  /** the portal's public address; this server's own (http://localhost:<port>) when unset */
+  readonly portalUrl?: (() => string) | undefined
   readonly metricsToken?: Redacted.Redacted<string> | undefined
   readonly startedAt?: number
+  /** the built portal (dist/portal); the default is read from disk at start */
+  readonly portalAssets?: PortalAssets
 }
 
 /** Middleware order lives here and only here. */
@@ -46,10 +51,12 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   const v1 = new Router({ prefix: "/api/v1" })
   v1.use("/openapi.json", publicOrigins)
   v1.use(openApiRouter().routes())
-  mountRoutes(v1, apiRoutes(startedAt), rt, { authenticate: makeAuthenticator(options.portalUrl) })
+  const portalUrl = options.portalUrl ?? (() => "http://localhost:3000")
+  mountRoutes(v1, [...apiRoutes(startedAt), ...portalRoutes], rt, { authenticate: makeAuthenticator(portalUrl), portalUrl })
   app.use(v1.routes())
   // a known path with another method: 405 with Allow; errorMiddleware writes the body
   app.use(v1.allowedMethods())
   app.use(docsRouter().routes())
+  app.use(servePortal(options.portalAssets))
   return app
 }

@@ -4,20 +4,31 @@ import type { Server } from "node:http"
 import { AppConfig } from "../shared/config/AppConfig.js"
 import { RoutingEngineLive } from "../shared/routing/RoutingEngineLive.js"
 import { buildApp } from "./app.js"
+import { usageFlusher } from "./portal/requestUsage.js"
+import type { PortalAssets } from "./portal/servePortal.js"
 import { drainParticipant, drainRequested } from "../shared/lifecycle/Drain.js"
 import type { ApiRuntime, ApiServices } from "./runtime.js"
 
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
-export const ApiServerLive = (options: { port?: number; onListen?: (port: number) => void } = {}) =>
+export interface ApiServerOptions {
+  readonly port?: number
+  readonly onListen?: (port: number) => void
+  /** the built portal; dist/portal by default */
+  readonly portalAssets?: PortalAssets
+}
+
+export const ApiServerLive = (options: ApiServerOptions = {}) =>
   Layer.provide(serverLayer(options), Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer))
 
-const serverLayer = (options: { port?: number; onListen?: (port: number) => void }) =>
+const serverLayer = (options: ApiServerOptions) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const config = yield* AppConfig
       const runtime = yield* Effect.runtime<ApiServices>()
       const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect), runExit: (effect) => Runtime.runPromiseExit(runtime)(effect) }
-      const app = buildApp(rt, { portalUrl: config.portalUrl, metricsToken: config.metricsToken })
+      // until the listener knows its port, the portal is assumed at the configured one
+      let ownUrl = `http://localhost:${options.port || config.port}`
+      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {
           const s = app.listen(options.port ?? config.port, "0.0.0.0")
@@ -33,10 +44,12 @@ const serverLayer = (options: { port?: number; onListen?: (port: number) => void
       server.headersTimeout = 10_000
       const address = server.address()
       const port = typeof address === "object" && address ? address.port : config.port
+      ownUrl = `http://localhost:${port}`
       options.onListen?.(port)
-      yield* Effect.logInfo(`API listening on http://127.0.0.1:${port}/api/v1`)
+      yield* Effect.logInfo(`portal on ${config.portalUrl ?? ownUrl}/ and API on http://127.0.0.1:${port}/api/v1`)
       // on a stop: /health answers 503 for DRAIN_GRACE_MS so load balancers move away, then the
       // listener closes and the requests under way finish
+      yield* Effect.forkScoped(usageFlusher)
       const participant = yield* drainParticipant("api")
       yield* Effect.forkScoped(Effect.gen(function* () {
         yield* drainRequested

@@ -1,5 +1,7 @@
 import type { Effect, Schema } from "effect"
 import type { Plan } from "../middleware/auth.js"
+import type { BrowserRequest } from "../portal/BrowserRequest.js"
+import type { PortalSession } from "../portal/PortalSession.js"
 import type { ApiServices } from "../runtime.js"
 import type { PlanGateCode } from "./HttpError.js"
 import type { RequestAuth } from "./RequestAuth.js"
@@ -42,7 +44,11 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   readonly operationId: string
   readonly summary: string
   readonly tag: string
-  readonly access: "public" | "key"
+  /**
+   * public: anyone; key: an API key; portal: a browser on the portal (CSRF checked on every
+   * state-changing call); session: the same, logged in (the customer is `PortalSession`)
+   */
+  readonly access: "public" | "key" | "portal" | "session"
   /** a plan flag the whole route needs (analytics, truck, webhooks) */
   readonly gate?: { readonly allowed: (plan: Plan) => boolean; readonly code: PlanGateCode; readonly message: string }
   readonly params?: Schema.Schema<P, any, RequestAuth>
@@ -52,7 +58,7 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   readonly cacheControl?: string
   /** served but not described (a catch-all that only answers errors) */
   readonly hidden?: boolean
-  readonly handler: (input: RouteInput<P, Q, B>) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth>
+  readonly handler: (input: RouteInput<P, Q, B>) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth | BrowserRequest | PortalSession>
 }
 
 /** Declares a route; the type parameters follow from its Schemas. */

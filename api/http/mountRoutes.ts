@@ -8,12 +8,19 @@ import { planGate } from "../middleware/planGate.js"
 import { rateLimit } from "../middleware/rateLimit.js"
 import type { ApiRuntime, ApiServices } from "../runtime.js"
 import { decodePart, rawQuery } from "./decodeInput.js"
+import { BrowserRequest, type BrowserRequestShape } from "../portal/BrowserRequest.js"
+import { browserRequestOf } from "../portal/browserRequestOf.js"
+import { checkCsrf } from "../portal/csrf.js"
+import { PortalSession, type PortalSessionShape } from "../portal/PortalSession.js"
+import { currentSession } from "../portal/sessions.js"
 import { RequestAuth } from "./RequestAuth.js"
 import { Reply, type ResponseHeaders, type Route } from "./Route.js"
 
 export interface Admission {
   /** key → caller, or a 401 / plan-state 403 */
   readonly authenticate: (key: string) => Effect.Effect<AuthContext, unknown, ApiServices>
+  /** the portal's public address (PORTAL_URL, else this server's own) */
+  readonly portalUrl: () => string
 }
 
 /** The lowest 2xx a route documents: its answer's status unless the handler replies otherwise. */
@@ -51,14 +58,29 @@ const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeade
       const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
       return yield* r.handler({ params, query, body, headers })
     })
+    // each kind of route gets the callers it knows; the others are absent by construction
+    const provide = (auth: AuthContext | undefined, browser: BrowserRequestShape | undefined, session: PortalSessionShape | undefined) =>
+      serve.pipe(
+        Effect.provideService(RequestAuth, auth as AuthContext),
+        Effect.provideService(BrowserRequest, browser as BrowserRequestShape),
+        Effect.provideService(PortalSession, session as PortalSessionShape)
+      )
     const origin = ctx.get("origin")
+    if (r.access === "portal" || r.access === "session") {
+      const browser = browserRequestOf(ctx as Koa.Context, admission.portalUrl())
+      // the portal is same-origin only: no CORS headers; every state-changing call proves it came from the portal's page
+      if (r.method !== "get") yield* Effect.provideService(checkCsrf, BrowserRequest, browser)
+      const session = r.access === "session" ? yield* Effect.provideService(currentSession, BrowserRequest, browser) : undefined
+      if (r.gate && session && !r.gate.allowed(session.plan)) return yield* planGate({ plan: session.plan, portalUrl: browser.portalUrl }, r.gate.code, r.gate.message)
+      return yield* provide(undefined, browser, session)
+    }
     if (r.access === "public") {
       if (origin) headers.set("Access-Control-Allow-Origin", "*")
-      return yield* Effect.provideService(serve, RequestAuth, undefined as unknown as AuthContext)
+      return yield* provide(undefined, undefined, undefined)
     }
     const auth = yield* admission.authenticate(requestKey(ctx.get("x-api-key"), ctx.query.api_key))
     yield* checkOrigin(origin, auth, headers)
     yield* rateLimit(auth, headers)
     if (r.gate && !r.gate.allowed(auth.plan)) return yield* planGate(auth, r.gate.code, r.gate.message)
-    return yield* Effect.provideService(serve, RequestAuth, auth)
+    return yield* provide(auth, undefined, undefined)
   })

@@ -85,7 +85,7 @@ export const requestKey = (header: string, query: unknown) =>
  * or expired key; an ended trial or subscription is a plan gate, not a bad key. Keys are cached
  * per process for 15 s; `last_used_at` is written at most once a minute per key.
  */
-export const makeAuthenticator = (portalUrl: string | undefined) => {
+export const makeAuthenticator = (portalUrl: () => string | undefined) => {
   const cache = new Map<string, { at: number; auth: AuthContext | null }>()
   const touch = new Map<number, number>()
   return (key: string) =>
@@ -97,7 +97,7 @@ export const makeAuthenticator = (portalUrl: string | undefined) => {
       if (!hit || now - hit.at > CACHE_TTL_MS) {
         const rows = yield* lookup(key)
         const row = rows.find((r) => keyMatches(key, Buffer.from(r.key_hash)))
-        hit = { at: now, auth: row ? toAuth(row, portalUrl) : null }
+        hit = { at: now, auth: row ? toAuth(row, portalUrl()) : null }
         if (!row || (row.key_active && row.customer_active)) cache.set(key, hit)
         if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
         if (row && (!row.key_active || !row.customer_active)) return yield* unauthorized("API key is disabled")

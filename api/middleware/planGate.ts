@@ -4,7 +4,7 @@ import type { AuthContext } from "./auth.js"
 export type { PlanGateCode }
 
 /** A plan-gate 403 (SPEC §2.7): the code to branch on, the caller's plan and, with a portal, where to upgrade. */
-export const planGate = (auth: AuthContext, code: PlanGateCode, message: string) =>
+export const planGate = (auth: Pick<AuthContext, "plan" | "portalUrl">, code: PlanGateCode, message: string) =>
   new PlanGate({
     message,
     code,

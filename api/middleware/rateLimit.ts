@@ -3,6 +3,7 @@ import { Redis } from "../../shared/db/Redis.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { RateLimited } from "../http/HttpError.js"
 import type { ResponseHeaders } from "../http/Route.js"
+import { USAGE_TTL_S, usageKey } from "../portal/requestUsage.js"
 import type { AuthContext } from "./auth.js"
 
 /**
@@ -28,6 +29,9 @@ export const rateLimit = (auth: AuthContext, headers: ResponseHeaders) =>
         m.incr(redis.key("rld", String(auth.keyId), day))
         m.expire(redis.key("rld", String(auth.keyId), day), 2 * 86400)
       }
+      // the customer's requests of the day, for the portal's usage chart (flushed to Postgres by requestUsage)
+      m.hIncrBy(usageKey(redis, day), String(auth.customerId), 1)
+      m.expire(usageKey(redis, day), USAGE_TTL_S)
       const r = await m.exec()
       return [Number(r[0]), daily !== null ? Number(r[2]) : 0] as const
     })

@@ -5,6 +5,7 @@ import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseHeaders } from "../http/Route.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
+import { packCallsLeft, returnToPacks, takeFromPacks } from "./routingPacks.js"
 
 /**
  * Takes `cost` calls from the month's bucket (and the day's, where the plan caps days) in one
@@ -50,7 +51,7 @@ const periods = (nowMs: number) => {
 const fmt = (n: number) => n.toLocaleString("en-US")
 
 export interface RoutingCharge {
-  /** the periods the calls count in, for the durable copy */
+  /** the periods the calls count in, for the durable copy (the month's only when its bucket paid) */
   readonly periods: ReadonlyArray<string>
   readonly cost: number
   /** returns the calls when the route could not be made */
@@ -90,8 +91,14 @@ export const chargeRouting = (auth: AuthContext, cost: number, headers: Response
       headers.set("X-Routing-Daily-Remaining", String(Math.max(0, cap - day)))
     }
     if (status === 0) {
+      // the month's bucket cannot cover the whole call: top-up packs pay for it, oldest first
+      const takes = yield* takeFromPacks(auth.customerId, cost)
+      if (takes) {
+        headers.set("X-Routing-Packs-Remaining", String(yield* packCallsLeft(auth.customerId)))
+        return { periods: [], cost, giveBack: Effect.ignore(Effect.provideService(returnToPacks(takes), SqlClient.SqlClient, sql)) } satisfies RoutingCharge
+      }
       return yield* planGate(auth, "routing_quota_exhausted",
-        `this request needs ${cost} routing call${cost === 1 ? "" : "s"} and ${fmt(Math.max(0, limit - month))} of the plan's ${fmt(limit)} this month are left; the quota renews ${new Date(p.nextMonth).toISOString()}`)
+        `this request needs ${cost} routing call${cost === 1 ? "" : "s"} and ${fmt(Math.max(0, limit - month))} of the plan's ${fmt(limit)} this month are left, with no top-up pack to pay for it; the quota renews ${new Date(p.nextMonth).toISOString()}, or request a top-up pack in the portal`)
     }
     if (status === 2) {
       return yield* planGate(auth, "routing_daily_cap",
@@ -104,7 +111,7 @@ export const chargeRouting = (auth: AuthContext, cost: number, headers: Response
 
 /** The durable copy of the calls a route used, in the same transaction as its saved answer. */
 export const recordUsage = (customerId: number, charge: RoutingCharge) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  charge.periods.length === 0 ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
     INSERT INTO routing_usage (customer_id, period, calls)
     SELECT ${customerId}, period, ${charge.cost} FROM unnest(${charge.periods}::text[]) AS period
     ON CONFLICT (customer_id, period) DO UPDATE SET calls = routing_usage.calls + excluded.calls`)

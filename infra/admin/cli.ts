@@ -3,6 +3,7 @@ import { parseArgs } from "node:util"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { DatabaseLive } from "../../shared/db/Database.js"
 import { migrate } from "../db/BaseLive.js"
+import { decideBilling, listBilling } from "./billing.js"
 import { createKey } from "./keys.js"
 import { runWebhookCommand } from "./webhooks.js"
 import { importNetwork } from "../network/importCommand.js"
@@ -16,7 +17,9 @@ const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|e
        npm run -s admin -- webhooks disable|enable|delete --email <owner> --id <whk_…>
        npm run -s admin -- webhooks deliveries --email <owner> --id <whk_…> [--status pending|succeeded|dead]
        npm run -s admin -- webhooks replay --email <owner> --id <whk_…> --delivery <whd_…>
-       npm run -s admin -- network import <file.geojson> [--out <network.json.gz>] [--credit <text>]`
+       npm run -s admin -- network import <file.geojson> [--out <network.json.gz>] [--credit <text>]
+       npm run -s admin -- billing list [--status pending|applied|declined]
+       npm run -s admin -- billing apply|decline --id <request id>`
 
 const layer = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))
 
@@ -73,9 +76,27 @@ const network = (verb: string | undefined, rest: Array<string>) => {
   }
 }
 
+/** Plan upgrades and routing packs asked for in the portal, applied by an operator. */
+const billing = async (verb: string | undefined, rest: Array<string>) => {
+  const { values } = parseArgs({ args: rest, options: { id: { type: "string" }, status: { type: "string" } } })
+  const id = Number(values.id)
+  if (verb === "list") {
+    const rows = await Effect.runPromise(Effect.zipRight(migrate, listBilling(values.status)).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Warning))).catch(fail)
+    console.log(JSON.stringify(rows, null, 2))
+    return
+  }
+  if ((verb !== "apply" && verb !== "decline") || !Number.isInteger(id) || id <= 0) {
+    console.error(USAGE)
+    process.exit(2)
+  }
+  const done = await Effect.runPromise(Effect.zipRight(migrate, decideBilling(id, verb)).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Warning))).catch(fail)
+  console.log(JSON.stringify(done, null, 2))
+}
+
 const main = async () => {
   const [area, verb, ...rest] = process.argv.slice(2)
   if (area === "webhooks") return webhooks(verb, rest)
+  if (area === "billing") return billing(verb, rest)
   if (area === "network") return network(verb, rest)
   if (area !== "keys" || verb !== "create") {
     console.error(USAGE)

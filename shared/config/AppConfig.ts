@@ -26,8 +26,12 @@ export interface AppSettings {
   readonly weatherSnapshotLateS: number
   readonly cursorSecret: Redacted.Redacted<string>
   readonly logLevel: string
-  /** customer portal; plan-gate bodies link to its upgrade page when set */
+  /** the customer portal's public address (links in mails, plan-gate `upgrade_url`); unset = this server's own address */
   readonly portalUrl: string | undefined
+  /** SMTP server for the portal's mail (smtp://user:pass@host:587, smtps://…); unset = mails are written to the log */
+  readonly smtpUrl: Redacted.Redacted<string> | undefined
+  /** the From of the portal's mail */
+  readonly mailFrom: string
   /** GET /metrics answers only with `Authorization: Bearer <token>`; unset = /metrics is off */
   readonly metricsToken: Redacted.Redacted<string> | undefined
   /** key that encrypts webhook signing secrets at rest (any string; hashed to an AES-256 key) */
@@ -86,7 +90,9 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   weatherSnapshotLateS: Config.number("WEATHER_SNAPSHOT_LATE_S").pipe(Config.withDefault(900)),
   cursorSecret: Config.redacted("CURSOR_SECRET").pipe(Config.withDefault(Redacted.make("dev-cursor-secret-change-me"))),
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
-  portalUrl: optionalString("PORTAL_URL"),
+  portalUrl: optionalString("PORTAL_URL").pipe(Config.map((s) => s?.replace(/\/+$/, ""))),
+  smtpUrl: optionalString("SMTP_URL").pipe(Config.map((s) => (s === undefined ? undefined : Redacted.make(s)))),
+  mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Road Data Portal <no-reply@localhost>")),
   metricsToken: optionalString("METRICS_TOKEN").pipe(Config.map((s) => (s === undefined ? undefined : Redacted.make(s)))),
   webhookSecretKey: Config.redacted("WEBHOOK_SECRET_KEY").pipe(Config.withDefault(Redacted.make("dev-webhook-key-change-me"))),
   webhookAllowPrivateTargets: Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),

@@ -16,6 +16,7 @@ import pollRejections from "./migrations/0012_poll_rejections.js"
 import eventLinks from "./migrations/0013_event_links.js"
 import savedRouteRender from "./migrations/0014_saved_route_render.js"
 import streamGroups from "./migrations/0015_stream_groups.js"
+import portal from "./migrations/0016_portal.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -33,7 +34,8 @@ export const MIGRATIONS = {
   "0012_poll_rejections": pollRejections,
   "0013_event_links": eventLinks,
   "0014_saved_route_render": savedRouteRender,
-  "0015_stream_groups": streamGroups
+  "0015_stream_groups": streamGroups,
+  "0016_portal": portal
 }
 
 const run = Migrator.make({})

@@ -1,0 +1,99 @@
+import { useEffect, useState } from "preact/hooks"
+import { call, explain } from "../api.js"
+import { fmt, formatDate } from "../forms.js"
+import { useSession } from "../session.js"
+import { Alert, Badge, Card, useAction } from "../ui.js"
+
+interface Plan {
+  readonly code: string
+  readonly name: string
+  readonly description: string
+  readonly features: ReadonlyArray<{ key: string; label: string }>
+  readonly rate_limit_rpm: number
+  readonly daily_request_limit: number | null
+  readonly monthly_routing_quota: number
+  readonly data_delay_sec: number
+  readonly is_contact_sales: boolean
+}
+interface BillingRequest {
+  readonly id: number
+  readonly kind: "upgrade" | "routing_pack"
+  readonly plan_code: string | null
+  readonly pack_calls: number | null
+  readonly status: "pending" | "applied" | "declined"
+  readonly created_at: string
+  readonly decided_at: string | null
+}
+
+const GATES: Record<string, string> = {
+  plan_geojson: "GeoJSON", plan_analytics: "analytics", plan_truck: "truck data and routing", plan_webhooks: "webhooks",
+  plan_jurisdiction: "more jurisdictions per request", trial_expired: "continuing after the trial", subscription_expired: "renewing your subscription",
+  routing_quota_exhausted: "more routing calls", routing_daily_cap: "more routing calls per day"
+}
+
+/** The target of plan-gate `upgrade_url`: the plans, and requests an operator applies. */
+export const BillingPage = ({ search }: { search: string }) => {
+  const { customer } = useSession()
+  const [plans, setPlans] = useState<ReadonlyArray<Plan>>([])
+  const [requests, setRequests] = useState<ReadonlyArray<BillingRequest>>([])
+  const action = useAction()
+  const gate = new URLSearchParams(search).get("gate")
+  const load = async () => {
+    const [p, r] = await Promise.all([call<Array<Plan>>("GET", "/plans"), call<{ data: Array<BillingRequest> }>("GET", "/portal/billing/requests")])
+    setPlans(p)
+    setRequests(r.data)
+  }
+  useEffect(() => void load().catch((e) => action.setError(explain(e))), [])
+  const ask = (plan: string) => action.run(async () => {
+    await call("POST", "/portal/billing/requests", { kind: "upgrade", plan })
+    await load()
+  }, explain)
+  const pending = (code: string) => requests.some((r) => r.kind === "upgrade" && r.plan_code === code && r.status === "pending")
+  return (
+    <div>
+      <h1>Plans</h1>
+      {gate && <Alert kind="info">The request that sent you here needs {GATES[gate] ?? "a larger plan"}. The plans below say which include it.</Alert>}
+      <Alert kind="info">There is no online payment yet. A plan change you request here goes to an operator, who applies it (usually within one business day); its status shows below.</Alert>
+      {action.error && <Alert kind="error">{action.error}</Alert>}
+      <div class="plans">
+        {plans.map((p) => {
+          const current = customer?.plan_code === p.code
+          return (
+            <section class={current ? "plan current" : "plan"} key={p.code} aria-label={`${p.name} plan`}>
+              <h2>{p.name} {current && <Badge kind="ok">Your plan</Badge>}</h2>
+              <p>{p.description}</p>
+              <ul>
+                <li>{fmt(p.rate_limit_rpm)} requests/min per key{p.daily_request_limit !== null ? `, ${fmt(p.daily_request_limit)}/day` : ""}</li>
+                <li>{p.data_delay_sec === 0 ? "Real-time data" : `Data delayed ${p.data_delay_sec / 60} min`}</li>
+                {p.monthly_routing_quota > 0 && <li>{fmt(p.monthly_routing_quota)} routing calls/month</li>}
+                {p.features.map((f) => <li key={f.key}>{f.label}</li>)}
+              </ul>
+              {current ? null : pending(p.code) ? <p><Badge kind="warn">Requested</Badge> waiting for an operator</p> : (
+                <button type="button" class="btn btn-primary" onClick={() => ask(p.code)} disabled={action.busy}>{p.is_contact_sales ? `Contact us about ${p.name}` : `Request ${p.name}`}</button>
+              )}
+            </section>
+          )
+        })}
+      </div>
+      <Card title="Your requests">
+        {requests.length === 0 ? <p>None yet.</p> : (
+          <div class="table-wrap">
+            <table>
+              <thead><tr><th scope="col">Request</th><th scope="col">Made</th><th scope="col">Status</th><th scope="col">Decided</th></tr></thead>
+              <tbody>
+                {requests.map((r) => (
+                  <tr key={r.id}>
+                    <td>{r.kind === "upgrade" ? `Plan: ${r.plan_code}` : `Routing pack: ${fmt(r.pack_calls ?? 0)} calls`}</td>
+                    <td>{formatDate(r.created_at)}</td>
+                    <td><Badge kind={r.status === "applied" ? "ok" : r.status === "pending" ? "warn" : "off"}>{r.status}</Badge></td>
+                    <td>{formatDate(r.decided_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  )
+}

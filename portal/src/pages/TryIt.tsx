@@ -1,0 +1,68 @@
+import { useEffect, useState } from "preact/hooks"
+import { call, explain } from "../api.js"
+import { formatDate } from "../forms.js"
+import { Card } from "../ui.js"
+
+interface EventRow {
+  readonly id: string
+  readonly title: string | null
+  readonly type: string
+  readonly severity: string
+  readonly affected_roads: ReadonlyArray<string> | null
+  readonly last_updated: string
+}
+
+/**
+ * Calls GET /api/v1/events with a new key, from this page, as a program would. Titles and road
+ * names come from agencies' feeds: they are untrusted and only ever shown as text.
+ */
+export const TryIt = ({ apiKey }: { apiKey: string }) => {
+  const [codes, setCodes] = useState<ReadonlyArray<{ code: string; name: string }>>([])
+  const [jurisdiction, setJurisdiction] = useState("")
+  const [result, setResult] = useState<{ events: ReadonlyArray<EventRow>; total: number | null } | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    call<Array<{ code: string; name: string }>>("GET", "/jurisdictions?scope=all", undefined, apiKey).then((j) => {
+      setCodes(j)
+      setJurisdiction(j.find((x) => x.code === "NY")?.code ?? j[0]?.code ?? "")
+    }, (e) => setError(explain(e)))
+  }, [apiKey])
+  const run = async (e: Event) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      const r = await call<{ data: Array<EventRow>; total?: number }>("GET", `/events?jurisdiction=${encodeURIComponent(jurisdiction)}&limit=5`, undefined, apiKey)
+      setResult({ events: r.data, total: r.total ?? null })
+    } catch (err) {
+      setError(explain(err))
+    }
+  }
+  return (
+    <Card title="Try your key">
+      <form onSubmit={run} class="form form-inline">
+        <div class="field">
+          <label for="try-j">Jurisdiction</label>
+          <select id="try-j" value={jurisdiction} onChange={(e) => setJurisdiction((e.target as HTMLSelectElement).value)}>
+            {codes.map((c) => <option value={c.code} key={c.code}>{c.code} · {c.name}</option>)}
+          </select>
+        </div>
+        <button class="btn" type="submit">GET /api/v1/events</button>
+      </form>
+      {error && <p class="error-text" role="alert">{error}</p>}
+      {result && (
+        result.events.length === 0 ? <p role="status">No active events there right now.</p> : (
+          <div class="table-wrap">
+            <table data-testid="try-events">
+              <thead><tr><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Severity</th><th scope="col">Road</th><th scope="col">Updated</th></tr></thead>
+              <tbody>
+                {result.events.map((ev) => (
+                  <tr key={ev.id}><td>{ev.title ?? "—"}</td><td>{ev.type}</td><td>{ev.severity}</td><td>{ev.affected_roads?.join(", ") || "—"}</td><td>{formatDate(ev.last_updated)}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      )}
+    </Card>
+  )
+}

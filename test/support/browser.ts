@@ -1,0 +1,51 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { fileURLToPath } from "node:url"
+import { type Browser, chromium, type Page } from "playwright-core"
+
+/** Debian's Chromium; .ci/run installs it. Browser downloads are not reachable here. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+export const hasChromium = existsSync(CHROMIUM)
+export const SCREENSHOTS = fileURLToPath(new URL("../browser/screenshots/", import.meta.url))
+
+export const launch = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    // no sandbox as root; no background traffic to hosts this machine cannot reach
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+  })
+
+/** Desktop, then a 390 px phone, full page; the viewport is put back. */
+export const screenshots = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  const size = page.viewportSize() ?? { width: 1280, height: 800 }
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-desktop.png`, fullPage: true })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.waitForTimeout(100)
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.png`, fullPage: true })
+  await page.setViewportSize(size)
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+export interface AxeViolation {
+  readonly id: string
+  readonly impact: string | null
+  readonly help: string
+  readonly nodes: ReadonlyArray<{ target: ReadonlyArray<string> }>
+}
+
+/**
+ * axe-core's WCAG A/AA rules on the page as it stands. The script is injected through the
+ * DevTools protocol (page.evaluate), which the page's CSP does not govern.
+ */
+export const seriousViolations = async (page: Page): Promise<Array<string>> => {
+  await page.evaluate(axeSource)
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<AxeViolation> }> } }).axe
+    return axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } })
+  })
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`)
+}

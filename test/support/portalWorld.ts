@@ -1,0 +1,38 @@
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ApiServerLive } from "../../api/server.js"
+import { loadPortalAssets } from "../../api/portal/servePortal.js"
+import { buildPortal } from "../../portal/build.js"
+import type { AppSettings } from "../../shared/config/AppConfig.js"
+import { makeTestEnv } from "./harness.js"
+import { type Mailbox, startMailbox } from "./mailbox.js"
+
+/**
+ * The portal as a customer meets it: the client built into a folder of this test's own, the
+ * API server serving it on loopback over the test's own database and Redis prefix, and a real
+ * SMTP server receiving the service's mail. `base` is the portal's address (PORTAL_URL).
+ */
+export const startPortalWorld = async (overrides: Partial<AppSettings> = {}) => {
+  const mailbox: Mailbox = await startMailbox()
+  const dist = mkdtempSync(join(tmpdir(), "portal-"))
+  await buildPortal(dist)
+  const assets = loadPortalAssets(dist)
+  const env = makeTestEnv({ smtpUrl: Redacted.make(mailbox.url), ...overrides })
+  let port = 0
+  const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p), portalAssets: assets }).pipe(Layer.provideMerge(env.layer)))
+  await rt.runtime()
+  const base = `http://localhost:${port}`
+  return {
+    env, rt, mailbox, port, base,
+    run: <A, E>(effect: Effect.Effect<A, E, any>) => rt.runPromise(effect as Effect.Effect<A, E, never>),
+    close: async () => {
+      await rt.dispose()
+      await mailbox.close()
+      await env.cleanup()
+      rmSync(dist, { recursive: true, force: true })
+    }
+  }
+}
+export type PortalWorld = Awaited<ReturnType<typeof startPortalWorld>>
