@@ -179,7 +179,9 @@ describe("GET /events warnings and plan gates", () => {
     expect(r.status).toBe(403)
     expect(r.body).toEqual({
       error: "the jurisdiction filter is required on your plan", code: "plan_jurisdiction",
-      docs_url: "/docs/plans#plan_jurisdiction", plan: "free", plan_name: "Free"
+      docs_url: "/docs/plans#plan_jurisdiction", plan: "free", plan_name: "Free",
+      // with no PORTAL_URL the portal is this server itself
+      upgrade_url: expect.stringMatching(/^http:\/\/localhost:\d+\/billing\/upgrade\?plan=free&gate=plan_jurisdiction$/)
     })
     expect((await api(base, keys.free)("/events?jurisdiction=NY,NJ")).body.code).toBe("plan_jurisdiction")
   })

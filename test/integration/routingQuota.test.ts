@@ -71,6 +71,32 @@ describe("routing quota", () => {
     expect((await call(`/routing/route/saved/${one.body.route_id}`)).status).toBe(200)
   })
 
+  it("spends top-up packs first in, first out once the month's bucket cannot pay, and gives a failed route's calls back to its packs", async () => {
+    const { call, customerId } = await enterprise()
+    for (let i = 0; i < 5; i++) expect((await call("/routing/route", json({ origin: W, destination: E, truck }))).status).toBe(200)
+    // the newer pack is inserted first, so id order is not grant order
+    await sql((s) => s`INSERT INTO routing_packs (customer_id, calls, granted_at) VALUES (${customerId}, 3, '2026-02-01T00:00:00Z'), (${customerId}, 2, '2026-01-01T00:00:00Z')`)
+    const packs = () => sql((s) => s<{ granted: string; used: number }>`
+      SELECT to_char(granted_at, 'YYYY-MM') AS granted, used FROM routing_packs WHERE customer_id = ${customerId} ORDER BY granted_at`)
+    const one = await call("/routing/route", json({ origin: W, destination: E, truck }))
+    expect(one.status).toBe(200)
+    expect(one.headers.get("x-routing-packs-remaining")).toBe("4")
+    expect(await packs()).toEqual([{ granted: "2026-01", used: 1 }, { granted: "2026-02", used: 0 }])
+    // two calls: the older pack's last one, then the newer pack's first
+    expect((await call("/routing/route", json({ origin: W, destination: E, truck, include: ["toll_alternative"] }))).status).toBe(200)
+    expect(await packs()).toEqual([{ granted: "2026-01", used: 2 }, { granted: "2026-02", used: 1 }])
+    expect((await call("/routing/route", json({ origin: W, destination: { lat: 10, lng: 10 }, truck }))).status).toBe(422)
+    expect(await packs()).toEqual([{ granted: "2026-01", used: 2 }, { granted: "2026-02", used: 1 }])
+    // the month's bucket is not touched by pack calls
+    const [month] = await sql((s) => s<{ calls: number }>`SELECT calls FROM routing_usage WHERE customer_id = ${customerId} AND length(period) = 7`)
+    expect(month.calls).toBe(5)
+    for (let i = 0; i < 2; i++) expect((await call("/routing/route", json({ origin: W, destination: E, truck }))).status).toBe(200)
+    const spent = await call("/routing/route", json({ origin: W, destination: E, truck }))
+    expect(spent.status).toBe(403)
+    expect(spent.body).toMatchObject({ code: "routing_quota_exhausted" })
+    expect(spent.body.error).toMatch(/no top-up pack/)
+  })
+
   it("caps the Free trial at 5 calls a day, and keeps toll_alternative for paid plans", async () => {
     const free = api(world.base, world.keys.free)
     const paid = await free("/routing/route", json({ origin: W, destination: E, truck, include: ["toll_alternative"] }))

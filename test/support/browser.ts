@@ -15,15 +15,31 @@ export const launch = (): Promise<Browser> =>
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
   })
 
-/** Desktop, then a 390 px phone, full page; the viewport is put back. */
-export const screenshots = async (page: Page, name: string) => {
+/**
+ * Desktop, then a 390 px phone, full page; the viewport is put back. Answers what sticks out
+ * sideways on the phone (a page a thumb has to scroll sideways), empty when nothing does.
+ */
+export const screenshots = async (page: Page, name: string): Promise<Array<string>> => {
   mkdirSync(SCREENSHOTS, { recursive: true })
   const size = page.viewportSize() ?? { width: 1280, height: 800 }
   await page.screenshot({ path: `${SCREENSHOTS}${name}-desktop.png`, fullPage: true })
   await page.setViewportSize({ width: 390, height: 844 })
   await page.waitForTimeout(100)
+  // the page's content size as the screenshot itself measures it (it counts what scrollWidth misses)
+  const cdp = await page.context().newCDPSession(page)
+  const { cssContentSize } = await cdp.send("Page.getLayoutMetrics")
+  await cdp.detach()
+  const overflow = await page.evaluate((measured) => {
+    const width = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth, Math.round(measured))
+    if (width <= window.innerWidth) return []
+    return [`page ${width} px wide`, ...[...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`)]
+  }, cssContentSize.width)
   await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.png`, fullPage: true })
   await page.setViewportSize(size)
+  return overflow
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")

@@ -60,7 +60,7 @@ export const HomePage = () => {
             <li><Link href="/keys">Create an API key</Link></li>
             <li>Call the API with it in the <code>X-API-Key</code> header:</li>
           </ol>
-          <pre class="code"><code>curl -H "X-API-Key: $KEY" \{"\n"}  "{location.origin}/api/v1/events?jurisdiction=NY"</code></pre>
+          <pre class="code" tabIndex={0} aria-label="Example request"><code>curl -H "X-API-Key: $KEY" \{"\n"}  "{location.origin}/api/v1/events?jurisdiction=NY"</code></pre>
           <p><a href="/docs/">API reference</a></p>
         </Card>
         <Card title="Account">

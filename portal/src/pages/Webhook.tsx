@@ -137,7 +137,7 @@ export const WebhookPage = ({ id }: { id: string }) => {
                         <summary>{d.attempts} {d.attempts === 1 ? "attempt" : "attempts"}</summary>
                         <ul class="attempts">
                           {d.history.map((a) => (
-                            <li key={a.attempt}>#{a.attempt} {formatDate(a.started_at)}: {a.status_code !== null ? `HTTP ${a.status_code}` : "no answer"} in {a.latency_ms} ms{a.error ? ` (${a.error})` : ""}</li>
+                            <li key={a.attempt}>#{a.attempt} {formatDate(a.started_at)}: {a.status_code !== null ? `HTTP ${a.status_code}` : "no answer"} in {a.latency_ms} ms{a.error && a.error !== `HTTP ${a.status_code}` ? ` (${a.error})` : ""}</li>
                           ))}
                         </ul>
                       </details>

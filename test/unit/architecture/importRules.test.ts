@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { dirname, join, normalize, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 
@@ -12,7 +12,7 @@ const root = join(import.meta.dirname, "../../..")
 const sources = (dir: string): Array<string> =>
   readdirSync(join(root, dir)).flatMap((name) => {
     const path = join(dir, name)
-    return statSync(join(root, path)).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : []
+    return statSync(join(root, path)).isDirectory() ? sources(path) : /\.tsx?$/.test(path) ? [path] : []
   })
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g
@@ -20,6 +20,7 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)
 /** Relative imports of a file, as repository paths of .ts files. */
 export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): Array<string> =>
   [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), m[1] ?? m[2])).replace(/\.js$/, ".ts"))
+    .map((p) => (p.endsWith(".ts") && !existsSync(join(root, p)) && existsSync(join(root, `${p}x`)) ? `${p}x` : p))
 
 const top = (path: string) => path.split("/")[0]
 
@@ -28,18 +29,33 @@ const ALLOWED: Record<string, ReadonlyArray<string>> = {
   shared: ["shared"],
   api: ["api", "shared"],
   pipeline: ["pipeline", "shared"],
-  infra: ["infra", "api", "pipeline", "shared"]
+  infra: ["infra", "api", "pipeline", "shared"],
+  // the browser client: its own files and the shared Schemas and vocabularies, nothing of the server's
+  portal: ["portal", "shared"]
 }
 
 export const violations = (files: ReadonlyArray<string>, read: (f: string) => ReadonlyArray<string> = (f) => importsOf(f)) =>
   files.flatMap((f) => read(f).filter((target) => !ALLOWED[top(f)].includes(top(target))).map((target) => `${f} → ${target}`))
 
-const code = ["api", "pipeline", "shared", "infra"].flatMap(sources)
+const code = ["api", "pipeline", "shared", "infra", "portal"].flatMap(sources)
 const text = (f: string) => readFileSync(join(root, f), "utf8")
 
 describe("import direction", () => {
-  it("api and pipeline import shared only; shared imports nothing of ours; infra composes", () => {
+  it("api and pipeline import shared only; shared imports nothing of ours; infra composes; portal imports shared only", () => {
     expect(violations(code)).toEqual([])
+  })
+
+  it("nothing of the server imports the portal client, and the client's shared imports stay out of Node", () => {
+    expect(code.filter((f) => !f.startsWith("portal/") && importsOf(f).some((t) => t.startsWith("portal/")))).toEqual([])
+    const reached = new Set<string>()
+    const visit = (f: string) => {
+      if (reached.has(f)) return
+      reached.add(f)
+      for (const t of importsOf(f)) if (existsSync(join(root, t))) visit(t)
+    }
+    for (const f of code.filter((f) => f.startsWith("portal/src/"))) visit(f)
+    const nodeOnly = [...reached].filter((f) => /from\s+["']node:/.test(text(f)))
+    expect(nodeOnly).toEqual([])
   })
 
   it("the check fails on an import that breaks a rule", () => {
@@ -47,12 +63,14 @@ describe("import direction", () => {
       "api/routes/x.ts": importsOf("api/routes/x.ts", 'import { adapters } from "../../pipeline/sources/registry.js"'),
       "shared/db/y.ts": importsOf("shared/db/y.ts", 'import { seed } from "../../infra/seed/seed.js"'),
       "pipeline/poll/z.ts": importsOf("pipeline/poll/z.ts", 'export { startSimulator } from "../../infra/simulator/Simulator.js"'),
-      "infra/start.ts": importsOf("infra/start.ts", 'import { ApiServerLive } from "../api/server.js"')
+      "infra/start.ts": importsOf("infra/start.ts", 'import { ApiServerLive } from "../api/server.js"'),
+      "portal/src/pages/X.tsx": importsOf("portal/src/pages/X.tsx", 'import { issueKey } from "../../../api/portal/keys.js"')
     }
     expect(violations(Object.keys(fake), (f) => fake[f])).toEqual([
       "api/routes/x.ts → pipeline/sources/registry.ts",
       "shared/db/y.ts → infra/seed/seed.ts",
-      "pipeline/poll/z.ts → infra/simulator/Simulator.ts"
+      "pipeline/poll/z.ts → infra/simulator/Simulator.ts",
+      "portal/src/pages/X.tsx → api/portal/keys.ts"
     ])
   })
 })
