@@ -172,11 +172,18 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     await shoot("06-keys-list")
   })
 
-  it("shows usage against the plan, with a 30-day chart", async () => {
+  it("shows usage against the plan, with a 30-day chart, and a routing pack the operator adds", async () => {
     await page.getByRole("link", { name: "Usage" }).click()
     await page.getByRole("heading", { name: "Requests today" }).waitFor()
     expect(await page.locator("canvas").count()).toBe(1)
     expect(await page.getByText(/of 1,000|\/ 1,000/).count()).toBeGreaterThan(0)
+    await page.getByRole("button", { name: "Request a pack of 1,000 calls" }).click()
+    await page.getByText(/Your request for a pack of 1,000 routing calls is recorded/).waitFor()
+    const pending = JSON.parse((await cli("billing", "list", "--status", "pending")).stdout) as Array<{ id: number; email: string; kind: string }>
+    const pack = pending.find((r) => r.email === address && r.kind === "routing_pack")!
+    await cli("billing", "apply", "--id", String(pack.id))
+    await page.reload()
+    await page.getByRole("cell", { name: "0 / 1,000" }).waitFor()
     await shoot("07-usage")
   })
 

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { THROTTLES } from "../../api/portal/throttle.js"
+import { flushUsage } from "../../api/portal/requestUsage.js"
+import { clear, THROTTLES } from "../../api/portal/throttle.js"
 import { portalClient } from "../support/portalClient.js"
 import { type PortalWorld, startPortalWorld } from "../support/portalWorld.js"
 
@@ -159,5 +160,68 @@ describe("password reset", () => {
     expect(r.status).toBe(202)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(w.mailbox.mails.length).toBe(before)
+  })
+})
+
+const clearLoopback = () => w.run(Effect.forEach(["127.0.0.1", "::ffff:127.0.0.1", "::1"], (ip) => clear("loginAddress", ip)))
+
+describe("throttles per address", () => {
+  it(`answers 429 after ${THROTTLES.loginAddress.limit} failed log-ins from one address, whichever accounts they name`, async () => {
+    const c = portalClient(w.base)
+    await c.open()
+    // X-Forwarded-For is not trusted (app.proxy is off), so every test here comes from loopback: start from a clean counter
+    await clearLoopback()
+    let last = 0
+    for (let i = 0; i <= THROTTLES.loginAddress.limit; i++) {
+      last = (await c.request("POST", "/portal/login", { email: `nobody${i}@example.com`, password: "wrong password" })).status
+      if (i < THROTTLES.loginAddress.limit) expect(last).toBe(401)
+    }
+    expect(last).toBe(429)
+    await clearLoopback()
+  })
+
+  it(`sends at most ${THROTTLES.resetAccount.limit} reset mails an hour for one account`, async () => {
+    const c = portalClient(w.base)
+    const address = email()
+    await c.signUp(address)
+    const statuses: Array<number> = []
+    for (let i = 0; i <= THROTTLES.resetAccount.limit; i++) statuses.push((await c.request("POST", "/portal/password-reset", { email: address })).status)
+    expect(statuses).toEqual([...Array(THROTTLES.resetAccount.limit).fill(202), 429])
+  })
+})
+
+describe("keys and usage", () => {
+  it("a key made in the portal is stored hashed, listed without its secret, limited by its end date, and refused once revoked", async () => {
+    const c = portalClient(w.base)
+    const address = email()
+    await c.signUp(address)
+    const token = new URL(w.mailbox.linkIn(await w.mailbox.next(address, /Confirm/))).searchParams.get("token")!
+    await c.request("POST", "/portal/verify", { token })
+    expect((await c.request("POST", "/portal/keys", { name: "late", expires_at: "2001-01-01T00:00:00Z" })).body.error).toMatch(/in the future/)
+    expect((await c.request("POST", "/portal/keys", { name: "bad", allowed_origins: ["https://x.example/path"] })).body.error).toMatch(/scheme, host, optional port/)
+    const made = await c.request("POST", "/portal/keys", { name: "ci", allowed_origins: ["https://app.example.com"], expires_at: "2999-01-01T00:00:00Z" })
+    expect(made.status).toBe(201)
+    expect(made.body).toMatchObject({ name: "ci", allowed_origins: ["https://app.example.com"], is_active: true, rate_limit_rpm: 30, owner_email: address })
+    const listed = (await c.request("GET", "/portal/keys")).body.data
+    expect(listed).toHaveLength(1)
+    expect(JSON.stringify(listed)).not.toContain(made.body.key)
+    expect(listed[0].key_prefix).toBe(made.body.key.slice(0, 12))
+
+    const call = () => fetch(`${w.base}/api/v1/events?jurisdiction=NY`, { headers: { "X-API-Key": made.body.key } })
+    expect((await call()).status).toBe(200)
+    // the day's count reaches Postgres with the minute's copy
+    await w.run(flushUsage)
+    const [usage] = await sql<{ requests: string }>((s) => s`SELECT requests::text FROM request_usage u JOIN customers c ON c.id = u.customer_id WHERE c.email = ${address}`)
+    expect(Number(usage.requests)).toBe(1)
+    const page = (await c.request("GET", "/portal/usage")).body
+    expect(page.today).toMatchObject({ requests: 1, daily_limit: 1000 })
+    expect(page.days).toHaveLength(30)
+    expect(page.today.keys[0]).toMatchObject({ name: "ci", this_minute: 1, rate_limit_rpm: 30 })
+
+    // a second key, revoked before any use (API processes cache a used key for 15 s)
+    const other = await c.request("POST", "/portal/keys", { name: "spare" })
+    expect((await c.request("DELETE", `/portal/keys/${other.body.id}`)).status).toBe(204)
+    expect((await fetch(`${w.base}/api/v1/events?jurisdiction=NY`, { headers: { "X-API-Key": other.body.key } })).status).toBe(401)
+    expect((await c.request("DELETE", "/portal/keys/999999")).status).toBe(404)
   })
 })
