@@ -1,22 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-
-/** SPEC §2.9 Customer as the portal shows it. */
-export interface CustomerView {
-  readonly id: number
-  readonly name: string
-  readonly email: string
-  readonly company: string | null
-  readonly email_verified: boolean
-  readonly is_active: boolean
-  readonly plan_id: number
-  readonly plan_code: string
-  readonly plan_name: string
-  readonly created_at: string
-  readonly trial_ends_at: string | null
-  readonly subscription_ends_at: string | null
-  readonly subscription_status: string
-}
+import type { CustomerView } from "../../shared/portal/views.js"
 
 export const customerView = (customerId: number) =>
   Effect.gen(function* () {

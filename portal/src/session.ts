@@ -1,19 +1,8 @@
 import { createContext } from "preact"
 import { useContext } from "preact/hooks"
+import type { CustomerView } from "../../shared/portal/views.js"
 
-export interface Customer {
-  readonly id: number
-  readonly name: string
-  readonly email: string
-  readonly company: string | null
-  readonly email_verified: boolean
-  readonly plan_code: string
-  readonly plan_name: string
-  readonly created_at: string
-  readonly trial_ends_at: string | null
-  readonly subscription_ends_at: string | null
-  readonly subscription_status: string
-}
+export type Customer = CustomerView
 
 export interface SessionState {
   readonly customer: Customer | null

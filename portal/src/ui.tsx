@@ -62,3 +62,13 @@ export const useAction = () => {
   }
   return { busy, error, setError, run }
 }
+
+/** A table that scrolls sideways on a phone; an empty heading is an actions column, named for screen readers. */
+export const Table = ({ head, children, testId }: { head: ReadonlyArray<string>; children: ComponentChildren; testId?: string }) => (
+  <div class="table-wrap">
+    <table data-testid={testId}>
+      <thead><tr>{head.map((h, i) => <th scope="col" key={i}>{h === "" ? <span class="sr-only">Actions</span> : h}</th>)}</tr></thead>
+      <tbody>{children}</tbody>
+    </table>
+  </div>
+)

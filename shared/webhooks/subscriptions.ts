@@ -8,6 +8,7 @@ import { EVENT_TYPES, SEVERITIES } from "../domain/Event.js"
 import { encryptSecret, generateSecret, secretHint } from "./secrets.js"
 import { checkTargetUrl } from "./targetUrl.js"
 import { nowIso } from "../time/Now.js"
+import type { SubscriptionView } from "./SubscriptionView.js"
 
 /**
  * Webhook subscription management, shared by the API (`/api/v1/webhooks`) and the admin CLI:
@@ -57,26 +58,7 @@ export const SubscriptionPatch = Schema.extend(
 )
 export type SubscriptionPatch = typeof SubscriptionPatch.Type
 
-/** A subscription as owners see it: never the secret, only a hint of it. */
-export interface SubscriptionView {
-  readonly id: string
-  readonly name: string
-  readonly url: string
-  readonly jurisdiction: ReadonlyArray<string>
-  readonly type: ReadonlyArray<string>
-  readonly sub_type: ReadonlyArray<string>
-  readonly severity: ReadonlyArray<string>
-  readonly cause: ReadonlyArray<string>
-  readonly batch_window_seconds: number | null
-  readonly dedupe: boolean
-  readonly enabled: boolean
-  readonly disabled_reason: string | null
-  readonly disabled_at: string | null
-  readonly consecutive_failures: number
-  readonly secret_hint: string
-  readonly created_at: string
-  readonly updated_at: string
-}
+export type { SubscriptionView }
 
 const VIEW = `id, name, url, jurisdictions AS jurisdiction, types AS type, sub_types AS sub_type, severities AS severity,
   causes AS cause, batch_window_seconds, dedupe, is_enabled AS enabled, disabled_reason, disabled_at, consecutive_failures,

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
 import { fmt, formatDate } from "../forms.js"
 import { useSession } from "../session.js"
-import { Alert, Badge, Card, useAction } from "../ui.js"
+import { Alert, Badge, Card, Table, useAction } from "../ui.js"
 
 interface Plan {
   readonly code: string
@@ -77,21 +77,16 @@ export const BillingPage = ({ search }: { search: string }) => {
       </div>
       <Card title="Your requests">
         {requests.length === 0 ? <p>None yet.</p> : (
-          <div class="table-wrap">
-            <table>
-              <thead><tr><th scope="col">Request</th><th scope="col">Made</th><th scope="col">Status</th><th scope="col">Decided</th></tr></thead>
-              <tbody>
-                {requests.map((r) => (
-                  <tr key={r.id}>
-                    <td>{r.kind === "upgrade" ? `Plan: ${r.plan_code}` : `Routing pack: ${fmt(r.pack_calls ?? 0)} calls`}</td>
-                    <td>{formatDate(r.created_at)}</td>
-                    <td><Badge kind={r.status === "applied" ? "ok" : r.status === "pending" ? "warn" : "off"}>{r.status}</Badge></td>
-                    <td>{formatDate(r.decided_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table head={["Request", "Made", "Status", "Decided"]}>
+            {requests.map((r) => (
+              <tr key={r.id}>
+                <td>{r.kind === "upgrade" ? `Plan: ${r.plan_code}` : `Routing pack: ${fmt(r.pack_calls ?? 0)} calls`}</td>
+                <td>{formatDate(r.created_at)}</td>
+                <td><Badge kind={r.status === "applied" ? "ok" : r.status === "pending" ? "warn" : "off"}>{r.status}</Badge></td>
+                <td>{formatDate(r.decided_at)}</td>
+              </tr>
+            ))}
+          </Table>
         )}
       </Card>
     </div>

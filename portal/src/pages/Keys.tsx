@@ -3,7 +3,7 @@ import { KeyForm } from "../../../shared/portal/forms.js"
 import { call, explain } from "../api.js"
 import { check, fieldsOf, fmt, formatDate } from "../forms.js"
 import { useSession } from "../session.js"
-import { Alert, Badge, Card, Field, OneTimeSecret, useAction } from "../ui.js"
+import { Alert, Badge, Card, Field, OneTimeSecret, Table, useAction } from "../ui.js"
 import { TryIt } from "./TryIt.js"
 
 interface ApiKey {
@@ -83,26 +83,21 @@ export const KeysPage = () => {
       </Card>
       <Card title="Your keys">
         {keys === null ? <p role="status">Loading…</p> : keys.length === 0 ? <p>No keys yet.</p> : (
-          <div class="table-wrap">
-            <table>
-              <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Limit</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name}</td>
-                    <td class="mono">{k.key_prefix}…</td>
-                    <td>{statusOf(k)}</td>
-                    <td>{fmt(k.rate_limit_rpm)}/min</td>
-                    <td>{k.allowed_origins.length ? k.allowed_origins.join(", ") : "any"}</td>
-                    <td>{formatDate(k.created_at)}</td>
-                    <td>{k.expires_at ? formatDate(k.expires_at) : "never"}</td>
-                    <td>{k.last_used_at ? formatDate(k.last_used_at) : "never"}</td>
-                    <td>{k.is_active && <button type="button" class="btn btn-danger btn-small" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table head={["Name", "Key", "Status", "Limit", "Origins", "Created", "Expires", "Last used", ""]}>
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td class="mono">{k.key_prefix}…</td>
+                <td>{statusOf(k)}</td>
+                <td>{fmt(k.rate_limit_rpm)}/min</td>
+                <td>{k.allowed_origins.length ? k.allowed_origins.join(", ") : "any"}</td>
+                <td>{formatDate(k.created_at)}</td>
+                <td>{k.expires_at ? formatDate(k.expires_at) : "never"}</td>
+                <td>{k.last_used_at ? formatDate(k.last_used_at) : "never"}</td>
+                <td>{k.is_active && <button type="button" class="btn btn-danger btn-small" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>}</td>
+              </tr>
+            ))}
+          </Table>
         )}
       </Card>
     </div>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
 import { formatDate } from "../forms.js"
-import { Card } from "../ui.js"
+import { Card, Table } from "../ui.js"
 
 interface EventRow {
   readonly id: string
@@ -51,16 +51,11 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
       {error && <p class="error-text" role="alert">{error}</p>}
       {result && (
         result.events.length === 0 ? <p role="status">No active events there right now.</p> : (
-          <div class="table-wrap">
-            <table data-testid="try-events">
-              <thead><tr><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Severity</th><th scope="col">Road</th><th scope="col">Updated</th></tr></thead>
-              <tbody>
-                {result.events.map((ev) => (
-                  <tr key={ev.id}><td>{ev.title ?? "—"}</td><td>{ev.type}</td><td>{ev.severity}</td><td>{ev.affected_roads?.join(", ") || "—"}</td><td>{formatDate(ev.last_updated)}</td></tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table head={["Title", "Type", "Severity", "Road", "Updated"]} testId="try-events">
+            {result.events.map((ev) => (
+              <tr key={ev.id}><td>{ev.title ?? "—"}</td><td>{ev.type}</td><td>{ev.severity}</td><td>{ev.affected_roads?.join(", ") || "—"}</td><td>{formatDate(ev.last_updated)}</td></tr>
+            ))}
+          </Table>
         )
       )}
     </Card>

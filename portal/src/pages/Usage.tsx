@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
 import { fmt, formatDate } from "../forms.js"
 import { Link } from "../router.js"
-import { Alert, Badge, Card, useAction } from "../ui.js"
+import { Alert, Badge, Card, Table, useAction } from "../ui.js"
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip)
 
@@ -73,12 +73,7 @@ export const UsagePage = () => {
           <h3>Top-up packs</h3>
           <p class="hint">Packs are used once the month's calls are spent, oldest pack first. Unused calls carry over.</p>
           {routing.packs.length === 0 ? <p>No packs yet.</p> : (
-            <div class="table-wrap">
-              <table>
-                <thead><tr><th scope="col">Pack</th><th scope="col">Added</th><th scope="col">Used</th><th scope="col">Left</th></tr></thead>
-                <tbody>{routing.packs.map((p) => <tr key={p.id}><td>#{p.id}</td><td>{formatDate(p.granted_at)}</td><td>{fmt(p.used)} / {fmt(p.calls)}</td><td>{fmt(p.calls - p.used)}</td></tr>)}</tbody>
-              </table>
-            </div>
+            <Table head={["Pack", "Added", "Used", "Left"]}>{routing.packs.map((p) => <tr key={p.id}><td>#{p.id}</td><td>{formatDate(p.granted_at)}</td><td>{fmt(p.used)} / {fmt(p.calls)}</td><td>{fmt(p.calls - p.used)}</td></tr>)}</Table>
           )}
           <p><button type="button" class="btn" onClick={requestPack} disabled={action.busy}>Request a pack of 1,000 calls</button></p>
         </Card>

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
 import { formatDate } from "../forms.js"
 import { Link, navigate } from "../router.js"
-import { Alert, Badge, Card, OneTimeSecret, useAction } from "../ui.js"
+import { Alert, Badge, Card, OneTimeSecret, Table, useAction } from "../ui.js"
 import { disabledWhy, type Subscription, webhookBody, WebhookFields } from "./webhookForm.js"
 
 interface Attempt { readonly attempt: number; readonly started_at: string; readonly status_code: number | null; readonly error: string | null; readonly latency_ms: number }
@@ -123,33 +123,28 @@ export const WebhookPage = ({ id }: { id: string }) => {
       <Card title={`Deliveries (${total})`} actions={<button type="button" class="btn" onClick={() => act(load)}>Refresh</button>}>
         <p class="hint">Failed attempts are retried after 10 s, 30 s and 90 s; after 10 deliveries fail in a row the subscription is disabled.</p>
         {deliveries.length === 0 ? <p>No deliveries yet.</p> : (
-          <div class="table-wrap">
-            <table data-testid="deliveries">
-              <thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Made</th><th scope="col">Next retry</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-              <tbody>
-                {deliveries.map((d) => (
-                  <tr key={d.id}>
-                    <td class="mono">{d.id}</td>
-                    <td>{d.event}</td>
-                    <td>{statusBadge(d)}</td>
-                    <td>
-                      <details>
-                        <summary>{d.attempts} {d.attempts === 1 ? "attempt" : "attempts"}</summary>
-                        <ul class="attempts">
-                          {d.history.map((a) => (
-                            <li key={a.attempt}>#{a.attempt} {formatDate(a.started_at)}: {a.status_code !== null ? `HTTP ${a.status_code}` : "no answer"} in {a.latency_ms} ms{a.error && a.error !== `HTTP ${a.status_code}` ? ` (${a.error})` : ""}</li>
-                          ))}
-                        </ul>
-                      </details>
-                    </td>
-                    <td>{formatDate(d.created_at)}</td>
-                    <td>{d.next_attempt_at ? formatDate(d.next_attempt_at) : "—"}</td>
-                    <td>{d.status !== "pending" && <button type="button" class="btn btn-small" onClick={() => replay(d)} aria-label={`Replay ${d.id}`}>Replay</button>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table head={["Delivery", "Event", "Status", "Attempts", "Made", "Next retry", ""]} testId="deliveries">
+            {deliveries.map((d) => (
+              <tr key={d.id}>
+                <td class="mono">{d.id}</td>
+                <td>{d.event}</td>
+                <td>{statusBadge(d)}</td>
+                <td>
+                  <details>
+                    <summary>{d.attempts} {d.attempts === 1 ? "attempt" : "attempts"}</summary>
+                    <ul class="attempts">
+                      {d.history.map((a) => (
+                        <li key={a.attempt}>#{a.attempt} {formatDate(a.started_at)}: {a.status_code !== null ? `HTTP ${a.status_code}` : "no answer"} in {a.latency_ms} ms{a.error && a.error !== `HTTP ${a.status_code}` ? ` (${a.error})` : ""}</li>
+                      ))}
+                    </ul>
+                  </details>
+                </td>
+                <td>{formatDate(d.created_at)}</td>
+                <td>{d.next_attempt_at ? formatDate(d.next_attempt_at) : "—"}</td>
+                <td>{d.status !== "pending" && <button type="button" class="btn btn-small" onClick={() => replay(d)} aria-label={`Replay ${d.id}`}>Replay</button>}</td>
+              </tr>
+            ))}
+          </Table>
         )}
       </Card>
     </div>

@@ -1,25 +1,10 @@
 import { CAUSES } from "../../../shared/domain/Cause.js"
 import { EVENT_TYPES, SEVERITIES } from "../../../shared/domain/Event.js"
+import type { SubscriptionView } from "../../../shared/webhooks/SubscriptionView.js"
 import { Field } from "../ui.js"
 
-export interface Subscription {
-  readonly id: string
-  readonly name: string
-  readonly url: string
-  readonly jurisdiction: ReadonlyArray<string>
-  readonly type: ReadonlyArray<string>
-  readonly sub_type: ReadonlyArray<string>
-  readonly severity: ReadonlyArray<string>
-  readonly cause: ReadonlyArray<string>
-  readonly batch_window_seconds: number | null
-  readonly dedupe: boolean
-  readonly enabled: boolean
-  readonly disabled_reason: "owner" | "failures" | "gone" | null
-  readonly disabled_at: string | null
-  readonly consecutive_failures: number
-  readonly secret_hint: string
-  readonly created_at: string
-}
+/** A subscription as the API answers it (never the secret). */
+export type Subscription = SubscriptionView
 
 const Checks = ({ legend, name, options, chosen }: { legend: string; name: string; options: ReadonlyArray<string>; chosen: ReadonlyArray<string> }) => (
   <fieldset class="checks">
