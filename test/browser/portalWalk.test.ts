@@ -187,7 +187,7 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     await page.reload()
     await page.getByRole("cell", { name: "0 / 1,000" }).waitFor()
     await shoot("07-usage")
-  })
+  }, 120_000)
 
   it("asks for Pro; the operator applies it with the CLI; the page shows Pro", async () => {
     await page.getByRole("link", { name: "Plans" }).first().click()
@@ -201,7 +201,7 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     await page.reload()
     await page.getByRole("region", { name: "Pro plan" }).getByText("Your plan").waitFor()
     await shoot("09-plans-pro")
-  })
+  }, 120_000)
 
   it("creates a webhook, sends a signed test that is not recorded", async () => {
     await page.getByRole("link", { name: "Webhooks" }).click()

@@ -144,5 +144,6 @@ describe("webhook subscriptions from the admin CLI", () => {
     expect(JSON.parse(await cli("deliveries", "--email", email, "--id", sub.id))).toMatchObject({ data: [], total: 0 })
     expect(JSON.parse(await cli("delete", "--email", email, "--id", sub.id))).toEqual({ deleted: sub.id })
     expect(JSON.parse(await cli("list", "--email", email)).map((s: any) => s.id)).not.toContain(sub.id)
-  }, 60_000)
+    // eight CLI processes, each starting Node and tsx: 30-40 s on a quiet 2-core machine
+  }, 180_000)
 })
