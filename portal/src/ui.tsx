@@ -63,10 +63,10 @@ export const useAction = () => {
   return { busy, error, setError, run }
 }
 
-/** A table that scrolls sideways on a phone; an empty heading is an actions column, named for screen readers. */
-export const Table = ({ head, children, testId }: { head: ReadonlyArray<string>; children: ComponentChildren; testId?: string }) => (
+/** A table that scrolls sideways on a phone (a wide one keeps its columns readable rather than squeezed); an empty heading is an actions column, named for screen readers. */
+export const Table = ({ head, children, testId, wide }: { head: ReadonlyArray<string>; children: ComponentChildren; testId?: string; wide?: boolean }) => (
   <div class="table-wrap">
-    <table data-testid={testId}>
+    <table data-testid={testId} class={wide ? "wide" : undefined}>
       <thead><tr>{head.map((h, i) => <th scope="col" key={i}>{h === "" ? <span class="sr-only">Actions</span> : h}</th>)}</tr></thead>
       <tbody>{children}</tbody>
     </table>

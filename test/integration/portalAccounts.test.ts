@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { flushUsage } from "../../api/portal/requestUsage.js"
 import { clear, THROTTLES } from "../../api/portal/throttle.js"
+import { portalRoutes } from "../../api/routes/portal/index.js"
 import { portalClient } from "../support/portalClient.js"
 import { type PortalWorld, startPortalWorld } from "../support/portalWorld.js"
 
@@ -223,5 +224,37 @@ describe("keys and usage", () => {
     expect((await c.request("DELETE", `/portal/keys/${other.body.id}`)).status).toBe(204)
     expect((await fetch(`${w.base}/api/v1/events?jurisdiction=NY`, { headers: { "X-API-Key": other.body.key } })).status).toBe(401)
     expect((await c.request("DELETE", "/portal/keys/999999")).status).toBe(404)
+  })
+})
+
+describe("every portal change is guarded, and the pages carry no inline script", () => {
+  it("each state-changing portal route refuses a call without the CSRF token, even with a live session", async () => {
+    const c = portalClient(w.base)
+    await c.signUp(email())
+    const cookie = [...c.jar].map(([k, v]) => `${k}=${v}`).join("; ")
+    const changing = portalRoutes.filter((r) => r.method !== "get")
+    expect(changing.length).toBeGreaterThan(15)
+    for (const r of changing) {
+      const path = r.path.replace(/:(\w+)/g, "x")
+      const res = await fetch(`${w.base}/api/v1${path}`, { method: r.method.toUpperCase(), headers: { Cookie: cookie, "Content-Type": "application/json" }, body: "{}" })
+      expect([r.path, res.status, (await res.json()).error]).toEqual([r.path, 403, expect.stringMatching(/^cross-site request refused/)])
+    }
+  })
+
+  it("serves each page with a Content-Security-Policy that allows no inline script, and only scripts from itself", async () => {
+    for (const page of ["/", "/signup", "/keys", "/webhooks/whk_x", "/billing/upgrade"]) {
+      const res = await fetch(`${w.base}${page}`)
+      expect(res.status).toBe(200)
+      const csp = res.headers.get("content-security-policy")!
+      expect(csp).toContain("script-src 'self'")
+      expect(csp).not.toContain("unsafe-inline")
+      expect(csp).not.toContain("unsafe-eval")
+      expect(res.headers.get("x-frame-options")).toBe("DENY")
+      const html = await res.text()
+      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+      expect(scripts.length).toBe(1)
+      expect(scripts.every(([, attrs, body]) => /\bsrc="\/assets\//.test(attrs) && body.trim() === "")).toBe(true)
+      expect(html).not.toMatch(/\son[a-z]+=/i)
+    }
   })
 })

@@ -83,7 +83,7 @@ export const KeysPage = () => {
       </Card>
       <Card title="Your keys">
         {keys === null ? <p role="status">Loading…</p> : keys.length === 0 ? <p>No keys yet.</p> : (
-          <Table head={["Name", "Key", "Status", "Limit", "Origins", "Created", "Expires", "Last used", ""]}>
+          <Table head={["Name", "Key", "Status", "Limit", "Origins", "Created", "Expires", "Last used", ""]} wide>
             {keys.map((k) => (
               <tr key={k.id}>
                 <td>{k.name}</td>

@@ -123,7 +123,7 @@ export const WebhookPage = ({ id }: { id: string }) => {
       <Card title={`Deliveries (${total})`} actions={<button type="button" class="btn" onClick={() => act(load)}>Refresh</button>}>
         <p class="hint">Failed attempts are retried after 10 s, 30 s and 90 s; after 10 deliveries fail in a row the subscription is disabled.</p>
         {deliveries.length === 0 ? <p>No deliveries yet.</p> : (
-          <Table head={["Delivery", "Event", "Status", "Attempts", "Made", "Next retry", ""]} testId="deliveries">
+          <Table head={["Delivery", "Event", "Status", "Attempts", "Made", "Next retry", ""]} testId="deliveries" wide>
             {deliveries.map((d) => (
               <tr key={d.id}>
                 <td class="mono">{d.id}</td>
