@@ -18,7 +18,7 @@
  * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { createServer as netServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -97,6 +97,44 @@ const killRedis = async () => {
   if (!p || p.exitCode !== null) return
   await new Promise<void>((r) => { p.once("exit", () => r()); p.kill("SIGKILL") })
 }
+
+// --- stopping: a signal (Ctrl-C, a CI's SIGTERM) leaves no process, cluster or folder behind --
+const children = new Set<ChildProcess>()
+const cleanUpAndExit = (signal: NodeJS.Signals) => {
+  log(`chaos: ${signal}; stopping every process, Redis and the Postgres cluster`)
+  for (const c of children) c.kill("SIGKILL")
+  redisProc?.kill("SIGKILL")
+  stopPostgres()
+  if (process.env.CHAOS_KEEP !== "1") rmSync(work, { recursive: true, force: true })
+  process.exit(signal === "SIGINT" ? 130 : 143)
+}
+process.once("SIGINT", cleanUpAndExit)
+process.once("SIGTERM", cleanUpAndExit)
+// `npm run chaos` stopped with SIGTERM dies without passing the signal on: when any process above
+// this one (npm, its shell, tsx) is gone, stop as if signalled. Linux's /proc tells the ancestry.
+const ancestors = (() => {
+  const out: Array<number> = []
+  for (let pid = process.ppid; pid > 1 && out.length < 8; ) {
+    out.push(pid)
+    try {
+      pid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1])
+    } catch {
+      break
+    }
+  }
+  return out
+})()
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+setInterval(() => {
+  if (ancestors.some((pid) => !alive(pid))) cleanUpAndExit("SIGTERM")
+}, 1000).unref()
 
 // --- the roles -----------------------------------------------------------------------------
 interface Role { readonly name: string; readonly script: string; readonly env?: Record<string, string>; proc?: ChildProcess }
@@ -194,6 +232,8 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   const roles = roleList(apiPort, sources)
   const start = (r: Role) => {
     r.proc = spawn(process.execPath, ["--import", "tsx", r.script], { cwd: root, env: { ...process.env, ...baseEnv, ...r.env }, stdio: "ignore" })
+    children.add(r.proc)
+    r.proc.once("exit", () => children.delete(r.proc!))
   }
   const kill9 = (r: Role) => new Promise<void>((resolve) => {
     const p = r.proc

@@ -14,10 +14,11 @@ const shutdownTimeoutMs = Effect.runSync(
 
 /**
  * Runs a program until SIGTERM/SIGINT. The first signal drains: every part stops taking work and
- * finishes or hands back what it holds (shared/lifecycle/Drain.ts), within SHUTDOWN_TIMEOUT_MS;
- * then the program is interrupted so scoped resources close. Exit 0 when every part drained, 1
- * when the time ran out (what was still held is reclaimed by other consumers). A second signal
- * stops at once. The only place a process enters Effect.
+ * finishes or hands back what it holds (shared/lifecycle/Drain.ts); then the program is
+ * interrupted so scoped resources close. Draining and closing together take at most
+ * SHUTDOWN_TIMEOUT_MS, whatever is down. Exit 0 when every part drained and closed, 1 when the
+ * time ran out (what was still held is reclaimed by other consumers). A second signal stops at
+ * once. The only place a process enters Effect.
  */
 export const runMain = <E>(program: Effect.Effect<never, E>) => {
   limitHeapGrowth()
@@ -32,14 +33,21 @@ export const runMain = <E>(program: Effect.Effect<never, E>) => {
       return
     }
     stopping = true
+    // the whole stop, closing included, fits in SHUTDOWN_TIMEOUT_MS: a resource whose server has gone
+    // away (a Redis that never answers QUIT) cannot keep the process alive past it
+    const closeReserveMs = Math.min(3000, Math.floor(shutdownTimeoutMs / 4))
+    setTimeout(() => {
+      console.error(JSON.stringify({ level: "error", message: `stopping: still closing after ${shutdownTimeoutMs} ms; exiting now` }))
+      process.exit(1)
+    }, shutdownTimeoutMs).unref()
     Effect.runFork(withLogs(Effect.gen(function* () {
-      yield* Effect.logInfo(`stopping: draining (at most ${shutdownTimeoutMs} ms)`)
+      yield* Effect.logInfo(`stopping: draining (at most ${shutdownTimeoutMs - closeReserveMs} ms, then ${closeReserveMs} ms to close)`)
       yield* requestDrain
-      const drained = yield* Effect.timeout(allDrained, shutdownTimeoutMs).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
+      const drained = yield* Effect.timeout(allDrained, shutdownTimeoutMs - closeReserveMs).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
       if (drained) yield* Effect.logInfo("stopping: every part drained")
       else {
         forced = true
-        yield* Effect.logWarning(`stopping: ${shutdownTimeoutMs} ms passed with ${stillDraining().join(", ")} still working; interrupting`)
+        yield* Effect.logWarning(`stopping: ${shutdownTimeoutMs - closeReserveMs} ms passed with ${stillDraining().join(", ")} still working; interrupting`)
       }
       yield* Fiber.interrupt(fiber)
     })))

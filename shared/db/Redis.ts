@@ -36,7 +36,17 @@ const connect = (url: string, name: string) =>
       },
       catch: (cause) => new RedisError({ op: "connect", cause })
     }),
-    (c) => Effect.promise(() => c.quit().catch(() => c.disconnect().catch(() => undefined)))
+    // QUIT waits for a reply a Redis that has gone away never sends (node-redis queues it until it
+    // reconnects, forever): only a ready connection is asked politely, and for 2 s at most
+    (c) => Effect.promise(async () => {
+      const drop = () => c.disconnect().catch(() => undefined)
+      if (!c.isReady) return drop()
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), 2000)))
+      const answer = await Promise.race([c.quit().catch(() => "failed" as const), late])
+      clearTimeout(timer)
+      if (answer === "late" || answer === "failed") await drop()
+    })
   )
 
 export class Redis extends Context.Tag("shared/Redis")<Redis, RedisService>() {

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
-import { spawn, type ChildProcess } from "node:child_process"
+import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { connect, createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
@@ -17,6 +18,14 @@ import { groupDrained, publish, waitUntil } from "../support/stream.js"
  * on /health while it drains, then exits 0.
  */
 const env = makeTestEnv()
+/** redis-server on PATH (the machines this runs on have it; the Redis fault case skips without it) */
+const redisServer = (() => {
+  try {
+    return execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim() || null
+  } catch {
+    return null
+  }
+})()
 const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
 const run = <A, E>(e: Effect.Effect<A, E, any>) => rt.runPromise(e as Effect.Effect<A, E, never>)
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -107,4 +116,41 @@ describe("graceful shutdown", () => {
     expect(exit.ms).toBeLessThan(8000)
     expect(await health()).toBeNull()
   }, 120_000)
+
+  it.skipIf(!redisServer)("an API whose Redis has gone away still exits 0 within SHUTDOWN_TIMEOUT_MS on SIGTERM", async () => {
+    // a Redis of this test's own, so it can be stopped without touching anyone else's
+    const redisPort = await freePort()
+    const redis = spawn(redisServer!, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" })
+    children.push(redis)
+    await run(waitUntil(Effect.promise(() => listening(redisPort)), 10_000))
+    const port = await freePort()
+    const api = start("infra/processes/api.ts", { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, DRAIN_GRACE_MS: "500", SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false" })
+    await run(waitUntil(Effect.promise(() => fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status === 200, () => false)), 60_000))
+    redis.kill("SIGKILL")
+    await new Promise((resolve) => redis.once("exit", resolve))
+    api.stop()
+    const exit = await api.exited
+    expect(exit.code, api.log()).toBe(0)
+    expect(exit.ms).toBeLessThan(6000)
+    expect(api.log()).toContain("every part drained")
+  }, 120_000)
+})
+
+/** Whether something accepts connections on the port. */
+const listening = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = connect(port, "127.0.0.1")
+  const done = (open: boolean) => {
+    socket.destroy()
+    resolve(open)
+  }
+  socket.once("connect", () => done(true)).once("error", () => done(false))
+  socket.setTimeout(500, () => done(false))
+})
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = createServer().listen(0, "127.0.0.1", () => {
+    const port = (s.address() as { port: number }).port
+    s.close(() => resolve(port))
+  })
+  s.on("error", reject)
 })
