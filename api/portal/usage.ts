@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
 import { nowMillis } from "../../shared/time/Now.js"
-import { listPlans } from "../queries/Account.js"
+import type { Plan } from "../middleware/auth.js"
 import { usageByDay } from "./requestUsage.js"
 
 /**
@@ -10,13 +10,11 @@ import { usageByDay } from "./requestUsage.js"
  * requests this minute against its per-minute limit, 30 days of requests, and routing calls of
  * the month with the top-up packs behind them.
  */
-export const usageOf = (customerId: number) =>
+export const usageOf = (customerId: number, plan: Plan) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const redis = yield* Redis
     const now = yield* nowMillis
-    const [c] = yield* sql<{ plan_id: number }>`SELECT plan_id FROM customers WHERE id = ${customerId}`
-    const plan = (yield* listPlans).find((p) => p.id === c.plan_id) as Record<string, unknown> & { daily_request_limit: number | null; monthly_routing_quota: number; daily_routing_cap: number | null }
     const days = yield* usageByDay(customerId, 30)
     const keys = yield* sql<{ id: number; name: string; key_prefix: string; rate_limit_rpm: number }>`
       SELECT k.id, k.name, k.key_prefix, COALESCE(k.rate_limit_rpm, p.rate_limit_rpm) AS rate_limit_rpm

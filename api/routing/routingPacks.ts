@@ -10,7 +10,8 @@ export interface PackTake {
 /**
  * Takes `cost` calls from the customer's top-up packs, oldest pack first (SPEC §8: first in,
  * first out), in one transaction with the packs locked, so two API processes cannot spend the
- * same call. Null when the packs together hold fewer than `cost`: nothing is taken then.
+ * same call; answers what was taken and the calls left after it. Null when the packs together
+ * hold fewer than `cost`: nothing is taken then.
  */
 export const takeFromPacks = (customerId: number, cost: number) =>
   Effect.gen(function* () {
@@ -19,7 +20,8 @@ export const takeFromPacks = (customerId: number, cost: number) =>
       const open = yield* sql<{ id: number; left: number }>`
         SELECT id, calls - used AS left FROM routing_packs
         WHERE customer_id = ${customerId} AND used < calls ORDER BY granted_at, id FOR UPDATE`
-      if (open.reduce((n, p) => n + p.left, 0) < cost) return null
+      const held = open.reduce((n, p) => n + p.left, 0)
+      if (held < cost) return null
       const takes: Array<PackTake> = []
       let due = cost
       for (const p of open) {
@@ -31,7 +33,7 @@ export const takeFromPacks = (customerId: number, cost: number) =>
       yield* sql`
         UPDATE routing_packs r SET used = r.used + x.calls
         FROM jsonb_to_recordset(${JSON.stringify(takes)}::jsonb) AS x(id bigint, calls int) WHERE r.id = x.id`
-      return takes
+      return { takes, left: held - cost }
     }))
   })
 
@@ -40,8 +42,3 @@ export const returnToPacks = (takes: ReadonlyArray<PackTake>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
     UPDATE routing_packs r SET used = greatest(0, r.used - x.calls)
     FROM jsonb_to_recordset(${JSON.stringify(takes)}::jsonb) AS x(id bigint, calls int) WHERE r.id = x.id`)
-
-/** Calls left across the customer's packs. */
-export const packCallsLeft = (customerId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ left: number }>`
-    SELECT coalesce(sum(calls - used), 0)::int AS left FROM routing_packs WHERE customer_id = ${customerId}`).pipe(Effect.map((r) => r[0].left))

@@ -5,7 +5,7 @@ import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseHeaders } from "../http/Route.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
-import { packCallsLeft, returnToPacks, takeFromPacks } from "./routingPacks.js"
+import { returnToPacks, takeFromPacks } from "./routingPacks.js"
 
 /**
  * Takes `cost` calls from the month's bucket (and the day's, where the plan caps days) in one
@@ -92,10 +92,10 @@ export const chargeRouting = (auth: AuthContext, cost: number, headers: Response
     }
     if (status === 0) {
       // the month's bucket cannot cover the whole call: top-up packs pay for it, oldest first
-      const takes = yield* takeFromPacks(auth.customerId, cost)
-      if (takes) {
-        headers.set("X-Routing-Packs-Remaining", String(yield* packCallsLeft(auth.customerId)))
-        return { periods: [], cost, giveBack: Effect.ignore(Effect.provideService(returnToPacks(takes), SqlClient.SqlClient, sql)) } satisfies RoutingCharge
+      const paid = yield* takeFromPacks(auth.customerId, cost)
+      if (paid) {
+        headers.set("X-Routing-Packs-Remaining", String(paid.left))
+        return { periods: [], cost, giveBack: Effect.ignore(Effect.provideService(returnToPacks(paid.takes), SqlClient.SqlClient, sql)) } satisfies RoutingCharge
       }
       return yield* planGate(auth, "routing_quota_exhausted",
         `this request needs ${cost} routing call${cost === 1 ? "" : "s"} and ${fmt(Math.max(0, limit - month))} of the plan's ${fmt(limit)} this month are left, with no top-up pack to pay for it; the quota renews ${new Date(p.nextMonth).toISOString()}, or request a top-up pack in the portal`)

@@ -1,4 +1,7 @@
 import { Either, ParseResult, Schema } from "effect"
+import { useState } from "preact/hooks"
+import { explain } from "./api.js"
+import { useAction } from "./ui.js"
 
 /**
  * Checks a form's values with the same Schema the server decodes the body with: the values, or
@@ -31,3 +34,22 @@ export const formatDay = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" }) : "—"
 
 export const fmt = (n: number) => n.toLocaleString("en-US")
+
+/**
+ * A form checked with a shared Schema before it is sent: the field errors, the action's busy
+ * state and error line, and the submit handler. `extra` adds values that are not fields (a
+ * token from the link).
+ */
+export const useSchemaForm = <S extends Schema.Schema.AnyNoContext>(schema: S, send: (value: Schema.Schema.Type<S>, form: HTMLFormElement) => Promise<void>, extra: Record<string, string> = {}) => {
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const action = useAction()
+  const submit = (e: Event) => {
+    e.preventDefault()
+    const form = e.currentTarget as HTMLFormElement
+    const checked = check(schema as Schema.Schema<Schema.Schema.Type<S>, Schema.Schema.Encoded<S>>, { ...fieldsOf(form), ...extra })
+    if (!checked.ok) return setErrors(checked.errors)
+    setErrors({})
+    void action.run(() => send(checked.value, form), explain)
+  }
+  return { errors, submit, busy: action.busy, error: action.error }
+}

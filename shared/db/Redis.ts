@@ -38,15 +38,10 @@ const connect = (url: string, name: string) =>
     }),
     // QUIT waits for a reply a Redis that has gone away never sends (node-redis queues it until it
     // reconnects, forever): only a ready connection is asked politely, and for 2 s at most
-    (c) => Effect.promise(async () => {
-      const drop = () => c.disconnect().catch(() => undefined)
-      if (!c.isReady) return drop()
-      let timer: NodeJS.Timeout | undefined
-      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), 2000)))
-      const answer = await Promise.race([c.quit().catch(() => "failed" as const), late])
-      clearTimeout(timer)
-      if (answer === "late" || answer === "failed") await drop()
-    })
+    (c) => {
+      const drop = Effect.promise(() => c.disconnect().catch(() => undefined))
+      return c.isReady ? Effect.tryPromise(() => c.quit()).pipe(Effect.timeout("2 seconds"), Effect.catchAll(() => drop), Effect.asVoid) : drop
+    }
   )
 
 export class Redis extends Context.Tag("shared/Redis")<Redis, RedisService>() {

@@ -13,7 +13,7 @@ export const portalAccountRoutes = [
   route({
     ...common, method: "get", path: "/portal/usage", operationId: "portalUsage", summary: "Requests and routing calls against the plan",
     responses: { 200: { description: "Usage" } },
-    handler: () => Effect.flatMap(customer, usageOf)
+    handler: () => Effect.flatMap(PortalSession, (s) => usageOf(s.customerId, s.plan))
   }),
   route({
     ...common, method: "get", path: "/portal/billing/requests", operationId: "portalBillingRequests", summary: "Your upgrade and top-up requests",

@@ -53,7 +53,7 @@ export const BillingPage = ({ search }: { search: string }) => {
     <div>
       <h1>Plans</h1>
       {gate && <Alert kind="info">The request that sent you here needs {GATES[gate] ?? "a larger plan"}. The plans below say which include it.</Alert>}
-      <Alert kind="info">There is no online payment yet. A plan change you request here goes to an operator, who applies it (usually within one business day); its status shows below.</Alert>
+      <Alert kind="info">There is no online payment yet. A plan change you request here goes to an operator, who applies it; its status shows below.</Alert>
       {action.error && <Alert kind="error">{action.error}</Alert>}
       <div class="plans">
         {plans.map((p) => {

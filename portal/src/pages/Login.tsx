@@ -1,10 +1,9 @@
-import { useState } from "preact/hooks"
 import { LoginForm } from "../../../shared/portal/forms.js"
-import { call, explain, setCsrf } from "../api.js"
-import { check, fieldsOf } from "../forms.js"
+import { call, setCsrf } from "../api.js"
+import { useSchemaForm } from "../forms.js"
 import { Link, navigate } from "../router.js"
 import { type Customer, useSession } from "../session.js"
-import { Alert, Field, useAction } from "../ui.js"
+import { Alert, Field } from "../ui.js"
 
 /** Only a path of this portal may be the place to go after log-in. */
 const nextPath = () => {
@@ -14,28 +13,20 @@ const nextPath = () => {
 
 export const LoginPage = () => {
   const { setCustomer } = useSession()
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  const action = useAction()
-  const submit = (e: Event) => {
-    e.preventDefault()
-    const checked = check(LoginForm, fieldsOf(e.currentTarget as HTMLFormElement))
-    if (!checked.ok) return setErrors(checked.errors)
-    setErrors({})
-    void action.run(async () => {
-      const r = await call<{ customer: Customer; csrf_token: string }>("POST", "/portal/login", checked.value)
-      setCsrf(r.csrf_token)
-      setCustomer(r.customer)
-      navigate(nextPath())
-    }, explain)
-  }
+  const form = useSchemaForm(LoginForm, async (value) => {
+    const r = await call<{ customer: Customer; csrf_token: string }>("POST", "/portal/login", value)
+    setCsrf(r.csrf_token)
+    setCustomer(r.customer)
+    navigate(nextPath())
+  })
   return (
     <div class="narrow">
       <h1>Log in</h1>
-      {action.error && <Alert kind="error">{action.error}</Alert>}
-      <form onSubmit={submit} noValidate class="form">
-        <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
-        <button class="btn btn-primary" type="submit" disabled={action.busy}>{action.busy ? "Logging in…" : "Log in"}</button>
+      {form.error && <Alert kind="error">{form.error}</Alert>}
+      <form onSubmit={form.submit} noValidate class="form">
+        <Field label="Email" name="email" type="email" autoComplete="email" required error={form.errors.email} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={form.errors.password} />
+        <button class="btn btn-primary" type="submit" disabled={form.busy}>{form.busy ? "Logging in…" : "Log in"}</button>
       </form>
       <p><Link href="/reset">Forgot your password?</Link> · New here? <Link href="/signup">Create an account</Link></p>
     </div>

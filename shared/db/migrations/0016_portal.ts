@@ -10,6 +10,7 @@ import { Effect } from "effect"
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql.unsafe(`
 ALTER TABLE customers ADD COLUMN password_hash text;
+CREATE INDEX customers_email_lower ON customers (lower(email));
 
 CREATE TABLE portal_sessions (
   id_hash bytea PRIMARY KEY,
