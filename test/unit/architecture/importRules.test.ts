@@ -45,6 +45,11 @@ describe("import direction", () => {
     expect(violations(code)).toEqual([])
   })
 
+  it("the portal client never writes HTML: upstream text reaches the page only as text", () => {
+    const writers = code.filter((f) => f.startsWith("portal/") && /innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.write/.test(text(f)))
+    expect(writers).toEqual([])
+  })
+
   it("nothing of the server imports the portal client, and the client's shared imports stay out of Node", () => {
     expect(code.filter((f) => !f.startsWith("portal/") && importsOf(f).some((t) => t.startsWith("portal/")))).toEqual([])
     // type-only imports are erased by the bundler, so only value imports reach the browser
