@@ -3,7 +3,7 @@ import Router from "@koa/router"
 import Koa from "koa"
 import type { Redacted } from "effect"
 import { PayloadTooLarge } from "./http/HttpError.js"
-import { mountRoutes } from "./http/mountRoutes.js"
+import { mountRoutes, type SharedAnswers } from "./http/mountRoutes.js"
 import { makeAuthenticator } from "./middleware/auth.js"
 import { preflight, publicOrigins } from "./middleware/cors.js"
 import { errorMiddleware } from "./middleware/errors.js"
@@ -26,6 +26,8 @@ export interface AppOptions {
   readonly startedAt?: number
   /** the built portal (dist/portal); the default is read from disk at start */
   readonly portalAssets?: PortalAssets
+  /** this worker's shared answers; none: every answer is computed */
+  readonly cache?: SharedAnswers | undefined
 }
 
 /** Middleware order lives here and only here. */
@@ -33,7 +35,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   const startedAt = options.startedAt ?? Date.now()
   const app = new Koa()
   app.proxy = false
-  const metrics = makeMetrics(rt)
+  const metrics = makeMetrics(rt, options.cache)
   app.use(requestMetrics(metrics))
   app.use(errorMiddleware)
   app.use(metricsEndpoint(metrics, options.metricsToken))
@@ -52,7 +54,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   v1.use("/openapi.json", publicOrigins)
   v1.use(openApiRouter().routes())
   const portalUrl = options.portalUrl ?? (() => "http://localhost:3000")
-  mountRoutes(v1, [...apiRoutes(startedAt), ...portalRoutes], rt, { authenticate: makeAuthenticator(portalUrl), portalUrl })
+  mountRoutes(v1, [...apiRoutes(startedAt), ...portalRoutes], rt, { authenticate: makeAuthenticator(portalUrl), portalUrl, cache: options.cache })
   app.use(v1.routes())
   // a known path with another method: 405 with Allow; errorMiddleware writes the body
   app.use(v1.allowedMethods())

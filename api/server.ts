@@ -8,6 +8,9 @@ import { usageFlusher } from "./portal/requestUsage.js"
 import type { PortalAssets } from "./portal/servePortal.js"
 import { drainParticipant, drainRequested } from "../shared/lifecycle/Drain.js"
 import type { ApiRuntime, ApiServices } from "./runtime.js"
+import { invalidationFeed } from "./cache/invalidationFeed.js"
+import { makeResponseCache } from "./cache/ResponseCache.js"
+import type { SharedAnswers } from "./http/mountRoutes.js"
 
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
 export interface ApiServerOptions {
@@ -28,7 +31,9 @@ const serverLayer = (options: ApiServerOptions) =>
       const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect), runExit: (effect) => Runtime.runPromiseExit(runtime)(effect) }
       // until the listener knows its port, the portal is assumed at the configured one
       let ownUrl = `http://localhost:${options.port || config.port}`
-      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets })
+      const cache: SharedAnswers | undefined = config.responseCache ? makeResponseCache() : undefined
+      if (cache) yield* invalidationFeed(cache)
+      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {
           const s = app.listen(options.port ?? config.port, "0.0.0.0")

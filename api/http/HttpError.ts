@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import { storeUnavailable, UNAVAILABLE_RETRY_S } from "./unavailable.js"
 
 /**
  * The API's own failures, as tagged errors. Routes and middleware fail with these (or with a
@@ -59,6 +60,9 @@ const DOMAIN: Readonly<Record<string, { status: number; docsUrl: string }>> = {
 
 /** A known failure's answer, or null for anything else (a defect: the caller answers 500). */
 export const httpAnswer = (e: unknown): HttpAnswer | null => {
+  if (storeUnavailable(e)) {
+    return answer(503, "the service cannot reach its data store just now; retry after the number of seconds in Retry-After", "/docs/errors#503", {}, { "Retry-After": String(UNAVAILABLE_RETRY_S) })
+  }
   if (typeof e !== "object" || e === null || !("_tag" in e)) return null
   const err = e as { _tag: string; message: string }
   switch (err._tag) {

@@ -56,6 +56,11 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   readonly body?: Schema.Schema<B, any, never>
   readonly responses: Readonly<Record<number, ResponseSpec>>
   readonly cacheControl?: string
+  /**
+   * GET answers may be shared by every caller with the same question and plan view, kept until
+   * a change the handler declared (`dependsOn`) moves (api/cache)
+   */
+  readonly shared?: boolean
   /** served but not described (a catch-all that only answers errors) */
   readonly hidden?: boolean
   readonly handler: (input: RouteInput<P, Q, B>) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth | BrowserRequest | PortalSession>

@@ -15,13 +15,32 @@ import { PortalSession, type PortalSessionShape } from "../portal/PortalSession.
 import { currentSession } from "../portal/sessions.js"
 import { RequestAuth } from "./RequestAuth.js"
 import { Reply, type ResponseHeaders, type Route } from "./Route.js"
+import { CacheDependencies } from "../cache/dependsOn.js"
+import type { ResponseCache } from "../cache/ResponseCache.js"
+import { type PreparedAnswer, prepareJson, writePrepared } from "./preparedAnswer.js"
+import { cacheKeyOf, keepFor } from "../cache/cacheKey.js"
 
 export interface Admission {
   /** key → caller, or a 401 / plan-state 403 */
   readonly authenticate: (key: string) => Effect.Effect<AuthContext, unknown, ApiServices>
   /** the portal's public address (PORTAL_URL, else this server's own) */
   readonly portalUrl: () => string
+  /** this worker's shared answers (issue 30); absent: every answer is computed per request */
+  readonly cache?: SharedAnswers
 }
+
+export type SharedAnswers = ResponseCache<Exit.Exit<PreparedAnswer, unknown>>
+
+/** An answer already serialized (shared, or about to be judged against If-None-Match). */
+class Prepared {
+  constructor(readonly answer: PreparedAnswer) {}
+}
+
+const isJsonType = (type: string | undefined) => type === undefined || type.includes("json")
+const isJsonBody = (body: unknown) => body !== null && typeof body === "object" && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== "function"
+
+/** Keyed answers may be stored by the caller but are revalidated (ETag) before reuse; metadata routes keep SPEC §8's max-age. */
+const cacheControlOf = (r: Route) => r.cacheControl ?? (r.access === "key" ? "private, no-cache" : undefined)
 
 /** The lowest 2xx a route documents: its answer's status unless the handler replies otherwise. */
 const defaultStatus = (r: Route) => Math.min(...Object.keys(r.responses).map(Number).filter((s) => s < 300))
@@ -37,30 +56,65 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: Ap
     const status = defaultStatus(r)
     router[r.method](r.path, async (ctx) => {
       const headers: ResponseHeaders = { set: (name, value) => ctx.set(name, value) }
-      const exit = await rt.runExit(program(r, ctx, headers, admission))
+      const exit = await rt.runExit(program(r, ctx, headers, admission, rt))
       if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
+      if (exit.value instanceof Prepared) return writePrepared(ctx as Koa.Context, exit.value.answer, cacheControlOf(r))
       const reply = exit.value instanceof Reply ? exit.value : new Reply(status, exit.value)
+      const type = reply.contentType ?? r.responses[reply.status]?.contentType
+      // every JSON GET answer gets a validator, shared or not
+      if (r.method === "get" && reply.status === 200 && isJsonBody(reply.body) && isJsonType(type)) {
+        return writePrepared(ctx as Koa.Context, prepareJson(200, reply.body, type ?? "application/json"), cacheControlOf(r))
+      }
       ctx.status = reply.status
       if (reply.body !== undefined) ctx.body = reply.body
       if (r.cacheControl) ctx.set("Cache-Control", r.cacheControl)
       // after the body: Koa types an object body as JSON
-      const type = reply.contentType ?? r.responses[reply.status]?.contentType
       if (type && reply.body !== undefined) ctx.type = type
     })
   }
 }
 
-const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, admission: Admission) =>
-  Effect.gen(function* () {
-    const serve = Effect.gen(function* () {
-      const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
-      const query = yield* Effect.flatMap(rawQuery(ctx.query), (q) => decodePart(r.query, q, "query", "ignore"))
-      const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
-      return yield* r.handler({ params, query, body, headers })
+/**
+ * A shareable answer computed once for every caller with the same question and plan view: the
+ * handler runs with headers recorded (not written to one response) and its dependencies
+ * collected; a 200 that declared dependencies may be kept.
+ */
+const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContext, rt: ApiRuntime) => {
+  const recorded: Array<readonly [string, string]> = []
+  const tags = new Set<string>()
+  let declared = false
+  const status = defaultStatus(r)
+  const effect = serve(r, ctx, { set: (name, value) => recorded.push([name, value]) }).pipe(
+    Effect.provideService(RequestAuth, auth),
+    Effect.provideService(BrowserRequest, undefined as unknown as BrowserRequestShape),
+    Effect.provideService(PortalSession, undefined as unknown as PortalSessionShape),
+    Effect.provideService(CacheDependencies, { add: (t) => { declared = true; for (const x of t) tags.add(x) } }),
+    Effect.map((value) => {
+      const reply = value instanceof Reply ? value : new Reply(status, value)
+      return prepareJson(reply.status, reply.body, reply.contentType ?? r.responses[reply.status]?.contentType ?? "application/json", recorded)
     })
+  )
+  return rt.runExit(effect).then((exit) => ({
+    value: exit,
+    keep: Exit.isSuccess(exit) && exit.value.status === 200 && declared
+      ? { tags: [...tags], ttlMs: keepFor(auth.plan), bytes: exit.value.body.length + 512 }
+      : null
+  }))
+}
+
+const serve = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders) =>
+  Effect.gen(function* () {
+    const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
+    const query = yield* Effect.flatMap(rawQuery(ctx.query), (q) => decodePart(r.query, q, "query", "ignore"))
+    const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
+    return yield* r.handler({ params, query, body, headers })
+  })
+
+const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, admission: Admission, rt: ApiRuntime) =>
+  Effect.gen(function* () {
     // each kind of route gets the callers it knows; the others are absent by construction
     const provide = (auth: AuthContext | undefined, browser: BrowserRequestShape | undefined, session: PortalSessionShape | undefined) =>
-      serve.pipe(
+      serve(r, ctx, headers).pipe(
         Effect.provideService(RequestAuth, auth as AuthContext),
         Effect.provideService(BrowserRequest, browser as BrowserRequestShape),
         Effect.provideService(PortalSession, session as PortalSessionShape)
@@ -82,5 +136,12 @@ const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeade
     yield* checkOrigin(origin, auth, headers)
     yield* rateLimit(auth, headers)
     if (r.gate && !r.gate.allowed(auth.plan)) return yield* planGate(auth, r.gate.code, r.gate.message)
+    const cache = admission.cache
+    if (r.shared && cache && r.method === "get") {
+      const key = cacheKeyOf(r.operationId, ctx.params ?? {}, ctx.querystring, auth)
+      const { value, outcome } = yield* Effect.promise(() => cache.answer(key, () => computeShared(r, ctx, auth, rt)))
+      headers.set("X-Cache", outcome.toUpperCase())
+      return new Prepared(yield* value)
+    }
     return yield* provide(auth, undefined, undefined)
   })

@@ -3,6 +3,7 @@ import client from "prom-client"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { workerSnapshots } from "../../shared/metrics/WorkerMetrics.js"
 import type { ApiRuntime } from "../runtime.js"
+import type { ResponseCache } from "../cache/ResponseCache.js"
 
 /** Per consumer group: entries not yet delivered to it (Redis 7 `lag`) and delivered but unacknowledged. */
 const streamLag = Effect.flatMap(RedisStreams, (s) => s.groups).pipe(Effect.provide(RedisStreams.layer))
@@ -11,7 +12,7 @@ const streamLag = Effect.flatMap(RedisStreams, (s) => s.groups).pipe(Effect.prov
  * The API's Prometheus registry: its own request counts and latency per route, plus — read at
  * scrape time — every live pipeline worker's published counters and the stream lag per group.
  */
-export const makeMetrics = (rt: ApiRuntime) => {
+export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">) => {
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry, prefix: "api_" })
   const requests = new client.Counter({
@@ -29,6 +30,21 @@ export const makeMetrics = (rt: ApiRuntime) => {
       for (const g of await rt.run(streamLag)) this.set({ group: g.group }, (g.lag ?? 0) + g.pending)
     }
   })
+
+  if (cache) {
+    new client.Counter({
+      name: "api_response_cache_answers_total", help: "Shared-answer outcomes: hit, stale (within the staleness budget), miss, shared (joined a computation), bypass (no live invalidation feed)",
+      labelNames: ["outcome"] as const, registers: [registry],
+      collect() {
+        this.reset()
+        for (const [outcome, n] of Object.entries(cache.counts())) this.inc({ outcome }, n)
+      }
+    })
+    new client.Gauge({
+      name: "api_response_cache_bytes", help: "Bytes of shared answers held by this worker", registers: [registry],
+      collect() { this.set(cache.stats().bytes) }
+    })
+  }
 
   /** Worker series are rendered by hand after the registry: their names and labels are only known at scrape time. */
   const renderWorkers = async () => {

@@ -6,7 +6,7 @@ import type { AuthContext } from "./auth.js"
 
 const EXPOSED = [
   "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Daily-Limit",
-  "X-RateLimit-Daily-Remaining", "X-Jurisdiction-Warning", "X-Warnings", "X-Request-Id", "Retry-After"
+  "X-RateLimit-Daily-Remaining", "X-Jurisdiction-Warning", "X-Warnings", "X-Request-Id", "Retry-After", "ETag", "X-Cache"
 ].join(", ")
 
 /**

@@ -2,6 +2,8 @@ import { Effect, Schema } from "effect"
 import { CAUSES } from "../../shared/domain/Cause.js"
 import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from "../../shared/domain/Event.js"
 import { nowMillis } from "../../shared/time/Now.js"
+import { anyTag, dependencyTags } from "../../shared/cache/invalidation.js"
+import { dependsOn } from "../cache/dependsOn.js"
 import { cached } from "../cached.js"
 import { featureCollection, requireGeoJson } from "../geojson.js"
 import { NotFound } from "../http/HttpError.js"
@@ -63,6 +65,7 @@ const byIds = (ids: ReadonlyArray<string>) =>
     if (ids.length > auth.plan.max_batch_size) {
       return yield* Effect.fail(planGate(auth, "plan_batch_size", `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`))
     }
+    yield* dependsOn([anyTag("event")])
     const found = yield* eventsByIds(ids)
     if (!auth.plan.allow_archived_events && found.some((r) => r.status !== "active")) {
       return yield* Effect.fail(planGate(auth, "plan_archived_event", "ids names an ended event; your plan shows active events only"))
@@ -101,6 +104,7 @@ const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
       historyDays: auth.plan.event_history_days ?? undefined,
       ...(q.dedupe ? { dedupe: true } : {})
     }
+    yield* dependsOn(dependencyTags("event", filters.jurisdictions))
     const page = yield* pageOf(q, filters)
     const listed = yield* listEvents(filters, page)
     const result = { ...listed, rows: yield* withLinks(listed.rows, q.dedupe === true) }
@@ -114,14 +118,14 @@ const IdPath = Schema.Struct({ id: Id("Event id (ev_…)") })
 
 export const eventRoutes = [
   route({
-    method: "get", path: "/events", operationId: "listEvents", summary: "Paged events", tag: "Events", access: "key",
+    method: "get", path: "/events", operationId: "listEvents", summary: "Paged events", tag: "Events", access: "key", shared: true,
     query: EventQuery,
     responses: { 200: { description: "A page of events", schema: EventPage, headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
       Effect.map(eventQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
   }),
   route({
-    method: "get", path: "/events/geojson", operationId: "listEventsGeoJson", summary: "Events as GeoJSON (Starter and above)", tag: "Events", access: "key",
+    method: "get", path: "/events/geojson", operationId: "listEventsGeoJson", summary: "Events as GeoJSON (Starter and above)", tag: "Events", access: "key", shared: true,
     query: EventQuery,
     responses: { 200: { description: "RFC 7946 FeatureCollection", schema: EventCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
@@ -140,13 +144,14 @@ export const eventRoutes = [
       })
   }),
   route({
-    method: "get", path: "/events/:id", operationId: "getEvent", summary: "One event with its location and metadata", tag: "Events", access: "key",
+    method: "get", path: "/events/:id", operationId: "getEvent", summary: "One event with its location and metadata", tag: "Events", access: "key", shared: true,
     params: IdPath,
     responses: { 200: { description: "The event", schema: EventDetail, headers: ["rateLimit"] }, 404: { description: "No such event" } },
     handler: ({ params }) =>
       Effect.gen(function* () {
         const found = yield* getEvent(params.id)
         if (!found) return yield* Effect.fail(new NotFound({ message: `no event with id ${params.id}`, docsUrl: "/docs/api#events" }))
+        yield* dependsOn(dependencyTags("event", [String(found.jurisdiction)]))
         const auth = yield* RequestAuth
         if (!auth.plan.allow_archived_events && found.status !== "active") {
           return yield* Effect.fail(planGate(auth, "plan_archived_event", `event ${params.id} has ended; your plan shows active events only`))

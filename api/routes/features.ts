@@ -1,5 +1,7 @@
 import { Effect, Schema } from "effect"
 import { FEATURE_GROUPS, groupById, KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
+import { dependencyTags } from "../../shared/cache/invalidation.js"
+import { dependsOn } from "../cache/dependsOn.js"
 import { cached } from "../cached.js"
 import { featureCollection, featureToGeoJson, requireGeoJson } from "../geojson.js"
 import { BadRequest } from "../http/HttpError.js"
@@ -96,6 +98,7 @@ const featureQuery = (q: FeatureQuery, headers: ResponseHeaders) =>
     const auth = yield* RequestAuth
     const warnings: Array<ApiWarning> = []
     const { filters, ref } = yield* readFilters(q, warnings)
+    yield* dependsOn(dependencyTags("feature", filters.jurisdictions))
     const page = yield* pageOf(q, filters)
     const result = yield* listFeatures(filters, page)
     const attribution = yield* listExtras(headers, { kind: "feature", codes: q.jurisdiction, ref, types: q.type ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
@@ -117,14 +120,14 @@ export const featureRoutes = [
     handler: () => Effect.succeed(FEATURE_GROUPS)
   }),
   route({
-    method: "get", path: "/features", operationId: "listFeatures", summary: "Paged road features of one type or group", tag: "Features", access: "key",
+    method: "get", path: "/features", operationId: "listFeatures", summary: "Paged road features of one type or group", tag: "Features", access: "key", shared: true,
     query: FeatureQuery,
     responses: { 200: { description: "A page of features", schema: FeaturePage, headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
       Effect.map(featureQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
   }),
   route({
-    method: "get", path: "/features/geojson", operationId: "listFeaturesGeoJson", summary: "Features as GeoJSON (Starter and above)", tag: "Features", access: "key",
+    method: "get", path: "/features/geojson", operationId: "listFeaturesGeoJson", summary: "Features as GeoJSON (Starter and above)", tag: "Features", access: "key", shared: true,
     query: FeatureQuery,
     responses: { 200: { description: "RFC 7946 FeatureCollection", schema: FeatureCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { Config, Context, Effect, Layer, Redacted } from "effect"
 import { fileURLToPath } from "node:url"
 
@@ -64,6 +65,10 @@ export interface AppSettings {
   readonly materializeInFlight: number
   /** on a stop, how long /health answers 503 before the API's listener closes */
   readonly drainGraceMs: number
+  /** shared answers to identical questions, dropped when the change stream says they moved (issue 30) */
+  readonly responseCache: boolean
+  /** API worker processes on this machine (node:cluster); 1 runs the API in the starting process */
+  readonly apiWorkers: number
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -108,6 +113,8 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900)),
   linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(Config.withDefault(1000), Config.validate({ message: "LINK_MAX_GAP_M must be between 0 and 50000 metres", validation: (n) => n >= 0 && n <= 50_000 })),
   materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })),
+  responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
+  apiWorkers: Config.integer("API_WORKERS").pipe(Config.withDefault(availableParallelism()), Config.validate({ message: "API_WORKERS must be between 1 and 64", validation: (n) => n >= 1 && n <= 64 })),
   drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))
 })
 

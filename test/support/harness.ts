@@ -28,6 +28,9 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
     port: 0,
     cursorSecret: Redacted.make("test-cursor-secret"),
     routingPreload: false,
+    // most tests write rows straight to Postgres, past the change stream that invalidates shared
+    // answers; the cache's own tests turn it on and write through the materializer
+    responseCache: false,
     ...overrides
   })
   // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk

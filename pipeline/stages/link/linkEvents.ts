@@ -64,7 +64,7 @@ const candidatesOf = (subjects: ReadonlyArray<PlacedSubject>) =>
  */
 export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: ReadonlySet<string>, maxGapM: number, at: string) =>
   Effect.gen(function* () {
-    if (changed.length === 0) return
+    if (changed.length === 0) return false
     const sql = yield* SqlClient.SqlClient
     yield* sql`SELECT pg_advisory_xact_lock(${LINK_LOCK})`
     const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
@@ -109,7 +109,7 @@ export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: Read
         ON CONFLICT (event_id, related_id) DO UPDATE SET reason = excluded.reason, confidence = excluded.confidence`
     }
     const touched = [...new Set([...dropped.flatMap((d) => [d.event_id, d.related_id]), ...links.flatMap((l) => [l.a, l.b])])]
-    if (touched.length === 0) return
+    if (touched.length === 0) return false
     // each touched event's whole group, found by walking links; its representative is the
     // member materialized first (lowest seq), which is also the one whose event.created went out
     yield* sql`
@@ -125,4 +125,5 @@ export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: Read
       UPDATE events e SET represented_by = NULLIF(m.rep, e.id)
       FROM member m WHERE e.id = m.id AND e.represented_by IS DISTINCT FROM NULLIF(m.rep, e.id)
         AND e.id IN (SELECT id FROM events WHERE id IN (SELECT id FROM member) FOR UPDATE SKIP LOCKED)`
+    return true
   })

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { changedTags, everyTag, publishInvalidation } from "../../../shared/cache/invalidation.js"
 import type { Change, EventChange, FeatureChange, FuelPriceChange } from "../../../shared/domain/Change.js"
 import { type EventPlan, planEventChanges, writeEventPlan } from "./applyEventChanges.js"
 import { applyFeatureChanges } from "./applyFeatureChanges.js"
@@ -8,6 +9,8 @@ export interface ChangesPlan {
   readonly events: EventPlan | null
   readonly features: ReadonlyArray<FeatureChange>
   readonly prices: ReadonlyArray<FuelPriceChange>
+  /** what the API's response cache must drop once the batch is written */
+  readonly tags: ReadonlySet<string>
 }
 
 /** One batch from the stream, split by kind, the event rows worked out ahead of their transaction. */
@@ -20,15 +23,16 @@ export const planChanges = (changes: ReadonlyArray<Change>): ChangesPlan => {
     else if (c.kind === "feature") features.push(c)
     else prices.push(c)
   }
-  return { events: events.length > 0 ? planEventChanges(events) : null, features, prices }
+  return { events: events.length > 0 ? planEventChanges(events) : null, features, prices, tags: changedTags(changes) }
 }
 
-/** Each kind is written in its own transaction. */
+/** Each kind is written in its own transaction; then the API workers hear what moved. */
 export const writeChanges = (plan: ChangesPlan) =>
   Effect.gen(function* () {
-    if (plan.events) yield* writeEventPlan(plan.events)
+    const linked = plan.events ? yield* writeEventPlan(plan.events) : false
     if (plan.features.length > 0) yield* applyFeatureChanges(plan.features)
     if (plan.prices.length > 0) yield* applyFuelPriceChanges(plan.prices)
+    yield* publishInvalidation(linked ? [...plan.tags, everyTag("event")] : plan.tags)
   })
 
 export const applyChanges = (changes: ReadonlyArray<Change>) => Effect.suspend(() => writeChanges(planChanges(changes)))

@@ -98,16 +98,17 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
  * - archives are read back from history, so an archive that arrives before the event's content
  *   (a reclaimed batch, or two consumers) still wins when the content comes;
  * - per-event advisory locks order concurrent consumers touching the same event.
+ * Answers whether links between reports changed (their reach is not known by jurisdiction).
  */
 export const writeEventPlan = (plan: EventPlan) =>
   Effect.gen(function* () {
-    if (plan.touched.length === 0) return
+    if (plan.touched.length === 0) return false
     const sql = yield* SqlClient.SqlClient
     const { linkMaxGapM } = yield* AppConfig
     const c = plan.columns
     const a = (k: keyof EventColumns) => arrayLiteral(c[k])
 
-    yield* sql.withTransaction(
+    return yield* sql.withTransaction(
       Effect.gen(function* () {
         // the lock comes first, in its own statement: what follows must read after it is held
         yield* lockIds(7, plan.touched)
@@ -198,8 +199,9 @@ export const writeEventPlan = (plan: EventPlan) =>
             ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid`
         }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
-        yield* linkEvents(changed, inserted, linkMaxGapM, plan.at)
+        const linked = yield* linkEvents(changed, inserted, linkMaxGapM, plan.at)
         yield* keepEarliestCreation("event_history", plan.createdIds.filter((id) => !inserted.has(id)))
+        return linked
       })
     )
   })
