@@ -1,51 +1,83 @@
 /**
- * npm run bench:load — the API under 200 concurrent connections for 60 s (autocannon) while a
- * materializer process ingests 1,000 changes/s offered on the stream:
- *  - API latency p50/p99 and requests/s, every status counted: anything but 2xx and the
- *    deliberate 429s (one key in the mix has a low rate limit) is an error;
- *  - change-to-queryable lag (materialized_at − emitted_at of every change offered) p50/p99,
- *    overall and per 10-s window, so "throughout" shows;
- *  - the floor beside it: a bare Node HTTP server answering a body of the same size, driven the
- *    same way on this machine.
- * Uses DATABASE_URL's server (a scratch database, dropped) and REDIS_URL under its own prefix.
- * BENCH_LOAD_SECONDS, BENCH_CONNECTIONS and BENCH_RATE change the load.
+ * npm run bench:load — the API role (API_WORKERS processes, default one per core) under
+ * BENCH_CONNECTIONS (200) connections while a materializer ingests BENCH_RATE (1,000) changes/s:
+ *  1. polling mix: a few identical questions asked over and over, as navigation and fleet apps
+ *     poll (answered by the shared response cache); requests/s and latency, every status counted:
+ *     anything but 2xx and the deliberate 429s (one key has a low limit) is an error;
+ *  2. freshness through the cache: during 1, a probe event is written every 500 ms and a
+ *     poller asks the cached question until it shows; change-to-visible = first seen − the row's
+ *     materialized_at (p50/p99);
+ *  3. distinct mix: every request a question never asked before (radius, bbox, filters, pages,
+ *     details), so no answer is shared: the uncached read path;
+ *  4. the floors, in the same run on the same rows: the statements the handlers send for each mix
+ *     (captured at the driver), issued straight to Postgres at the same concurrency through as
+ *     many connections as the API workers hold; and a bare Node HTTP server answering a body of
+ *     the same size. distinct_floor_ratio = API / SQL floor for the distinct mix.
+ * Ends with one JSON line of figures. Uses DATABASE_URL's server (a scratch database, dropped) and
+ * REDIS_URL under its own prefix. BENCH_LOAD_SECONDS (per phase, 30), BENCH_CONNECTIONS,
+ * BENCH_RATE and API_WORKERS change the load.
  */
 import autocannon from "autocannon"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { spawn } from "node:child_process"
 import { createServer } from "node:http"
+import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
+import pg from "pg"
 import { createClient } from "redis"
 import { createKey } from "../infra/admin/keys.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { fmt, pct, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
+import { driveFloor, recordStatementSets, statementCounts } from "./sqlFloor.js"
 
-const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60)
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200)
 const RATE = Number(process.env.BENCH_RATE ?? 1000)
+const WORKERS = Number(process.env.API_WORKERS ?? availableParallelism())
+const POOL_PER_WORKER = 10
 const PRELOAD = 20_000
+const FLOOR_SETS = 400
 const root = fileURLToPath(new URL("..", import.meta.url))
 
 const JURISDICTIONS = ["IA", "NE", "IL", "MN", "MO", "WI"]
+/** probes live alone in KS, so the question that finds them is one of the polled ones */
+const PROBE_JURISDICTION = "KS"
 
-/** A creation of event i, emitted now. */
-const creation = (i: number) => {
+const eventChange = (id: string, j: string, lat: number, lng: number) => {
   const at = new Date().toISOString()
-  const j = JURISDICTIONS[i % JURISDICTIONS.length]
   return JSON.stringify({
-    change_id: `ev_load_${i}:1`, kind: "event", op: "created", event_id: `ev_load_${i}`, source: "load", source_id: `l${i}`, version: 1, at, emitted_at: at, content_hash: "h",
+    change_id: `${id}:1`, kind: "event", op: "created", event_id: id, source: "load", source_id: id, version: 1, at, emitted_at: at, content_hash: "h",
     keys: { jurisdiction: j, type: "construction", sub_type: null, cause: "roadwork", severity: "minor", road_name: "I-80" },
     fields: [{ change_type: "created", old_value: null, new_value: "minor" }],
     event: {
-      source_id: `l${i}`, jurisdiction: j, type: "construction", sub_type: null, cause: "roadwork", severity: "minor", status: "active",
-      title: `Work zone ${i} on I-80`, description: "lane closed", latitude: 40 + (i % 500) / 100, longitude: -96 + Math.floor(i / 500) % 100 / 20,
+      source_id: id, jurisdiction: j, type: "construction", sub_type: null, cause: "roadwork", severity: "minor", status: "active",
+      title: `Work zone ${id} on I-80`, description: "lane closed", latitude: lat, longitude: lng,
       geometry: null, affected_roads: ["I-80"], direction: "eastbound", lanes_affected: "1 lane", start_time: at, end_time: null,
       estimated_start_time: null, estimated_end_time: null, source_created_at: null, source_updated_at: null, road_class: "interstate", metadata: {}
     }
   })
+}
+/** A creation of event i, emitted now: spread over 5° × 5° of the Midwest. */
+const creation = (i: number) => eventChange(`ev_load_${i}`, JURISDICTIONS[i % JURISDICTIONS.length], 40 + (i % 500) / 100, -96 + (Math.floor(i / 500) % 100) / 20)
+
+let seed = 11
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rand() * xs.length)]
+
+/** A question nobody asked before: the parameters are drawn afresh every time. */
+const distinctPath = () => {
+  const lat = (40 + rand() * 5).toFixed(4)
+  const lng = (-96 + rand() * 5).toFixed(4)
+  switch (Math.floor(rand() * 5)) {
+    case 0: return `/events?lat=${lat}&lng=${lng}&radius_km=${10 + Math.floor(rand() * 40)}&limit=50`
+    case 1: return `/events?bbox=${lng},${lat},${(Number(lng) + 0.5 + rand()).toFixed(4)},${(Number(lat) + 0.5 + rand()).toFixed(4)}&limit=100`
+    case 2: return `/events?jurisdiction=${pick(JURISDICTIONS)},${pick(JURISDICTIONS)}&severity=minor&limit=${10 + Math.floor(rand() * 40)}&offset=${Math.floor(rand() * 2000)}`
+    case 3: return `/events/ev_load_${Math.floor(rand() * PRELOAD)}`
+    default: return `/events?jurisdiction=${pick(JURISDICTIONS)}&road=I-80&updated_after=2020-01-01T00:00:${String(Math.floor(rand() * 60)).padStart(2, "0")}Z&limit=25`
+  }
 }
 
 const cannon = (opts: autocannon.Options) =>
@@ -55,16 +87,21 @@ const cannon = (opts: autocannon.Options) =>
 
 const statusCounts = (r: autocannon.Result) =>
   Object.fromEntries(Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count]))
+const errorsOf = (r: autocannon.Result) =>
+  Object.entries(statusCounts(r)).filter(([s]) => !s.startsWith("2") && s !== "429").reduce((n, [, c]) => n + c, 0) + r.errors + r.timeouts
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const main = async () => {
-  console.log(`load benchmark on ${process.arch}, node ${process.version}: ${CONNECTIONS} connections for ${SECONDS} s while ingesting ${fmt(RATE)} changes/s`)
+  console.log(`load benchmark on ${process.arch}, node ${process.version}, ${availableParallelism()} cores: ${WORKERS} API workers, ${CONNECTIONS} connections, ${SECONDS} s per phase, ingesting ${fmt(RATE)} changes/s`)
   const world = scratch("load")
   const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   const redis = createClient({ url: world.redisUrl })
   await redis.connect()
   const stream = `${world.prefix}:changes`
+  const pool = new pg.Pool({ connectionString: world.dbUrl, max: WORKERS * POOL_PER_WORKER })
   let api: Awaited<ReturnType<typeof startApi>> | undefined
   const materializer = { stop: () => undefined as void }
+  const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
   try {
     const keys = await rt.runPromise(Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -81,42 +118,47 @@ const main = async () => {
       stdio: ["ignore", "ignore", "inherit"]
     })
     materializer.stop = () => void child.kill("SIGTERM")
-    // events to read while the load runs
     for (let off = 0; off < PRELOAD; off += 5000) {
       const m = redis.multi()
       for (let i = off; i < off + 5000; i++) m.xAdd(stream, "*", { c: creation(i) })
       await m.exec()
     }
-    const count = () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM events`)).then((r) => r[0].n)
-    while ((await count()) < PRELOAD) await new Promise((r) => setTimeout(r, 200))
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`VACUUM ANALYZE events`))
+    const count = () => sql((s) => s<{ n: number }>`SELECT count(*)::int AS n FROM events`).then((r) => r[0].n)
+    while ((await count()) < PRELOAD) await sleep(200)
+    await sql((s) => s`VACUUM ANALYZE events`)
 
-    api = await startApi(world.dbUrl, world.prefix)
-    const sample = await fetch(`${api.base}/events?jurisdiction=IA&limit=50`, { headers: { "X-API-Key": keys.main } })
+    const h = (key: string) => ({ "x-api-key": key })
+    const pollingPaths = [
+      "/events?jurisdiction=IA&limit=50",
+      `/events/ev_load_123`,
+      "/events?bbox=-96,40,-94,42&limit=100",
+      "/events?jurisdiction=NE,IL&severity=minor&limit=20",
+      "/events?lat=41&lng=-95&radius_km=50&limit=50",
+      `/events?jurisdiction=${PROBE_JURISDICTION}&limit=100`
+    ]
+    // the floors' statements, captured before any load (the same rows the API will read)
+    const distinctSample = Array.from({ length: FLOOR_SETS }, distinctPath)
+    const distinctSets = await recordStatementSets(settingsOf(world), keys.main, distinctSample)
+    const pollingSets = await recordStatementSets(settingsOf(world), keys.main, pollingPaths)
+    const dc = statementCounts(distinctSets)
+    const pcount = statementCounts(pollingSets)
+    console.log(`statements the handlers send: polling mix ${pcount.perRequest.toFixed(1)} per request (${pcount.min}–${pcount.max}); distinct mix ${dc.perRequest.toFixed(1)} per request (${dc.min}–${dc.max}), over ${FLOOR_SETS} sampled questions`)
+
+    api = await startApi(world.dbUrl, world.prefix, { API_WORKERS: String(WORKERS) })
+    const url = new URL(api.base)
+    const sample = await fetch(`${api.base}${pollingPaths[0]}`, { headers: { "X-API-Key": keys.main } })
     const sampleBody = await sample.text()
     if (sample.status !== 200) throw new Error(`warm-up: HTTP ${sample.status} ${sampleBody}`)
-    const url = new URL(api.base)
-    const h = (key: string) => ({ "x-api-key": key })
-    const requests: Array<autocannon.Request> = [
-      { method: "GET", path: `${url.pathname}/events?jurisdiction=IA&limit=50`, headers: h(keys.main) },
-      { method: "GET", path: `${url.pathname}/events/ev_load_${123}`, headers: h(keys.main) },
-      { method: "GET", path: `${url.pathname}/events?bbox=-96,40,-94,42&limit=100`, headers: h(keys.main) },
-      { method: "GET", path: `${url.pathname}/events?jurisdiction=NE,IL&severity=minor&limit=20`, headers: h(keys.main) },
-      { method: "GET", path: `${url.pathname}/events?lat=41&lng=-95&radius_km=50&limit=50`, headers: h(keys.main) },
-      { method: "GET", path: `${url.pathname}/events?jurisdiction=MN&limit=10`, headers: h(keys.throttled) }
-    ]
-
-    // each request once, unloaded: what the mix costs before any contention
-    const single: Array<string> = []
-    for (const r of requests) {
+    const unloaded: Array<string> = []
+    for (const p of pollingPaths) {
       const t = performance.now()
-      const res = await fetch(`${url.origin}${r.path}`, { headers: r.headers as Record<string, string> })
+      const res = await fetch(`${api.base}${p}`, { headers: { "X-API-Key": keys.main } })
       await res.arrayBuffer()
-      single.push(`${r.path!.replace(url.pathname, "")} ${res.status} ${(performance.now() - t).toFixed(0)} ms`)
+      unloaded.push(`${p} ${res.status} ${(performance.now() - t).toFixed(0)} ms`)
     }
-    console.log(`unloaded   ${single.join("; ")}`)
+    console.log(`unloaded   ${unloaded.join("; ")}`)
 
-    // ingest at RATE while the load runs; every change offered is timed by its own row
+    // ingest at RATE from here to the end of the floors; every change offered is timed by its own row
     let sent = PRELOAD
     let ingesting = true
     const t0 = performance.now()
@@ -129,28 +171,68 @@ const main = async () => {
           await m.exec()
           sent = due
         }
-        await new Promise((r) => setTimeout(r, 20))
+        await sleep(20)
       }
     })()
-    const result = await cannon({ url: url.origin, connections: CONNECTIONS, duration: SECONDS, requests })
+
+    // 1 + 2: the polling mix, with probes timed through the cache
+    const probes: Array<{ id: string; seenAt: number }> = []
+    let probing = true
+    const probe = (async () => {
+      for (let k = 0; probing; k++) {
+        const id = `ev_probe_${k}`
+        await redis.xAdd(stream, "*", { c: eventChange(id, PROBE_JURISDICTION, 38.5 + (k % 50) / 100, -98 + (k % 40) / 100) })
+        const started = performance.now()
+        while (probing && performance.now() - started < 5000) {
+          const r = await fetch(`${api!.base}${pollingPaths[5]}`, { headers: { "X-API-Key": keys.main } })
+          if ((await r.text()).includes(`"${id}"`)) {
+            probes.push({ id, seenAt: Date.now() })
+            break
+          }
+          await sleep(10)
+        }
+        await sleep(500)
+      }
+    })()
+    const polling = await cannon({
+      url: url.origin, connections: CONNECTIONS, duration: SECONDS,
+      requests: [...pollingPaths.map((p) => ({ method: "GET" as const, path: `${url.pathname}${p}`, headers: h(keys.main) })),
+        { method: "GET", path: `${url.pathname}/events?jurisdiction=MN&limit=10`, headers: h(keys.throttled) }]
+    })
+    probing = false
+    await probe
+    const probeRows = await sql((s) => s<{ id: string; at: number }>`SELECT id, extract(epoch FROM materialized_at) * 1000 AS at FROM events WHERE id = ANY(${probes.map((p) => p.id)})`)
+    const materializedAt = new Map(probeRows.map((r) => [r.id, Number(r.at)]))
+    const fresh = probes.filter((p) => materializedAt.has(p.id)).map((p) => Math.max(0, p.seenAt - materializedAt.get(p.id)!))
+
+    // 3: the distinct mix, no answer shared
+    const distinct = await cannon({
+      url: url.origin, connections: CONNECTIONS, duration: SECONDS,
+      requests: [{ method: "GET", headers: h(keys.main), setupRequest: (req) => ({ ...req, path: `${url.pathname}${distinctPath()}` }) }]
+    })
+    // 4: the SQL floors at the same concurrency, through as many connections as the workers hold
+    const distinctFloor = await driveFloor(pool, distinctSets, CONNECTIONS, SECONDS * 1000)
+    const pollingFloor = await driveFloor(pool, pollingSets, CONNECTIONS, Math.min(10, SECONDS) * 1000)
     ingesting = false
     await ingest
-    while ((await count()) < sent) await new Promise((r) => setTimeout(r, 200))
-    const lags = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number; window: number }>`
-      SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms,
-             floor(extract(epoch FROM (emitted_at - min(emitted_at) OVER ())) / 10)::int AS window
-      FROM events WHERE split_part(id, '_', 3)::int >= ${PRELOAD}`))
-    const statuses = statusCounts(result)
-    const errors = Object.entries(statuses).filter(([s]) => !s.startsWith("2") && s !== "429").reduce((n, [, c]) => n + c, 0) + result.errors + result.timeouts
-    console.log(`API        ${fmt(result.requests.average)} req/s, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms over ${fmt(result.requests.total)} requests`)
-    console.log(`           statuses ${JSON.stringify(statuses)}; errors other than deliberate 429s: ${errors} (connection errors ${result.errors}, timeouts ${result.timeouts})`)
-    const ms = lags.map((l) => Number(l.ms))
-    console.log(`lag        ${fmt(ms.length)} changes offered at ${fmt(RATE)}/s: p50 ${pct(ms, 50).toFixed(0)} ms, p99 ${pct(ms, 99).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms`)
-    const windows = new Map<number, Array<number>>()
-    for (const l of lags) windows.set(l.window, [...(windows.get(l.window) ?? []), Number(l.ms)])
-    console.log(`           p99 per 10 s: ${[...windows.entries()].sort((a, b) => a[0] - b[0]).map(([, xs]) => pct(xs, 99).toFixed(0)).join(", ")} ms`)
+    while ((await count()) < sent + probes.length) await sleep(200)
+    const lags = await sql((s) => s<{ ms: number }>`
+      SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events WHERE id LIKE 'ev_load_%' AND split_part(id, '_', 3)::int >= ${PRELOAD}`)
+    const lagMs = lags.map((l) => Number(l.ms))
 
-    // the floor: a bare Node server answering the same bytes, same connections, on this machine
+    const line = (name: string, r: autocannon.Result) =>
+      console.log(`${name.padEnd(22)} ${fmt(r.requests.average).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(5)} ms  statuses ${JSON.stringify(statusCounts(r))}, errors ${errorsOf(r)}`)
+    const floorLine = (name: string, f: Awaited<ReturnType<typeof driveFloor>>, api: number) =>
+      console.log(`${name.padEnd(22)} ${fmt(f.rps).padStart(7)} req/s  p50 ${f.p50.toFixed(0).padStart(4)} ms  p99 ${f.p99.toFixed(0).padStart(5)} ms  (statement errors ${f.errors}); API ${(api / f.rps).toFixed(2)}x its throughput`)
+    console.log("")
+    line("API polling mix", polling)
+    floorLine("  SQL floor, same mix", pollingFloor, polling.requests.average)
+    line("API distinct mix", distinct)
+    floorLine("  SQL floor, same mix", distinctFloor, distinct.requests.average)
+    console.log(`fresh through cache    ${fresh.length} probes: change queryable → seen p50 ${pct(fresh, 50)?.toFixed(0)} ms, p99 ${pct(fresh, 99)?.toFixed(0)} ms, max ${Math.max(...fresh).toFixed(0)} ms`)
+    console.log(`ingest lag             ${fmt(lagMs.length)} changes offered at ${fmt(RATE)}/s: p50 ${pct(lagMs, 50).toFixed(0)} ms, p99 ${pct(lagMs, 99).toFixed(0)} ms`)
+
+    // the floor of HTTP itself: a bare Node server answering the same bytes, same connections
     const bare = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(sampleBody) })
       res.end(sampleBody)
@@ -158,15 +240,29 @@ const main = async () => {
     await new Promise<void>((r) => bare.listen(0, "127.0.0.1", () => r()))
     const floor = await cannon({ url: `http://127.0.0.1:${(bare.address() as { port: number }).port}/`, connections: CONNECTIONS, duration: Math.min(10, SECONDS) })
     bare.close()
-    console.log(`floor      bare Node HTTP, same ${fmt(Buffer.byteLength(sampleBody))}-byte body: ${fmt(floor.requests.average)} req/s, p99 ${floor.latency.p99} ms; API ${(result.requests.average / floor.requests.average).toFixed(2)}x its req/s`)
+    console.log(`bare Node HTTP         ${fmt(floor.requests.average).padStart(7)} req/s  p99 ${floor.latency.p99} ms (one process, same ${fmt(Buffer.byteLength(sampleBody))}-byte body); polling mix ${(polling.requests.average / floor.requests.average).toFixed(2)}x of it`)
+    console.log(JSON.stringify({
+      bench: "load", workers: WORKERS, connections: CONNECTIONS, seconds: SECONDS, ingest_rate: RATE,
+      polling_rps: Math.round(polling.requests.average), polling_p50_ms: polling.latency.p50, polling_p99_ms: polling.latency.p99,
+      polling_sql_floor_rps: Math.round(pollingFloor.rps),
+      distinct_rps: Math.round(distinct.requests.average), distinct_p99_ms: distinct.latency.p99,
+      distinct_sql_floor_rps: Math.round(distinctFloor.rps), distinct_floor_ratio: Number((distinct.requests.average / distinctFloor.rps).toFixed(2)),
+      fresh_p50_ms: Math.round(pct(fresh, 50) ?? -1), fresh_p99_ms: Math.round(pct(fresh, 99) ?? -1), probes: fresh.length,
+      lag_p99_ms: Math.round(pct(lagMs, 99)), errors: errorsOf(polling) + errorsOf(distinct),
+      bare_http_rps: Math.round(floor.requests.average)
+    }))
   } finally {
     api?.stop()
     materializer.stop()
+    await pool.end()
     await redis.quit()
     await rt.dispose()
     await world.drop()
   }
 }
+
+/** the in-process API that records the floors' statements reads the same database under a Redis prefix of its own */
+const settingsOf = (world: ReturnType<typeof scratch>) => ({ databaseUrl: Redacted.make(world.dbUrl), redisUrl: world.redisUrl, redisPrefix: `${world.prefix}:floor` })
 
 main().catch((e) => {
   console.error(e)

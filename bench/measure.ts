@@ -29,12 +29,12 @@ export const run = async (count: number, concurrency: number, one: () => Promise
  * The API as its own process on a random port over a bench's database; resolves once /health
  * answers. BENCH_PROFILE=<dir> writes its CPU profile there (Node's --cpu-prof) when it stops.
  */
-export const startApi = async (dbUrl: string, prefix: string) => {
+export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<string, string> = {}) => {
   const port = 3400 + Math.floor(Math.random() * 500)
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   const child = spawn(process.execPath, [...profile, "--import", "tsx", "infra/processes/api.ts"], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
-    env: { ...process.env, DATABASE_URL: dbUrl, REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn" },
+    env: { ...process.env, DATABASE_URL: dbUrl, REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn", ...extraEnv },
     stdio: ["ignore", "ignore", "inherit"]
   })
   const base = `http://127.0.0.1:${port}/api/v1`

@@ -8,7 +8,7 @@ const LEVELS: Record<string, LogLevel.LogLevel> = {
 }
 
 /** How long a stop may take before the process is interrupted anyway (SHUTDOWN_TIMEOUT_MS, default 10 s). */
-const shutdownTimeoutMs = Effect.runSync(
+export const shutdownTimeoutMs = Effect.runSync(
   Config.integer("SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000), Effect.orElseSucceed(() => 10_000))
 )
 
@@ -20,7 +20,7 @@ const shutdownTimeoutMs = Effect.runSync(
  * time ran out (what was still held is reclaimed by other consumers). A second signal stops at
  * once. The only place a process enters Effect.
  */
-export const runMain = <E>(program: Effect.Effect<never, E>) => {
+export const runMain = <E>(program: Effect.Effect<never, E>, options: { readonly signals?: ReadonlyArray<NodeJS.Signals> } = {}) => {
   limitHeapGrowth()
   const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
   const withLogs = <A, E2>(e: Effect.Effect<A, E2>) => e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(Logger.logFmt))
@@ -52,8 +52,10 @@ export const runMain = <E>(program: Effect.Effect<never, E>) => {
       yield* Fiber.interrupt(fiber)
     })))
   }
-  process.on("SIGINT", stop)
-  process.on("SIGTERM", stop)
+  const signals = options.signals ?? ["SIGINT", "SIGTERM"]
+  for (const sig of signals) process.on(sig, stop)
+  // a cluster worker leaves Ctrl-C to its primary, which forwards SIGTERM once
+  if (!signals.includes("SIGINT")) process.on("SIGINT", () => undefined)
   fiber.addObserver((exit) => {
     if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
       console.error(Cause.pretty(exit.cause))

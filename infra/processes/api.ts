@@ -1,6 +1,16 @@
-import { Layer } from "effect"
+import cluster from "node:cluster"
+import { Effect, Layer } from "effect"
 import { BaseLive } from "../db/BaseLive.js"
-import { runMain } from "../../shared/runMain.js"
+import { runMain, shutdownTimeoutMs } from "../../shared/runMain.js"
+import { apiWorkersConfig } from "../../shared/config/AppConfig.js"
+import { runClusterPrimary, workerSignals } from "../../shared/lifecycle/runCluster.js"
 import { ApiServerLive } from "../../api/server.js"
 
-runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(BaseLive))))
+/**
+ * The API role: API_WORKERS processes (default: the machine's cores) sharing one port through
+ * node:cluster; they share rate limits, quotas and cache invalidation through Redis. With one
+ * worker the API runs in this process.
+ */
+const workers = Effect.runSync(apiWorkersConfig)
+if (cluster.isPrimary && workers > 1) runClusterPrimary({ workers, name: "api", shutdownTimeoutMs })
+else runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(BaseLive))), { signals: workerSignals() })

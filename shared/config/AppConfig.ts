@@ -76,6 +76,14 @@ export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata
 const optionalString = (name: string) =>
   Config.option(Config.string(name)).pipe(Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value.trim() : undefined)))
 
+const apiWorkersSetting = Config.integer("API_WORKERS").pipe(
+  Config.withDefault(availableParallelism()),
+  Config.validate({ message: "API_WORKERS must be between 1 and 64", validation: (n) => n >= 1 && n <= 64 })
+)
+
+/** API_WORKERS alone, for the cluster primary, which reads nothing else. */
+export const apiWorkersConfig = apiWorkersSetting
+
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
   databaseUrl: Config.redacted("DATABASE_URL").pipe(Config.withDefault(Redacted.make(DEFAULT_DATABASE_URL))),
   redisUrl: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379")),
@@ -114,7 +122,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(Config.withDefault(1000), Config.validate({ message: "LINK_MAX_GAP_M must be between 0 and 50000 metres", validation: (n) => n >= 0 && n <= 50_000 })),
   materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })),
   responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
-  apiWorkers: Config.integer("API_WORKERS").pipe(Config.withDefault(availableParallelism()), Config.validate({ message: "API_WORKERS must be between 1 and 64", validation: (n) => n >= 1 && n <= 64 })),
+  apiWorkers: apiWorkersSetting,
   drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))
 })
 

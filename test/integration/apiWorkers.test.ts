@@ -1,0 +1,128 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, ManagedRuntime } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createKey } from "../../infra/admin/keys.js"
+import { makeTestEnv } from "../support/harness.js"
+
+/**
+ * The API role as several worker processes (node:cluster, API_WORKERS): real processes on one
+ * port, limits shared through Redis, a dead worker replaced, a stop that drains them all.
+ */
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const env = makeTestEnv()
+const rt = ManagedRuntime.make(env.layer)
+const WORKERS = 3
+const LIMIT = 40
+let primary: ChildProcess
+let base = ""
+let key = ""
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const freePort = () => new Promise<number>((resolve) => {
+  const s = createServer()
+  s.listen(0, "127.0.0.1", () => {
+    const port = (s.address() as { port: number }).port
+    s.close(() => resolve(port))
+  })
+})
+
+/** The primary's worker children (tsx's esbuild helpers left out) and their CPU ticks (utime + stime) from /proc. */
+const workers = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    if (Number(f[1]) !== primary.pid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")) return []
+    return [{ pid: Number(pid), ticks: Number(f[11]) + Number(f[12]) }]
+  } catch {
+    return []
+  }
+})
+const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) => {
+  const t0 = Date.now()
+  while (!(await ok())) {
+    if (Date.now() - t0 > ms) throw new Error(`not within ${ms} ms: ${what}`)
+    await sleep(100)
+  }
+}
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, { headers: { connection: "close", ...headers }, signal: AbortSignal.timeout(10_000) })
+const healthy = () => get("/health").then((r) => r.ok, () => false)
+
+beforeAll(async () => {
+  await rt.runtime()
+  key = (await rt.runPromise(createKey({ plan: "enterprise", email: "workers@example.com" }))).key
+  await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE api_keys SET rate_limit_rpm = ${LIMIT}`))
+  const port = await freePort()
+  base = `http://127.0.0.1:${port}/api/v1`
+  primary = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, PORT: String(port), API_WORKERS: String(WORKERS), LOG_LEVEL: "warn", ROUTING_PRELOAD: "false", DRAIN_GRACE_MS: "200" },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  await until("the API answers", healthy, 60_000)
+  await until(`${WORKERS} workers`, () => workers().length === WORKERS)
+}, 90_000)
+afterAll(async () => {
+  if (primary.exitCode === null) primary.kill("SIGKILL")
+  await rt.dispose()
+  await env.cleanup()
+})
+
+describe("API workers", () => {
+  it(`runs ${WORKERS} worker processes on one port, each serving requests`, async () => {
+    const before = new Map(workers().map((w) => [w.pid, w.ticks]))
+    // fresh connections, so the primary hands them round the workers
+    for (let i = 0; i < 20; i++) {
+      await Promise.all(Array.from({ length: 30 }, () => get("/health").then((r) => r.arrayBuffer())))
+    }
+    const after = workers()
+    expect(after.map((w) => w.pid).sort()).toEqual([...before.keys()].sort())
+    for (const w of after) expect(w.ticks - (before.get(w.pid) ?? 0), `worker ${w.pid} did work`).toBeGreaterThan(0)
+  })
+
+  it(`holds one key to its ${LIMIT} requests a minute across every worker`, async () => {
+    // a burst that could cross the minute boundary would see two windows: start early in a minute
+    while (new Date().getUTCSeconds() > 40) await sleep(500)
+    const statuses: Array<number> = []
+    await Promise.all(Array.from({ length: 12 }, async () => {
+      for (let i = 0; i < 10; i++) {
+        const r = await get("/events?jurisdiction=NY&limit=1", { "X-API-Key": key })
+        await r.arrayBuffer()
+        statuses.push(r.status)
+      }
+    }))
+    expect(statuses.length).toBe(120)
+    expect(statuses.filter((s) => s === 200).length).toBe(LIMIT)
+    expect(statuses.filter((s) => s === 429).length).toBe(120 - LIMIT)
+  })
+
+  it("replaces a worker that dies, and keeps answering meanwhile", async () => {
+    const [victim, ...others] = workers()
+    process.kill(victim.pid, "SIGKILL")
+    await until("the API still answers", healthy, 5_000)
+    await until(`${WORKERS} workers again`, () => workers().length === WORKERS && !workers().some((w) => w.pid === victim.pid), 30_000)
+    expect(workers().map((w) => w.pid)).toEqual(expect.arrayContaining(others.map((w) => w.pid)))
+    // every answer keeps coming while the new worker starts and joins
+    let failed = 0
+    for (let i = 0; i < 10; i++) {
+      const rs = await Promise.all(Array.from({ length: 30 }, () => get("/health").then((r) => r.status, () => 0)))
+      failed += rs.filter((s) => s !== 200).length
+      await sleep(200)
+    }
+    expect(failed).toBe(0)
+  }, 60_000)
+
+  it("stops every worker on SIGTERM, cleanly and within SHUTDOWN_TIMEOUT_MS", async () => {
+    const pids = workers().map((w) => w.pid)
+    const t0 = Date.now()
+    const exited = new Promise<number | null>((r) => primary.once("exit", (code) => r(code)))
+    primary.kill("SIGTERM")
+    expect(await exited).toBe(0)
+    expect(Date.now() - t0).toBeLessThan(10_000)
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow()
+  }, 20_000)
+})
