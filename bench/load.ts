@@ -31,6 +31,7 @@ import { seedReferenceData } from "../infra/seed/seed.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { fmt, pct, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
+import { cpuMeter } from "./cpu.js"
 import { driveFloor, recordStatementSets, statementCounts } from "./sqlFloor.js"
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30)
@@ -205,13 +206,18 @@ const main = async () => {
     const materializedAt = new Map(probeRows.map((r) => [r.id, Number(r.at)]))
     const fresh = probes.filter((p) => materializedAt.has(p.id)).map((p) => Math.max(0, p.seenAt - materializedAt.get(p.id)!))
 
+    const cpu: Record<string, Record<string, number>> = {}
     // 3: the distinct mix, no answer shared
+    let meter = cpuMeter()
     const distinct = await cannon({
       url: url.origin, connections: CONNECTIONS, duration: SECONDS,
       requests: [{ method: "GET", headers: h(keys.main), setupRequest: (req) => ({ ...req, path: `${url.pathname}${distinctPath()}` }) }]
     })
+    cpu.distinct = meter()
     // 4: the SQL floors at the same concurrency, through as many connections as the workers hold
+    meter = cpuMeter()
     const distinctFloor = await driveFloor(pool, distinctSets, CONNECTIONS, SECONDS * 1000)
+    cpu.distinctFloor = meter()
     const pollingFloor = await driveFloor(pool, pollingSets, CONNECTIONS, Math.min(10, SECONDS) * 1000)
     ingesting = false
     await ingest
@@ -229,6 +235,9 @@ const main = async () => {
     floorLine("  SQL floor, same mix", pollingFloor, polling.requests.average)
     line("API distinct mix", distinct)
     floorLine("  SQL floor, same mix", distinctFloor, distinct.requests.average)
+    // where the machine's time went, per answered request: what the API adds beside what Postgres does
+    const perReq = (c: Record<string, number>, n: number) => Object.entries(c).map(([k, v]) => `${k} ${((v * 1000) / Math.max(1, n)).toFixed(2)}`).join(", ")
+    console.log(`CPU ms per request    distinct mix via API: ${perReq(cpu.distinct, distinct.requests.total)}; via SQL floor: ${perReq(cpu.distinctFloor, distinctFloor.requests)}`)
     console.log(`fresh through cache    ${fresh.length} probes: change queryable → seen p50 ${pct(fresh, 50)?.toFixed(0)} ms, p99 ${pct(fresh, 99)?.toFixed(0)} ms, max ${Math.max(...fresh).toFixed(0)} ms`)
     console.log(`ingest lag             ${fmt(lagMs.length)} changes offered at ${fmt(RATE)}/s: p50 ${pct(lagMs, 50).toFixed(0)} ms, p99 ${pct(lagMs, 99).toFixed(0)} ms`)
 

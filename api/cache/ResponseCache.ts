@@ -3,6 +3,8 @@
  * tags it depends on (shared/cache/invalidation.ts); a materialized change names the tags it
  * moved, over Redis Pub/Sub, and every answer filed under one of them turns stale.
  *
+ * Admission: an answer is kept from the second time its question is asked within a minute.
+ *
  * Freshness: an answer reflects the database as of the moment its computation began
  * (`startedAt`). A stale answer younger than `coalesceMs` is served as it is (many changes a
  * second collapse into one recomputation); older than that, one recomputation starts and is
@@ -21,9 +23,14 @@ export interface ResponseCacheOptions {
   readonly coalesceMs: number
   /** a stale answer younger than this is served while its recomputation runs */
   readonly staleMs: number
+  /**
+   * an answer is kept only for a question asked before within this window: one-off questions
+   * (a map panned once, a unique radius) would only push polled answers out and load the heap
+   */
+  readonly admitWithinMs: number
 }
 
-export const DEFAULT_CACHE_OPTIONS: ResponseCacheOptions = { maxEntries: 20_000, maxBytes: 128 * 1024 * 1024, coalesceMs: 200, staleMs: 600 }
+export const DEFAULT_CACHE_OPTIONS: ResponseCacheOptions = { maxEntries: 20_000, maxBytes: 128 * 1024 * 1024, coalesceMs: 200, staleMs: 600, admitWithinMs: 60_000 }
 
 /** What a computation answers: its value, and whether (and under which tags, for how long) it may be kept. */
 export interface Computed<T> {
@@ -63,6 +70,15 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
   const tagTick = new Map<string, number>()
   const entries = new Map<string, Entry<T>>()
   const inflight = new Map<string, Promise<T>>()
+  /** when each question not (yet) kept was last asked; bounded like the entries */
+  const asked = new Map<string, number>()
+  const askedBefore = (key: string, at: number) => {
+    const last = asked.get(key)
+    asked.delete(key)
+    asked.set(key, at)
+    if (asked.size > options.maxEntries * 2) asked.delete(asked.keys().next().value as string)
+    return last !== undefined && at - last < options.admitWithinMs
+  }
   const counts: Record<CacheOutcome, number> = { hit: 0, stale: 0, miss: 0, shared: 0, bypass: 0 }
 
   const drop = (key: string) => {
@@ -74,6 +90,7 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
   const clear = () => {
     epoch++
     entries.clear()
+    asked.clear()
     bytes = 0
   }
   const isStale = (e: Entry<T>, at: number) => at - e.startedAt >= e.ttlMs || e.tags.some((t) => (tagTick.get(t) ?? 0) > e.startTick)
@@ -88,7 +105,7 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
   }
 
   /** One computation per key at a time; its answer is kept if it may be and nothing emptied the cache meanwhile. */
-  const recompute = (key: string, compute: () => Promise<Computed<T>>): { promise: Promise<T>; joined: boolean } => {
+  const recompute = (key: string, compute: () => Promise<Computed<T>>, admit: boolean): { promise: Promise<T>; joined: boolean } => {
     const running = inflight.get(key)
     if (running) return { promise: running, joined: true }
     const startTick = tick
@@ -97,7 +114,10 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
     const promise = compute().then(
       (c) => {
         inflight.delete(key)
-        if (c.keep && live && epoch === startEpoch) store(key, { value: c.value, tags: c.keep.tags, startTick, startedAt, ttlMs: c.keep.ttlMs, bytes: c.keep.bytes })
+        if (admit && c.keep && live && epoch === startEpoch) {
+          asked.delete(key)
+          store(key, { value: c.value, tags: c.keep.tags, startTick, startedAt, ttlMs: c.keep.ttlMs, bytes: c.keep.bytes })
+        }
         return c.value
       },
       (e) => {
@@ -126,14 +146,14 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
         if (!isStale(e, at)) return Promise.resolve(served("hit", e.value))
         const age = at - e.startedAt
         if (age < options.coalesceMs) return Promise.resolve(served("stale", e.value))
-        const r = recompute(key, compute)
+        const r = recompute(key, compute, true)
         if (age < options.staleMs) {
           r.promise.catch(() => undefined)
           return Promise.resolve(served("stale", e.value))
         }
         return r.promise.then((v) => served(r.joined ? "shared" : "miss", v))
       }
-      const r = recompute(key, compute)
+      const r = recompute(key, compute, askedBefore(key, at))
       return r.promise.then((v) => served(r.joined ? "shared" : "miss", v))
     },
     /** Tags a change moved: every answer filed under one of them turns stale. */

@@ -56,7 +56,7 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: Ap
     const status = defaultStatus(r)
     router[r.method](r.path, async (ctx) => {
       const headers: ResponseHeaders = { set: (name, value) => ctx.set(name, value) }
-      const exit = await rt.runExit(program(r, ctx, headers, admission, rt))
+      const exit = await rt.runExit(Effect.withTracerEnabled(program(r, ctx, headers, admission, rt), false))
       if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
       if (exit.value instanceof Prepared) return writePrepared(ctx as Koa.Context, exit.value.answer, cacheControlOf(r))
       const reply = exit.value instanceof Reply ? exit.value : new Reply(status, exit.value)
@@ -94,7 +94,7 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
       return prepareJson(reply.status, reply.body, reply.contentType ?? r.responses[reply.status]?.contentType ?? "application/json", recorded)
     })
   )
-  return rt.runExit(effect).then((exit) => ({
+  return rt.runExit(Effect.withTracerEnabled(effect, false)).then((exit) => ({
     value: exit,
     keep: Exit.isSuccess(exit) && exit.value.status === 200 && declared
       ? { tags: [...tags], ttlMs: keepFor(auth.plan), bytes: exit.value.body.length + 512 }

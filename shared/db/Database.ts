@@ -4,10 +4,24 @@ import pg from "pg"
 import { AppConfig } from "../config/AppConfig.js"
 import { ensureDatabase } from "./ensureDatabase.js"
 
+/** timestamptz text in a UTC session ("2026-11-25 09:23:01.943567+00") */
+const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/
+
+/**
+ * A timestamp as `Date.toISOString` writes it (milliseconds, truncated). The UTC form is
+ * rewritten as text, several times cheaper than parsing a Date (every list row has several);
+ * any other offset, and `timestamp` without a zone, go through Date.
+ */
+export const isoTimestamp = (v: string) => {
+  const m = UTC_TIMESTAMP.exec(v)
+  return m ? `${m[1]}T${m[2]}.${((m[3] ?? "") + "000").slice(0, 3)}Z` : new Date(v).toISOString()
+}
+
 // timestamps come back as ISO strings and int8 as JS numbers (our bigints fit in 2^53)
 const types = {
   getTypeParser: (oid: number, format?: "text" | "binary") => {
-    if (oid === 1184 || oid === 1114) return (v: string) => new Date(v).toISOString()
+    if (oid === 1184) return isoTimestamp
+    if (oid === 1114) return (v: string) => new Date(v).toISOString()
     if (oid === 20) return (v: string) => Number(v)
     if (oid === 1700) return (v: string) => Number(v)
     return pg.types.getTypeParser(oid, format as "text")

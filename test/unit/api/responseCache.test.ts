@@ -5,7 +5,7 @@ import { noneMatchHits } from "../../../api/http/preparedAnswer.js"
 import { changedTags, dependencyTags } from "../../../shared/cache/invalidation.js"
 
 /** A cache on a clock the test moves, and a computation that counts its runs. */
-const world = (options = { maxEntries: 100, maxBytes: 1_000_000, coalesceMs: 200, staleMs: 600 }) => {
+const world = (options = { maxEntries: 100, maxBytes: 1_000_000, coalesceMs: 200, staleMs: 600, admitWithinMs: 60_000 }) => {
   let now = 1_000_000
   const cache = makeResponseCache<string>(options, () => now)
   cache.connected()
@@ -14,12 +14,18 @@ const world = (options = { maxEntries: 100, maxBytes: 1_000_000, coalesceMs: 200
     runs++
     return Promise.resolve({ value, keep: { tags, ttlMs, bytes: value.length } })
   }
-  return { cache, compute, runs: () => runs, advance: (ms: number) => (now += ms) }
+  /** a question asked twice: the second answer is kept (admission) */
+  const keep = async (key: string, value: string, tags?: Array<string>, ttlMs?: number) => {
+    await cache.answer(key, compute(value, tags, ttlMs))
+    return cache.answer(key, compute(value, tags, ttlMs))
+  }
+  return { cache, compute, keep, runs: () => runs, advance: (ms: number) => (now += ms) }
 }
 
 describe("response cache", () => {
-  it("keeps an answer until a change names one of its tags", async () => {
+  it("keeps an answer from the second ask, until a change names one of its tags", async () => {
     const w = world()
+    expect(await w.cache.answer("k", w.compute("v0"))).toEqual({ value: "v0", outcome: "miss" })
     expect(await w.cache.answer("k", w.compute("v1"))).toEqual({ value: "v1", outcome: "miss" })
     expect(await w.cache.answer("k", w.compute("v2"))).toEqual({ value: "v1", outcome: "hit" })
     w.cache.invalidate(["event:NJ", "event:any"])
@@ -27,12 +33,23 @@ describe("response cache", () => {
     w.cache.invalidate(["event:NY", "event:any"])
     w.advance(1000)
     expect(await w.cache.answer("k", w.compute("v2"))).toEqual({ value: "v2", outcome: "miss" })
-    expect(w.runs()).toBe(2)
+    expect(w.runs()).toBe(3)
+  })
+
+  it("keeps nothing for a question asked once, or not again within the admission window", async () => {
+    const w = world()
+    await w.cache.answer("once", w.compute("a"))
+    expect(w.cache.stats().entries).toBe(0)
+    w.advance(61_000)
+    await w.cache.answer("once", w.compute("b"))
+    expect(w.cache.stats().entries).toBe(0)
+    await w.cache.answer("once", w.compute("c"))
+    expect(w.cache.stats().entries).toBe(1)
   })
 
   it("coalesces changes: a stale answer younger than coalesceMs is served, then one recomputation runs while the stale one is served", async () => {
     const w = world()
-    await w.cache.answer("k", w.compute("v1"))
+    await w.keep("k", "v1")
     w.cache.invalidate(["event:*"])
     w.advance(100)
     expect(await w.cache.answer("k", w.compute("never"))).toEqual({ value: "v1", outcome: "stale" })
@@ -42,14 +59,14 @@ describe("response cache", () => {
     // past coalesceMs, before staleMs: served stale, one recomputation starts
     expect(await w.cache.answer("k", slow)).toEqual({ value: "v1", outcome: "stale" })
     expect(await w.cache.answer("k", w.compute("never"))).toEqual({ value: "v1", outcome: "stale" })
-    expect(w.runs()).toBe(2)
+    expect(w.runs()).toBe(3)
     release(); await new Promise((r) => setTimeout(r, 0))
     expect(await w.cache.answer("k", w.compute("never"))).toEqual({ value: "v2", outcome: "hit" })
   })
 
   it("past staleMs a request waits for the one shared recomputation", async () => {
     const w = world()
-    await w.cache.answer("k", w.compute("v1"))
+    await w.keep("k", "v1")
     w.cache.invalidate(["event:NY"])
     w.advance(700)
     let release!: () => void
@@ -59,13 +76,14 @@ describe("response cache", () => {
     release()
     expect(await a).toEqual({ value: "v2", outcome: "miss" })
     expect(await b).toEqual({ value: "v2", outcome: "shared" })
-    expect(w.runs()).toBe(2)
+    expect(w.runs()).toBe(3)
   })
 
   it("an invalidation during a computation leaves its answer stale", async () => {
     const w = world()
     let release!: () => void
     const slow = () => { const c = w.compute("old")(); return new Promise<Computed<string>>((r) => { release = () => r(c) }) }
+    await w.cache.answer("k", w.compute("asked"))
     const first = w.cache.answer("k", slow)
     w.cache.invalidate(["event:NY"])
     release()
@@ -76,7 +94,7 @@ describe("response cache", () => {
 
   it("expires answers by their own lifetime", async () => {
     const w = world()
-    await w.cache.answer("k", w.compute("v1", ["event:any"], 1000))
+    await w.keep("k", "v1", ["event:any"], 1000)
     w.advance(999)
     expect((await w.cache.answer("k", w.compute("v2"))).outcome).toBe("hit")
     w.advance(700)
@@ -85,6 +103,7 @@ describe("response cache", () => {
 
   it("keeps nothing it may not, and nothing while the feed is not live", async () => {
     const w = world()
+    await w.cache.answer("err", () => Promise.resolve({ value: "error", keep: null }))
     await w.cache.answer("err", () => Promise.resolve({ value: "error", keep: null }))
     expect((await w.cache.answer("err", w.compute("ok"))).outcome).toBe("miss")
     w.cache.disconnected()
@@ -95,6 +114,7 @@ describe("response cache", () => {
     w.cache.connected()
     let release!: () => void
     const slow = () => { const c = w.compute("before")(); return new Promise<Computed<string>>((r) => { release = () => r(c) }) }
+    await w.cache.answer("k2", w.compute("asked"))
     const p = w.cache.answer("k2", slow)
     w.cache.disconnected()
     w.cache.connected()
@@ -103,16 +123,16 @@ describe("response cache", () => {
   })
 
   it("holds at most maxEntries and maxBytes, dropping the least recently used", async () => {
-    const w = world({ maxEntries: 3, maxBytes: 1_000, coalesceMs: 200, staleMs: 600 })
-    for (const k of ["a", "b", "c"]) await w.cache.answer(k, w.compute(k))
+    const w = world({ maxEntries: 3, maxBytes: 1_000, coalesceMs: 200, staleMs: 600, admitWithinMs: 60_000 })
+    for (const k of ["a", "b", "c"]) await w.keep(k, k)
     await w.cache.answer("a", w.compute("x"))
-    await w.cache.answer("d", w.compute("d"))
+    await w.keep("d", "d")
     expect((await w.cache.answer("a", w.compute("x"))).outcome).toBe("hit")
     expect((await w.cache.answer("b", w.compute("b"))).outcome).toBe("miss")
-    const big = world({ maxEntries: 100, maxBytes: 1_600, coalesceMs: 200, staleMs: 600 })
-    await big.cache.answer("huge", big.compute("x".repeat(200)))
+    const big = world({ maxEntries: 100, maxBytes: 1_600, coalesceMs: 200, staleMs: 600, admitWithinMs: 60_000 })
+    await big.keep("huge", "x".repeat(200))
     expect(big.cache.stats().entries).toBe(0)
-    for (let i = 0; i < 40; i++) await big.cache.answer(`k${i}`, big.compute("y".repeat(90)))
+    for (let i = 0; i < 40; i++) await big.keep(`k${i}`, "y".repeat(90))
     expect(big.cache.stats().bytes).toBeLessThanOrEqual(1_600)
   })
 })
