@@ -10,6 +10,11 @@
  *   clean; kill -9 a random role every 5 s (restarted 1 s later, as a supervisor would);
  *   kill -9 every role at once and restart; kill -9 Redis and restart it from its AOF; the same
  *   with its data wiped; `pg_ctl restart -m fast`.
+ * And api-load: the same system under bench:load-style API traffic (CHAOS_API_CONNECTIONS, 50,
+ * against 2 API workers) through the timeline, with `pg_ctl restart -m fast` at its middle and a
+ * kill -9 of one API worker 30 s later: every answer is counted by status (a 503 must carry
+ * Retry-After), with how long the 5xx lasted, requests lost (connections reset) or hung (no answer
+ * in 10 s), and seconds from each fault until answers are all 2xx again.
  * Each is compared with the clean run: history transitions missing (lost) or extra (duplicate),
  * events announced as created more than once, deliveries missing or repeated under a new id,
  * messages left pending or dead-lettered, and seconds from the fault's end until /health answers
@@ -17,6 +22,7 @@
  * A step (40 s) outlasts a recovery, so every run observes every upstream state and a difference
  * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
  */
+import autocannon from "autocannon"
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
@@ -34,7 +40,8 @@ process.env.CHAOS_STEPS = String(STEPS)
 process.env.CHAOS_STEP_S = String(STEP_S)
 const { startSimulator } = await import("../infra/simulator/Simulator.js")
 const TIMELINE_S = STEPS * STEP_S
-const SCENARIOS = (process.env.CHAOS_SCENARIOS ?? "clean,kill-random,kill-all,redis-restart,redis-wiped,postgres-restart").split(",")
+const SCENARIOS = (process.env.CHAOS_SCENARIOS ?? "clean,kill-random,kill-all,redis-restart,redis-wiped,postgres-restart,api-load").split(",")
+const API_CONNECTIONS = Number(process.env.CHAOS_API_CONNECTIONS ?? 50)
 const root = fileURLToPath(new URL("..", import.meta.url))
 const work = mkdtempSync(join(tmpdir(), "rd-chaos-"))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -145,8 +152,60 @@ const roleList = (apiPort: number, sources: string): Array<Role> => [
   { name: "materializer-2", script: "infra/processes/materializer.ts" },
   { name: "webhooks", script: "infra/processes/webhooks.ts" },
   { name: "analytics", script: "infra/processes/analytics.ts" },
-  { name: "api", script: "infra/processes/api.ts", env: { PORT: String(apiPort) } }
+  { name: "api", script: "infra/processes/api.ts", env: { PORT: String(apiPort), API_WORKERS: "2" } }
 ]
+
+/** An API role's worker processes: its children running the same script (tsx's esbuild helpers left out). */
+const workerPids = (primary: number) => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === primary && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")
+  } catch {
+    return false
+  }
+}).map(Number)
+
+/** One answer (or failure) the API traffic saw, by when. */
+interface Seen { readonly at: number; readonly status: number; readonly retryAfter: boolean }
+
+/**
+ * bench:load-style traffic: `connections` callers asking list, area and detail questions for
+ * `seconds`; every answer's status, time and Retry-After kept, and every failed request (reset,
+ * refused, no answer within 10 s) as status 0.
+ */
+const apiTraffic = (port: number, key: string, seconds: number) => {
+  const seen: Array<Seen> = []
+  let hung = 0
+  const onResponse = (status: number, _body: string, _ctx: object, headers: Record<string, unknown> | undefined) =>
+    void seen.push({ at: Date.now(), status, retryAfter: headers?.["retry-after"] !== undefined || headers?.["Retry-After"] !== undefined })
+  const h = { "x-api-key": key }
+  const paths = ["/api/v1/events?jurisdiction=IA&limit=50", "/api/v1/events?bbox=-96,40,-90,44&limit=100", "/api/v1/events?jurisdiction=IA&severity=major,minor&limit=20", "/api/v1/features/groups", "/api/v1/events?lat=41.6&lng=-93.6&radius_km=100&limit=50"]
+  const instance = autocannon({
+    url: `http://127.0.0.1:${port}`, connections: API_CONNECTIONS, duration: seconds, timeout: 10,
+    requests: paths.map((path) => ({ method: "GET" as const, path, headers: h, onResponse }))
+  }, () => undefined)
+  instance.on("reqError", (e: Error & { code?: string }) => {
+    if (/timeout/i.test(String(e?.message ?? e))) hung++
+    seen.push({ at: Date.now(), status: 0, retryAfter: false })
+  })
+  return { seen, hung: () => hung, done: new Promise<void>((r) => instance.on("done", () => r())) }
+}
+
+/** What the traffic saw around a fault at `from`..`to`: 5xx and failures, their span, and when all was 2xx again. */
+const aroundFault = (seen: ReadonlyArray<Seen>, from: number, to: number, windowMs: number) => {
+  const inWindow = seen.filter((s) => s.at >= from && s.at <= from + windowMs)
+  const bad = inWindow.filter((s) => s.status === 0 || s.status >= 500)
+  const lastBad = bad.length > 0 ? Math.max(...bad.map((s) => s.at)) : from
+  return {
+    answers: inWindow.length,
+    "503": bad.filter((s) => s.status === 503).length,
+    "503 without Retry-After": bad.filter((s) => s.status === 503 && !s.retryAfter).length,
+    "other 5xx": bad.filter((s) => s.status >= 500 && s.status !== 503).length,
+    lost: bad.filter((s) => s.status === 0).length,
+    "5xx span s": bad.length > 0 ? Number(((lastBad - Math.min(...bad.map((s) => s.at))) / 1000).toFixed(1)) : 0,
+    "recovery s": Number((Math.max(0, lastBad - to) / 1000).toFixed(1))
+  }
+}
 
 const main = async () => {
   log(`chaos: ${SCENARIOS.join(", ")}; timeline ${STEPS} steps × ${STEP_S} s; work dir ${work}`)
@@ -170,6 +229,13 @@ const main = async () => {
   const cols = ["scenario", "changes lost", "duplicate history", "re-announced created", "deliveries missing", "deliveries with a changed id", "pending", "dead-lettered", "history rows / deliveries", "recovery s"]
   console.log(`\n| ${cols.join(" | ")} |\n|${cols.map(() => "---").join("|")}|`)
   for (const r of rows) console.log(`| ${cols.map((c) => r[c] ?? "").join(" | ")} |`)
+  if (apiObserved) {
+    console.log(`\napi-load: ${apiObserved.requests} answers, statuses ${JSON.stringify(apiObserved.statuses)} (0 = reset, refused or no answer), hung (no answer in 10 s) ${apiObserved.hung}`)
+    const fcols = ["fault", "answers", "503", "503 without Retry-After", "other 5xx", "lost", "5xx span s", "recovery s"]
+    console.log(`| ${fcols.join(" | ")} |\n|${fcols.map(() => "---").join("|")}|`)
+    for (const f of apiObserved.faults) console.log(`| ${fcols.map((c) => f[c] ?? "").join(" | ")} |`)
+  }
+  console.log(JSON.stringify({ bench: "chaos", steps: STEPS, step_s: STEP_S, scenarios: rows, ...(apiObserved ? { api_load: apiObserved } : {}) }))
 }
 
 interface Observed {
@@ -183,6 +249,9 @@ interface Observed {
   readonly dead: number
   readonly recoveryS: number | null
 }
+
+const apiFaults: Array<{ fault: string; from: number; to: number }> = []
+let apiObserved: { requests: number; statuses: Record<string, number>; hung: number; faults: Array<Record<string, string | number>> } | null = null
 
 const runScenario = async (scenario: string): Promise<Observed> => {
   const db = `chaos_${scenario.replace(/-/g, "_")}`
@@ -224,7 +293,7 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   }
   // a key and a signed subscription to every Iowa event (the CLI also migrates the new database)
   const cli = (args: Array<string>) => execFileSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], { cwd: root, env: { ...process.env, ...baseEnv } }).toString().trim().split("\n")
-  cli(["keys", "create", "--plan", "pro", "--email", "chaos@example.com"])
+  const apiKey = cli(["keys", "create", "--plan", "pro", "--email", "chaos@example.com"]).pop()!
   const secret = cli(["webhooks", "create", "--email", "chaos@example.com", "--url", `http://127.0.0.1:${receiverPort}/hook`, "--jurisdiction", "IA"]).pop()!
   verifier = new Webhook(secret)
 
@@ -282,6 +351,14 @@ const runScenario = async (scenario: string): Promise<Observed> => {
 
   let faultEnd = 0
   const mid = Math.floor(TIMELINE_S / 2)
+  let traffic: ReturnType<typeof apiTraffic> | null = null
+  if (scenario === "api-load") {
+    const c = new pg.Client({ connectionString: dbUrl })
+    await c.connect()
+    await c.query("UPDATE api_keys SET rate_limit_rpm = 100000000")
+    await c.end()
+    traffic = apiTraffic(apiPort, apiKey, TIMELINE_S)
+  }
   if (scenario === "kill-random") {
     for (let s = 10; s <= TIMELINE_S - 10; s += 5) {
       await at(s)
@@ -303,6 +380,18 @@ const runScenario = async (scenario: string): Promise<Observed> => {
     await at(mid)
     restartPostgres()
     faultEnd = Date.now()
+  } else if (scenario === "api-load") {
+    await at(mid)
+    const pgFrom = Date.now()
+    restartPostgres()
+    faultEnd = Date.now()
+    apiFaults.push({ fault: "postgres restart", from: pgFrom, to: faultEnd })
+    await at(mid + 30)
+    const api = roles.find((r) => r.name === "api")!
+    const [victim] = workerPids(api.proc!.pid!)
+    const killedAt = Date.now()
+    if (victim) process.kill(victim, "SIGKILL")
+    apiFaults.push({ fault: victim ? "API worker kill -9" : "API worker kill -9 (no worker found)", from: killedAt, to: killedAt })
   }
   let recoveryS: number | null = null
   if (faultEnd > 0) {
@@ -343,6 +432,18 @@ const runScenario = async (scenario: string): Promise<Observed> => {
     return { pending: pendingSum, dead: deadLen }
   })()
 
+  if (traffic) {
+    await traffic.done
+    const seen = traffic.seen
+    const statuses: Record<string, number> = {}
+    for (const x of seen) statuses[x.status] = (statuses[x.status] ?? 0) + 1
+    apiObserved = {
+      requests: seen.length,
+      statuses,
+      hung: traffic.hung(),
+      faults: apiFaults.map((f) => ({ fault: f.fault, ...aroundFault(seen, f.from, f.to, 25_000) }))
+    }
+  }
   supervising = false
   clearInterval(supervisor)
   for (const r of roles) r.proc?.kill("SIGTERM")

@@ -145,7 +145,8 @@ const main = async () => {
     const pcount = statementCounts(pollingSets)
     console.log(`statements the handlers send: polling mix ${pcount.perRequest.toFixed(1)} per request (${pcount.min}–${pcount.max}); distinct mix ${dc.perRequest.toFixed(1)} per request (${dc.min}–${dc.max}), over ${FLOOR_SETS} sampled questions`)
 
-    api = await startApi(world.dbUrl, world.prefix, { API_WORKERS: String(WORKERS) })
+    // routing is not measured here: its network would load in every worker while the load starts
+    api = await startApi(world.dbUrl, world.prefix, { API_WORKERS: String(WORKERS), ROUTING_PRELOAD: "false" })
     const url = new URL(api.base)
     const sample = await fetch(`${api.base}${pollingPaths[0]}`, { headers: { "X-API-Key": keys.main } })
     const sampleBody = await sample.text()
