@@ -10,8 +10,8 @@
  *   clean; kill -9 a random role every 5 s (restarted 1 s later, as a supervisor would);
  *   kill -9 every role at once and restart; kill -9 Redis and restart it from its AOF; the same
  *   with its data wiped; `pg_ctl restart -m fast`.
- * And api-load: the same system under bench:load-style API traffic (CHAOS_API_CONNECTIONS, 50,
- * against 2 API workers) through the timeline, with `pg_ctl restart -m fast` at its middle and a
+ * And api-load: the same system under bench:load-style API traffic (CHAOS_API_RATE, 1,000
+ * requests/s over CHAOS_API_CONNECTIONS, 50; polled and never-asked questions; 2 API workers) through the timeline, with `pg_ctl restart -m fast` at its middle and a
  * kill -9 of one API worker 30 s later: every answer is counted by status (a 503 must carry
  * Retry-After), with how long the 5xx lasted, requests lost (connections reset) or hung (no answer
  * in 10 s), and seconds from each fault until answers are all 2xx again.
@@ -23,7 +23,7 @@
  * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
  */
 import autocannon from "autocannon"
-import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { createServer as netServer } from "node:net"
@@ -42,6 +42,7 @@ const { startSimulator } = await import("../infra/simulator/Simulator.js")
 const TIMELINE_S = STEPS * STEP_S
 const SCENARIOS = (process.env.CHAOS_SCENARIOS ?? "clean,kill-random,kill-all,redis-restart,redis-wiped,postgres-restart,api-load").split(",")
 const API_CONNECTIONS = Number(process.env.CHAOS_API_CONNECTIONS ?? 50)
+const API_RATE = Number(process.env.CHAOS_API_RATE ?? 1000)
 const root = fileURLToPath(new URL("..", import.meta.url))
 const work = mkdtempSync(join(tmpdir(), "rd-chaos-"))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -79,6 +80,11 @@ const startPostgres = async () => {
 }
 // the log file keeps the server from holding this process's pipe (execFileSync waits for it to close)
 const restartPostgres = () => pgRun("pg_ctl", ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-m", "fast", "restart"])
+/** The same, without blocking this process: the API traffic it drives keeps flowing (and failing) meanwhile. */
+const restartPostgresAsync = () => new Promise<void>((resolve, reject) => {
+  const args = ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-m", "fast", "restart"]
+  execFile(asRoot ? "runuser" : `${pgBin}/pg_ctl`, asRoot ? ["-u", "postgres", "--", `${pgBin}/pg_ctl`, ...args] : args, (e) => (e ? reject(e) : resolve()))
+})
 const stopPostgres = () => { try { pgRun("pg_ctl", ["-D", pgDir, "-w", "-m", "immediate", "stop"]) } catch { /* already down */ } }
 
 // --- Redis: ours, with an append-only file -------------------------------------------------
@@ -169,9 +175,11 @@ const workerPids = (primary: number) => readdirSync("/proc").filter((d) => /^\d+
 interface Seen { readonly at: number; readonly status: number; readonly retryAfter: boolean }
 
 /**
- * bench:load-style traffic: `connections` callers asking list, area and detail questions for
- * `seconds`; every answer's status, time and Retry-After kept, and every failed request (reset,
- * refused, no answer within 10 s) as status 0.
+ * bench:load-style traffic at API_RATE requests/s over `connections` callers for `seconds`: polled
+ * questions (the same few, answered from the shared cache) and, three requests in eight, a question
+ * never asked before (an area drawn afresh), which must reach Postgres. Every answer's status,
+ * time and Retry-After is kept, and every failed request (reset, refused, no answer within 10 s)
+ * as status 0. The rate leaves the machine room for the pipeline, whose recovery is measured too.
  */
 const apiTraffic = (port: number, key: string, seconds: number) => {
   const seen: Array<Seen> = []
@@ -180,9 +188,17 @@ const apiTraffic = (port: number, key: string, seconds: number) => {
     void seen.push({ at: Date.now(), status, retryAfter: headers?.["retry-after"] !== undefined || headers?.["Retry-After"] !== undefined })
   const h = { "x-api-key": key }
   const paths = ["/api/v1/events?jurisdiction=IA&limit=50", "/api/v1/events?bbox=-96,40,-90,44&limit=100", "/api/v1/events?jurisdiction=IA&severity=major,minor&limit=20", "/api/v1/features/groups", "/api/v1/events?lat=41.6&lng=-93.6&radius_km=100&limit=50"]
+  const distinct = () => {
+    const lat = 40.5 + Math.random() * 3
+    const lng = -96 + Math.random() * 5
+    return `/api/v1/events?bbox=${lng.toFixed(4)},${lat.toFixed(4)},${(lng + 0.5 + Math.random()).toFixed(4)},${(lat + 0.5 + Math.random()).toFixed(4)}&limit=50`
+  }
+  const requests = paths.flatMap((path, i) => [
+    { method: "GET" as const, path, headers: h, onResponse },
+    ...(i % 2 === 0 ? [{ method: "GET" as const, headers: h, onResponse, setupRequest: (req: autocannon.Request) => ({ ...req, path: distinct() }) }] : [])
+  ])
   const instance = autocannon({
-    url: `http://127.0.0.1:${port}`, connections: API_CONNECTIONS, duration: seconds, timeout: 10,
-    requests: paths.map((path) => ({ method: "GET" as const, path, headers: h, onResponse }))
+    url: `http://127.0.0.1:${port}`, connections: API_CONNECTIONS, duration: seconds, timeout: 10, overallRate: API_RATE, requests
   }, () => undefined)
   instance.on("reqError", (e: Error & { code?: string }) => {
     if (/timeout/i.test(String(e?.message ?? e))) hung++
@@ -318,7 +334,14 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   }, 1000)
   for (const r of roles) start(r)
 
-  const health = () => fetch(`http://127.0.0.1:${apiPort}/api/v1/health`).then((r) => r.status === 200, () => false)
+  let lastHealth = ""
+  const health = () => fetch(`http://127.0.0.1:${apiPort}/api/v1/health`, { signal: AbortSignal.timeout(5000) }).then(async (r) => {
+    lastHealth = `${r.status} ${await r.text()}`
+    return r.status === 200
+  }, (e) => {
+    lastHealth = String(e)
+    return false
+  })
   const caughtUp = async () => {
     const c = createClient({ url: redisUrl })
     c.on("error", () => undefined)
@@ -338,6 +361,25 @@ const runScenario = async (scenario: string): Promise<Observed> => {
       await c.quit().catch(() => undefined)
     }
   }
+  /** each consumer group's distance behind the stream's head, for the log */
+  const groupLags = async () => {
+    const c = createClient({ url: redisUrl })
+    c.on("error", () => undefined)
+    try {
+      await c.connect()
+      const last = (await c.xRevRange("rd:changes", "+", "-", { COUNT: 1 }))[0]?.id ?? "0-0"
+      const groups = (await c.sendCommand(["XINFO", "GROUPS", "rd:changes"])) as Array<Array<unknown>>
+      return groups.map((g) => {
+        const m = new Map<string, unknown>()
+        for (let i = 0; i + 1 < g.length; i += 2) m.set(String(g[i]), g[i + 1])
+        return `${m.get("name")} ${Number(last.split("-")[0]) - Number(String(m.get("last-delivered-id")).split("-")[0])} ms behind, pending ${m.get("pending")}`
+      }).join("; ")
+    } catch (e) {
+      return `groups unreadable: ${String(e)}`
+    } finally {
+      await c.quit().catch(() => undefined)
+    }
+  }
   // upstream stays at step 0 until the system is up (boot can outlast a step)
   while (!(await health())) {
     await fetch(`${sim.url}/_sim/elapsed?s=0`, { method: "POST" })
@@ -349,6 +391,18 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   const at = (s: number) => sleep(Math.max(0, t0 + s * 1000 - Date.now()))
   log(`${scenario}: system up, timeline running`)
 
+  /** seconds from `since` until /health answers 200 and every group is within 1 s of the stream's head; null after 120 s */
+  const recovered = async (since: number) => {
+    let healthy = false
+    while (Date.now() - since < 120_000) {
+      healthy = await health()
+      if (healthy && (await caughtUp())) return (Date.now() - since) / 1000
+      await sleep(250)
+    }
+    log(`${scenario}: not recovered in 120 s: /health ${healthy ? "200" : lastHealth.slice(0, 200)}; ${await groupLags()}`)
+    return null
+  }
+  let recoveryS: number | null = null
   let faultEnd = 0
   const mid = Math.floor(TIMELINE_S / 2)
   let traffic: ReturnType<typeof apiTraffic> | null = null
@@ -383,9 +437,12 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   } else if (scenario === "api-load") {
     await at(mid)
     const pgFrom = Date.now()
-    restartPostgres()
+    await restartPostgresAsync()
     faultEnd = Date.now()
+    log(`${scenario}: Postgres restarted in ${((faultEnd - pgFrom) / 1000).toFixed(1)} s`)
     apiFaults.push({ fault: "postgres restart", from: pgFrom, to: faultEnd })
+    // the pipeline's recovery from the restart, before the next fault
+    recoveryS = await recovered(faultEnd)
     await at(mid + 30)
     const api = roles.find((r) => r.name === "api")!
     const [victim] = workerPids(api.proc!.pid!)
@@ -393,16 +450,7 @@ const runScenario = async (scenario: string): Promise<Observed> => {
     if (victim) process.kill(victim, "SIGKILL")
     apiFaults.push({ fault: victim ? "API worker kill -9" : "API worker kill -9 (no worker found)", from: killedAt, to: killedAt })
   }
-  let recoveryS: number | null = null
-  if (faultEnd > 0) {
-    while (Date.now() - faultEnd < 120_000) {
-      if ((await health()) && (await caughtUp())) {
-        recoveryS = (Date.now() - faultEnd) / 1000
-        break
-      }
-      await sleep(250)
-    }
-  }
+  if (faultEnd > 0 && scenario !== "api-load") recoveryS = await recovered(faultEnd)
   await at(TIMELINE_S + 5)
   // settle: the stream drained and no delivery waiting
   const settleUntil = Date.now() + 90_000

@@ -14,13 +14,17 @@ const log = (level: "info" | "warn" | "error", message: string) =>
 
 /**
  * The primary of a node:cluster: it forks `workers` copies of this same script (each runs the
- * real program, sharing the listening port), starts a replacement when one dies (after 0.25 s,
+ * real program and accepts on the shared listening socket), starts a replacement when one dies (after 0.25 s,
  * doubling while they keep dying, at most 30 s), and on SIGTERM or SIGINT asks every worker to
  * drain and waits for them: exit 0 when all stopped cleanly, 1 otherwise or when
  * `shutdownTimeoutMs` (plus 2 s) passed. A worker whose primary is gone exits by itself (Node
  * closes its IPC channel), so no worker outlives a killed primary.
  */
 export const runClusterPrimary = (options: ClusterOptions) => {
+  // the workers accept from the shared socket themselves: with the primary handing connections
+  // round (Node's default on Linux), one handed to a worker that dies before taking it stays open
+  // in the primary, unanswered, until the client gives up (seen: 300 s after a kill -9)
+  cluster.schedulingPolicy = cluster.SCHED_NONE
   let stopping = false
   let unclean = false
   const slots = new Map<number, number>()

@@ -100,9 +100,25 @@ describe("API workers", () => {
     expect(statuses.filter((s) => s === 429).length).toBe(120 - LIMIT)
   })
 
-  it("replaces a worker that dies, and keeps answering meanwhile", async () => {
+  it("replaces a worker that dies, and keeps answering meanwhile; no request is left hanging", async () => {
     const [victim, ...others] = workers()
+    // traffic through the kill: a request the dead worker held may be reset, none may hang
+    let loading = true
+    const outcomes = { ok: 0, reset: 0, hung: 0 }
+    const load = Promise.all(Array.from({ length: 20 }, async () => {
+      while (loading) {
+        await fetch(`${base}/health`, { headers: { connection: "close" }, signal: AbortSignal.timeout(5_000) }).then(
+          async (r) => { await r.arrayBuffer(); outcomes.ok++ },
+          (e: Error) => { outcomes[e.name === "TimeoutError" ? "hung" : "reset"]++ })
+      }
+    }))
+    await sleep(300)
     process.kill(victim.pid, "SIGKILL")
+    await sleep(3_000)
+    loading = false
+    await load
+    expect(outcomes.hung).toBe(0)
+    expect(outcomes.ok).toBeGreaterThan(100)
     await until("the API still answers", healthy, 5_000)
     await until(`${WORKERS} workers again`, () => workers().length === WORKERS && !workers().some((w) => w.pid === victim.pid), 30_000)
     expect(workers().map((w) => w.pid)).toEqual(expect.arrayContaining(others.map((w) => w.pid)))
