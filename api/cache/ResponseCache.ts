@@ -62,7 +62,8 @@ export interface CacheStats {
   readonly live: boolean
 }
 
-export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CACHE_OPTIONS, now: () => number = Date.now) => {
+/** `clock`: milliseconds on a monotonic scale; answers' ages are this process's own durations, never compared with data. */
+export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CACHE_OPTIONS, clock: () => number = () => performance.now()) => {
   let live = false
   let tick = 0
   let epoch = 0
@@ -109,7 +110,7 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
     const running = inflight.get(key)
     if (running) return { promise: running, joined: true }
     const startTick = tick
-    const startedAt = now()
+    const startedAt = clock()
     const startEpoch = epoch
     const promise = compute().then(
       (c) => {
@@ -137,7 +138,7 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
         return { value, outcome }
       }
       if (!live) return compute().then((c) => served("bypass", c.value))
-      const at = now()
+      const at = clock()
       const e = entries.get(key)
       if (e) {
         // a hit moves to the back of the LRU order

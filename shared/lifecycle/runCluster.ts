@@ -1,3 +1,4 @@
+import { Effect, Logger } from "effect"
 import cluster, { type Worker } from "node:cluster"
 
 export interface ClusterOptions {
@@ -9,8 +10,9 @@ export interface ClusterOptions {
   readonly shutdownTimeoutMs: number
 }
 
+/** The primary runs no Effect program; its few lines go through the same logger as the workers'. */
 const log = (level: "info" | "warn" | "error", message: string) =>
-  console.error(`timestamp=${new Date().toISOString()} level=${level.toUpperCase()} message=${JSON.stringify(message)}`)
+  Effect.runSync((level === "info" ? Effect.logInfo(message) : level === "warn" ? Effect.logWarning(message) : Effect.logError(message)).pipe(Effect.provide(Logger.logFmt)))
 
 /**
  * The primary of a node:cluster: it forks `workers` copies of this same script (each runs the
@@ -50,7 +52,8 @@ export const runClusterPrimary = (options: ClusterOptions) => {
       }
       return
     }
-    const now = Date.now()
+    // how often workers died lately: a monotonic duration of this process, never compared with data
+    const now = performance.now()
     deaths.push(now)
     while (deaths.length > 0 && deaths[0] < now - 60_000) deaths.shift()
     const delay = Math.min(30_000, 250 * 2 ** (deaths.length - 1))
