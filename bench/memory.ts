@@ -173,6 +173,11 @@ const main = async () => {
       const first = await redis.xRange(stream, "-", "+", { COUNT: 1 })
       const left = await redis.xLen(stream)
       console.log(`trimming            with a group that read nothing: ${fmt(trimmedAtZero)} removed; with it halfway: ${fmt(trimmedAtMiddle)} removed, ${fmt(left)} kept, the oldest kept ${first[0]?.id === middleId ? "is" : "IS NOT"} the one it reads next from`)
+      console.log(JSON.stringify({
+        bench: "memory", feed_records: FEED, pipeline_peak_mb: mb(pipelinePeak), pipeline_bound_mb: PIPELINE_BOUND_MB, backlog_changes: BACKLOG,
+        materializer_peak_mb: mb(materializerPeak), materializer_bound_mb: MATERIALIZER_BOUND_MB, materializer_changes_per_s: Math.round(BACKLOG / secs2),
+        bare_process_mb: mb(bare), trimmed_at_zero: trimmedAtZero, trimmed_at_middle: trimmedAtMiddle
+      }))
     } finally {
       await rt2.dispose()
     }

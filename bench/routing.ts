@@ -259,6 +259,12 @@ const main = async () => {
     console.log(`HOS stops per route: p50 ${pct(stops, 50)}, p99 ${pct(stops, 99)}; refetches: ${fmt(reLat.length)} answered in ${reSecs.toFixed(1)} s, ${fmt(failed)} failed`)
     const reP99 = pct(reLat, 99)
     console.log(`targets: whole request p99 < 1000 ms (${whole.p99 < 1000 ? "met" : "MISSED"}), with hos (${withHos.p99 < 1000 ? "met" : "MISSED"}), path search p99 < 50 ms (${search.p99 < 50 ? "met" : "MISSED"}), re-evaluation p99 < 200 ms (${reP99 < 200 ? "met" : "MISSED"})`)
+    const r1 = (x: number) => Number(x.toFixed(1))
+    console.log(JSON.stringify({
+      bench: "routing", pairs: PAIRS, search_p50_ms: r1(search.p50), search_p99_ms: r1(search.p99), dijkstra_p50_ms: r1(floor.p50), dijkstra_p99_ms: r1(floor.p99),
+      whole_p50_ms: r1(whole.p50), whole_p99_ms: r1(whole.p99), hos_p50_ms: r1(withHos.p50), hos_p99_ms: r1(withHos.p99),
+      refetch_p50_ms: r1(pct(reLat, 50)), refetch_p99_ms: r1(reP99), refetch_failed: failed, row_floor_p50_ms: r1(pct(rowFloor, 50))
+    }))
   } finally {
     api?.stop()
     await rt.dispose()
