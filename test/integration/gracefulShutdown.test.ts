@@ -103,7 +103,7 @@ describe("graceful shutdown", () => {
 
   it("the API answers 503 on /health while it drains, then stops listening and exits 0", async () => {
     const port = 3900 + Math.floor(Math.random() * 90)
-    const api = start("infra/processes/api.ts", { PORT: String(port), DRAIN_GRACE_MS: "1500", SHUTDOWN_TIMEOUT_MS: "8000" })
+    const api = start("infra/processes/api.ts", { PORT: String(port), DRAIN_GRACE_MS: "1500", SHUTDOWN_TIMEOUT_MS: "8000", API_WORKERS: "1" })
     const health = () => fetch(`http://127.0.0.1:${port}/api/v1/health`).then(async (r) => ({ status: r.status, body: await r.json() }), () => null)
     await run(waitUntil(Effect.promise(() => health().then((h) => h?.status === 200)), 60_000))
     api.stop()
@@ -126,7 +126,7 @@ describe("graceful shutdown", () => {
     children.push(redis)
     await run(waitUntil(Effect.promise(() => listening(redisPort)), 10_000))
     const port = await freePort()
-    const api = start("infra/processes/api.ts", { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, DRAIN_GRACE_MS: "500", SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false" })
+    const api = start("infra/processes/api.ts", { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, DRAIN_GRACE_MS: "500", SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false", API_WORKERS: "1" })
     await run(waitUntil(Effect.promise(() => fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status === 200, () => false)), 60_000))
     redis.kill("SIGKILL")
     await new Promise((resolve) => redis.once("exit", resolve))

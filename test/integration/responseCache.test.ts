@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
+import { createClient } from "redis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
@@ -32,6 +33,12 @@ const untilSeen = async (ask: () => Promise<{ body: any }>, seen: (body: any) =>
 }
 // far from the other NY reports: a link between reports reaches answers in every jurisdiction
 const ALBANY = { latitude: 42.65, longitude: -73.75, affected_roads: ["I-90"] }
+/**
+ * Outcomes served from a kept answer: a late invalidation from another test's change (a link
+ * between reports reaches every event answer) may turn a hit into a stale serve of the same answer.
+ */
+const KEPT = ["HIT", "STALE"]
+
 /** Asks twice: an answer is kept from the second time its question is asked. */
 const warm = async (who: string, path: string, init: RequestInit = {}) => {
   await call(who)(path, init)
@@ -64,7 +71,7 @@ describe("shared answers", () => {
     const second = await call("ent")("/events?limit=5&jurisdiction=NJ")
     expect(first.status).toBe(200)
     expect(ids(first.body)).toEqual(["nj1"])
-    expect(second.headers.get("x-cache")).toBe("HIT")
+    expect(KEPT).toContain(second.headers.get("x-cache"))
     expect(second.headers.get("etag")).toBe(first.headers.get("etag"))
     expect(second.body).toEqual(first.body)
     expect(first.headers.get("cache-control")).toBe("private, no-cache")
@@ -84,7 +91,7 @@ describe("shared answers", () => {
   it("shows a materialized change within 1 s, and leaves answers about other jurisdictions cached", async () => {
     const ask = () => call("ent")("/events?jurisdiction=NY&limit=50")
     await warm("ent", "/events?jurisdiction=NY&limit=50")
-    expect((await ask()).headers.get("x-cache")).toBe("HIT")
+    expect(KEPT).toContain((await ask()).headers.get("x-cache"))
     const nj = await warm("ent", "/events?jurisdiction=NJ&limit=50")
     const all = await warm("ent", "/events?limit=50")
     await rt.runPromise(applyChanges(changeScript("cache-ny-new", [[observation("ny-new", ALBANY)]], Date.now())))
@@ -102,7 +109,7 @@ describe("shared answers", () => {
     const ask = () => call("ent")(`/events/${id}`)
     expect((await ask()).body.severity).toBe("minor")
     await ask()
-    expect((await ask()).headers.get("x-cache")).toBe("HIT")
+    expect(KEPT).toContain((await ask()).headers.get("x-cache"))
     await rt.runPromise(applyChanges(changeScript("cache-nj", [
       [observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5 })],
       [observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5, severity: "major" })]
@@ -114,10 +121,36 @@ describe("shared answers", () => {
     const ask = () => call("ent")("/features?type=cameras&jurisdiction=BC")
     expect((await ask()).body.data).toEqual([])
     await ask()
-    expect((await ask()).headers.get("x-cache")).toBe("HIT")
+    expect(KEPT).toContain((await ask()).headers.get("x-cache"))
     const at = new Date()
     await rt.runPromise(applyChanges(diffFeaturePoll({ source: "cache-cams", polledAt: at, now: at, prev: new Map(), presentIds: [], records: [feature("cam1")] }).changes))
     expect(await untilSeen(ask, (b) => b.data.length === 1)).toBeLessThan(1000)
+  })
+})
+
+describe("a lost invalidation feed", () => {
+  it("drops every kept answer and answers without the cache until its subscription is back", async () => {
+    const q = "/events?jurisdiction=NJ&limit=3"
+    await warm("ent", q)
+    expect((await call("ent")(q)).headers.get("x-cache")).toBe("HIT")
+    // Redis closes every subscribed connection: a change published meanwhile would be missed
+    const admin = createClient({ url: env.redisUrl })
+    await admin.connect()
+    await admin.sendCommand(["CLIENT", "KILL", "TYPE", "pubsub"])
+    await admin.quit()
+    const seen: Array<string> = []
+    for (let i = 0; i < 100 && !(seen.includes("MISS") && seen.at(-1) === "HIT"); i++) {
+      seen.push((await call("ent")(q)).headers.get("x-cache")!)
+      await sleep(50)
+    }
+    // the worker notices at once (a request racing the socket's close may still be a hit, which
+    // is sound: nothing was published yet); then bypassed while away, computed afresh, kept again
+    const lost = seen.findIndex((o) => o !== "HIT")
+    expect(lost).toBeGreaterThanOrEqual(0)
+    expect(lost).toBeLessThan(3)
+    const away = seen.slice(lost, seen.indexOf("MISS"))
+    expect(away.every((o) => o === "BYPASS")).toBe(true)
+    expect(seen.at(-1)).toBe("HIT")
   })
 })
 
@@ -126,7 +159,8 @@ describe("no view leaks between callers", () => {
     await rt.runPromise(applyChanges(changeScript("cache-fresh", [[observation("fresh1")]], Date.now())))
     const q = "/events?jurisdiction=NY&limit=50"
     expect(await untilSeen(() => call("ent")(q), (b) => ids(b).includes("fresh1"))).toBeLessThan(1000)
-    expect((await call("ent")(q)).headers.get("x-cache")).toBe("HIT")
+    await warm("ent", q)
+    expect(KEPT).toContain((await call("ent")(q)).headers.get("x-cache"))
     const free = await call("free")(q)
     expect(free.status).toBe(200)
     expect(ids(free.body)).not.toContain("fresh1")
@@ -135,13 +169,13 @@ describe("no view leaks between callers", () => {
     expect(free.headers.get("etag")).not.toBe((await call("ent")(q)).headers.get("etag"))
     // and its own answer is kept for it alone
     await call("free")(q)
-    expect((await call("free")(q)).headers.get("x-cache")).toBe("HIT")
+    expect(KEPT).toContain((await call("free")(q)).headers.get("x-cache"))
   })
 
   it("plans with other caps or windows compute their own answer", async () => {
     const q = "/events?jurisdiction=NY&limit=2"
     await warm("ent", q)
-    expect((await call("ent")(q)).headers.get("x-cache")).toBe("HIT")
+    expect(KEPT).toContain((await call("ent")(q)).headers.get("x-cache"))
     const pro = await call("pro")(q)
     expect(pro.headers.get("x-cache")).toBe("MISS")
   })
@@ -155,9 +189,10 @@ describe("no view leaks between callers", () => {
     expect(refused.status).toBe(403)
     const allowed = await call("ent2")(q, { headers: { Origin: "https://a.example" } })
     expect(allowed.status).toBe(200)
-    expect(allowed.headers.get("x-cache")).toBe("HIT")
+    expect(KEPT).toContain(allowed.headers.get("x-cache"))
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://a.example")
-    // a cached answer still counts against the asking key's own limit
+    // a cached answer still counts against the asking key's own limit (three requests inside one minute's window)
+    while (new Date().getUTCSeconds() > 57) await sleep(250)
     const statuses = [] as Array<number>
     for (let i = 0; i < 3; i++) statuses.push((await call("slow")(q)).status)
     expect(statuses).toEqual([200, 200, 429])

@@ -16,7 +16,8 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
 export const startProcess = (env: TestEnv, name: string, children: Array<ChildProcess>, extra: Record<string, string> = {}) => {
   const child = spawn(process.execPath, ["--import", "tsx", `infra/processes/${name}.ts`], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500", LOG_LEVEL: "warn", ...extra },
+    // one API process, not a cluster, unless a test asks (apiWorkers.test.ts tests the cluster)
+    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500", LOG_LEVEL: "warn", API_WORKERS: "1", ...extra },
     stdio: ["ignore", "ignore", "inherit"]
   })
   children.push(child)
