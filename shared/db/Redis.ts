@@ -23,7 +23,9 @@ export interface RedisService {
 const connect = (url: string, name: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: async () => {
+      // a process stopped while it is still connecting (Redis away at start) drops the client,
+      // whose reconnecting would otherwise keep the process alive past its stop
+      try: async (signal) => {
         const c = createClient({
           url,
           name,
@@ -31,6 +33,7 @@ const connect = (url: string, name: string) =>
         })
         // errors surface on the failing command; this only keeps node-redis from throwing globally
         c.on("error", () => undefined)
+        signal.addEventListener("abort", () => void c.disconnect().catch(() => undefined))
         await c.connect()
         return c
       },

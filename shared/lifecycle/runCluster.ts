@@ -19,7 +19,7 @@ const log = (level: "info" | "warn" | "error", message: string) =>
  * real program and accepts on the shared listening socket), starts a replacement when one dies (after 0.25 s,
  * doubling while they keep dying, at most 30 s), and on SIGTERM or SIGINT asks every worker to
  * drain and waits for them: exit 0 when all stopped cleanly, 1 otherwise or when
- * `shutdownTimeoutMs` (plus 2 s) passed. A worker whose primary is gone exits by itself (Node
+ * `shutdownTimeoutMs` passed (each worker's own stop is given half a second less). A worker whose primary is gone exits by itself (Node
  * closes its IPC channel), so no worker outlives a killed primary.
  */
 export const runClusterPrimary = (options: ClusterOptions) => {
@@ -31,8 +31,10 @@ export const runClusterPrimary = (options: ClusterOptions) => {
   let unclean = false
   const slots = new Map<number, number>()
   const deaths: Array<number> = []
+  // a worker's whole stop fits in the role's: it gets the same budget less half a second
+  const workerTimeoutMs = Math.max(1000, options.shutdownTimeoutMs - 500)
   const fork = (slot: number) => {
-    const w = cluster.fork({ CLUSTER_WORKER: String(slot) })
+    const w = cluster.fork({ CLUSTER_WORKER: String(slot), SHUTDOWN_TIMEOUT_MS: String(workerTimeoutMs) })
     slots.set(w.id, slot)
   }
   const live = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined)
@@ -72,10 +74,10 @@ export const runClusterPrimary = (options: ClusterOptions) => {
     for (const w of live()) w.process.kill("SIGTERM")
     if (live().length === 0) process.exit(0)
     setTimeout(() => {
-      log("error", `${options.name}: workers still running after ${options.shutdownTimeoutMs + 2000} ms; killing them`)
+      log("error", `${options.name}: workers still running after ${options.shutdownTimeoutMs} ms; killing them`)
       for (const w of live()) w.process.kill("SIGKILL")
       process.exit(1)
-    }, options.shutdownTimeoutMs + 2000).unref()
+    }, options.shutdownTimeoutMs).unref()
   }
   process.on("SIGTERM", () => stop("SIGTERM"))
   process.on("SIGINT", () => stop("SIGINT"))

@@ -117,7 +117,7 @@ describe("graceful shutdown", () => {
     expect(await health()).toBeNull()
   }, 120_000)
 
-  it.skipIf(!redisServer)("an API whose Redis has gone away still exits 0 within SHUTDOWN_TIMEOUT_MS on SIGTERM", async () => {
+  it.skipIf(!redisServer).each(["1", "2"])("an API (%s workers) whose Redis has gone away still exits 0 within SHUTDOWN_TIMEOUT_MS on SIGTERM", async (workers) => {
     // a Redis of this test's own, so it can be stopped without touching anyone else's
     const redisPort = await freePort()
     // with the machine's clock, as the shared Redis has: the year-ahead run's libfaketime is for Node processes only
@@ -126,7 +126,7 @@ describe("graceful shutdown", () => {
     children.push(redis)
     await run(waitUntil(Effect.promise(() => listening(redisPort)), 10_000))
     const port = await freePort()
-    const api = start("infra/processes/api.ts", { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, DRAIN_GRACE_MS: "500", SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false", API_WORKERS: "1" })
+    const api = start("infra/processes/api.ts", { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, DRAIN_GRACE_MS: "500", SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false", API_WORKERS: workers })
     await run(waitUntil(Effect.promise(() => fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status === 200, () => false)), 60_000))
     redis.kill("SIGKILL")
     await new Promise((resolve) => redis.once("exit", resolve))
