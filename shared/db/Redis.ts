@@ -22,7 +22,8 @@ export interface RedisService {
 
 const connect = (url: string, name: string) =>
   Effect.acquireRelease(
-    Effect.tryPromise({
+    // interruptible, unlike an acquire by default: a stop must not wait for a Redis that is away
+    Effect.interruptible(Effect.tryPromise({
       // a process stopped while it is still connecting (Redis away at start) drops the client,
       // whose reconnecting would otherwise keep the process alive past its stop
       try: async (signal) => {
@@ -38,7 +39,7 @@ const connect = (url: string, name: string) =>
         return c
       },
       catch: (cause) => new RedisError({ op: "connect", cause })
-    }),
+    })),
     // QUIT waits for a reply a Redis that has gone away never sends (node-redis queues it until it
     // reconnects, forever): only a ready connection is asked politely, and for 2 s at most
     (c) => {

@@ -136,6 +136,19 @@ describe("graceful shutdown", () => {
     expect(exit.ms).toBeLessThan(6000)
     expect(api.log()).toContain("every part drained")
   }, 120_000)
+
+  it("an API still connecting to a Redis that is away stops on SIGTERM at once, cleanly", async () => {
+    // nothing listens on this port: the connection is retried until the stop
+    const redisPort = await freePort()
+    const api = start("infra/processes/api.ts", { PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${redisPort}`, SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false", API_WORKERS: "1" })
+    // long enough for the modules to load and the first attempts to fail
+    await new Promise((r) => setTimeout(r, 4000))
+    const t0 = Date.now()
+    api.stop()
+    const exit = await api.exited
+    expect(exit.code, api.log()).toBe(0)
+    expect(Date.now() - t0).toBeLessThan(3000)
+  }, 60_000)
 })
 
 /** Whether something accepts connections on the port. */
