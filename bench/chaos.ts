@@ -342,7 +342,8 @@ const runScenario = async (scenario: string): Promise<Observed> => {
     lastHealth = String(e)
     return false
   })
-  const caughtUp = async () => {
+  /** each consumer group's distance (ms of stream ids) behind the stream's head; null when Redis cannot be read */
+  const groupsBehind = async () => {
     const c = createClient({ url: redisUrl })
     c.on("error", () => undefined)
     try {
@@ -350,36 +351,24 @@ const runScenario = async (scenario: string): Promise<Observed> => {
       const last = (await c.xRevRange("rd:changes", "+", "-", { COUNT: 1 }))[0]?.id ?? "0-0"
       const groups = (await c.sendCommand(["XINFO", "GROUPS", "rd:changes"])) as Array<Array<unknown>>
       const ms = (id: string) => Number(id.split("-")[0])
-      return groups.length > 0 && groups.every((g) => {
-        const m = new Map<string, unknown>()
-        for (let i = 0; i + 1 < g.length; i += 2) m.set(String(g[i]), g[i + 1])
-        return ms(last) - ms(String(m.get("last-delivered-id"))) < 1000
-      })
-    } catch {
-      return false
-    } finally {
-      await c.quit().catch(() => undefined)
-    }
-  }
-  /** each consumer group's distance behind the stream's head, for the log */
-  const groupLags = async () => {
-    const c = createClient({ url: redisUrl })
-    c.on("error", () => undefined)
-    try {
-      await c.connect()
-      const last = (await c.xRevRange("rd:changes", "+", "-", { COUNT: 1 }))[0]?.id ?? "0-0"
-      const groups = (await c.sendCommand(["XINFO", "GROUPS", "rd:changes"])) as Array<Array<unknown>>
       return groups.map((g) => {
         const m = new Map<string, unknown>()
         for (let i = 0; i + 1 < g.length; i += 2) m.set(String(g[i]), g[i + 1])
-        return `${m.get("name")} ${Number(last.split("-")[0]) - Number(String(m.get("last-delivered-id")).split("-")[0])} ms behind, pending ${m.get("pending")}`
-      }).join("; ")
-    } catch (e) {
-      return `groups unreadable: ${String(e)}`
+        return { name: String(m.get("name")), behindMs: ms(last) - ms(String(m.get("last-delivered-id"))), pending: Number(m.get("pending")) }
+      })
+    } catch {
+      return null
     } finally {
       await c.quit().catch(() => undefined)
     }
   }
+  const caughtUp = async () => {
+    const groups = await groupsBehind()
+    return groups !== null && groups.length > 0 && groups.every((g) => g.behindMs < 1000)
+  }
+  /** the same, for the log */
+  const groupLags = async () =>
+    (await groupsBehind())?.map((g) => `${g.name} ${g.behindMs} ms behind, pending ${g.pending}`).join("; ") ?? "groups unreadable"
   // upstream stays at step 0 until the system is up (boot can outlast a step)
   while (!(await health())) {
     await fetch(`${sim.url}/_sim/elapsed?s=0`, { method: "POST" })
