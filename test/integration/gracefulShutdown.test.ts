@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { connect, createServer } from "node:net"
+import { connect, createServer, type Socket } from "node:net"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
@@ -138,16 +138,28 @@ describe("graceful shutdown", () => {
   }, 120_000)
 
   it("an API still connecting to a Redis that is away stops on SIGTERM at once, cleanly", async () => {
-    // nothing listens on this port: the connection is retried until the stop
-    const redisPort = await freePort()
-    const api = start("infra/processes/api.ts", { PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${redisPort}`, SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false", API_WORKERS: "1" })
-    // long enough for the modules to load and the first attempts to fail
-    await new Promise((r) => setTimeout(r, 4000))
-    const t0 = Date.now()
-    api.stop()
-    const exit = await api.exited
-    expect(exit.code, api.log()).toBe(0)
-    expect(Date.now() - t0).toBeLessThan(3000)
+    // a "Redis" that accepts connections and never answers: the API is connecting once it knocks,
+    // which also says its modules are loaded and its stop handler is in place
+    const sockets: Array<Socket> = []
+    let knocked!: () => void
+    const knock = new Promise<void>((r) => (knocked = r))
+    const silent = createServer((socket) => {
+      sockets.push(socket)
+      knocked()
+    })
+    const redisPort = await new Promise<number>((r) => silent.listen(0, "127.0.0.1", () => r((silent.address() as { port: number }).port)))
+    try {
+      const api = start("infra/processes/api.ts", { PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${redisPort}`, SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false", API_WORKERS: "1" })
+      await knock
+      const t0 = Date.now()
+      api.stop()
+      const exit = await api.exited
+      expect(exit.code, api.log()).toBe(0)
+      expect(Date.now() - t0).toBeLessThan(3000)
+    } finally {
+      for (const s of sockets) s.destroy()
+      silent.close()
+    }
   }, 60_000)
 })
 
