@@ -28,7 +28,7 @@ export const fieldsOf = (form: HTMLFormElement): Record<string, string> => {
 }
 
 export const formatDate = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—"
+  iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", hourCycle: "h23", timeZone: "UTC" }) + " UTC" : "—"
 
 export const formatDay = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" }) : "—"

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks"
 import { KeyForm } from "../../../shared/portal/forms.js"
 import { call, explain } from "../api.js"
-import { check, fieldsOf, fmt, formatDate } from "../forms.js"
+import { check, fieldsOf, fmt, formatDate, formatDay } from "../forms.js"
 import { useSession } from "../session.js"
 import { Alert, Badge, Card, Field, OneTimeSecret, Table, useAction } from "../ui.js"
 import { TryIt } from "./TryIt.js"
@@ -91,8 +91,8 @@ export const KeysPage = () => {
                 <td>{statusOf(k)}</td>
                 <td>{fmt(k.rate_limit_rpm)}/min</td>
                 <td>{k.allowed_origins.length ? k.allowed_origins.join(", ") : "any"}</td>
-                <td>{formatDate(k.created_at)}</td>
-                <td>{k.expires_at ? formatDate(k.expires_at) : "never"}</td>
+                <td>{formatDay(k.created_at)}</td>
+                <td>{k.expires_at ? formatDay(k.expires_at) : "never"}</td>
                 <td>{k.last_used_at ? formatDate(k.last_used_at) : "never"}</td>
                 <td>{k.is_active && <button type="button" class="btn btn-danger btn-small" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>}</td>
               </tr>
