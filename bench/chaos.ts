@@ -22,7 +22,7 @@
  * A step (40 s) outlasts a recovery, so every run observes every upstream state and a difference
  * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
  */
-import autocannon from "autocannon"
+import { aroundFault, apiTraffic, workerPids } from "./chaosApiTraffic.js"
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
@@ -160,68 +160,6 @@ const roleList = (apiPort: number, sources: string): Array<Role> => [
   { name: "analytics", script: "infra/processes/analytics.ts" },
   { name: "api", script: "infra/processes/api.ts", env: { PORT: String(apiPort), API_WORKERS: "2" } }
 ]
-
-/** An API role's worker processes: its children running the same script (tsx's esbuild helpers left out). */
-const workerPids = (primary: number) => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === primary && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")
-  } catch {
-    return false
-  }
-}).map(Number)
-
-/** One answer (or failure) the API traffic saw, by when. */
-interface Seen { readonly at: number; readonly status: number; readonly retryAfter: boolean }
-
-/**
- * bench:load-style traffic at API_RATE requests/s over `connections` callers for `seconds`: polled
- * questions (the same few, answered from the shared cache) and, three requests in eight, a question
- * never asked before (an area drawn afresh), which must reach Postgres. Every answer's status,
- * time and Retry-After is kept, and every failed request (reset, refused, no answer within 10 s)
- * as status 0. The rate leaves the machine room for the pipeline, whose recovery is measured too.
- */
-const apiTraffic = (port: number, key: string, seconds: number) => {
-  const seen: Array<Seen> = []
-  let hung = 0
-  const onResponse = (status: number, _body: string, _ctx: object, headers: Record<string, unknown> | undefined) =>
-    void seen.push({ at: Date.now(), status, retryAfter: headers?.["retry-after"] !== undefined || headers?.["Retry-After"] !== undefined })
-  const h = { "x-api-key": key }
-  const paths = ["/api/v1/events?jurisdiction=IA&limit=50", "/api/v1/events?bbox=-96,40,-90,44&limit=100", "/api/v1/events?jurisdiction=IA&severity=major,minor&limit=20", "/api/v1/features/groups", "/api/v1/events?lat=41.6&lng=-93.6&radius_km=100&limit=50"]
-  const distinct = () => {
-    const lat = 40.5 + Math.random() * 3
-    const lng = -96 + Math.random() * 5
-    return `/api/v1/events?bbox=${lng.toFixed(4)},${lat.toFixed(4)},${(lng + 0.5 + Math.random()).toFixed(4)},${(lat + 0.5 + Math.random()).toFixed(4)}&limit=50`
-  }
-  const requests = paths.flatMap((path, i) => [
-    { method: "GET" as const, path, headers: h, onResponse },
-    ...(i % 2 === 0 ? [{ method: "GET" as const, headers: h, onResponse, setupRequest: (req: autocannon.Request) => ({ ...req, path: distinct() }) }] : [])
-  ])
-  const instance = autocannon({
-    url: `http://127.0.0.1:${port}`, connections: API_CONNECTIONS, duration: seconds, timeout: 10, overallRate: API_RATE, requests
-  }, () => undefined)
-  instance.on("reqError", (e: Error & { code?: string }) => {
-    if (/timeout/i.test(String(e?.message ?? e))) hung++
-    seen.push({ at: Date.now(), status: 0, retryAfter: false })
-  })
-  return { seen, hung: () => hung, done: new Promise<void>((r) => instance.on("done", () => r())) }
-}
-
-/** What the traffic saw around a fault at `from`..`to`: 5xx and failures, their span, and when all was 2xx again. */
-const aroundFault = (seen: ReadonlyArray<Seen>, from: number, to: number, windowMs: number) => {
-  const inWindow = seen.filter((s) => s.at >= from && s.at <= from + windowMs)
-  const bad = inWindow.filter((s) => s.status === 0 || s.status >= 500)
-  const lastBad = bad.length > 0 ? Math.max(...bad.map((s) => s.at)) : from
-  return {
-    answers: inWindow.length,
-    "503": bad.filter((s) => s.status === 503).length,
-    "503 without Retry-After": bad.filter((s) => s.status === 503 && !s.retryAfter).length,
-    "other 5xx": bad.filter((s) => s.status >= 500 && s.status !== 503).length,
-    lost: bad.filter((s) => s.status === 0).length,
-    "5xx span s": bad.length > 0 ? Number(((lastBad - Math.min(...bad.map((s) => s.at))) / 1000).toFixed(1)) : 0,
-    "recovery s": Number((Math.max(0, lastBad - to) / 1000).toFixed(1))
-  }
-}
 
 const main = async () => {
   log(`chaos: ${SCENARIOS.join(", ")}; timeline ${STEPS} steps × ${STEP_S} s; work dir ${work}`)
@@ -400,7 +338,7 @@ const runScenario = async (scenario: string): Promise<Observed> => {
     await c.connect()
     await c.query("UPDATE api_keys SET rate_limit_rpm = 100000000")
     await c.end()
-    traffic = apiTraffic(apiPort, apiKey, TIMELINE_S)
+    traffic = apiTraffic(apiPort, apiKey, TIMELINE_S, API_CONNECTIONS, API_RATE)
   }
   if (scenario === "kill-random") {
     for (let s = 10; s <= TIMELINE_S - 10; s += 5) {
