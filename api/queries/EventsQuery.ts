@@ -78,7 +78,7 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   if (f.bbox) {
     const b = f.bbox
     const cover = coverBbox(b.minLng, b.minLat, b.maxLng, b.maxLat)
-    if (cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
+    if (cover && cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
     w.push(sql`latitude BETWEEN ${b.minLat} AND ${b.maxLat} AND longitude BETWEEN ${b.minLng} AND ${b.maxLng}`)
   }
   if (f.updatedAfter) w.push(sql`last_updated >= ${f.updatedAfter}`)

@@ -1,5 +1,7 @@
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
+import { keyedCache } from "../cached.js"
 
 export interface SourceCreditRow {
   readonly name: string
@@ -65,12 +67,19 @@ export const statsSummary = Effect.gen(function* () {
   }
 })
 
+/**
+ * Credits by set of sources, kept a minute: a source's attribution comes from its adapter's code,
+ * so it changes only when a new version registers its sources, and a list answer would otherwise
+ * wait on a second round trip for the same few rows every time. A new source is a new key.
+ */
+const creditsBySources = keyedCache<ReadonlyArray<SourceCreditRow>, SqlError, SqlClient.SqlClient>(60_000, 1000)
+
 /** The credits the given sources require, once each. */
 export const attributionFor = (sourceIds: ReadonlyArray<string>) =>
   sourceIds.length === 0
     ? Effect.succeed([] as ReadonlyArray<SourceCreditRow>)
-    : Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    : creditsBySources([...sourceIds].sort().join("\n"), Effect.flatMap(SqlClient.SqlClient, (sql) =>
         sql<{ attribution: SourceCreditRow }>`
           SELECT DISTINCT ON (attribution->>'name') attribution FROM sources
           WHERE id = ANY(${sourceIds}) AND attribution IS NOT NULL ORDER BY attribution->>'name'`
-      ).pipe(Effect.map((rows) => rows.map((r) => r.attribution)))
+      ).pipe(Effect.map((rows) => rows.map((r) => r.attribution))))

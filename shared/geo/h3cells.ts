@@ -1,5 +1,5 @@
 import * as turf from "@turf/turf"
-import { cellToParent, getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { cellToBoundary, cellToLatLng, cellToParent, getHexagonAreaAvg, gridDisk, gridRing, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
 
 /** Resolutions stored per row (columns h3_r3, h3_r5, h3_r7). */
 export const RESOLUTIONS = [7, 5, 3] as const
@@ -61,40 +61,101 @@ export interface CellCover {
   readonly cells: ReadonlyArray<string>
 }
 
-const cover = (ring: Array<Array<number>>, areaKm2: number): CellCover => {
-  const res = pickResolution(areaKm2)
-  const cells = polygonToCellsExperimental([ring], res, POLYGON_TO_CELLS_FLAGS.containmentOverlapping, true)
-  return { res, cells: cells.map(toDecimal) }
+/** A cover larger than this is not worth sending as a prefilter; growing stops there. */
+const MAX_COVER_CELLS = 2000
+/** Rings grown at most (the resolution is chosen so a region's circumcircle takes about 7). */
+const MAX_RINGS = 40
+
+/**
+ * The cells that may touch a connected region, grown ring by ring from a cell holding a point of
+ * it until a whole ring lies clear. Sound, not just likely: three cells meet at every H3 vertex,
+ * so cells touching a connected region form an edge-connected patch, and a patch that holds the
+ * seed cannot reach past a ring none of whose cells touches. `mayTouch` may say yes too often
+ * (more cells), never too rarely. Null when the cover would exceed MAX_COVER_CELLS or MAX_RINGS.
+ */
+const growCover = (res: Resolution, seed: string, mayTouch: (cell: string) => boolean): CellCover | null => {
+  const cells = [seed]
+  for (let k = 1; ; k++) {
+    let touched = false
+    for (const cell of gridRing(seed, k)) {
+      if (!mayTouch(cell)) continue
+      touched = true
+      cells.push(cell)
+    }
+    if (!touched) return { res, cells: cells.map(toDecimal) }
+    if (cells.length > MAX_COVER_CELLS || k >= MAX_RINGS) return null
+  }
 }
 
-/** Beyond this a circle's polygon is no longer a fair stand-in for it (and the cover no cheaper than the exact test). */
-const MAX_COVER_RADIUS_KM = 2000
-
-/** A circle that stays clear of the poles and the antimeridian, where a lng/lat polygon wraps wrongly. */
-const coverable = (lat: number, lng: number, radiusKm: number) => {
-  if (radiusKm > MAX_COVER_RADIUS_KM) return false
-  const dLat = radiusKm / 111.32
-  if (Math.abs(lat) + dLat >= 85) return false
-  const dLng = dLat / Math.cos(((Math.abs(lat) + dLat) * Math.PI) / 180)
-  return Math.abs(lng) + dLng < 180
+type LatLng = [number, number]
+/** H3's own Earth radius (greatCircleDistance), in JS: the wasm call costs more than the sum. */
+const H3_EARTH_KM = 6371.007180918475
+const RAD = Math.PI / 180
+const km = (a: LatLng, b: LatLng) => {
+  const sLat = Math.sin(((b[0] - a[0]) * RAD) / 2)
+  const sLng = Math.sin(((b[1] - a[1]) * RAD) / 2)
+  const h = sLat * sLat + Math.cos(a[0] * RAD) * Math.cos(b[0] * RAD) * sLng * sLng
+  return 2 * H3_EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)))
 }
 
 /**
- * Cells that together contain every point within `radiusKm` (a prefilter: the exact great-circle
- * test follows in SQL; the polygon circumscribes the circle), or null when the circle is too large
- * or wraps a pole or the antimeridian, where callers rely on the exact test alone.
+ * How far a cell reaches from its center: the farthest boundary vertex. H3 edges are great-circle
+ * arcs (straight lines in the gnomonic face projection, with extra vertices where they cross a
+ * face), and along a short arc the distance from a point peaks at an end.
  */
-export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCover | null => {
-  if (!coverable(lat, lng, radiusKm)) return null
-  const steps = 64
-  const outer = radiusKm / Math.cos(Math.PI / steps) + 0.01
-  const circle = turf.circle([lng, lat], outer, { steps, units: "kilometers" })
-  return cover(circle.geometry.coordinates[0], Math.PI * outer * outer)
+const reachKm = (center: LatLng, cell: string) => {
+  let far = 0
+  for (const v of cellToBoundary(cell)) far = Math.max(far, km(center, v as LatLng))
+  return far
 }
 
-export const coverBbox = (minLng: number, minLat: number, maxLng: number, maxLat: number): CellCover => {
-  const ring = [[minLng, minLat], [maxLng, minLat], [maxLng, maxLat], [minLng, maxLat], [minLng, minLat]]
-  return cover(ring, turf.area(turf.polygon([ring])) / 1e6)
+/** Beyond this a cover is no cheaper than the exact test (and would exceed MAX_COVER_CELLS). */
+const MAX_COVER_RADIUS_KM = 2000
+
+/**
+ * Cells that together contain every point within `radiusKm` (a prefilter: the exact great-circle
+ * test follows in SQL), or null for a circle too large to be worth it. The SQL distance uses
+ * another Earth radius than H3 (6,371.0088 vs 6,371.0072 km), hence the small margin.
+ */
+export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCover | null => {
+  if (radiusKm > MAX_COVER_RADIUS_KM) return null
+  const res = pickResolution(Math.PI * radiusKm * radiusKm)
+  const center: LatLng = [lat, lng]
+  const reach = radiusKm * 1.001 + 0.01
+  return growCover(res, latLngToCell(lat, lng, res), (cell) => {
+    const c = cellToLatLng(cell) as LatLng
+    const d = km(center, c)
+    return d <= reach || d <= reach + reachKm(c, cell)
+  })
+}
+
+/**
+ * How far a great-circle edge can bulge poleward of its end vertices' latitudes, in degrees:
+ * under 0.002° for the longest stored edges (res 3, ~70 km) at 60°, and 0.02° covers them to 85°.
+ */
+const EDGE_BULGE_DEG = 0.02
+/** Boxes reaching nearer the poles than this are left to the exact test (edges bulge more there). */
+const MAX_COVER_LAT = 85
+
+/** Cells touching a lng/lat box, or null near the poles or when the cover would be too large. */
+export const coverBbox = (minLng: number, minLat: number, maxLng: number, maxLat: number): CellCover | null => {
+  if (Math.max(Math.abs(minLat), Math.abs(maxLat)) > MAX_COVER_LAT || minLng > maxLng || minLat > maxLat) return null
+  // sized by the circle around the box, so a long thin box does not take hundreds of rings
+  const center: LatLng = [(minLat + maxLat) / 2, (minLng + maxLng) / 2]
+  const halfDiagKm = Math.max(km(center, [minLat, minLng]), km(center, [maxLat, maxLng]), km(center, [minLat, maxLng]))
+  const res = pickResolution(Math.PI * halfDiagKm * halfDiagKm)
+  return growCover(res, latLngToCell(center[0], center[1], res), (cell) => {
+    let south = Infinity, north = -Infinity, west = Infinity, east = -Infinity
+    for (const [vLat, vLng] of cellToBoundary(cell)) {
+      south = Math.min(south, vLat)
+      north = Math.max(north, vLat)
+      west = Math.min(west, vLng)
+      east = Math.max(east, vLng)
+    }
+    // a cell across the antimeridian spans every longitude here: kept, never wrongly dropped
+    const lngOverlap = east - west > 180 || (east >= minLng && west <= maxLng)
+    return lngOverlap && north + EDGE_BULGE_DEG >= minLat && south - EDGE_BULGE_DEG <= maxLat
+  })
 }
 
 /** Spacing of the points sampled along a line: well under a resolution-7 cell's edge (~1.2 km). */
