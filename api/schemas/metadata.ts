@@ -70,6 +70,35 @@ export const Status = Schema.Struct({
   }))
 }).annotations({ identifier: "Status" })
 
+/** One day's polls of a source (UTC day); `uptime_percent` null on a day without polls. */
+const UptimeDay = Schema.Struct({
+  day: Schema.String.annotations({ jsonSchema: { type: "string", format: "date" } }), polls: Count, uptime_percent: Schema.NullOr(Schema.Number)
+})
+
+/** Public per-source detail behind the status page (not in SPEC §4.6; see docs/api/api.md). */
+export const SourceStatus = Schema.Struct({
+  id: Schema.String, jurisdiction: Schema.String, jurisdiction_name: Schema.String, kind: NullableText, format: NullableText,
+  poll_interval_s: Count, last_poll_at: NullableDateTime,
+  last_outcome: Schema.NullOr(Schema.Literal("ok", "not_modified", "empty", "error")), last_http_status: Schema.NullOr(Int),
+  circuit: Schema.Literal("closed", "open"), circuit_open_until: NullableDateTime,
+  records: Schema.NullOr(Count).annotations({ description: "Records in the last poll that read the feed" }),
+  rejected_7d: Count, top_reasons: Schema.Array(Schema.Struct({ reason: Schema.String, count: Count })),
+  uptime_7day_percent: Schema.NullOr(Schema.Number), uptime_by_day: Schema.Array(UptimeDay)
+}).annotations({ identifier: "SourceStatus" })
+
+export const SourceStatusReport = Schema.Struct({
+  generated_at: DateTime,
+  sources: Schema.Array(SourceStatus),
+  stages: Schema.Array(Schema.Struct({
+    group: Schema.String, lag_messages: Count, pending: Count,
+    behind_seconds: Schema.NullOr(Schema.Number).annotations({ description: "Age of the oldest change the group has not finished; 0 when caught up" })
+  })),
+  incidents: Schema.Array(Schema.Struct({
+    source: Schema.String, jurisdiction: Schema.String, began_at: DateTime, ended_at: NullableDateTime,
+    failed_polls: Count, skipped_polls: Count
+  }))
+}).annotations({ identifier: "SourceStatusReport" })
+
 export const Health = Schema.Struct({
   status: Schema.Literal("ok", "degraded"), version: Schema.String, uptime: Count,
   db: Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^(ok|down)/(ok|down)$" }, description: "<postgres>/<redis>" })

@@ -9,6 +9,7 @@ import type { Validators } from "./Fetcher.js"
 import { changesEmitted, recordsRejected, sourcePolls } from "./metrics.js"
 import { type PollOutcome, registerSources } from "./PollRecorder.js"
 import { drainParticipant, drainRequested, isDraining } from "../../shared/lifecycle/Drain.js"
+import { CIRCUIT_SKIP } from "../../shared/sources/pollState.js"
 import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
 
@@ -117,7 +118,6 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     return attempt.outcome
   }).pipe(Effect.annotateLogs("source", source.id))
 
-const CIRCUIT_SKIP = "circuit open: poll skipped"
 
 /**
  * Polls one source until the process stops; a failing poll is logged and never ends the loop. On

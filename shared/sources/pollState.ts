@@ -12,6 +12,9 @@ export type CircuitState = typeof CircuitState.Type
 export const Validators = Schema.Struct({ etag: Schema.optional(Schema.String), lastModified: Schema.optional(Schema.String) })
 export type Validators = typeof Validators.Type
 
+/** The error a poll records when its circuit was open and it did not reach the feed (the status page counts these as incidents). */
+export const CIRCUIT_SKIP = "circuit open: poll skipped"
+
 export const CLOSED: CircuitState = { failures: 0, openUntil: 0, cooldownMs: 0 }
 
 const circuitJson = Schema.parseJson(CircuitState)

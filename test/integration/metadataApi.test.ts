@@ -9,6 +9,7 @@ import { adapters } from "../../pipeline/sources/registry.js"
 import { rebuildCoverage } from "../../pipeline/stages/coverage/rebuildCoverage.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { Redis } from "../../shared/db/Redis.js"
+import { CIRCUIT_SKIP } from "../../shared/sources/pollState.js"
 import { changeScript, feature, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
 import { api } from "../support/http.js"
@@ -33,7 +34,7 @@ beforeAll(async () => {
   rt = build((p) => (port = p))
   await rt.runtime()
   await rt.runPromise(Effect.gen(function* () {
-    const sources = [src("cams", "drivebc_webcams", "BC"), src("ev", "ocpi", "BC"), src("ny", "ibi511", "NY"), src("signs", "drivebc_dms", "BC")]
+    const sources = [src("cams", "drivebc_webcams", "BC"), src("ev", "ocpi", "BC"), src("ny", "ibi511", "NY"), src("signs", "drivebc_dms", "BC"), src("wa", "ibi511", "WA")]
     yield* registerSources(sources, (a) => adapters.get(a))
     const cams = featureChanges("cams", [feature("c1"), feature("c2")])
     const signs = featureChanges("signs", [feature("s1", { feature_type: "signs" })])
@@ -57,8 +58,21 @@ beforeAll(async () => {
       })
     }
     yield* recordPoll({ source: "ev", startedAt: new Date(now), outcome: "error", latencyMs: 5, httpStatus: 503, recordCount: 0, rejected: [], changeCount: 0, error: "HTTP 503" })
+    // wa: a circuit that opened and closed again, then failures and an opening still under way
+    const waPolls = [["ok", null], ["error", "HTTP 500"], ["error", CIRCUIT_SKIP], ["error", CIRCUIT_SKIP], ["ok", null], ["error", "HTTP 500"], ["error", CIRCUIT_SKIP]] as const
+    for (const [i, [outcome, error]] of waPolls.entries()) {
+      yield* recordPoll({
+        source: "wa", startedAt: new Date(now - 100_000 + i * 10_000), outcome, latencyMs: 5, httpStatus: outcome === "ok" ? 200 : null,
+        recordCount: outcome === "ok" ? 7 : 0, rejected: [], changeCount: 0, error
+      })
+    }
     const redis = yield* Redis
     yield* redis.use("circuit", (c) => c.set(redis.key("circuit", "ev"), JSON.stringify({ failures: 5, openUntil: Date.now() + 600_000, cooldownMs: 600_000 })))
+    // a consumer group three changes behind
+    yield* redis.use("group", async (c) => {
+      await c.xGroupCreate(redis.key("changes"), "status-test", "$", { MKSTREAM: true })
+      for (let i = 0; i < 3; i++) await c.xAdd(redis.key("changes"), "*", { body: "{}" })
+    })
   }))
   const { key } = await rt.runPromise(createKey({ plan: "pro", email: "meta@example.com" }))
   call = api(`http://127.0.0.1:${port}/api/v1`, key)
@@ -118,7 +132,7 @@ describe("sources and credits", () => {
   })
   it("lists data sources with their credits and last poll", async () => {
     const data = (await call("/data-sources")).body.data
-    expect(data.map((d: { id: string }) => d.id)).toEqual(["cams", "ev", "ny", "signs"])
+    expect(data.map((d: { id: string }) => d.id)).toEqual(["cams", "ev", "ny", "signs", "wa"])
     expect(data[0]).toMatchObject({ kind: "features", yields: ["cameras"], requires_attribution: true })
     expect(data[2]).toMatchObject({ kind: "events", requires_attribution: false, attribution: null, last_outcome: "error" })
   })
@@ -146,10 +160,46 @@ describe("stats and status", () => {
   it("answers /status without a key, with circuits, uptime and worker staleness", async () => {
     const r = await anon("/status")
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ overall: "degraded", total_resources: 4, critical: 3 })
+    expect(r.body).toMatchObject({ overall: "degraded", total_resources: 5, critical: 3, warning: 2 })
     expect(r.body.worker.healthy).toBe(true)
     const byCode = Object.fromEntries(r.body.jurisdictions.map((j: { code: string }) => [j.code, j]))
     expect(byCode.NY).toMatchObject({ name: "New York", country: "US", status: "warning", total_resources: 1, open_circuits: 0, uptime_7day_percent: 75 })
     expect(byCode.BC).toMatchObject({ status: "critical", total_resources: 3, open_circuits: 1, uptime_7day_percent: 0 })
+    expect(byCode.WA).toMatchObject({ status: "warning", total_resources: 1, uptime_7day_percent: 28.57 })
+  })
+
+  it("answers /status/sources without a key: per source, stage lag and the week's incidents", async () => {
+    const r = await anon("/status/sources")
+    expect(r.status).toBe(200)
+    expect(r.headers.get("cache-control")).toBe("public, max-age=30")
+    const byId = Object.fromEntries(r.body.sources.map((s: { id: string }) => [s.id, s]))
+    expect(r.body.sources.map((s: { id: string }) => s.id)).toEqual(["cams", "ev", "signs", "ny", "wa"])
+    expect(byId.ny).toMatchObject({
+      jurisdiction: "NY", jurisdiction_name: "New York", kind: "events", last_outcome: "error", circuit: "closed", circuit_open_until: null,
+      records: 2, rejected_7d: 6, uptime_7day_percent: 75,
+      top_reasons: [{ reason: "Latitude: Expected number, actual \"x\"", count: 3 }, { reason: "Latitude: Expected number, actual \"north\"", count: 2 }, { reason: "invalid coordinates 91,-200", count: 1 }]
+    })
+    expect(byId.ev).toMatchObject({ circuit: "open", last_outcome: "error", last_http_status: 503, records: null, uptime_7day_percent: 0 })
+    expect(Date.parse(byId.ev.circuit_open_until)).toBeGreaterThan(Date.now())
+    expect(byId.signs).toMatchObject({ last_poll_at: null, last_outcome: null, uptime_7day_percent: null, top_reasons: [] })
+    // seven UTC days, oldest first, today last; the polls land on the day they were made
+    for (const s of r.body.sources) {
+      expect(s.uptime_by_day).toHaveLength(7)
+      expect(s.uptime_by_day.map((d: { day: string }) => d.day)).toEqual([...s.uptime_by_day.map((d: { day: string }) => d.day)].sort())
+    }
+    expect(byId.wa.uptime_by_day.reduce((n: number, d: { polls: number }) => n + d.polls, 0)).toBe(7)
+    expect(byId.wa.uptime_by_day.at(-1).day).toBe(new Date(Date.parse(r.body.generated_at)).toISOString().slice(0, 10))
+    expect(byId.wa.records).toBe(7)
+    // incidents: runs of failed polls in which the circuit opened, newest first
+    const base = Date.parse(byId.ny.last_poll_at) - 3000 - 100_000
+    expect(r.body.incidents.map((i: { began_at: string; ended_at: string | null }) => [i.began_at, i.ended_at])).toEqual([
+      [new Date(base + 50_000).toISOString(), null],
+      [new Date(base + 10_000).toISOString(), new Date(base + 40_000).toISOString()]
+    ])
+    expect(r.body.incidents[0]).toMatchObject({ source: "wa", jurisdiction: "WA", failed_polls: 2, skipped_polls: 1 })
+    expect(r.body.incidents[1]).toMatchObject({ source: "wa", failed_polls: 3, skipped_polls: 2 })
+    const group = r.body.stages.find((g: { group: string }) => g.group === "status-test")
+    expect(group).toMatchObject({ lag_messages: 3, pending: 0 })
+    expect(group.behind_seconds).toBeGreaterThanOrEqual(0)
   })
 })

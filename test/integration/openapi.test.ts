@@ -216,6 +216,7 @@ describe("GET /api/v1/openapi.json", () => {
     await check("get", "/plans", "/plans", { status: 200 })
     await check("get", "/account", "/account", { key: keys.free, status: 200 })
     await check("get", "/status", "/status", { status: 200 })
+    await check("get", "/status/sources", "/status/sources", { status: 200 })
     await check("get", "/health", "/health", { status: 200 })
     // every documented operation was exercised
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`))
