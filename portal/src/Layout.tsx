@@ -4,7 +4,7 @@ import { call, setCsrf } from "./api.js"
 import { Link, navigate } from "./router.js"
 import { useSession } from "./session.js"
 
-const NAV = [["/", "Overview"], ["/keys", "API keys"], ["/usage", "Usage"], ["/webhooks", "Webhooks"], ["/billing/upgrade", "Plans"]] as const
+const NAV = [["/", "Overview"], ["/keys", "API keys"], ["/usage", "Usage"], ["/webhooks", "Webhooks"], ["/billing/upgrade", "Plans"], ["/status", "Status"]] as const
 
 export const Layout = ({ path, children }: { path: string; children: ComponentChildren }) => {
   const { customer, setCustomer } = useSession()
@@ -42,7 +42,7 @@ export const Layout = ({ path, children }: { path: string; children: ComponentCh
       </header>
       <main id="main" class="main">{children}</main>
       <footer class="footer">
-        <p>Road Data · traffic events and road features for the US and Canada · <a href="/docs/">API reference</a> · <a href="/api/v1/status">Service status</a></p>
+        <p>Road Data · traffic events and road features for the US and Canada · <a href="/docs/">API reference</a> · <Link href="/status">Service status</Link></p>
       </footer>
     </div>
   )

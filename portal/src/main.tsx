@@ -8,6 +8,7 @@ import { KeysPage } from "./pages/Keys.js"
 import { LoginPage } from "./pages/Login.js"
 import { ResetPage } from "./pages/Reset.js"
 import { SignUpPage } from "./pages/SignUp.js"
+import { StatusPage } from "./pages/Status.js"
 import { UsagePage } from "./pages/Usage.js"
 import { VerifyPage } from "./pages/Verify.js"
 import { WebhookPage } from "./pages/Webhook.js"
@@ -17,7 +18,7 @@ import { type Customer, SessionContext } from "./session.js"
 
 const TITLES: Record<string, string> = {
   "/": "Overview", "/signup": "Sign up", "/login": "Log in", "/verify": "Confirm email", "/reset": "Reset password",
-  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans"
+  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status"
 }
 const NEEDS_LOGIN = ["/keys", "/usage", "/webhooks", "/billing/upgrade"]
 
@@ -32,6 +33,7 @@ const Page = ({ path, search }: { path: string; search: string }) => {
     case "/usage": return <UsagePage />
     case "/webhooks": return <WebhooksPage />
     case "/billing/upgrade": return <BillingPage search={search} />
+    case "/status": return <StatusPage />
     default: return <HomePage />
   }
 }

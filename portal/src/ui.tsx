@@ -64,8 +64,9 @@ export const useAction = () => {
 }
 
 /** A table that scrolls sideways on a phone (a wide one keeps its columns readable rather than squeezed); an empty heading is an actions column, named for screen readers. */
-export const Table = ({ head, children, testId, wide }: { head: ReadonlyArray<string>; children: ComponentChildren; testId?: string; wide?: boolean }) => (
-  <div class="table-wrap">
+export const Table = ({ head, children, testId, wide, label }: { head: ReadonlyArray<string>; children: ComponentChildren; testId?: string; wide?: boolean; label?: string }) => (
+  // a wide table may scroll sideways: then its box takes keyboard focus, so arrow keys reach the hidden columns
+  <div class="table-wrap" {...(wide ? { tabIndex: 0, role: "region", "aria-label": label ?? "Table" } : {})}>
     <table data-testid={testId} class={wide ? "wide" : undefined}>
       <thead><tr>{head.map((h, i) => <th scope="col" key={i}>{h === "" ? <span class="sr-only">Actions</span> : h}</th>)}</tr></thead>
       <tbody>{children}</tbody>
