@@ -1,7 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
-import { Redis } from "../../shared/db/Redis.js"
 import { CIRCUIT_SKIP, readCircuits } from "../../shared/sources/pollState.js"
 import { nowMillis } from "../../shared/time/Now.js"
 
@@ -24,18 +23,13 @@ const lastSevenDays = (now: number) =>
 const stageLag = (now: number) =>
   Effect.gen(function* () {
     const streams = yield* RedisStreams
-    const redis = yield* Redis
-    const streamKey = redis.key("changes")
-    const groups = yield* streams.groups
-    return yield* Effect.forEach(groups, (g) =>
+    return yield* Effect.forEach(yield* streams.groups, (g) =>
       Effect.gen(function* () {
-        const waiting = (g.lag ?? 0) + g.pending
-        if (waiting === 0) return { group: g.group, lag_messages: 0, pending: 0, behind_seconds: 0 }
-        const oldest = g.pending > 0
-          ? (yield* Effect.tryPromise(() => redis.client.xPending(streamKey, g.group))).firstId
-          : (yield* Effect.tryPromise(() => redis.client.xRange(streamKey, `(${g.lastDeliveredId}`, "+", { COUNT: 1 })))[0]?.id ?? null
+        const base = { group: g.group, lag_messages: g.lag ?? 0, pending: g.pending }
+        if ((g.lag ?? 0) + g.pending === 0) return { ...base, behind_seconds: 0 }
+        const oldest = yield* streams.oldestWaiting(g)
         const ms = oldest ? Number(oldest.split("-")[0]) : NaN
-        return { group: g.group, lag_messages: g.lag ?? 0, pending: g.pending, behind_seconds: Number.isFinite(ms) ? Math.max(0, Math.round((now - ms) / 100) / 10) : null }
+        return { ...base, behind_seconds: Number.isFinite(ms) ? Math.max(0, Math.round((now - ms) / 100) / 10) : null }
       }).pipe(Effect.orElseSucceed(() => ({ group: g.group, lag_messages: g.lag ?? 0, pending: g.pending, behind_seconds: null }))))
   }).pipe(Effect.provide(RedisStreams.layer))
 

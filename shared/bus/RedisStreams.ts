@@ -39,6 +39,8 @@ export interface RedisStreamsService {
    */
   readonly leave: (group: string, consumer: string) => Effect.Effect<number, RedisError>
   readonly groups: Effect.Effect<ReadonlyArray<GroupInfo>, RedisError>
+  /** The id of the oldest entry a group has not finished (its oldest pending one, else the next undelivered one); null when caught up. */
+  readonly oldestWaiting: (g: GroupInfo) => Effect.Effect<string | null, RedisError>
   readonly length: Effect.Effect<number, RedisError>
   /** Drops entries every group has processed (before the oldest one some group still needs); the count dropped. */
   readonly trimProcessed: Effect.Effect<number, RedisError>
@@ -113,6 +115,12 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
           wrap("xreadgroup", () =>
             conn.xReadGroup(group, consumer, { key: streamKey, id: ">" }, { COUNT: count, BLOCK: blockMs })
           ).pipe(Effect.map((r) => toMessages(r?.[0]?.messages))),
+        oldestWaiting: (g) =>
+          g.pending > 0
+            ? wrap("xpending", () => redis.client.xPending(streamKey, g.group)).pipe(Effect.map((p) => p.firstId ?? null))
+            : (g.lag ?? 0) > 0
+              ? wrap("xrange", () => redis.client.xRange(streamKey, `(${g.lastDeliveredId}`, "+", { COUNT: 1 })).pipe(Effect.map((r) => r[0]?.id ?? null))
+              : Effect.succeed(null),
         ack: (group, ids) =>
           ids.length === 0 ? Effect.void : wrap("xack", () => redis.client.xAck(streamKey, group, [...ids])).pipe(Effect.asVoid),
         autoClaim: (group, consumer, minIdleMs, count) =>
