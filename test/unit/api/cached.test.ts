@@ -27,6 +27,17 @@ const gated = () =>
     return { compute, open, runs: () => runs }
   })
 
+/** A cached value whose first computation has finished ("v1"), and its gate for the next. */
+const primed = Effect.gen(function* () {
+  const g = yield* gated()
+  const value = cached(60_000, g.compute)
+  const first = yield* Effect.fork(value)
+  yield* settle
+  yield* g.open
+  expect(yield* Fiber.join(first)).toBe("v1")
+  return { g, value }
+})
+
 describe("cached (metadata values kept per database)", () => {
   it.effect("callers that find no value share one computation", () =>
     Effect.gen(function* () {
@@ -42,12 +53,7 @@ describe("cached (metadata values kept per database)", () => {
 
   it.effect("refreshes in the background before expiry, answering the current value meanwhile", () =>
     Effect.gen(function* () {
-      const g = yield* gated()
-      const value = cached(60_000, g.compute)
-      const first = yield* Effect.fork(value)
-      yield* settle
-      yield* g.open
-      expect(yield* Fiber.join(first)).toBe("v1")
+      const { g, value } = yield* primed
       yield* TestClock.adjust("50 seconds")
       // past 80 % of its life: answered at once, one refresh started for everybody
       expect(yield* value).toBe("v1")
@@ -62,12 +68,7 @@ describe("cached (metadata values kept per database)", () => {
 
   it.effect("never answers a value older than its lifetime: past it, callers wait for the new one", () =>
     Effect.gen(function* () {
-      const g = yield* gated()
-      const value = cached(60_000, g.compute)
-      const first = yield* Effect.fork(value)
-      yield* settle
-      yield* g.open
-      yield* Fiber.join(first)
+      const { g, value } = yield* primed
       yield* TestClock.adjust("61 seconds")
       const late = yield* Effect.fork(value)
       yield* settle
