@@ -1,42 +1,13 @@
 import { useEffect, useState } from "preact/hooks"
+import type { SourceStatusReport, Status } from "../../../api/schemas/metadata.js"
 import { call, explain } from "../api.js"
 import { fmt, formatDate } from "../forms.js"
 import { Alert, Badge, Card, Table } from "../ui.js"
 
-/** GET /api/v1/status (SPEC §4.6), the fields this page reads. */
-interface Overall {
-  readonly overall: "ok" | "degraded" | "down"
-  readonly worker: { readonly last_seen: string | null }
-  readonly total_resources: number
-  readonly healthy: number
-  readonly warning: number
-  readonly critical: number
-}
-
-/** GET /api/v1/status/sources (the SourceStatusReport schema in api/schemas/metadata.ts). */
-interface Source {
-  readonly id: string
-  readonly jurisdiction: string
-  readonly jurisdiction_name: string
-  readonly kind: string | null
-  readonly format: string | null
-  readonly last_poll_at: string | null
-  readonly last_outcome: "ok" | "not_modified" | "empty" | "error" | null
-  readonly last_http_status: number | null
-  readonly circuit: "closed" | "open"
-  readonly circuit_open_until: string | null
-  readonly records: number | null
-  readonly rejected_7d: number
-  readonly top_reasons: ReadonlyArray<{ readonly reason: string; readonly count: number }>
-  readonly uptime_7day_percent: number | null
-  readonly uptime_by_day: ReadonlyArray<{ readonly day: string; readonly polls: number; readonly uptime_percent: number | null }>
-}
-interface Detail {
-  readonly generated_at: string
-  readonly sources: ReadonlyArray<Source>
-  readonly stages: ReadonlyArray<{ readonly group: string; readonly lag_messages: number; readonly pending: number; readonly behind_seconds: number | null }>
-  readonly incidents: ReadonlyArray<{ readonly source: string; readonly jurisdiction: string; readonly began_at: string; readonly ended_at: string | null; readonly failed_polls: number; readonly skipped_polls: number }>
-}
+// the API's own answer Schemas, as types only: a renamed field breaks this page's build
+type Overall = typeof Status.Encoded
+type Detail = typeof SourceStatusReport.Encoded
+type Source = Detail["sources"][number]
 
 /** The page reloads its figures this often (the API keeps them 30 s). */
 const REFRESH_MS = 30_000
