@@ -49,7 +49,8 @@ export const CONTENT_SECURITY_POLICY = [
   "font-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"
 ].join("; ")
 
-const securityHeaders = (ctx: Koa.Context) => {
+/** The portal's headers: its CSP (no inline script or style), no sniffing, no framing; the guides under /docs send them too. */
+export const portalSecurityHeaders = (ctx: Koa.Context) => {
   ctx.set("Content-Security-Policy", CONTENT_SECURITY_POLICY)
   ctx.set("X-Content-Type-Options", "nosniff")
   ctx.set("Referrer-Policy", "same-origin")
@@ -66,7 +67,7 @@ export const servePortal = (assets: PortalAssets = loadPortalAssets()): Koa.Midd
   const asset = page ? assets.get("/index.html") : ctx.path.startsWith("/assets/") || ctx.path === "/favicon.svg" ? assets.get(ctx.path) : undefined
   if (!asset) {
     if (page) {
-      securityHeaders(ctx)
+      portalSecurityHeaders(ctx)
       ctx.status = 503
       ctx.type = "text/plain; charset=utf-8"
       ctx.body = "The portal has not been built: run `npm run build:portal` (npm start does it)."
@@ -74,7 +75,7 @@ export const servePortal = (assets: PortalAssets = loadPortalAssets()): Koa.Midd
     }
     return next()
   }
-  securityHeaders(ctx)
+  portalSecurityHeaders(ctx)
   ctx.set("Cache-Control", page ? "no-cache" : "public, max-age=31536000, immutable")
   ctx.set("ETag", asset.etag)
   if (ctx.get("if-none-match") === asset.etag) {

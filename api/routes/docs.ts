@@ -1,7 +1,10 @@
 import Router from "@koa/router"
 import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import type Koa from "koa"
+import { guidePage, titleOf } from "../docs/guidePage.js"
 import { openApiDocument } from "../openapi/document.js"
+import { portalSecurityHeaders } from "../portal/servePortal.js"
 
 const DOCS_DIR = fileURLToPath(new URL("../../docs/api/", import.meta.url))
 
@@ -26,19 +29,39 @@ export const openApiRouter = () => {
   return router
 }
 
+const STYLESHEET = readFileSync(fileURLToPath(new URL("../docs/guide.css", import.meta.url)), "utf8")
+const STYLESHEET_PATH = "/docs/assets/guide.css"
+
+/**
+ * The guides as HTML pages with an anchor on every heading (`docs_url` fragments land on them),
+ * each also as its markdown at `/docs/<page>.md`; `/docs/` lists them.
+ */
 export const docsRouter = () => {
   const router = new Router({ prefix: "/docs" })
   const pages = loadPages()
-  router.get("/", (ctx) => {
-    ctx.type = "text/markdown; charset=utf-8"
-    ctx.body = ["# API reference", "", "- /api/v1/openapi.json", ...[...pages.keys()].sort().map((p) => `- /docs/${p}`)].join("\n") + "\n"
+  const guides = [...pages.keys()].sort().map((name) => ({ name, title: titleOf(name, pages.get(name)!) }))
+  const html = new Map(guides.map(({ name }) => [name, guidePage({ name, markdown: pages.get(name)!, guides, stylesheet: STYLESHEET_PATH })]))
+  const index = guidePage({
+    name: "", guides, stylesheet: STYLESHEET_PATH,
+    markdown: ["# API reference", "", "The machine-readable description of every endpoint: [/api/v1/openapi.json](/api/v1/openapi.json) (OpenAPI 3.1).", "",
+      ...guides.map((g) => `- [${g.title}](/docs/${g.name})`)].join("\n")
   })
-  router.get("/:page", (ctx) => {
-    const page = pages.get(ctx.params.page.toLowerCase())
-    if (page === undefined) return
+  const send = (ctx: Koa.Context, type: string, body: string) => {
+    portalSecurityHeaders(ctx)
     ctx.set("Cache-Control", "public, max-age=3600")
-    ctx.type = "text/markdown; charset=utf-8"
-    ctx.body = page
+    ctx.type = type
+    ctx.body = body
+  }
+  router.get("/", (ctx) => send(ctx, "text/html; charset=utf-8", index))
+  router.get("/assets/guide.css", (ctx) => send(ctx, "text/css; charset=utf-8", STYLESHEET))
+  router.get("/:page", (ctx) => {
+    const asked = ctx.params.page.toLowerCase()
+    const markdown = asked.endsWith(".md")
+    const name = markdown ? asked.slice(0, -3) : asked
+    const page = pages.get(name)
+    if (page === undefined) return
+    if (markdown) send(ctx, "text/markdown; charset=utf-8", page)
+    else send(ctx, "text/html; charset=utf-8", html.get(name)!)
   })
   return router
 }
