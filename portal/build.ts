@@ -1,5 +1,7 @@
 import { build } from "esbuild"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { createRequire } from "node:module"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -15,6 +17,10 @@ export const buildPortal = async (outDir = OUT_DIR) => {
   const started = performance.now()
   rmSync(outDir, { recursive: true, force: true })
   mkdirSync(join(outDir, "assets"), { recursive: true })
+  // swagger-ui's own stylesheet, linked by the reference page only, named by its content like the rest
+  const swaggerCss = readFileSync(createRequire(import.meta.url).resolve("swagger-ui-dist/swagger-ui.css"))
+  const swaggerCssName = `swagger-ui-${createHash("sha1").update(swaggerCss).digest("hex").slice(0, 8)}.css`
+  writeFileSync(join(outDir, "assets", swaggerCssName), swaggerCss)
   const result = await build({
     entryPoints: { app: join(here, "src/main.tsx"), styles: join(here, "src/styles.css") },
     bundle: true,
@@ -26,6 +32,10 @@ export const buildPortal = async (outDir = OUT_DIR) => {
     jsxImportSource: "preact",
     outdir: join(outDir, "assets"),
     entryNames: "[name]-[hash]",
+    // pages load their heavy parts (the API reference's swagger-ui) as chunks of their own
+    splitting: true,
+    define: { SWAGGER_CSS_HREF: JSON.stringify(`/assets/${swaggerCssName}`) },
+    chunkNames: "chunks/[name]-[hash]",
     metafile: true,
     legalComments: "linked",
     logLevel: "warning",

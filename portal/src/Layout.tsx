@@ -42,7 +42,7 @@ export const Layout = ({ path, children }: { path: string; children: ComponentCh
       </header>
       <main id="main" class="main">{children}</main>
       <footer class="footer">
-        <p>Road Data · traffic events and road features for the US and Canada · <a href="/docs/">API reference</a> · <Link href="/status">Service status</Link></p>
+        <p>Road Data · traffic events and road features for the US and Canada · <Link href="/reference">API reference</Link> · <a href="/docs/">Guides</a> · <Link href="/status">Service status</Link></p>
       </footer>
     </div>
   )

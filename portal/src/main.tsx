@@ -6,6 +6,7 @@ import { BillingPage } from "./pages/Billing.js"
 import { HomePage } from "./pages/Home.js"
 import { KeysPage } from "./pages/Keys.js"
 import { LoginPage } from "./pages/Login.js"
+import { ReferencePage } from "./pages/Reference.js"
 import { ResetPage } from "./pages/Reset.js"
 import { SignUpPage } from "./pages/SignUp.js"
 import { StatusPage } from "./pages/Status.js"
@@ -18,7 +19,7 @@ import { type Customer, SessionContext } from "./session.js"
 
 const TITLES: Record<string, string> = {
   "/": "Overview", "/signup": "Sign up", "/login": "Log in", "/verify": "Confirm email", "/reset": "Reset password",
-  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status"
+  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status", "/reference": "API reference"
 }
 const NEEDS_LOGIN = ["/keys", "/usage", "/webhooks", "/billing/upgrade"]
 
@@ -34,6 +35,7 @@ const Page = ({ path, search }: { path: string; search: string }) => {
     case "/webhooks": return <WebhooksPage />
     case "/billing/upgrade": return <BillingPage search={search} />
     case "/status": return <StatusPage />
+    case "/reference": return <ReferencePage />
     default: return <HomePage />
   }
 }

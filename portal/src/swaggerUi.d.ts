@@ -1,0 +1,16 @@
+/** The part of swagger-ui-dist's ES bundle the reference page uses (the package ships no types). */
+declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
+  interface SwaggerUi {
+    preauthorizeApiKey(scheme: string, key: string): void
+  }
+  interface SwaggerUiOptions {
+    domNode: HTMLElement
+    url: string
+    tryItOutEnabled?: boolean
+    deepLinking?: boolean
+    docExpansion?: "list" | "full" | "none"
+    defaultModelsExpandDepth?: number
+  }
+  const SwaggerUIBundle: (options: SwaggerUiOptions) => SwaggerUi
+  export default SwaggerUIBundle
+}
