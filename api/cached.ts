@@ -36,7 +36,7 @@ export const cached = <A, E, R>(ttlMs: number, effect: Effect.Effect<A, E, R>) =
         slots.set(db, slot)
       }
       const s = slot
-      const refresh = Effect.suspend(() => {
+      const refresh = () => Effect.suspend(() => {
         if (s.pending) return Effect.succeed(s.pending)
         const done = Deferred.unsafeMake<A, E>(FiberId.none)
         s.pending = done
@@ -53,9 +53,9 @@ export const cached = <A, E, R>(ttlMs: number, effect: Effect.Effect<A, E, R>) =
       const age = now - s.at
       if (s.value && age < ttlMs) {
         const ahead = age >= ttlMs * REFRESH_AHEAD && !s.pending && now - s.failedAt >= RETRY_AFTER_FAILURE_MS
-        return ahead ? Effect.as(refresh, s.value.v) : Effect.succeed(s.value.v)
+        return ahead ? Effect.as(refresh(), s.value.v) : Effect.succeed(s.value.v)
       }
-      return Effect.flatMap(refresh, Deferred.await)
+      return Effect.flatMap(refresh(), Deferred.await)
     }))
 }
 

@@ -32,13 +32,13 @@ export const guideHtml = (markdown: string) =>
     .replace(/<table>/g, '<div class="table-scroll" tabindex="0" role="region" aria-label="Table"><table>')
     .replace(/<\/table>/g, "</table></div>")
 
+/** A guide's title: its first `# ` heading, else its name. */
+export const titleOf = (name: string, markdown: string) => /^#\s+(.+)$/m.exec(markdown)?.[1] ?? name
+
 /**
  * A guide as a page of its own: the portal's header, a list of the guides, the text. No script
  * (the page's CSP allows none inline, and it needs none): the browser scrolls to the fragment.
  */
-/** A guide's title: its first `# ` heading, else its name. */
-export const titleOf = (name: string, markdown: string) => /^#\s+(.+)$/m.exec(markdown)?.[1] ?? name
-
 export const guidePage = (opts: { readonly name: string; readonly markdown: string; readonly guides: ReadonlyArray<{ readonly name: string; readonly title: string }>; readonly stylesheet: string }) => {
   const title = titleOf(opts.name, opts.markdown)
   const nav = opts.guides
@@ -55,9 +55,9 @@ export const guidePage = (opts: { readonly name: string; readonly markdown: stri
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="topbar"><div class="topbar-inner"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">RD</span> Road Data</a><a class="topbar-link" href="/docs/">API reference</a></div></header>
+<header class="topbar"><div class="topbar-inner"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">RD</span> Road Data</a><nav class="topbar-links" aria-label="Reference"><a href="/docs/">Guides</a> <a href="/reference">API reference</a></nav></div></header>
 <div class="layout">
-<nav class="guides" aria-label="Guides"><ul>${nav}</ul><p><a href="/api/v1/openapi.json">openapi.json</a> · <a href="/docs/${escapeHtml(opts.name)}.md">this page as markdown</a></p></nav>
+<nav class="guides" aria-label="Guides"><ul>${nav}</ul><p><a href="/api/v1/openapi.json">openapi.json</a>${opts.name ? ` · <a href="/docs/${escapeHtml(opts.name)}.md">this page as markdown</a>` : ""}</p></nav>
 <main id="main" class="guide">
 ${guideHtml(opts.markdown)}
 </main>

@@ -5,7 +5,7 @@ import { CIRCUIT_SKIP, readCircuits } from "../../shared/sources/pollState.js"
 import { nowMillis } from "../../shared/time/Now.js"
 
 const DAY_MS = 86_400_000
-/** Reasons shown per source; the rest are in the admin CLI. */
+/** Reasons shown per source (`/data-sources` shows the last read's own). */
 const TOP_REASONS = 3
 /** Incidents listed, newest first. */
 const MAX_INCIDENTS = 50
@@ -26,11 +26,16 @@ const stageLag = (now: number) =>
     return yield* Effect.forEach(yield* streams.groups, (g) =>
       Effect.gen(function* () {
         const base = { group: g.group, lag_messages: g.lag ?? 0, pending: g.pending }
-        if ((g.lag ?? 0) + g.pending === 0) return { ...base, behind_seconds: 0 }
-        const oldest = yield* streams.oldestWaiting(g)
-        const ms = oldest ? Number(oldest.split("-")[0]) : NaN
-        return { ...base, behind_seconds: Number.isFinite(ms) ? Math.max(0, Math.round((now - ms) / 100) / 10) : null }
-      }).pipe(Effect.orElseSucceed(() => ({ group: g.group, lag_messages: g.lag ?? 0, pending: g.pending, behind_seconds: null }))))
+        const behind = yield* streams.oldestWaiting(g).pipe(
+          Effect.map((oldest) => {
+            if (oldest === null) return 0
+            const ms = Number(oldest.split("-")[0])
+            return Number.isFinite(ms) ? Math.max(0, Math.round((now - ms) / 100) / 10) : null
+          }),
+          Effect.orElseSucceed(() => null)
+        )
+        return { ...base, behind_seconds: behind }
+      }))
   }).pipe(Effect.provide(RedisStreams.layer))
 
 /**
@@ -90,19 +95,17 @@ export const sourceStatusReport = Effect.gen(function* () {
     generated_at: new Date(now).toISOString(),
     sources: sources.map((s, i) => {
       const openUntil = Option.match(circuits[i], { onNone: () => 0, onSome: (c) => c.openUntil })
-      const byDay = days.map((day) => {
-        const d = perDay.get(`${s.id} ${day}`)
-        return { day, polls: d?.polls ?? 0, uptime_percent: d ? percent(d.good, d.polls) : null }
-      })
-      const polls = byDay.reduce((n, d) => n + d.polls, 0)
-      const good = days.reduce((n, day) => n + (perDay.get(`${s.id} ${day}`)?.good ?? 0), 0)
+      const counted = days.map((day) => ({ day, polls: 0, good: 0, ...perDay.get(`${s.id} ${day}`) }))
+      const polls = counted.reduce((n, d) => n + d.polls, 0)
+      const good = counted.reduce((n, d) => n + d.good, 0)
       return {
         id: s.id, jurisdiction: s.jurisdiction, jurisdiction_name: s.name ?? s.jurisdiction, kind: s.kind, format: s.format,
         poll_interval_s: s.poll_interval_s, last_poll_at: s.last_poll_at, last_outcome: s.last_outcome, last_http_status: s.last_http_status,
         circuit: openUntil > now ? "open" as const : "closed" as const,
         circuit_open_until: openUntil > now ? new Date(openUntil).toISOString() : null,
         records: s.records, rejected_7d: s.rejected_7d, top_reasons: reasonsOf.get(s.id) ?? [],
-        uptime_7day_percent: percent(good, polls), uptime_by_day: byDay
+        uptime_7day_percent: percent(good, polls),
+        uptime_by_day: counted.map((d) => ({ day: d.day, polls: d.polls, uptime_percent: percent(d.good, d.polls) }))
       }
     }),
     stages: yield* stageLag(now),

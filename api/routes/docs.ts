@@ -43,7 +43,7 @@ export const docsRouter = () => {
   const html = new Map(guides.map(({ name }) => [name, guidePage({ name, markdown: pages.get(name)!, guides, stylesheet: STYLESHEET_PATH })]))
   const index = guidePage({
     name: "", guides, stylesheet: STYLESHEET_PATH,
-    markdown: ["# API reference", "", "The machine-readable description of every endpoint: [/api/v1/openapi.json](/api/v1/openapi.json) (OpenAPI 3.1).", "",
+    markdown: ["# Guides", "", "Every endpoint, with try-it buttons: the [API reference](/reference); machine-readable: [/api/v1/openapi.json](/api/v1/openapi.json) (OpenAPI 3.1).", "",
       ...guides.map((g) => `- [${g.title}](/docs/${g.name})`)].join("\n")
   })
   const send = (ctx: Koa.Context, type: string, body: string) => {

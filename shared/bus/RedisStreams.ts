@@ -88,14 +88,15 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
         )
       )
       /** The oldest entry some group still needs: its oldest pending one, or the last it was given; null without groups. */
+      /** The oldest entry delivered to a group and not yet acknowledged; null when none is. */
+      const oldestPending = (g: GroupInfo) =>
+        g.pending > 0
+          ? wrap("xpending", () => redis.client.xPending(streamKey, g.group)).pipe(Effect.map((p) => p.firstId ?? null))
+          : Effect.succeed(null)
       const safeTrimPoint = Effect.gen(function* () {
         let point: string | null = null
         for (const g of yield* groups) {
-          let needed = g.lastDeliveredId
-          if (g.pending > 0) {
-            const summary = yield* wrap("xpending", () => redis.client.xPending(streamKey, g.group))
-            if (summary.firstId) needed = summary.firstId
-          }
+          const needed = (yield* oldestPending(g)) ?? g.lastDeliveredId
           if (point === null || compareIds(needed, point) < 0) point = needed
         }
         return point
@@ -116,11 +117,10 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
             conn.xReadGroup(group, consumer, { key: streamKey, id: ">" }, { COUNT: count, BLOCK: blockMs })
           ).pipe(Effect.map((r) => toMessages(r?.[0]?.messages))),
         oldestWaiting: (g) =>
-          g.pending > 0
-            ? wrap("xpending", () => redis.client.xPending(streamKey, g.group)).pipe(Effect.map((p) => p.firstId ?? null))
-            : (g.lag ?? 0) > 0
-              ? wrap("xrange", () => redis.client.xRange(streamKey, `(${g.lastDeliveredId}`, "+", { COUNT: 1 })).pipe(Effect.map((r) => r[0]?.id ?? null))
-              : Effect.succeed(null),
+          Effect.flatMap(oldestPending(g), (pending) =>
+            pending !== null || (g.lag ?? 0) === 0
+              ? Effect.succeed(pending)
+              : wrap("xrange", () => redis.client.xRange(streamKey, `(${g.lastDeliveredId}`, "+", { COUNT: 1 })).pipe(Effect.map((r) => r[0]?.id ?? null))),
         ack: (group, ids) =>
           ids.length === 0 ? Effect.void : wrap("xack", () => redis.client.xAck(streamKey, group, [...ids])).pipe(Effect.asVoid),
         autoClaim: (group, consumer, minIdleMs, count) =>

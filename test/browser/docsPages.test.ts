@@ -1,39 +1,25 @@
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { everyDocsUrl } from "../support/docsUrls.js"
-import { hasChromium, launch, screenshots, seriousViolations } from "../support/browser.js"
-import { type PortalWorld, startPortalWorld } from "../support/portalWorld.js"
+import { hasChromium, screenshots, seriousViolations } from "../support/browser.js"
+import { portalInChromium } from "../support/portalBrowser.js"
 
 /**
  * Every link an error body carries (`docs_url`) opened in headless Chromium: an HTML page
  * scrolled to a heading of that name, the markdown still at `<page>.md`.
  */
-let w: PortalWorld
-let browser: Browser
-let page: Page
-
 describe.skipIf(!hasChromium)("the guides in a real browser", () => {
-  beforeAll(async () => {
-    w = await startPortalWorld()
-    browser = await launch()
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await w?.close()
-  })
+  const s = portalInChromium()
 
   it("opens every docs_url the API can answer at a heading of that name", async () => {
     const landed: Array<string> = []
     for (const url of everyDocsUrl()) {
       // a fresh load each time: a link that differs only by its fragment would not reload the page
-      await page.goto("about:blank")
-      const res = await page.goto(`${w.base}${url}`)
+      await s.page.goto("about:blank")
+      const res = await s.page.goto(`${s.w.base}${url}`)
       expect(res?.status(), url).toBe(200)
       expect(res?.headers()["content-type"], url).toMatch(/^text\/html/)
       const [, fragment] = url.split("#")
-      const at = await page.evaluate((id) => {
+      const at = await s.page.evaluate((id) => {
         const el = id ? document.getElementById(id) : document.querySelector("h1")
         if (!el) return null
         const bottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1
@@ -52,17 +38,17 @@ describe.skipIf(!hasChromium)("the guides in a real browser", () => {
   }, 120_000)
 
   it("keeps the markdown at <page>.md, lists the guides at /docs/, and passes the accessibility check", async () => {
-    const md = await fetch(`${w.base}/docs/errors.md`)
+    const md = await fetch(`${s.w.base}/docs/errors.md`)
     expect(md.headers.get("content-type")).toMatch(/^text\/markdown/)
     expect(await md.text()).toMatch(/^# Errors/)
-    const index = await page.goto(`${w.base}/docs/`)
+    const index = await s.page.goto(`${s.w.base}/docs/`)
     expect(index?.headers()["content-security-policy"]).toContain("script-src 'self'")
-    const links = await page.$$eval("main a", (as) => as.map((a) => a.getAttribute("href")))
+    const links = await s.page.$$eval("main a", (as) => as.map((a) => a.getAttribute("href")))
     expect(links).toEqual(expect.arrayContaining(["/docs/errors", "/docs/routing", "/docs/plans", "/api/v1/openapi.json"]))
     for (const [name, path] of [["docs-index", "/docs/"], ["docs-errors", "/docs/errors#429"], ["docs-plans", "/docs/plans"]] as const) {
-      await page.goto(`${w.base}${path}`)
-      const overflow = await screenshots(page, name)
-      expect([...await seriousViolations(page), ...overflow], name).toEqual([])
+      await s.page.goto(`${s.w.base}${path}`)
+      const overflow = await screenshots(s.page, name)
+      expect([...await seriousViolations(s.page), ...overflow], name).toEqual([])
     }
   }, 60_000)
 })
