@@ -8,7 +8,7 @@ import type Koa from "koa"
 export const PORTAL_DIST = fileURLToPath(new URL("../../dist/portal/", import.meta.url))
 
 /** The pages the client draws; each is answered with index.html so a reload or a link lands on it. */
-export const PORTAL_PAGES = ["/", "/signup", "/login", "/verify", "/reset", "/keys", "/usage", "/webhooks", "/billing/upgrade", "/status", "/reference"] as const
+export const PORTAL_PAGES = ["/", "/signup", "/login", "/verify", "/reset", "/keys", "/usage", "/webhooks", "/billing/upgrade", "/status", "/reference", "/map"] as const
 
 export interface PortalAsset {
   readonly body: Buffer
@@ -22,7 +22,7 @@ const TYPES: Record<string, string> = {
   ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json", ".map": "application/json"
 }
 
-/** Every built file, read once into memory (a few hundred kB). */
+/** Every built file, read once into memory (a few MB: the map's library and basemap, and their gzip twins). */
 export const loadPortalAssets = (dir = PORTAL_DIST): PortalAssets => {
   const out = new Map<string, PortalAsset>()
   if (!existsSync(dir)) return out
@@ -64,7 +64,7 @@ export const portalSecurityHeaders = (ctx: Koa.Context) => {
 export const servePortal = (assets: PortalAssets = loadPortalAssets()): Koa.Middleware => async (ctx, next) => {
   if (ctx.method !== "GET" && ctx.method !== "HEAD") return next()
   const page = (PORTAL_PAGES as ReadonlyArray<string>).includes(ctx.path) || ctx.path.startsWith("/webhooks/")
-  const asset = page ? assets.get("/index.html") : ctx.path.startsWith("/assets/") || ctx.path === "/favicon.svg" ? assets.get(ctx.path) : undefined
+  const asset = page ? assets.get("/index.html") : (ctx.path.startsWith("/assets/") && !ctx.path.endsWith(".gz")) || ctx.path === "/favicon.svg" ? assets.get(ctx.path) : undefined
   if (!asset) {
     if (page) {
       portalSecurityHeaders(ctx)
@@ -83,5 +83,14 @@ export const servePortal = (assets: PortalAssets = loadPortalAssets()): Koa.Midd
     return
   }
   ctx.type = asset.type
+  const gz = page ? undefined : assets.get(`${ctx.path}.gz`)
+  if (gz) {
+    ctx.set("Vary", "Accept-Encoding")
+    if (ctx.acceptsEncodings("gzip", "identity") === "gzip") {
+      ctx.set("Content-Encoding", "gzip")
+      ctx.body = gz.body
+      return
+    }
+  }
   ctx.body = asset.body
 }

@@ -21,7 +21,7 @@ import { reference } from "../queries/Reference.js"
 import { EventCollection, EventDetail, EventPage } from "../schemas/events.js"
 import { type ApiWarning, dataDelayWarning, unknownValue, vocabularyFilter } from "../warnings.js"
 
-const EventQuery = Schema.Struct({
+export const EventQuery = Schema.Struct({
   ids: Schema.optional(List("Comma-separated event ids; when present every other filter is ignored and every status is returned", 10_000)),
   jurisdiction: JurisdictionParam,
   type: Schema.optional(List(`${EVENT_TYPES.join(", ")}`)),
@@ -74,12 +74,10 @@ const byIds = (ids: ReadonlyArray<string>) =>
     return { envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }, warnings: [] as Array<ApiWarning> }
   })
 
-/** One /events query (ids, or filters and a page): the envelope and its warnings. */
-const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
+/** The filters of an /events question as the plan lets the caller see it; shared with the map's cells. */
+export const readEventFilters = (q: Omit<EventQuery, "ids" | "limit" | "offset" | "cursor">, warnings: Array<ApiWarning>) =>
   Effect.gen(function* () {
-    if (q.ids && q.ids.length > 0) return yield* byIds(q.ids)
     const auth = yield* RequestAuth
-    const warnings: Array<ApiWarning> = []
     const ref = yield* reference
     const statuses = vocabularyFilter(q.status, "status", EVENT_STATUSES, "unknown_status", warnings) ?? ["active"]
     yield* eventPlanGates(auth, yield* nowMillis, statuses, q)
@@ -104,6 +102,16 @@ const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
       historyDays: auth.plan.event_history_days ?? undefined,
       ...(q.dedupe ? { dedupe: true } : {})
     }
+    return { filters, ref }
+  })
+
+/** One /events query (ids, or filters and a page): the envelope and its warnings. */
+const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
+  Effect.gen(function* () {
+    if (q.ids && q.ids.length > 0) return yield* byIds(q.ids)
+    const auth = yield* RequestAuth
+    const warnings: Array<ApiWarning> = []
+    const { filters, ref } = yield* readEventFilters(q, warnings)
     yield* dependsOn(dependencyTags("event", filters.jurisdictions))
     const page = yield* pageOf(q, filters)
     const listed = yield* listEvents(filters, page)

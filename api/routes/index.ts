@@ -5,6 +5,7 @@ import { eventRoutes } from "./events.js"
 import { featureDetailRoutes } from "./featureDetails.js"
 import { featureRoutes } from "./features.js"
 import { healthRoutes } from "./health.js"
+import { mapRoutes } from "./map.js"
 import { metadataRoutes } from "./metadata.js"
 import { statusRoutes } from "./status.js"
 import { routingRoutes } from "./routing.js"
@@ -23,6 +24,7 @@ export const apiRoutes = (startedAt: number): ReadonlyArray<Route> => [
   ...eventRoutes,
   ...featureRoutes,
   ...featureDetailRoutes,
+  ...mapRoutes,
   ...metadataRoutes(startedAt),
   ...analyticsRoutes,
   ...truckRoutes,

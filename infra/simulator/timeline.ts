@@ -18,6 +18,7 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
  *   are linked as one event each (related[]); one malformed ibi511 record is quarantined until 30 s;
  * - 20 s: the I-35 work zone closes all lanes (severity_change moderate → major);
  * - 25 s: the I-95 disabled vehicle leaves the feed (archived, `observed`);
+ * - 40 s: a new crash on I-90 near Albany is reported (a new event, critical);
  * - 10 s: the Open511 feed starts failing (HTTP 503), at 60 s it answers empty; its events are
  *   archived by the stale sweep about 30 s after they were last seen (`stale_sweep`);
  * - features: three DriveBC cameras from 0 s, at 30 s one goes dark (`deactivated`); road
@@ -29,6 +30,7 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
 export const TIMELINE = {
   wzdxSeverityAt: 20,
   ibiClearAt: 25,
+  ibiNewAt: 40,
   malformedUntil: 30,
   open511FailsAt: 10,
   open511EmptyAt: 60,
@@ -57,7 +59,7 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/cars/bc/events": () => ({ status: 200, body: carsFeed() }),
   "/ibi511/ny/api/v2/get/event": (t) => ({
     status: 200,
-    body: [...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0), ...(t < TIMELINE.malformedUntil ? [malformed] : [])]
+    body: [...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0, t >= TIMELINE.ibiNewAt), ...(t < TIMELINE.malformedUntil ? [malformed] : [])]
   }),
   "/open511/bc/events": (t) =>
     t < TIMELINE.open511FailsAt

@@ -6,6 +6,7 @@ import { BillingPage } from "./pages/Billing.js"
 import { HomePage } from "./pages/Home.js"
 import { KeysPage } from "./pages/Keys.js"
 import { LoginPage } from "./pages/Login.js"
+import { MapPage } from "./pages/Map.js"
 import { ReferencePage } from "./pages/Reference.js"
 import { ResetPage } from "./pages/Reset.js"
 import { SignUpPage } from "./pages/SignUp.js"
@@ -19,9 +20,9 @@ import { type Customer, SessionContext } from "./session.js"
 
 const TITLES: Record<string, string> = {
   "/": "Overview", "/signup": "Sign up", "/login": "Log in", "/verify": "Confirm email", "/reset": "Reset password",
-  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status", "/reference": "API reference"
+  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status", "/reference": "API reference", "/map": "Live map"
 }
-const NEEDS_LOGIN = ["/keys", "/usage", "/webhooks", "/billing/upgrade"]
+const NEEDS_LOGIN = ["/keys", "/usage", "/webhooks", "/billing/upgrade", "/map"]
 
 const Page = ({ path, search }: { path: string; search: string }) => {
   if (path.startsWith("/webhooks/")) return <WebhookPage id={decodeURIComponent(path.slice("/webhooks/".length))} />
@@ -36,6 +37,7 @@ const Page = ({ path, search }: { path: string; search: string }) => {
     case "/billing/upgrade": return <BillingPage search={search} />
     case "/status": return <StatusPage />
     case "/reference": return <ReferencePage />
+    case "/map": return <MapPage />
     default: return <HomePage />
   }
 }

@@ -1,5 +1,5 @@
 import * as turf from "@turf/turf"
-import { cellToBoundary, cellToLatLng, cellToParent, getHexagonAreaAvg, gridDisk, gridRing, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { cellToBoundary, cellToLatLng, cellToParent, getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
 
 /** Resolutions stored per row (columns h3_r3, h3_r5, h3_r7). */
 export const RESOLUTIONS = [7, 5, 3] as const
@@ -61,30 +61,36 @@ export interface CellCover {
   readonly cells: ReadonlyArray<string>
 }
 
-/** A cover larger than this is not worth sending as a prefilter; growing stops there. */
-const MAX_COVER_CELLS = 2000
-/** Rings grown at most (the resolution is chosen so a region's circumcircle takes about 7). */
-const MAX_RINGS = 40
+/** A cover larger than this is not worth sending as a prefilter (the queries skip it past 1,000); growing stops there. */
+const MAX_COVER_CELLS = 1000
 
 /**
- * The cells that may touch a connected region, grown ring by ring from a cell holding a point of
- * it until a whole ring lies clear. Sound, not just likely: three cells meet at every H3 vertex,
- * so cells touching a connected region form an edge-connected patch, and a patch that holds the
- * seed cannot reach past a ring none of whose cells touches. `mayTouch` may say yes too often
- * (more cells), never too rarely. Null when the cover would exceed MAX_COVER_CELLS or MAX_RINGS.
+ * A region whose area holds this many times MAX_COVER_CELLS average cells is not grown at all:
+ * the cover would be dropped anyway. (Cells vary in area about 2× over the globe, hence the slack.)
+ */
+const hopeless = (areaKm2: number, res: Resolution) => areaKm2 / getHexagonAreaAvg(res, "km2") > 1.5 * MAX_COVER_CELLS
+
+/**
+ * The cells that may touch a connected region, grown outward from a cell holding a point of it
+ * through the cells that touch. Sound, not just likely: three cells meet at every H3 vertex, so
+ * cells touching a connected region form an edge-connected patch, and a flood through touching
+ * neighbours from the seed reaches all of it. Each touching cell's six neighbours are tested once
+ * (gridRing at large k costs milliseconds per ring: a national view took seconds). `mayTouch` may
+ * say yes too often (more cells), never too rarely. Null when the cover would exceed MAX_COVER_CELLS.
  */
 const growCover = (res: Resolution, seed: string, mayTouch: (cell: string) => boolean): CellCover | null => {
   const cells = [seed]
-  for (let k = 1; ; k++) {
-    let touched = false
-    for (const cell of gridRing(seed, k)) {
-      if (!mayTouch(cell)) continue
-      touched = true
-      cells.push(cell)
+  const seen = new Set(cells)
+  for (let i = 0; i < cells.length; i++) {
+    for (const next of gridDisk(cells[i], 1)) {
+      if (seen.has(next)) continue
+      seen.add(next)
+      if (!mayTouch(next)) continue
+      cells.push(next)
+      if (cells.length > MAX_COVER_CELLS) return null
     }
-    if (!touched) return { res, cells: cells.map(toDecimal) }
-    if (cells.length > MAX_COVER_CELLS || k >= MAX_RINGS) return null
   }
+  return { res, cells: cells.map(toDecimal) }
 }
 
 type LatLng = [number, number]
@@ -120,6 +126,7 @@ const MAX_COVER_RADIUS_KM = 2000
 export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCover | null => {
   if (radiusKm > MAX_COVER_RADIUS_KM) return null
   const res = pickResolution(Math.PI * radiusKm * radiusKm)
+  if (hopeless(Math.PI * radiusKm * radiusKm, res)) return null
   const center: LatLng = [lat, lng]
   const reach = radiusKm * 1.001 + 0.01
   return growCover(res, latLngToCell(lat, lng, res), (cell) => {
@@ -144,6 +151,8 @@ export const coverBbox = (minLng: number, minLat: number, maxLng: number, maxLat
   const center: LatLng = [(minLat + maxLat) / 2, (minLng + maxLng) / 2]
   const halfDiagKm = Math.max(km(center, [minLat, minLng]), km(center, [maxLat, maxLng]), km(center, [minLat, maxLng]))
   const res = pickResolution(Math.PI * halfDiagKm * halfDiagKm)
+  const boxKm2 = H3_EARTH_KM * H3_EARTH_KM * (maxLng - minLng) * RAD * Math.abs(Math.sin(maxLat * RAD) - Math.sin(minLat * RAD))
+  if (hopeless(boxKm2, res)) return null
   return growCover(res, latLngToCell(center[0], center[1], res), (cell) => {
     let south = Infinity, north = -Infinity, west = Infinity, east = -Infinity
     for (const [vLat, vLng] of cellToBoundary(cell)) {

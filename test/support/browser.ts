@@ -8,11 +8,15 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export const hasChromium = existsSync(CHROMIUM)
 export const SCREENSHOTS = fileURLToPath(new URL("../browser/screenshots/", import.meta.url))
 
-export const launch = (): Promise<Browser> =>
+/** `webgl`: the map's pages draw with WebGL, which headless Chromium gives through SwiftShader (software) on a machine without a GPU. */
+export const launch = (opts: { webgl?: boolean } = {}): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
     // no sandbox as root; no background traffic to hosts this machine cannot reach
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    args: [
+      "--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      ...(opts.webgl ? ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"] : ["--disable-gpu"])
+    ]
   })
 
 /**

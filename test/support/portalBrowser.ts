@@ -4,11 +4,11 @@ import { launch } from "./browser.js"
 import { type PortalWorld, startPortalWorld } from "./portalWorld.js"
 
 /** A describe block's portal (startPortalWorld) and one Chromium page on it, closed after the block. */
-export const portalInChromium = (viewport = { width: 1280, height: 800 }) => {
+export const portalInChromium = (viewport = { width: 1280, height: 800 }, world: () => Promise<PortalWorld> = () => startPortalWorld(), launchOpts: { webgl?: boolean } = {}) => {
   const s = {} as { w: PortalWorld; browser: Browser; page: Page }
   beforeAll(async () => {
-    s.w = await startPortalWorld()
-    s.browser = await launch()
+    s.w = await world()
+    s.browser = await launch(launchOpts)
     s.page = await s.browser.newPage({ viewport })
   }, 60_000)
   afterAll(async () => {
@@ -16,4 +16,16 @@ export const portalInChromium = (viewport = { width: 1280, height: 800 }) => {
     await s.w?.close()
   })
   return s
+}
+
+/** Signs a new customer up in the page and confirms the address from the mail; the page ends signed in. */
+export const signUpConfirmed = async (s: { w: PortalWorld; page: Page }, name: string, address: string) => {
+  await s.page.goto(`${s.w.base}/signup`)
+  await s.page.getByLabel("Your name").fill(name)
+  await s.page.getByLabel("Work email").fill(address)
+  await s.page.getByLabel("Password").fill("correct horse battery")
+  await s.page.getByRole("button", { name: "Create account" }).click()
+  await s.page.getByRole("heading", { name: `Welcome, ${name}` }).waitFor()
+  await s.page.goto(s.w.mailbox.linkIn(await s.w.mailbox.next(address, /Confirm your email/)))
+  await s.page.getByText("Your email address is confirmed.").waitFor()
 }

@@ -93,5 +93,13 @@ describe("covers: every point the exact test keeps lies in a cell of the cover",
     expect(coverBbox(-100, 40, -99, 41)!.cells.length).toBeLessThan(80)
     expect(coverCircle(40, -100, 2500)).toBeNull()
     expect(coverBbox(-100, 86, -99, 87)).toBeNull()
+    // a national map view: more cells than a prefilter is worth, so none (the exact test alone)
+    expect(coverBbox(-128, 23, -62, 55)).toBeNull()
+    expect(coverBbox(-130, 20, -60, 55)).toBeNull()
+    // the largest kept covers stay within the queries' 1,000-cell prefilter cap
+    for (const [w, s_, e, n] of [[-100, 30, -80, 45], [-125, 45, -110, 55], [-80, 25, -70, 45]]) {
+      const c = coverBbox(w, s_, e, n)
+      if (c) expect(c.cells.length).toBeLessThanOrEqual(1000)
+    }
   })
 })

@@ -1,0 +1,160 @@
+import { useEffect, useState } from "preact/hooks"
+import type { EventWeatherSnapshot } from "../../../api/schemas/analytics.js"
+import type { EventDetail, HistoryEntry } from "../../../api/schemas/events.js"
+import type { FeatureDetails } from "../../../api/schemas/features.js"
+import { ApiError, explain } from "../api.js"
+import { formatDate } from "../forms.js"
+import { Link } from "../router.js"
+import { SEVERITY_COLOURS } from "./style.js"
+import type { Get } from "./viewData.js"
+
+export type Selection = { readonly kind: "event" | "feature"; readonly id: string }
+
+/** One part of a panel: its answer, or why there is none (a plan gate names its upgrade). */
+type Part<T> = { state: "loading" } | { state: "ok"; value: T } | { state: "gated"; message: string; upgrade: string } | { state: "none"; message: string }
+
+const load = async <T,>(get: Get, path: string, notFound: string): Promise<Part<T>> => {
+  try {
+    return { state: "ok", value: await get<T>(path) }
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403 && typeof e.body.code === "string") {
+      return { state: "gated", message: e.message, upgrade: typeof e.body.upgrade_url === "string" ? e.body.upgrade_url : "/billing/upgrade" }
+    }
+    if (e instanceof ApiError && e.status === 404) return { state: "none", message: notFound }
+    return { state: "none", message: explain(e) }
+  }
+}
+
+const usePart = <T,>(get: Get, path: string | null, notFound: string) => {
+  const [part, setPart] = useState<Part<T>>({ state: "loading" })
+  useEffect(() => {
+    if (!path) return
+    let gone = false
+    setPart({ state: "loading" })
+    load<T>(get, path, notFound).then((p) => !gone && setPart(p))
+    return () => {
+      gone = true
+    }
+  }, [path])
+  return part
+}
+
+const Gate = ({ part }: { part: Part<unknown> }) => {
+  if (part.state === "loading") return <p class="hint" role="status">Loading…</p>
+  if (part.state === "gated") {
+    const local = part.upgrade.startsWith("/")
+    return <p class="plan-gate" data-testid="plan-gate">{part.message}. {local ? <Link href={part.upgrade}>See plans</Link> : <a href={part.upgrade}>See plans</a>}</p>
+  }
+  if (part.state === "none") return <p class="hint">{part.message}</p>
+  return null
+}
+
+const Row = ({ label, value }: { label: string; value: string | null | undefined }) =>
+  value === null || value === undefined || value === "" ? null : <><dt>{label}</dt><dd>{value}</dd></>
+
+/** A property value as text: upstream content is never markup. */
+const asText = (v: unknown): string => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v))
+
+const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selection) => void }) => {
+  const event = usePart<typeof EventDetail.Type>(get, `/events/${encodeURIComponent(id)}`, "This event is no longer held.")
+  const history = usePart<ReadonlyArray<typeof HistoryEntry.Type>>(get, `/analytics/history/${encodeURIComponent(id)}`, "No history is recorded for this event.")
+  const weather = usePart<typeof EventWeatherSnapshot.Type>(get, `/analytics/event-weather/${encodeURIComponent(id)}`, "No weather station was near enough when it was reported.")
+  if (event.state !== "ok") return <Gate part={event} />
+  const e = event.value
+  return (
+    <div data-testid="event-details">
+      <h3 class="detail-title">{e.title || "Untitled event"}</h3>
+      <p class="detail-tags"><span class="sev" style={{ background: SEVERITY_COLOURS[e.severity] }}>{e.severity}</span> {e.type.replace("_", " ")}{e.sub_type ? ` · ${e.sub_type}` : ""} · {e.status}</p>
+      {e.description && e.description !== e.title && <p class="detail-desc">{e.description}</p>}
+      <dl class="detail-list">
+        <Row label="Roads" value={e.affected_roads.join(", ")} />
+        <Row label="Direction" value={e.direction} />
+        <Row label="Lanes" value={e.lanes_affected} />
+        <Row label="Cause" value={e.cause} />
+        <Row label="Jurisdiction" value={e.jurisdiction} />
+        <Row label="Source" value={`${e.source} (${e.source_id})`} />
+        <Row label="Starts" value={e.start_time ? formatDate(e.start_time) : null} />
+        <Row label="Ends" value={e.end_time ? formatDate(e.end_time) : e.estimated_end_time ? `about ${formatDate(e.estimated_end_time)}` : null} />
+        <Row label="Updated" value={formatDate(e.last_updated)} />
+        <Row label="Archived" value={e.archived_at ? `${formatDate(e.archived_at)} (${e.archive_reason ?? ""})` : null} />
+      </dl>
+      <h4>Also reported by</h4>
+      {e.related.length === 0 ? <p class="hint">No other source reports this event.</p> : (
+        <ul class="related" data-testid="related">
+          {e.related.map((r) => (
+            <li key={r.id}><button type="button" class="link-button" onClick={() => open({ kind: "event", id: r.id })}>{r.source}</button> <span class="hint">{r.reason} · confidence {Math.round(r.confidence * 100)} %</span></li>
+          ))}
+        </ul>
+      )}
+      <h4>History</h4>
+      {history.state === "ok" ? (
+        <ol class="history" data-testid="history">
+          {history.value.map((h) => (
+            <li key={h.id}><time>{formatDate(h.changed_at)}</time> <strong>{h.change_type.replace(/_/g, " ")}</strong>{h.old_value || h.new_value ? <span class="hint"> {h.old_value ?? "—"} → {h.new_value ?? "—"}</span> : null}</li>
+          ))}
+        </ol>
+      ) : <Gate part={history} />}
+      <h4>Weather when reported</h4>
+      {weather.state === "ok" ? (
+        <dl class="detail-list" data-testid="weather">
+          <Row label="Station" value={`${weather.value.station_id}, ${weather.value.distance_km.toFixed(1)} km away`} />
+          <Row label="Recorded" value={formatDate(weather.value.reading_recorded_at)} />
+          {Object.entries(weather.value).filter(([k]) => !["id", "event_id", "station_id", "created_at", "reading_recorded_at", "distance_km"].includes(k)).map(([k, v]) => <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />)}
+        </dl>
+      ) : <Gate part={weather} />}
+    </div>
+  )
+}
+
+/** Properties people look for first, shown above the rest. */
+const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
+  const url = typeof p.image_url === "string" && /^https?:\/\//.test(p.image_url) ? p.image_url : null
+  const connectors = Array.isArray(p.connectors) ? p.connectors : null
+  const readings = p.readings && typeof p.readings === "object" && !Array.isArray(p.readings) ? (p.readings as Record<string, unknown>) : null
+  return (
+    <>
+      {url && <p>Camera image: <a href={url} rel="noopener noreferrer nofollow" target="_blank" data-testid="camera-url">{url}</a></p>}
+      {(p.available_spots !== undefined || p.capacity !== undefined) && (
+        <p data-testid="parking">Spaces: <strong>{asText(p.available_spots ?? "unknown")}</strong> free of {asText(p.capacity ?? "?")}{typeof p.as_of === "string" ? ` · as of ${formatDate(p.as_of)}` : ""}</p>
+      )}
+      {connectors && (
+        <ul class="related" data-testid="connectors">{connectors.map((c, i) => <li key={i}>{asText(c)}</li>)}</ul>
+      )}
+      {readings && (
+        <dl class="detail-list" data-testid="readings">{Object.entries(readings).map(([k, v]) => <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />)}</dl>
+      )}
+    </>
+  )
+}
+
+const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
+  const detail = usePart<typeof FeatureDetails.Type>(get, `/features/${encodeURIComponent(id)}/details`, "This feature is no longer held.")
+  if (detail.state !== "ok") return <Gate part={detail} />
+  const f = detail.value.data
+  const props = f.properties as Record<string, unknown>
+  const shown = new Set(["image_url", "connectors", "readings", "available_spots", "capacity", "as_of"])
+  return (
+    <div data-testid="feature-details">
+      <h3 class="detail-title">{f.name || f.feature_type}</h3>
+      <p class="detail-tags">{f.feature_type.replace(/_/g, " ")} · {f.is_active ? "active" : "inactive"} · {f.jurisdiction}</p>
+      {f.description && <p class="detail-desc">{f.description}</p>}
+      <FeatureFacts p={props} />
+      <dl class="detail-list">
+        <Row label="Road" value={f.road_name} />
+        <Row label="Direction" value={f.direction} />
+        <Row label="Source" value={`${f.source} (${f.source_id})`} />
+        <Row label="Updated" value={formatDate(f.last_updated)} />
+        {Object.entries(props).filter(([k]) => !shown.has(k)).slice(0, 40).map(([k, v]) => <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />)}
+      </dl>
+      {detail.value.cache === "error" && <p class="hint">The agency's detail service did not answer; these are the fields last polled.</p>}
+    </div>
+  )
+}
+
+/** The side panel for what was clicked on the map. */
+export const Details = ({ selection, get, open, close }: { selection: Selection; get: Get; open: (s: Selection) => void; close: () => void }) => (
+  <aside class="map-details" aria-label={selection.kind === "event" ? "Event details" : "Feature details"}>
+    <button type="button" class="btn map-details-close" onClick={close} aria-label="Close details">Close</button>
+    {selection.kind === "event" ? <EventPanel key={selection.id} id={selection.id} get={get} open={open} /> : <FeaturePanel key={selection.id} id={selection.id} get={get} />}
+  </aside>
+)
