@@ -7,8 +7,8 @@ export interface SimulatorHandle {
   readonly port: number
   /** seconds on the simulator's timeline */
   readonly elapsed: () => number
-  /** jump the timeline (tests, demos) */
-  readonly setElapsed: (seconds: number) => void
+  /** jump the timeline (tests, demos); `hold` stops the clock there until the next jump */
+  readonly setElapsed: (seconds: number, hold?: boolean) => void
   readonly close: () => Promise<void>
 }
 
@@ -18,7 +18,8 @@ export interface SimulatorHandle {
  */
 export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorHandle> => {
   let origin = Date.now()
-  const elapsed = () => (Date.now() - origin) / 1000
+  let held: number | null = null
+  const elapsed = () => held ?? (Date.now() - origin) / 1000
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://sim")
     if (url.pathname === "/_sim/state") return json(res, 200, { elapsed_s: elapsed() })
@@ -26,6 +27,7 @@ export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorH
       const s = Number(url.searchParams.get("s"))
       if (!Number.isFinite(s) || s < 0) return json(res, 400, { error: "s must be a non-negative number" })
       origin = Date.now() - s * 1000
+      held = null
       return json(res, 200, { elapsed_s: elapsed() })
     }
     const answer = answerFor(url.pathname, elapsed())
@@ -51,8 +53,9 @@ export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorH
         url: `http://${host}:${actual}`,
         port: actual,
         elapsed,
-        setElapsed: (s) => {
+        setElapsed: (s, hold = false) => {
           origin = Date.now() - s * 1000
+          held = hold ? s : null
         },
         close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()) })
       })

@@ -108,14 +108,17 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
 
 /** Properties people look for first, shown above the rest. */
 const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
-  const url = typeof p.image_url === "string" && /^https?:\/\//.test(p.image_url) ? p.image_url : null
+  // cameras publish their still as `url` (DriveBC, Open511) or `image_url` (WZDx devices); only web addresses become links
+  const image = p.image_url ?? p.url
+  const url = typeof image === "string" && /^https?:\/\//.test(image) ? image : null
+  const asOf = typeof p.as_of === "string" ? p.as_of : typeof p.observed_at === "string" ? p.observed_at : null
   const connectors = Array.isArray(p.connectors) ? p.connectors : null
   const readings = p.readings && typeof p.readings === "object" && !Array.isArray(p.readings) ? (p.readings as Record<string, unknown>) : null
   return (
     <>
       {url && <p>Camera image: <a href={url} rel="noopener noreferrer nofollow" target="_blank" data-testid="camera-url">{url}</a></p>}
-      {(p.available_spots !== undefined || p.capacity !== undefined) && (
-        <p data-testid="parking">Spaces: <strong>{asText(p.available_spots ?? "unknown")}</strong> free of {asText(p.capacity ?? "?")}{typeof p.as_of === "string" ? ` · as of ${formatDate(p.as_of)}` : ""}</p>
+      {(p.available_spots !== undefined || p.availability_text !== undefined) && (
+        <p data-testid="parking">Free spaces: <strong>{asText(p.available_spots ?? p.availability_text)}</strong>{p.capacity !== undefined ? ` of ${asText(p.capacity)}` : ""}{asOf ? ` · as of ${formatDate(asOf)}` : ""}</p>
       )}
       {connectors && (
         <ul class="related" data-testid="connectors">{connectors.map((c, i) => <li key={i}>{asText(c)}</li>)}</ul>
@@ -132,7 +135,7 @@ const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
   if (detail.state !== "ok") return <Gate part={detail} />
   const f = detail.value.data
   const props = f.properties as Record<string, unknown>
-  const shown = new Set(["image_url", "connectors", "readings", "available_spots", "capacity", "as_of"])
+  const shown = new Set(["image_url", "url", "connectors", "readings", "available_spots", "availability_text", "capacity", "as_of", "observed_at"])
   return (
     <div data-testid="feature-details">
       <h3 class="detail-title">{f.name || f.feature_type}</h3>

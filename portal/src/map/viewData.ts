@@ -101,7 +101,8 @@ const featureItem = (group: string) => (r: FeatureRow): MapItem => ({
 /** Features of each chosen group: items per group while few; the crowded groups together as cells. */
 export const loadFeatures = async (get: Get, view: View, f: MapFilters): Promise<{ items: Layered; cells: Layered }> => {
   const groups = f.groups.filter((g) => groupById.has(g))
-  const common = { jurisdiction: f.jurisdiction, bbox: bboxParam(view) }
+  // what is on the road now: a camera gone dark or a closed lot leaves the map
+  const common = { jurisdiction: f.jurisdiction, active: "true", bbox: bboxParam(view) }
   const crowded: Array<string> = []
   const items: Array<MapItem> = []
   let total = 0
