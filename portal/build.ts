@@ -6,6 +6,7 @@ import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { buildBasemap } from "./basemap.js"
+import { buildPlaceIndex } from "./placeIndex.js"
 
 /**
  * Bundles the portal client (portal/src) into dist/portal: one script and one stylesheet with
@@ -28,7 +29,7 @@ const gzipAssets = (dir: string) => {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) gzipAssets(path)
-    else if (/\.(js|css|json)$/.test(name) && !name.startsWith("basemap-")) writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }))
+    else if (/\.(js|css|json)$/.test(name) && !/^(basemap|places)-/.test(name)) writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }))
   }
 }
 
@@ -42,6 +43,7 @@ export const buildPortal = async (outDir = OUT_DIR) => {
   const maplibreCssName = copyHashed(outDir, "maplibre-gl/dist/maplibre-gl.css", "maplibre-gl", ".css")
   const maplibreWorkerName = copyHashed(outDir, "maplibre-gl/dist/maplibre-gl-worker.mjs", "maplibre-gl-worker", ".js")
   const basemap = buildBasemap(join(outDir, "assets"))
+  const places = buildPlaceIndex(join(outDir, "assets"))
   const result = await build({
     entryPoints: { app: join(here, "src/main.tsx"), styles: join(here, "src/styles.css") },
     bundle: true,
@@ -59,7 +61,8 @@ export const buildPortal = async (outDir = OUT_DIR) => {
       SWAGGER_CSS_HREF: JSON.stringify(`/assets/${swaggerCssName}`),
       MAPLIBRE_CSS_HREF: JSON.stringify(`/assets/${maplibreCssName}`),
       MAPLIBRE_WORKER_HREF: JSON.stringify(`/assets/${maplibreWorkerName}`),
-      BASEMAP_HREF: JSON.stringify(`/assets/${basemap.name}`)
+      BASEMAP_HREF: JSON.stringify(`/assets/${basemap.name}`),
+      PLACES_HREF: JSON.stringify(`/assets/${places.name}`)
     },
     chunkNames: "chunks/[name]-[hash]",
     metafile: true,

@@ -8,7 +8,7 @@ import type Koa from "koa"
 export const PORTAL_DIST = fileURLToPath(new URL("../../dist/portal/", import.meta.url))
 
 /** The pages the client draws; each is answered with index.html so a reload or a link lands on it. */
-export const PORTAL_PAGES = ["/", "/signup", "/login", "/verify", "/reset", "/keys", "/usage", "/webhooks", "/billing/upgrade", "/status", "/reference", "/map"] as const
+export const PORTAL_PAGES = ["/", "/signup", "/login", "/verify", "/reset", "/keys", "/usage", "/webhooks", "/billing/upgrade", "/status", "/reference", "/map", "/route"] as const
 
 export interface PortalAsset {
   readonly body: Buffer

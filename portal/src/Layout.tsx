@@ -4,7 +4,7 @@ import { call, setCsrf } from "./api.js"
 import { Link, navigate } from "./router.js"
 import { useSession } from "./session.js"
 
-const NAV = [["/", "Overview"], ["/keys", "API keys"], ["/usage", "Usage"], ["/webhooks", "Webhooks"], ["/map", "Map"], ["/billing/upgrade", "Plans"], ["/status", "Status"]] as const
+const NAV = [["/", "Overview"], ["/keys", "API keys"], ["/usage", "Usage"], ["/webhooks", "Webhooks"], ["/map", "Map"], ["/route", "Routes"], ["/billing/upgrade", "Plans"], ["/status", "Status"]] as const
 
 export const Layout = ({ path, children }: { path: string; children: ComponentChildren }) => {
   const { customer, setCustomer } = useSession()

@@ -9,6 +9,7 @@ import { LoginPage } from "./pages/Login.js"
 import { MapPage } from "./pages/Map.js"
 import { ReferencePage } from "./pages/Reference.js"
 import { ResetPage } from "./pages/Reset.js"
+import { RoutePage } from "./pages/Route.js"
 import { SignUpPage } from "./pages/SignUp.js"
 import { StatusPage } from "./pages/Status.js"
 import { UsagePage } from "./pages/Usage.js"
@@ -20,9 +21,9 @@ import { type Customer, SessionContext } from "./session.js"
 
 const TITLES: Record<string, string> = {
   "/": "Overview", "/signup": "Sign up", "/login": "Log in", "/verify": "Confirm email", "/reset": "Reset password",
-  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status", "/reference": "API reference", "/map": "Live map"
+  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status", "/reference": "API reference", "/map": "Live map", "/route": "Route planner"
 }
-const NEEDS_LOGIN = ["/keys", "/usage", "/webhooks", "/billing/upgrade", "/map"]
+const NEEDS_LOGIN = ["/keys", "/usage", "/webhooks", "/billing/upgrade", "/map", "/route"]
 
 const Page = ({ path, search }: { path: string; search: string }) => {
   if (path.startsWith("/webhooks/")) return <WebhookPage id={decodeURIComponent(path.slice("/webhooks/".length))} />
@@ -38,6 +39,7 @@ const Page = ({ path, search }: { path: string; search: string }) => {
     case "/status": return <StatusPage />
     case "/reference": return <ReferencePage />
     case "/map": return <MapPage />
+    case "/route": return <RoutePage />
     default: return <HomePage />
   }
 }

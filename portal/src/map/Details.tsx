@@ -90,7 +90,7 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
       {history.state === "ok" ? (
         <ol class="history" data-testid="history">
           {history.value.map((h) => (
-            <li key={h.id}><time>{formatDate(h.changed_at)}</time> <strong>{h.change_type.replace(/_/g, " ")}</strong>{h.old_value || h.new_value ? <span class="hint"> {h.old_value ?? "—"} → {h.new_value ?? "—"}</span> : null}</li>
+            <li key={h.id}><time>{formatDate(h.changed_at)}</time> <strong>{h.change_type.replace(/_/g, " ")}</strong>{h.old_value && h.new_value ? <span class="hint"> {h.old_value} → {h.new_value}</span> : h.new_value || h.old_value ? <span class="hint"> {h.new_value ?? h.old_value}</span> : null}</li>
           ))}
         </ol>
       ) : <Gate part={history} />}

@@ -62,14 +62,16 @@ export const forgetPortalKey = () => {
   }
 }
 
-/** A keyed GET that replaces a revoked or expired key once. */
-export const keyedGet = async <T>(customerId: number, path: string): Promise<T> => {
+/** A keyed call to the API that replaces a revoked or expired key once. */
+export const keyedCall = async <T>(customerId: number, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> => {
   const key = await portalKey(customerId)
   try {
-    return await call<T>("GET", path, undefined, key)
+    return await call<T>(method, path, body, key)
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 401) throw e
     forgetPortalKey()
-    return call<T>("GET", path, undefined, await portalKey(customerId, true))
+    return call<T>(method, path, body, await portalKey(customerId, true))
   }
 }
+
+export const keyedGet = <T>(customerId: number, path: string): Promise<T> => keyedCall<T>(customerId, "GET", path)

@@ -7,31 +7,16 @@ import { ApiError, explain } from "../api.js"
 import { fmt } from "../forms.js"
 import { addDataLayers, CELL_LAYERS, eventLayerId, ITEM_LAYERS, setData } from "../map/dataLayers.js"
 import { Details, type Selection } from "../map/Details.js"
-import { addLabels, labelsOf } from "../map/labels.js"
 import { keyedGet } from "../map/portalKey.js"
-import { basemapStyle, GROUP_COLOURS, SEVERITY_COLOURS } from "../map/style.js"
+import { GROUP_COLOURS, SEVERITY_COLOURS } from "../map/style.js"
+import { useBaseMap } from "../map/useBaseMap.js"
 import { type Get, type Layered, loadEvents, loadFeatures, type MapFilters, type View } from "../map/viewData.js"
 import { useSession } from "../session.js"
 import { Alert } from "../ui.js"
 
-declare const MAPLIBRE_CSS_HREF: string
-declare const MAPLIBRE_WORKER_HREF: string
-declare const BASEMAP_HREF: string
-
 /** Events are asked again this often (the API's ETag makes an unchanged answer a 304); features change slowly. */
 const EVENT_POLL_MS = 5_000
 const FEATURE_POLL_MS = 60_000
-const US_CANADA: [[number, number], [number, number]] = [[-128, 23], [-62, 55]]
-const CREDIT = "Boundaries and places: Made with Natural Earth · Highways: Travel Mapping, © OpenStreetMap contributors"
-
-const addStylesheet = (href: string) => {
-  if (document.querySelector(`link[href="${href}"]`)) return
-  const link = document.createElement("link")
-  link.rel = "stylesheet"
-  link.href = href
-  document.head.append(link)
-}
-
 const viewOf = (map: MapLibreMap): View => {
   const b = map.getBounds()
   const clamp = (v: number, lim: number) => Math.max(-lim, Math.min(lim, v))
@@ -60,7 +45,6 @@ const describe = (s: Shown | null) => {
  */
 export const MapPage = () => {
   const { customer } = useSession()
-  const host = useRef<HTMLDivElement>(null)
   const mapRef = useRef<MapLibreMap | null>(null)
   const [filters, setFilters] = useState<MapFilters>({
     jurisdiction: "", types: [...EVENT_TYPES], severities: [...SEVERITIES], status: "active", dedupe: false, groups: ["imagery", "parking"]
@@ -135,65 +119,38 @@ export const MapPage = () => {
     }, failed)
   }, [customerId])
 
-  useEffect(() => {
-    if (!customerId) return
-    addStylesheet(MAPLIBRE_CSS_HREF)
-    let gone = false
-    let timers: Array<ReturnType<typeof setInterval>> = []
-    Promise.all([import("maplibre-gl"), fetch(BASEMAP_HREF).then((r) => r.json())]).then(([maplibre, basemap]) => {
-      if (gone || !host.current) return
-      maplibre.setWorkerUrl(MAPLIBRE_WORKER_HREF)
-      const map = new maplibre.Map({
-        container: host.current, style: basemapStyle(basemap), bounds: US_CANADA, minZoom: 2, maxZoom: 16, renderWorldCopies: false,
-        attributionControl: { compact: true, customAttribution: CREDIT }, dragRotate: false, pitchWithRotate: false
-      })
-      map.addControl(new maplibre.NavigationControl({ showCompass: false }), "top-right")
-      map.addControl(new maplibre.ScaleControl({ unit: "metric" }), "bottom-left")
-      mapRef.current = map
-      // the browser tests count what is drawn through the map's own query API
-      ;(window as unknown as { __roadDataMap?: MapLibreMap }).__roadDataMap = map
-      map.on("load", () => {
-        // the basemap is drawn: bench:map reads this mark as its floor for the first render
-        performance.mark("road-map:basemap")
-        addDataLayers(map)
-        addLabels(maplibre, map, labelsOf((basemap as { features: ReadonlyArray<any> }).features))
-        const pick = (f: MapGeoJSONFeature) => {
-          const p = f.properties
-          if (p.kind === "event-cell" || p.kind === "feature-cell") {
-            map.easeTo({ center: (f.geometry as Point).coordinates as [number, number], zoom: Math.min(map.getZoom() + 2.5, 16) })
-          } else setSelection({ kind: p.kind === "event" ? "event" : "feature", id: String(p.id) })
-        }
-        map.on("click", (e) => {
-          const hits = map.queryRenderedFeatures(e.point, { layers: [...ITEM_LAYERS, ...CELL_LAYERS] })
-          // events above features, items above cells: the first hit in layer order is the top one
-          const top = hits.find((h) => h.properties.kind === "event") ?? hits[0]
-          if (top) pick(top)
-        })
-        for (const layer of [...ITEM_LAYERS, ...CELL_LAYERS]) {
-          map.on("mouseenter", layer, () => (map.getCanvas().style.cursor = "pointer"))
-          map.on("mouseleave", layer, () => (map.getCanvas().style.cursor = ""))
-        }
-        let moved: ReturnType<typeof setTimeout> | undefined
-        map.on("moveend", () => {
-          clearTimeout(moved)
-          moved = setTimeout(() => {
-            refreshEvents()
-            refreshFeatures()
-          }, 200)
-        })
-        setReady(true)
+  const timers = useRef<Array<ReturnType<typeof setInterval>>>([])
+  useEffect(() => () => timers.current.forEach(clearInterval), [])
+  const { host, failed: mapFailed } = useBaseMap(customerId !== 0, (map) => {
+    mapRef.current = map
+    addDataLayers(map)
+    const pick = (f: MapGeoJSONFeature) => {
+      const p = f.properties
+      if (p.kind === "event-cell" || p.kind === "feature-cell") {
+        map.easeTo({ center: (f.geometry as Point).coordinates as [number, number], zoom: Math.min(map.getZoom() + 2.5, 16) })
+      } else setSelection({ kind: p.kind === "event" ? "event" : "feature", id: String(p.id) })
+    }
+    map.on("click", (e) => {
+      const hits = map.queryRenderedFeatures(e.point, { layers: [...ITEM_LAYERS, ...CELL_LAYERS] })
+      // events above features, items above cells: the first hit in layer order is the top one
+      const top = hits.find((h) => h.properties.kind === "event") ?? hits[0]
+      if (top) pick(top)
+    })
+    for (const layer of [...ITEM_LAYERS, ...CELL_LAYERS]) {
+      map.on("mouseenter", layer, () => (map.getCanvas().style.cursor = "pointer"))
+      map.on("mouseleave", layer, () => (map.getCanvas().style.cursor = ""))
+    }
+    let moved: ReturnType<typeof setTimeout> | undefined
+    map.on("moveend", () => {
+      clearTimeout(moved)
+      moved = setTimeout(() => {
         refreshEvents()
         refreshFeatures()
-        timers = [setInterval(refreshEvents, EVENT_POLL_MS), setInterval(refreshFeatures, FEATURE_POLL_MS)]
-      })
-    }, () => setError("the map could not be loaded; reload the page"))
-    return () => {
-      gone = true
-      timers.forEach(clearInterval)
-      mapRef.current?.remove()
-      mapRef.current = null
-    }
-  }, [customerId])
+      }, 200)
+    })
+    setReady(true)
+    timers.current = [setInterval(refreshEvents, EVENT_POLL_MS), setInterval(refreshFeatures, FEATURE_POLL_MS)]
+  })
 
   useEffect(() => {
     if (!ready) return
@@ -233,7 +190,7 @@ export const MapPage = () => {
         </fieldset>
         <label class="chip"><input type="checkbox" checked={filters.dedupe} onChange={() => setFilters({ ...filters, dedupe: !filters.dedupe })} /> One report per event</label>
       </form>
-      {error && <Alert kind="warning">{error}</Alert>}
+      {(error || mapFailed) && <Alert kind="warning">{error ?? mapFailed}</Alert>}
       <div class="map-layout">
         <div class="map-canvas" ref={host} data-testid="map" role="region" aria-label="Map of events and features" />
         <div class="map-side">

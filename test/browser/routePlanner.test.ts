@@ -1,0 +1,82 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
+import { hasChromium, screenshots, seriousViolations } from "../support/browser.js"
+import { portalInChromium, signUpConfirmed } from "../support/portalBrowser.js"
+import { startPortalWorld } from "../support/portalWorld.js"
+
+/**
+ * The truck route planner (/route) over the running service: the simulator's Iowa restrictions
+ * in the store, the bundled routing network, the README's Des Moines → Joliet truck (4.1 m high)
+ * planned in headless Chromium as a dispatcher would, then saved and watched.
+ */
+let sim: SimulatorHandle | undefined
+
+describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
+  const s = portalInChromium({ width: 1280, height: 900 }, async () => {
+    sim = await startSimulator(0)
+    sim.setElapsed(0)
+    return startPortalWorld({}, { pipeline: { simulatorUrl: sim.url, pollS: 0.5, name: "route-page" } })
+  }, { webgl: true })
+  afterAll(async () => {
+    await sim?.close()
+  })
+
+  it("routes the README's truck around the low bridge, lists IA/IL mileage and HOS stops, and watches the route", async () => {
+    const email = "dispatch@example.com"
+    await signUpConfirmed(s, "Dee Spatcher", email)
+    await s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE customers SET plan_id = (SELECT id FROM plans WHERE code = 'pro'), trial_ends_at = NULL WHERE email = ${email}`))
+    // the Iowa restrictions (the 13 ft bridge) are in the store before the route is planned
+    for (const deadline = Date.now() + 30_000; ;) {
+      const rows = await s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM features WHERE source = 'sim-wzdx-restrictions-ia'`)) as Array<{ n: number }>
+      if (rows[0].n >= 2) break
+      if (Date.now() > deadline) throw new Error("the Iowa restrictions never reached the store")
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    await s.page.goto(`${s.w.base}/route`)
+    await s.page.waitForFunction(() => (window as any).__roadDataMap?.getSource("routes") !== undefined, undefined, { timeout: 30_000 })
+    // places typed as a person would: a suggestion of the bundled places, a junction of the network
+    await s.page.getByLabel("From", { exact: true }).fill("des moi")
+    await expect.poll(() => s.page.locator("#route-origin-list option").first().getAttribute("value")).toBe("Des Moines, Iowa")
+    await s.page.getByLabel("From", { exact: true }).fill("Des Moines, Iowa")
+    await s.page.getByLabel("To", { exact: true }).fill("I-55 & I-80, IL")
+    expect(await s.page.locator("#route-destination-hint").innerText()).toMatch(/^41\.\d+, -88\.\d+$/)
+    await s.page.getByLabel("Height (m)").fill("4.1")
+    await s.page.getByLabel("Weight (t)").fill("36")
+    await s.page.getByLabel("Rules").selectOption("us")
+    await s.page.getByLabel("Driving left (h)").fill("2")
+    await s.page.getByRole("button", { name: "Plan route" }).click()
+    const result = s.page.getByTestId("route-result")
+    await result.waitFor({ timeout: 60_000 })
+
+    // around the low bridge
+    expect(await s.page.getByTestId("avoided").innerText()).toContain("I-80 bridge at Iowa City (13 ft)")
+    // mileage by state: Iowa and Illinois
+    const states = await s.page.$$eval("[data-testid=mileage] tbody tr td:first-child", (tds) => tds.map((td) => td.textContent))
+    expect(states).toEqual(expect.arrayContaining(["IA", "IL"]))
+    // two hours of driving left: the plan stops before the end
+    expect(await s.page.getByTestId("hos-stops").locator(":scope > li").count()).toBeGreaterThan(0)
+    // the route is drawn, with a marker for each warning that has a place
+    await s.page.waitForFunction(() => (window as any).__roadDataMap.queryRenderedFeatures({ layers: ["route-chosen"] }).length > 0, undefined, { timeout: 20_000 })
+    const drawn = await s.page.evaluate(() => {
+      const map = (window as any).__roadDataMap
+      return { route: map.queryRenderedFeatures({ layers: ["route-chosen"] }).length, warnings: map.querySourceFeatures("route-points", { filter: ["==", ["get", "kind"], "warning"] }).length }
+    })
+    expect(drawn.route).toBeGreaterThan(0)
+    const listed = await s.page.getByTestId("route-warnings").locator("tbody tr").count().catch(() => 0)
+    expect(drawn.warnings).toBeLessThanOrEqual(Math.max(listed, 0) * 2)
+    expect(await s.page.getByTestId("tolls").count()).toBe(1)
+    const overflow = await screenshots(s.page, "route")
+
+    // save and watch: the route shows in the watched list with its latest warnings
+    await s.page.getByTestId("save-watch").click()
+    await s.page.getByText(/Saved and watched/).waitFor()
+    const watched = s.page.getByTestId("watched-routes").locator("li")
+    await expect.poll(() => watched.count()).toBe(1)
+    expect(await watched.first().innerText()).toContain("Des Moines, Iowa → I-55 & I-80, IL")
+    await expect.poll(() => s.page.getByTestId("watched-latest").first().innerText()).toMatch(/warnings|No warnings/)
+    await screenshots(s.page, "route-watched")
+    expect([...overflow, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container", ".maplibregl-marker"])]).toEqual([])
+  }, 150_000)
+})
