@@ -23,7 +23,7 @@ const junctions = (net: RoadNetwork) => {
     const p = net.props[net.edgeProp[e]]
     if ((p.class !== "motorway" && p.class !== "trunk") || !p.ref) continue
     for (const n of [net.edgeFrom[e], net.edgeTo[e]]) {
-      const j = at.get(n) ?? { refs: new Set<string>(), sets: new Set<string>(), motorway: false, region: p.region }
+      const j = at.get(n) ?? { refs: new Set<string>(), sets: new Set<string>(), motorway: false, region: p.region ?? "" }
       for (const r of p.ref.split(";")) if (!/ (BL|BS|Fut|Trk|Alt|Bus)$/.test(r)) j.refs.add(r)
       j.sets.add(p.ref)
       j.motorway ||= p.class === "motorway"
