@@ -4,7 +4,7 @@ import type { Page } from "playwright-core"
 import { afterAll, describe, expect, it } from "vitest"
 import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
 import { TIMELINE } from "../../infra/simulator/timeline.js"
-import { hasChromium, screenshots, seriousViolations } from "../support/browser.js"
+import { hasChromium, readmeShot, screenshots, seriousViolations } from "../support/browser.js"
 import { portalInChromium, signUpConfirmed } from "../support/portalBrowser.js"
 import { startPortalWorld } from "../support/portalWorld.js"
 
@@ -133,6 +133,7 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     expect(await history.innerText()).toMatch(/created/i)
     expect(await s.page.getByTestId("plan-gate").count()).toBe(0)
     const overflow = await screenshots(s.page, "map")
+    await readmeShot(s.page, "map", ".map-layout")
     await s.page.getByRole("button", { name: "Close details" }).click()
 
     // filters go to the API: without minor and moderate, only major and critical events are drawn

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
-import { hasChromium, screenshots, seriousViolations } from "../support/browser.js"
+import { hasChromium, readmeShot, screenshots, seriousViolations } from "../support/browser.js"
 import { portalInChromium, signUpConfirmed } from "../support/portalBrowser.js"
 import { startPortalWorld } from "../support/portalWorld.js"
 
@@ -68,6 +68,7 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     expect(drawn.warnings).toBeLessThanOrEqual(Math.max(listed, 0) * 2)
     expect(await s.page.getByTestId("tolls").count()).toBe(1)
     const overflow = await screenshots(s.page, "route")
+    await readmeShot(s.page, "route-planner", ".route-layout")
 
     // save and watch: the route shows in the watched list with its latest warnings
     await s.page.getByTestId("save-watch").click()

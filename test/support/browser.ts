@@ -71,3 +71,15 @@ export const seriousViolations = async (page: Page, exclude: ReadonlyArray<strin
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`)
 }
+
+export const README_IMAGES = fileURLToPath(new URL("../../docs/images/", import.meta.url))
+
+/**
+ * With README_SHOTS=1 (`npm run screenshots:readme`), the part of the page the README shows is
+ * saved under docs/images, from the simulator's data as the test drew it; otherwise nothing.
+ */
+export const readmeShot = async (page: Page, name: string, selector: string) => {
+  if (process.env.README_SHOTS !== "1") return
+  mkdirSync(README_IMAGES, { recursive: true })
+  await page.locator(selector).first().screenshot({ path: `${README_IMAGES}${name}.png`, scale: "css", animations: "disabled" })
+}

@@ -7,7 +7,8 @@ import { keyedCall, keyedGet } from "../map/portalKey.js"
 import { type MapLibre, useBaseMap } from "../map/useBaseMap.js"
 import { type Place, loadPlaces, placeFor, searchPlaces } from "../route/places.js"
 import { addRouteLayers, ROUTE_LAYERS, type RouteAnswer, showRoutes } from "../route/routeLayers.js"
-import { RouteResult } from "../route/RouteResult.js"
+import { RouteResult, warningWindow } from "../route/RouteResult.js"
+import { formatDate } from "../forms.js"
 import { WatchedRoutes } from "../route/WatchedRoutes.js"
 import { Link } from "../router.js"
 import { useSession } from "../session.js"
@@ -63,6 +64,10 @@ export const RoutePage = () => {
   const [saved, setSaved] = useState<string | null>(null)
   const [watchVersion, setWatchVersion] = useState(0)
   const markers = useRef<Partial<Record<End, Marker>>>({})
+  const answerRef = useRef<RouteAnswer | null>(null)
+  answerRef.current = answer
+  const chosenRef = useRef(0)
+  chosenRef.current = chosen
   const lib = useRef<MapLibre | null>(null)
 
   const { host, map, failed } = useBaseMap(customerId !== 0, (m, maplibre) => {
@@ -75,9 +80,19 @@ export const RoutePage = () => {
         setPicking(null)
       }
     })
+    // a warning's marker opens its title, place and window (text only: titles come from agencies' feeds)
     m.on("click", ROUTE_LAYERS.warnings, (e) => {
       const i = Number(e.features?.[0]?.properties.index)
-      document.getElementById(`warning-${i}`)?.scrollIntoView({ block: "nearest" })
+      const w = answerRef.current?.routes[chosenRef.current]?.warnings[i]
+      if (!w) return
+      const box = document.createElement("div")
+      box.className = "warning-popup"
+      const title = document.createElement("strong")
+      title.textContent = w.title
+      const line = document.createElement("p")
+      line.textContent = `${w.severity} · ${(w.distance_along_route_m / 1000).toFixed(0)} km along · arrival ${formatDate(w.projected_arrival_time)} · in force ${warningWindow(w.properties)}`
+      box.append(title, line)
+      new maplibre.Popup({ closeButton: true, maxWidth: "18rem" }).setLngLat(e.lngLat).setDOMContent(box).addTo(m)
     })
   })
 

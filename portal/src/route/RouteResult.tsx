@@ -10,7 +10,7 @@ export const duration = (s: number) => `${Math.floor(s / 3600)} h ${String(Math.
 const money = (v: { currency: string; value: number }) => `${v.value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${v.currency}`
 
 /** A warning's own window (start–end) when the hazard has one: a work zone, a closure, a special event. */
-const windowOf = (p: Record<string, unknown>): string => {
+export const warningWindow = (p: Record<string, unknown>): string => {
   const w = p.window as { start?: string | null; end?: string | null } | undefined
   const start = w?.start ?? (typeof p.start_time === "string" ? p.start_time : null)
   const end = w?.end ?? (typeof p.end_time === "string" ? p.end_time : null)
@@ -62,7 +62,7 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
               <td>{w.title}<br /><span class="hint">{w.type.replace(/_/g, " ")}</span></td>
               <td>{km(w.distance_along_route_m)}</td>
               <td>{formatDate(w.projected_arrival_time)}</td>
-              <td>{windowOf(w.properties)}</td>
+              <td>{warningWindow(w.properties)}</td>
             </tr>
           ))}
         </Table>
