@@ -57,7 +57,7 @@ export const eventCells = (f: EventFilters, res: CellResolution) =>
     const sql = yield* SqlClient.SqlClient
     const w = whereClauses(sql, f, yield* nowMillis)
     const rows = yield* sql<CellRow>`
-      SELECT ${sql.literal(`h3_r${res}`)}::text AS cell, count(*)::int AS count, avg(latitude) AS lat, avg(longitude) AS lng,
+      SELECT ${sql(`h3_r${res}`)}::text AS cell, count(*)::int AS count, avg(latitude) AS lat, avg(longitude) AS lng,
              max(${sql.literal(SEVERITY_RANK)}) AS sev, mode() WITHIN GROUP (ORDER BY type) AS top_type
       FROM events WHERE ${w.length === 0 ? sql`TRUE` : sql.and(w)}
       GROUP BY 1 LIMIT ${MAX_CELLS + 1}`

@@ -137,6 +137,9 @@ describe("GET /api/v1/openapi.json", () => {
     await check("get", "/features/geojson", "/features/geojson?group=trucking", { key: pro, status: 200 })
     await check("get", "/features/types", "/features/types", { key: pro, status: 200 })
     await check("get", "/features/groups", "/features/groups", { key: pro, status: 200 })
+    await check("get", "/map/cells", "/map/cells?layer=events&bbox=-130,20,-60,60&zoom=4", { key: pro, status: 200 })
+    await check("get", "/map/cells", "/map/cells?layer=features&group=imagery,nope&bbox=-130,20,-60,60&zoom=7", { key: pro, status: 200 })
+    await check("get", "/map/cells", "/map/cells?layer=events&zoom=4", { key: pro, status: 400 })
     const fid = features.data[0].id
     await check("get", "/features/{id}/details", `/features/${fid}/details`, { key: pro, status: 200 })
     await check("post", "/features/details/batch", "/features/details/batch", { key: pro, body: { ids: [fid, "ft_missing"] }, status: 200 })
