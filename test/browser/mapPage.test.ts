@@ -149,6 +149,29 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     expect([...overflow, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container"])]).toEqual([])
   }, 120_000)
 
+  it("shows an event two agencies report with the other agency's report beside it", async () => {
+    // the simulator's Iowa I-80 work zone comes from WZDx and again from a TMDD traffic centre: linked
+    let linked: Array<{ id: string; title: string; own: string; other: string }> = []
+    for (const deadline = Date.now() + 30_000; linked.length === 0;) {
+      if (Date.now() > deadline) throw new Error("no linked reports in the store")
+      await new Promise((r) => setTimeout(r, 250))
+      linked = await s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; title: string; own: string; other: string }>`
+        SELECT e.id, e.title, e.source AS own, rep.source AS other FROM events e JOIN events rep ON rep.id = e.represented_by
+        WHERE e.status = 'active' AND rep.status = 'active' ORDER BY e.id`)) as typeof linked
+    }
+    await openMapAs(s, "Lynn Ked", "linked-map@example.com", "pro")
+    await s.page.waitForFunction((id) => (window as any).__roadDataMap.queryRenderedFeatures().some((f: any) => f.properties.id === id), linked[0].id, { timeout: 30_000 })
+    // the list under the map is the keyboard's way to the same panel
+    await s.page.getByText("Events in view, as a list").click()
+    await s.page.locator(".in-view").getByRole("button", { name: linked[0].title, exact: true }).first().click()
+    const related = s.page.getByTestId("related")
+    await related.waitFor({ timeout: 20_000 })
+    // the panel opened is one of the pair (two reports may share a title): it names the other's source
+    const heading = await s.page.getByTestId("event-details").locator("dd").filter({ hasText: /^sim-/ }).first().innerText()
+    const other = heading.startsWith(linked[0].own) ? linked[0].other : linked[0].own
+    expect(await related.innerText()).toContain(other)
+  }, 90_000)
+
   it("opens a camera with its image link and a truck lot with its live spaces", async () => {
     await openMapAs(s, "Fred Features", "features-map@example.com", "pro")
     const featureAt = (type: string) => s.page.evaluate((t) => {
