@@ -1,19 +1,16 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
-import { afterAll, describe, expect, it } from "vitest"
-import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
+import { describe, expect, it } from "vitest"
 import { TIMELINE } from "../../infra/simulator/timeline.js"
 import { hasChromium, readmeShot, screenshots, seriousViolations } from "../support/browser.js"
-import { portalInChromium, signUpConfirmed } from "../support/portalBrowser.js"
-import { startPortalWorld } from "../support/portalWorld.js"
+import { signUpConfirmed, simulatedPortalInChromium } from "../support/portalBrowser.js"
 
 /**
  * The live map (/map) over the running service: simulator → pipeline → API → portal, all real,
  * on loopback, drawn with WebGL (SwiftShader) in headless Chromium. What is drawn is counted
  * through MapLibre's own query API, never from pixels.
  */
-let sim: SimulatorHandle | undefined
 const EVENT_LAYERS = ["incident", "construction", "closure", "weather", "special_event", "advisory", "restriction"].map((t) => `events-${t}`)
 
 /** Ids of the events the map has drawn (a point split over tiles counts once). */
@@ -57,14 +54,7 @@ const openMapAs = async (s: { w: any; page: Page }, name: string, email: string,
 }
 
 describe.skipIf(!hasChromium)("the live map in a real browser", () => {
-  const s = portalInChromium({ width: 1280, height: 900 }, async () => {
-    sim = await startSimulator(0)
-    sim.setElapsed(0)
-    return startPortalWorld({}, { pipeline: { simulatorUrl: sim.url, pollS: 0.5, name: "map-page" } })
-  }, { webgl: true })
-  afterAll(async () => {
-    await sim?.close()
-  })
+  const s = simulatedPortalInChromium("map-page")
 
   it("shows a plan-gate message with the upgrade link where the plan has no history", async () => {
     await openMapAs(s, "Stella Starter", "starter-map@example.com", "starter")
@@ -84,7 +74,7 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
   it("draws every active event, follows a new one without a reload, and opens an event's history", async () => {
     // the timeline held before the I-95 vehicle clears and before the I-90 crash: the store holds
     // the one and not the other before the page opens, whatever time the suite has taken so far
-    sim!.setElapsed(TIMELINE.ibiClearAt - 5, true)
+    s.sim.setElapsed(TIMELINE.ibiClearAt - 5, true)
     for (const deadline = Date.now() + 30_000; ;) {
       const ny = await activeSourceIds(s)
       if (ny.includes("NY-2003") && !ny.includes("NY-2004") && ny.length >= 8) break
@@ -107,7 +97,7 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     // the timeline reports a new crash on I-90 and clears the I-95 disabled vehicle: one
     // appears and the other leaves without a reload
     const before = new Set(drawn)
-    sim!.setElapsed(TIMELINE.ibiNewAt + 1, true)
+    s.sim.setElapsed(TIMELINE.ibiNewAt + 1, true)
     let added: Array<string> = []
     for (const deadline = Date.now() + 20_000; ;) {
       const now = await drawnEvents(s.page)

@@ -1,27 +1,17 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, describe, expect, it } from "vitest"
-import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
+import { describe, expect, it } from "vitest"
 import { hasChromium, readmeShot, screenshots, seriousViolations } from "../support/browser.js"
-import { portalInChromium, signUpConfirmed } from "../support/portalBrowser.js"
-import { startPortalWorld } from "../support/portalWorld.js"
+import { signUpConfirmed, simulatedPortalInChromium } from "../support/portalBrowser.js"
 
 /**
  * The truck route planner (/route) over the running service: the simulator's Iowa restrictions
  * in the store, the bundled routing network, the README's Des Moines → Joliet truck (4.1 m high)
  * planned in headless Chromium as a dispatcher would, then saved and watched.
  */
-let sim: SimulatorHandle | undefined
 
 describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
-  const s = portalInChromium({ width: 1280, height: 900 }, async () => {
-    sim = await startSimulator(0)
-    sim.setElapsed(0)
-    return startPortalWorld({}, { pipeline: { simulatorUrl: sim.url, pollS: 0.5, name: "route-page" } })
-  }, { webgl: true })
-  afterAll(async () => {
-    await sim?.close()
-  })
+  const s = simulatedPortalInChromium("route-page")
 
   it("routes the README's truck around the low bridge, lists IA/IL mileage and HOS stops, and watches the route", async () => {
     const email = "dispatch@example.com"

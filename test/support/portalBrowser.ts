@@ -1,5 +1,6 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
+import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
 import { launch } from "./browser.js"
 import { type PortalWorld, startPortalWorld } from "./portalWorld.js"
 
@@ -28,4 +29,21 @@ export const signUpConfirmed = async (s: { w: PortalWorld; page: Page }, name: s
   await s.page.getByRole("heading", { name: `Welcome, ${name}` }).waitFor()
   await s.page.goto(s.w.mailbox.linkIn(await s.w.mailbox.next(address, /Confirm your email/)))
   await s.page.getByText("Your email address is confirmed.").waitFor()
+}
+
+/**
+ * The portal over the running service as `npm start` runs it: the bundled simulator's feeds
+ * polled by a pipeline into the same store, and Chromium with WebGL for the map pages. The
+ * simulator's clock starts at 0; `s.sim` moves it.
+ */
+export const simulatedPortalInChromium = (name: string, viewport = { width: 1280, height: 900 }) => {
+  const s = portalInChromium(viewport, async () => {
+    s.sim = await startSimulator(0)
+    s.sim.setElapsed(0)
+    return startPortalWorld({}, { pipeline: { simulatorUrl: s.sim.url, pollS: 0.5, name } })
+  }, { webgl: true }) as ReturnType<typeof portalInChromium> & { sim: SimulatorHandle }
+  afterAll(async () => {
+    await s.sim?.close()
+  })
+  return s
 }

@@ -1,5 +1,6 @@
 import type { Map as MapLibreMap } from "maplibre-gl"
 import { useEffect, useRef, useState } from "preact/hooks"
+import { addStylesheet } from "../stylesheet.js"
 import { addLabels, labelsOf } from "./labels.js"
 import { basemapStyle } from "./style.js"
 
@@ -10,14 +11,6 @@ declare const BASEMAP_HREF: string
 export type MapLibre = typeof import("maplibre-gl")
 const US_CANADA: [[number, number], [number, number]] = [[-128, 23], [-62, 55]]
 const CREDIT = "Boundaries and places: Made with Natural Earth · Highways: Travel Mapping, © OpenStreetMap contributors"
-
-const addStylesheet = (href: string) => {
-  if (document.querySelector(`link[href="${href}"]`)) return
-  const link = document.createElement("link")
-  link.rel = "stylesheet"
-  link.href = href
-  document.head.append(link)
-}
 
 /**
  * A MapLibre map on the bundled basemap in `host`, with zoom buttons, a scale and the data's

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
 import { Link } from "../router.js"
+import { addStylesheet } from "../stylesheet.js"
 import { useSession } from "../session.js"
 import { Alert, Card, OneTimeSecret } from "../ui.js"
 
@@ -10,14 +11,6 @@ declare const SWAGGER_CSS_HREF: string
 const TRY_IT_HOURS = 24
 
 type Ui = { preauthorizeApiKey(scheme: string, key: string): void }
-
-const addStylesheet = (href: string) => {
-  if (document.querySelector(`link[href="${href}"]`)) return
-  const link = document.createElement("link")
-  link.rel = "stylesheet"
-  link.href = href
-  document.head.append(link)
-}
 
 /**
  * The interactive API reference: swagger-ui (bundled, loaded only on this page) over the
