@@ -162,8 +162,11 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     expect(await related.innerText()).toContain(other)
   }, 90_000)
 
-  it("opens a camera with its image link and a truck lot with its live spaces", async () => {
+  it("opens a camera, a truck lot, an EV site and a weather station with what each is for", async () => {
     await openMapAs(s, "Fred Features", "features-map@example.com", "pro")
+    // EV charging and road weather are off at first: ticked in the legend
+    await s.page.getByRole("checkbox", { name: "EV charging" }).check()
+    await s.page.getByRole("checkbox", { name: "Road weather" }).check()
     const featureAt = (type: string) => s.page.evaluate((t) => {
       const map = (window as any).__roadDataMap
       const f = map.queryRenderedFeatures().find((x: any) => x.properties.kind === "feature" && x.properties.feature_type === t)
@@ -172,7 +175,12 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
       const r = map.getCanvas().getBoundingClientRect()
       return { x: r.left + p.x, y: r.top + p.y }
     }, type)
-    for (const [type, part, says] of [["cameras", "camera-url", /^http/], ["truck_parking", "parking", /Free spaces: \S+.*as of/]] as const) {
+    for (const [type, part, says] of [
+      ["cameras", "camera-url", /^http/],
+      ["truck_parking", "parking", /Free spaces: \S+.*as of/],
+      ["ev_charging", "connectors", /(available|charging|unknown|out of order|[a-z_]+): \S+/i],
+      ["weather_stations", "readings", /°C/]
+    ] as const) {
       // back to the whole country, where every feature of the demo is in view
       await s.page.evaluate(() => (window as any).__roadDataMap.jumpTo({ center: [-100, 45], zoom: 3 }))
       await s.page.waitForFunction((t) => (window as any).__roadDataMap.queryRenderedFeatures().some((x: any) => x.properties.feature_type === t), type, { timeout: 15_000 })
@@ -197,6 +205,6 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
       expect(await s.page.getByTestId(part).innerText(), type).toMatch(says)
       await s.page.getByRole("button", { name: "Close details" }).click()
     }
-  }, 120_000)
+  }, 180_000)
 })
 

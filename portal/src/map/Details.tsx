@@ -106,25 +106,44 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
   )
 }
 
+/** A road weather station's readings, by the names the adapters normalize them to. */
+const READING_KEYS = ["temperature_c", "surface_temperature_c", "road_surface", "precipitation", "humidity", "wind_speed", "wind_direction", "visibility"] as const
+const READING_LABELS: Record<(typeof READING_KEYS)[number], string> = {
+  temperature_c: "air °C", surface_temperature_c: "surface °C", road_surface: "road surface", precipitation: "precipitation",
+  humidity: "humidity %", wind_speed: "wind", wind_direction: "wind from", visibility: "visibility"
+}
+
+type RefillPoint = { id?: string; status?: string; connectors?: Array<{ standard?: string | null; max_kw?: number | null }> }
+
 /** Properties people look for first, shown above the rest. */
 const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
   // cameras publish their still as `url` (DriveBC, Open511) or `image_url` (WZDx devices); only web addresses become links
   const image = p.image_url ?? p.url
   const url = typeof image === "string" && /^https?:\/\//.test(image) ? image : null
   const asOf = typeof p.as_of === "string" ? p.as_of : typeof p.observed_at === "string" ? p.observed_at : null
-  const connectors = Array.isArray(p.connectors) ? p.connectors : null
-  const readings = p.readings && typeof p.readings === "object" && !Array.isArray(p.readings) ? (p.readings as Record<string, unknown>) : null
+  const points = Array.isArray(p.refill_points) ? (p.refill_points as Array<RefillPoint>) : null
+  const readings = READING_KEYS.filter((k) => p[k] !== undefined)
   return (
     <>
       {url && <p>Camera image: <a href={url} rel="noopener noreferrer nofollow" target="_blank" data-testid="camera-url">{url}</a></p>}
       {(p.available_spots !== undefined || p.availability_text !== undefined) && (
         <p data-testid="parking">Free spaces: <strong>{asText(p.available_spots ?? p.availability_text)}</strong>{p.capacity !== undefined ? ` of ${asText(p.capacity)}` : ""}{asOf ? ` · as of ${formatDate(asOf)}` : ""}</p>
       )}
-      {connectors && (
-        <ul class="related" data-testid="connectors">{connectors.map((c, i) => <li key={i}>{asText(c)}</li>)}</ul>
+      {points && (
+        <>
+          <h4>Chargers{typeof p.availability_updated_at === "string" ? ` (as of ${formatDate(p.availability_updated_at)})` : ""}</h4>
+          <ul class="related" data-testid="connectors">
+            {points.map((c, i) => (
+              <li key={c.id ?? i}>{c.status ?? "unknown"}: {(c.connectors ?? []).map((k) => `${k.standard ?? "connector"}${k.max_kw ? ` ${k.max_kw} kW` : ""}`).join(", ") || "no connector listed"}</li>
+            ))}
+          </ul>
+        </>
       )}
-      {readings && (
-        <dl class="detail-list" data-testid="readings">{Object.entries(readings).map(([k, v]) => <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />)}</dl>
+      {readings.length > 0 && (
+        <>
+          <h4>Readings{asOf ? ` at ${formatDate(asOf)}` : ""}</h4>
+          <dl class="detail-list" data-testid="readings">{readings.map((k) => <Row key={k} label={READING_LABELS[k]} value={asText(p[k])} />)}</dl>
+        </>
       )}
     </>
   )
@@ -135,7 +154,7 @@ const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
   if (detail.state !== "ok") return <Gate part={detail} />
   const f = detail.value.data
   const props = f.properties as Record<string, unknown>
-  const shown = new Set(["image_url", "url", "connectors", "readings", "available_spots", "availability_text", "capacity", "as_of", "observed_at"])
+  const shown = new Set<string>(["image_url", "url", "refill_points", "available_spots", "availability_text", "capacity", "as_of", "observed_at", ...READING_KEYS])
   return (
     <div data-testid="feature-details">
       <h3 class="detail-title">{f.name || f.feature_type}</h3>
