@@ -1,17 +1,16 @@
 import { simplify } from "@turf/turf"
-import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { gzipSync } from "node:zlib"
-import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
+import type { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
+import { cachedAsset } from "./cachedAsset.js"
 
 /**
  * The live map's basemap, made from data the project bundles (no tile server can be reached):
  * state and province polygons and places from Natural Earth, highways from the routing
  * network, as one GeoJSON file with a `layer` property on every feature. Coordinates are cut
  * to 3 decimals (about 100 m) and lines simplified: it is a backdrop at state scale, not a
- * survey. Built once per input and kept in node_modules/.cache, so `npm start` stays fast.
+ * survey. Made once per input (cachedAsset), so `npm start` stays fast.
  */
 const root = fileURLToPath(new URL("../", import.meta.url))
 export const BASEMAP_INPUTS = {
@@ -19,7 +18,6 @@ export const BASEMAP_INPUTS = {
   places: join(root, "infra/data/places_us_ca_50m.geojson"),
   network: join(root, "infra/network/us-ca.network.json.gz")
 }
-const CACHE_DIR = join(root, "node_modules/.cache/road-data-basemap")
 /** Bump when the output's shape changes, so a cached file from an older builder is not reused. */
 const VERSION = 4
 
@@ -60,8 +58,7 @@ const placeFeatures = (file: string) => {
  * through nodes where only two edges of the class meet; then simplification has something to
  * remove (≈ 0.01°, 1 km, under a pixel at state scale).
  */
-const roadFeatures = (file: string) => {
-  const net = RoadNetwork.decode(readFileSync(file))
+const roadFeatures = (net: RoadNetwork) => {
   const out: Array<unknown> = []
   for (const cls of BASEMAP_ROAD_CLASSES) {
     const edges: Array<number> = []
@@ -112,36 +109,16 @@ const roadFeatures = (file: string) => {
   return out
 }
 
-const inputHash = () => {
-  const h = createHash("sha1").update(String(VERSION))
-  for (const f of Object.values(BASEMAP_INPUTS)) h.update(readFileSync(f))
-  return h.digest("hex").slice(0, 12)
-}
-
 export interface BuiltBasemap {
   /** file name under assets/ */
   readonly name: string
   readonly bytes: number
-  readonly gzipBytes: number
   readonly cached: boolean
 }
 
-/** Writes `basemap-<hash>.json` and its `.gz` into `assetsDir`. */
-export const buildBasemap = (assetsDir: string): BuiltBasemap => {
-  const hash = inputHash()
-  const name = `basemap-${hash}.json`
-  const cached = join(CACHE_DIR, name)
-  let body: Buffer
-  const hit = existsSync(cached)
-  if (hit) body = readFileSync(cached)
-  else {
-    const features = [...stateFeatures(BASEMAP_INPUTS.states), ...roadFeatures(BASEMAP_INPUTS.network), ...placeFeatures(BASEMAP_INPUTS.places)]
-    body = Buffer.from(JSON.stringify({ type: "FeatureCollection", features }))
-    mkdirSync(CACHE_DIR, { recursive: true })
-    writeFileSync(cached, body)
-  }
-  const gz = gzipSync(body, { level: 9 })
-  writeFileSync(join(assetsDir, name), body)
-  writeFileSync(join(assetsDir, `${name}.gz`), gz)
-  return { name, bytes: body.length, gzipBytes: gz.length, cached: hit }
-}
+/** Writes `basemap-<hash>.json` into `assetsDir`. */
+export const buildBasemap = (assetsDir: string, network: () => RoadNetwork): BuiltBasemap =>
+  cachedAsset(assetsDir, "basemap", VERSION, Object.values(BASEMAP_INPUTS), () => ({
+    type: "FeatureCollection",
+    features: [...stateFeatures(BASEMAP_INPUTS.states), ...roadFeatures(network()), ...placeFeatures(BASEMAP_INPUTS.places)]
+  }))

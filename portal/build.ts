@@ -5,7 +5,9 @@ import { createRequire } from "node:module"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { buildBasemap } from "./basemap.js"
+import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
+import { BASEMAP_INPUTS, buildBasemap } from "./basemap.js"
+import { once } from "./cachedAsset.js"
 import { buildPlaceIndex } from "./placeIndex.js"
 
 /**
@@ -29,7 +31,7 @@ const gzipAssets = (dir: string) => {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) gzipAssets(path)
-    else if (/\.(js|css|json)$/.test(name) && !/^(basemap|places)-/.test(name)) writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }))
+    else if (/\.(js|css|json)$/.test(name)) writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }))
   }
 }
 
@@ -42,8 +44,10 @@ export const buildPortal = async (outDir = OUT_DIR) => {
   // the map's library: its stylesheet and its worker (loaded by URL, so the CSP needs no blob:)
   const maplibreCssName = copyHashed(outDir, "maplibre-gl/dist/maplibre-gl.css", "maplibre-gl", ".css")
   const maplibreWorkerName = copyHashed(outDir, "maplibre-gl/dist/maplibre-gl-worker.mjs", "maplibre-gl-worker", ".js")
-  const basemap = buildBasemap(join(outDir, "assets"))
-  const places = buildPlaceIndex(join(outDir, "assets"))
+  // the map's assets: the network is decoded (about a second) only when one of them must be made anew
+  const network = once(() => RoadNetwork.decode(readFileSync(BASEMAP_INPUTS.network)))
+  const basemap = buildBasemap(join(outDir, "assets"), network)
+  const places = buildPlaceIndex(join(outDir, "assets"), network)
   const result = await build({
     entryPoints: { app: join(here, "src/main.tsx"), styles: join(here, "src/styles.css") },
     bundle: true,
@@ -83,7 +87,7 @@ export const buildPortal = async (outDir = OUT_DIR) => {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   buildPortal().then(
-    (r) => console.error(`portal built in ${r.ms} ms: dist/portal (${r.script}, ${r.style}, ${r.basemap.name} ${Math.round(r.basemap.gzipBytes / 1024)} kB gzipped${r.basemap.cached ? ", cached" : ""})`),
+    (r) => console.error(`portal built in ${r.ms} ms: dist/portal (${r.script}, ${r.style}, ${r.basemap.name} ${Math.round(r.basemap.bytes / 1024)} kB${r.basemap.cached ? ", cached" : ""})`),
     (e) => {
       console.error(`portal build failed: ${e instanceof Error ? e.message : e}`)
       process.exit(1)

@@ -1,17 +1,14 @@
-import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
-import { gzipSync } from "node:zlib"
-import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
+import { readFileSync } from "node:fs"
+import type { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
 import { BASEMAP_INPUTS } from "./basemap.js"
+import { cachedAsset } from "./cachedAsset.js"
 
 /**
  * What the route planner's origin and destination boxes search: the bundled places (cities) and
  * the routing network's named junctions, where motorways meet other numbered routes ("I-55 &
- * I-80, IL"). Built once per input (cached beside the basemap) into one compact JSON:
+ * I-80, IL"). Made once per input (cachedAsset) into one compact JSON:
  * `{cities: [[name, region, lat, lng, pop]], junctions: [[name, region, lat, lng]]}`.
  */
-const CACHE_DIR = join(BASEMAP_INPUTS.network, "../../../node_modules/.cache/road-data-basemap")
 const VERSION = 1
 
 const round = (v: number) => Math.round(v * 10_000) / 10_000
@@ -49,21 +46,6 @@ const cities = (file: string) => {
   return fc.features.map((f) => [f.properties.name, f.properties.admin1, round(f.geometry.coordinates[1]), round(f.geometry.coordinates[0]), f.properties.pop_max] as const)
 }
 
-/** Writes `places-<hash>.json` and its `.gz` into `assetsDir`; answers the file name. */
-export const buildPlaceIndex = (assetsDir: string) => {
-  const h = createHash("sha1").update(`places ${VERSION}`)
-  for (const f of [BASEMAP_INPUTS.places, BASEMAP_INPUTS.network]) h.update(readFileSync(f))
-  const name = `places-${h.digest("hex").slice(0, 12)}.json`
-  const cached = join(CACHE_DIR, name)
-  let body: Buffer
-  if (existsSync(cached)) body = readFileSync(cached)
-  else {
-    const net = RoadNetwork.decode(readFileSync(BASEMAP_INPUTS.network))
-    body = Buffer.from(JSON.stringify({ cities: cities(BASEMAP_INPUTS.places), junctions: junctions(net) }))
-    mkdirSync(CACHE_DIR, { recursive: true })
-    writeFileSync(cached, body)
-  }
-  writeFileSync(join(assetsDir, name), body)
-  writeFileSync(join(assetsDir, `${name}.gz`), gzipSync(body, { level: 9 }))
-  return { name, bytes: body.length }
-}
+/** Writes `places-<hash>.json` into `assetsDir`. */
+export const buildPlaceIndex = (assetsDir: string, network: () => RoadNetwork) =>
+  cachedAsset(assetsDir, "places", VERSION, [BASEMAP_INPUTS.places, BASEMAP_INPUTS.network], () => ({ cities: cities(BASEMAP_INPUTS.places), junctions: junctions(network()) }))

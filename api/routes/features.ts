@@ -10,6 +10,7 @@ import { RequestAuth } from "../http/RequestAuth.js"
 import { type ResponseHeaders, route } from "../http/Route.js"
 import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
+import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, pageFields, pageOf } from "../paging.js"
 import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
@@ -63,6 +64,19 @@ const typesOf = (q: FeatureQuery, present: ReadonlyArray<string>, warnings: Arra
 
 const typeCounts = cached(120_000, featureTypeCounts)
 
+/**
+ * What a plan lets a caller see of features (SPEC §7): inactive ones only where allowed (a plan
+ * without them sees active ones, asked or not; asking for inactive ones is a plan gate), and the
+ * plan's delay. Shared with the map's cells.
+ */
+export const planFeatureView = (auth: AuthContext, active: boolean | undefined) =>
+  active === false && !auth.plan.allow_inactive_features
+    ? Effect.fail(planGate(auth, "plan_inactive_features", "your plan lists active features only"))
+    : Effect.succeed({
+        active: auth.plan.allow_inactive_features ? active : true,
+        delaySec: auth.plan.data_delay_sec > 0 ? auth.plan.data_delay_sec : undefined
+      })
+
 /** The filters of a /features request, shared by the JSON and GeoJSON forms. */
 const readFilters = (q: FeatureQuery, warnings: Array<ApiWarning>) =>
   Effect.gen(function* () {
@@ -73,21 +87,17 @@ const readFilters = (q: FeatureQuery, warnings: Array<ApiWarning>) =>
     if (circle && q.group && circle.radiusKm > GROUP_RADIUS_CAP_KM) {
       return yield* Effect.fail(new BadRequest({ message: `radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius` }))
     }
-    if (q.active === false && !auth.plan.allow_inactive_features) {
-      return yield* Effect.fail(planGate(auth, "plan_inactive_features", "your plan lists active features only"))
-    }
+    const view = yield* planFeatureView(auth, q.active)
     const filters: FeatureFilters = {
       types,
       jurisdictions: yield* jurisdictionFilter(q.jurisdiction, ref, warnings),
-      // a plan without inactive features sees active ones only, asked or not
-      active: auth.plan.allow_inactive_features ? q.active : true,
+      ...view,
       circle,
       bbox: q.bbox,
       startsAfter: q.starts_after,
       startsBefore: q.starts_before,
       endsAfter: q.ends_after,
-      endsBefore: q.ends_before,
-      delaySec: auth.plan.data_delay_sec > 0 ? auth.plan.data_delay_sec : undefined
+      endsBefore: q.ends_before
     }
     return { filters, ref }
   })

@@ -6,13 +6,13 @@ import { BboxParam, Bool, List, Num, OneOf } from "../http/QueryParams.js"
 import { RequestAuth } from "../http/RequestAuth.js"
 import { route } from "../http/Route.js"
 import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
-import { planGate } from "../middleware/planGate.js"
 import { type CellCount, eventCells, featureCells, resolutionForZoom } from "../queries/MapCells.js"
 import type { FeatureFilters } from "../queries/FeaturesQuery.js"
 import { reference } from "../queries/Reference.js"
 import { MapCells } from "../schemas/map.js"
 import { type ApiWarning, dataDelayWarning, unknownValue } from "../warnings.js"
 import { readEventFilters } from "./events.js"
+import { planFeatureView } from "./features.js"
 
 const MapCellsQuery = Schema.Struct({
   layer: OneOf(["events", "features"] as const, "What to count"),
@@ -64,18 +64,9 @@ export const mapRoutes = [
           yield* dependsOn(dependencyTags("event", filters.jurisdictions))
           answer = yield* eventCells(filters, res)
         } else {
-          if (q.active === false && !auth.plan.allow_inactive_features) {
-            return yield* Effect.fail(planGate(auth, "plan_inactive_features", "your plan lists active features only"))
-          }
-          const ref = yield* reference
+          const view = yield* planFeatureView(auth, q.active)
           const types = featureTypesOf(q, warnings)
-          const filters: FeatureFilters = {
-            types,
-            jurisdictions: yield* jurisdictionFilter(q.jurisdiction, ref, warnings),
-            active: auth.plan.allow_inactive_features ? q.active : true,
-            bbox: q.bbox,
-            delaySec: auth.plan.data_delay_sec > 0 ? auth.plan.data_delay_sec : undefined
-          }
+          const filters: FeatureFilters = { types, jurisdictions: yield* jurisdictionFilter(q.jurisdiction, yield* reference, warnings), ...view, bbox: q.bbox }
           yield* dependsOn(dependencyTags("feature", filters.jurisdictions))
           answer = types.length === 0 ? { cells: [], truncated: false } : yield* featureCells(filters, res)
         }

@@ -6,7 +6,7 @@ import { ApiError, explain } from "../api.js"
 import { formatDate } from "../forms.js"
 import { Link } from "../router.js"
 import { SEVERITY_COLOURS } from "./style.js"
-import type { Get } from "./viewData.js"
+import type { Get } from "../portalKey.js"
 
 export type Selection = { readonly kind: "event" | "feature"; readonly id: string }
 

@@ -2,6 +2,7 @@ import type { Event as ApiEvent, EventPage } from "../../../api/schemas/events.j
 import type { FeaturePage } from "../../../api/schemas/features.js"
 import type { MapCells } from "../../../api/schemas/map.js"
 import { groupById } from "../../../shared/domain/FeatureGroups.js"
+import type { Get } from "../portalKey.js"
 
 export type EventRow = typeof ApiEvent.Type
 type Page<T> = { readonly data: ReadonlyArray<T>; readonly total: number; readonly limit: number; readonly next_cursor?: string | undefined }
@@ -25,7 +26,6 @@ export interface View {
 /** A view holding more than this many pages of items is drawn as counts per cell instead. */
 const ITEM_PAGES = 4
 
-export type Get = <T>(path: string) => Promise<T>
 
 type Geometry = { readonly type: string; readonly coordinates: unknown }
 export interface MapItem {

@@ -7,10 +7,10 @@ import { ApiError, explain } from "../api.js"
 import { fmt } from "../forms.js"
 import { addDataLayers, CELL_LAYERS, eventLayerId, ITEM_LAYERS, setData } from "../map/dataLayers.js"
 import { Details, type Selection } from "../map/Details.js"
-import { keyedGet } from "../map/portalKey.js"
+import { type Get, keyedGet } from "../portalKey.js"
 import { GROUP_COLOURS, SEVERITY_COLOURS } from "../map/style.js"
 import { useBaseMap } from "../map/useBaseMap.js"
-import { type Get, type Layered, loadEvents, loadFeatures, type MapFilters, type View } from "../map/viewData.js"
+import { type Layered, loadEvents, loadFeatures, type MapFilters, type View } from "../map/viewData.js"
 import { useSession } from "../session.js"
 import { Alert } from "../ui.js"
 
@@ -77,38 +77,34 @@ export const MapPage = () => {
     if (events && features) setShown({ events, features, at: new Date() })
   }
 
-  const refreshEvents = async () => {
-    const map = mapRef.current
-    if (!map || Date.now() < pausedUntil.current) return
-    const mine = ++generation.current.events
-    try {
-      const events = await loadEvents(get, viewOf(map), filtersRef.current)
-      if (mine !== generation.current.events) return
-      setData(map, "events", events.mode === "items" ? events.items : [])
-      setData(map, "event-cells", events.mode === "cells" ? events.items : [])
-      latest.current.events = events
-      publish()
-      setError(null)
-    } catch (e) {
-      if (mine === generation.current.events) failed(e)
+  /**
+   * Asks for one kind of data for the current view and draws it; an answer overtaken by a newer
+   * question of the same kind is dropped, so a slow answer never draws over a fresh one.
+   */
+  const refresher = <K extends "events" | "features">(kind: K, load: (view: View, f: MapFilters) => Promise<NonNullable<(typeof latest.current)[K]>>, draw: (map: MapLibreMap, v: NonNullable<(typeof latest.current)[K]>) => void) =>
+    async () => {
+      const map = mapRef.current
+      if (!map || Date.now() < pausedUntil.current) return
+      const mine = ++generation.current[kind]
+      try {
+        const answer = await load(viewOf(map), filtersRef.current)
+        if (mine !== generation.current[kind]) return
+        draw(map, answer)
+        latest.current[kind] = answer
+        publish()
+        if (kind === "events") setError(null)
+      } catch (e) {
+        if (mine === generation.current[kind]) failed(e)
+      }
     }
-  }
-
-  const refreshFeatures = async () => {
-    const map = mapRef.current
-    if (!map || Date.now() < pausedUntil.current) return
-    const mine = ++generation.current.features
-    try {
-      const features = await loadFeatures(get, viewOf(map), filtersRef.current)
-      if (mine !== generation.current.features) return
-      setData(map, "features", features.items.items)
-      setData(map, "feature-cells", features.cells.items)
-      latest.current.features = features
-      publish()
-    } catch (e) {
-      if (mine === generation.current.features) failed(e)
-    }
-  }
+  const refreshEvents = refresher("events", (view, f) => loadEvents(get, view, f), (map, events) => {
+    setData(map, "events", events.mode === "items" ? events.items : [])
+    setData(map, "event-cells", events.mode === "cells" ? events.items : [])
+  })
+  const refreshFeatures = refresher("features", (view, f) => loadFeatures(get, view, f), (map, features) => {
+    setData(map, "features", features.items.items)
+    setData(map, "feature-cells", features.cells.items)
+  })
 
   useEffect(() => {
     if (!customerId) return

@@ -3,7 +3,7 @@ import type { PersistedRouteList, SavedRouteResponse } from "../../../api/schema
 import { explain } from "../api.js"
 import { formatDate } from "../forms.js"
 import { Card } from "../ui.js"
-import type { Get } from "../map/viewData.js"
+import type { Get } from "../portalKey.js"
 import { duration } from "./RouteResult.js"
 
 type Listed = (typeof PersistedRouteList.Type)["data"][number]

@@ -1,4 +1,4 @@
-import { ApiError, call } from "../api.js"
+import { ApiError, call } from "./api.js"
 
 /**
  * The map and the planner ask the service's own API as any client would, with a key of the
@@ -73,5 +73,8 @@ export const keyedCall = async <T>(customerId: number, method: "GET" | "POST" | 
     return call<T>(method, path, body, await portalKey(customerId, true))
   }
 }
+
+/** A keyed GET of the page's own customer, as the map's and planner's parts take it. */
+export type Get = <T>(path: string) => Promise<T>
 
 export const keyedGet = <T>(customerId: number, path: string): Promise<T> => keyedCall<T>(customerId, "GET", path)
