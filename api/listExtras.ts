@@ -27,7 +27,7 @@ export const listExtras = (
   return Effect.all([
     attributionFor(sources),
     single ? Effect.map(coverageWarning(opts.kind, code, opts.ref.expansion.get(code) ?? [code], opts.types![0]), (w): ApiWarning | null => w) : Effect.succeed(null)
-  ], { concurrency: 2 }).pipe(
+  ]).pipe(
     Effect.tap(([, warning]) => Effect.sync(() => {
       if (!warning) return
       opts.warnings.push(warning)

@@ -5,16 +5,22 @@
  * its SQL floor: the statements the handlers send for the same questions (captured at the
  * driver), issued straight to Postgres at the same concurrency through as many connections as
  * the workers hold; the API/SQL ratio is the figure that counts (target ≥ 0.7). Every question is
- * new, so no answer is shared. Ends with one JSON line of figures.
+ * new, so no answer is shared; each scenario's questions are replayed once untimed first, so both
+ * sides meet their pages equally warm. A third line, the bare handler (bareHandler.ts), is the
+ * leanest Node server doing the same statements, and CPU per request by process says where the
+ * machine's time went. Ends with one JSON line of figures.
  * BENCH_FEATURES, BENCH_REQUESTS, BENCH_CONCURRENCY and API_WORKERS change the load; BENCH_KEEP=1
  * keeps the database and BENCH_REUSE_DB=<name> measures a kept one without loading.
  */
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { availableParallelism } from "node:os"
 import pg from "pg"
-import { driveFloor, recordStatementSets, statementCounts } from "./sqlFloor.js"
+import { blocksRead, driveFloor, recordStatementSets, replayOnce, statementCounts } from "./sqlFloor.js"
 import { createKey } from "../infra/admin/keys.js"
-import { fmt, pct, run, startApi } from "./measure.js"
+import autocannon from "autocannon"
+import { fmt, pct, startApi } from "./measure.js"
+import { driveBareHandler } from "./bareHandler.js"
+import { cpuMeter } from "./cpu.js"
 import { scratch } from "./scratch.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
@@ -72,6 +78,9 @@ const load = (sql: SqlClient.SqlClient) =>
     yield* sql`VACUUM ANALYZE feature_cells`
     return (performance.now() - t0) / 1000
   })
+
+const cannon = (opts: autocannon.Options) =>
+  new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))))
 
 /** One request of a scenario: a question never asked before. */
 interface Scenario {
@@ -142,20 +151,41 @@ const main = async () => {
     // warm both paths (plans, reference data, Postgres buffers)
     for (const s of scenarios) for (let i = 0; i < 20; i++) await get(s.make().path)
     const pool = new pg.Pool({ connectionString: dbUrl.toString(), max: WORKERS * 10 })
-    console.log(`\n${WORKERS} API workers; ${"scenario".padEnd(32)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"SQL p50/p99 ms".padStart(16)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)}`)
+    console.log(`\n${WORKERS} API workers; ${"scenario".padEnd(32)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"SQL p50/p99 ms".padStart(16)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)} ${"bare req/s".padStart(9)} ${"bare/SQL".padStart(9)}`)
     const figures: Record<string, number> = {}
+    const cpuLines: Array<string> = []
     for (const s of scenarios) {
-      const t0 = performance.now()
       const asked = questions.get(s.key)!
       let next = 0
-      const a = await run(REQUESTS, CONCURRENCY, async () => { await get(asked[next++ % asked.length]) })
+      // both sides meet these questions' pages equally warm (the database is larger than shared_buffers)
+      await replayOnce(pool, floorSets.get(s.key)!, CONCURRENCY)
+      const t0 = performance.now()
+      const readBefore = await blocksRead(pool)
+      let meter = cpuMeter()
+      // the same client as bench:load: lean, so the API's side is not charged for fetch()
+      const a = await cannon({
+        url: new URL(base).origin, connections: CONCURRENCY, amount: REQUESTS,
+        requests: [{ method: "GET", headers: { "X-API-Key": key }, setupRequest: (req) => ({ ...req, path: `${new URL(base).pathname}${asked[next++ % asked.length]}` }) }]
+      })
+      const apiCpu = meter()
+      if (a.non2xx > 0 || a.errors > 0) throw new Error(`${s.name}: ${a.non2xx} answers other than 2xx, ${a.errors} errors`)
+      const apiRps = a.requests.total / (a.duration || 1)
+      const readMid = await blocksRead(pool)
+      meter = cpuMeter()
       const d = await driveFloor(pool, floorSets.get(s.key)!, CONCURRENCY, performance.now() - t0)
-      console.log(`${s.name.padEnd(32)} ${`${a.p50.toFixed(1)} / ${a.p99.toFixed(1)}`.padStart(16)} ${fmt(a.rps).padStart(10)} ${`${d.p50.toFixed(1)} / ${d.p99.toFixed(1)}`.padStart(16)} ${fmt(d.rps).padStart(10)} ${(a.rps / d.rps).toFixed(2).padStart(8)}`)
-      figures[`${s.key}_p99_ms`] = Number(a.p99.toFixed(1))
-      figures[`${s.key}_rps`] = Math.round(a.rps)
-      figures[`${s.key}_floor_ratio`] = Number((a.rps / d.rps).toFixed(2))
+      const floorCpu = meter()
+      const readAfter = await blocksRead(pool)
+      const bare = await driveBareHandler(pool, world.redisUrl, prefix, floorSets.get(s.key)!, CONCURRENCY, Math.max(3, Math.round((performance.now() - t0) / 2000)))
+      const perReq = (c: Record<string, number>, n: number) => Object.entries(c).filter(([k]) => k !== "materializer").map(([k, v]) => `${k} ${((v * 1000) / Math.max(1, n)).toFixed(2)}`).join(", ")
+      cpuLines.push(`${s.name.padEnd(32)} via API: ${perReq(apiCpu, a.requests.total)}, blocks read ${((readMid - readBefore) / a.requests.total).toFixed(1)}; via SQL floor: ${perReq(floorCpu, d.requests)}, blocks read ${((readAfter - readMid) / Math.max(1, d.requests)).toFixed(1)}`)
+      console.log(`${s.name.padEnd(32)} ${`${a.latency.p50} / ${a.latency.p99}`.padStart(16)} ${fmt(apiRps).padStart(10)} ${`${d.p50.toFixed(1)} / ${d.p99.toFixed(1)}`.padStart(16)} ${fmt(d.rps).padStart(10)} ${(apiRps / d.rps).toFixed(2).padStart(8)} ${fmt(bare.rps).padStart(9)} ${(bare.rps / d.rps).toFixed(2).padStart(9)}`)
+      figures[`${s.key}_p99_ms`] = a.latency.p99
+      figures[`${s.key}_rps`] = Math.round(apiRps)
+      figures[`${s.key}_floor_ratio`] = Number((apiRps / d.rps).toFixed(2))
+      figures[`${s.key}_bare_handler_floor_ratio`] = Number((bare.rps / d.rps).toFixed(2))
     }
     await pool.end()
+    console.log(`\nCPU ms per request by process\n${cpuLines.join("\n")}`)
     // cursor paging: every page's latency, to depth 50,000 (limit 1,000)
     const pages: Array<number> = []
     let cursor: string | undefined

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs"
 
-/** CPU seconds (user + system) the matching processes have used so far, from /proc (Linux only; 0 elsewhere). */
-export const cpuSeconds = (match: (cmdline: string, comm: string) => boolean) => {
-  let ticks = 0
+/** CPU seconds (user + system) each matching process has used so far, by pid, from /proc (Linux only; empty elsewhere). */
+const cpuByPid = (match: (cmdline: string, comm: string) => boolean) => {
+  const out = new Map<string, number>()
   let dirs: Array<string> = []
   try {
     dirs = readdirSync("/proc").filter((d) => /^\d+$/.test(d))
   } catch {
-    return 0
+    return out
   }
   for (const pid of dirs) {
     try {
@@ -15,12 +15,12 @@ export const cpuSeconds = (match: (cmdline: string, comm: string) => boolean) =>
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
       if (!match(readFileSync(`/proc/${pid}/cmdline`, "utf8"), comm)) continue
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      ticks += Number(f[11]) + Number(f[12])
+      out.set(pid, (Number(f[11]) + Number(f[12])) / 100)
     } catch {
       // gone meanwhile
     }
   }
-  return ticks / 100
+  return out
 }
 
 /** API worker processes (and their primary), Postgres backends, and the materializer. */
@@ -31,12 +31,22 @@ export const roles = {
   bench: (cmd: string) => cmd.includes(`bench/`) && !cmd.includes("infra/processes")
 } as const
 
-/** CPU seconds per role between `start()` and the returned function's call. */
+/**
+ * CPU seconds per role between `cpuMeter()` and the returned function's call, summed over the
+ * processes alive at the end (a process started meanwhile counts whole). A process that exited
+ * meanwhile (an idle Postgres connection closed by its pool) takes its time with it and is left
+ * out: subtracting totals would count its whole life against the phase, even below zero.
+ */
 export const cpuMeter = () => {
-  const at = () => Object.fromEntries(Object.entries(roles).map(([k, m]) => [k, cpuSeconds(m)])) as Record<keyof typeof roles, number>
+  const at = () => Object.fromEntries(Object.entries(roles).map(([k, m]) => [k, cpuByPid(m)])) as Record<keyof typeof roles, Map<string, number>>
   const before = at()
   return () => {
     const after = at()
-    return Object.fromEntries(Object.keys(roles).map((k) => [k, after[k as keyof typeof roles] - before[k as keyof typeof roles]])) as Record<keyof typeof roles, number>
+    return Object.fromEntries(Object.keys(roles).map((k) => {
+      const role = k as keyof typeof roles
+      let sum = 0
+      for (const [pid, s] of after[role]) sum += s - (before[role].get(pid) ?? 0)
+      return [k, sum]
+    })) as Record<keyof typeof roles, number>
   }
 }

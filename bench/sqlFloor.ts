@@ -91,3 +91,21 @@ export const statementCounts = (sets: ReadonlyArray<ReadonlyArray<Statement>>) =
   const per = sets.map((s) => s.length)
   return { perRequest: per.reduce((a, b) => a + b, 0) / Math.max(1, per.length), min: Math.min(...per), max: Math.max(...per) }
 }
+
+/**
+ * Every set once, `concurrency` at a time, untimed: brings the pages these questions read into
+ * Postgres's buffers, so whichever side is measured first does not pay for the other's warmth.
+ */
+export const replayOnce = async (pool: pg.Pool, sets: ReadonlyArray<ReadonlyArray<Statement>>, concurrency: number) => {
+  let next = 0
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < sets.length) {
+      const set = sets[next++]
+      await Promise.all(set.map((st) => pool.query(st.text, st.values as Array<unknown>))).catch(() => undefined)
+    }
+  }))
+}
+
+/** Blocks Postgres read from outside its buffers (the OS cache or disk) so far, in one database. */
+export const blocksRead = async (pool: pg.Pool) =>
+  Number((await pool.query<{ n: string }>("SELECT blks_read::text AS n FROM pg_stat_database WHERE datname = current_database()")).rows[0].n)

@@ -13,7 +13,7 @@ import { listExtras } from "../listExtras.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { pagedEnvelope, pageFields, pageOf } from "../paging.js"
-import { type FeatureFilters, featureTypeCounts, listFeatures } from "../queries/FeaturesQuery.js"
+import { type FeatureFilters, featureTypeCounts, listFeatures, presentFeatureTypes } from "../queries/FeaturesQuery.js"
 import { reference } from "../queries/Reference.js"
 import { FeatureCollection, FeatureGroup, FeaturePage, FeatureTypeCount } from "../schemas/features.js"
 import { type ApiWarning, dataDelayWarning, unknownValue } from "../warnings.js"
@@ -63,6 +63,8 @@ const typesOf = (q: FeatureQuery, present: ReadonlyArray<string>, warnings: Arra
 }
 
 const typeCounts = cached(120_000, featureTypeCounts)
+/** The lists' view of which types exist: kept as long as the counts, without their table scan. */
+const presentTypes = cached(120_000, presentFeatureTypes)
 
 /**
  * What a plan lets a caller see of features (SPEC §7): inactive ones only where allowed (a plan
@@ -81,8 +83,9 @@ export const planFeatureView = (auth: AuthContext, active: boolean | undefined) 
 const readFilters = (q: FeatureQuery, warnings: Array<ApiWarning>) =>
   Effect.gen(function* () {
     const auth = yield* RequestAuth
-    const [ref, counts] = yield* Effect.all([reference, typeCounts], { concurrency: 2 })
-    const types = yield* typesOf(q, counts.map((c) => c.type), warnings)
+    // both are kept per process: read one after the other, no fibers forked for them
+    const ref = yield* reference
+    const types = yield* typesOf(q, yield* presentTypes, warnings)
     const circle = yield* circleOf(q)
     if (circle && q.group && circle.radiusKm > GROUP_RADIUS_CAP_KM) {
       return yield* Effect.fail(new BadRequest({ message: `radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius` }))

@@ -61,6 +61,33 @@ export interface CellCover {
   readonly cells: ReadonlyArray<string>
 }
 
+/** What the covers ask of a cell: its neighbours, boundary, center and decimal id. */
+interface CellFacts {
+  readonly ring: ReadonlyArray<string>
+  readonly boundary: ReadonlyArray<LatLng>
+  readonly center: LatLng
+  readonly decimal: string
+  /** how far the cell reaches from its center (reachKm) */
+  readonly reach: number
+}
+
+/** Cells already asked about: covers of nearby questions share most cells, and each h3-js call crosses into wasm. */
+const facts = new Map<string, CellFacts>()
+/** About 150 bytes each: a few tens of MB at most, for every resolution-5 cell of the continent and then some. */
+const MAX_FACTS = 200_000
+
+const factsOf = (cell: string): CellFacts => {
+  let f = facts.get(cell)
+  if (f === undefined) {
+    const boundary = cellToBoundary(cell) as Array<LatLng>
+    const center = cellToLatLng(cell) as LatLng
+    f = { ring: gridDisk(cell, 1), boundary, center, decimal: toDecimal(cell), reach: reachKm(center, boundary) }
+    if (facts.size >= MAX_FACTS) facts.clear()
+    facts.set(cell, f)
+  }
+  return f
+}
+
 /** A cover larger than this is not worth sending as a prefilter (the queries skip it past 1,000); growing stops there. */
 const MAX_COVER_CELLS = 1000
 
@@ -78,19 +105,20 @@ const hopeless = (areaKm2: number, res: Resolution) => areaKm2 / getHexagonAreaA
  * (gridRing at large k costs milliseconds per ring: a national view took seconds). `mayTouch` may
  * say yes too often (more cells), never too rarely. Null when the cover would exceed MAX_COVER_CELLS.
  */
-const growCover = (res: Resolution, seed: string, mayTouch: (cell: string) => boolean): CellCover | null => {
-  const cells = [seed]
-  const seen = new Set(cells)
+const growCover = (res: Resolution, seed: string, mayTouch: (cell: CellFacts) => boolean): CellCover | null => {
+  const cells = [factsOf(seed)]
+  const seen = new Set([seed])
   for (let i = 0; i < cells.length; i++) {
-    for (const next of gridDisk(cells[i], 1)) {
+    for (const next of cells[i].ring) {
       if (seen.has(next)) continue
       seen.add(next)
-      if (!mayTouch(next)) continue
-      cells.push(next)
+      const f = factsOf(next)
+      if (!mayTouch(f)) continue
+      cells.push(f)
       if (cells.length > MAX_COVER_CELLS) return null
     }
   }
-  return { res, cells: cells.map(toDecimal) }
+  return { res, cells: cells.map((c) => c.decimal) }
 }
 
 type LatLng = [number, number]
@@ -109,9 +137,9 @@ const km = (a: LatLng, b: LatLng) => {
  * arcs (straight lines in the gnomonic face projection, with extra vertices where they cross a
  * face), and along a short arc the distance from a point peaks at an end.
  */
-const reachKm = (center: LatLng, cell: string) => {
+const reachKm = (center: LatLng, boundary: ReadonlyArray<LatLng>) => {
   let far = 0
-  for (const v of cellToBoundary(cell)) far = Math.max(far, km(center, v as LatLng))
+  for (const v of boundary) far = Math.max(far, km(center, v))
   return far
 }
 
@@ -130,9 +158,8 @@ export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCov
   const center: LatLng = [lat, lng]
   const reach = radiusKm * 1.001 + 0.01
   return growCover(res, latLngToCell(lat, lng, res), (cell) => {
-    const c = cellToLatLng(cell) as LatLng
-    const d = km(center, c)
-    return d <= reach || d <= reach + reachKm(c, cell)
+    const d = km(center, cell.center)
+    return d <= reach + cell.reach
   })
 }
 
@@ -155,7 +182,7 @@ export const coverBbox = (minLng: number, minLat: number, maxLng: number, maxLat
   if (hopeless(boxKm2, res)) return null
   return growCover(res, latLngToCell(center[0], center[1], res), (cell) => {
     let south = Infinity, north = -Infinity, west = Infinity, east = -Infinity
-    for (const [vLat, vLng] of cellToBoundary(cell)) {
+    for (const [vLat, vLng] of cell.boundary) {
       south = Math.min(south, vLat)
       north = Math.max(north, vLat)
       west = Math.min(west, vLng)
