@@ -15,6 +15,8 @@ import { planRoute } from "../routing/planRoute.js"
 import { chargeRouting, recordUsage } from "../routing/routingQuota.js"
 import { savedRouteAnswer, storedAnswer } from "../routing/savedRouteAnswer.js"
 import { resolveTruck } from "../routing/truckProfiles.js"
+import { stateBoundaries } from "../routing/routingData.js"
+import { mileageCsv } from "../../shared/routing/stateMiles.js"
 import {
   PersistedRouteList, PersistInput, PersistResponse, RouteRequest, RouteResponse, SavedRouteResponse
 } from "../schemas/routing.js"
@@ -140,6 +142,27 @@ export const routingRoutes = [
             : `all ${slots} saved-route slots are in use; delete a persisted route (DELETE /api/v1/routing/route/saved/{id}) to free one`)
         }
         return { route_id: params.id, state: "persisted" as const, persisted_at: out.persisted_at, monitored: out.monitor, slots: { used: out.used, limit: slots } }
+      })
+  }),
+  route({
+    ...common, method: "get", path: "/routing/route/saved/:id/mileage.csv", operationId: "savedRouteMileage",
+    summary: "The primary route's distance per state or province, tolled part included, as CSV for fuel-tax (IFTA) reports; uses no routing quota",
+    params: SavedPath,
+    responses: {
+      200: { description: "CSV, header `state,miles,km,toll_miles`, longest first", schema: Schema.String, contentType: "text/csv", headers: ["rateLimit"] },
+      ...notFound
+    },
+    handler: ({ params, headers }) =>
+      Effect.gen(function* () {
+        const { auth, row } = yield* ownedRoute(params.id)
+        yield* chargeRouting(auth, 0, headers)
+        const track = row.engine_routes[0]
+        // a route saved before its regions were kept: cut by the polygons, its tolled part unknown
+        const regions = track.regions ?? (yield* stateBoundaries).split(track.coordinates, track.distance_m)
+          .map((r) => ({ region: r.jurisdiction, distance_m: r.distance_m, toll_m: null }))
+        headers.set("Content-Disposition", `attachment; filename="${params.id}-mileage.csv"`)
+        // Koa adds "; charset=utf-8" to a text type
+        return new Reply(200, mileageCsv(regions), "text/csv")
       })
   }),
   route({

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
-import { type EngineRequest, type EngineRoute, type Exclusion, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
+import { type EngineRequest, type EngineRoute, type Exclusion, type RegionLength, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
+import { mileageByState, regionLengths } from "../../shared/routing/stateMiles.js"
 import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "../schemas/routing.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
@@ -81,18 +82,20 @@ export const planRoute = (req: PlanRequest) =>
       placed0 = yield* placeHazards(found.routes[0], options, rows)
       hazards = judgeHazards(found.routes[0], options, nowMs, placed0)
     }
-    const boundaries = include.has("mileage_by_state") ? yield* stateBoundaries : undefined
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
     const candidates = [...found.routes]
     if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
       const free = yield* Effect.either(engine.route({ ...base, alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
       if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
     }
+    // state miles: the network's own where it knows them; the polygons are read only when it does not
+    const polygons = candidates.every((r) => r.regions) ? undefined : yield* stateBoundaries
+    const regions = candidates.map((r) => regionLengths(r, () => polygons!))
     const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]]))
     const results = judgeRoutes(candidates, evaluation, nowMs, placed)
     const routes = candidates.map((r, i) => {
       const shaped = { ...shapeRoute(r, req, tolls, truck), warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
-      return boundaries ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: boundaries.split(r.coordinates, r.distance_m) } } : shaped
+      return include.has("mileage_by_state") ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: mileageByState(regions[i]) } } : shaped
     })
     const answer = {
       route_id: `rte_${randomBytes(12).toString("hex")}`,
@@ -107,7 +110,7 @@ export const planRoute = (req: PlanRequest) =>
       hazard_count: routes.reduce((n, r) => n + r.warnings.length, 0)
     }
     // what a refetch and the monitor need to evaluate these routes again
-    const tracks = candidates.map(trackOf)
+    const tracks = candidates.map((r, i) => trackOf(r, regions[i]))
     const cells = rows.coverOf(candidates[0], options.bufferM)
     // a refetch judges `placed` again as long as no change has touched these res-5 cells since xmin
     return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
@@ -119,11 +122,13 @@ const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosCounters =
 }
 
 /** The route as evaluation reads it, coordinates to 6 places (about 0.1 m) as the answer shows them. */
-const trackOf = (r: EngineRoute): RouteTrack => ({
+const trackOf = (r: EngineRoute, regions: ReadonlyArray<RegionLength>): RouteTrack => ({
   coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)] as const),
   // distance and time along stay exact: a refetch projects the same arrival times as the call
   along_m: r.along_m, along_s: r.along_s,
-  distance_m: r.distance_m, duration_s: r.duration_s
+  distance_m: r.distance_m, duration_s: r.duration_s,
+  // kept with the route for its mileage table
+  regions
 })
 
 /**

@@ -55,10 +55,35 @@ export interface EngineRoute {
   readonly sections: ReadonlyArray<EngineSection>
   /** the engine's key of the road piece under each segment (coordinate i to i + 1), for exclusions on a later request */
   readonly segment_keys: ReadonlyArray<string>
+  /**
+   * Length per state or province from the network's own knowledge of where each road lies
+   * (Travel Mapping publishes every route under one region), in order of first entry. Absent
+   * when some road on the route has no region (an imported network without it, another engine):
+   * the state polygons are used then.
+   */
+  readonly regions?: ReadonlyArray<RegionLength>
+}
+
+/**
+ * A route that never moves (origin = destination): RFC 7946 asks a LineString for two or more
+ * positions, so the place is given twice, zero metres and seconds apart, over the road it is on.
+ */
+export const standingStill = (at: readonly [number, number], key: string) => ({
+  coordinates: [at, at] as ReadonlyArray<readonly [number, number]>,
+  along_m: [0, 0],
+  along_s: [0, 0],
+  segment_keys: [key]
+})
+
+/** One state's or province's part of a route: all of it and its tolled part, in metres. */
+export interface RegionLength {
+  readonly region: string
+  readonly distance_m: number
+  readonly toll_m: number
 }
 
 /** What a route's hazards, timing and stops are read from: its line and the distance and time along it. */
-export type RouteTrack = Pick<EngineRoute, "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s">
+export type RouteTrack = Pick<EngineRoute, "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s" | "regions">
 /** A route's timing without its coordinates: what arrival times and hours of service read. */
 export type RouteTiming = Pick<RouteTrack, "along_m" | "along_s" | "distance_m" | "duration_s">
 

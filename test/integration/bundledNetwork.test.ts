@@ -126,3 +126,93 @@ describe("the bundled US/Canada network", () => {
     expect(roads(r)).not.toMatch(/Pkwy|Parkway/)
   })
 })
+
+const PLACES: Record<string, LatLng> = {
+  Seattle: { lat: 47.6062, lng: -122.3321 }, Miami: { lat: 25.7617, lng: -80.1918 }, Chicago: CHICAGO, Toronto: TORONTO,
+  "New York": { lat: 40.7128, lng: -74.006 }, "Los Angeles": { lat: 34.0522, lng: -118.2437 }, Boston: { lat: 42.3601, lng: -71.0589 },
+  Atlanta: { lat: 33.749, lng: -84.388 }, Denver: { lat: 39.7392, lng: -104.9903 }, Dallas: { lat: 32.7767, lng: -96.797 },
+  Minneapolis: { lat: 44.9778, lng: -93.265 }, "New Orleans": { lat: 29.9511, lng: -90.0715 }, Portland: { lat: 45.5152, lng: -122.6784 },
+  "Salt Lake City": { lat: 40.7608, lng: -111.891 }, Phoenix: { lat: 33.4484, lng: -112.074 }, "El Paso": { lat: 31.7619, lng: -106.485 },
+  Montreal: { lat: 45.5017, lng: -73.5673 }, Halifax: { lat: 44.6488, lng: -63.5752 }, Calgary: { lat: 51.0447, lng: -114.0719 },
+  Winnipeg: { lat: 49.8951, lng: -97.1384 }, Detroit: { lat: 42.3314, lng: -83.0458 }, Nashville: { lat: 36.1627, lng: -86.7816 },
+  "San Francisco": { lat: 37.7749, lng: -122.4194 }, "Las Vegas": { lat: 36.1699, lng: -115.1398 }, Houston: { lat: 29.7604, lng: -95.3698 },
+  Memphis: { lat: 35.1495, lng: -90.049 }, Charlotte: { lat: 35.2271, lng: -80.8431 }, Philadelphia: { lat: 39.9526, lng: -75.1652 },
+  "Sioux Falls": { lat: 43.5446, lng: -96.7311 }, "St. Louis": { lat: 38.627, lng: -90.1994 }, Billings: { lat: 45.7833, lng: -108.5007 },
+  Fargo: { lat: 46.8772, lng: -96.7898 }, Vancouver: { lat: 49.2827, lng: -123.1207 }, "Kansas City": { lat: 39.0997, lng: -94.5786 },
+  Omaha: { lat: 41.2565, lng: -95.9345 }
+}
+
+/**
+ * Twenty long routes and the states and provinces each passes through, checked by hand against
+ * the highways it takes (its sections). The polygons (1:50m) get several wrong: Seattle → Miami
+ * and Sioux Falls → St. Louis gain 9 km of Nebraska (I-29 runs on the Iowa bank of the
+ * Missouri), Portland → Salt Lake City 33 km of Washington (I-84 runs on the Oregon bank of the
+ * Columbia).
+ */
+const STATE_ROUTES: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = [
+  ["Seattle", "Miami", ["WA", "ID", "MT", "WY", "SD", "IA", "MO", "IL", "KY", "TN", "GA", "FL"]],
+  ["Chicago", "Toronto", ["IL", "IN", "MI", "ON"]],
+  ["New York", "Los Angeles", ["NY", "NJ", "PA", "WV", "OH", "IN", "IL", "MO", "OK", "TX", "NM", "AZ", "CA"]],
+  ["Boston", "Atlanta", ["MA", "CT", "NY", "NJ", "DE", "MD", "DC", "VA", "NC", "SC", "GA"]],
+  ["Denver", "Dallas", ["CO", "KS", "OK", "TX"]],
+  ["Minneapolis", "New Orleans", ["MN", "IA", "MO", "AR", "TN", "MS", "LA"]],
+  ["Portland", "Salt Lake City", ["OR", "ID", "UT"]],
+  ["Phoenix", "El Paso", ["AZ", "NM", "TX"]],
+  ["Montreal", "Halifax", ["QC", "ME", "NB", "NS"]],
+  ["Calgary", "Winnipeg", ["AB", "SK", "MB"]],
+  ["Detroit", "Nashville", ["MI", "OH", "KY", "TN"]],
+  ["San Francisco", "Las Vegas", ["CA", "NV"]],
+  ["Houston", "Memphis", ["TX", "AR", "TN"]],
+  ["Charlotte", "Philadelphia", ["NC", "VA", "DC", "MD", "DE", "PA"]],
+  ["Sioux Falls", "St. Louis", ["SD", "IA", "MO"]],
+  ["Billings", "Fargo", ["MT", "ND"]],
+  ["Vancouver", "Seattle", ["BC", "WA"]],
+  ["Kansas City", "Omaha", ["MO", "IA", "NE"]],
+  ["Atlanta", "Chicago", ["GA", "TN", "KY", "IN", "IL"]],
+  ["Toronto", "Montreal", ["ON", "QC"]]
+]
+
+describe("state miles from the network's own regions (issue 32)", () => {
+  it.each(STATE_ROUTES)("%s → %s: every state it enters, none it does not, summing to the route's length", async (from, to, states) => {
+    const r = await route(request(PLACES[from], PLACES[to]))
+    expect(r.regions, "the bundled network knows every road's region").toBeDefined()
+    expect(r.regions!.map((x) => x.region).sort()).toEqual([...states].sort())
+    const sum = r.regions!.reduce((t, x) => t + x.distance_m, 0)
+    expect(Math.abs(sum - r.distance_m)).toBeLessThan(0.01)
+    // every state gets a real share of the drive (no slivers from a border drawn a few km off)
+    for (const x of r.regions!) expect(x.distance_m, x.region).toBeGreaterThan(0)
+    // tolled metres are part of the state's metres, and only where the sections say toll
+    const tolled = r.sections.filter((s) => s.toll !== null).reduce((t, s) => t + s.distance_m, 0)
+    expect(Math.abs(r.regions!.reduce((t, x) => t + x.toll_m, 0) - tolled)).toBeLessThan(0.01)
+    for (const x of r.regions!) expect(x.toll_m).toBeLessThanOrEqual(x.distance_m)
+  })
+
+  it.skipIf(!existsSync(TM))("puts each state line of Chicago → Toronto where Travel Mapping's border waypoint is", async () => {
+    const r = await route(request(CHICAGO, TORONTO))
+    const border = new Set<string>()
+    for (const tm of readTravelMapping(TM)) {
+      for (const [label, lat, lng] of tm.points) if (/^[A-Z]{2,3}\/[A-Z]{2,3}$/.test(label)) border.add(`${lat.toFixed(6)},${lng.toFixed(6)}`)
+    }
+    const crossings: Array<number> = []
+    r.coordinates.forEach(([lng, lat], i) => { if (border.has(`${lat.toFixed(6)},${lng.toFixed(6)}`)) crossings.push(r.along_m[i]) })
+    // regions come in the order the route enters them; their running totals are the state lines
+    expect(r.regions!.map((x) => x.region)).toEqual(["IL", "IN", "MI", "ON"])
+    let at = 0
+    const lines = r.regions!.slice(0, -1).map((x) => (at += x.distance_m))
+    expect(crossings).toHaveLength(3)
+    for (const [i, x] of lines.entries()) expect(Math.abs(x - crossings[i])).toBeLessThan(1)
+  })
+
+  it("answers origin = destination as a LineString of two positions, standing still where it is", async () => {
+    const r = await route(request(PLACES.Seattle, PLACES.Seattle))
+    expect(r.coordinates).toHaveLength(2)
+    expect(r.coordinates[0]).toEqual(r.coordinates[1])
+    // the parallel arrays stay parallel: one value per position, one key per segment
+    expect(r.along_m).toEqual([0, 0])
+    expect(r.along_s).toEqual([0, 0])
+    expect(r.segment_keys).toHaveLength(1)
+    expect([r.distance_m, r.duration_s]).toEqual([0, 0])
+    expect(r.regions).toEqual([{ region: "WA", distance_m: 0, toll_m: 0 }])
+  })
+})
+

@@ -98,7 +98,7 @@ const check = async (method: "get" | "post" | "patch" | "delete", template: stri
   const type = (res.headers.get("content-type") ?? "").split(";")[0]
   expect(Object.keys(response.content), `${method} ${template} ${status} content type`).toContain(type)
   const validate = ajv.getSchema(`${where}/${pointer("content", type, "schema")}`)!
-  const body = await res.json()
+  const body = type.includes("json") ? await res.json() : await res.text()
   const valid = validate(body)
   expect(valid ? [] : validate.errors, `${method} ${path} → ${status}`).toEqual([])
   for (const [name] of Object.entries(response.headers ?? {})) {
@@ -193,6 +193,7 @@ describe("GET /api/v1/openapi.json", () => {
     await check("post", "/routing/route", "/routing/route", { key: pro, status: 404, body: { origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck: { profile_id: "tpf_none" } } })
     await check("get", "/routing/route/saved/{id}", `/routing/route/saved/${routed.route_id}`, { key: pro, status: 200 })
     await check("get", "/routing/route/saved/{id}", "/routing/route/saved/rte_none", { key: pro, status: 404 })
+    await check("get", "/routing/route/saved/{id}/mileage.csv", `/routing/route/saved/${routed.route_id}/mileage.csv`, { key: pro, status: 200 })
     await check("post", "/routing/route/saved/{id}/persist", `/routing/route/saved/${byProfile.route_id}/persist`, { key: pro, status: 200, body: {} })
     await check("post", "/routing/route/saved/{id}/persist", "/routing/route/saved/rte_none/persist", { key: pro, status: 404, body: {} })
     await check("get", "/routing/route/saved", "/routing/route/saved", { key: pro, status: 200 })

@@ -97,6 +97,45 @@ describe("saved routes", () => {
     expect((await pro()(`/routing/route/saved/${id}`)).body.routes[0].warnings).toEqual([])
   })
 
+  it("gives a saved route's distance per state as CSV for fuel-tax reports, tolled part included, to its owner only", async () => {
+    // W → the end of the tolled stub east of E: half of I-1 in AA, the other half and the toll road in BB
+    const call = await pro()("/routing/route", json("POST", { origin: W, destination: { lat: 40.0, lng: -98.9 }, truck, include: ["mileage_by_state"] }))
+    expect(call.status).toBe(200)
+    const id = call.body.route_id as string
+    const byState = call.body.routes[0].summary.mileage_by_state as Array<{ jurisdiction: string; distance_m: number }>
+    expect(byState.map((m) => m.jurisdiction)).toEqual(["BB", "AA"])
+    const res = await pro()(`/routing/route/saved/${id}/mileage.csv`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8")
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${id}-mileage.csv"`)
+    const [header, ...rows] = (res.body as string).trim().split("\r\n").map((l) => l.split(","))
+    expect(header).toEqual(["state", "miles", "km", "toll_miles"])
+    expect(rows.map((r) => r[0])).toEqual(["BB", "AA"])
+    for (const [state, miles, km] of rows) {
+      const m = byState.find((x) => x.jurisdiction === state)!.distance_m
+      expect(Number(km)).toBeCloseTo(m / 1000, 2)
+      expect(Number(miles)).toBeCloseTo(m / 1609.344, 1)
+    }
+    // the toll stub: 0.1° of longitude at 40° N, all of it in BB
+    expect(Number(rows[0][3])).toBeCloseTo(8_517.7 / 1609.344, 1)
+    expect(rows[1][3]).toBe("0.00")
+    expect((await other(`/routing/route/saved/${id}/mileage.csv`)).status).toBe(404)
+  })
+
+  it("answers origin = destination as a LineString of two positions, the same place", async () => {
+    const res = await pro()("/routing/route", json("POST", { origin: W, destination: W, truck, include: ["mileage_by_state"] }))
+    expect(res.status).toBe(200)
+    const [r] = res.body.routes
+    expect(r.geometry.type).toBe("LineString")
+    expect(r.geometry.coordinates).toEqual([[-100, 40], [-100, 40]])
+    expect([r.summary.distance_m, r.summary.duration_s]).toEqual([0, 0])
+    expect(r.summary.mileage_by_state).toEqual([{ jurisdiction: "AA", distance_m: 0, distance_mi: 0 }])
+    // the saved copy reads back the same
+    const saved = await pro()(`/routing/route/saved/${res.body.route_id}`)
+    expect(saved.status).toBe(200)
+    expect(saved.body.routes[0].geometry.coordinates).toEqual([[-100, 40], [-100, 40]])
+  })
+
   it("lets only the owner read, persist or delete it", async () => {
     const id = await routeOf()
     expect((await other(`/routing/route/saved/${id}`)).status).toBe(404)

@@ -18,15 +18,18 @@ import { api } from "./http.js"
  * to E (40.0, -99.0); US-2 leaves W north-east to N (40.1, -99.5) and comes back to E, longer
  * and slower. A closure at M must move the W → E route onto US-2.
  */
-const road = (ref: string, cls: RoadProps["class"], speed: number, extra: Partial<RoadProps> = {}): RoadProps => ({ ...FREE_ROAD, ref, class: cls, speed_kph: speed, region: "NE", ...extra })
+const road = (ref: string, cls: RoadProps["class"], speed: number, region: string, extra: Partial<RoadProps> = {}): RoadProps => ({ ...FREE_ROAD, ref, class: cls, speed_kph: speed, region, ...extra })
+// each line published under the made-up jurisdiction it lies in (AA west of M's meridian, BB east), as Travel Mapping's are
 const lines = [
-  { coordinates: [[-100.0, 40.0], [-99.75, 40.0], [-99.5, 40.0], [-99.25, 40.0], [-99.0, 40.0]] as Array<[number, number]>, props: road("I-1", "motorway", 95) },
-  { coordinates: [[-100.0, 40.0], [-99.5, 40.1], [-99.0, 40.0]] as Array<[number, number]>, props: road("US-2", "primary", 70) },
+  { coordinates: [[-100.0, 40.0], [-99.75, 40.0], [-99.5, 40.0]] as Array<[number, number]>, props: road("I-1", "motorway", 95, "AA") },
+  { coordinates: [[-99.5, 40.0], [-99.25, 40.0], [-99.0, 40.0]] as Array<[number, number]>, props: road("I-1", "motorway", 95, "BB") },
+  { coordinates: [[-100.0, 40.0], [-99.5, 40.1]] as Array<[number, number]>, props: road("US-2", "primary", 70, "AA") },
+  { coordinates: [[-99.5, 40.1], [-99.0, 40.0]] as Array<[number, number]>, props: road("US-2", "primary", 70, "BB") },
   // a stub east of E with a toll, to show has_tolls and avoid
-  { coordinates: [[-99.0, 40.0], [-98.9, 40.0]] as Array<[number, number]>, props: road("T-3", "motorway", 95, { toll: "test_toll" }) },
-  { coordinates: [[-99.0, 40.0], [-98.95, 40.05], [-98.9, 40.0]] as Array<[number, number]>, props: road("S-4", "secondary", 55) },
+  { coordinates: [[-99.0, 40.0], [-98.9, 40.0]] as Array<[number, number]>, props: road("T-3", "motorway", 95, "BB", { toll: "test_toll" }) },
+  { coordinates: [[-99.0, 40.0], [-98.95, 40.05], [-98.9, 40.0]] as Array<[number, number]>, props: road("S-4", "secondary", 55, "BB") },
   // a dead end south of M: a closure on it cannot be driven around
-  { coordinates: [[-99.5, 40.0], [-99.5, 39.9], [-99.5, 39.8]] as Array<[number, number]>, props: road("SP-5", "secondary", 55) }
+  { coordinates: [[-99.5, 40.0], [-99.5, 39.9], [-99.5, 39.8]] as Array<[number, number]>, props: road("SP-5", "secondary", 55, "BB") }
 ]
 
 const dir = mkdtempSync(join(tmpdir(), "rd-routing-"))

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs"
 import { haversineM } from "../geometry.js"
 import { RoadNetwork } from "../network/NetworkFile.js"
 import type { RoadProps } from "../network/RoadLine.js"
-import { EngineUnavailable, type EngineRequest, type EngineRoute, type EngineSection, RouteNotFound, RoutingEngine, type RoutingEngineShape } from "../RoutingEngine.js"
-import { type Piece, RoadGraph, type SearchRules } from "./RoadGraph.js"
+import { EngineUnavailable, type EngineRequest, type EngineRoute, type EngineSection, type RegionLength, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
+import { type Piece, RoadGraph, type SearchRules, type Snap } from "./RoadGraph.js"
 
 /** An origin, waypoint or destination farther than this from the network is refused. */
 export const SNAP_MAX_M = 25_000
@@ -33,16 +33,19 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
   const avoided = (p: RoadProps, req: EngineRequest) =>
     (req.avoid.toll_road && p.toll !== null) || (req.avoid.ferry && p.ferry) || (req.avoid.tunnel && p.tunnel)
 
-  const assemble = (pieces: ReadonlyArray<Piece>): EngineRoute => {
+  const assemble = (pieces: ReadonlyArray<Piece>, origin: Snap): EngineRoute => {
     const coordinates: Array<[number, number]> = []
     const along_m: Array<number> = []
     const along_s: Array<number> = []
     const sections: Array<EngineSection> = []
     const segment_keys: Array<string> = []
+    const regions = new Map<string, { distance_m: number; toll_m: number }>()
+    let regionless = false
     let [m, s] = [0, 0]
     for (const piece of pieces) {
       if (piece.e < 0) continue
       const props = net.props[net.edgeProp[piece.e]]
+      const startM = m
       const step = piece.a <= piece.b ? 1 : -1
       const secPerM = piece.m > 0 ? piece.s / piece.m : 0
       const startIndex = Math.max(0, coordinates.length - 1)
@@ -59,6 +62,13 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         }
         if (j === piece.b) break
       }
+      if (props.region === null) regionless = true
+      else {
+        const r = regions.get(props.region) ?? { distance_m: 0, toll_m: 0 }
+        r.distance_m += m - startM
+        if (props.toll !== null) r.toll_m += m - startM
+        regions.set(props.region, r)
+      }
       const summary = roadLabel(props)
       const last = sections[sections.length - 1]
       if (last && last.summary === summary && last.toll === props.toll) {
@@ -67,7 +77,14 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         sections.push({ summary, toll: props.toll, from_index: startIndex, to_index: coordinates.length - 1, distance_m: m - along_m[startIndex], duration_s: s - along_s[startIndex] })
       }
     }
-    return { coordinates, along_m, along_s, distance_m: m, duration_s: s, sections, segment_keys }
+    const byRegion: Array<RegionLength> = [...regions].map(([region, r]) => ({ region, ...r }))
+    if (coordinates.length < 2) {
+      // origin = destination: the place where it starts, on the road it snapped to
+      const region = net.props[net.edgeProp[origin.e]].region
+      const still = standingStill(coordinates[0] ?? [net.shapeLng[origin.j], net.shapeLat[origin.j]], String(origin.e))
+      return { ...still, distance_m: 0, duration_s: 0, sections: [], ...(region !== null ? { regions: [{ region, distance_m: 0, toll_m: 0 }] } : {}) }
+    }
+    return { coordinates, along_m, along_s, distance_m: m, duration_s: s, sections, segment_keys, ...(regionless || byRegion.length === 0 ? {} : { regions: byRegion }) }
   }
 
   const route: RoutingEngineShape["route"] = (req) =>
@@ -134,7 +151,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         })
         if (distinct && candS <= ALT_MAX_STRETCH * bestSeconds) found.push(cand)
       }
-      return Effect.succeed({ routes: found.map(assemble), credit: net.meta.credit })
+      return Effect.succeed({ routes: found.map((pieces) => assemble(pieces, snaps[0]!)), credit: net.meta.credit })
     })
 
   return { name: "builtin", route }

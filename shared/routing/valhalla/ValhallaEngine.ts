@@ -2,7 +2,7 @@ import { HttpBody, HttpClient } from "@effect/platform"
 import polyline from "@mapbox/polyline"
 import { Duration, Effect, Layer, Schema } from "effect"
 import { haversineM } from "../geometry.js"
-import { type EngineRequest, type EngineRoute, type EngineSection, EngineUnavailable, type Exclusion, RouteNotFound, RoutingEngine, type RoutingEngineShape } from "../RoutingEngine.js"
+import { type EngineRequest, type EngineRoute, type EngineSection, EngineUnavailable, type Exclusion, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
 
 const TIMEOUT = Duration.seconds(15)
 /** Valhalla error codes that mean "no route", not "engine broken" (its documented 1xx/4xx codes). */
@@ -91,6 +91,9 @@ export const fromTrip = (trip: typeof Trip.Type): EngineRoute => {
       }
     }
   }
+  // origin = destination: Valhalla's shape holds the one place
+  const place = coordinates[0] ?? polyline.decode(trip.legs[0]?.shape ?? "", 6).map(([lat, lng]) => [lng, lat] as const)[0]
+  if (coordinates.length < 2 && place) return { ...standingStill(place, ""), distance_m: 0, duration_s: 0, sections: [] }
   const segment_keys = coordinates.slice(1).map(() => "")
   return { coordinates, along_m, along_s, distance_m: trip.summary.length * 1000, duration_s: trip.summary.time, sections, segment_keys }
 }

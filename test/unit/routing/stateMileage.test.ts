@@ -2,6 +2,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { StateBoundaries } from "../../../shared/geo/stateMileage.js"
 import { haversineM } from "../../../shared/routing/geometry.js"
+import { mileageByState, mileageCsv, regionLengths } from "../../../shared/routing/stateMiles.js"
 
 const rect = (code: string, x1: number, y1: number, x2: number, y2: number) => ({
   properties: { postal: code },
@@ -50,5 +51,38 @@ describe("per-state mileage", () => {
       const sum = rows.reduce((s, r) => s + r.distance_m, 0)
       return Math.abs(sum - total) <= total * 0.001
     }))
+  })
+})
+
+describe("a route's state miles (stateMiles.ts)", () => {
+  const sections = (toll: string | null) => [
+    { summary: "free", toll: null, from_index: 0, to_index: 1, distance_m: DEG, duration_s: 0 },
+    { summary: "tolled", toll, from_index: 1, to_index: 2, distance_m: DEG, duration_s: 0 }
+  ]
+  const line = { coordinates: [[0.5, 0], [1.5, 0], [2.5, 0]] as const, distance_m: 2 * DEG }
+
+  it("takes the engine's own regions when it has them, and never reads the polygons then", () => {
+    const regions = [{ region: "XX", distance_m: 2 * DEG, toll_m: DEG }]
+    expect(regionLengths({ ...line, sections: sections("t"), regions }, () => { throw new Error("polygons read") })).toBe(regions)
+  })
+
+  it("falls back to the polygons, the tolled part cut from the tolled sections", () => {
+    const rows = Object.fromEntries(regionLengths({ ...line, sections: sections("t") }, () => boundaries).map((r) => [r.region, r]))
+    expect(rows.AA.distance_m).toBeCloseTo(DEG / 2, 0)
+    expect(rows.BB.distance_m).toBeCloseTo(DEG, 0)
+    expect(rows.AA.toll_m).toBe(0)
+    expect(rows.BB.toll_m).toBeCloseTo(DEG / 2, 0)
+    expect(rows.CC.toll_m).toBeCloseTo(DEG / 2, 0)
+    expect(regionLengths({ ...line, sections: sections(null) }, () => boundaries).every((r) => r.toll_m === 0)).toBe(true)
+  })
+
+  it("writes mileage_by_state longest first and the CSV with an empty cell for an unknown tolled part", () => {
+    const regions = [{ region: "AA", distance_m: 1609.344, toll_m: 0 }, { region: "BB", distance_m: 16_093.44, toll_m: 1609.344 }]
+    expect(mileageByState(regions)).toEqual([
+      { jurisdiction: "BB", distance_m: 16_093.4, distance_mi: 10 },
+      { jurisdiction: "AA", distance_m: 1609.3, distance_mi: 1 }
+    ])
+    expect(mileageCsv(regions)).toBe("state,miles,km,toll_miles\r\nBB,10.00,16.093,1.00\r\nAA,1.00,1.609,0.00\r\n")
+    expect(mileageCsv([{ region: "AA", distance_m: 1000, toll_m: null }])).toBe("state,miles,km,toll_miles\r\nAA,0.62,1.000,\r\n")
   })
 })
