@@ -12,6 +12,13 @@ import { lengthFactor, readTables, readTravelMapping, travelMappingLines } from 
 
 export const NETWORK_DIR = dirname(fileURLToPath(import.meta.url))
 export const BUNDLED_NETWORK = join(NETWORK_DIR, "us-ca.network.json.gz")
+/**
+ * What an at-grade junction costs a loaded truck on average (some have signals or stop signs,
+ * most are passed at speed), on the non-motorway roads of the bundled network, where Travel
+ * Mapping places a waypoint wherever two of its routes meet.
+ */
+const JUNCTION_DELAY_S = 15
+
 export const TM_CREDIT = "Highway data: Travel Mapping project (travelmapping.net); map data © OpenStreetMap contributors (ODbL)"
 
 const main = () => {
@@ -27,7 +34,8 @@ const main = () => {
   const file = buildNetwork(lines, {
     source: "Travel Mapping HighwayData, US and Canada (commit 3d7993c9cb603f57706bf3bcf705eb25895e8526, 2026-08-22), with the tables in infra/network/data",
     credit: [TM_CREDIT],
-    length_factor: factor
+    length_factor: factor,
+    junction_delay_s: JUNCTION_DELAY_S
   })
   const buf = encodeNetwork(file)
   writeFileSync(BUNDLED_NETWORK, buf)

@@ -40,16 +40,41 @@ const segmentRange = (row: Stretch, r: TmRoute): [number, number] => {
   return [Math.min(a, b), Math.max(a, b)]
 }
 
+/** A class's planning speed: a share of the region's posted truck limit, or a fixed figure where the region has none. */
+interface ClassSpeed {
+  readonly share: number
+  readonly speed_kph: number
+}
+
+/** Posted truck limits of a state or province (truck_speed_limits.csv), km/h. */
+interface TruckLimits {
+  readonly freeway_kph: number
+  readonly highway_kph: number
+}
+
+const KPH_PER_MPH = 1.609344
+
 export interface TravelMappingTables {
-  readonly speeds: ReadonlyMap<RoadClass, number>
+  readonly speeds: ReadonlyMap<RoadClass, ClassSpeed>
+  readonly limits: ReadonlyMap<string, TruckLimits>
   readonly systems: ReadonlyMap<string, { use: string; class: RoadClass }>
   readonly tiers: ReadonlyMap<string, number>
   readonly tolls: ReadonlyArray<Stretch & { toll: string }>
   readonly restrictions: ReadonlyArray<Stretch & { field: string; value: string }>
 }
 
+/** The planning speeds per class (speeds.csv) and the posted truck limits per region (truck_speed_limits.csv). */
+export const readSpeedTables = (dataDir: string): Pick<TravelMappingTables, "speeds" | "limits"> => ({
+  speeds: new Map(readCsv(join(dataDir, "speeds.csv")).map((r) => [r.class as RoadClass, { share: Number(r.share), speed_kph: Number(r.speed_kph) }])),
+  limits: new Map(readCsv(join(dataDir, "truck_speed_limits.csv")).map((r) => {
+    const k = r.unit === "mph" ? KPH_PER_MPH : r.unit === "km/h" ? 1 : Number.NaN
+    if (Number.isNaN(k)) throw new Error(`truck_speed_limits.csv: ${r.region}: unit ${r.unit} is neither mph nor km/h`)
+    return [r.region, { freeway_kph: Number(r.freeway) * k, highway_kph: Number(r.highway) * k }]
+  }))
+})
+
 export const readTables = (tmDir: string, dataDir: string): TravelMappingTables => ({
-  speeds: new Map(readCsv(join(dataDir, "speeds.csv")).map((r) => [r.class as RoadClass, Number(r.speed_kph)])),
+  ...readSpeedTables(dataDir),
   systems: new Map(readCsv(join(dataDir, "systems.csv")).map((r) => [r.system, { use: r.use, class: r.class as RoadClass }])),
   tiers: new Map(readCsv(join(tmDir, "systems_us_ca.csv")).map((r) => [r.System, Number(r.Tier)])),
   tolls: readCsv(join(dataDir, "tolls.csv")) as unknown as TravelMappingTables["tolls"],
@@ -63,6 +88,18 @@ const classOf = (system: string, t: TravelMappingTables): RoadClass | undefined 
   const tier = t.tiers.get(system)
   if (tier === undefined) return undefined // a system outside the published table (in development)
   return tier <= 1 ? "motorway" : tier <= 3 ? "trunk" : tier === 4 ? "primary" : "secondary"
+}
+
+/**
+ * A truck's planning speed on a class of road in a region: a share of the region's posted truck
+ * limit (freeways for motorways, rural highways for the rest; ferries are timed alike everywhere),
+ * to one decimal; the class's fixed figure where the region has no row.
+ */
+export const planningSpeed = (t: Pick<TravelMappingTables, "speeds" | "limits">, region: string | null, cls: RoadClass) => {
+  const c = t.speeds.get(cls)!
+  const limits = region === null ? undefined : t.limits.get(region)
+  if (!limits || cls === "ferry") return c.speed_kph
+  return Math.round((cls === "motorway" ? limits.freeway_kph : limits.highway_kph) * c.share * 10) / 10
 }
 
 const restrict = (p: RoadProps, field: string, value: string): RoadProps => {
@@ -83,7 +120,7 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
     const cls = classOf(r.system, t)
     if (cls === undefined || r.points.length < 2) continue
     const base: RoadProps = {
-      ...FREE_ROAD, class: cls, speed_kph: t.speeds.get(cls)!, region: r.region,
+      ...FREE_ROAD, class: cls, speed_kph: planningSpeed(t, r.region, cls), region: r.region,
       ref: r.route + (r.banner ? ` ${r.banner}` : ""), name: r.city
     }
     const seg: Array<RoadProps> = r.points.slice(1).map(() => base)

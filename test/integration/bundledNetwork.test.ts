@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { readTravelMapping } from "../../infra/network/travelMapping.js"
+import { readSpeedTables, readTravelMapping } from "../../infra/network/travelMapping.js"
 import { StateBoundaries } from "../../shared/geo/stateMileage.js"
 import { makeBuiltinEngine } from "../../shared/routing/builtin/BuiltinEngine.js"
 import { type Piece, RoadGraph, type SearchRules } from "../../shared/routing/builtin/RoadGraph.js"
@@ -152,10 +152,14 @@ const PLACES: Record<string, LatLng> = {
 const STATE_ROUTES: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = [
   ["Seattle", "Miami", ["WA", "ID", "MT", "WY", "SD", "IA", "MO", "IL", "KY", "TN", "GA", "FL"]],
   ["Chicago", "Toronto", ["IL", "IN", "MI", "ON"]],
-  ["New York", "Los Angeles", ["NY", "NJ", "PA", "WV", "OH", "IN", "IL", "MO", "OK", "TX", "NM", "AZ", "CA"]],
-  ["Boston", "Atlanta", ["MA", "CT", "NY", "NJ", "DE", "MD", "DC", "VA", "NC", "SC", "GA"]],
-  ["Denver", "Dallas", ["CO", "KS", "OK", "TX"]],
-  ["Minneapolis", "New Orleans", ["MN", "IA", "MO", "AR", "TN", "MS", "LA"]],
+  // I-80, I-76, I-70 and I-15, which crosses Arizona's corner in the Virgin River Gorge
+  ["New York", "Los Angeles", ["NY", "NJ", "PA", "OH", "IN", "IL", "IA", "NE", "CO", "UT", "AZ", "NV", "CA"]],
+  // I-95 round Washington on the Capital Beltway (I-495), not through the District
+  ["Boston", "Atlanta", ["MA", "CT", "NY", "NJ", "DE", "MD", "VA", "NC", "SC", "GA"]],
+  // I-25 to Raton, then US-87 and US-287 through Amarillo and Wichita Falls
+  ["Denver", "Dallas", ["CO", "NM", "TX"]],
+  // I-94, I-39 and I-55 (through West Memphis, Arkansas)
+  ["Minneapolis", "New Orleans", ["MN", "WI", "IL", "MO", "AR", "TN", "MS", "LA"]],
   ["Portland", "Salt Lake City", ["OR", "ID", "UT"]],
   ["Phoenix", "El Paso", ["AZ", "NM", "TX"]],
   ["Montreal", "Halifax", ["QC", "ME", "NB", "NS"]],
@@ -163,7 +167,7 @@ const STATE_ROUTES: ReadonlyArray<readonly [string, string, ReadonlyArray<string
   ["Detroit", "Nashville", ["MI", "OH", "KY", "TN"]],
   ["San Francisco", "Las Vegas", ["CA", "NV"]],
   ["Houston", "Memphis", ["TX", "AR", "TN"]],
-  ["Charlotte", "Philadelphia", ["NC", "VA", "DC", "MD", "DE", "PA"]],
+  ["Charlotte", "Philadelphia", ["NC", "VA", "MD", "DE", "PA"]],
   ["Sioux Falls", "St. Louis", ["SD", "IA", "MO"]],
   ["Billings", "Fargo", ["MT", "ND"]],
   ["Vancouver", "Seattle", ["BC", "WA"]],
@@ -216,3 +220,32 @@ describe("state miles from the network's own regions (issue 32)", () => {
   })
 })
 
+
+describe("speeds per state and class (issue 32)", () => {
+  it("drives Pittsburgh → Philadelphia on the Pennsylvania Turnpike, not over the mountains on US-30", async () => {
+    const r = await route(request({ lat: 40.4406, lng: -79.9959 }, { lat: 39.9526, lng: -75.1652 }))
+    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(on(/PATP/) / 1000).toBeGreaterThan(380)
+    expect(on(/US30/) / 1000).toBeLessThan(10)
+  })
+
+  /**
+   * The same route timed at the posted truck limit of each piece's state and class (freeways for
+   * motorways, rural highways for the rest: truck_speed_limits.csv): the planned driving time is
+   * at most 10 % more (planning runs a little under the limit, and junctions cost time) and never
+   * less.
+   */
+  const limits = readSpeedTables(file("../../infra/network/data")).limits
+  it.each([["Seattle", "Miami"], ["New York", "Los Angeles"], ["Chicago", "Toronto"], ["Calgary", "Winnipeg"], ["Denver", "Dallas"], ["Boston", "Atlanta"]])("%s → %s takes within 10 %% of the time at posted truck limits", async (from, to) => {
+    const r = await route(request(PLACES[from], PLACES[to]))
+    let atLimits = 0
+    for (let i = 0; i + 1 < r.coordinates.length; i++) {
+      const p = net.props[net.edgeProp[Number(r.segment_keys[i])]]
+      const l = limits.get(p.region!)!
+      const kph = p.class === "ferry" ? p.speed_kph : p.class === "motorway" ? l.freeway_kph : l.highway_kph
+      atLimits += (r.along_m[i + 1] - r.along_m[i]) / (kph / 3.6)
+    }
+    expect(r.duration_s / atLimits).toBeGreaterThanOrEqual(1)
+    expect(r.duration_s / atLimits).toBeLessThanOrEqual(1.1)
+  })
+})

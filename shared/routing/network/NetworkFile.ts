@@ -14,6 +14,13 @@ export interface NetworkMeta {
    * waypoints cut curves, so they come out short (docs/routing.md says how it was measured).
    */
   readonly length_factor: number
+  /**
+   * Seconds a truck loses at an at-grade junction (a node where three or more road pieces meet,
+   * on any road but a motorway): signals, stop signs and turning traffic in towns. Half is
+   * charged on each piece at its junction ends. Absent: none (an OSM import, whose every
+   * crossing street is a junction, and test networks).
+   */
+  readonly junction_delay_s?: number
 }
 
 /**
@@ -74,6 +81,13 @@ export class RoadNetwork {
     const total = file.edges.npts.reduce((s, k) => s + k + 2, 0)
     this.shapeLat = new Float64Array(total)
     this.shapeLng = new Float64Array(total)
+    // junctions: nodes three or more road pieces meet at
+    const degree = new Uint16Array(n)
+    for (let i = 0; i < e; i++) {
+      degree[this.edgeFrom[i]]++
+      degree[this.edgeTo[i]]++
+    }
+    const halfDelay = (file.meta.junction_delay_s ?? 0) / 2
     let at = 0
     let p = 0
     for (let i = 0; i < e; i++) {
@@ -96,7 +110,11 @@ export class RoadNetwork {
       let m = 0
       for (let j = this.shapeStart[i] + 1; j < at; j++) m += haversineM(this.shapeLat[j - 1], this.shapeLng[j - 1], this.shapeLat[j], this.shapeLng[j])
       this.edgeLengthM[i] = m * file.meta.length_factor
-      this.edgeSeconds[i] = this.edgeLengthM[i] / (file.props[this.edgeProp[i]].speed_kph / 3.6)
+      const props = file.props[this.edgeProp[i]]
+      this.edgeSeconds[i] = this.edgeLengthM[i] / (props.speed_kph / 3.6)
+      if (halfDelay > 0 && props.class !== "motorway" && props.class !== "ferry") {
+        this.edgeSeconds[i] += (degree[from] >= 3 ? halfDelay : 0) + (degree[this.edgeTo[i]] >= 3 ? halfDelay : 0)
+      }
     }
     this.shapeStart[e] = at
   }
