@@ -10,8 +10,8 @@ import { BadRequest } from "../http/HttpError.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { hazardRows, snapshotXmin } from "../../shared/routing/hazards/hazardRows.js"
 import { parentsAt5 } from "../../shared/geo/h3cells.js"
-import type { HosCounters } from "../../shared/routing/hos/projectHos.js"
-import type { HosRulesetName } from "../../shared/routing/hos/rulesets.js"
+import { arrivalWithRests, projectHos } from "../../shared/routing/hos/projectHos.js"
+import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shared/routing/hos/rulesets.js"
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
 
@@ -51,6 +51,8 @@ export const planRoute = (req: PlanRequest) =>
     // table's names, or "" for the deployment's default
     const hosIn = req.truck.hos
     const ruleset = hosIn === undefined ? undefined : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
+    const hosProblems = hosIn !== undefined && ruleset !== undefined ? hosInputProblems(ruleset, countersOf(hosIn)) : []
+    if (hosProblems.length > 0) return yield* Effect.fail(new BadRequest({ message: hosProblems.join("; ") }))
     const evaluation: Evaluation = {
       hazards: options,
       shown: { minSeverity: e.min_severity ?? "info", excludeTypes: e.exclude_types ?? [], ...(e.max_distance_m !== undefined ? { maxDistanceM: e.max_distance_m } : {}) },
@@ -68,8 +70,11 @@ export const planRoute = (req: PlanRequest) =>
     const exclusions: Array<Exclusion> = []
     const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
     let found = yield* engine.route(base)
+    // while rerouting, the primary's arrivals count its rests taken where the hours run out
+    // (the final judging below stops at the places to rest it finds)
+    const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
     let placed0 = yield* placeHazards(found.routes[0], options, rows)
-    let hazards = judgeHazards(found.routes[0], options, nowMs, placed0)
+    let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]))
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
       if (blocking.length === 0) break
@@ -80,7 +85,7 @@ export const planRoute = (req: PlanRequest) =>
       avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
       found = retry.right
       placed0 = yield* placeHazards(found.routes[0], options, rows)
-      hazards = judgeHazards(found.routes[0], options, nowMs, placed0)
+      hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]))
     }
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
     const candidates = [...found.routes]
@@ -116,7 +121,7 @@ export const planRoute = (req: PlanRequest) =>
     return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
   })
 
-const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosCounters => {
+const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosInput => {
   const { ruleset: _r, ...counters } = h
   return counters
 }

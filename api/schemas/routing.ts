@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { HOS_RULESETS } from "../../shared/routing/hos/rulesets.js"
+import { ALL_HOS_CYCLES, HOS_RULESETS, SLEEPER_SPLITS } from "../../shared/routing/hos/rulesets.js"
+import { isTimeZone } from "../../shared/routing/hos/dutyCalendar.js"
 import { Count, DateTime, NullableText, OpenObject } from "./common.js"
 
 const num = (min: number, max: number, description: string) =>
@@ -35,7 +36,20 @@ const Hos = Schema.Struct({
   duty_remaining_s: Schema.optional(int(0, 86_400 * 8, "Seconds of the duty window left")),
   since_break_s: Schema.optional(int(0, 86_400 * 8, "Seconds left before a break is required")),
   elapsed_remaining_s: Schema.optional(int(0, 86_400 * 8, "Canada: seconds of the elapsed window left")),
-  cycle_remaining_s: Schema.optional(int(0, 86_400 * 16, "Seconds of the weekly cycle left"))
+  cycle_remaining_s: Schema.optional(int(0, 86_400 * 16, "Seconds of the cycle left (EU: of this fixed week's 56 h); cycle caps are planned only when it is sent")),
+  day_drive_remaining_s: Schema.optional(int(0, 86_400, "canada_south: seconds of driving left in the current day (13 h a day)")),
+  day_duty_remaining_s: Schema.optional(int(0, 86_400, "canada_south: seconds on duty left in the current day (14 h a day)")),
+  before_24h_off_remaining_s: Schema.optional(int(0, 86_400 * 16, "Canada cycle 2: on-duty seconds left before 24 consecutive hours off are due (70 h, north 80 h)")),
+  fortnight_remaining_s: Schema.optional(int(0, 86_400 * 16, "eu: driving seconds left of 90 h over this and last fixed week")),
+  extended_days_left: Schema.optional(int(0, 2, "eu with extended_days: 10 h days left this fixed week (default 2)")),
+  reduced_rests_left: Schema.optional(int(0, 3, "eu with reduced_rests: 9 h daily rests left before the next weekly rest (default 3)")),
+  cycle: Schema.optional(oneOf(ALL_HOS_CYCLES, "us: 70_8 (default) or 60_7; Canada: cycle_1 (default) or cycle_2")),
+  sleeper_berth: Schema.optional(oneOf(SLEEPER_SPLITS, "us: take the 10 h rest as a sleeper-berth split, 8 h + 2 h or 7 h + 3 h")),
+  extended_days: Schema.optional(Schema.Boolean.annotations({ description: "eu: drive 10 h on up to two days a week" })),
+  reduced_rests: Schema.optional(Schema.Boolean.annotations({ description: "eu: take 9 h daily rests up to three times between weekly rests" })),
+  home_terminal_tz: Schema.optional(Schema.String.pipe(Schema.maxLength(64), Schema.filter((z) => isTimeZone(z) || "must be an IANA time zone such as America/Toronto"))
+    .annotations({ description: "The zone the driver's day (Canada) and week (EU) are counted in; default UTC" })),
+  day_start_hour: Schema.optional(int(0, 23, "The hour the carrier designates as the start of the driver's day (Canada) and week (EU, on Monday); default 0"))
 })
 
 const TRUCK_KINDS = ["tractor", "straight", "box"] as const
@@ -168,6 +182,8 @@ export const HosStop = Schema.Struct({
   legal_deadline: DateTime.annotations({ description: "When the hours run out: the latest legal moment to be stopped" }),
   deadline_distance_along_route_m: Schema.Number.annotations({ description: "Where the hours run out" }),
   rest_s: Schema.Number.annotations({ description: "How long the stop lasts: the break, the daily rest or a cycle restart" }),
+  rest_kind: Schema.Literal("break", "daily_rest", "reduced_daily_rest", "split_berth", "split_off", "day_end", "off_24h", "cycle_reset", "weekly_rest")
+    .annotations({ description: "What the stop is: a break; the daily rest (reduced in the EU); one part of a US sleeper-berth split; off until a Canadian day whose limits are spent ends; 24 h off (Canada cycle 2); a cycle reset or restart; the EU weekly rest" }),
   feasible: Schema.optional(Schema.Boolean.annotations({ description: "Whether any stop is reachable before the deadline; left out when the parking lookup did not run" })),
   suggested_stops: Schema.Array(SuggestedStop)
 }).annotations({ identifier: "HosStop" })

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import type { HazardRows } from "./hazards/hazardRows.js"
 import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, judgeHazards, placeHazards, type PlacedHazards, type RouteFeature, type Severity, type Warning } from "./hazards/routeHazards.js"
 import { lookupStops, planStops } from "./hos/hosStops.js"
-import type { HosCounters } from "./hos/projectHos.js"
-import type { HosRulesetName } from "./hos/rulesets.js"
+import { arrivalWithRests } from "./hos/projectHos.js"
+import type { HosInput, HosRulesetName } from "./hos/rulesets.js"
 import type { StopCandidate } from "./hos/stopCandidates.js"
 import type { RouteTrack } from "./RoutingEngine.js"
 
@@ -15,7 +15,8 @@ export interface Evaluation {
   readonly hazards: HazardOptions
   /** the request's post-routing filter (SPEC §4.4 `enrichment`) */
   readonly shown: { readonly minSeverity: Severity; readonly excludeTypes: ReadonlyArray<string>; readonly maxDistanceM?: number }
-  readonly hos?: { readonly ruleset: HosRulesetName; readonly counters: HosCounters }
+  /** `counters` holds the request's whole truck.hos but the ruleset: counters and options */
+  readonly hos?: { readonly ruleset: HosRulesetName; readonly counters: HosInput }
 }
 
 export type ShownWarning = Omit<Warning, "blocking" | "segment">
@@ -37,7 +38,7 @@ export const warningKey = (w: ShownWarning) => `${w.type}|${w.source}|${w.source
 export interface Evaluated {
   readonly warnings: Array<ShownWarning>
   readonly features: ReadonlyArray<RouteFeature>
-  readonly hos?: ReturnType<typeof planStops>
+  readonly hos?: ReturnType<typeof planStops>["stops"]
 }
 
 /** What a route's evaluation read: its events and features placed along it, and (first route, with hos) its places to stop. */
@@ -56,13 +57,17 @@ export const placeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, ro
       return { hazards, ...(stops !== undefined ? { stops } : {}) } satisfies PlacedRoute
     }))
 
-/** Warnings and features of each route, and `hos[]` of the first (SPEC §4.4 rule 1), from placed rows; no reads. */
+/**
+ * Warnings and features of each route, and `hos[]` of the first (SPEC §4.4 rule 1), from placed
+ * rows; no reads. The first route's warnings are judged at arrivals that include its planned
+ * rests; the alternatives, which get no `hos[]`, at the departure plus the driving.
+ */
 export const judgeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, placed: ReadonlyArray<PlacedRoute>): Array<Evaluated> =>
   routes.map((r, i) => {
-    const h = judgeHazards(r, e.hazards, nowMs, placed[i].hazards)
     const stops = placed[i].stops
     const hos = i === 0 && e.hos && stops !== undefined ? planStops(r, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, stops) : undefined
-    return { warnings: shownWarnings(h.warnings, e.shown), features: h.features, ...(hos ? { hos } : {}) }
+    const h = judgeHazards(r, e.hazards, nowMs, placed[i].hazards, hos ? arrivalWithRests(hos.plan, e.hazards.departureMs) : undefined)
+    return { warnings: shownWarnings(h.warnings, e.shown), features: h.features, ...(hos ? { hos: hos.stops } : {}) }
   })
 
 export const evaluateRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, rows: HazardRows) =>

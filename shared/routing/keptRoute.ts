@@ -2,6 +2,7 @@ import { type Evaluation, type PlacedRoute, shows, type ShownWarning, shownWarni
 import { judgeHazards, type PlacedHazards, type Severity } from "./hazards/routeHazards.js"
 import type { EventRow, FeatureRow, Stamp } from "./hazards/hazardRows.js"
 import { planStops } from "./hos/hosStops.js"
+import { arrivalWithRests } from "./hos/projectHos.js"
 import type { StopCandidate } from "./hos/stopCandidates.js"
 import type { RouteTiming, RouteTrack } from "./RoutingEngine.js"
 import { secondsAt } from "./routeTime.js"
@@ -80,7 +81,7 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, now
     const features = judgeHazards(route, { ...e.hazards, skipTemporal: true }, 0, p.hazards).features.map((f) => JSON.stringify(f))
     if (p.stops === undefined) return { items, features }
     if (p.stops === null || !e.hos) return { items, features, stops: p.stops }
-    const suggested = new Set(planStops(route, e.hos.ruleset, e.hos.counters, 0, p.stops).flatMap((s) => s.suggested_stops.map((c) => c.id)))
+    const suggested = new Set(planStops(route, e.hos.ruleset, e.hos.counters, 0, p.stops).stops.flatMap((s) => s.suggested_stops.map((c) => c.id)))
     return { items, features, stops: p.stops.filter((c) => suggested.has(c.id)) }
   })
 
@@ -92,13 +93,15 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, now
 export const renderKept = (route: RouteTiming | null, e: Evaluation, nowMs: number, k: KeptRoute, primary: boolean) => {
   const s = e.shown
   const warnings: Array<string> = []
+  const hos = primary && e.hos && k.stops !== undefined && route !== null ? planStops(route, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, k.stops) : undefined
+  // as judgeRoutes: the primary's arrivals count its planned rests
+  const clock = hos ? arrivalWithRests(hos.plan, e.hazards.departureMs) : (driveS: number) => e.hazards.departureMs + driveS * 1000
   for (const it of k.items) {
-    const arrival = e.hazards.departureMs + (it.atS ?? secondsAt(route!, it.alongM)) * 1000
+    const arrival = clock(it.atS ?? secondsAt(route!, it.alongM))
     if (!e.hazards.skipTemporal && !((it.from === null || it.from <= arrival) && (it.to === null || it.to >= arrival))) continue
     const w = it.future !== undefined && it.startMs !== undefined && it.startMs > nowMs ? it.future : it.warning
     if (!shows(s, w.type, w.severity, w.distance)) continue
     warnings.push(`${w.json.slice(0, -1)},"projected_arrival_time":"${new Date(arrival).toISOString()}"}`)
   }
-  const hos = primary && e.hos && k.stops !== undefined && route !== null ? planStops(route, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, k.stops) : undefined
-  return { warnings, features: k.features, ...(hos ? { hos } : {}) }
+  return { warnings, features: k.features, ...(hos ? { hos: hos.stops } : {}) }
 }

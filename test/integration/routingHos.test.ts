@@ -3,7 +3,7 @@ import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
 import { tpims } from "../../pipeline/sources/tpims.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { decodeOk } from "../support/adapterSuite.js"
-import { feature } from "../support/changes.js"
+import { changeScript, feature, observation } from "../support/changes.js"
 import { E, routingWorld, W } from "../support/routingWorld.js"
 
 const world = routingWorld()
@@ -103,5 +103,49 @@ describe("POST /routing/route with truck.hos", () => {
     const aetr = await world.post({ origin: W, destination: E, truck: { ...truck, hos: { ruleset: "aetr" } } })
     expect(aetr.status).toBe(400)
     expect(aetr.body.error).toMatch(/aetr/)
+  })
+
+  it("judges a warning's window at an arrival that counts the planned rests, on the call and on a refetch", async () => {
+    // in force 17:00–06:00 at -99.5 on I-1: a driver out of hours rests 10 h first and arrives after 18:00
+    const night = observation("hos-night-fair", { jurisdiction: "NE", latitude: 40.0, longitude: -99.5, type: "special_event", severity: "moderate", title: "Night fair traffic", affected_roads: ["I-1"], start_time: "2030-03-04T17:00:00.000Z", end_time: "2030-03-05T06:00:00.000Z" })
+    const elsewhere = observation("hos-far", { jurisdiction: "NE", latitude: 41.5, longitude: -97 })
+    const script = changeScript("hos-events", [[night, elsewhere], [elsewhere]])
+    const archived = script.filter((c) => c.op === "archived")
+    await world.rt.runPromise(applyChanges(script.filter((c) => c.op !== "archived")))
+    try {
+      const rested = await world.post({ origin: W, destination: E, departure_time: DEPART, truck: { ...truck, hos: { ruleset: "us", drive_remaining_s: 0 } } })
+      expect(rested.status).toBe(200)
+      expect(rested.body.routes[0].hos[0]).toMatchObject({ reason: "drive_limit", rest_s: 36_000, rest_kind: "daily_rest" })
+      const fair = rested.body.routes[0].warnings.filter((w: { source_id: string }) => w.source_id === "hos-night-fair")
+      expect(fair).toHaveLength(1)
+      // 10 h of rest, then about 26 minutes of driving to -99.5
+      const arrival = Date.parse(fair[0].projected_arrival_time)
+      expect(arrival).toBeGreaterThan(Date.parse("2030-03-04T18:00:00Z"))
+      expect(arrival).toBeLessThan(Date.parse("2030-03-04T19:00:00Z"))
+      const refetched = await world.get(`/routing/route/saved/${rested.body.route_id}`)
+      expect(refetched.body.routes[0].warnings.filter((w: { source_id: string }) => w.source_id === "hos-night-fair")).toEqual(fair)
+      // a fresh driver passes at 08:26, before the fair: no warning
+      const fresh = await world.post({ origin: W, destination: E, departure_time: DEPART, truck: { ...truck, hos: { ruleset: "us" } } })
+      expect(fresh.body.routes[0].warnings.filter((w: { source_id: string }) => w.source_id === "hos-night-fair")).toEqual([])
+    } finally {
+      await world.rt.runPromise(applyChanges(archived))
+    }
+  })
+
+  it("answers 400 naming an option of another regime or a zone it does not know", async () => {
+    const cycle = await world.post({ origin: W, destination: E, truck: { ...truck, hos: { ruleset: "canada_south", cycle: "60_7" } } })
+    expect(cycle.status).toBe(400)
+    expect(cycle.body.error).toMatch(/truck\.hos\.cycle: canada_south takes cycle_1 or cycle_2/)
+    const split = await world.post({ origin: W, destination: E, truck: { ...truck, hos: { ruleset: "eu", sleeper_berth: "8_2" } } })
+    expect(split.status).toBe(400)
+    expect(split.body.error).toMatch(/sleeper_berth: applies to us only/)
+    const zone = await world.post({ origin: W, destination: E, truck: { ...truck, hos: { ruleset: "canada_south", home_terminal_tz: "Mars/Olympus" } } })
+    expect(zone.status).toBe(400)
+    expect(zone.body.error).toMatch(/home_terminal_tz/)
+    const hour = await world.post({ origin: W, destination: E, truck: { ...truck, hos: { ruleset: "canada_south", day_start_hour: 24 } } })
+    expect(hour.status).toBe(400)
+    const ok = await world.post({ origin: W, destination: E, departure_time: DEPART, truck: { ...truck, hos: { ruleset: "canada_south", cycle: "cycle_2", cycle_remaining_s: 0, home_terminal_tz: "America/Toronto", day_start_hour: 6 } } })
+    expect(ok.status).toBe(200)
+    expect(ok.body.routes[0].hos[0]).toMatchObject({ reason: "cycle_limit", rest_s: 72 * 3600, rest_kind: "cycle_reset", distance_along_route_m: 0 })
   })
 })

@@ -92,8 +92,8 @@ export interface HazardOptions {
   readonly includeFeatures: ReadonlyArray<string>
 }
 
-/** The instant (ms) the truck is projected to reach a point this far along the route. */
-const arrivalAt = (route: RouteTrack, departureMs: number, alongM: number) => departureMs + secondsAt(route, alongM) * 1000
+/** When the truck reaches a point after some seconds of driving: with hours of service, the planned rests count. */
+export type ArrivalClock = (driveS: number) => number
 
 /** In force at an instant: the (estimated) window holds it, an open end runs on. */
 const inForce = (r: { start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }, at: number) => {
@@ -147,11 +147,13 @@ export const placeHazards = (route: RouteTrack, o: HazardOptions, rows: HazardRo
  * Hazards within `bufferM` of the route from live events and features, each placed along the
  * route with the projected arrival there; dimension-checked ones only where this truck violates
  * them. Also the requested features along the route. No reads: `placeHazards` found the rows.
+ * Arrival times are the departure plus the driving, or `arrival`'s (the rests included).
  */
-export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, placed: PlacedHazards) => {
+export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, placed: PlacedHazards, arrival?: ArrivalClock) => {
   const warnings: Array<Warning> = []
   const found: Array<RouteFeature> = []
-  const at = (p: Placed<Row>) => ({ alongM: p.alongM, ms: arrivalAt(route, o.departureMs, p.alongM), segment: p.segment })
+  const clock: ArrivalClock = arrival ?? ((s) => o.departureMs + s * 1000)
+  const at = (p: Placed<Row>) => ({ alongM: p.alongM, ms: clock(secondsAt(route, p.alongM)), segment: p.segment })
   const base = (r: Row, at: { alongM: number; ms: number; segment: number }) => ({
     distance_along_route_m: Math.round(at.alongM), projected_arrival_time: new Date(at.ms).toISOString(),
     source: r.source, source_id: r.source_id, geometry: pointOf(r), segment: at.segment

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import type { RouteTiming, RouteTrack } from "../RoutingEngine.js"
 import type { HazardRows } from "../hazards/hazardRows.js"
 import { metresAt } from "../routeTime.js"
-import { type HosCounters, projectHos } from "./projectHos.js"
-import { HOS_RULESETS_TABLE, type HosRulesetName } from "./rulesets.js"
+import { type HosStopPlan, projectHos } from "./projectHos.js"
+import type { HosInput, HosRulesetName } from "./rulesets.js"
 import { type StopCandidate, stopCandidates } from "./stopCandidates.js"
 
 /** suggested stops listed per HOS stop, closest to the deadline first */
@@ -24,12 +24,16 @@ export const lookupStops = (route: RouteTrack, rows: HazardRows) =>
  * where the hours run out. When the parking lookup fails the stops are still projected, at the
  * limits, and `feasible` is left out (`candidates` null). No reads: `lookupStops` found them.
  */
-export const planStops = (route: RouteTiming, ruleset: HosRulesetName, counters: HosCounters, departureMs: number, candidates: ReadonlyArray<StopCandidate> | null) => {
+export const planStops = (route: RouteTiming, ruleset: HosRulesetName, input: HosInput, departureMs: number, candidates: ReadonlyArray<StopCandidate> | null) => {
   const usable = candidates === null ? undefined : candidates.filter((c) => !c.unusable)
   const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
     (usable ?? []).filter((c) => c.alongS > fromS && c.alongS <= limitS).sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id)).slice(0, MAX_SUGGESTED)
-  const plan = projectHos(route.duration_s, departureMs, HOS_RULESETS_TABLE[ruleset], counters, usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined)
-  return plan.map((s) => {
+  const plan = projectHos(route.duration_s, departureMs, ruleset, input, usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined)
+  return { plan, stops: answerStops(route, plan, usable, reachable) }
+}
+
+const answerStops = (route: RouteTiming, plan: ReadonlyArray<HosStopPlan>, usable: ReadonlyArray<StopCandidate> | undefined, reachable: (fromS: number, limitS: number) => Array<StopCandidate>) =>
+  plan.map((s) => {
     const stops = reachable(s.fromS, s.limitS)
     return {
       reason: s.reason,
@@ -38,6 +42,7 @@ export const planStops = (route: RouteTiming, ruleset: HosRulesetName, counters:
       legal_deadline: iso(s.deadlineMs),
       deadline_distance_along_route_m: Math.round(metresAt(route, s.limitS)),
       rest_s: s.restS,
+      rest_kind: s.restKind,
       ...(usable ? { feasible: stops.length > 0 } : {}),
       suggested_stops: stops.map((c) => ({
         id: c.id, type: c.type, name: c.name, distance_along_route_m: Math.round(c.alongM), capacity: c.capacity,
@@ -46,4 +51,3 @@ export const planStops = (route: RouteTiming, ruleset: HosRulesetName, counters:
       }))
     }
   })
-}

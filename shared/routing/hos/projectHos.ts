@@ -1,15 +1,19 @@
-import type { HosRuleset } from "./rulesets.js"
+import { canadaRegime } from "./canadaRegime.js"
+import { dutyCalendar } from "./dutyCalendar.js"
+import { euRegime } from "./euRegime.js"
+import type { HosInput, HosRulesetName } from "./rulesets.js"
+import { usRegime } from "./usRegime.js"
+
+export type { HosInput } from "./rulesets.js"
 
 export type HosReason = "break_required" | "drive_limit" | "duty_window" | "cycle_limit"
 
-/** A driver's counters, seconds remaining; absent means fresh (the full limit), 0 means out of hours. */
-export interface HosCounters {
-  readonly drive_remaining_s?: number
-  readonly duty_remaining_s?: number
-  readonly since_break_s?: number
-  readonly elapsed_remaining_s?: number
-  readonly cycle_remaining_s?: number
-}
+/**
+ * What a stop is: a break; the daily rest (US 10 h, Canada south 10 h, north 8 h, EU 11 h);
+ * a reduced EU rest (9 h); one part of a US sleeper-berth split; the rest of a Canadian day
+ * whose limits are spent; 24 h off (Canada cycle 2); a cycle reset or restart; the EU weekly rest.
+ */
+export type RestKind = "break" | "daily_rest" | "reduced_daily_rest" | "split_berth" | "split_off" | "day_end" | "off_24h" | "cycle_reset" | "weekly_rest"
 
 /** One stop of the projection; positions are the route's drive seconds from its start. */
 export interface HosStopPlan {
@@ -22,70 +26,90 @@ export interface HosStopPlan {
   /** where and when the driver stops: the limit, or an earlier place the chooser picked */
   readonly stopS: number
   readonly projectedMs: number
-  /** how long the stop lasts: a break, the daily rest or a cycle restart */
+  /** how long the stop lasts, and what it is */
   readonly restS: number
+  readonly restKind: RestKind
 }
 
 /** Where between two route positions (drive seconds) to stop, or undefined to stop at the limit. */
 export type StopChooser = (fromS: number, limitS: number) => number | undefined
 
+/**
+ * One regime's bookkeeping. `next` says how much driving the rules allow from now and which
+ * limit ends it; `drive` and `rest` move the counters on (the clock is when the driving or the
+ * rest begins). A regime never allows driving past a limit; at a stop it picks the rest that
+ * lets driving go on soonest under its rules.
+ */
+export interface Regime {
+  readonly next: (clockMs: number) => { readonly budgetS: number; readonly reason: HosReason }
+  readonly drive: (seconds: number, clockMs: number) => void
+  /** `remainingS`: the route's driving still ahead, so a regime can skip a rest the trip does not need */
+  readonly rest: (reason: HosReason, clockMs: number, remainingS: number) => { readonly restS: number; readonly kind: RestKind }
+}
+
 /** a route longer than any truck drives in a month stops here rather than looping on */
 const MAX_STOPS = 200
 
+/** Limits that tie go to the stricter reason: the cycle, then the daily drive limit, then the window, then the break. */
+export const REASON_ORDER: ReadonlyArray<HosReason> = ["cycle_limit", "drive_limit", "duty_window", "break_required"]
+
+/** The least of a regime's limits, ties to the stricter reason. */
+export const tightest = (limits: ReadonlyArray<readonly [HosReason, number]>) => {
+  let reason: HosReason = "drive_limit"
+  let budgetS = Infinity
+  for (const r of REASON_ORDER) {
+    for (const [name, left] of limits) if (name === r && left < budgetS) [reason, budgetS] = [r, left]
+  }
+  return { budgetS: Math.max(0, budgetS), reason }
+}
+
+export const regimeOf = (name: HosRulesetName, input: HosInput, departureMs: number): Regime => {
+  const calendar = dutyCalendar(input.home_terminal_tz ?? "UTC", input.day_start_hour ?? 0)
+  switch (name) {
+    case "us": return usRegime(input)
+    case "eu": return euRegime(input, calendar, departureMs)
+    default: return canadaRegime(name, input, calendar, departureMs)
+  }
+}
+
 /**
  * Hours-of-service stops along a route of `totalS` seconds' driving, leaving at `departureMs`:
- * drive until the first limit runs out (ties go to the stricter reason: cycle, then the daily
- * drive limit, then the duty or elapsed window, then the break), stop there or where `choose`
- * says, rest as the regime requires, and go on. Breaks run clock windows down; a break the
- * window would close during becomes the daily rest. Cycle caps apply only when the counter is
- * given; after a restart the regime's cycle budget applies.
+ * drive until the first limit runs out, stop there or where `choose` says, rest as the regime
+ * requires, and go on. Counters the driver sent start the projection (absent means fresh);
+ * cycle caps apply only when `cycle_remaining_s` is given (SPEC §4.4).
  */
-export const projectHos = (totalS: number, departureMs: number, rules: HosRuleset, counters: HosCounters, choose?: StopChooser): Array<HosStopPlan> => {
-  let drive = counters.drive_remaining_s ?? rules.driveS
-  let duty = counters.duty_remaining_s ?? rules.dutyS
-  let sinceBreak = rules.breakAfterS === null ? Infinity : counters.since_break_s ?? rules.breakAfterS
-  let elapsed = rules.elapsedS === null ? Infinity : counters.elapsed_remaining_s ?? rules.elapsedS
-  let cycle = counters.cycle_remaining_s ?? Infinity
+export const projectHos = (totalS: number, departureMs: number, ruleset: HosRulesetName, input: HosInput, choose?: StopChooser): Array<HosStopPlan> => {
+  const regime = regimeOf(ruleset, input, departureMs)
   let pos = 0
   let clock = departureMs
   const stops: Array<HosStopPlan> = []
   while (stops.length < MAX_STOPS) {
-    const limits: ReadonlyArray<readonly [HosReason, number]> = [["cycle_limit", cycle], ["drive_limit", drive], ["duty_window", Math.min(duty, elapsed)], ["break_required", sinceBreak]]
-    let reason: HosReason = "drive_limit"
-    let budget = Infinity
-    for (const [r, left] of limits) {
-      if (left < budget) [reason, budget] = [r, left]
-    }
-    budget = Math.max(0, budget)
-    if (budget >= totalS - pos) break
-    const limitS = pos + budget
-    const picked = budget > 0 ? choose?.(pos, limitS) : undefined
+    const { budgetS, reason } = regime.next(clock)
+    if (budgetS >= totalS - pos) break
+    const limitS = pos + budgetS
+    const picked = budgetS > 0 ? choose?.(pos, limitS) : undefined
     const stopS = picked !== undefined && picked > pos && picked <= limitS ? picked : limitS
-    const driven = stopS - pos
-    const deadlineMs = clock + budget * 1000
-    clock += driven * 1000
-    drive -= driven
-    duty -= driven
-    sinceBreak -= driven
-    elapsed -= driven
-    cycle -= driven
+    const deadlineMs = clock + budgetS * 1000
+    regime.drive(stopS - pos, clock)
+    clock += (stopS - pos) * 1000
     const fromS = pos
     pos = stopS
-    const breakOnly = reason === "break_required" && Math.min(duty - (rules.dutyRunsInBreaks ? rules.breakS : 0), elapsed - rules.breakS) > 0
-    const restS = reason === "cycle_limit" ? rules.cycleRestartS : breakOnly ? rules.breakS : rules.restS
-    stops.push({ reason, fromS, limitS, deadlineMs, stopS, projectedMs: clock, restS })
+    const { restS, kind } = regime.rest(reason, clock, totalS - pos)
+    stops.push({ reason, fromS, limitS, deadlineMs, stopS, projectedMs: clock, restS, restKind: kind })
     clock += restS * 1000
-    if (breakOnly) {
-      sinceBreak = rules.breakAfterS ?? Infinity
-      if (rules.dutyRunsInBreaks) duty -= rules.breakS
-      elapsed -= rules.breakS
-    } else {
-      drive = rules.driveS
-      duty = rules.dutyS
-      sinceBreak = rules.breakAfterS ?? Infinity
-      elapsed = rules.elapsedS ?? Infinity
-      if (reason === "cycle_limit") cycle = rules.cycleS
-    }
   }
   return stops
+}
+
+/**
+ * When the truck reaches a point `driveS` seconds of driving along the route, counting the
+ * rests planned before it (a rest at the point itself comes after arriving).
+ */
+export const arrivalWithRests = (stops: ReadonlyArray<HosStopPlan>, departureMs: number) => (driveS: number) => {
+  let last: HosStopPlan | undefined
+  for (const s of stops) {
+    if (s.stopS < driveS) last = s
+    else break
+  }
+  return last === undefined ? departureMs + driveS * 1000 : last.projectedMs + (last.restS + driveS - last.stopS) * 1000
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { type HosCounters, projectHos } from "../../../shared/routing/hos/projectHos.js"
-import { HOS_RULESETS_TABLE, type HosRulesetName } from "../../../shared/routing/hos/rulesets.js"
+import { projectHos } from "../../../shared/routing/hos/projectHos.js"
+import type { HosInput as HosCounters, HosRulesetName } from "../../../shared/routing/hos/rulesets.js"
 
 const H = 3600
 const DEP = Date.UTC(2030, 0, 7, 6, 0, 0)
@@ -9,7 +9,7 @@ const DEP = Date.UTC(2030, 0, 7, 6, 0, 0)
 type Expected = ReadonlyArray<readonly [string, number, number]>
 
 const plan = (ruleset: HosRulesetName, routeH: number, counters: HosCounters = {}) =>
-  projectHos(routeH * H, DEP, HOS_RULESETS_TABLE[ruleset], counters).map((s) => [s.reason, s.stopS / H, s.restS / H] as const)
+  projectHos(routeH * H, DEP, ruleset, counters).map((s) => [s.reason, s.stopS / H, s.restS / H] as const)
 
 // each row from the regulation's text: ruleset, hours of driving on the route, the driver's counters, the stops
 const cases: ReadonlyArray<readonly [string, HosRulesetName, number, HosCounters, Expected]> = [
@@ -51,19 +51,19 @@ describe("HOS projection, table-driven from the regulations", () => {
   })
 
   it("dates each stop: deadline where the limit runs out, projected time where the driver stops", () => {
-    const stops = projectHos(12 * H, DEP, HOS_RULESETS_TABLE.us, {})
+    const stops = projectHos(12 * H, DEP, "us", {})
     expect(stops.map((s) => [s.deadlineMs - DEP, s.projectedMs - DEP])).toEqual([[8 * H * 1000, 8 * H * 1000], [11.5 * H * 1000, 11.5 * H * 1000]])
     // out of hours at the start: the stop is at distance 0, now
-    const zero = projectHos(2 * H, DEP, HOS_RULESETS_TABLE.us, { drive_remaining_s: 0 })
+    const zero = projectHos(2 * H, DEP, "us", { drive_remaining_s: 0 })
     expect(zero[0]).toMatchObject({ stopS: 0, limitS: 0, projectedMs: DEP, deadlineMs: DEP })
   })
 
   it("stops where the chooser says, before the limit, and counts the next leg from there", () => {
-    const stops = projectHos(9.5 * H, DEP, HOS_RULESETS_TABLE.us, {}, (_from, limit) => limit - H)
+    const stops = projectHos(9.5 * H, DEP, "us", {}, (_from, limit) => limit - H)
     expect(stops).toHaveLength(1)
     expect(stops[0]).toMatchObject({ reason: "break_required", stopS: 7 * H, limitS: 8 * H, projectedMs: DEP + 7 * H * 1000, deadlineMs: DEP + 8 * H * 1000 })
     // a choice outside the leg is ignored
-    const outside = projectHos(9.5 * H, DEP, HOS_RULESETS_TABLE.us, {}, () => 9 * H)
+    const outside = projectHos(9.5 * H, DEP, "us", {}, () => 9 * H)
     expect(outside[0].stopS).toBe(8 * H)
   })
 })
