@@ -147,9 +147,10 @@ const exclusionAt = (route: EngineRoute, w: Warning, bufferM: number): Exclusion
 }
 
 const shapeRoute = (r: EngineRoute, req: PlanRequest, tolls: TollTable | undefined, truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }) => {
-  const sections = r.sections.map((s) => ({
+  const priced = tolls?.sectionTolls(r.sections, { ...truck, profile: req.truck.profile }, req.currency, req.toll_payment)
+  const sections = r.sections.map((s, i) => ({
     distance_m: round(s.distance_m), duration_s: round(s.duration_s), summary: s.summary,
-    ...(tolls && s.toll !== null ? { tolls: [tolls.fare(s.toll, s.distance_m / 1000, { ...truck, profile: req.truck.profile }, req.currency)] } : {})
+    ...(priced?.[i] ? { tolls: [priced[i]] } : {})
   }))
   const costs = tolls ? tollCosts(sections) : []
   return {

@@ -139,6 +139,7 @@ export const RouteRequest = Schema.Struct({
   avoid: Schema.optional(Schema.Array(oneOf(AVOID_VALUES, "What to avoid")).pipe(Schema.maxItems(10))),
   include: Schema.optional(Schema.Array(oneOf(INCLUDE_VALUES, "Optional parts of the answer")).pipe(Schema.maxItems(10))),
   currency: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Z]{3}$/, { message: () => "must be an ISO 4217 code such as USD" }))),
+  toll_payment: Schema.optional(oneOf(["transponder", "cash"] as const, "With include: tolls, how the truck pays where a tariff tells them apart (E-ZPass, 407 transponder, prepaid bridge accounts); default transponder")),
   enrichment: Schema.optional(Enrichment),
   cargo: Schema.optional(Schema.Struct({ hazmat_class: Schema.optional(Schema.String.pipe(Schema.maxLength(60))) })),
   customer_route_id: Schema.optional(Schema.String.pipe(Schema.maxLength(200)).annotations({ description: "Echoed back unchanged" }))
@@ -199,7 +200,15 @@ export const Route = Schema.Struct({
   geometry: LineString,
   sections: Schema.Array(Schema.Struct({
     distance_m: Schema.Number, duration_s: Schema.Number, summary: Schema.String,
-    tolls: Schema.optional(Schema.Array(Schema.Struct({ system: Schema.String, fares: Schema.Array(Schema.Struct({ name: Schema.String, price: Schema.optional(Money) })) })))
+    tolls: Schema.optional(Schema.Array(Schema.Struct({
+      system: Schema.String,
+      fares: Schema.Array(Schema.Struct({
+        name: Schema.String.annotations({ description: "The class applied (and payment, where the tariff tells them apart)" }),
+        price: Schema.optional(Money.annotations({ description: "Missing means not priced (see unpriced_reason), never free" })),
+        payment: Schema.optional(Schema.Literal("transponder", "cash")),
+        unpriced_reason: Schema.optional(Schema.String.annotations({ description: "Why no price is given: the tariff is not on file, or the passage was priced on the section before" }))
+      }))
+    })))
   })),
   warnings: Schema.Array(RouteWarning),
   features: Schema.Array(Schema.Struct({

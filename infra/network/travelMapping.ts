@@ -26,10 +26,43 @@ interface Stretch {
   readonly to_label: string
 }
 
-const matches = (row: Stretch, r: TmRoute) => row.match === `system:${r.system}` || row.match === `root:${r.root}`
+/**
+ * A structure in the water (a bridge's or tunnel's mid-span, `near:lat,lng,metres`) is found by
+ * position on whichever route crosses it: Travel Mapping's waypoints sit at the interchanges on
+ * either side, so the straight segment between them passes over the mid-span.
+ */
+const nearOf = (match: string) => {
+  if (!match.startsWith("near:")) return undefined
+  const [lat, lng, radius] = match.slice(5).split(",").map(Number)
+  if (![lat, lng, radius].every(Number.isFinite)) throw new Error(`${match}: near takes lat,lng,metres`)
+  return { lat, lng, radius }
+}
+
+/** Metres from a point to the segment between two waypoints (flat within a few kilometres). */
+const metresToSegment = (p: { lat: number; lng: number }, a: readonly [string, number, number], b: readonly [string, number, number]) => {
+  const kx = 111_320 * Math.cos((p.lat * Math.PI) / 180)
+  const ky = 110_574
+  const [ax, ay, bx, by] = [(a[2] - p.lng) * kx, (a[1] - p.lat) * ky, (b[2] - p.lng) * kx, (b[1] - p.lat) * ky]
+  const [dx, dy] = [bx - ax, by - ay]
+  const t = dx === 0 && dy === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / (dx * dx + dy * dy)))
+  return Math.hypot(ax + t * dx, ay + t * dy)
+}
+
+const nearSegments = (near: { lat: number; lng: number; radius: number }, r: TmRoute) =>
+  r.points.slice(1).flatMap((p, k) => (metresToSegment(near, r.points[k], p) <= near.radius ? [k] : []))
+
+const matches = (row: Stretch, r: TmRoute) => {
+  const near = nearOf(row.match)
+  return near ? nearSegments(near, r).length > 0 : row.match === `system:${r.system}` || row.match === `root:${r.root}`
+}
 
 /** Indexes of the segments (point k to k + 1) a row covers; a label missing from the route is a data error. */
 const segmentRange = (row: Stretch, r: TmRoute): [number, number] => {
+  const near = nearOf(row.match)
+  if (near) {
+    const ks = nearSegments(near, r)
+    return [Math.min(...ks), Math.max(...ks) + 1]
+  }
   if (row.from_label === "" && row.to_label === "") return [0, r.points.length - 1]
   const at = (label: string) => {
     const i = r.points.findIndex((p) => p[0] === label)
@@ -116,6 +149,7 @@ const restrict = (p: RoadProps, field: string, value: string): RoadProps => {
  */
 export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMappingTables): Array<RoadLine> => {
   const out: Array<RoadLine> = []
+  const used = new Set<Stretch>()
   for (const r of routes) {
     const cls = classOf(r.system, t)
     if (cls === undefined || r.points.length < 2) continue
@@ -126,11 +160,13 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
     const seg: Array<RoadProps> = r.points.slice(1).map(() => base)
     for (const row of t.tolls) {
       if (!matches(row, r)) continue
+      used.add(row)
       const [a, b] = segmentRange(row, r)
       for (let k = a; k < b; k++) seg[k] = { ...seg[k], toll: row.toll }
     }
     for (const row of t.restrictions) {
       if (!matches(row, r)) continue
+      used.add(row)
       const [a, b] = segmentRange(row, r)
       for (let k = a; k < b; k++) seg[k] = restrict(seg[k], row.field, row.value)
     }
@@ -141,6 +177,9 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
       start = k
     }
   }
+  // a row that found no road (a renamed route, a mid-span off every line) would leave a toll or a limit off the network unnoticed
+  const unused = [...t.tolls, ...t.restrictions].filter((row) => !used.has(row))
+  if (unused.length > 0) throw new Error(`rows that match no road: ${unused.map((row) => `${row.match} ${row.from_label}–${row.to_label}`).join(", ")}`)
   return out
 }
 

@@ -39,6 +39,8 @@ export interface EngineSection {
   readonly summary: string
   /** toll system id, null on free road */
   readonly toll: string | null
+  /** the state or province its last piece lies in, where the network knows (a one-way toll is collected by the way it enters) */
+  readonly to_region?: string | null
   /** coordinate index range [from, to] in the route's coordinates */
   readonly from_index: number
   readonly to_index: number

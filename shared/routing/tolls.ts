@@ -9,7 +9,13 @@ export interface Money {
 export interface Fare {
   readonly name: string
   readonly price?: Money
+  /** transponder or cash, where the tariff tells them apart */
+  readonly payment?: TollPayment
+  /** why no price is given (never a price of 0 for a toll that is charged) */
+  readonly unpriced_reason?: string
 }
+
+export type TollPayment = "transponder" | "cash"
 
 export interface TollTruck {
   readonly axle_count?: number
@@ -19,32 +25,71 @@ export interface TollTruck {
   readonly hazmat: boolean
 }
 
+/** A toll road, bridge, tunnel or border crossing (tolls.csv): who runs it, which way it charges, why it may have no price. */
+export interface TollFacility {
+  readonly toll: string
+  readonly name: string
+  readonly kind: "road" | "bridge" | "tunnel" | "crossing"
+  readonly operator: string
+  readonly currency: string
+  /** a one-way toll: the state or province the truck enters when it pays; null both ways */
+  readonly collectedToward: string | null
+  readonly unpriced: string
+}
+
 interface FareRow {
   readonly toll: string
   readonly class: string
   readonly min_axles: number
   readonly max_axles: number
+  /** per_km on a road; per_trip or per_axle for a crossing */
+  readonly basis: "per_km" | "per_trip" | "per_axle"
   readonly rate: number
   readonly currency: string
+  readonly payment: TollPayment | "any"
+  /** a fare one direction only: the state or province entered; "" both ways */
+  readonly toward: string
+}
+
+/** What a section crosses, in the order the route drives it. */
+export interface TolledSection {
+  readonly toll: string | null
+  readonly distance_m: number
+  readonly to_region?: string | null
 }
 
 const cents = (v: number) => Math.round(v * 100) / 100
+const BASES = new Set(["per_km", "per_trip", "per_axle"])
+const KINDS = new Set(["road", "bridge", "tunnel", "crossing"])
 
 /**
- * The toll systems (tolls.csv), their per-class fares (toll_fares.csv: a per-km planning rate per
- * axle class, with source and date) and a dated exchange-rate table (fx_rates.csv).
+ * The toll facilities (tolls.csv), their fares per axle class and payment (toll_fares.csv, each
+ * row with its source and date) and a dated exchange-rate table (fx_rates.csv).
  */
 export class TollTable {
-  readonly names: ReadonlyMap<string, { name: string; currency: string }>
+  readonly facilities: ReadonlyMap<string, TollFacility>
   private readonly fares: ReadonlyArray<FareRow>
   /** units of a currency per US dollar */
   readonly perUsd: ReadonlyMap<string, { rate: number; as_of: string }>
 
   constructor(dir: string) {
-    this.names = new Map(readCsv(join(dir, "tolls.csv")).map((r) => [r.toll, { name: r.name, currency: r.currency }]))
-    this.fares = readCsv(join(dir, "toll_fares.csv")).map((r) => ({
-      toll: r.toll, class: r.class, min_axles: Number(r.min_axles), max_axles: Number(r.max_axles), rate: Number(r.rate), currency: r.currency
-    }))
+    const facilities = new Map<string, TollFacility>()
+    for (const r of readCsv(join(dir, "tolls.csv"))) {
+      if (facilities.has(r.toll)) continue // one row per stretch it covers; the first names it
+      if (!KINDS.has(r.kind)) throw new Error(`tolls.csv: ${r.toll}: kind ${r.kind} is not road, bridge, tunnel or crossing`)
+      const toward = r.collected === "both" ? null : r.collected.startsWith("toward:") ? r.collected.slice(7) : undefined
+      if (toward === undefined) throw new Error(`tolls.csv: ${r.toll}: collected ${r.collected} is neither both nor toward:<region>`)
+      facilities.set(r.toll, { toll: r.toll, name: r.name, kind: r.kind as TollFacility["kind"], operator: r.operator, currency: r.currency, collectedToward: toward, unpriced: r.unpriced })
+    }
+    this.facilities = facilities
+    this.fares = readCsv(join(dir, "toll_fares.csv")).map((r) => {
+      if (!BASES.has(r.basis)) throw new Error(`toll_fares.csv: ${r.toll}: basis ${r.basis}`)
+      if (!facilities.has(r.toll)) throw new Error(`toll_fares.csv: ${r.toll} is not in tolls.csv`)
+      return {
+        toll: r.toll, class: r.class, min_axles: Number(r.min_axles), max_axles: Number(r.max_axles), basis: r.basis as FareRow["basis"],
+        rate: Number(r.rate), currency: r.currency, payment: (r.payment || "any") as FareRow["payment"], toward: r.toward ?? ""
+      }
+    })
     this.perUsd = new Map(readCsv(join(dir, "fx_rates.csv")).map((r) => [r.currency, { rate: Number(r.per_usd), as_of: r.as_of }]))
   }
 
@@ -60,15 +105,45 @@ export class TollTable {
   }
 
   /**
-   * What a truck pays on `km` of a system: the class its axle count falls in, priced per km. A
-   * system or class we hold no rate for yields a fare without a price (never a price of 0).
+   * What a truck pays on `km` of a facility: the class its axle count falls in, by the payment
+   * asked for (else the one the tariff has). A one-way toll driven the other way says so with a
+   * price of 0; a facility or class with no rate on file yields a fare without a price and the
+   * reason, never 0.
    */
-  fare(toll: string, km: number, truck: TollTruck, currency: string | undefined): { system: string; fares: Array<Fare> } {
-    const system = this.names.get(toll)?.name ?? toll
+  fare(toll: string, km: number, truck: TollTruck, currency: string | undefined, payment: TollPayment = "transponder", toRegion?: string | null): { system: string; fares: Array<Fare> } {
+    const f = this.facilities.get(toll)
+    const system = f?.name ?? toll
     const axles = TollTable.axlesOf(truck)
-    const row = this.fares.find((f) => f.toll === toll && axles >= f.min_axles && axles <= f.max_axles)
-    if (!row) return { system, fares: [{ name: `${axles} axles (no rate on file)` }] }
-    return { system, fares: [{ name: row.class, price: this.convert({ currency: row.currency, value: row.rate * km }, currency) }] }
+    if (f?.collectedToward && toRegion && toRegion !== f.collectedToward) {
+      return { system, fares: [{ name: `${axles} axles: no toll ${toRegion}-bound (collected ${f.collectedToward}-bound only)`, price: this.convert({ currency: f.currency, value: 0 }, currency) }] }
+    }
+    const rows = this.fares.filter((r) => r.toll === toll && axles >= r.min_axles && axles <= r.max_axles && (r.toward === "" || r.toward === toRegion))
+    const row = rows.find((r) => r.payment === payment) ?? rows.find((r) => r.payment === "any") ?? rows[0]
+    if (!row) return { system, fares: [{ name: `${axles} axles`, unpriced_reason: f?.unpriced || `no rate on file for ${axles} axles` }] }
+    const value = row.basis === "per_km" ? row.rate * km : row.basis === "per_axle" ? row.rate * axles : row.rate
+    return {
+      system,
+      fares: [{ name: row.payment === "any" ? row.class : `${row.class}, ${row.payment}`, price: this.convert({ currency: row.currency, value }, currency), ...(row.payment === "any" ? {} : { payment: row.payment }) }]
+    }
+  }
+
+  /**
+   * Each section's tolls: a road is priced by the km driven on it; a bridge, tunnel or crossing
+   * once per passage, on the first of the sections it spans, in the direction the last one
+   * enters (the others say where it was priced).
+   */
+  sectionTolls(sections: ReadonlyArray<TolledSection>, truck: TollTruck, currency: string | undefined, payment: TollPayment | undefined) {
+    return sections.map((s, i) => {
+      if (s.toll === null) return undefined
+      const kind = this.facilities.get(s.toll)?.kind ?? "road"
+      if (kind === "road") return this.fare(s.toll, s.distance_m / 1000, truck, currency, payment, s.to_region)
+      if (i > 0 && sections[i - 1].toll === s.toll) {
+        return { system: this.facilities.get(s.toll)!.name, fares: [{ name: `${TollTable.axlesOf(truck)} axles`, unpriced_reason: "one toll per passage, priced on the section before" }] }
+      }
+      let last = i
+      while (last + 1 < sections.length && sections[last + 1].toll === s.toll) last++
+      return this.fare(s.toll, s.distance_m / 1000, truck, currency, payment, sections[last].to_region)
+    })
   }
 }
 

@@ -8,6 +8,7 @@ import { makeBuiltinEngine } from "../../shared/routing/builtin/BuiltinEngine.js
 import { type Piece, RoadGraph, type SearchRules } from "../../shared/routing/builtin/RoadGraph.js"
 import { haversineM } from "../../shared/routing/geometry.js"
 import { RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
+import { TollTable } from "../../shared/routing/tolls.js"
 import type { EngineRequest, LatLng } from "../../shared/routing/RoutingEngine.js"
 
 const file = (p: string) => fileURLToPath(new URL(p, import.meta.url))
@@ -247,5 +248,65 @@ describe("speeds per state and class (issue 32)", () => {
     }
     expect(r.duration_s / atLimits).toBeGreaterThanOrEqual(1)
     expect(r.duration_s / atLimits).toBeLessThanOrEqual(1.1)
+  })
+
+  describe("toll facilities on the bundled network (infra/network/data/tolls.csv)", () => {
+    const tolls = new TollTable(file("../../infra/network/data"))
+    const truckOf = (axle_count: number) => ({ axle_count, profile: "tractor", weight_t: 36, height_m: 4, hazmat: false })
+    const NEWARK = { lat: 40.7357, lng: -74.1724 }
+    const BROOKLYN = { lat: 40.6782, lng: -73.9442 }
+    /** every tolled section of a route with what it charges, and the sum per currency */
+    const priced = async (from: LatLng, to: LatLng, axles: number, payment?: "transponder" | "cash") => {
+      const r = await route(request(from, to))
+      const fares = tolls.sectionTolls(r.sections, truckOf(axles), undefined, payment)
+      return r.sections.flatMap((s, i) => (s.toll === null ? [] : [{ toll: s.toll, summary: s.summary, fare: fares[i]!.fares[0] }]))
+    }
+    const never0ForWantOfARate = (rows: ReadonlyArray<{ fare: { price?: { value: number }; unpriced_reason?: string; name: string } }>) => {
+      for (const { fare } of rows) {
+        // a fare has a price or says why not; a price of 0 only where the toll is collected the other way
+        expect(fare.price !== undefined || (fare.unpriced_reason ?? "") !== "", fare.name).toBe(true)
+        if (fare.price?.value === 0) expect(fare.name).toMatch(/no toll .*-bound \(collected .*-bound only\)/)
+      }
+    }
+
+    it("Chicago → Toronto crosses a priced bridge: the Gordie Howe, per axle, a 5-axle truck paying more than a 2-axle one", async () => {
+      const five = await priced(CHICAGO, TORONTO, 5)
+      const bridge = five.find((x) => x.toll === "gordie_howe_bridge" || x.toll === "ambassador_bridge" || x.toll === "blue_water_bridge")
+      expect(bridge, "a Detroit River or St. Clair River crossing").toBeDefined()
+      expect(bridge!.fare.price!.value).toBeGreaterThan(0)
+      const two = await priced(CHICAGO, TORONTO, 2)
+      const bridge2 = two.find((x) => x.toll === bridge!.toll)!
+      expect(bridge2.fare.price!.value).toBeLessThan(bridge!.fare.price!.value)
+      // the Gordie Howe's 2026 tariff: US$6.90 an axle with a Breakaway tag, US$8.75 standard
+      if (bridge!.toll === "gordie_howe_bridge") {
+        expect([bridge2.fare.price, bridge!.fare.price]).toEqual([{ currency: "USD", value: 13.8 }, { currency: "USD", value: 34.5 }])
+        expect((await priced(CHICAGO, TORONTO, 5, "cash")).find((x) => x.toll === "gordie_howe_bridge")!.fare.price).toEqual({ currency: "USD", value: 43.75 })
+      }
+      never0ForWantOfARate(five)
+      // and back: priced the other way too (the bridge charges both ways)
+      const back = await priced(TORONTO, CHICAGO, 5)
+      expect(back.find((x) => x.toll === bridge!.toll)!.fare.price!.value).toBe(bridge!.fare.price!.value)
+    })
+
+    it("New York: Newark → Brooklyn prices the Goethals entering New York, and the way back says it is collected New York-bound only", async () => {
+      const there = await priced(NEWARK, BROOKLYN, 2)
+      const goethals = there.find((x) => x.toll === "goethals_bridge")
+      expect(goethals, there.map((x) => x.toll).join(", ")).toBeDefined()
+      expect(goethals!.fare.price).toEqual({ currency: "USD", value: 40 })
+      // the Verrazzano is a known facility even though its truck classes are not on file
+      expect(there.find((x) => x.toll === "verrazzano_narrows_bridge")!.fare.unpriced_reason).toMatch(/not on file/)
+      expect((await priced(NEWARK, BROOKLYN, 3, "cash")).find((x) => x.toll === "goethals_bridge")!.fare.price!.value).toBe(69)
+      const back = await priced(BROOKLYN, NEWARK, 2)
+      expect(back.find((x) => x.toll === "goethals_bridge")!.fare.name).toMatch(/no toll NJ-bound \(collected NY-bound only\)/)
+      never0ForWantOfARate([...there, ...back])
+    })
+
+    it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
+      const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
+      const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
+      const bridges = readTravelMapping(TM).filter((r) => r.system === "nasib" && r.points.some((p) => p[0] === "USA/CAN" || p[0] === "CAN/USA"))
+      expect(bridges.length).toBeGreaterThan(15)
+      for (const b of bridges) if (!FREE.has(b.root)) expect(rows, b.root).toContain(`root:${b.root};`)
+    })
   })
 })

@@ -113,7 +113,7 @@ describe("POST /routing/route", () => {
     // two axles: a class we hold no rate for is named, never priced at 0
     const twoAxles = await post({ origin: W, destination: to, truck: { ...truck, profile: "straight" }, include: ["tolls"] })
     const fare = twoAxles.body.routes[0].sections.find((s: { tolls?: unknown }) => s.tolls).tolls[0].fares[0]
-    expect(fare).toEqual({ name: "2 axles (no rate on file)" })
+    expect(fare).toEqual({ name: "2 axles", unpriced_reason: "no rate on file for 2 axles" })
     expect(twoAxles.body.routes[0].summary).not.toHaveProperty("toll_costs")
 
     const withAlt = await post({ origin: W, destination: to, truck: { ...truck, axle_count: 5 }, include: ["toll_alternative"] })

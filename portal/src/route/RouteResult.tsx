@@ -19,7 +19,11 @@ export const warningWindow = (p: Record<string, unknown>): string => {
 }
 
 const REASONS: Record<string, string> = {
-  break_required: "30-minute break", drive_limit: "driving limit", duty_window: "duty window closes", cycle_limit: "weekly cycle"
+  break_required: "Break due", drive_limit: "driving limit", duty_window: "duty window closes", cycle_limit: "cycle limit"
+}
+const REST_KINDS: Record<string, string> = {
+  break: "break", daily_rest: "daily rest", reduced_daily_rest: "reduced daily rest", split_berth: "in the sleeper berth, part of a split rest",
+  split_off: "off duty, part of a split rest", day_end: "off until the driver's day ends", off_24h: "24 hours off", cycle_reset: "cycle reset", weekly_rest: "weekly rest"
 }
 
 /** The chosen route in words and tables: summary, warnings, what was avoided, HOS stops, mileage, tolls. */
@@ -40,7 +44,7 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
       )}
       <p class="route-summary" data-testid="route-summary">
         <strong>{km(s.distance_m)}</strong> ({miles(s.distance_m)}) · <strong>{duration(s.duration_s)}</strong> driving
-        {s.has_tolls ? ` · tolls ${s.toll_costs && s.toll_costs.length > 0 ? s.toll_costs.map(money).join(" + ") : "(no rate on file)"}` : " · no tolls"}
+        {s.has_tolls ? ` · tolls ${s.toll_costs && s.toll_costs.length > 0 ? s.toll_costs.map(money).join(" + ") : "(price unknown)"}` : " · no tolls"}
         {" · "}{route.warnings.length} warnings
       </p>
 
@@ -75,7 +79,7 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
             <ol class="hos-stops" data-testid="hos-stops">
               {route.hos.map((h, i) => (
                 <li key={i}>
-                  <strong>{REASONS[h.reason] ?? h.reason}</strong> at {km(h.distance_along_route_m)}, {formatDate(h.projected_time)}; rest {duration(h.rest_s)}.
+                  <strong>{REASONS[h.reason] ?? h.reason}</strong> at {km(h.distance_along_route_m)}, {formatDate(h.projected_time)}; rest {duration(h.rest_s)} ({REST_KINDS[h.rest_kind] ?? h.rest_kind}).
                   <span class="hint"> Hours run out at {km(h.deadline_distance_along_route_m)}, {formatDate(h.legal_deadline)}.</span>
                   {h.feasible === false && <span class="error-text"> No parking is reachable before then.</span>}
                   {h.suggested_stops.length > 0 && (
@@ -105,7 +109,7 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
       {route.sections.some((x) => x.tolls && x.tolls.length > 0) ? (
         <Table head={["Section", "Length", "Toll system", "Fare"]} testId="tolls" label="Tolls by section" wide>
           {route.sections.flatMap((x, i) => (x.tolls ?? []).map((t, j) => (
-            <tr key={`${i}-${j}`}><td>{x.summary}</td><td>{km(x.distance_m)}</td><td>{t.system}</td><td>{t.fares.map((f) => `${f.name}${f.price ? `: ${money(f.price)}` : " (no rate on file)"}`).join("; ")}</td></tr>
+            <tr key={`${i}-${j}`}><td>{x.summary}</td><td>{km(x.distance_m)}</td><td>{t.system}</td><td>{t.fares.map((f) => `${f.name}${f.price ? `: ${money(f.price)}` : ` (price unknown: ${f.unpriced_reason ?? "no rate on file"})`}`).join("; ")}</td></tr>
           )))}
         </Table>
       ) : <p class="hint" data-testid="tolls">No tolled sections.</p>}

@@ -72,9 +72,9 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const summary = roadLabel(props)
       const last = sections[sections.length - 1]
       if (last && last.summary === summary && last.toll === props.toll) {
-        sections[sections.length - 1] = { ...last, to_index: coordinates.length - 1, distance_m: m - along_m[last.from_index], duration_s: s - along_s[last.from_index] }
+        sections[sections.length - 1] = { ...last, to_region: props.region, to_index: coordinates.length - 1, distance_m: m - along_m[last.from_index], duration_s: s - along_s[last.from_index] }
       } else {
-        sections.push({ summary, toll: props.toll, from_index: startIndex, to_index: coordinates.length - 1, distance_m: m - along_m[startIndex], duration_s: s - along_s[startIndex] })
+        sections.push({ summary, toll: props.toll, to_region: props.region, from_index: startIndex, to_index: coordinates.length - 1, distance_m: m - along_m[startIndex], duration_s: s - along_s[startIndex] })
       }
     }
     const byRegion: Array<RegionLength> = [...regions].map(([region, r]) => ({ region, ...r }))
