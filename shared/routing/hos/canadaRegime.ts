@@ -1,4 +1,4 @@
-import type { DutyCalendar } from "./dutyCalendar.js"
+import { type DutyCalendar, spreadOverPeriods } from "./dutyCalendar.js"
 import type { HosReason, Regime, RestKind } from "./projectHos.js"
 import { REASON_ORDER } from "./projectHos.js"
 import { CANADA_RULES, type HosInput, spent } from "./rulesets.js"
@@ -34,12 +34,14 @@ export const canadaRegime = (name: "canada_south" | "canada_north", input: HosIn
   let dayDuty = day ? spent(day.dutyS, input.day_duty_remaining_s) : 0
   let binding: Scope = "shift"
 
+  /** moves on to the day holding t; when it ends */
   const rollDays = (t: number) => {
     while (dayEnd <= t) {
       dayEnd = calendar.nextDayStart(dayEnd)
       dayDriven = 0
       dayDuty = 0
     }
+    return dayEnd
   }
   const newShift = () => {
     driven = 0
@@ -69,16 +71,10 @@ export const canadaRegime = (name: "canada_south" | "canada_north", input: HosIn
       return { budgetS: Math.max(0, best[1]), reason: best[0] }
     },
     drive: (s, clock) => {
-      let t = clock
-      let left = s
-      while (left > 0) {
-        rollDays(t)
-        const inDay = Math.min(left, (dayEnd - t) / 1000)
+      spreadOverPeriods(clock, s, rollDays, (inDay) => {
         dayDriven += inDay
         dayDuty += inDay
-        t += inDay * 1000
-        left -= inDay
-      }
+      })
       driven += s
       duty += s
       elapsed += s

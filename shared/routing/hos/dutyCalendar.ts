@@ -13,7 +13,27 @@ export interface DutyCalendar {
   readonly nextWeekStart: (ms: number) => number
 }
 
+const calendars = new Map<string, DutyCalendar>()
+/** remembered boundaries per calendar: a projection asks for the same few days again and again */
+const MAX_REMEMBERED = 4096
+
+const remembering = (f: (ms: number) => number) => {
+  const seen = new Map<number, number>()
+  return (ms: number) => {
+    const known = seen.get(ms)
+    if (known !== undefined) return known
+    if (seen.size >= MAX_REMEMBERED) seen.clear()
+    const next = f(ms)
+    seen.set(ms, next)
+    return next
+  }
+}
+
+/** The calendar of a zone and a designated hour; one per pair, kept for the process (zones are costly to make). */
 export const dutyCalendar = (timeZone: string, dayStartHour: number): DutyCalendar => {
+  const key = `${timeZone}|${dayStartHour}`
+  const known = calendars.get(key)
+  if (known) return known
   const zone = DateTime.zoneUnsafeMakeNamed(timeZone)
   const zoned = (ms: number) => DateTime.unsafeMakeZoned(ms, { timeZone: zone })
   /** the start of `part` holding the instant, shifted by the designated hour */
@@ -22,9 +42,27 @@ export const dutyCalendar = (timeZone: string, dayStartHour: number): DutyCalend
     if (DateTime.toEpochMillis(start) > ms) start = DateTime.subtract(start, part === "day" ? { days: 1 } : { weeks: 1 })
     return start
   }
-  return {
-    nextDayStart: (ms) => DateTime.toEpochMillis(DateTime.add(startHolding(ms, "day"), { days: 1 })),
-    nextWeekStart: (ms) => DateTime.toEpochMillis(DateTime.add(startHolding(ms, "week"), { weeks: 1 }))
+  const calendar: DutyCalendar = {
+    nextDayStart: remembering((ms) => DateTime.toEpochMillis(DateTime.add(startHolding(ms, "day"), { days: 1 }))),
+    nextWeekStart: remembering((ms) => DateTime.toEpochMillis(DateTime.add(startHolding(ms, "week"), { weeks: 1 })))
+  }
+  calendars.set(key, calendar)
+  return calendar
+}
+
+/**
+ * Counts `seconds` of driving from `clockMs` into the periods (days, weeks) it falls in:
+ * `periodEnd(t)` moves the bookkeeping on to the period holding t and says when it ends; `add`
+ * counts each part.
+ */
+export const spreadOverPeriods = (clockMs: number, seconds: number, periodEnd: (t: number) => number, add: (s: number) => void) => {
+  let t = clockMs
+  let left = seconds
+  while (left > 0) {
+    const part = Math.min(left, (periodEnd(t) - t) / 1000)
+    add(part)
+    t += part * 1000
+    left -= part
   }
 }
 

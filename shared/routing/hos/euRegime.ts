@@ -1,4 +1,4 @@
-import type { DutyCalendar } from "./dutyCalendar.js"
+import { type DutyCalendar, spreadOverPeriods } from "./dutyCalendar.js"
 import { type Regime, type RestKind, tightest } from "./projectHos.js"
 import { EU_RULES as R, type HosInput, spent } from "./rulesets.js"
 
@@ -29,6 +29,7 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
   let lastWeekDriven = Math.max(0, R.fortnightS - weekDriven - (input.fortnight_remaining_s ?? R.fortnightS))
   let weekEnd = calendar.nextWeekStart(departureMs)
 
+  /** moves on to the fixed week holding t; when it ends */
   const rollWeeks = (t: number) => {
     while (weekEnd <= t) {
       weekEnd = calendar.nextWeekStart(weekEnd)
@@ -36,6 +37,7 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
       weekDriven = 0
       extendedLeft = extendedPerWeek
     }
+    return weekEnd
   }
   const weekLeft = (driven: number, last: number) => Math.min(R.weekS - driven, R.fortnightS - last - driven)
   const newDay = () => {
@@ -58,15 +60,9 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
       return tightest([["cycle_limit", cycle], ["drive_limit", dailyLimit() - dayDriven], ["duty_window", windowLeft()], ["break_required", R.breakAfterS - sinceBreak]])
     },
     drive: (s, clock) => {
-      let t = clock
-      let left = s
-      while (left > 0) {
-        rollWeeks(t)
-        const inWeek = Math.min(left, (weekEnd - t) / 1000)
+      spreadOverPeriods(clock, s, rollWeeks, (inWeek) => {
         weekDriven += inWeek
-        t += inWeek * 1000
-        left -= inWeek
-      }
+      })
       dayDriven += s
       window += s
       sinceBreak += s
