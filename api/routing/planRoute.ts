@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
-import { type EngineRequest, type EngineRoute, type Exclusion, type RegionLength, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
+import { type EngineRequest, type EngineRoute, type Exclusion, type LimitAvoided, type RegionLength, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
 import { mileageByState, regionLengths } from "../../shared/routing/stateMiles.js"
 import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "../schemas/routing.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
@@ -14,6 +14,9 @@ import { arrivalWithRests, projectHos } from "../../shared/routing/hos/projectHo
 import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shared/routing/hos/rulesets.js"
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
+
+/** The warning type a network limit would have raised. */
+const LIMIT_WARNING: Record<LimitAvoided["dimension"], string> = { height: "bridge_clearance", weight: "weight_restriction", length: "truck_restriction", axles: "truck_restriction", hazmat: "truck_restriction", trucks: "truck_restriction" }
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
 const MAX_REROUTES = 3
@@ -86,6 +89,10 @@ export const planRoute = (req: PlanRequest) =>
       found = retry.right
       placed0 = yield* placeHazards(found.routes[0], options, rows)
       hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]))
+    }
+    // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
+    for (const l of found.limits_avoided ?? []) {
+      avoided.push({ warning_type: LIMIT_WARNING[l.dimension], source_id: l.source ?? `network edge ${l.edge_key}`, title: l.title })
     }
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
     const candidates = [...found.routes]

@@ -231,6 +231,7 @@ const routeResponseFields = {
   engine: Schema.String.annotations({ description: "builtin or valhalla" }),
   attribution: Schema.Array(Schema.String).annotations({ description: "Credits of the road data the routes were computed on" }),
   avoided: Schema.Array(Schema.Struct({ warning_type: Schema.String, source_id: Schema.String, title: Schema.String }))
+    .annotations({ description: "What the route was moved around: live closures and restrictions from agency feeds (source_id their id), and limits the road network holds (source_id where the limit comes from: a table row, an NBI structure, an OSM way)" })
     .annotations({ description: "Live closures and restrictions the route was moved off" }),
   departure_time: DateTime,
   computed_at: DateTime,

@@ -7,6 +7,7 @@ import { decideBilling, listBilling } from "./billing.js"
 import { createKey } from "./keys.js"
 import { runWebhookCommand } from "./webhooks.js"
 import { importNetwork } from "../network/importCommand.js"
+import { importClearances } from "../network/nbiClearances.js"
 
 const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|enterprise> --email <address>
                  [--name <label>] [--rpm <n>] [--origin <url>]... [--expires <RFC 3339>]
@@ -18,6 +19,8 @@ const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|e
        npm run -s admin -- webhooks deliveries --email <owner> --id <whk_…> [--status pending|succeeded|dead]
        npm run -s admin -- webhooks replay --email <owner> --id <whk_…> --delivery <whd_…>
        npm run -s admin -- network import <file.geojson> [--out <network.json.gz>] [--credit <text>]
+       npm run -s admin -- network import-clearances <nbi-delimited.txt> [--network <in.json.gz>] [--out <network.json.gz>]
+                 [--radius <metres, default 150>] [--as-of <YYYY-MM-DD, default the file's date>]
        npm run -s admin -- billing list [--status pending|applied|declined]
        npm run -s admin -- billing apply|decline --id <request id>`
 
@@ -60,7 +63,37 @@ const webhooks = async (verb: string | undefined, rest: Array<string>) => {
   }
 }
 
+const usage = (): never => {
+  console.error(USAGE)
+  process.exit(2)
+}
+
+const clearances = (rest: Array<string>) => {
+  let parsed
+  try {
+    parsed = parseArgs({ args: rest, allowPositionals: true, options: { network: { type: "string" }, out: { type: "string" }, radius: { type: "string" }, "as-of": { type: "string" } } })
+  } catch {
+    return usage()
+  }
+  const { values, positionals } = parsed
+  const radiusM = Number(values.radius ?? 150)
+  const asOf = values["as-of"]
+  if (positionals.length !== 1 || !(radiusM > 0 && radiusM <= 2000) || (asOf !== undefined && !/^\d{4}-\d\d-\d\d$/.test(asOf))) return usage()
+  const networkIn = values.network ?? process.env.ROUTING_NETWORK_FILE ?? "infra/network/us-ca.network.json.gz"
+  const out = values.out ?? "network.json.gz"
+  try {
+    const r = importClearances(positionals[0], networkIn, out, { radiusM, ...(asOf ? { asOf } : {}) })
+    console.error(`${r.records} NBI records → ${r.limits} height or weight limits (as of ${r.asOf}); ${r.matched} on an edge of their route within ${radiusM} m, ${r.unmatched.length} not`)
+    for (const [why, n] of Object.entries(r.refused)) console.error(`  ${n} records without a limit to place: ${why}`)
+    if (r.unmatched.length > 0) console.error(`  not placed: ${r.unmatched.slice(0, 20).join(", ")}${r.unmatched.length > 20 ? ", …" : ""}`)
+    console.error(`wrote ${out} (${(r.bytes / 1e6).toFixed(2)} MB) in ${r.seconds.toFixed(1)} s; use it with ROUTING_NETWORK_FILE=${out}`)
+  } catch (e) {
+    fail(e)
+  }
+}
+
 const network = (verb: string | undefined, rest: Array<string>) => {
+  if (verb === "import-clearances") return clearances(rest)
   const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string" }, credit: { type: "string" } } })
   if (verb !== "import" || positionals.length !== 1) {
     console.error(USAGE)

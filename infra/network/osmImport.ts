@@ -1,4 +1,8 @@
-import { FREE_ROAD, type RoadClass, type RoadLine } from "../../shared/routing/network/RoadLine.js"
+import { FREE_ROAD, type LimitField, type RoadClass, type RoadLine, type RoadProps } from "../../shared/routing/network/RoadLine.js"
+
+/** the OSM tag each limit is read from */
+const OSM_LIMIT_TAGS: Partial<Record<LimitField, string>> = { max_height_m: "maxheight", max_weight_t: "maxweight", max_length_m: "maxlength", hazmat_forbidden: "hazmat", truck_forbidden: "hgv" }
+const limitSet = (p: Partial<RoadProps>, field: LimitField) => { const v = p[field]; return v !== null && v !== undefined && v !== false }
 
 /**
  * OSM-style GeoJSON (an osmium export of ways: LineString or MultiLineString features whose
@@ -85,9 +89,14 @@ export const osmLines = (collection: { features: ReadonlyArray<{ properties: Tag
       ferry,
       max_height_m: parseHeight(tags["maxheight"]) ?? null,
       max_weight_t: parseWeight(tags["maxweight"]) ?? null,
+      max_length_m: parseHeight(tags["maxlength"]) ?? null,
       hazmat_forbidden: text(tags.hazmat) === "no",
       truck_forbidden: text(tags.hgv) === "no"
     }
+    // every limit keeps the way it was read from, so a route can say what it kept the truck from
+    const way = `OSM way ${text(tags["@id"]) ?? text((f as { id?: unknown }).id) ?? "(no id)"}`
+    const sources = Object.fromEntries(Object.entries(OSM_LIMIT_TAGS).flatMap(([field, tag]) => (limitSet(props, field as LimitField) ? [[field, `${way} ${tag}=${text(tags[tag])}`]] : [])))
+    if (Object.keys(sources).length > 0) Object.assign(props, { restriction_sources: sources })
     for (const part of parts as Array<Array<[number, number]>>) {
       if (!Array.isArray(part) || part.length < 2 || !part.every((p) => Number.isFinite(p?.[0]) && Number.isFinite(p?.[1]))) {
         skipped++

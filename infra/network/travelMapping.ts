@@ -93,7 +93,7 @@ export interface TravelMappingTables {
   readonly systems: ReadonlyMap<string, { use: string; class: RoadClass }>
   readonly tiers: ReadonlyMap<string, number>
   readonly tolls: ReadonlyArray<Stretch & { toll: string }>
-  readonly restrictions: ReadonlyArray<Stretch & { field: string; value: string }>
+  readonly restrictions: ReadonlyArray<Stretch & { field: string; value: string; structure: string; publication: string; as_of: string }>
 }
 
 /** The planning speeds per class (speeds.csv) and the posted truck limits per region (truck_speed_limits.csv). */
@@ -135,12 +135,26 @@ export const planningSpeed = (t: Pick<TravelMappingTables, "speeds" | "limits">,
   return Math.round((cls === "motorway" ? limits.freeway_kph : limits.highway_kph) * c.share * 10) / 10
 }
 
-const restrict = (p: RoadProps, field: string, value: string): RoadProps => {
-  switch (field) {
-    case "truck_forbidden": case "hazmat_forbidden": case "tunnel": return { ...p, [field]: value === "true" }
-    case "max_height_m": case "max_weight_t": return { ...p, [field]: Number(value) }
-    default: throw new Error(`restrictions.csv: unknown field ${field}`)
+/** A restrictions.csv row on a line: the limit, and where it comes from (structure, publication, date) kept with it. */
+const restrict = (p: RoadProps, row: TravelMappingTables["restrictions"][number]): RoadProps => {
+  const limit = (): Partial<RoadProps> => {
+    switch (row.field) {
+      case "truck_forbidden": case "hazmat_forbidden": case "tunnel": return { [row.field]: row.value === "true" }
+      case "max_height_m": case "max_weight_t": case "max_length_m": case "max_axles": {
+        const n = Number(row.value)
+        if (!(n > 0)) throw new Error(`restrictions.csv: ${row.match}: ${row.field} ${row.value} is not a positive number`)
+        return { [row.field]: n }
+      }
+      case "tunnel_category":
+        if (!["B", "C", "D", "E"].includes(row.value)) throw new Error(`restrictions.csv: ${row.match}: tunnel_category ${row.value} is not B, C, D or E`)
+        return { tunnel_category: row.value as RoadProps["tunnel_category"] }
+      default: throw new Error(`restrictions.csv: unknown field ${row.field}`)
+    }
   }
+  // a tunnel flag alone is no limit: it needs no source on the edge
+  if (row.field === "tunnel") return { ...p, ...limit() }
+  const sources = { ...(p.restriction_sources ?? {}), [row.field]: `${row.structure}: ${row.publication}, ${row.as_of}` }
+  return { ...p, ...limit(), restriction_sources: sources }
 }
 
 /**
@@ -168,7 +182,7 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
       if (!matches(row, r)) continue
       used.add(row)
       const [a, b] = segmentRange(row, r)
-      for (let k = a; k < b; k++) seg[k] = restrict(seg[k], row.field, row.value)
+      for (let k = a; k < b; k++) seg[k] = restrict(seg[k], row)
     }
     let start = 0
     for (let k = 1; k <= seg.length; k++) {

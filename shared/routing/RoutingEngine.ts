@@ -92,11 +92,23 @@ export type RouteTiming = Pick<RouteTrack, "along_m" | "along_s" | "distance_m" 
 export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{ readonly message: string; readonly field?: string }> {}
 export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{ readonly message: string }> {}
 
+/** A limit of the network (a low structure, a weight limit, a truck or hazmat ban) the route was kept from. */
+export interface LimitAvoided {
+  readonly dimension: "trucks" | "hazmat" | "height" | "weight" | "length" | "axles"
+  readonly limit: number | null
+  readonly title: string
+  /** where the limit comes from (a table row, an NBI structure, an OSM way), when the network says */
+  readonly source: string | null
+  readonly edge_key: string
+}
+
 export interface EngineAnswer {
   /** best route first, then alternatives (possibly fewer than asked) */
   readonly routes: ReadonlyArray<EngineRoute>
   /** credits of the road data the routes come from */
   readonly credit: ReadonlyArray<string>
+  /** what the truck's limits kept the best route from, where the engine can say (the built-in one) */
+  readonly limits_avoided?: ReadonlyArray<LimitAvoided>
 }
 
 export interface RoutingEngineShape {

@@ -126,6 +126,32 @@ describe("the bundled US/Canada network", () => {
     const r = await route(request(bronx, whitePlains))
     expect(roads(r)).not.toMatch(/Pkwy|Parkway/)
   })
+
+  it("names the network's limits it kept a truck from, each with its structure, publication and date", async () => {
+    const answer = (from: LatLng, to: LatLng, truck: EngineRequest["truck"]) => Effect.runPromise(engine.route(request(from, to, { truck })))
+    // placarded: not through the Eisenhower tunnel, and the answer says why
+    const denver = { lat: 39.7392, lng: -104.9903 }
+    const vail = { lat: 39.6403, lng: -106.3742 }
+    const hazmat = await answer(denver, vail, { height_m: 4.1, weight_t: 36, hazmat: true })
+    expect(hazmat.limits_avoided!.map((l) => l.title)).toContainEqual(expect.stringMatching(/^placarded loads barred on I-70 \(Eisenhower-Johnson Memorial Tunnels: CDOT hazardous materials route restrictions .*, 2026-11-02\)$/))
+    expect((await answer(denver, vail, { height_m: 4.1, weight_t: 36, hazmat: false })).limits_avoided).toEqual([])
+    // taller than the Hampton Roads Bridge-Tunnel's 4.21 m: Hampton → Norfolk goes another way and names it
+    const hampton = { lat: 37.0299, lng: -76.3452 }
+    const norfolk = { lat: 36.8508, lng: -76.2859 }
+    const tall = await answer(hampton, norfolk, { height_m: 4.3, weight_t: 30, hazmat: false })
+    const hrbt = tall.limits_avoided!.find((l) => l.dimension === "height")
+    expect(hrbt).toMatchObject({ limit: 4.21, source: expect.stringMatching(/^Hampton Roads Bridge-Tunnel: westbound tube 13 ft 10 in/) })
+    const fits = await answer(hampton, norfolk, { height_m: 4.0, weight_t: 30, hazmat: false })
+    expect(tall.routes[0].distance_m).toBeGreaterThan(fits.routes[0].distance_m)
+    expect(fits.limits_avoided).toEqual([])
+    // the Holland Tunnel's limits are on its edges with their sources (its New York end is a dead end in this network, so no route is moved by them)
+    const holland = net.props.filter((p) => p.toll === "holland_tunnel")
+    expect(holland.length).toBeGreaterThan(0)
+    for (const p of holland) {
+      expect(p).toMatchObject({ tunnel: true, max_axles: 3, tunnel_category: "D" })
+      expect(p.restriction_sources?.max_axles).toMatch(/^Holland Tunnel: PANYNJ: trucks of up to three axles only/)
+    }
+  })
 })
 
 const PLACES: Record<string, LatLng> = {

@@ -41,7 +41,12 @@ describe("network import from OSM-style GeoJSON", () => {
     expect(byId("I 9")).toMatchObject({ class: "motorway", toll: "Test Turnpike", oneway: true, speed_kph: 95 })
     expect(byId("MN 5")).toMatchObject({ class: "primary", max_height_m: 4.11, speed_kph: 70 }) // 55 mph posted, above the 70 km/h truck plan speed
     expect(byId("Truck Ban Road")).toMatchObject({ truck_forbidden: true })
-    expect(byId("US 7")).toMatchObject({ tunnel: true, hazmat_forbidden: true, max_weight_t: 36.29 })
+    expect(byId("US 7")).toMatchObject({ tunnel: true, hazmat_forbidden: true, max_weight_t: 36.29, max_length_m: 18 })
+    // each limit keeps the way and tag it was read from
+    expect(byId("US 7").restriction_sources).toEqual({ max_weight_t: "OSM way w5 maxweight=80000 lbs", max_length_m: "OSM way w5 maxlength=18", hazmat_forbidden: "OSM way w5 hazmat=no" })
+    expect(byId("MN 5").restriction_sources).toEqual({ max_height_m: "OSM way w3 maxheight=13'6\"" })
+    expect(byId("Truck Ban Road").restriction_sources).toEqual({ truck_forbidden: "OSM way w4 hgv=no" })
+    expect(byId("I 9")).not.toHaveProperty("restriction_sources")
     expect(byId("Lake Ferry")).toMatchObject({ class: "ferry", ferry: true, speed_kph: 15 })
     // oneway=-1: drawn G → C, driven C → G
     expect(lines.find((l) => l.props.name === "Back Street")!.coordinates[0]).toEqual([-92.8, 45.0])
@@ -57,6 +62,10 @@ describe("network import from OSM-style GeoJSON", () => {
     expect(await roads(request(A, C, { avoid: { toll_road: true, ferry: false, tunnel: false }, truck: { ...truck, height_m: 4.2 } }))).toEqual(["US 7"])
     // and placarded: no free way is left, so the toll road after all
     expect(await roads(request(A, C, { avoid: { toll_road: true, ferry: false, tunnel: false }, truck: { ...truck, height_m: 4.2, hazmat: true } }))).toEqual(["I 9"])
+    // longer than US 7's 18 m as well: the toll road after all; the engine names the limit on the way it would have taken first
+    const long = await Effect.runPromise(engine.route(request(A, C, { avoid: { toll_road: true, ferry: false, tunnel: false }, truck: { ...truck, height_m: 4.2, length_m: 22 } })))
+    expect(long.routes[0].sections.map((s) => s.summary)).toEqual(["I 9"])
+    expect(long.limits_avoided!.map((l) => l.title)).toEqual(["clearance 4.11 m on MN 5 (OSM way w3 maxheight=13'6\")"])
     expect(await roads(request(C, G))).toEqual(["Back Street"])
     expect(await roads(request(G, C))).toEqual(["Lake Ferry"]) // Back Street runs only C → G
   })

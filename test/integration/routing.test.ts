@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { changeScript, feature, observation } from "../support/changes.js"
-import { E, routingWorld, W } from "../support/routingWorld.js"
+import { E, L, routingWorld, W } from "../support/routingWorld.js"
 
 const truck = { profile: "tractor", weight_t: 30, height_m: 4.0 }
 const closure = observation("closure-m", { jurisdiction: "NE", latitude: 40.0, longitude: -99.5, type: "closure", severity: "critical", title: "I-1 closed at M", affected_roads: ["I-1"], start_time: "2020-01-01T00:00:00.000Z" })
@@ -83,6 +83,21 @@ describe("POST /routing/route", () => {
     expect(low.body.routes[0].warnings.filter((x: { type: string }) => x.type === "bridge_clearance")).toEqual([])
     const noPad = await post({ ...via, truck, enrichment: { clearance_pad_m: 0 } })
     expect(noPad.body.routes[0].warnings.filter((x: { type: string }) => x.type === "bridge_clearance")).toEqual([])
+  })
+
+  it("keeps a truck from the network's own limits and names each with its source in avoided; a truck within them goes straight over", async () => {
+    const low = await post({ origin: W, destination: L, truck: { ...truck, height_m: 3.5, axle_count: 3 } })
+    expect(refs(low.body.routes[0])).toEqual(["L-6"])
+    expect(low.body.avoided).toEqual([])
+    const tall = await post({ origin: W, destination: L, truck: { ...truck, height_m: 4.0, axle_count: 3 } })
+    expect(refs(tall.body.routes[0])).toEqual(["L-7"])
+    expect(tall.body.avoided).toEqual([{ warning_type: "bridge_clearance", source_id: "L-6 river bridge: test clearance survey, 2026-01-01", title: "clearance 3.8 m on L-6 (L-6 river bridge: test clearance survey, 2026-01-01)" }])
+    const five = await post({ origin: W, destination: L, truck: { ...truck, height_m: 4.0, axle_count: 5 } })
+    expect(refs(five.body.routes[0])).toEqual(["L-7"])
+    expect(five.body.avoided.map((a: { warning_type: string; title: string }) => [a.warning_type, a.title])).toEqual([
+      ["bridge_clearance", "clearance 3.8 m on L-6 (L-6 river bridge: test clearance survey, 2026-01-01)"],
+      ["truck_restriction", "most axles 3 on L-6 (L-6 river bridge: test axle rule, 2026-01-01)"]
+    ])
   })
 
   it("flags tolls and keeps off toll roads when asked (either spelling)", async () => {

@@ -29,7 +29,13 @@ const lines = [
   { coordinates: [[-99.0, 40.0], [-98.9, 40.0]] as Array<[number, number]>, props: road("T-3", "motorway", 95, "BB", { toll: "test_toll" }) },
   { coordinates: [[-99.0, 40.0], [-98.95, 40.05], [-98.9, 40.0]] as Array<[number, number]>, props: road("S-4", "secondary", 55, "BB") },
   // a dead end south of M: a closure on it cannot be driven around
-  { coordinates: [[-99.5, 40.0], [-99.5, 39.9], [-99.5, 39.8]] as Array<[number, number]>, props: road("SP-5", "secondary", 55, "BB") }
+  { coordinates: [[-99.5, 40.0], [-99.5, 39.9], [-99.5, 39.8]] as Array<[number, number]>, props: road("SP-5", "secondary", 55, "BB") },
+  // west of W to L: a low bridge for at most three axles on L-6 (its limits sourced), and the slower L-7 around it
+  {
+    coordinates: [[-100.0, 40.0], [-100.05, 40.0], [-100.1, 40.0]] as Array<[number, number]>,
+    props: road("L-6", "motorway", 95, "AA", { max_height_m: 3.8, max_axles: 3, restriction_sources: { max_height_m: "L-6 river bridge: test clearance survey, 2026-01-01", max_axles: "L-6 river bridge: test axle rule, 2026-01-01" } })
+  },
+  { coordinates: [[-100.0, 40.0], [-100.05, 39.95], [-100.1, 40.0]] as Array<[number, number]>, props: road("L-7", "secondary", 55, "AA") }
 ]
 
 const dir = mkdtempSync(join(tmpdir(), "rd-routing-"))
@@ -51,6 +57,9 @@ writeFileSync(join(dataDir, "fx_rates.csv"), "currency;per_usd;as_of;source\nUSD
 
 /** The world's network and data as a process's environment (for tests that start real API processes). */
 export const routingProcessEnv = { ROUTING_NETWORK_FILE: networkFile, BOUNDARIES_FILE: boundariesFile, ROUTING_DATA_DIR: dataDir, ROUTING_PRELOAD: "false" }
+
+/** L, west of W past the low bridge on L-6 */
+export const L = { lat: 40.0, lng: -100.1 }
 
 /** W and E, the ends of I-1 */
 export const W = { lat: 40.0, lng: -100.0 }

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs"
 import { haversineM } from "../geometry.js"
 import { RoadNetwork } from "../network/NetworkFile.js"
 import type { RoadProps } from "../network/RoadLine.js"
-import { EngineUnavailable, type EngineRequest, type EngineRoute, type EngineSection, type RegionLength, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
+import { limitSource, limitTitle, violatedLimits } from "../network/roadLimits.js"
+import { EngineUnavailable, type EngineRequest, type LimitAvoided, type EngineRoute, type EngineSection, type RegionLength, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
 import { type Piece, RoadGraph, type SearchRules, type Snap } from "./RoadGraph.js"
 
 /** An origin, waypoint or destination farther than this from the network is refused. */
@@ -25,11 +26,7 @@ const roadLabel = (p: RoadProps) => {
 
 /** The built-in engine over a loaded network. */
 export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadGraph(net)): RoutingEngineShape => {
-  const violates = (p: RoadProps, req: EngineRequest) =>
-    p.truck_forbidden ||
-    (p.hazmat_forbidden && req.truck.hazmat) ||
-    (p.max_height_m !== null && req.truck.height_m > p.max_height_m) ||
-    (p.max_weight_t !== null && req.truck.weight_t > p.max_weight_t)
+  const violates = (p: RoadProps, req: EngineRequest) => violatedLimits(p, req.truck).length > 0
   const avoided = (p: RoadProps, req: EngineRequest) =>
     (req.avoid.toll_road && p.toll !== null) || (req.avoid.ferry && p.ferry) || (req.avoid.tunnel && p.tunnel)
 
@@ -106,7 +103,12 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       // per road kind (many edges share one), decided the first time a search meets it: 0 not yet, 1 no, 2 yes
       const barred = new Uint8Array(net.props.length)
       const shunned = new Uint8Array(net.props.length)
-      const isBarred = (k: number) => (barred[k] === 0 ? (barred[k] = violates(net.props[k], req) ? 2 : 1) : barred[k]) === 2
+      let metBarred = false
+      const isBarred = (k: number) => {
+        const b = barred[k] === 0 ? (barred[k] = violates(net.props[k], req) ? 2 : 1) : barred[k]
+        if (b === 2) metBarred = true
+        return b === 2
+      }
       const isShunned = (k: number) => (shunned[k] === 0 ? (shunned[k] = avoided(net.props[k], req) ? 2 : 1) : shunned[k]) === 2
       const rules = (avoidHard: boolean): SearchRules => ({
         blocked: (e) => {
@@ -120,6 +122,27 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
           return penalty.size === 0 ? s * extra : s * (penalty.get(e) ?? 1) * extra
         }
       })
+      /**
+       * The limits the truck was kept from: the route the search finds when the truck's own
+       * limits are lifted (closures, exclusions and avoid rules kept), and the limits on it that
+       * this truck breaks. Asked only when the search met a barred road at all.
+       */
+      const limitsAvoided = (chosen: ReadonlyArray<Piece>): Array<LimitAvoided> => {
+        const free = rules(hard)
+        const unlimited = search({ ...free, blocked: (e) => e >= 0 && ((hard && isShunned(net.edgeProp[e])) || (excluded.size > 0 && excluded.has(e))) })
+        if (!unlimited) return []
+        const taken = new Set(chosen.map((p) => p.e))
+        const out = new Map<string, LimitAvoided>()
+        for (const piece of unlimited) {
+          if (piece.e < 0 || taken.has(piece.e)) continue
+          const props = net.props[net.edgeProp[piece.e]]
+          for (const b of violatedLimits(props, req.truck)) {
+            const title = limitTitle(b, props)
+            if (!out.has(title)) out.set(title, { ...b, title, source: limitSource(b, props), edge_key: String(piece.e) })
+          }
+        }
+        return [...out.values()]
+      }
       const search = (r: SearchRules) => {
         const all: Array<Piece> = []
         for (let k = 0; k + 1 < snaps.length; k++) {
@@ -136,6 +159,8 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         best = search(rules(false))
       }
       if (!best) return Effect.fail(new RouteNotFound({ message: "no route for this truck connects these points (closures, restrictions or avoid rules cut every way)" }))
+      // before the alternatives' penalties change the costs
+      const limits = metBarred ? limitsAvoided(best) : []
       const found = [best]
       const bestSeconds = best.reduce((t, p) => t + p.s, 0)
       // alternatives for plain origin → destination requests: penalize what is taken, search again
@@ -151,7 +176,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         })
         if (distinct && candS <= ALT_MAX_STRETCH * bestSeconds) found.push(cand)
       }
-      return Effect.succeed({ routes: found.map((pieces) => assemble(pieces, snaps[0]!)), credit: net.meta.credit })
+      return Effect.succeed({ routes: found.map((pieces) => assemble(pieces, snaps[0]!)), credit: net.meta.credit, limits_avoided: limits })
     })
 
   return { name: "builtin", route }

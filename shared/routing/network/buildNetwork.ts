@@ -35,6 +35,21 @@ const minOf = (x: number | null, y: number | null) => (x === null ? y : y === nu
  * Where routes run together the sources repeat the same segment (I-80 and the Ohio Turnpike):
  * one segment carries both refs, the better class, and the stricter of every restriction.
  */
+/** a field written only when it holds something, so networks without the newer limits keep their bytes */
+const optional = <K extends string, V>(key: K, value: V | null): { [k in K]?: V } => (value === null ? {} : { [key]: value }) as { [k in K]?: V }
+const CATEGORY_ORDER = ["B", "C", "D", "E"] as const
+const strictestCategory = (a: RoadProps["tunnel_category"] | null, b: RoadProps["tunnel_category"] | null) =>
+  a == null ? b ?? null : b == null ? a : CATEGORY_ORDER.indexOf(a) >= CATEGORY_ORDER.indexOf(b) ? a : b
+
+/** both lines' sources, field by field ("a; b" where both name one) */
+const mergeSources = (a: RoadProps["restriction_sources"], b: RoadProps["restriction_sources"]) => {
+  if (!a) return b ?? null
+  if (!b) return a
+  const out: Record<string, string> = { ...a }
+  for (const [k, v] of Object.entries(b)) out[k] = out[k] && out[k] !== v ? `${out[k]}; ${v}` : v!
+  return out
+}
+
 const mergeProps = (p: RoadProps, q: RoadProps): RoadProps => ({
   ref: [...new Set([...(p.ref?.split(";") ?? []), ...(q.ref?.split(";") ?? [])])].join(";") || null,
   name: p.name ?? q.name,
@@ -46,7 +61,11 @@ const mergeProps = (p: RoadProps, q: RoadProps): RoadProps => ({
   ferry: p.ferry && q.ferry,
   max_height_m: minOf(p.max_height_m, q.max_height_m),
   max_weight_t: minOf(p.max_weight_t, q.max_weight_t),
+  ...optional("max_length_m", minOf(p.max_length_m ?? null, q.max_length_m ?? null)),
+  ...optional("max_axles", minOf(p.max_axles ?? null, q.max_axles ?? null)),
   hazmat_forbidden: p.hazmat_forbidden || q.hazmat_forbidden,
+  ...optional("tunnel_category", strictestCategory(p.tunnel_category ?? null, q.tunnel_category ?? null)),
+  ...optional("restriction_sources", mergeSources(p.restriction_sources, q.restriction_sources)),
   truck_forbidden: p.truck_forbidden && q.truck_forbidden,
   region: p.region ?? q.region
 })
