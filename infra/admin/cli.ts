@@ -83,7 +83,7 @@ const clearances = (rest: Array<string>) => {
   const out = values.out ?? "network.json.gz"
   try {
     const r = importClearances(positionals[0], networkIn, out, { radiusM, ...(asOf ? { asOf } : {}) })
-    console.error(`${r.records} NBI records → ${r.limits} height or weight limits (as of ${r.asOf}); ${r.matched} on an edge of their route within ${radiusM} m, ${r.unmatched.length} not`)
+    console.error(`${r.records} NBI records → ${r.limits} height or weight limits or tunnels (as of ${r.asOf}); ${r.matched} on an edge of their route within ${radiusM} m, ${r.unmatched.length} not`)
     for (const [why, n] of Object.entries(r.refused)) console.error(`  ${n} records without a limit to place: ${why}`)
     if (r.unmatched.length > 0) console.error(`  not placed: ${r.unmatched.slice(0, 20).join(", ")}${r.unmatched.length > 20 ? ", …" : ""}`)
     console.error(`wrote ${out} (${(r.bytes / 1e6).toFixed(2)} MB) in ${r.seconds.toFixed(1)} s; use it with ROUTING_NETWORK_FILE=${out}`)

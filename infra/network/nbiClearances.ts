@@ -9,14 +9,14 @@ import type { LimitField, RoadProps } from "../../shared/routing/network/RoadLin
  * per structure and inventory route, comma-separated, text in single quotes, a header row of item
  * names such as STRUCTURE_NUMBER_008) onto a network file's edges. Read: items 1 (state), 8
  * (structure number), 5A/5B/5D (on or under, route prefix and number), 16/17 (position), 10
- * (minimum vertical clearance of the inventory route), 43 (kind of structure), 54A/54B
+ * (minimum vertical clearance of the inventory route), 43B (design: 18 is a tunnel), 54A/54B
  * (underclearance and what it is over), 64/66 (operating and inventory ratings, tonnes).
  *
  * A record limits the edge of its inventory route nearest its position (within `radiusM`):
  * item 10 below 99.99 m as a height limit, on the route carried (5A = 1, a through truss) or
  * the route passing under (5A = 2 and A–Z), or item 54B where 54A says a highway passes under a
  * structure of that route; item 64 below the 36 t of the HS20 design truck as a gross weight
- * limit on the route carried. The limit holds on the whole network edge (junction to junction)
+ * limit on the route carried; a tunnel (43B = 18) marks its route's edge a tunnel. The limit holds on the whole network edge (junction to junction)
  * the structure stands on, with its provenance ("NBI IA 000000000012345 item 10, 2024-12-31").
  */
 
@@ -71,7 +71,7 @@ export interface NbiLimit {
   readonly ref: string
   readonly lat: number
   readonly lng: number
-  readonly field: "max_height_m" | "max_weight_t"
+  readonly field: "max_height_m" | "max_weight_t" | "tunnel"
   readonly value: number
   readonly item: string
 }
@@ -87,7 +87,7 @@ export const readNbiLimits = (text: string) => {
   }
   const c = {
     state: col("001"), structure: col("008"), record: col("005A"), prefix: col("005B"), number: col("005D"), lat: col("016"), lng: col("017"),
-    clearance: col("010"), kind: col("043A"), underRef: col("054A"), under: col("054B"), operating: col("064"), inventory: col("066")
+    clearance: col("010"), design: col("043B"), underRef: col("054A"), under: col("054B"), operating: col("064"), inventory: col("066")
   }
   const limits: Array<NbiLimit> = []
   const refused: Record<string, number> = {}
@@ -110,7 +110,9 @@ export const readNbiLimits = (text: string) => {
     else if (!on && r[c.underRef] === "H" && Number(r[c.under]) > 0 && Number(r[c.under]) < NO_LIMIT_M) limits.push({ ...base, field: "max_height_m", value: Number(r[c.under]), item: "54B" })
     const rating = Number(r[c.operating])
     if (on && Number.isFinite(rating) && rating > 0 && rating < DESIGN_TRUCK_T) limits.push({ ...base, field: "max_weight_t", value: rating, item: "64" })
-    if (limits.length === before) refuse("no height or weight limit")
+    // item 43B 18: the route runs through a tunnel (avoid: tunnel keeps off it)
+    if (on && r[c.design] === "18") limits.push({ ...base, field: "tunnel", value: 1, item: "43" })
+    if (limits.length === before) refuse("no height or weight limit, not a tunnel")
   }
   return { records: lines.length - 1, limits, refused }
 }
@@ -162,9 +164,15 @@ export const importClearances = (input: string, networkIn: string, out: string, 
     const e = near[0].e
     const p: RoadProps = props[prop[e]]
     const source = `NBI ${l.state} ${l.structure} item ${l.item}, ${asOf}`
-    const current = p[l.field]
-    if (current !== null && current <= l.value) continue
-    const next: RoadProps = { ...p, [l.field]: l.value, restriction_sources: { ...(p.restriction_sources ?? {}), [l.field as LimitField]: source } }
+    let next: RoadProps
+    if (l.field === "tunnel") {
+      if (p.tunnel) continue
+      next = { ...p, tunnel: true }
+    } else {
+      const current = p[l.field]
+      if (current !== null && current <= l.value) continue
+      next = { ...p, [l.field]: l.value, restriction_sources: { ...(p.restriction_sources ?? {}), [l.field as LimitField]: source } }
+    }
     const key = JSON.stringify(next)
     let k = interned.get(key)
     if (k === undefined) {

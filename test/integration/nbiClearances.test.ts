@@ -19,20 +19,21 @@ describe("network import-clearances (FHWA National Bridge Inventory, delimited l
   it("reads items 1, 8, 5A/5B/5D, 16/17, 10, 54A/54B and 64, and says why a record carries no limit", () => {
     expect(splitNbiLine("313,'A, B',40000000")).toEqual(["313", "A, B", "40000000"])
     const r = readNbiLimits(readFileSync(SAMPLE, "utf8"))
-    expect(r.records).toBe(7)
+    expect(r.records).toBe(8)
     expect(r.limits.map((l) => [l.structure, l.ref, l.field, l.value, l.item])).toEqual([
       ["000000000TEST01", "I-1", "max_height_m", 3.7, "10"],
       ["000000000TEST02", "US2", "max_weight_t", 20, "64"],
-      ["000000000TEST04", "I-1", "max_height_m", 4, "10"]
+      ["000000000TEST04", "I-1", "max_height_m", 4, "10"],
+      ["000000000TEST08", "I-1", "tunnel", 1, "43"]
     ])
     expect(r.limits[0]).toMatchObject({ state: "NE", lat: 40, lng: -99.6 })
-    expect(r.refused).toEqual({ "no height or weight limit": 1, "not an Interstate, US or state route (item 5B)": 1, "no usable position (items 16/17)": 1, "short record": 1 })
+    expect(r.refused).toEqual({ "no height or weight limit, not a tunnel": 1, "not an Interstate, US or state route (item 5B)": 1, "no usable position (items 16/17)": 1, "short record": 1 })
   })
 
   it("puts each limit on its route's nearest edge with its provenance, and a truck taller than the structure never passes under it", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "rd-nbi-")), "nbi.network.json.gz")
     const r = importClearances(SAMPLE, routingProcessEnv.ROUTING_NETWORK_FILE, out, { radiusM: 150, asOf: "2024-12-31" })
-    expect([r.limits, r.matched, r.unmatched]).toEqual([3, 2, ["NE 000000000TEST04 (I-1)"]])
+    expect([r.limits, r.matched, r.unmatched]).toEqual([4, 3, ["NE 000000000TEST04 (I-1)"]])
     const net = RoadNetwork.decode(readFileSync(out))
     const engine = makeBuiltinEngine(net)
     const route = (truck: { height_m: number; weight_t: number }) => Effect.runPromise(Effect.either(engine.route(request(truck))))
@@ -47,13 +48,15 @@ describe("network import-clearances (FHWA National Bridge Inventory, delimited l
     const both = await route({ height_m: 4.0, weight_t: 25 })
     expect(both._tag).toBe("Left")
     expect(net.meta.source).toMatch(/National Bridge Inventory .*2024-12-31/)
+    // the tunnel of item 43B = 18 on I-1 east of M
+    expect(net.props.filter((p) => p.ref === "I-1" && p.tunnel).map((p) => p.region)).toEqual(["BB"])
   })
 
   it("runs as `npm run -s admin -- network import-clearances` and reports what it placed", () => {
     const out = join(mkdtempSync(join(tmpdir(), "rd-nbi-cli-")), "out.json.gz")
     const run = spawnSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "network", "import-clearances", SAMPLE, "--network", routingProcessEnv.ROUTING_NETWORK_FILE, "--out", out, "--as-of", "2024-12-31"], { encoding: "utf8", timeout: 60_000 })
     expect(run.status, run.stderr).toBe(0)
-    expect(run.stderr).toMatch(/7 NBI records → 3 height or weight limits \(as of 2024-12-31\); 2 on an edge of their route within 150 m, 1 not/)
+    expect(run.stderr).toMatch(/8 NBI records → 4 height or weight limits or tunnels \(as of 2024-12-31\); 3 on an edge of their route within 150 m, 1 not/)
     expect(run.stderr).toMatch(/1 records without a limit to place: short record/)
     const bad = spawnSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "network", "import-clearances", SAMPLE, "--radius", "-3"], { encoding: "utf8", timeout: 60_000 })
     expect(bad.status).toBe(2)
