@@ -42,6 +42,9 @@ export interface KeptRoute {
   readonly stops?: ReadonlyArray<StopCandidate> | null
 }
 
+/** regimes whose stops depend on the departure's place in the calendar (Canada south's day, the EU's week) */
+const CALENDAR_REGIMES: ReadonlySet<string> = new Set(["canada_south", "eu"])
+
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
 
 const kept = (w: ShownWarning): KeptWarning => {
@@ -80,7 +83,8 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, now
     }))
     const features = judgeHazards(route, { ...e.hazards, skipTemporal: true }, 0, p.hazards).features.map((f) => JSON.stringify(f))
     if (p.stops === undefined) return { items, features }
-    if (p.stops === null || !e.hos) return { items, features, stops: p.stops }
+    // a regime that counts calendar days or weeks stops elsewhere when a refetch leaves later: keep every candidate
+    if (p.stops === null || !e.hos || CALENDAR_REGIMES.has(e.hos.ruleset)) return { items, features, stops: p.stops }
     const suggested = new Set(planStops(route, e.hos.ruleset, e.hos.counters, 0, p.stops).stops.flatMap((s) => s.suggested_stops.map((c) => c.id)))
     return { items, features, stops: p.stops.filter((c) => suggested.has(c.id)) }
   })

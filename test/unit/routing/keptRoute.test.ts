@@ -73,4 +73,17 @@ describe("a saved route's kept warnings", () => {
     expect(decodeKept(encodeKept([]))).toEqual([])
     expect(() => encodeKept([{ items: [], features: ["a\tb"] }])).toThrow(/tab or newline/)
   })
+
+  it("keeps every place to stop for a regime that counts calendar days, prunes to the suggested ones for one that does not", () => {
+    // a 30 h drive on a long straight road with a lot every hour of driving
+    const long: RouteTrack = { coordinates: [[-100, 40], [-70, 40]], along_m: [0, 2_700_000], along_s: [0, 30 * 3600], distance_m: 2_700_000, duration_s: 30 * 3600 }
+    const stops = Array.from({ length: 29 }, (_, i) => ({
+      id: `lot${i}`, type: "truck_parking" as const, name: `Lot ${i}`, alongM: (i + 1) * 90_000, alongS: (i + 1) * 3600, capacity: 20, unusable: false,
+      geometry: { type: "Point" as const, coordinates: [-100 + (i + 1), 40] }
+    }))
+    const keptFor = (ruleset: "us" | "canada_south") =>
+      keptRoutes([long], { ...evaluation(false), hos: { ruleset, counters: {} } }, T0, [{ hazards: { events: [], features: [] }, stops }])[0].stops!.length
+    expect(keptFor("canada_south")).toBe(29)
+    expect(keptFor("us")).toBeLessThan(29)
+  })
 })
