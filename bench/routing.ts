@@ -10,8 +10,8 @@
  *   - the same requests with hours of service (`truck.hos`, us) and truck parking on,
  *   - saved-route refetches (warnings re-evaluated) at a steady 100 a second for 30 s, beside
  *     the database's own time to read the same saved rows.
- * Targets on a 2-core machine: whole request p99 < 1 s (with and without hos), path search
- * p99 < 50 ms, re-evaluation p99 < 200 ms.
+ * Targets on a 2-core machine (issue 32): whole request p99 < 250 ms (with and without hos), path search
+ * p99 < 50 ms, refetch (re-evaluation) p99 < 50 ms at 100/s.
  * BENCH_PAIRS, BENCH_FEATURES, BENCH_EVENTS, BENCH_DIJKSTRA_PAIRS, BENCH_CONCURRENCY change the load;
  * BENCH_REEVAL_RATE and BENCH_REEVAL_S the refetch load;
  * BENCH_KEEP=1 keeps the database, BENCH_REUSE_DB=<name> runs on a kept one without loading.
@@ -258,7 +258,8 @@ const main = async () => {
     console.log(`warnings per route: p50 ${pct(hazards, 50)}, p99 ${pct(hazards, 99)}; live barriers routed around: ${fmt(avoided)}`)
     console.log(`HOS stops per route: p50 ${pct(stops, 50)}, p99 ${pct(stops, 99)}; refetches: ${fmt(reLat.length)} answered in ${reSecs.toFixed(1)} s, ${fmt(failed)} failed`)
     const reP99 = pct(reLat, 99)
-    console.log(`targets: whole request p99 < 1000 ms (${whole.p99 < 1000 ? "met" : "MISSED"}), with hos (${withHos.p99 < 1000 ? "met" : "MISSED"}), path search p99 < 50 ms (${search.p99 < 50 ? "met" : "MISSED"}), re-evaluation p99 < 200 ms (${reP99 < 200 ? "met" : "MISSED"})`)
+    // issue 32's targets (they were 1 s and 200 ms before it)
+    console.log(`targets: whole request p99 < 250 ms (${whole.p99 < 250 ? "met" : "MISSED"}), with hos (${withHos.p99 < 250 ? "met" : "MISSED"}), path search p99 < 50 ms (${search.p99 < 50 ? "met" : "MISSED"}), refetch p99 < 50 ms (${reP99 < 50 ? "met" : "MISSED"})`)
     const r1 = (x: number) => Number(x.toFixed(1))
     console.log(JSON.stringify({
       bench: "routing", pairs: PAIRS, search_p50_ms: r1(search.p50), search_p99_ms: r1(search.p99), dijkstra_p50_ms: r1(floor.p50), dijkstra_p99_ms: r1(floor.p99),
