@@ -68,6 +68,14 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     expect(await watched.first().innerText()).toContain("Des Moines, Iowa → I-55 & I-80, IL")
     await expect.poll(() => s.page.getByTestId("watched-latest").first().innerText()).toMatch(/warnings|No warnings/)
     await screenshots(s.page, "route-watched")
+
+    // the regime's options go with the request: on a 60 h / 7 day cycle with one hour of it left, the first stop is a 34 h restart
+    await s.page.getByLabel("Cycle", { exact: true }).selectOption("60_7")
+    await s.page.getByLabel("Sleeper berth").selectOption("8_2")
+    await s.page.getByLabel("Cycle left (h)").fill("1")
+    await s.page.getByRole("button", { name: "Plan route" }).click()
+    await expect.poll(() => s.page.getByTestId("hos-stops").locator(":scope > li").first().innerText(), { timeout: 60_000 })
+      .toMatch(/^cycle limit at .*rest 34 h 00 min \(cycle reset\)/)
     expect([...overflow, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container", ".maplibregl-marker"])]).toEqual([])
   }, 150_000)
 })

@@ -1,7 +1,7 @@
 import type { Marker } from "maplibre-gl"
 import { useEffect, useRef, useState } from "preact/hooks"
 import type { PersistResponse, RouteRequest, TruckProfileList } from "../../../api/schemas/routing.js"
-import { HOS_RULESETS } from "../../../shared/routing/hos/rulesets.js"
+import { HOS_CYCLES, HOS_RULESETS, type HosRulesetName } from "../../../shared/routing/hos/rulesets.js"
 import { ApiError, explain } from "../api.js"
 import { keyedCall, keyedGet } from "../portalKey.js"
 import { type MapLibre, useBaseMap } from "../map/useBaseMap.js"
@@ -36,6 +36,9 @@ const PlaceField = ({ end, label, text, setText, places, picking, pick }: {
   )
 }
 
+/** the cycles a ruleset offers, its default first */
+const cyclesOf = (ruleset: string): ReadonlyArray<string> => (HOS_RULESETS as ReadonlyArray<string>).includes(ruleset) ? HOS_CYCLES[ruleset as HosRulesetName] : []
+const CYCLE_NAMES: Record<string, string> = { "70_8": "70 h, 8 d", "60_7": "60 h, 7 d", cycle_1: "Cycle 1", cycle_2: "Cycle 2" }
 const hoursToS = (h: string) => (h.trim() === "" ? undefined : Math.round(Number(h) * 3600))
 
 /**
@@ -55,7 +58,7 @@ export const RoutePage = () => {
   pickingRef.current = picking
   const [profiles, setProfiles] = useState<Profiles>([])
   const [truck, setTruck] = useState({ profileId: "", kind: "tractor", height: "4.1", weight: "36", axles: "5", hazmat: false })
-  const [hos, setHos] = useState({ ruleset: "", drive: "", duty: "" })
+  const [hos, setHos] = useState({ ruleset: "", drive: "", duty: "", cycle: "", cycleLeft: "", sleeper: "" })
   const [alternatives, setAlternatives] = useState("1")
   const [answer, setAnswer] = useState<RouteAnswer | null>(null)
   const [chosen, setChosen] = useState(0)
@@ -132,8 +135,13 @@ export const RoutePage = () => {
       setError({ message: `choose ${!origin ? "where the route starts" : "where it ends"}: pick a suggestion, type lat, lng, or pick on the map` })
       return
     }
-    const counters = { drive_remaining_s: hoursToS(hos.drive), duty_remaining_s: hoursToS(hos.duty) }
-    const hosPart = hos.ruleset ? { hos: { ruleset: hos.ruleset, ...Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== undefined)) } } : {}
+    const counters = { drive_remaining_s: hoursToS(hos.drive), duty_remaining_s: hoursToS(hos.duty), cycle_remaining_s: hoursToS(hos.cycleLeft) }
+    // the options a ruleset does not have are left out (the API would refuse them)
+    const options = {
+      ...(hos.cycle && cyclesOf(hos.ruleset).includes(hos.cycle) ? { cycle: hos.cycle } : {}),
+      ...(hos.sleeper && hos.ruleset === "us" ? { sleeper_berth: hos.sleeper } : {})
+    }
+    const hosPart = hos.ruleset ? { hos: { ruleset: hos.ruleset, ...options, ...Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== undefined)) } } : {}
     const body: typeof RouteRequest.Encoded = {
       origin: { lat: origin.lat, lng: origin.lng },
       destination: { lat: destination.lat, lng: destination.lng },
@@ -227,13 +235,32 @@ export const RoutePage = () => {
             <div class="route-grid">
               <div class="field">
                 <label for="route-hos">Rules</label>
-                <select id="route-hos" value={hos.ruleset} onChange={(e) => setHos({ ...hos, ruleset: (e.target as HTMLSelectElement).value })}>
+                <select id="route-hos" value={hos.ruleset} onChange={(e) => setHos({ ...hos, ruleset: (e.target as HTMLSelectElement).value, cycle: "", sleeper: "" })}>
                   <option value="">Not planned</option>
                   {HOS_RULESETS.map((r) => <option key={r} value={r}>{r.replace("_", " ")}</option>)}
                 </select>
               </div>
               <div class="field"><label for="route-drive">Driving left (h)</label><input id="route-drive" type="number" min="0" max="24" step="0.25" disabled={!hos.ruleset} placeholder="full" value={hos.drive} onInput={(e) => setHos({ ...hos, drive: (e.target as HTMLInputElement).value })} /></div>
               <div class="field"><label for="route-duty">On duty left (h)</label><input id="route-duty" type="number" min="0" max="24" step="0.25" disabled={!hos.ruleset} placeholder="full" value={hos.duty} onInput={(e) => setHos({ ...hos, duty: (e.target as HTMLInputElement).value })} /></div>
+              {cyclesOf(hos.ruleset).length > 0 && (
+                <div class="field">
+                  <label for="route-cycle">Cycle</label>
+                  <select id="route-cycle" value={hos.cycle} onChange={(e) => setHos({ ...hos, cycle: (e.target as HTMLSelectElement).value })}>
+                    {cyclesOf(hos.ruleset).map((c, i) => <option key={c} value={i === 0 ? "" : c}>{CYCLE_NAMES[c] ?? c}</option>)}
+                  </select>
+                </div>
+              )}
+              <div class="field"><label for="route-cycle-left">Cycle left (h)</label><input id="route-cycle-left" type="number" min="0" max="384" step="0.25" disabled={!hos.ruleset} placeholder="not planned" value={hos.cycleLeft} onInput={(e) => setHos({ ...hos, cycleLeft: (e.target as HTMLInputElement).value })} /></div>
+              {hos.ruleset === "us" && (
+                <div class="field">
+                  <label for="route-sleeper">Sleeper berth</label>
+                  <select id="route-sleeper" value={hos.sleeper} onChange={(e) => setHos({ ...hos, sleeper: (e.target as HTMLSelectElement).value })}>
+                    <option value="">10 h off</option>
+                    <option value="8_2">8 h + 2 h split</option>
+                    <option value="7_3">7 h + 3 h split</option>
+                  </select>
+                </div>
+              )}
             </div>
           </fieldset>
           <div class="field">
