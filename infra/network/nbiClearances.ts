@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
 import { RoadGraph } from "../../shared/routing/builtin/RoadGraph.js"
+import { metresToSegment } from "../../shared/routing/geometry.js"
 import { encodeNetwork, type NetworkFile, RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
 import type { LimitField, RoadProps } from "../../shared/routing/network/RoadLine.js"
 
@@ -10,7 +11,8 @@ import type { LimitField, RoadProps } from "../../shared/routing/network/RoadLin
  * names such as STRUCTURE_NUMBER_008) onto a network file's edges. Read: items 1 (state), 8
  * (structure number), 5A/5B/5D (on or under, route prefix and number), 16/17 (position), 10
  * (minimum vertical clearance of the inventory route), 43B (design: 18 is a tunnel), 54A/54B
- * (underclearance and what it is over), 64/66 (operating and inventory ratings, tonnes).
+ * (underclearance and what it is over), 64 (operating rating, tonnes). Item 66, the inventory
+ * rating, is not used: the operating rating is the load a truck may cross at.
  *
  * A record limits the edge of its inventory route nearest its position (within `radiusM`):
  * item 10 below 99.99 m as a height limit, on the route carried (5A = 1, a through truss) or
@@ -87,7 +89,7 @@ export const readNbiLimits = (text: string) => {
   }
   const c = {
     state: col("001"), structure: col("008"), record: col("005A"), prefix: col("005B"), number: col("005D"), lat: col("016"), lng: col("017"),
-    clearance: col("010"), design: col("043B"), underRef: col("054A"), under: col("054B"), operating: col("064"), inventory: col("066")
+    clearance: col("010"), design: col("043B"), underRef: col("054A"), under: col("054B"), operating: col("064")
   }
   const limits: Array<NbiLimit> = []
   const refused: Record<string, number> = {}
@@ -122,15 +124,9 @@ const sameRoute = (a: string, b: string) => a.replace(/[\s-]/g, "").toUpperCase(
 
 /** metres from a point to edge e's line */
 const metresToEdge = (net: RoadNetwork, e: number, lat: number, lng: number) => {
-  const kx = 111_320 * Math.cos((lat * Math.PI) / 180)
-  const ky = 110_574
   let best = Infinity
   for (let j = net.shapeStart[e] + 1; j < net.shapeStart[e + 1]; j++) {
-    const [ax, ay] = [(net.shapeLng[j - 1] - lng) * kx, (net.shapeLat[j - 1] - lat) * ky]
-    const [bx, by] = [(net.shapeLng[j] - lng) * kx, (net.shapeLat[j] - lat) * ky]
-    const [dx, dy] = [bx - ax, by - ay]
-    const t = dx === 0 && dy === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / (dx * dx + dy * dy)))
-    best = Math.min(best, Math.hypot(ax + t * dx, ay + t * dy))
+    best = Math.min(best, metresToSegment(lat, lng, net.shapeLat[j - 1], net.shapeLng[j - 1], net.shapeLat[j], net.shapeLng[j]))
   }
   return best
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { FREE_ROAD, type RoadClass, type RoadLine, type RoadProps } from "../../shared/routing/network/RoadLine.js"
-import { haversineM } from "../../shared/routing/geometry.js"
+import { haversineM, metresToSegment } from "../../shared/routing/geometry.js"
 import { readCsv } from "../../shared/routing/csv.js"
 
 /** One route file of ../shared/data/travelmapping/routes_us_ca.ndjson.gz */
@@ -38,18 +38,8 @@ const nearOf = (match: string) => {
   return { lat, lng, radius }
 }
 
-/** Metres from a point to the segment between two waypoints (flat within a few kilometres). */
-const metresToSegment = (p: { lat: number; lng: number }, a: readonly [string, number, number], b: readonly [string, number, number]) => {
-  const kx = 111_320 * Math.cos((p.lat * Math.PI) / 180)
-  const ky = 110_574
-  const [ax, ay, bx, by] = [(a[2] - p.lng) * kx, (a[1] - p.lat) * ky, (b[2] - p.lng) * kx, (b[1] - p.lat) * ky]
-  const [dx, dy] = [bx - ax, by - ay]
-  const t = dx === 0 && dy === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / (dx * dx + dy * dy)))
-  return Math.hypot(ax + t * dx, ay + t * dy)
-}
-
 const nearSegments = (near: { lat: number; lng: number; radius: number }, r: TmRoute) =>
-  r.points.slice(1).flatMap((p, k) => (metresToSegment(near, r.points[k], p) <= near.radius ? [k] : []))
+  r.points.slice(1).flatMap((p, k) => (metresToSegment(near.lat, near.lng, r.points[k][1], r.points[k][2], p[1], p[2]) <= near.radius ? [k] : []))
 
 const matches = (row: Stretch, r: TmRoute) => {
   const near = nearOf(row.match)
