@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/savedRoutes.js"
 import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/evaluation.js"
@@ -12,7 +11,7 @@ import { Reply, route } from "../http/Route.js"
 import type { Plan } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { planRoute } from "../routing/planRoute.js"
-import { chargeRouting, recordUsage } from "../routing/routingQuota.js"
+import { chargeRouting } from "../routing/routingQuota.js"
 import { savedRouteAnswer, storedAnswer } from "../routing/savedRouteAnswer.js"
 import { resolveTruck } from "../routing/truckProfiles.js"
 import { stateBoundaries } from "../routing/routingData.js"
@@ -78,17 +77,15 @@ export const routingRoutes = [
         return yield* Effect.gen(function* () {
           const planned = yield* planRoute({ ...body, truck })
           const answer = { ...planned.answer, resolved_truck: truck }
-          const sql = yield* SqlClient.SqlClient
           const nowMs = yield* nowMillis
           const first = answer.routes[0].summary
-          yield* sql.withTransaction(Effect.zipRight(
-            insertSavedRoute({
-              id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
-              request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells, calls: charge.cost,
-              placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
-              summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
-            }, nowMs),
-            recordUsage(auth.customerId, charge)))
+          yield* insertSavedRoute({
+            id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
+            request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells,
+            calls: charge.cost, usagePeriods: charge.periods,
+            placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
+            summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
+          }, nowMs)
           return answer
         }).pipe(Effect.onError(() => charge.giveBack))
       })

@@ -108,10 +108,3 @@ export const chargeRouting = (auth: AuthContext, cost: number, headers: Response
       Effect.catchAll((e) => Effect.logWarning(`routing calls not given back: ${e.message}`)), Effect.asVoid)
     return { periods: cap !== null ? [p.month, p.day] : [p.month], cost, giveBack } satisfies RoutingCharge
   })
-
-/** The durable copy of the calls a route used, in the same transaction as its saved answer. */
-export const recordUsage = (customerId: number, charge: RoutingCharge) =>
-  charge.periods.length === 0 ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
-    INSERT INTO routing_usage (customer_id, period, calls)
-    SELECT ${customerId}, period, ${charge.cost} FROM unnest(${charge.periods}::text[]) AS period
-    ON CONFLICT (customer_id, period) DO UPDATE SET calls = routing_usage.calls + excluded.calls`)

@@ -17,6 +17,7 @@ import eventLinks from "./migrations/0013_event_links.js"
 import savedRouteRender from "./migrations/0014_saved_route_render.js"
 import streamGroups from "./migrations/0015_stream_groups.js"
 import portal from "./migrations/0016_portal.js"
+import savedRouteLz4 from "./migrations/0017_saved_route_lz4.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -35,7 +36,8 @@ export const MIGRATIONS = {
   "0013_event_links": eventLinks,
   "0014_saved_route_render": savedRouteRender,
   "0015_stream_groups": streamGroups,
-  "0016_portal": portal
+  "0016_portal": portal,
+  "0017_saved_route_lz4": savedRouteLz4
 }
 
 const run = Migrator.make({})

@@ -115,6 +115,12 @@ export interface RoutingEngineShape {
   /** "builtin" or "valhalla" */
   readonly name: string
   readonly route: (req: EngineRequest) => Effect.Effect<EngineAnswer, RouteNotFound | EngineUnavailable>
+  /**
+   * The res-7 cells within `bufferM` of the road pieces a route of this engine names in its
+   * `segment_keys`, where the engine keeps them (the built-in one, per edge); undefined when
+   * it cannot say, and the caller covers the route's line itself.
+   */
+  readonly covers?: (segmentKeys: ReadonlyArray<string>, bufferM: number) => ReadonlyArray<string> | undefined
 }
 
 /** The routing seam: the built-in graph or Valhalla, chosen by ROUTING_ENGINE. */

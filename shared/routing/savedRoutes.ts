@@ -27,6 +27,8 @@ export interface NewSavedRoute {
   readonly summary: SavedRouteSummary
   readonly cells: ReadonlyArray<string>
   readonly calls: number
+  /** the routing_usage periods (month, and day on trials) its calls count in, written with it */
+  readonly usagePeriods: ReadonlyArray<string>
   readonly placed: ReadonlyArray<KeptRoute>
   readonly cells5: ReadonlyArray<string>
   readonly xmin: string
@@ -69,11 +71,18 @@ export const geometryText = (tracks: ReadonlyArray<RouteTrack>) => {
 
 const timingOf = (t: RouteTrack): RouteTiming => ({ along_m: t.along_m, along_s: t.along_s, distance_m: t.distance_m, duration_s: t.duration_s })
 
-/** Every routing call's answer, kept 30 minutes (SPEC §4.4 rule 5). */
+/**
+ * Every routing call's answer, kept 30 minutes (SPEC §4.4 rule 5), and the durable count of the
+ * calls it used: one statement, so atomic without a transaction's extra round trips.
+ */
 export const insertSavedRoute = (r: NewSavedRoute, nowMs: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => {
     const geometry = geometryText(r.tracks)
-    return sql`
+    const usage = r.usagePeriods.length === 0 ? sql`` : sql`WITH usage AS (
+      INSERT INTO routing_usage (customer_id, period, calls)
+      SELECT ${r.customerId}, period, ${r.calls} FROM unnest(${r.usagePeriods}::text[]) AS period
+      ON CONFLICT (customer_id, period) DO UPDATE SET calls = routing_usage.calls + excluded.calls)`
+    return sql`${usage}
     INSERT INTO saved_routes (id, customer_id, customer_route_id, request, evaluation, engine_routes, answer, summary, cells, calls, created_at, expires_at,
       placed_text, cells5, placed_xmin, geometry_text, geometry_ends, timing)
     VALUES (${r.id}, ${r.customerId}, ${r.customerRouteId}, ${JSON.stringify(r.request)}::json, ${JSON.stringify(r.evaluation)}::json,

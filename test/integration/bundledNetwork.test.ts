@@ -8,6 +8,7 @@ import { makeBuiltinEngine } from "../../shared/routing/builtin/BuiltinEngine.js
 import { type Piece, RoadGraph, type SearchRules } from "../../shared/routing/builtin/RoadGraph.js"
 import { haversineM } from "../../shared/routing/geometry.js"
 import { RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
+import { routeCover } from "../../shared/geo/routeCover.js"
 import { TollTable } from "../../shared/routing/tolls.js"
 import type { EngineRequest, LatLng } from "../../shared/routing/RoutingEngine.js"
 
@@ -244,6 +245,27 @@ describe("state miles from the network's own regions (issue 32)", () => {
     expect(r.segment_keys).toHaveLength(1)
     expect([r.distance_m, r.duration_s]).toEqual([0, 0])
     expect(r.regions).toEqual([{ region: "WA", distance_m: 0, toll_m: 0 }])
+  })
+
+  it("covers a route as the union of its edges' kept covers: every cell of the line's own cover, and few more", async () => {
+    const covers = engine.covers!
+    for (const [from, to] of [[PLACES.Seattle, PLACES.Miami], [CHICAGO, TORONTO], [PLACES.Seattle, PLACES.Seattle]] as const) {
+      const r = await route(request(from, to))
+      for (const bufferM of [100, 1500]) {
+        const own = routeCover(r.coordinates, r.along_m, bufferM).cells
+        const union = new Set(covers(r.segment_keys, bufferM))
+        expect(own.filter((c) => !union.has(c)), `${bufferM} m`).toEqual([])
+        // whole edges at the two ends add a little; a long route's band stays its own size
+        if (r.distance_m > 100_000) expect(union.size).toBeLessThan(own.length * 1.1)
+        // asked again, the same cells come from the kept covers
+        expect(new Set(covers(r.segment_keys, bufferM))).toEqual(union)
+      }
+    }
+    // a request's own buffer beyond the kept few, and keys that are not this network's, are left to the caller
+    const r = await route(request(CHICAGO, TORONTO))
+    for (const b of [10, 20, 30]) covers(r.segment_keys, b)
+    expect(covers(r.segment_keys, 40)).toBeUndefined()
+    expect(covers(["not-an-edge"], 100)).toBeUndefined()
   })
 })
 

@@ -5,6 +5,7 @@ import { RoadNetwork } from "../network/NetworkFile.js"
 import type { RoadProps } from "../network/RoadLine.js"
 import { limitSource, limitTitle, violatedLimits } from "../network/roadLimits.js"
 import { EngineUnavailable, type EngineRequest, type LimitAvoided, type EngineRoute, type EngineSection, type RegionLength, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
+import { EdgeCovers } from "./edgeCovers.js"
 import { type Piece, RoadGraph, type SearchRules, type Snap } from "./RoadGraph.js"
 
 /** An origin, waypoint or destination farther than this from the network is refused. */
@@ -179,7 +180,8 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       return Effect.succeed({ routes: found.map((pieces) => assemble(pieces, snaps[0]!)), credit: net.meta.credit, limits_avoided: limits })
     })
 
-  return { name: "builtin", route }
+  const edgeCovers = new EdgeCovers(net)
+  return { name: "builtin", route, covers: (keys, bufferM) => edgeCovers.union(keys, bufferM) }
 }
 
 /**
@@ -196,5 +198,11 @@ export const builtinEngineLayer = (file: string, preload: boolean) =>
       return engine
     }))
     if (preload) yield* Effect.forkScoped(Effect.ignoreLogged(load))
-    return { name: "builtin", route: (req) => Effect.flatMap(load, (engine) => engine.route(req)) } satisfies RoutingEngineShape
+    // a route's segment keys come from the loaded engine, so its covers are there when asked
+    let loaded: RoutingEngineShape | undefined
+    return {
+      name: "builtin",
+      route: (req) => Effect.flatMap(load, (engine) => (loaded = engine).route(req)),
+      covers: (keys, bufferM) => loaded?.covers?.(keys, bufferM)
+    } satisfies RoutingEngineShape
   }))

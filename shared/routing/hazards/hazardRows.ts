@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Chunk, Effect } from "effect"
+import { Chunk, Effect, Option } from "effect"
 import { FEATURE_COLUMNS } from "../../domain/featureColumns.js"
 import { routeCover } from "../../geo/routeCover.js"
-import type { RouteTrack } from "../RoutingEngine.js"
+import { RoutingEngine, type RouteTrack } from "../RoutingEngine.js"
 
 export type Geometry = { type: string; coordinates: unknown }
 /** timestamps arrive as Date or as text, depending on the client's type parsing */
@@ -35,6 +35,7 @@ const CELLS_PER_QUERY = 1000
 export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const engine = yield* Effect.serviceOption(RoutingEngine)
     const eventsIn = new Map<string, Array<EventRow>>()
     const candidatesIn = new Map<string, Array<Candidate>>()
     const features = new Map<string, FeatureRow | null>()
@@ -112,13 +113,20 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
         return [...out.values()]
       })
 
-    /** a route's res-7 cover at a buffer, worked out once per request */
+    /**
+     * A route's res-7 cover at a buffer, worked out once per request: the union of its road
+     * pieces' covers where the engine keeps them (a route it just answered), else from its line.
+     */
     const covers = new WeakMap<object, Map<number, ReadonlyArray<string>>>()
-    const coverOf = (route: RouteTrack, bufferM: number) => {
+    const coverOf = (route: RouteTrack & { readonly segment_keys?: ReadonlyArray<string> }, bufferM: number) => {
       const byBuffer = covers.get(route) ?? new Map<number, ReadonlyArray<string>>()
       covers.set(route, byBuffer)
       let cells = byBuffer.get(bufferM)
-      if (!cells) byBuffer.set(bufferM, cells = routeCover(route.coordinates, route.along_m, bufferM, cellCenters).cells)
+      if (!cells) {
+        const keys = route.segment_keys
+        cells = (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ?? routeCover(route.coordinates, route.along_m, bufferM, cellCenters).cells
+        byBuffer.set(bufferM, cells)
+      }
       return cells
     }
 
