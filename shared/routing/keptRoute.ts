@@ -52,30 +52,52 @@ const kept = (w: ShownWarning): KeptWarning => {
   return { json: JSON.stringify(rest), type: w.type, severity: w.severity, distance: w.distance_along_route_m }
 }
 
+/** The placed row a warning was judged from: its event or feature id, apart (the two may share ids). */
+const rowKey = (w: ShownWarning) => (w.properties.event_id !== undefined ? `e${String(w.properties.event_id)}` : `f${String(w.properties.feature_id)}`)
+
+const byRow = (warnings: ReadonlyArray<ShownWarning>) => {
+  const out = new Map<string, Array<ShownWarning>>()
+  for (const w of warnings) {
+    const k = rowKey(w)
+    const list = out.get(k)
+    if (list) list.push(w)
+    else out.set(k, [w])
+  }
+  return out
+}
+
 /**
- * Warnings of one placed row at any time after `nowMs`: the ordinary one and, for a construction
- * not yet begun at `nowMs`, the future one (one begun already never warns as future again).
+ * Warnings of each placed row at any time after `nowMs`: the ordinary one and, for a construction
+ * not yet begun at `nowMs`, the future one (one begun already never warns as future again). The
+ * rows are judged together twice (begun, and not yet begun), and each row's warnings are matched
+ * by its id in the order judging gave them (a restriction may warn once per dimension).
  */
-const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, one: PlacedHazards, row: EventRow | FeatureRow, alongM: number) => {
+const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, placed: PlacedHazards) => {
   const timeless = { ...e.hazards, skipTemporal: true }
   // the request's filters are applied when the route is shown
   const all = { minSeverity: "info" as const, excludeTypes: [] }
-  const begun = shownWarnings(judgeHazards(route, timeless, Number.POSITIVE_INFINITY, one).warnings, all)
-  const ahead = shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, one).warnings, all)
-  const startMs = ms(row.estimated_start_time ?? row.start_time)
-  const to = ms(row.estimated_end_time ?? row.end_time)
-  return begun.map((w, i) => ({ alongM, from: startMs, to, w, future: startMs !== null && startMs > nowMs && ahead[i] !== undefined && ahead[i].type !== w.type ? ahead[i] : undefined, startMs }))
+  const begun = shownWarnings(judgeHazards(route, timeless, Number.POSITIVE_INFINITY, placed).warnings, all)
+  const ahead = byRow(shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, placed).warnings, all))
+  const rows = new Map<string, { row: EventRow | FeatureRow; alongM: number }>()
+  for (const x of placed.events) rows.set(`e${x.row.id}`, x)
+  for (const x of placed.features) rows.set(`f${x.row.id}`, x)
+  const seen = new Map<string, number>()
+  return begun.map((w) => {
+    const key = rowKey(w)
+    const i = seen.get(key) ?? 0
+    seen.set(key, i + 1)
+    const { row, alongM } = rows.get(key)!
+    const startMs = ms(row.estimated_start_time ?? row.start_time)
+    const later = ahead.get(key)?.[i]
+    return { alongM, from: startMs, to: ms(row.estimated_end_time ?? row.end_time), w, future: startMs !== null && startMs > nowMs && later !== undefined && later.type !== w.type ? later : undefined, startMs }
+  })
 }
 
 export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, placed: ReadonlyArray<PlacedRoute>): Array<KeptRoute> =>
   placed.map((p, i) => {
     const route = routes[i]
-    const found = [
-      ...p.hazards.events.flatMap((x) => warningsOf(route, e, nowMs, { events: [x], features: [] }, x.row, x.alongM)),
-      ...p.hazards.features.flatMap((x) => warningsOf(route, e, nowMs, { events: [], features: [x] }, x.row, x.alongM))
-    ]
-    // the order judging gives: along the route, then by source id
-    found.sort((a, b) => a.w.distance_along_route_m - b.w.distance_along_route_m || a.w.source_id.localeCompare(b.w.source_id))
+    // in the order judging gives: along the route, then by source id
+    const found = warningsOf(route, e, nowMs, p.hazards)
     // a window over by now is over at every later arrival (refetches depart now or later)
     const items = found.filter((f) => e.hazards.skipTemporal || f.to === null || f.to >= nowMs).map((f): KeptItem => ({
       alongM: f.alongM, atS: secondsAt(route, f.alongM), from: f.from, to: f.to, warning: kept(f.w),

@@ -43,13 +43,26 @@ const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_stat
 /** Feature types whose warnings can be critical: a change to one may matter to a monitored route. */
 export const CRITICAL_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings"]
 export const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
+/** the others along the route are only listed, when asked for */
+const WARNING_FEATURE_TYPES: ReadonlySet<string> = new Set(HAZARD_FEATURE_TYPES)
 
 /** the WZDx restriction adapter stores weights in short tons (US tons) */
 const SHORT_TON_T = 0.90718474
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined)
 // a kept row (shared/routing/evaluation.ts `keepable`) leaves empty fields out: undefined is null
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
-const iso = (d: Stamp | undefined) => (d == null ? null : new Date(d).toISOString())
+/** the form `Date.toISOString` writes, which the database layer gives timestamps in already */
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
+const iso = (d: Stamp | undefined) => (d == null ? null : typeof d === "string" && ISO_MS.test(d) ? d : new Date(d).toISOString())
+
+type Windowed = { start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
+/** A row's (estimated) window in ms, parsed once: a request judges the same rows several times. */
+const windows = new WeakMap<Windowed, readonly [number | null, number | null]>()
+const windowOf = (r: Windowed) => {
+  let w = windows.get(r)
+  if (w === undefined) windows.set(r, w = [ms(r.estimated_start_time ?? r.start_time), ms(r.estimated_end_time ?? r.end_time)])
+  return w
+}
 const pointOf = (r: Row): Geometry => r.geometry ?? { type: "Point", coordinates: [r.longitude, r.latitude] }
 
 /** The truck as hazards see it. */
@@ -96,9 +109,8 @@ export interface HazardOptions {
 export type ArrivalClock = (driveS: number) => number
 
 /** In force at an instant: the (estimated) window holds it, an open end runs on. */
-const inForce = (r: { start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }, at: number) => {
-  const start = ms(r.estimated_start_time ?? r.start_time)
-  const end = ms(r.estimated_end_time ?? r.end_time)
+const inForce = (r: Windowed, at: number) => {
+  const [start, end] = windowOf(r)
   return (start === null || start <= at) && (end === null || end >= at)
 }
 
@@ -153,54 +165,54 @@ export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number,
   const warnings: Array<Warning> = []
   const found: Array<RouteFeature> = []
   const clock: ArrivalClock = arrival ?? ((s) => o.departureMs + s * 1000)
-  const at = (p: Placed<Row>) => ({ alongM: p.alongM, ms: clock(secondsAt(route, p.alongM)), segment: p.segment })
-  const base = (r: Row, at: { alongM: number; ms: number; segment: number }) => ({
-    distance_along_route_m: Math.round(at.alongM), projected_arrival_time: new Date(at.ms).toISOString(),
-    source: r.source, source_id: r.source_id, geometry: pointOf(r), segment: at.segment
-  })
+  // most rows warn this truck of nothing: the warning (its arrival time as text above all) is
+  // built only for those that do, in one object literal (spreads cost more than the judging)
+  const warn = (r: Row, p: Placed<Row>, atMs: number, type: WarningType, severity: Severity, blocking: boolean, title: string, description: string, properties: Record<string, unknown>, station?: { status: "open" | "closed" | "unknown"; as_of: string | null }) => {
+    warnings.push(station
+      ? { distance_along_route_m: Math.round(p.alongM), projected_arrival_time: new Date(atMs).toISOString(), source: r.source, source_id: r.source_id, geometry: pointOf(r), segment: p.segment, type, severity, blocking, title, description, properties, status: station.status, as_of: station.as_of }
+      : { distance_along_route_m: Math.round(p.alongM), projected_arrival_time: new Date(atMs).toISOString(), source: r.source, source_id: r.source_id, geometry: pointOf(r), segment: p.segment, type, severity, blocking, title, description, properties })
+  }
   for (const pe of placed.events) {
     const e = pe.row
-    const when = at(pe)
-    const start = ms(e.estimated_start_time ?? e.start_time)
+    const atMs = clock(secondsAt(route, pe.alongM))
+    const [start, end] = windowOf(e)
+    if (!o.skipTemporal && !((start === null || start <= atMs) && (end === null || end >= atMs))) continue
     const future = e.type === "construction" && start !== null && start > nowMs
-    if (!o.skipTemporal && !inForce(e, when.ms)) continue
     const kind = future ? { type: "future_construction" as const, severity: (e.severity === "minor" ? "info" : "warning") as Severity, blocking: false } : eventWarning(e)
     if (!kind) continue
-    warnings.push({
-      ...base(e, when), ...kind, title: e.title, description: e.description,
-      properties: { event_id: e.id, event_type: e.type, sub_type: e.sub_type, event_severity: e.severity, status: e.status, affected_roads: e.affected_roads, start_time: iso(e.estimated_start_time ?? e.start_time), end_time: iso(e.estimated_end_time ?? e.end_time) }
-    })
+    warn(e, pe, atMs, kind.type, kind.severity, kind.blocking, e.title, e.description,
+      { event_id: e.id, event_type: e.type, sub_type: e.sub_type, event_severity: e.severity, status: e.status, affected_roads: e.affected_roads, start_time: iso(e.estimated_start_time ?? e.start_time), end_time: iso(e.estimated_end_time ?? e.end_time) })
   }
   const heightLimit = o.truck.height_m + o.clearancePadM
   for (const pf of placed.features) {
     const f = pf.row
-    const when = at(pf)
     if (o.includeFeatures.includes(f.feature_type)) {
-      found.push({ id: f.id, type: f.feature_type, name: f.name, distance_along_route_m: Math.round(when.alongM), capacity: num(f.properties.capacity) ?? num(f.properties.total_spaces) ?? null, geometry: pointOf(f) })
+      found.push({ id: f.id, type: f.feature_type, name: f.name, distance_along_route_m: Math.round(pf.alongM), capacity: num(f.properties.capacity) ?? num(f.properties.total_spaces) ?? null, geometry: pointOf(f) })
     }
-    if (!o.skipTemporal && !inForce(f, when.ms)) continue
+    if (!WARNING_FEATURE_TYPES.has(f.feature_type)) continue
+    const atMs = clock(secondsAt(route, pf.alongM))
+    if (!o.skipTemporal && !inForce(f, atMs)) continue
     const props = f.properties
-    const common = { ...base(f, when), description: f.description }
     switch (f.feature_type) {
       case "bridge_clearances": case "bridges": {
         const clearance = clearanceOf(props)
         if (clearance === undefined || clearance >= heightLimit) break
-        warnings.push({ ...common, type: "bridge_clearance", severity: "critical", blocking: true, title: `Low clearance ${clearance.toFixed(2)} m: ${f.name}`,
-          properties: { feature_id: f.id, clearance_m: clearance, truck_height_m: o.truck.height_m, clearance_pad_m: o.clearancePadM, facility_carried: props.facility_carried ?? null, feature_crossed: props.feature_crossed ?? f.name } })
+        warn(f, pf, atMs, "bridge_clearance", "critical", true, `Low clearance ${clearance.toFixed(2)} m: ${f.name}`, f.description,
+          { feature_id: f.id, clearance_m: clearance, truck_height_m: o.truck.height_m, clearance_pad_m: o.clearancePadM, facility_carried: props.facility_carried ?? null, feature_crossed: props.feature_crossed ?? f.name })
         break
       }
       case "weight_restrictions": {
         const shortTons = num(props.weight_limit_tons)
         const limit = shortTons !== undefined ? Math.round(shortTons * SHORT_TON_T * 100) / 100 : num(props.max_weight_t)
         if (limit === undefined || o.truck.weight_t <= limit) break
-        warnings.push({ ...common, type: "weight_restriction", severity: "critical", blocking: true, title: `Weight limit ${limit} t: ${f.name}`,
-          properties: { feature_id: f.id, weight_limit_t: limit, truck_weight_t: o.truck.weight_t, restriction_type: props.restriction_type ?? null } })
+        warn(f, pf, atMs, "weight_restriction", "critical", true, `Weight limit ${limit} t: ${f.name}`, f.description,
+          { feature_id: f.id, weight_limit_t: limit, truck_weight_t: o.truck.weight_t, restriction_type: props.restriction_type ?? null })
         break
       }
       case "truck_restrictions":
         for (const v of violatedDimensions(props, o.truck)) {
-          warnings.push({ ...common, type: "truck_restriction", severity: "critical", blocking: true, title: `Truck restriction (${v.dimension}): ${f.name}`,
-            properties: { feature_id: f.id, dimension: v.dimension, limit: v.limit, truck_value: v.truck, restriction: props.restriction ?? null } })
+          warn(f, pf, atMs, "truck_restriction", "critical", true, `Truck restriction (${v.dimension}): ${f.name}`, f.description,
+            { feature_id: f.id, dimension: v.dimension, limit: v.limit, truck_value: v.truck, restriction: props.restriction ?? null })
         }
         break
       case "rail_crossings": {
@@ -209,19 +221,19 @@ export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number,
         if (!atGrade || !isPublic) break
         const highVolume = (num(props.daily_trains) ?? num(props.trains_per_day) ?? 0) >= 10 || props.high_volume === true
         if (!o.truck.hazmat && !highVolume) break
-        warnings.push({ ...common, type: "rail_crossing", severity: o.truck.hazmat ? "critical" : "info", blocking: false,
-          title: o.truck.hazmat ? `Rail crossing, placarded loads must stop: ${f.name}` : `Busy rail crossing: ${f.name}`,
-          properties: { feature_id: f.id, at_grade: atGrade, public: isPublic, crossing_type: props.crossing_type ?? null } })
+        warn(f, pf, atMs, "rail_crossing", o.truck.hazmat ? "critical" : "info", false,
+          o.truck.hazmat ? `Rail crossing, placarded loads must stop: ${f.name}` : `Busy rail crossing: ${f.name}`, f.description,
+          { feature_id: f.id, at_grade: atGrade, public: isPublic, crossing_type: props.crossing_type ?? null })
         break
       }
       case "weigh_stations": case "inspection_stations": {
         const raw = typeof props.status === "string" ? props.status.toLowerCase() : undefined
         const status = raw === undefined ? undefined : raw === "open" ? "open" : raw === "closed" ? "closed" : "unknown"
         const type = STATION_TYPES[f.feature_type]
-        warnings.push({ ...common, type, severity: status === "open" ? "warning" : "info", blocking: false,
-          title: `${type === "weigh_station" ? "Weigh station" : "Inspection station"}${status ? ` (${status})` : " ahead"}: ${f.name}`,
-          properties: { feature_id: f.id, ...(status ? { status } : {}) },
-          ...(status ? { status, as_of: typeof props.status_updated_at === "string" ? props.status_updated_at : iso((f.last_updated as Stamp) ?? null) } : {}) })
+        warn(f, pf, atMs, type, status === "open" ? "warning" : "info", false,
+          `${type === "weigh_station" ? "Weigh station" : "Inspection station"}${status ? ` (${status})` : " ahead"}: ${f.name}`, f.description,
+          status ? { feature_id: f.id, status } : { feature_id: f.id },
+          status ? { status, as_of: typeof props.status_updated_at === "string" ? props.status_updated_at : iso((f.last_updated as Stamp) ?? null) } : undefined)
         break
       }
     }
