@@ -1,13 +1,13 @@
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Option, Schema } from "effect"
 import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/savedRoutes.js"
 import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/evaluation.js"
 import { keptRoutes } from "../../shared/routing/keptRoute.js"
 import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
 import { nowMillis } from "../../shared/time/Now.js"
-import { NotFound } from "../http/HttpError.js"
+import { httpAnswer, NotFound } from "../http/HttpError.js"
 import { Id } from "../http/QueryParams.js"
 import { RequestAuth } from "../http/RequestAuth.js"
-import { Reply, route } from "../http/Route.js"
+import { Reply, type ResponseHeaders, route } from "../http/Route.js"
 import type { Plan } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { planRoute } from "../routing/planRoute.js"
@@ -17,7 +17,7 @@ import { resolveTruck } from "../routing/truckProfiles.js"
 import { stateBoundaries } from "../routing/routingData.js"
 import { mileageCsv } from "../../shared/routing/stateMiles.js"
 import {
-  PersistedRouteList, PersistInput, PersistResponse, RouteRequest, RouteResponse, SavedRouteResponse
+  PersistedRouteList, PersistInput, PersistResponse, ROUTE_BATCH_MAX, RouteBatchRequest, RouteBatchResponse, RouteRequest, RouteResponse, SavedRouteResponse
 } from "../schemas/routing.js"
 
 /**
@@ -52,6 +52,52 @@ const ownedRouteToShow = (id: string) =>
   })
 const notFound = { 404: { description: "No such route of yours, or its 30 minutes ran out" } }
 
+/** Routes of a batch planned at once on the worker that took it. */
+const BATCH_CONCURRENCY = 2
+
+/**
+ * One routing call: the truck resolved, the calls charged (given back if planning fails), the
+ * route planned and saved with its usage. The single call's answer, and each route of a batch.
+ */
+const routeAndSave = (body: RouteRequest, headers: ResponseHeaders) =>
+  Effect.gen(function* () {
+    const auth = yield* RequestAuth
+    const tollAlternative = (body.include ?? []).includes("toll_alternative")
+    if (tollAlternative && auth.plan.trial_days !== null) {
+      return yield* planGate(auth, "plan_truck", "include: toll_alternative is for paid plans (Pro and above)")
+    }
+    const truck = yield* resolveTruck(auth.customerId, body.truck)
+    // toll_alternative computes a second route and counts as two calls (SPEC §8)
+    const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers)
+    return yield* Effect.gen(function* () {
+      const planned = yield* planRoute({ ...body, truck })
+      const answer = { ...planned.answer, resolved_truck: truck }
+      const nowMs = yield* nowMillis
+      const first = answer.routes[0].summary
+      yield* insertSavedRoute({
+        id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
+        request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells,
+        calls: charge.cost, usagePeriods: charge.periods,
+        placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
+        summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
+      }, nowMs)
+      return { answer, calls: charge.cost }
+    }).pipe(Effect.onError(() => charge.giveBack))
+  })
+
+type Planned = Effect.Effect.Success<ReturnType<typeof routeAndSave>>
+
+/** A batch's line for a planned route: enough to pick the routes worth opening. */
+const batchItem = (index: number, req: RouteRequest, { answer: a, calls }: Planned) => {
+  const primary = a.routes[0]
+  return {
+    index, status: 200, ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}),
+    route_id: a.route_id, summary: primary.summary, hazard_count: a.hazard_count,
+    critical_count: primary.warnings.filter((w) => w.severity === "critical").length,
+    avoided_count: a.avoided.length, ...(primary.hos ? { hos_stops: primary.hos.length } : {}), calls
+  }
+}
+
 /** Truck routing (SPEC §4.4) and saved routes; docs/api/routing.md describes them. */
 export const routingRoutes = [
   route({
@@ -64,30 +110,32 @@ export const routingRoutes = [
       422: { description: "No route: a point is off the road network, or closures and restrictions cut every way" },
       503: { description: "The routing engine is unavailable; retry" }
     },
+    handler: ({ body, headers }) => Effect.map(routeAndSave(body, headers), (r) => r.answer)
+  }),
+  route({
+    ...common, method: "post", path: "/routing/route/batch", operationId: "routeTruckBatch",
+    summary: `Up to ${ROUTE_BATCH_MAX} truck routes in one call (a fleet's day in a few calls): each planned and saved as POST /routing/route would, and charged one routing call per route; the answer lists each route's id and summary`,
+    body: RouteBatchRequest,
+    responses: { 200: { description: "One item per request, in order; a request that failed says why in its own status and error", schema: RouteBatchResponse, headers: ["rateLimit"] } },
     handler: ({ body, headers }) =>
       Effect.gen(function* () {
-        const auth = yield* RequestAuth
-        const tollAlternative = (body.include ?? []).includes("toll_alternative")
-        if (tollAlternative && auth.plan.trial_days !== null) {
-          return yield* planGate(auth, "plan_truck", "include: toll_alternative is for paid plans (Pro and above)")
-        }
-        const truck = yield* resolveTruck(auth.customerId, body.truck)
-        // toll_alternative computes a second route and counts as two calls (SPEC §8)
-        const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers)
-        return yield* Effect.gen(function* () {
-          const planned = yield* planRoute({ ...body, truck })
-          const answer = { ...planned.answer, resolved_truck: truck }
-          const nowMs = yield* nowMillis
-          const first = answer.routes[0].summary
-          yield* insertSavedRoute({
-            id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
-            request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells,
-            calls: charge.cost, usagePeriods: charge.periods,
-            placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
-            summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
-          }, nowMs)
-          return answer
-        }).pipe(Effect.onError(() => charge.giveBack))
+        const t0 = performance.now()
+        const data = yield* Effect.forEach(body.routes, (req, index) =>
+          routeAndSave(req, headers).pipe(
+            Effect.map((a) => batchItem(index, req, a)),
+            Effect.catchAllCause((cause) => Effect.gen(function* () {
+              const failure = Cause.failureOption(cause)
+              const known = Option.isSome(failure) ? httpAnswer(failure.value) : null
+              if (known === null) yield* Effect.logError("a route of a batch failed unexpectedly", cause)
+              const { error, code, docs_url } = (known?.body ?? { error: "internal error planning this route", docs_url: "/docs/errors#500" }) as { error: string; code?: string; docs_url?: string }
+              return { index, status: known?.status ?? 500, ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}), error, ...(code !== undefined ? { code } : {}), ...(docs_url !== undefined ? { docs_url } : {}) }
+            }))),
+          // two at a time: one route's reads overlap the other's planning on this worker's one core
+          { concurrency: BATCH_CONCURRENCY })
+        const succeeded = data.filter((d) => d.status === 200).length
+        const calls = data.reduce((n, d) => n + ("route_id" in d ? d.calls : 0), 0)
+        yield* Effect.logInfo(`route batch: ${succeeded} of ${data.length} planned in ${Math.round(performance.now() - t0)} ms, ${calls} routing calls`)
+        return { count: data.length, succeeded, failed: data.length - succeeded, calls, data: data.map(({ calls: _c, ...d }: { calls?: number } & Record<string, unknown>) => d) }
       })
   }),
   route({

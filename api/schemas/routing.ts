@@ -240,6 +240,39 @@ const routeResponseFields = {
 }
 export const RouteResponse = Schema.Struct(routeResponseFields).annotations({ identifier: "RouteResponse" })
 
+/** Routes per batch call: about ten seconds of planning, two at a time, on one API worker. */
+export const ROUTE_BATCH_MAX = 100
+
+export const RouteBatchRequest = Schema.Struct({
+  routes: Schema.Array(RouteRequest).pipe(Schema.minItems(1), Schema.maxItems(ROUTE_BATCH_MAX))
+    .annotations({ description: `1 to ${ROUTE_BATCH_MAX} route requests, each as POST /routing/route takes it` })
+}).annotations({ identifier: "RouteBatchRequest" })
+
+const BatchItem = Schema.Struct({
+  index: Count.annotations({ description: "Position of the request in routes[]" }),
+  status: Schema.Number.annotations({ description: "The HTTP status POST /routing/route would have answered it with" }),
+  customer_route_id: Schema.optional(Schema.String),
+  route_id: Schema.optional(Schema.String.annotations({ description: "The whole answer, warnings and all, is at GET /routing/route/saved/{route_id} for 30 minutes (no routing call)" })),
+  summary: Schema.optional(Schema.Struct({
+    distance_m: Schema.Number, duration_s: Schema.Number, has_tolls: Schema.Boolean, toll_costs: Schema.optional(Schema.Array(Money))
+  }).annotations({ description: "The primary route's summary" })),
+  hazard_count: Schema.optional(Count),
+  critical_count: Schema.optional(Count.annotations({ description: "Warnings of severity critical on the primary route" })),
+  avoided_count: Schema.optional(Count.annotations({ description: "Closures, restrictions and network limits the route was moved around" })),
+  hos_stops: Schema.optional(Count.annotations({ description: "Rests the hours-of-service plan needs on the primary route (with truck.hos)" })),
+  error: Schema.optional(Schema.String),
+  code: Schema.optional(Schema.String.annotations({ description: "A plan gate's code (routing_quota_exhausted once the month's calls run out part way)" })),
+  docs_url: Schema.optional(Schema.String)
+})
+
+export const RouteBatchResponse = Schema.Struct({
+  count: Count,
+  succeeded: Count,
+  failed: Count,
+  calls: Count.annotations({ description: "Routing calls charged: one per route planned (two with toll_alternative); a failed route is not charged" }),
+  data: Schema.Array(BatchItem)
+}).annotations({ identifier: "RouteBatchResponse" })
+
 export const SavedRouteResponse = Schema.Struct({
   ...routeResponseFields,
   saved: Schema.Struct({

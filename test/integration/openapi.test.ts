@@ -177,6 +177,13 @@ describe("GET /api/v1/openapi.json", () => {
       key: pro, status: 200, body: { origin: { lat: 41.88, lng: -87.63 }, destination: { lat: 41.68, lng: -86.25 }, truck, include: ["toll_alternative", "mileage_by_state"], currency: "CAD" }
     })
     expect(tolled.routes[0].summary.toll_costs[0].currency).toBe("CAD")
+    const batch = await check("post", "/routing/route/batch", "/routing/route/batch", {
+      key: pro, status: 200,
+      body: { routes: [{ origin: { lat: 49.0, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck, include: ["tolls"], customer_route_id: "b-1" }, { origin: { lat: 30, lng: -140 }, destination: { lat: 49.26, lng: -123.1 }, truck }] }
+    })
+    expect(batch.data.map((d: { status: number }) => d.status)).toEqual([200, 422])
+    await check("post", "/routing/route/batch", "/routing/route/batch", { key: pro, body: { routes: [] }, status: 400 })
+    await check("post", "/routing/route/batch", "/routing/route/batch", { key: keys.starter, body: { routes: [{ origin: { lat: 49, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck }] }, status: 403 })
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 49, lng: -122.76 }, truck }, status: 400 })
     await check("post", "/routing/route", "/routing/route", { key: pro, body: { origin: { lat: 30, lng: -140 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 422 })
     await check("post", "/routing/route", "/routing/route", { key: keys.starter, body: { origin: { lat: 49, lng: -122.76 }, destination: { lat: 49.26, lng: -123.1 }, truck }, status: 403 })

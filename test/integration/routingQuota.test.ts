@@ -97,6 +97,63 @@ describe("routing quota", () => {
     expect(spent.body.error).toMatch(/no top-up pack/)
   })
 
+  it("plans a batch one call per route: a failed route is not charged, the routes after the quota ran out are refused one by one, each planned one is saved", async () => {
+    const { call, customerId } = await enterprise()
+    const far = { lat: 10, lng: 10 }
+    const batch = await call("/routing/route/batch", json({
+      routes: [
+        { origin: W, destination: E, truck, customer_route_id: "truck-1" },
+        { origin: W, destination: far, truck, customer_route_id: "truck-2" },
+        { origin: E, destination: W, truck, include: ["toll_alternative"] },
+        { origin: W, destination: E, truck: { ...truck, hos: { ruleset: "us", drive_remaining_s: 0 } } },
+        { origin: E, destination: W, truck, customer_route_id: "truck-5" },
+        { origin: W, destination: E, truck, customer_route_id: "truck-6" }
+      ]
+    }))
+    expect(batch.status).toBe(200)
+    const d = batch.body.data as Array<Record<string, any>>
+    expect(d.map((x) => x.index)).toEqual([0, 1, 2, 3, 4, 5])
+    // 1 + 0 (given back) + 2 (toll_alternative) + 1 + 1 spend the month's 5: the last is refused
+    expect(d.map((x) => x.status)).toEqual([200, 422, 200, 200, 200, 403])
+    expect(d[0]).toMatchObject({ customer_route_id: "truck-1", hazard_count: expect.any(Number), critical_count: expect.any(Number), avoided_count: expect.any(Number) })
+    expect(d[0].summary.distance_m).toBeGreaterThan(80_000)
+    expect(d[1]).toMatchObject({ customer_route_id: "truck-2", docs_url: "/docs/routing" })
+    expect(d[1].route_id).toBeUndefined()
+    expect(d[1].error).toContain("destination")
+    // out of hours at the start: its rest comes first
+    expect(d[3].hos_stops).toBeGreaterThanOrEqual(1)
+    expect(d[4].customer_route_id).toBe("truck-5")
+    expect(d[5]).toMatchObject({ code: "routing_quota_exhausted", customer_route_id: "truck-6", docs_url: "/docs/plans#routing_quota_exhausted" })
+    expect(d[5].route_id).toBeUndefined()
+    expect(batch.body).toMatchObject({ count: 6, succeeded: 4, failed: 2, calls: 5 })
+    expect(left(batch)).toBe(0)
+    const [usage] = await sql((s) => s<{ calls: number }>`SELECT calls FROM routing_usage WHERE customer_id = ${customerId} AND length(period) = 7`)
+    expect(usage.calls).toBe(5)
+    // each planned route is whole at its saved address, free to read
+    for (const i of [0, 2, 3, 4]) {
+      const saved = await call(`/routing/route/saved/${d[i].route_id}`)
+      expect(saved.status).toBe(200)
+      expect(saved.body.hazard_count).toBe(d[i].hazard_count)
+      expect(saved.body.routes[0].summary.distance_m).toBe(d[i].summary.distance_m)
+    }
+    expect((await call(`/routing/route/saved/${d[0].route_id}`)).body.customer_route_id).toBe("truck-1")
+    expect(left(await call(`/routing/route/saved/${d[0].route_id}`))).toBe(0)
+  })
+
+  it("refuses a batch that is empty, too long or holds a malformed route, whole, with the route's position in the error", async () => {
+    const { call } = await enterprise()
+    const empty = await call("/routing/route/batch", json({ routes: [] }))
+    expect(empty.status).toBe(400)
+    const long = await call("/routing/route/batch", json({ routes: Array.from({ length: 101 }, () => ({ origin: W, destination: E, truck })) }))
+    expect(long.status).toBe(400)
+    expect(long.body.error).toContain("100")
+    const bad = await call("/routing/route/batch", json({ routes: [{ origin: W, destination: E, truck }, { origin: W, destination: E, truck: { ...truck, height_m: 60 } }] }))
+    expect(bad.status).toBe(400)
+    expect(bad.body.error).toMatch(/routes.*1.*height_m/s)
+    // nothing was planned or charged
+    expect(left(await call("/routing/route", json({ origin: W, destination: E, truck })))).toBe(4)
+  })
+
   it("caps the Free trial at 5 calls a day, and keeps toll_alternative for paid plans", async () => {
     const free = api(world.base, world.keys.free)
     const paid = await free("/routing/route", json({ origin: W, destination: E, truck, include: ["toll_alternative"] }))

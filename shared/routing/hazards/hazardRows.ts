@@ -59,8 +59,9 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
           eventsIn.set(c, [])
           candidatesIn.set(c, [])
         }
-        for (const { cell, ...e } of events) eventsIn.get(cell)!.push(e as unknown as EventRow)
-        for (const { cell, ...f } of candidates) candidatesIn.get(cell)!.push(f)
+        // rows keep their `cell` (copying each without it cost more than the rest of the read)
+        for (const e of events) eventsIn.get(e.cell)!.push(e)
+        for (const f of candidates) candidatesIn.get(f.cell)!.push(f)
       }))
 
     /** events and feature candidates in these cells, each once */
@@ -106,7 +107,7 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
         yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) =>
           Effect.map(candidatesQuery(Chunk.toArray(chunk), types), (rows) => {
             for (const c of chunk) byCell.set(c, [])
-            for (const { cell, ...f } of rows) byCell.get(cell)!.push(f)
+            for (const f of rows) byCell.get(f.cell)!.push(f)
           }), { discard: true })
         const out = new Map<string, Candidate>()
         for (const c of cells) for (const f of byCell.get(c)!) out.set(f.feature_id, f)
