@@ -1,12 +1,10 @@
 import { Effect } from "effect"
 import client from "prom-client"
-import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { workerSnapshots } from "../../shared/metrics/WorkerMetrics.js"
 import type { ApiRuntime } from "../runtime.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
+import { operationsSnapshot, type OperationsSnapshot } from "./operationsSnapshot.js"
 
-/** Per consumer group: entries not yet delivered to it (Redis 7 `lag`) and delivered but unacknowledged. */
-const streamLag = Effect.flatMap(RedisStreams, (s) => s.groups).pipe(Effect.provide(RedisStreams.layer))
 
 /**
  * The API's Prometheus registry: its own request counts and latency per route, plus — read at
@@ -22,12 +20,48 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
     name: "http_request_duration_seconds", help: "API request latency by route", labelNames: ["route", "method"] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry]
   })
+  // one snapshot per scrape feeds the gauges operators' alerts read (infra/observability/alerts.yml)
+  let snapshot: Promise<OperationsSnapshot> | undefined
+  const current = () => (snapshot ??= rt.run(operationsSnapshot))
   new client.Gauge({
     name: "stage_lag_messages", help: "Stream entries a consumer group has not yet processed (undelivered + unacknowledged)",
     labelNames: ["group"] as const, registers: [registry],
     async collect() {
       this.reset()
-      for (const g of await rt.run(streamLag)) this.set({ group: g.group }, (g.lag ?? 0) + g.pending)
+      for (const g of (await current()).backlog) this.set({ group: g.group }, g.messages)
+    }
+  })
+  new client.Gauge({
+    name: "dependency_up", help: "1 when the store answers a 2-second probe as /health asks it, else 0",
+    labelNames: ["dependency"] as const, registers: [registry],
+    async collect() {
+      const { up } = await current()
+      this.set({ dependency: "postgres" }, up.postgres ? 1 : 0)
+      this.set({ dependency: "redis" }, up.redis ? 1 : 0)
+    }
+  })
+  new client.Gauge({
+    name: "pipeline_source_circuit_open", help: "1 while a source's circuit breaker is open (its polls are skipped), else 0",
+    labelNames: ["source"] as const, registers: [registry],
+    async collect() {
+      this.reset()
+      for (const c of (await current()).circuits) this.set({ source: c.source }, c.open ? 1 : 0)
+    }
+  })
+  new client.Gauge({
+    name: "webhook_subscriptions_disabled", help: "Webhook subscriptions switched off, by reason: failures (dead deliveries in a row), gone (HTTP 410), owner",
+    labelNames: ["reason"] as const, registers: [registry],
+    async collect() {
+      this.reset()
+      for (const d of (await current()).disabled) this.set({ reason: d.reason }, d.n)
+    }
+  })
+  new client.Gauge({
+    name: "stage_lag_seconds", help: "Age of the oldest stream entry a consumer group has not finished (0 when it is caught up)",
+    labelNames: ["group"] as const, registers: [registry],
+    async collect() {
+      this.reset()
+      for (const g of (await current()).lag) this.set({ group: g.group }, g.seconds)
     }
   })
 
@@ -67,7 +101,16 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
       requests.inc({ route, method, status: String(status) })
       latency.observe({ route, method }, seconds)
     },
-    render: async () => (await registry.metrics()) + (await renderWorkers())
+    render: async () => {
+      snapshot = undefined
+      try {
+        // the workers' series live in Redis: past the probes' time limit they are left out
+        const workers = await rt.run(Effect.tryPromise(renderWorkers).pipe(Effect.timeout("2 seconds"), Effect.orElseSucceed(() => "")))
+        return (await registry.metrics()) + workers
+      } finally {
+        snapshot = undefined
+      }
+    }
   }
 }
 

@@ -20,7 +20,7 @@ const lastSevenDays = (now: number) =>
  * Per consumer group: entries not yet handled and how old the oldest of them is (stream ids are
  * the milliseconds Redis received them at).
  */
-const stageLag = (now: number) =>
+export const stageLag = (now: number) =>
   Effect.gen(function* () {
     const streams = yield* RedisStreams
     return yield* Effect.forEach(yield* streams.groups, (g) =>

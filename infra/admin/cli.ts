@@ -6,6 +6,9 @@ import { migrate } from "../db/BaseLive.js"
 import { decideBilling, listBilling } from "./billing.js"
 import { createKey } from "./keys.js"
 import { runWebhookCommand } from "./webhooks.js"
+import { listCircuits, resetCircuit } from "./sources.js"
+import { listDeadLetters, replayDeadLetter } from "./streams.js"
+import { Redis } from "../../shared/db/Redis.js"
 import { importNetwork } from "../network/importCommand.js"
 import { importClearances } from "../network/nbiClearances.js"
 
@@ -22,7 +25,11 @@ const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|e
        npm run -s admin -- network import-clearances <nbi-delimited.txt> [--network <in.json.gz>] [--out <network.json.gz>]
                  [--radius <metres, default 150>] [--as-of <YYYY-MM-DD, default the file's date>]
        npm run -s admin -- billing list [--status pending|applied|declined]
-       npm run -s admin -- billing apply|decline --id <request id>`
+       npm run -s admin -- billing apply|decline --id <request id>
+       npm run -s admin -- sources circuits
+       npm run -s admin -- sources reset-circuit --source <id>
+       npm run -s admin -- streams dead-letters [--group materialize|analytics|webhooks]
+       npm run -s admin -- streams replay --entry <dead-letter entry id>`
 
 const layer = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))
 
@@ -126,8 +133,32 @@ const billing = async (verb: string | undefined, rest: Array<string>) => {
   console.log(JSON.stringify(done, null, 2))
 }
 
+/** What an operator's runbook asks of Postgres and Redis (docs/OPERATIONS.md): circuits and dead letters. */
+const withStores = Layer.mergeAll(layer, Redis.layer.pipe(Layer.provide(AppConfig.layer)))
+const runAndPrint = async <A>(program: Effect.Effect<A, unknown, Layer.Layer.Success<typeof withStores>>, ok: (a: A) => boolean = () => true) => {
+  const out = await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(withStores), Logger.withMinimumLogLevel(LogLevel.Warning)) as Effect.Effect<A, unknown>).catch(fail)
+  console.log(JSON.stringify(out, null, 2))
+  if (!ok(out)) process.exit(1)
+}
+
+const sources = async (verb: string | undefined, rest: Array<string>) => {
+  const { values } = parseArgs({ args: rest, options: { source: { type: "string" } } })
+  if (verb === "circuits") return runAndPrint(Effect.zipRight(migrate, listCircuits))
+  if (verb === "reset-circuit" && values.source) return runAndPrint(Effect.zipRight(migrate, resetCircuit(values.source)), (r) => r.reset)
+  return usage()
+}
+
+const streams = async (verb: string | undefined, rest: Array<string>) => {
+  const { values } = parseArgs({ args: rest, options: { group: { type: "string" }, entry: { type: "string" } } })
+  if (verb === "dead-letters") return runAndPrint(listDeadLetters(values.group))
+  if (verb === "replay" && values.entry) return runAndPrint(replayDeadLetter(values.entry), (r) => r.replayed)
+  return usage()
+}
+
 const main = async () => {
   const [area, verb, ...rest] = process.argv.slice(2)
+  if (area === "sources") return sources(verb, rest)
+  if (area === "streams") return streams(verb, rest)
   if (area === "webhooks") return webhooks(verb, rest)
   if (area === "billing") return billing(verb, rest)
   if (area === "network") return network(verb, rest)

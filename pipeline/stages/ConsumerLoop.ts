@@ -42,6 +42,8 @@ export interface Stage<P, E, R> {
 interface ReadBatch<P> {
   readonly good: ReadonlyArray<readonly [StreamMessage, Change]>
   readonly bad: ReadonlyArray<readonly [StreamMessage, string]>
+  /** dead letters replayed for another group: acknowledged unread */
+  readonly others: ReadonlyArray<StreamMessage>
   readonly prepared: Either.Either<P, unknown>
 }
 
@@ -77,16 +79,22 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
       const decodeBatch = (messages: ReadonlyArray<StreamMessage>): ReadBatch<P> => {
         const good: Array<readonly [StreamMessage, Change]> = []
         const bad: Array<readonly [StreamMessage, string]> = []
+        const others: Array<StreamMessage> = []
         for (const m of messages) {
+          if (m.onlyGroup !== undefined && m.onlyGroup !== options.group) {
+            others.push(m)
+            continue
+          }
           const decoded = decodeChange(m.body)
           if (Either.isLeft(decoded)) bad.push([m, `undecodable change: ${String(decoded.left).slice(0, 500)}`])
           else good.push([m, decoded.right])
         }
-        return { good, bad, prepared: good.length === 0 ? Either.left("empty") : prepare(good.map(([, c]) => c)) }
+        return { good, bad, others, prepared: good.length === 0 ? Either.left("empty") : prepare(good.map(([, c]) => c)) }
       }
 
-      const handle = ({ good, bad, prepared }: ReadBatch<P>) =>
+      const handle = ({ good, bad, others, prepared }: ReadBatch<P>) =>
         Effect.gen(function* () {
+          if (others.length > 0) yield* streams.ack(options.group, others.map((m) => m.id))
           for (const [m, reason] of bad) {
             yield* streams.deadLetter(options.group, m, reason)
             yield* Metric.increment(deadTagged)

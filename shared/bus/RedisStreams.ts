@@ -5,6 +5,19 @@ import { nowIso } from "../time/Now.js"
 export interface StreamMessage {
   readonly id: string
   readonly body: string
+  /** a dead letter replayed for the one group that failed it (`admin streams replay`): the others skip it */
+  readonly onlyGroup?: string
+}
+
+/** A change a stage gave up on, as the dead-letter stream holds it. */
+export interface DeadLetterEntry {
+  readonly entry: string
+  readonly group: string
+  readonly body: string
+  readonly cause: string
+  readonly at: string
+  /** its id on the main stream when it failed */
+  readonly streamId: string
 }
 
 export interface GroupInfo {
@@ -33,6 +46,14 @@ export interface RedisStreamsService {
   /** How many times each message was delivered to the group (from XPENDING). */
   readonly deliveries: (group: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>, RedisError>
   readonly deadLetter: (group: string, msg: StreamMessage, cause: string) => Effect.Effect<void, RedisError>
+  /** The dead-letter stream, oldest first, at most `max` entries. */
+  readonly deadLetters: (max: number) => Effect.Effect<ReadonlyArray<DeadLetterEntry>, RedisError>
+  /**
+   * Puts a dead letter back on the stream for the group that failed it only (the other groups
+   * acknowledge it unread) and drops it from the dead-letter stream, in one MULTI; undefined
+   * when there is no such entry.
+   */
+  readonly replayDeadLetter: (entry: string) => Effect.Effect<{ readonly group: string; readonly body: string; readonly streamId: string } | undefined, RedisError>
   /**
    * A stopping consumer leaves its group: its name is deleted when it holds no pending message
    * (deleting it otherwise would drop them); answers how many it still holds.
@@ -58,7 +79,7 @@ const compareIds = (a: string, b: string) => {
 }
 
 const toMessages = (raw: ReadonlyArray<{ id: string; message: Record<string, string> } | null> | null | undefined) =>
-  (raw ?? []).flatMap((m) => (m ? [{ id: m.id, body: m.message.c ?? "" }] : []))
+  (raw ?? []).flatMap((m) => (m ? [m.message.g ? { id: m.id, body: m.message.c ?? "", onlyGroup: m.message.g } : { id: m.id, body: m.message.c ?? "" }] : []))
 
 export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStreams, RedisStreamsService>() {
   static readonly layer = Layer.effect(
@@ -143,6 +164,17 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
                 .exec()
             )
           ).pipe(Effect.asVoid),
+        deadLetters: (max) =>
+          wrap("xrange dlq", () => redis.client.xRange(dlqKey, "-", "+", { COUNT: max })).pipe(Effect.map((rows) => rows.map((r) => ({
+            entry: r.id, group: r.message.group ?? "", body: r.message.c ?? "", cause: r.message.cause ?? "", at: r.message.at ?? "", streamId: r.message.source_id ?? ""
+          })))),
+        replayDeadLetter: (entry) =>
+          Effect.gen(function* () {
+            const [row] = yield* wrap("xrange dlq", () => redis.client.xRange(dlqKey, entry, entry))
+            if (row === undefined || !row.message.group || row.message.c === undefined) return undefined
+            const [streamId] = yield* wrap("replay", () => redis.client.multi().xAdd(streamKey, "*", { c: row.message.c!, g: row.message.group! }).xDel(dlqKey, entry).exec())
+            return { group: row.message.group, body: row.message.c, streamId: String(streamId) }
+          }),
         leave: (group, consumer) =>
           Effect.gen(function* () {
             const held = yield* wrap("xpending", () => redis.client.sendCommand<Array<unknown>>(["XPENDING", streamKey, group, "-", "+", "1000", consumer]))

@@ -2,11 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
 import { makeTestEnv } from "../support/harness.js"
+import { freePort } from "../support/processes.js"
 
 /**
  * The API role as several worker processes (node:cluster, API_WORKERS): real processes on one
@@ -21,14 +21,6 @@ let primary: ChildProcess
 let base = ""
 let key = ""
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer()
-  s.listen(0, "127.0.0.1", () => {
-    const port = (s.address() as { port: number }).port
-    s.close(() => resolve(port))
-  })
-})
 
 /** The primary's worker children (tsx's esbuild helpers left out) and their CPU ticks (utime + stime) from /proc. */
 const workers = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).flatMap((pid) => {

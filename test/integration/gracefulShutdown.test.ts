@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { connect, createServer, type Socket } from "node:net"
+import { createServer, type Socket } from "node:net"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
@@ -11,6 +11,7 @@ import { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
 import { groupDrained, publish, waitUntil } from "../support/stream.js"
+import { freePort, portOpen } from "../support/processes.js"
 
 /**
  * SIGTERM on real processes (tsx children on this test's database and Redis prefix): a
@@ -124,7 +125,7 @@ describe("graceful shutdown", () => {
     const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...realClock } = process.env
     const redis = spawn(redisServer!, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore", env: realClock })
     children.push(redis)
-    await run(waitUntil(Effect.promise(() => listening(redisPort)), 10_000))
+    await run(waitUntil(Effect.promise(() => portOpen(redisPort)), 10_000))
     const port = await freePort()
     const api = start("infra/processes/api.ts", { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, DRAIN_GRACE_MS: "500", SHUTDOWN_TIMEOUT_MS: "6000", ROUTING_PRELOAD: "false", API_WORKERS: workers })
     await run(waitUntil(Effect.promise(() => fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status === 200, () => false)), 60_000))
@@ -161,23 +162,4 @@ describe("graceful shutdown", () => {
       silent.close()
     }
   }, 60_000)
-})
-
-/** Whether something accepts connections on the port. */
-const listening = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = connect(port, "127.0.0.1")
-  const done = (open: boolean) => {
-    socket.destroy()
-    resolve(open)
-  }
-  socket.once("connect", () => done(true)).once("error", () => done(false))
-  socket.setTimeout(500, () => done(false))
-})
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const port = (s.address() as { port: number }).port
-    s.close(() => resolve(port))
-  })
-  s.on("error", reject)
 })

@@ -6,6 +6,23 @@ import { publishOnce } from "../../pipeline/metrics/MetricsPublisher.js"
 import { sourcePolls } from "../../pipeline/poll/metrics.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { Redis } from "../../shared/db/Redis.js"
+import { SqlClient } from "@effect/sql"
+import { circuitKey } from "../../shared/sources/pollState.js"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { freePort, portOpen } from "../support/processes.js"
+import { waitFor } from "../support/wait.js"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+/** redis-server on PATH (the machines this runs on have it; the Redis-away case skips without it) */
+const redisServer = (() => {
+  try {
+    return execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim() || null
+  } catch {
+    return null
+  }
+})()
+
 import { makeTestEnv } from "../support/harness.js"
 import { api } from "../support/http.js"
 
@@ -23,7 +40,9 @@ const url = (which: string, path: string) => `http://127.0.0.1:${ports[which]}${
 beforeAll(async () => {
   await rt.runtime()
 })
+const children: Array<ChildProcess> = []
 afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL")
   await rt.dispose()
   await env.cleanup()
 })
@@ -66,4 +85,56 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/# TYPE pipeline_source_polls_total counter/)
     expect(text).toMatch(/pipeline_source_polls_total\{source="src-a",outcome="ok",worker="worker-1"\} 4/)
   })
+
+  it("shows what operators' alerts read: stores up, circuits open, subscriptions switched off, stage lag in seconds", async () => {
+    const scrape = async (which: string) => (await fetch(url(which, "/metrics"), { headers: { Authorization: "Bearer s3cret-token" } })).text()
+    await rt.runPromise(Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const redis = yield* Redis
+      yield* sql`INSERT INTO sources (id, adapter, jurisdiction, url, poll_interval_s) VALUES ('ops-open', 'wzdx', 'IA', 'http://127.0.0.1:9/a', 60), ('ops-shut', 'wzdx', 'IA', 'http://127.0.0.1:9/b', 60)`
+      yield* redis.use("circuit", (c) => c.set(circuitKey(redis, "ops-open"), JSON.stringify({ failures: 5, openUntil: Date.now() + 600_000, cooldownMs: 600_000 })))
+      const { customerId: id } = yield* createKey({ plan: "pro", email: "ops-metrics@example.com" })
+      yield* sql`INSERT INTO webhook_subscriptions (id, customer_id, url, secret_enc, secret_hint, jurisdictions, match_jurisdictions, is_enabled, disabled_reason)
+        VALUES ('wh_ops1', ${id}, 'https://example.com/a', decode('00', 'hex'), 'x', '{IA}', '{IA}', false, 'failures'),
+               ('wh_ops2', ${id}, 'https://example.com/b', decode('00', 'hex'), 'x', '{IA}', '{IA}', false, 'failures'),
+               ('wh_ops3', ${id}, 'https://example.com/c', decode('00', 'hex'), 'x', '{IA}', '{IA}', true, null)`
+    }))
+    const text = await scrape("open")
+    expect(text).toMatch(/dependency_up\{dependency="postgres"\} 1/)
+    expect(text).toMatch(/dependency_up\{dependency="redis"\} 1/)
+    expect(text).toMatch(/pipeline_source_circuit_open\{source="ops-open"\} 1/)
+    expect(text).toMatch(/pipeline_source_circuit_open\{source="ops-shut"\} 0/)
+    expect(text).toMatch(/webhook_subscriptions_disabled\{reason="failures"\} 2/)
+    expect(text).toMatch(/webhook_subscriptions_disabled\{reason="gone"\} 0/)
+    // the group made above holds entries it has not finished: their age, in seconds
+    expect(text).toMatch(/stage_lag_seconds\{group="materialize"\} \d/)
+  }, 30_000)
+
+  it.skipIf(!redisServer)("answers a scrape with its Redis gone, saying so in dependency_up", async () => {
+    // an API process on a Redis of this test's own, which is then killed
+    const redisPort = await freePort()
+    const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...realClock } = process.env
+    const redis = spawn(redisServer!, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore", env: realClock })
+    children.push(redis)
+    await waitFor(() => portOpen(redisPort), 10_000)
+    const port = await freePort()
+    const apiProcess = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
+      cwd: root, stdio: "ignore",
+      env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: env.prefix, PORT: String(port), API_WORKERS: "1", ROUTING_PRELOAD: "false", METRICS_TOKEN: "s3cret-token", LOG_LEVEL: "warn" }
+    })
+    children.push(apiProcess)
+    const scrape = () => fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: "Bearer s3cret-token" } })
+    await waitFor(() => fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status === 200, () => false), 60_000)
+    expect(await (await scrape()).text()).toMatch(/dependency_up\{dependency="redis"\} 1/)
+    redis.kill("SIGKILL")
+    await new Promise((resolve) => redis.once("exit", resolve))
+    const away = await scrape()
+    expect(away.status).toBe(200)
+    const text = await away.text()
+    expect(text).toMatch(/dependency_up\{dependency="redis"\} 0/)
+    expect(text).toMatch(/dependency_up\{dependency="postgres"\} 1/)
+    // what needs only Postgres is still there; what needs Redis is left out
+    expect(text).toMatch(/webhook_subscriptions_disabled\{reason="failures"\} \d/)
+    expect(text).not.toMatch(/pipeline_source_circuit_open\{/)
+  }, 90_000)
 })

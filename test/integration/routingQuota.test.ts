@@ -1,12 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { ChildProcess } from "node:child_process"
-import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
 import { Redis } from "../../shared/db/Redis.js"
 import { api } from "../support/http.js"
-import { startProcess } from "../support/processes.js"
+import { freePort, startProcess } from "../support/processes.js"
 import { E, routingProcessEnv, routingWorld, W } from "../support/routingWorld.js"
 import { waitFor } from "../support/wait.js"
 
@@ -203,11 +202,3 @@ describe("routing quota", () => {
   }, 90_000)
 })
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createServer()
-  s.listen(0, "127.0.0.1", () => {
-    const port = (s.address() as { port: number }).port
-    s.close(() => resolve(port))
-  })
-  s.on("error", reject)
-})

@@ -1,5 +1,6 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
+import { connect, createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { afterAll } from "vitest"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
@@ -45,3 +46,24 @@ export const processWorld = (overrides: Partial<AppSettings> = {}) => {
     group: (name: string) => rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === name))
   }
 }
+
+/** A TCP port free on loopback just now, for a process a test starts. */
+export const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = createServer()
+  s.listen(0, "127.0.0.1", () => {
+    const port = (s.address() as { port: number }).port
+    s.close(() => resolve(port))
+  })
+  s.on("error", reject)
+})
+
+/** Whether something accepts connections on this loopback port. */
+export const portOpen = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = connect(port, "127.0.0.1")
+  const done = (open: boolean) => {
+    socket.destroy()
+    resolve(open)
+  }
+  socket.once("connect", () => done(true)).once("error", () => done(false))
+  socket.setTimeout(500, () => done(false))
+})

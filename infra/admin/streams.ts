@@ -1,0 +1,38 @@
+import { Effect } from "effect"
+import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+
+/** Dead letters listed at most this many at a time, oldest first. */
+const LIST_MAX = 200
+/** Entries read to find a group's: the stream holds few, and each is a change that needs a person. */
+const SCAN_MAX = 10_000
+
+const changeIdOf = (body: string) => {
+  try {
+    const v = JSON.parse(body) as { change_id?: unknown }
+    return typeof v.change_id === "string" ? v.change_id : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The dead-letter stream as an operator reads it (alert MessagesDeadLettered): each entry's
+ * group, change, cause and time, oldest first, optionally of one group.
+ */
+export const listDeadLetters = (group?: string) =>
+  Effect.flatMap(RedisStreams, (s) => s.deadLetters(SCAN_MAX)).pipe(
+    Effect.map((rows) => rows.filter((r) => group === undefined || r.group === group).slice(0, LIST_MAX).map((r) => ({
+      entry: r.entry, group: r.group, change_id: changeIdOf(r.body), cause: r.cause, dead_lettered_at: r.at, stream_id: r.streamId
+    }))),
+    Effect.provide(RedisStreams.layer))
+
+/**
+ * Sends a dead letter back through the stage that failed it, once its cause is mended: the other
+ * stages acknowledge it unread, so nothing they did is done twice.
+ */
+export const replayDeadLetter = (entry: string) =>
+  Effect.flatMap(RedisStreams, (s) => s.replayDeadLetter(entry)).pipe(
+    Effect.map((r) => r === undefined
+      ? { replayed: false as const, reason: `no dead letter ${entry} holding a change for a group (listed by: admin streams dead-letters)` }
+      : { replayed: true as const, entry, group: r.group, change_id: changeIdOf(r.body), stream_id: r.streamId }),
+    Effect.provide(RedisStreams.layer))
