@@ -1,24 +1,32 @@
 import { Effect } from "effect"
 import client from "prom-client"
-import { workerSnapshots } from "../../shared/metrics/WorkerMetrics.js"
+import { type PublishedSeries, workerSnapshots, writeWorkerMetrics } from "../../shared/metrics/WorkerMetrics.js"
 import type { ApiRuntime } from "../runtime.js"
+import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
 import { operationsSnapshot, type OperationsSnapshot } from "./operationsSnapshot.js"
 
+/** How often an API worker writes its own counters to Redis for the other workers' scrapes. */
+const PUBLISH_EVERY_MS = 5000
 
 /**
  * The API's Prometheus registry: its own request counts and latency per route, plus — read at
  * scrape time — every live pipeline worker's published counters and the stream lag per group.
+ * A scrape reaches one of the API's workers (they share a port), so each worker's own counters
+ * (requests, latency, shared answers) are labelled `worker` and published to Redis like the
+ * pipeline's: whichever worker answers shows every worker's series, and rates stay whole.
  */
 export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">) => {
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry, prefix: "api_" })
+  const self = `api-${process.pid}`
+  const own = new client.Registry()
   const requests = new client.Counter({
-    name: "http_requests_total", help: "API requests by route, method and status", labelNames: ["route", "method", "status"] as const, registers: [registry]
+    name: "http_requests_total", help: "API requests by route, method and status", labelNames: ["route", "method", "status"] as const, registers: [own]
   })
   const latency = new client.Histogram({
     name: "http_request_duration_seconds", help: "API request latency by route", labelNames: ["route", "method"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry]
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [own]
   })
   // one snapshot per scrape feeds the gauges operators' alerts read (infra/observability/alerts.yml)
   let snapshot: Promise<OperationsSnapshot> | undefined
@@ -68,23 +76,37 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
   if (cache) {
     new client.Counter({
       name: "api_response_cache_answers_total", help: "Shared-answer outcomes: hit, stale (within the staleness budget), miss, shared (joined a computation), bypass (no live invalidation feed)",
-      labelNames: ["outcome"] as const, registers: [registry],
+      labelNames: ["outcome"] as const, registers: [own],
       collect() {
         this.reset()
         for (const [outcome, n] of Object.entries(cache.counts())) this.inc({ outcome }, n)
       }
     })
     new client.Gauge({
-      name: "api_response_cache_bytes", help: "Bytes of shared answers held by this worker", registers: [registry],
+      name: "api_response_cache_bytes", help: "Bytes of shared answers held by this worker", registers: [own],
       collect() { this.set(cache.stats().bytes) }
     })
   }
 
-  /** Worker series are rendered by hand after the registry: their names and labels are only known at scrape time. */
+  /** This worker's own series as published series (a histogram as its _bucket, _sum and _count counters). */
+  const ownSeries = async (): Promise<Array<PublishedSeries>> =>
+    (await own.getMetricsAsJSON()).flatMap((m) => m.values.map((v) => ({
+      name: (v as { metricName?: string }).metricName ?? m.name, help: m.help, type: String(m.type) === "gauge" ? "gauge" as const : "counter" as const,
+      labels: Object.fromEntries(Object.entries(v.labels).map(([k, x]) => [k, String(x)])), value: v.value
+    })))
+  // every few seconds, and not holding the process open; a Redis away is skipped past
+  const publish = () => ownSeries().then((series) => rt.run(Effect.flatMap(nowMillis, (at) => writeWorkerMetrics({ worker: self, at, series })).pipe(Effect.timeout("2 seconds"), Effect.ignore)))
+  setInterval(() => void publish().catch(() => undefined), PUBLISH_EVERY_MS).unref()
+
+  /**
+   * Worker series are rendered by hand after the registry: their names and labels are only
+   * known at scrape time. This worker's own come from memory (so they survive a Redis away).
+   */
   const renderWorkers = async () => {
-    const snaps = await rt.run(workerSnapshots)
+    const mine = { worker: self, series: await ownSeries() }
+    const others = await rt.run(Effect.map(workerSnapshots, (snaps) => snaps.filter((s) => s.worker !== self)).pipe(Effect.timeout("2 seconds"), Effect.orElseSucceed(() => [])))
     const families = new Map<string, { help: string; type: string; lines: Array<string> }>()
-    for (const snap of snaps) {
+    for (const snap of [mine, ...others]) {
       for (const s of snap.series) {
         const f = families.get(s.name) ?? { help: s.help, type: s.type, lines: [] }
         families.set(s.name, f)
@@ -104,9 +126,7 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
     render: async () => {
       snapshot = undefined
       try {
-        // the workers' series live in Redis: past the probes' time limit they are left out
-        const workers = await rt.run(Effect.tryPromise(renderWorkers).pipe(Effect.timeout("2 seconds"), Effect.orElseSucceed(() => "")))
-        return (await registry.metrics()) + workers
+        return (await registry.metrics()) + (await renderWorkers())
       } finally {
         snapshot = undefined
       }

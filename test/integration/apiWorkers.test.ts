@@ -52,7 +52,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}/api/v1`
   primary = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, PORT: String(port), API_WORKERS: String(WORKERS), LOG_LEVEL: "warn", ROUTING_PRELOAD: "false", DRAIN_GRACE_MS: "200" },
+    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, PORT: String(port), API_WORKERS: String(WORKERS), LOG_LEVEL: "warn", ROUTING_PRELOAD: "false", DRAIN_GRACE_MS: "200", METRICS_TOKEN: "workers-token" },
     stdio: ["ignore", "ignore", "inherit"]
   })
   await until("the API answers", healthy, 60_000)
@@ -91,6 +91,22 @@ describe("API workers", () => {
     expect(statuses.filter((s) => s === 200).length).toBe(LIMIT)
     expect(statuses.filter((s) => s === 429).length).toBe(120 - LIMIT)
   })
+
+  it("shows every worker's request counts in each /metrics answer, whichever worker gives it", async () => {
+    for (let i = 0; i < 30; i++) expect((await get("/health")).status).toBe(200)
+    // each worker publishes its own counters every 5 s
+    await sleep(6000)
+    const sums: Array<number> = []
+    for (let i = 0; i < 6; i++) {
+      const text = await (await fetch(`${base.replace("/api/v1", "")}/metrics`, { headers: { authorization: "Bearer workers-token", connection: "close" } })).text()
+      const lines = text.split("\n").filter((l) => l.startsWith('http_requests_total{route="/api/v1/health",method="GET",status="200"'))
+      expect(new Set(lines.map((l) => /worker="([^"]+)"/.exec(l)?.[1])).size, text.slice(0, 400)).toBe(WORKERS)
+      sums.push(lines.reduce((n, l) => n + Number(l.split(" ").pop()), 0))
+    }
+    // the same total whichever worker answered: no counter seems to jump back
+    expect(new Set(sums).size).toBe(1)
+    expect(sums[0]).toBeGreaterThanOrEqual(30)
+  }, 30_000)
 
   it("replaces a worker that dies, and keeps answering meanwhile; no request is left hanging", async () => {
     const [victim, ...others] = workers()

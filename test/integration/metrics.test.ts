@@ -77,9 +77,10 @@ describe("GET /metrics", () => {
       yield* publishOnce("worker-1")
     }))
     const text = await (await fetch(url("open", "/metrics"), { headers: { Authorization: "Bearer s3cret-token" } })).text()
-    expect(text).toMatch(/http_requests_total\{route="\/api\/v1\/events",method="GET",status="200"\} 1/)
-    expect(text).toMatch(/http_requests_total\{route="\/api\/v1\/events\/:id",method="GET",status="404"\} 1/)
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="[^"]+",route="\/api\/v1\/events",method="GET"\}/)
+    // this worker's own, labelled with it (a scrape reaches one of the API's workers and shows all)
+    expect(text).toMatch(/http_requests_total\{route="\/api\/v1\/events",method="GET",status="200",worker="api-\d+"\} 1/)
+    expect(text).toMatch(/http_requests_total\{route="\/api\/v1\/events\/:id",method="GET",status="404",worker="api-\d+"\} 1/)
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{[^}]*le="[^"]+"[^}]*route="\/api\/v1\/events"[^}]*\}|http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/events"[^}]*le="[^"]+"[^}]*\}/)
     // 2 never delivered + 1 delivered and not acknowledged
     expect(text).toMatch(/stage_lag_messages\{group="materialize"\} 3/)
     expect(text).toMatch(/# TYPE pipeline_source_polls_total counter/)
