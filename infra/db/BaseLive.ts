@@ -8,3 +8,6 @@ export const migrate = migrateWith(seedReferenceData)
 
 /** Config, a migrated and seeded database, and Redis: what every process of the service starts from. */
 export const BaseLive = baseLayer(AppConfig.layer, seedReferenceData)
+
+/** The same for an API process: a Redis that goes away is answered (503 with Retry-After), not waited for. */
+export const ApiBaseLive = baseLayer(AppConfig.layer, seedReferenceData, "answer")

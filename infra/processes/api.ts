@@ -1,6 +1,6 @@
 import cluster from "node:cluster"
 import { Effect, Layer } from "effect"
-import { BaseLive } from "../db/BaseLive.js"
+import { ApiBaseLive } from "../db/BaseLive.js"
 import { runMain, shutdownTimeoutMs } from "../../shared/runMain.js"
 import { apiWorkersConfig } from "../../shared/config/AppConfig.js"
 import { runClusterPrimary, workerSignals } from "../../shared/lifecycle/runCluster.js"
@@ -13,4 +13,4 @@ import { ApiServerLive } from "../../api/server.js"
  */
 const workers = Effect.runSync(apiWorkersConfig)
 if (cluster.isPrimary && workers > 1) runClusterPrimary({ workers, name: "api", shutdownTimeoutMs })
-else runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(BaseLive))), { signals: workerSignals() })
+else runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(ApiBaseLive))), { signals: workerSignals() })

@@ -49,19 +49,31 @@ const connect = (url: string, name: string) =>
   )
 
 export class Redis extends Context.Tag("shared/Redis")<Redis, RedisService>() {
-  static readonly layer = Layer.scoped(
-    Redis,
-    Effect.gen(function* () {
-      const config = yield* AppConfig
-      const client = yield* connect(config.redisUrl, "road-data")
-      const prefix = config.redisPrefix
-      return {
-        client,
-        prefix,
-        key: (...parts) => [prefix, ...parts].join(":"),
-        use: (op, f) => Effect.tryPromise({ try: () => f(client), catch: (cause) => new RedisError({ op, cause }) }),
-        dedicated: connect(config.redisUrl, "road-data-blocking")
-      } satisfies RedisService
-    })
-  )
+  static readonly layer = Redis.layerFor("wait")
+
+  /**
+   * Redis for a process that meets its absence as `mode` says. `wait` (the pipeline): commands
+   * queue while the client reconnects, so work pauses and resumes. `answer` (the API): once
+   * connected, a command fails at once while Redis is away, so a request is answered 503 with
+   * Retry-After instead of waiting on its rate limit. Both wait for the first connection.
+   */
+  static layerFor(mode: "wait" | "answer") {
+    return Layer.scoped(
+      Redis,
+      Effect.gen(function* () {
+        const config = yield* AppConfig
+        const client = yield* connect(config.redisUrl, "road-data")
+        const prefix = config.redisPrefix
+        return {
+          client,
+          prefix,
+          key: (...parts) => [prefix, ...parts].join(":"),
+          use: (op, f) => mode === "answer" && !client.isReady
+            ? Effect.fail(new RedisError({ op, cause: new Error("Redis is not connected") }))
+            : Effect.tryPromise({ try: () => f(client), catch: (cause) => new RedisError({ op, cause }) }),
+          dedicated: connect(config.redisUrl, "road-data-blocking")
+        } satisfies RedisService
+      })
+    )
+  }
 }

@@ -12,6 +12,7 @@ import { changeScript, observation } from "../support/changes.js"
 import { makeTestEnv } from "../support/harness.js"
 import { groupDrained, publish, waitUntil } from "../support/stream.js"
 import { freePort, portOpen } from "../support/processes.js"
+import { createKey } from "../../infra/admin/keys.js"
 
 /**
  * SIGTERM on real processes (tsx children on this test's database and Redis prefix): a
@@ -136,6 +137,36 @@ describe("graceful shutdown", () => {
     expect(exit.code, api.log()).toBe(0)
     expect(exit.ms).toBeLessThan(6000)
     expect(api.log()).toContain("every part drained")
+  }, 120_000)
+
+  it.skipIf(!redisServer)("an API whose Redis goes away answers keyed requests 503 with Retry-After at once, and 200 when it is back", async () => {
+    const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...realClock } = process.env
+    const redisPort = await freePort()
+    const startRedis = () => {
+      const r = spawn(redisServer!, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore", env: realClock })
+      children.push(r)
+      return r
+    }
+    let redis = startRedis()
+    await run(waitUntil(Effect.promise(() => portOpen(redisPort)), 10_000))
+    const { key } = await run(createKey({ plan: "pro", email: "redis-away@example.com" }))
+    const port = await freePort()
+    const api = start("infra/processes/api.ts", { PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, ROUTING_PRELOAD: "false", API_WORKERS: "1" })
+    const events = () => fetch(`http://127.0.0.1:${port}/api/v1/events?limit=1`, { headers: { "X-API-Key": key }, signal: AbortSignal.timeout(10_000) })
+    await run(waitUntil(Effect.promise(() => fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status === 200, () => false)), 60_000))
+    expect((await events()).status).toBe(200)
+    redis.kill("SIGKILL")
+    await new Promise((resolve) => redis.once("exit", resolve))
+    const t0 = performance.now()
+    const away = await events()
+    expect(away.status, api.log()).toBe(503)
+    expect(away.headers.get("retry-after")).toBe("5")
+    // answered, not left waiting on the rate limit until Redis comes back
+    expect(performance.now() - t0).toBeLessThan(3000)
+    redis = startRedis()
+    await run(waitUntil(Effect.promise(() => events().then((r) => r.status === 200, () => false)), 30_000))
+    api.stop()
+    expect((await api.exited).code, api.log()).toBe(0)
   }, 120_000)
 
   it("an API still connecting to a Redis that is away stops on SIGTERM at once, cleanly", async () => {
