@@ -1,21 +1,21 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { Redis } from "../../shared/db/Redis.js"
 import { readCircuits } from "../../shared/sources/pollState.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { stageLag } from "../queries/SourceStatus.js"
 import { probe } from "../routes/health.js"
 
+/** Each read's time limit: the probes' own. */
+const READ_TIMEOUT = "2 seconds"
+
 /**
  * What an operator's alerts ask of the whole system, read at scrape time by whichever API worker
  * is scraped: whether Postgres and Redis answer (as /health probes them), each source's circuit,
  * webhook subscriptions switched off by the dispatcher, and how far behind each stage is. A part
- * whose store is down is left out (its series vanish; the `up` gauge says why), so a scrape
+ * whose store is down is left out (its series vanish; `dependency_up` says why), so a scrape
  * never fails because of what it reports on.
  */
-const READ_TIMEOUT = "2 seconds"
-
 export const operationsSnapshot = Effect.gen(function* () {
   const now = yield* nowMillis
   const [postgres, redis] = yield* Effect.all([
@@ -33,14 +33,13 @@ export const operationsSnapshot = Effect.gen(function* () {
         SELECT COALESCE(disabled_reason, 'owner') AS reason, count(*)::int AS n FROM webhook_subscriptions WHERE NOT is_enabled GROUP BY 1`, [])
     : []
   const lag = redis === "ok" ? yield* within(stageLag(now), []) : []
-  const groups = redis === "ok" ? yield* within(Effect.flatMap(RedisStreams, (s) => s.groups).pipe(Effect.provide(RedisStreams.layer)), []) : []
   return {
     up: { postgres: postgres === "ok", redis: redis === "ok" },
     circuits: circuits.map((c, i) => ({ source: sources[i].id, open: Option.match(c, { onNone: () => false, onSome: (s) => s.openUntil > now }) })),
     // every reason is present, 0 when none: an alert on the count needs the series to exist
     disabled: ["failures", "gone", "owner"].map((reason) => ({ reason, n: disabled.find((d) => d.reason === reason)?.n ?? 0 })),
     lag: lag.flatMap((g) => (g.behind_seconds === null ? [] : [{ group: g.group, seconds: g.behind_seconds }])),
-    backlog: groups.map((g) => ({ group: g.group, messages: (g.lag ?? 0) + g.pending }))
+    backlog: lag.map((g) => ({ group: g.group, messages: g.lag_messages + g.pending }))
   }
 })
 export type OperationsSnapshot = Effect.Effect.Success<typeof operationsSnapshot>

@@ -31,47 +31,25 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
   // one snapshot per scrape feeds the gauges operators' alerts read (infra/observability/alerts.yml)
   let snapshot: Promise<OperationsSnapshot> | undefined
   const current = () => (snapshot ??= rt.run(operationsSnapshot))
-  new client.Gauge({
-    name: "stage_lag_messages", help: "Stream entries a consumer group has not yet processed (undelivered + unacknowledged)",
-    labelNames: ["group"] as const, registers: [registry],
-    async collect() {
-      this.reset()
-      for (const g of (await current()).backlog) this.set({ group: g.group }, g.messages)
-    }
-  })
-  new client.Gauge({
-    name: "dependency_up", help: "1 when the store answers a 2-second probe as /health asks it, else 0",
-    labelNames: ["dependency"] as const, registers: [registry],
-    async collect() {
-      const { up } = await current()
-      this.set({ dependency: "postgres" }, up.postgres ? 1 : 0)
-      this.set({ dependency: "redis" }, up.redis ? 1 : 0)
-    }
-  })
-  new client.Gauge({
-    name: "pipeline_source_circuit_open", help: "1 while a source's circuit breaker is open (its polls are skipped), else 0",
-    labelNames: ["source"] as const, registers: [registry],
-    async collect() {
-      this.reset()
-      for (const c of (await current()).circuits) this.set({ source: c.source }, c.open ? 1 : 0)
-    }
-  })
-  new client.Gauge({
-    name: "webhook_subscriptions_disabled", help: "Webhook subscriptions switched off, by reason: failures (dead deliveries in a row), gone (HTTP 410), owner",
-    labelNames: ["reason"] as const, registers: [registry],
-    async collect() {
-      this.reset()
-      for (const d of (await current()).disabled) this.set({ reason: d.reason }, d.n)
-    }
-  })
-  new client.Gauge({
-    name: "stage_lag_seconds", help: "Age of the oldest stream entry a consumer group has not finished (0 when it is caught up)",
-    labelNames: ["group"] as const, registers: [registry],
-    async collect() {
-      this.reset()
-      for (const g of (await current()).lag) this.set({ group: g.group }, g.seconds)
-    }
-  })
+  /** A gauge whose series are read from the scrape's snapshot, one per label value. */
+  const snapshotGauge = (name: string, help: string, label: string, series: (o: OperationsSnapshot) => ReadonlyArray<readonly [string, number]>) =>
+    new client.Gauge({
+      name, help, labelNames: [label], registers: [registry],
+      async collect() {
+        this.reset()
+        for (const [value, n] of series(await current())) this.set({ [label]: value }, n)
+      }
+    })
+  snapshotGauge("stage_lag_messages", "Stream entries a consumer group has not yet processed (undelivered + unacknowledged)", "group",
+    (o) => o.backlog.map((g) => [g.group, g.messages]))
+  snapshotGauge("stage_lag_seconds", "Age of the oldest stream entry a consumer group has not finished (0 when it is caught up)", "group",
+    (o) => o.lag.map((g) => [g.group, g.seconds]))
+  snapshotGauge("dependency_up", "1 when the store answers a 2-second probe as /health asks it, else 0", "dependency",
+    (o) => [["postgres", o.up.postgres ? 1 : 0], ["redis", o.up.redis ? 1 : 0]])
+  snapshotGauge("pipeline_source_circuit_open", "1 while a source's circuit breaker is open (its polls are skipped), else 0", "source",
+    (o) => o.circuits.map((c) => [c.source, c.open ? 1 : 0]))
+  snapshotGauge("webhook_subscriptions_disabled", "Webhook subscriptions switched off, by reason: failures (dead deliveries in a row), gone (HTTP 410), owner", "reason",
+    (o) => o.disabled.map((d) => [d.reason, d.n]))
 
   if (cache) {
     new client.Counter({

@@ -1,7 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { Redis, RedisError } from "../../shared/db/Redis.js"
-import { circuitKey, readCircuits } from "../../shared/sources/pollState.js"
+import { clearCircuit, readCircuits } from "../../shared/sources/pollState.js"
 import { nowMillis } from "../../shared/time/Now.js"
 
 /** Every configured source's circuit (alert SourceCircuitOpen): open or closed, failures counted, and until when. */
@@ -26,7 +25,5 @@ export const resetCircuit = (source: string) =>
     const sql = yield* SqlClient.SqlClient
     const [known] = yield* sql<{ id: string }>`SELECT id FROM sources WHERE id = ${source}`
     if (!known) return { reset: false as const, reason: `no source ${source} (listed by: admin sources circuits)` }
-    const redis = yield* Redis
-    const removed = yield* Effect.tryPromise({ try: () => redis.client.del(circuitKey(redis, source)), catch: (cause) => new RedisError({ op: "del circuit", cause }) })
-    return { reset: true as const, source, was_recorded: removed > 0 }
+    return { reset: true as const, source, was_recorded: yield* clearCircuit(source) }
   })

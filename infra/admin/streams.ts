@@ -1,19 +1,14 @@
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { decodeChange } from "../../shared/domain/Change.js"
 
 /** Dead letters listed at most this many at a time, oldest first. */
 const LIST_MAX = 200
 /** Entries read to find a group's: the stream holds few, and each is a change that needs a person. */
 const SCAN_MAX = 10_000
 
-const changeIdOf = (body: string) => {
-  try {
-    const v = JSON.parse(body) as { change_id?: unknown }
-    return typeof v.change_id === "string" ? v.change_id : null
-  } catch {
-    return null
-  }
-}
+/** the change's id, or null for a body that does not decode (dead-lettered for that reason) */
+const changeIdOf = (body: string) => Either.match(decodeChange(body), { onLeft: () => null, onRight: (c) => c.change_id })
 
 /**
  * The dead-letter stream as an operator reads it (alert MessagesDeadLettered): each entry's

@@ -33,3 +33,7 @@ export const readCircuits = (sources: ReadonlyArray<string>) =>
     sources.length === 0
       ? Effect.succeed([] as Array<Option.Option<CircuitState>>)
       : redis.use("circuits", (c) => c.mGet(sources.map((s) => circuitKey(redis, s)))).pipe(Effect.map((texts) => texts.map(decodeCircuit))))
+
+/** Forgets a source's circuit, so its next poll reaches the feed (`admin sources reset-circuit`); whether one was recorded. */
+export const clearCircuit = (source: string) =>
+  Effect.flatMap(Redis, (redis) => redis.use("del circuit", (c) => c.del(circuitKey(redis, source)))).pipe(Effect.map((n) => n > 0))
