@@ -6,7 +6,11 @@
  *     batches of the same size (no stream, no locks, no checks), and the ratio
  *  3. change-to-queryable lag p50/p99 at a fixed offered rate (1,000 changes/s for 10 s)
  * Targets on a 2-core machine: differ ≥ 50,000 records/s, materializer ≥ 10,000 changes/s, lag p99 < 1 s.
+ * Then (unless BENCH_TRACING=off) parts 2 and 3 again in a child process with tracing on
+ * (OTEL_EXPORTER_OTLP_ENDPOINT at a span sink in this process, every change carrying a
+ * traceparent as the poller writes it), printed side by side: what traces cost (issue 33).
  * Uses DATABASE_URL's server (a scratch database it drops afterwards) and REDIS_URL under its own prefix.
+ * Ends with one JSON line of figures.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer, Logger, LogLevel, ManagedRuntime, Schema } from "effect"
@@ -19,6 +23,12 @@ import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { runMaterializer } from "../pipeline/stages/materialize/Materializer.js"
 import { Feature as WzdxFeature, wzdx } from "../pipeline/sources/wzdx.js"
 import { fmt, pct } from "./measure.js"
+import { randomBytes } from "node:crypto"
+import { spawn } from "node:child_process"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
+import { TracingLive, tracingOn } from "../shared/observability/Tracing.js"
 import { compiledGuard } from "../shared/schema/compiledGuard.js"
 import { arrayLiteral } from "../shared/db/arrayLiteral.js"
 import { scratch } from "./scratch.js"
@@ -34,6 +44,9 @@ const RATE = Number(process.env.BENCH_RATE ?? 1000)
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 10)
 /** batches the materializer writes at once (MATERIALIZE_IN_FLIGHT's default) */
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 2)
+/** the traced run, started by the untraced one */
+const TRACED_CHILD = process.env.BENCH_TRACED_CHILD === "1"
+const figures: Record<string, number | string | boolean> = {}
 
 const feature = (i: number, impact: string) => ({
   id: `bench-${i}`,
@@ -122,6 +135,7 @@ const differBench = () => {
       const t3 = performance.now()
       if (t3 - t0 < cold.total) cold = { total: t3 - t0, parse: t1 - t0, decode: t2 - t1, diff: t3 - t2 }
     }
+    figures.differ_cold_rps = Math.round(N / (cold.total / 1000))
     console.log(`differ  ${"cold (all decoded)".padEnd(20)} ${fmt(N / (cold.total / 1000))} records/s (parse+decode+diff of ${fmt(N)} in ${cold.total.toFixed(0)} ms best of ${runs}; ${count} changes)`)
     console.log(`  parts: JSON.parse ${cold.parse.toFixed(0)} ms, adapter decode (record check, record texts and raw fingerprints, mapping) ${cold.decode.toFixed(0)} ms, diff (content hash, ids, changes, entries) ${cold.diff.toFixed(0)} ms`)
     console.log(`  floor: JSON.parse + the adapter's record check ${fmt(N / (floor / 1000))} records/s (${floor.toFixed(0)} ms); cold differ ${(floor / cold.total).toFixed(2)}x its floor`)
@@ -138,6 +152,7 @@ const differBench = () => {
       times.push(performance.now() - t0)
     }
     const best = Math.min(...times)
+    figures[`differ_${label.startsWith("steady") ? "steady" : "changed"}_rps`] = Math.round(N / (best / 1000))
     console.log(`differ  ${label.padEnd(20)} ${fmt(N / (best / 1000))} records/s (parse+decode+diff of ${fmt(N)} in ${best.toFixed(0)} ms best of 5, median ${pct(times, 50).toFixed(0)} ms; ${changes} changes)`)
   }
   // every poll reads its snapshot back from Redis through the entry Schema; the floor is JSON.parse of the same strings
@@ -171,11 +186,11 @@ const creations = (count: number, offset: number, emittedAt: () => string): Arra
 
 const main = async () => {
   console.log(`ingest benchmark on ${process.arch}, node ${process.version}`)
-  if (process.env.BENCH_SKIP_DIFFER !== "1") differBench()
+  if (process.env.BENCH_SKIP_DIFFER !== "1" && !TRACED_CHILD) differBench()
 
   const world = scratch("ingest")
   const prefix = world.prefix
-  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)), Layer.provideMerge(TracingLive("bench"))))
   try {
     await rt.runPromise(Effect.gen(function* () {
       const streams = yield* RedisStreams
@@ -184,7 +199,9 @@ const main = async () => {
       const xadd = (cs: ReadonlyArray<EventChange>) =>
         redis.use("xadd", async (c) => {
           const m = c.multi()
-          for (const ch of cs) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
+          // traced, each call stands for one poll: its changes carry that poll's context
+          const t = tracingOn ? `00-${randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01` : undefined
+          for (const ch of cs) m.xAdd(streams.streamKey, "*", t ? { c: JSON.stringify(ch), t } : { c: JSON.stringify(ch) })
           await m.exec()
         })
       const drained = (group: string) =>
@@ -276,6 +293,7 @@ const main = async () => {
       console.log(`materializer        ${fmt(bestMat)} changes/s (${fmt(N)} creations with history rows, batches of up to ${batch}, ${IN_FLIGHT} in flight, best of ${ROUNDS})`)
       console.log(`  floor: UNNEST upsert ${fmt(bestFloor)} rows/s (the same events + history rows, one connection, best of ${ROUNDS}); materializer ${(bestMat / bestFloor).toFixed(2)}x its floor`)
       console.log(`  floor on ${IN_FLIGHT} connections ${fmt(bestWide)} rows/s; materializer ${(bestMat / bestWide).toFixed(2)}x that`)
+      Object.assign(figures, { materializer_cps: Math.round(bestMat), floor_rps: Math.round(bestFloor), floor_wide_rps: Math.round(bestWide), materializer_floor_ratio: Number((bestMat / bestWide).toFixed(2)) })
       const relaunched = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: batch, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5, inFlight: IN_FLIGHT }))
 
       // 3. lag at a fixed offered rate
@@ -297,6 +315,7 @@ const main = async () => {
       yield* Fiber.interrupt(relaunched)
       const lags = (yield* sql<{ ms: number }>`
         SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events`).map((r) => Number(r.ms))
+      Object.assign(figures, { lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)) })
       console.log(`lag at ${fmt(RATE)} changes/s  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms over ${fmt(lags.length)} changes (${LAG_SECONDS} s)`)
       const keys = yield* redis.use("keys", (c) => c.keys(`${prefix}:*`))
       if (keys.length > 0) yield* redis.use("del", (c) => c.del(keys))
@@ -304,6 +323,50 @@ const main = async () => {
   } finally {
     await rt.dispose()
     await world.drop()
+  }
+  if (TRACED_CHILD) return console.log(JSON.stringify({ bench: "ingest-traced", ...figures }))
+  const traced = process.env.BENCH_TRACING === "off" ? undefined : await tracedRun()
+  if (traced) {
+    console.log(`tracing off / on: materializer ${fmt(Number(figures.materializer_cps))} / ${fmt(Number(traced.figures.materializer_cps))} changes/s (${(Number(traced.figures.materializer_floor_ratio)).toFixed(2)}x the floor traced, ${Number(figures.materializer_floor_ratio).toFixed(2)}x untraced); lag p99 ${figures.lag_p99_ms} / ${traced.figures.lag_p99_ms} ms; ${fmt(traced.spans)} spans exported`)
+    Object.assign(figures, {
+      traced_materializer_cps: traced.figures.materializer_cps, traced_materializer_floor_ratio: traced.figures.materializer_floor_ratio,
+      traced_lag_p99_ms: traced.figures.lag_p99_ms, traced_spans: traced.spans
+    })
+  }
+  console.log(JSON.stringify({ bench: "ingest", records: N, rate: RATE, in_flight: IN_FLIGHT, ...figures }))
+}
+
+/** Parts 2 and 3 again in a child with tracing on, its spans counted by a sink here. */
+const tracedRun = async () => {
+  let spans = 0
+  const sink = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      spans += (Buffer.concat(chunks).toString("utf8").match(/"spanId"/g) ?? []).length
+      res.writeHead(200, { "Content-Type": "application/json" })
+      res.end("{}")
+    })
+  })
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve))
+  console.log("\nthe same with tracing on (OTLP to a sink in this process):")
+  try {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+        env: { ...process.env, BENCH_TRACED_CHILD: "1", OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`, OTEL_BSP_SCHEDULE_DELAY: "1000" },
+        stdio: ["ignore", "pipe", "inherit"]
+      })
+      let text = ""
+      child.stdout.on("data", (d: Buffer) => {
+        text += d.toString("utf8")
+        process.stdout.write(d.toString("utf8").replace(/^(?!\{)/gm, "  "))
+      })
+      child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`traced run exited ${code}`))))
+    })
+    const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"))
+    return line ? { figures: JSON.parse(line) as Record<string, number>, spans } : undefined
+  } finally {
+    sink.close()
   }
 }
 

@@ -5,6 +5,7 @@ import { PipelineLive } from "../pipeline/PipelineLive.js"
 import { CatalogueLive } from "./catalogue/CatalogueLive.js"
 import { BaseLive } from "./db/BaseLive.js"
 import { runMain } from "../shared/runMain.js"
+import { TracingLive } from "../shared/observability/Tracing.js"
 
 /**
  * `npm start`: migrations, the pipeline, the API and — when no SOURCES_FILE is set — the
@@ -13,6 +14,7 @@ import { runMain } from "../shared/runMain.js"
 const Main = Layer.mergeAll(ApiServerLive(), PipelineLive(`${hostname()}-${process.pid}`)).pipe(
   Layer.provide(CatalogueLive({ startSimulator: true })),
   Layer.provide(BaseLive),
+  Layer.provide(TracingLive("service")),
   Layer.tap(() => Effect.logInfo("road-data service started"))
 )
 

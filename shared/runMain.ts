@@ -1,6 +1,7 @@
 import { Cause, Config, Effect, Exit, Fiber, Logger, LogLevel } from "effect"
 import { allDrained, requestDrain, stillDraining } from "./lifecycle/Drain.js"
 import { limitHeapGrowth } from "./lifecycle/heapGrowth.js"
+import { LogLinesLive } from "./observability/logLines.js"
 
 const LEVELS: Record<string, LogLevel.LogLevel> = {
   trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warning,
@@ -23,7 +24,7 @@ export const shutdownTimeoutMs = Effect.runSync(
 export const runMain = <E>(program: Effect.Effect<never, E>, options: { readonly signals?: ReadonlyArray<NodeJS.Signals> } = {}) => {
   limitHeapGrowth()
   const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
-  const withLogs = <A, E2>(e: Effect.Effect<A, E2>) => e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(Logger.logFmt))
+  const withLogs = <A, E2>(e: Effect.Effect<A, E2>) => e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(LogLinesLive))
   const fiber = Effect.runFork(withLogs(program))
   let forced = false
   let stopping = false

@@ -19,6 +19,7 @@ import { CacheDependencies } from "../cache/dependsOn.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
 import { type PreparedAnswer, prepareJson, writePrepared } from "./preparedAnswer.js"
 import { cacheKeyOf, keepFor } from "../cache/cacheKey.js"
+import { spanFrom, tracingOn } from "../../shared/observability/Tracing.js"
 
 export interface Admission {
   /** key → caller, or a 401 / plan-state 403 */
@@ -52,14 +53,14 @@ const defaultStatus = (r: Route) => Math.min(...Object.keys(r.responses).map(Num
  * Schemas (a 400 naming the parameter) and the handler. Every JSON GET answer is serialized once
  * with its ETag, so If-None-Match gets 304. A failure is rethrown as its own tagged error for
  * `errorMiddleware`, the one place errors become HTTP bodies. No tracing spans are made on this
- * path (about a tenth of a request's CPU) until traces are configured.
+ * path (about a tenth of a request's CPU) unless traces are configured (OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: ApiRuntime, admission: Admission) => {
   for (const r of routes) {
     const status = defaultStatus(r)
     router[r.method](r.path, async (ctx) => {
       const headers: ResponseHeaders = { set: (name, value) => ctx.set(name, value) }
-      const exit = await rt.runExit(Effect.withTracerEnabled(program(r, ctx, headers, admission, rt), false))
+      const exit = await rt.runExit(withRequestSpan(r, ctx, program(r, ctx, headers, admission, rt)))
       if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
       if (exit.value instanceof Prepared) return writePrepared(ctx as Koa.Context, exit.value.answer, cacheControlOf(r))
       const reply = exit.value instanceof Reply ? exit.value : new Reply(status, exit.value)
@@ -75,6 +76,20 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: Ap
       if (type && reply.body !== undefined) ctx.type = type
     })
   }
+}
+
+/**
+ * A request's server span (its parent the caller's `traceparent`, when sent), when traces are
+ * configured; else no span at all.
+ */
+const withRequestSpan = <A, E, R>(r: Route, ctx: Koa.ParameterizedContext, effect: Effect.Effect<A, E, R>) => {
+  // what a request logs carries its id, the one its answer's X-Request-Id names
+  const logged = Effect.annotateLogs(effect, "request_id", String(ctx.state.requestId ?? ""))
+  return tracingOn
+    ? logged.pipe(spanFrom(`${r.method.toUpperCase()} ${r.path}`, ctx.get("traceparent") || undefined, {
+        kind: "server", attributes: { "http.request.method": r.method.toUpperCase(), "http.route": r.path, "url.path": ctx.path, request_id: String(ctx.state.requestId ?? "") }
+      }))
+    : Effect.withTracerEnabled(logged, false)
 }
 
 /**
@@ -97,7 +112,7 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
       return prepareJson(reply.status, reply.body, reply.contentType ?? r.responses[reply.status]?.contentType ?? "application/json", recorded)
     })
   )
-  return rt.runExit(Effect.withTracerEnabled(effect, false)).then((exit) => ({
+  return rt.runExit(tracingOn ? effect.pipe(Effect.withSpan("shared answer", { attributes: { "http.route": r.path } })) : Effect.withTracerEnabled(effect, false)).then((exit) => ({
     value: exit,
     keep: Exit.isSuccess(exit) && exit.value.status === 200 && declared
       ? { tags: [...tags], ttlMs: keepFor(auth.plan), bytes: exit.value.body.length + 512 }

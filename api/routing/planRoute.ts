@@ -14,6 +14,7 @@ import { arrivalWithRests, projectHos } from "../../shared/routing/hos/projectHo
 import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shared/routing/hos/rulesets.js"
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
+import { traced } from "../../shared/observability/Tracing.js"
 
 /** The warning type a network limit would have raised. */
 const LIMIT_WARNING: Record<LimitAvoided["dimension"], string> = { height: "bridge_clearance", weight: "weight_restriction", length: "truck_restriction", axles: "truck_restriction", hazmat: "truck_restriction", trucks: "truck_restriction" }
@@ -72,7 +73,7 @@ export const planRoute = (req: PlanRequest) =>
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
     const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
-    let found = yield* engine.route(base)
+    let found = yield* engine.route(base).pipe(traced("routing search"))
     // while rerouting, the primary's arrivals count its rests taken where the hours run out
     // (the final judging below stops at the places to rest it finds)
     const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
@@ -103,7 +104,7 @@ export const planRoute = (req: PlanRequest) =>
     // state miles: the network's own where it knows them; the polygons are read only when it does not
     const polygons = candidates.every((r) => r.regions) ? undefined : yield* stateBoundaries
     const regions = candidates.map((r) => regionLengths(r, () => polygons!))
-    const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]]))
+    const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]])).pipe(traced("routing hazards"))
     const results = judgeRoutes(candidates, evaluation, nowMs, placed)
     const routes = candidates.map((r, i) => {
       const shaped = { ...shapeRoute(r, req, tolls, truck), warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
@@ -126,7 +127,7 @@ export const planRoute = (req: PlanRequest) =>
     const cells = rows.coverOf(candidates[0], options.bufferM)
     // a refetch judges `placed` again as long as no change has touched these res-5 cells since xmin
     return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
-  })
+  }).pipe(traced("routing plan"))
 
 const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosInput => {
   const { ruleset: _r, ...counters } = h

@@ -4,6 +4,7 @@ import { Context, Data, Effect, Layer, Schema } from "effect"
 import { compiledGuard } from "../../shared/schema/compiledGuard.js"
 import { Redis, RedisError } from "../../shared/db/Redis.js"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { currentTraceparent } from "../../shared/observability/Tracing.js"
 
 export class LeaseLost extends Data.TaggedError("LeaseLost")<{ readonly source: string }> {}
 
@@ -129,7 +130,7 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
         })
 
       /** One chunk in one MULTI/EXEC, fenced on the lease: its changes and their entries land together or not at all. */
-      const commitChunk = <S>(source: string, chunk: SnapshotDelta<S>, fence: Fence | null) =>
+      const commitChunk = <S>(source: string, chunk: SnapshotDelta<S>, fence: Fence | null, traceparent: string | undefined) =>
         Effect.tryPromise({
           try: () =>
             redis.client.executeIsolated(async (c) => {
@@ -141,7 +142,7 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
                 }
               }
               const m = c.multi()
-              streams.appendInTransaction(m, chunk.changes.map((ch) => JSON.stringify(ch)))
+              streams.appendInTransaction(m, chunk.changes.map((ch) => JSON.stringify(ch)), traceparent)
               if (chunk.upserts.size > 0) {
                 m.hSet(snapKey(source), Object.fromEntries([...chunk.upserts].map(([k, v]) => [k, JSON.stringify(v)])))
               }
@@ -161,8 +162,9 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
       const commit = <S>(source: string, delta: SnapshotDelta<S>, fence: Fence | null) =>
         Effect.gen(function* () {
           let done = 0
+          const traceparent = yield* currentTraceparent
           for (const chunk of commitChunks(delta, COMMIT_CHUNK)) {
-            yield* commitChunk(source, chunk, fence)
+            yield* commitChunk(source, chunk, fence, traceparent)
             done += chunk.changes.length
           }
           return done

@@ -12,6 +12,7 @@ import { drainParticipant, drainRequested, isDraining } from "../../shared/lifec
 import { CIRCUIT_SKIP } from "../../shared/sources/pollState.js"
 import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
+import { traced } from "../../shared/observability/Tracing.js"
 
 export class UnknownAdapter extends Data.TaggedError("UnknownAdapter")<{ readonly message: string }> {}
 
@@ -65,13 +66,13 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     // (the largest thing a poll holds) is garbage before the diff and the commit begin
     const read: Attempt<S> | Readonly<{ decoded: Decoded<O>; status: number; validators: Validators }> = yield* Effect.gen(function* () {
       if (isOpen(circuit, startMs)) return failed(CIRCUIT_SKIP, null, false)
-      const fetched = yield* Effect.either(upstream.fetch(source, validators))
+      const fetched = yield* Effect.either(upstream.fetch(source, validators).pipe(traced("poll.fetch")))
       if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
       const res = fetched.right
       if (res._tag === "NotModified") {
         return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: [differ.touch(kind, prev, startMs)], upstreamFailed: false } as Attempt<S>
       }
-      const decoded = decoder.decode(decode, res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev), payloadText: res.text })
+      const decoded = yield* Effect.sync(() => decoder.decode(decode, res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev), payloadText: res.text })).pipe(traced("poll.decode"))
       if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
       return { decoded: decoded.right, status: res.status, validators: res.validators }
     })
@@ -96,8 +97,15 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
       } as Attempt<S>
     })
 
+    // the diff is worked out slice by slice as the commit takes it (diffSlices), so each slice
+    // gets a diff span and a commit span; the commit's context rides in every change it writes
     let committed = 0
-    for (const delta of attempt.result) committed += yield* store.commit(source.id, delta, lease.fence(source.id, token))
+    const slices = attempt.result[Symbol.iterator]()
+    for (;;) {
+      const next = yield* Effect.sync(() => slices.next()).pipe(traced("poll.diff"))
+      if (next.done) break
+      committed += yield* store.commit(source.id, next.value, lease.fence(source.id, token)).pipe(traced("poll.commit", { attributes: { changes: next.value.changes.length } }))
+    }
     const nextCircuit = attempt.upstreamFailed
       ? onFailure(circuit, startMs, circuitPolicy(intervalMs))
       : attempt.error === CIRCUIT_SKIP ? circuit : onSuccess()
@@ -116,7 +124,7 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     yield* attempt.outcome === "error" ? Effect.logWarning(`${summary}: ${attempt.error}`) : committed > 0 ? Effect.logInfo(summary) : Effect.logDebug(summary)
     yield* lease.hold(source.id, token, intervalMs - (endMs - startMs))
     return attempt.outcome
-  }).pipe(Effect.annotateLogs("source", source.id))
+  }).pipe(Effect.annotateLogs("source", source.id), traced("poll", { root: true, attributes: { source: source.id } }))
 
 
 /**

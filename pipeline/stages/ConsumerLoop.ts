@@ -6,6 +6,7 @@ import { RedisStreams, type StreamMessage } from "../../shared/bus/RedisStreams.
 import { changesMaterialized, deadLettered } from "./metrics.js"
 import { drainParticipant, isDraining } from "../../shared/lifecycle/Drain.js"
 import { fromTheStart, type JoinGroup } from "./joinGroup.js"
+import { batchSpan } from "../../shared/observability/Tracing.js"
 
 export interface ConsumerOptions {
   readonly group: string
@@ -100,7 +101,13 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
             yield* Metric.increment(deadTagged)
           }
           if (good.length === 0) return
-          const whole = Either.isRight(prepared) ? yield* Effect.either(stage.write(prepared.right)) : Either.left(prepared.left)
+          const carried = good.map(([m, c]) => ({ changeId: c.change_id, traceparent: m.traceparent }))
+          const whole = Either.isRight(prepared)
+            ? yield* Effect.either(stage.write(prepared.right).pipe(
+              Effect.zipRight(Effect.logInfo(`${options.group}: wrote ${good.length} changes`).pipe(
+                Effect.annotateLogs({ first_change: good[0][1].change_id, last_change: good[good.length - 1][1].change_id }))),
+              batchSpan(`${options.group} batch`, carried)))
+            : Either.left(prepared.left)
           if (Either.isRight(whole)) {
             yield* streams.ack(options.group, good.map(([m]) => m.id))
             yield* Metric.incrementBy(tagged, good.length)
@@ -109,7 +116,7 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
           yield* Effect.logWarning(`${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`)
           const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
           for (const [m, c] of good) {
-            const one = yield* Effect.either(applyOne(c))
+            const one = yield* Effect.either(applyOne(c).pipe(batchSpan(`${options.group} change`, [{ changeId: c.change_id, traceparent: m.traceparent }])))
             if (Either.isRight(one)) {
               yield* streams.ack(options.group, [m.id])
               yield* Metric.increment(tagged)

@@ -5,6 +5,8 @@ import { nowIso } from "../time/Now.js"
 export interface StreamMessage {
   readonly id: string
   readonly body: string
+  /** the W3C trace context of the poll that wrote the change (when tracing is on) */
+  readonly traceparent?: string
   /** a dead letter replayed for the one group that failed it (`admin streams replay`): the others skip it */
   readonly onlyGroup?: string
 }
@@ -67,9 +69,10 @@ export interface RedisStreamsService {
   readonly trimProcessed: Effect.Effect<number, RedisError>
   /**
    * Queues the XADD of change bodies onto a caller's MULTI, so a poll's changes and its snapshot
-   * update commit together (the snapshot store's transaction).
+   * update commit together (the snapshot store's transaction). A `traceparent` travels beside
+   * each body (field `t`), so the stages' spans join the poll's trace.
    */
-  readonly appendInTransaction: (multi: { xAdd: (key: string, id: string, message: Record<string, string>) => unknown }, bodies: ReadonlyArray<string>) => void
+  readonly appendInTransaction: (multi: { xAdd: (key: string, id: string, message: Record<string, string>) => unknown }, bodies: ReadonlyArray<string>, traceparent?: string) => void
 }
 
 const compareIds = (a: string, b: string) => {
@@ -78,8 +81,15 @@ const compareIds = (a: string, b: string) => {
   return am - bm || as - bs
 }
 
+const toMessage = (id: string, message: Record<string, string>): StreamMessage => {
+  const m: { id: string; body: string; traceparent?: string; onlyGroup?: string } = { id, body: message.c ?? "" }
+  if (message.t) m.traceparent = message.t
+  if (message.g) m.onlyGroup = message.g
+  return m
+}
+
 const toMessages = (raw: ReadonlyArray<{ id: string; message: Record<string, string> } | null> | null | undefined) =>
-  (raw ?? []).flatMap((m) => (m ? [m.message.g ? { id: m.id, body: m.message.c ?? "", onlyGroup: m.message.g } : { id: m.id, body: m.message.c ?? "" }] : []))
+  (raw ?? []).flatMap((m) => (m ? [toMessage(m.id, m.message)] : []))
 
 export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStreams, RedisStreamsService>() {
   static readonly layer = Layer.effect(
@@ -159,7 +169,7 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
             wrap("dead-letter", () =>
               redis.client
                 .multi()
-                .xAdd(dlqKey, "*", { c: msg.body, group, source_id: msg.id, cause: cause.slice(0, 2000), at })
+                .xAdd(dlqKey, "*", { c: msg.body, group, source_id: msg.id, cause: cause.slice(0, 2000), at, ...(msg.traceparent ? { t: msg.traceparent } : {}) })
                 .xAck(streamKey, group, msg.id)
                 .exec()
             )
@@ -172,7 +182,7 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
           Effect.gen(function* () {
             const [row] = yield* wrap("xrange dlq", () => redis.client.xRange(dlqKey, entry, entry))
             if (row === undefined || !row.message.group || row.message.c === undefined) return undefined
-            const [streamId] = yield* wrap("replay", () => redis.client.multi().xAdd(streamKey, "*", { c: row.message.c!, g: row.message.group! }).xDel(dlqKey, entry).exec())
+            const [streamId] = yield* wrap("replay", () => redis.client.multi().xAdd(streamKey, "*", { c: row.message.c!, g: row.message.group!, ...(row.message.t ? { t: row.message.t } : {}) }).xDel(dlqKey, entry).exec())
             return { group: row.message.group, body: row.message.c, streamId: String(streamId) }
           }),
         leave: (group, consumer) =>
@@ -189,8 +199,8 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
             ? Effect.succeed(0)
             // node-redis types MINID thresholds as numbers; stream ids are strings, so send the command as is
             : wrap("xtrim", () => redis.client.sendCommand<number>(["XTRIM", streamKey, "MINID", point]))),
-        appendInTransaction: (multi, bodies) => {
-          for (const c of bodies) multi.xAdd(streamKey, "*", { c })
+        appendInTransaction: (multi, bodies, traceparent) => {
+          for (const c of bodies) multi.xAdd(streamKey, "*", traceparent ? { c, t: traceparent } : { c })
         }
       } satisfies RedisStreamsService
     })

@@ -18,6 +18,7 @@ import savedRouteRender from "./migrations/0014_saved_route_render.js"
 import streamGroups from "./migrations/0015_stream_groups.js"
 import portal from "./migrations/0016_portal.js"
 import savedRouteLz4 from "./migrations/0017_saved_route_lz4.js"
+import deliveryTrace from "./migrations/0018_delivery_trace.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -37,7 +38,8 @@ export const MIGRATIONS = {
   "0014_saved_route_render": savedRouteRender,
   "0015_stream_groups": streamGroups,
   "0016_portal": portal,
-  "0017_saved_route_lz4": savedRouteLz4
+  "0017_saved_route_lz4": savedRouteLz4,
+  "0018_delivery_trace": deliveryTrace
 }
 
 const run = Migrator.make({})

@@ -86,10 +86,13 @@ export const sendSigned = (
   target: { readonly url: string; readonly secret: string; readonly timeoutMs: number; readonly allowPrivate: boolean },
   deliveryId: string,
   timestampSec: number,
-  body: string
+  body: string,
+  /** the attempt's trace context (tracing on): a receiver that traces joins the change's trace */
+  traceparent?: string
 ) =>
   postWebhook(target.url, {
     "Content-Type": "application/json",
     "User-Agent": "road-data-webhooks/1",
-    ...signatureHeaders(target.secret, deliveryId, timestampSec, body)
+    ...signatureHeaders(target.secret, deliveryId, timestampSec, body),
+    ...(traceparent ? { traceparent } : {})
   }, body, target.timeoutMs, target.allowPrivate)

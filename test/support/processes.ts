@@ -14,12 +14,13 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
  * Starts one of the service's processes (`infra/processes/<name>.ts`) on a test's own database
  * and Redis prefix, reclaiming after 500 ms; `children` collects it for the file's afterAll.
  */
-export const startProcess = (env: TestEnv, name: string, children: Array<ChildProcess>, extra: Record<string, string> = {}) => {
+export const startProcess = (env: TestEnv, name: string, children: Array<ChildProcess>, extra: Record<string, string> = {}, options: { readonly stdout?: "pipe" } = {}) => {
   const child = spawn(process.execPath, ["--import", "tsx", `infra/processes/${name}.ts`], {
     cwd: root,
     // one API process, not a cluster, unless a test asks (apiWorkers.test.ts tests the cluster)
     env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, CLAIM_IDLE_MS: "500", LOG_LEVEL: "warn", API_WORKERS: "1", ...extra },
-    stdio: ["ignore", "ignore", "inherit"]
+    // a test that reads the logs takes stdout
+    stdio: ["ignore", options.stdout ?? "ignore", "inherit"]
   })
   children.push(child)
   return child
@@ -41,7 +42,7 @@ export const processWorld = (overrides: Partial<AppSettings> = {}) => {
   return {
     env,
     rt,
-    start: (name: string, extra: Record<string, string> = {}) => startProcess(env, name, children, extra),
+    start: (name: string, extra: Record<string, string> = {}, options: { readonly stdout?: "pipe" } = {}) => startProcess(env, name, children, extra, options),
     /** a consumer group's state on the test's stream */
     group: (name: string) => rt.runPromise(Effect.flatMap(RedisStreams, (s) => s.groups)).then((gs) => gs.find((g) => g.group === name))
   }

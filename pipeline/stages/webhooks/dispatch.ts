@@ -3,6 +3,7 @@ import { Clock, Effect, Metric, Random } from "effect"
 import { decryptSecret } from "../../../shared/webhooks/secrets.js"
 import { type AttemptResult, sendSigned } from "../../../shared/webhooks/send.js"
 import { webhookDeliveries } from "./metrics.js"
+import { currentTraceparent, spanFrom, tracingOn } from "../../../shared/observability/Tracing.js"
 import { DISABLE_AFTER_FAILURES, parseRetryAfter, retryDelayMs } from "./retrySchedule.js"
 
 export interface DispatchSettings {
@@ -21,6 +22,8 @@ export interface ClaimedDelivery {
   readonly round_start: number
   readonly url: string
   readonly secret_enc: Buffer
+  /** the trace context of the change it was made for, when traced */
+  readonly traceparent: string | null
 }
 
 /**
@@ -39,7 +42,7 @@ export const claimDue = (limit: number, leaseMs: number) =>
       UPDATE webhook_deliveries d SET next_attempt_at = ${new Date(nowMs + leaseMs).toISOString()}
       FROM c, webhook_subscriptions s
       WHERE d.id = c.id AND s.id = d.subscription_id
-      RETURNING d.id, d.subscription_id, d.body, d.attempts, d.round_start, s.url, s.secret_enc`
+      RETURNING d.id, d.subscription_id, d.body, d.attempts, d.round_start, s.url, s.secret_enc, d.traceparent`
   })
 
 export interface Attempted {
@@ -134,9 +137,16 @@ export const attemptOne = (d: ClaimedDelivery, s: DispatchSettings) =>
     }
     // the connection itself refuses non-public addresses (send.ts): no separate DNS check per attempt
     const target = { url: d.url, secret, timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivateTargets }
-    const result = yield* Effect.promise(() => sendSigned(target, d.id, Math.floor(startedAtMs / 1000), d.body))
+    const traceparent = yield* currentTraceparent
+    const result = yield* Effect.promise(() => sendSigned(target, d.id, Math.floor(startedAtMs / 1000), d.body, traceparent))
+    if (tracingOn) yield* Effect.annotateCurrentSpan({ "http.response.status_code": result.status ?? 0, ...(result.error ? { error: result.error } : {}) })
+    const line = `webhook attempt ${d.attempts + 1} of delivery ${d.id}: ${result.status ?? "no answer"}${result.error ? ` (${result.error})` : ""} in ${result.latencyMs} ms`
+    const ok = result.status !== null && result.status >= 200 && result.status < 300
+    yield* (ok ? Effect.logDebug(line) : Effect.logInfo(line)).pipe(Effect.annotateLogs({ subscription: d.subscription_id, delivery: d.id }))
     return { delivery: d, result, startedAtMs } satisfies Attempted
-  })
+  }).pipe(spanFrom("webhook attempt", d.traceparent ?? undefined, {
+    kind: "client", attributes: { delivery_id: d.id, subscription_id: d.subscription_id, attempt: d.attempts + 1 }
+  }))
 
 /** One pass: claim what is due and deliver it, `concurrency` at a time. Returns how many were tried. */
 export const dispatchDue = (s: DispatchSettings, limit: number, concurrency: number) =>

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, FiberRef } from "effect"
+import { changeTraces } from "../../../shared/observability/Tracing.js"
 
 /** Rows per INSERT: the parameters stay well under Postgres' limit. */
 const CHUNK = 2000
@@ -27,12 +28,15 @@ export interface BatchItem {
 export const queueDeliveries = (immediate: ReadonlyArray<ImmediateDelivery>, batched: ReadonlyArray<BatchItem>, now: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    for (let i = 0; i < immediate.length; i += CHUNK) {
+    // each delivery keeps the trace context its change arrived with (empty unless tracing is on)
+    const traces = yield* FiberRef.get(changeTraces)
+    const rows = traces.size === 0 ? immediate : immediate.map((d) => ({ ...d, traceparent: traces.get(d.change_ids[0]) }))
+    for (let i = 0; i < rows.length; i += CHUNK) {
       yield* sql`
-        INSERT INTO webhook_deliveries (id, subscription_id, event, change_ids, body, status, created_at, next_attempt_at)
-        SELECT x.id, x.subscription_id, x.event, x.change_ids, x.body, 'pending', ${now}, ${now}
-        FROM jsonb_to_recordset(${JSON.stringify(immediate.slice(i, i + CHUNK))}::jsonb)
-          AS x(id text, subscription_id text, event text, change_ids text[], body text)
+        INSERT INTO webhook_deliveries (id, subscription_id, event, change_ids, body, status, created_at, next_attempt_at, traceparent)
+        SELECT x.id, x.subscription_id, x.event, x.change_ids, x.body, 'pending', ${now}, ${now}, x.traceparent
+        FROM jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + CHUNK))}::jsonb)
+          AS x(id text, subscription_id text, event text, change_ids text[], body text, traceparent text)
         ON CONFLICT (id) DO NOTHING`
     }
     for (let i = 0; i < batched.length; i += CHUNK) {
