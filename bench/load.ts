@@ -16,7 +16,9 @@
  *     the same size. distinct_floor_ratio = API / SQL floor for the distinct mix.
  * Ends with one JSON line of figures. Uses DATABASE_URL's server (a scratch database, dropped) and
  * REDIS_URL under its own prefix. BENCH_LOAD_SECONDS (per phase, 30), BENCH_CONNECTIONS,
- * BENCH_RATE and API_WORKERS change the load.
+ * BENCH_RATE and API_WORKERS change the load. BENCH_TRACING=on runs the API workers and the
+ * materializer with tracing on (OTLP to a span sink in this process), to set beside a run
+ * without it (issue 33: what traces cost).
  */
 import autocannon from "autocannon"
 import { SqlClient } from "@effect/sql"
@@ -39,6 +41,23 @@ const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200)
 const RATE = Number(process.env.BENCH_RATE ?? 1000)
 const WORKERS = Number(process.env.API_WORKERS ?? availableParallelism())
+const TRACING = process.env.BENCH_TRACING === "on"
+
+/** Counts the spans the traced processes export (OTLP/HTTP JSON), answering 200. */
+const spanSink = async () => {
+  let spans = 0
+  const server = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      spans += (Buffer.concat(chunks).toString("utf8").match(/"spanId"/g) ?? []).length
+      res.writeHead(200, { "Content-Type": "application/json" })
+      res.end("{}")
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
+  return { env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as { port: number }).port}`, OTEL_BSP_SCHEDULE_DELAY: "1000" }, spans: () => spans, close: () => server.close() }
+}
 const POOL_PER_WORKER = 10
 const PRELOAD = 20_000
 const FLOOR_SETS = 400
@@ -108,6 +127,8 @@ const main = async () => {
   const stream = `${world.prefix}:changes`
   const pool = new pg.Pool({ connectionString: world.dbUrl, max: WORKERS * POOL_PER_WORKER })
   let api: Awaited<ReturnType<typeof startApi>> | undefined
+  const sink = TRACING ? await spanSink() : undefined
+  const traceEnv = sink?.env ?? {}
   const materializer = { stop: () => undefined as void }
   const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
   try {
@@ -122,7 +143,7 @@ const main = async () => {
     }))
     await redis.xGroupCreate(stream, "materialize", "0", { MKSTREAM: true })
     const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/materializer.ts"], {
-      cwd: root, env: { ...process.env, DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, LOG_LEVEL: "warn" },
+      cwd: root, env: { ...process.env, DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, LOG_LEVEL: "warn", ...traceEnv },
       stdio: ["ignore", "ignore", "inherit"]
     })
     materializer.stop = () => void child.kill("SIGTERM")
@@ -153,7 +174,7 @@ const main = async () => {
     console.log(`statements the handlers send: polling mix ${pcount.perRequest.toFixed(1)} per request (${pcount.min}–${pcount.max}); distinct mix ${dc.perRequest.toFixed(1)} per request (${dc.min}–${dc.max}), over ${FLOOR_SETS} sampled questions`)
 
     // routing is not measured here: its network would load in every worker while the load starts
-    api = await startApi(world.dbUrl, world.prefix, { API_WORKERS: String(WORKERS), ROUTING_PRELOAD: "false" })
+    api = await startApi(world.dbUrl, world.prefix, { API_WORKERS: String(WORKERS), ROUTING_PRELOAD: "false", ...traceEnv })
     const url = new URL(api.base)
     const sample = await fetch(`${api.base}${pollingPaths[0]}`, { headers: { "X-API-Key": keys.main } })
     const sampleBody = await sample.text()
@@ -262,7 +283,7 @@ const main = async () => {
     bare.close()
     console.log(`bare Node HTTP         ${fmt(floor.requests.average).padStart(7)} req/s  p99 ${floor.latency.p99} ms (one process, same ${fmt(Buffer.byteLength(sampleBody))}-byte body); polling mix ${(polling.requests.average / floor.requests.average).toFixed(2)}x of it`)
     console.log(JSON.stringify({
-      bench: "load", workers: WORKERS, connections: CONNECTIONS, seconds: SECONDS, ingest_rate: RATE,
+      bench: "load", workers: WORKERS, connections: CONNECTIONS, seconds: SECONDS, ingest_rate: RATE, tracing: TRACING, ...(sink ? { spans_exported: sink.spans() } : {}),
       polling_rps: Math.round(polling.requests.average), polling_p50_ms: polling.latency.p50, polling_p99_ms: polling.latency.p99,
       polling_sql_floor_rps: Math.round(pollingFloor.rps),
       distinct_rps: Math.round(distinct.requests.average), distinct_p99_ms: distinct.latency.p99,
@@ -272,6 +293,7 @@ const main = async () => {
       bare_http_rps: Math.round(floor.requests.average)
     }))
   } finally {
+    sink?.close()
     api?.stop()
     materializer.stop()
     await pool.end()
