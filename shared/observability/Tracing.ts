@@ -1,6 +1,7 @@
 import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, FiberRef, Layer, Option, Tracer } from "effect"
+import { samplingRatio, sampledTracer } from "./sampling.js"
 
 /**
  * Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, else OTEL_EXPORTER_OTLP_ENDPOINT +
@@ -18,19 +19,21 @@ export const tracingOn = tracesEndpoint() !== undefined
 
 /**
  * The process's tracer: OTLP export in batches (OTEL_BSP_SCHEDULE_DELAY ms apart, default 5000)
- * when an endpoint is set, flushed when the process stops; otherwise tracing is switched off, so
+ * when an endpoint is set, flushed when the process stops, keeping the share of traces the
+ * OTEL_TRACES_SAMPLER variables ask for (sampling.ts); otherwise tracing is switched off, so
  * `withSpan` costs a no-op span.
  */
 export const TracingLive = (service: string): Layer.Layer<never> => {
   const url = tracesEndpoint()
   if (url === undefined) return Layer.setTracerEnabled(false)
   const delay = Number(process.env.OTEL_BSP_SCHEDULE_DELAY)
-  return OtlpTracer.layer({
+  const ratio = samplingRatio()
+  return Layer.unwrapScoped(Effect.map(OtlpTracer.make({
     url,
     resource: { serviceName: process.env.OTEL_SERVICE_NAME?.trim() || `road-data-${service}` },
     exportInterval: Number.isFinite(delay) && delay > 0 ? delay : 5000,
     shutdownTimeout: 2000
-  }).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
+  }), (tracer) => Layer.setTracer(sampledTracer(tracer, ratio)))).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
