@@ -12,7 +12,7 @@ import { drainParticipant, drainRequested, isDraining } from "../../shared/lifec
 import { CIRCUIT_SKIP } from "../../shared/sources/pollState.js"
 import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
-import { traced } from "../../shared/observability/Tracing.js"
+import { spanFrom, traced } from "../../shared/observability/Tracing.js"
 
 export class UnknownAdapter extends Data.TaggedError("UnknownAdapter")<{ readonly message: string }> {}
 
@@ -124,7 +124,7 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     yield* attempt.outcome === "error" ? Effect.logWarning(`${summary}: ${attempt.error}`) : committed > 0 ? Effect.logInfo(summary) : Effect.logDebug(summary)
     yield* lease.hold(source.id, token, intervalMs - (endMs - startMs))
     return attempt.outcome
-  }).pipe(Effect.annotateLogs("source", source.id), traced("poll", { root: true, attributes: { source: source.id } }))
+  }).pipe(Effect.annotateLogs("source", source.id), spanFrom("poll", undefined, { attributes: { source: source.id } }))
 
 
 /**

@@ -1,7 +1,7 @@
 import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, FiberRef, Layer, Option, Tracer } from "effect"
-import { samplingRatio, sampledTracer } from "./sampling.js"
+import { keepTrace, samplingRatio } from "./sampling.js"
 
 /**
  * Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, else OTEL_EXPORTER_OTLP_ENDPOINT +
@@ -16,24 +16,24 @@ export const tracesEndpoint = (env: NodeJS.ProcessEnv = process.env): string | u
 
 /** Read once per process: hot paths check this instead of building spans nobody exports. */
 export const tracingOn = tracesEndpoint() !== undefined
+/** the share of new traces kept (OTEL_TRACES_SAMPLER, sampling.ts) */
+const ratio = samplingRatio()
 
 /**
  * The process's tracer: OTLP export in batches (OTEL_BSP_SCHEDULE_DELAY ms apart, default 5000)
- * when an endpoint is set, flushed when the process stops, keeping the share of traces the
- * OTEL_TRACES_SAMPLER variables ask for (sampling.ts); otherwise tracing is switched off, so
+ * when an endpoint is set, flushed when the process stops; otherwise tracing is switched off, so
  * `withSpan` costs a no-op span.
  */
 export const TracingLive = (service: string): Layer.Layer<never> => {
   const url = tracesEndpoint()
   if (url === undefined) return Layer.setTracerEnabled(false)
   const delay = Number(process.env.OTEL_BSP_SCHEDULE_DELAY)
-  const ratio = samplingRatio()
-  return Layer.unwrapScoped(Effect.map(OtlpTracer.make({
+  return OtlpTracer.layer({
     url,
     resource: { serviceName: process.env.OTEL_SERVICE_NAME?.trim() || `road-data-${service}` },
     exportInterval: Number.isFinite(delay) && delay > 0 ? delay : 5000,
     shutdownTimeout: 2000
-  }), (tracer) => Layer.setTracer(sampledTracer(tracer, ratio)))).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
+  }).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
@@ -53,17 +53,19 @@ export const currentTraceparent: Effect.Effect<string | undefined> = tracingOn
   : Effect.succeed(undefined)
 
 /**
- * A span whose parent is a remote context (a change's, a delivery's, a caller's) when there is
- * one; nothing at all when tracing is off.
+ * Where a trace enters a process: a span whose parent is the remote context (a change's, a
+ * delivery's, a caller's) when there is one, else a new trace, each kept as the sampler says
+ * (sampling.ts; what is not kept runs with the tracer off); nothing at all when tracing is off.
  */
-export const spanFrom = (name: string, traceparent: string | undefined, options: Omit<Tracer.SpanOptions, "parent"> = {}) =>
+export const spanFrom = (name: string, traceparent: string | undefined, options: Omit<Tracer.SpanOptions, "parent" | "root"> = {}) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     if (!tracingOn) return self
     const parent = parseTraceparent(traceparent)
-    return Effect.withSpan(self, name, parent ? { ...options, parent } : options)
+    if (!keepTrace(parent, ratio)) return Effect.withTracerEnabled(self, false)
+    return Effect.withSpan(self, name, parent ? { ...options, parent } : { ...options, root: true })
   }
 
-/** `Effect.withSpan` only when tracing is on: a hot path pays nothing otherwise. */
+/** A span inside a traced one (`Effect.withSpan`) only when tracing is on: a hot path pays nothing otherwise. */
 export const traced = (name: string, options: Tracer.SpanOptions = {}) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => (tracingOn ? Effect.withSpan(self, name, options) : self)
 
@@ -79,7 +81,8 @@ const MAX_LINKS = 32
 /**
  * A stage's span over one batch: a child of the trace its first change came from (a poll's
  * changes travel together, so most batches hold one trace), linked to the others, with the
- * change ids it carried; `changeTraces` holds every change's context while it runs.
+ * change ids it carried; `changeTraces` holds every change's context while it runs. Only the
+ * traces their polls kept are followed; a batch without one is not traced.
  */
 export const batchSpan = (name: string, changes: ReadonlyArray<{ readonly changeId: string; readonly traceparent?: string }>) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
@@ -87,18 +90,16 @@ export const batchSpan = (name: string, changes: ReadonlyArray<{ readonly change
     const traces = new Map<string, string>()
     const distinct = new Set<string>()
     for (const c of changes) {
-      if (c.traceparent === undefined) continue
+      if (c.traceparent === undefined || !parseTraceparent(c.traceparent)?.sampled) continue
       traces.set(c.changeId, c.traceparent)
       distinct.add(c.traceparent)
     }
     const [first, ...others] = [...distinct]
     const parent = parseTraceparent(first)
-    const links = others.slice(0, MAX_LINKS).flatMap((t) => {
-      const span = parseTraceparent(t)
-      return span ? [{ _tag: "SpanLink" as const, span, attributes: {} }] : []
-    })
+    if (!parent) return Effect.withTracerEnabled(self, false)
+    const links = others.slice(0, MAX_LINKS).map((t) => ({ _tag: "SpanLink" as const, span: parseTraceparent(t)!, attributes: {} }))
     return Effect.locally(self, changeTraces, traces).pipe(Effect.withSpan(name, {
-      ...(parent ? { parent } : { root: true }),
+      parent,
       links,
       attributes: { changes: changes.length, change_ids: changes.map((c) => c.changeId), traces: distinct.size }
     }))
