@@ -112,7 +112,7 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
       return prepareJson(reply.status, reply.body, reply.contentType ?? r.responses[reply.status]?.contentType ?? "application/json", recorded)
     })
   )
-  return rt.runExit(tracingOn ? effect.pipe(Effect.withSpan("shared answer", { attributes: { "http.route": r.path } })) : Effect.withTracerEnabled(effect, false)).then((exit) => ({
+  return rt.runExit(Effect.withTracerEnabled(effect, false)).then((exit) => ({
     value: exit,
     keep: Exit.isSuccess(exit) && exit.value.status === 200 && declared
       ? { tags: [...tags], ttlMs: keepFor(auth.plan), bytes: exit.value.body.length + 512 }

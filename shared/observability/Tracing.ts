@@ -21,19 +21,23 @@ const ratio = samplingRatio()
 
 /**
  * The process's tracer: OTLP export in batches (OTEL_BSP_SCHEDULE_DELAY ms apart, default 5000)
- * when an endpoint is set, flushed when the process stops; otherwise tracing is switched off, so
- * `withSpan` costs a no-op span.
+ * when an endpoint is set, flushed when the process stops, and enabled only inside the traces
+ * `spanFrom` and `batchSpan` keep; without an endpoint tracing is switched off, so `withSpan`
+ * costs a no-op span.
  */
 export const TracingLive = (service: string): Layer.Layer<never> => {
   const url = tracesEndpoint()
   if (url === undefined) return Layer.setTracerEnabled(false)
   const delay = Number(process.env.OTEL_BSP_SCHEDULE_DELAY)
-  return OtlpTracer.layer({
+  const exporter = OtlpTracer.layer({
     url,
     resource: { serviceName: process.env.OTEL_SERVICE_NAME?.trim() || `road-data-${service}` },
     exportInterval: Number.isFinite(delay) && delay > 0 ? delay : 5000,
     shutdownTimeout: 2000
   }).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
+  // off outside the traces `spanFrom` and `batchSpan` keep: a claim loop's or a scrape's queries
+  // would otherwise each start a trace of their own
+  return Layer.merge(exporter, Layer.setTracerEnabled(false))
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
@@ -62,7 +66,7 @@ export const spanFrom = (name: string, traceparent: string | undefined, options:
     if (!tracingOn) return self
     const parent = parseTraceparent(traceparent)
     if (!keepTrace(parent, ratio)) return Effect.withTracerEnabled(self, false)
-    return Effect.withSpan(self, name, parent ? { ...options, parent } : { ...options, root: true })
+    return self.pipe(Effect.withSpan(name, parent ? { ...options, parent } : { ...options, root: true }), Effect.withTracerEnabled(true))
   }
 
 /** A span inside a traced one (`Effect.withSpan`) only when tracing is on: a hot path pays nothing otherwise. */
@@ -102,5 +106,5 @@ export const batchSpan = (name: string, changes: ReadonlyArray<{ readonly change
       parent,
       links,
       attributes: { changes: changes.length, change_ids: changes.map((c) => c.changeId), traces: distinct.size }
-    }))
+    }), Effect.withTracerEnabled(true))
   }

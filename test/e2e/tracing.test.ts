@@ -137,5 +137,7 @@ describe("one trace from the upstream poll to the webhook delivery", () => {
     await waitFor(() => spansOf(collector).some((s) => s.traceId === callerTrace && s.parentSpanId !== undefined && s.name.startsWith("sql.")), 30_000, 100)
     // what the request logged (its 200 logs nothing at info; the key check logs nothing): its id is on every line it writes
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    // nothing outside a traced poll, batch, attempt or request starts a trace (the claim loops' queries)
+    expect(spansOf(collector).filter((s) => !s.parentSpanId).map((s) => s.name).filter((n) => !["poll", "webhook attempt"].includes(n) && !/^(GET|POST|PUT|PATCH|DELETE) \//.test(n))).toEqual([])
   }, 150_000)
 })
