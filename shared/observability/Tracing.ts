@@ -92,19 +92,19 @@ export const batchSpan = (name: string, changes: ReadonlyArray<{ readonly change
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     if (!tracingOn) return self
     const traces = new Map<string, string>()
-    const distinct = new Set<string>()
+    // each poll's context once: a batch holds few of them among many changes
+    const kept = new Map<string, Tracer.ExternalSpan | undefined>()
     for (const c of changes) {
-      if (c.traceparent === undefined || !parseTraceparent(c.traceparent)?.sampled) continue
-      traces.set(c.changeId, c.traceparent)
-      distinct.add(c.traceparent)
+      if (c.traceparent === undefined) continue
+      if (!kept.has(c.traceparent)) kept.set(c.traceparent, parseTraceparent(c.traceparent))
+      if (kept.get(c.traceparent)?.sampled) traces.set(c.changeId, c.traceparent)
     }
-    const [first, ...others] = [...distinct]
-    const parent = parseTraceparent(first)
+    const [parent, ...others] = [...kept.values()].filter((span) => span?.sampled) as Array<Tracer.ExternalSpan>
     if (!parent) return Effect.withTracerEnabled(self, false)
-    const links = others.slice(0, MAX_LINKS).map((t) => ({ _tag: "SpanLink" as const, span: parseTraceparent(t)!, attributes: {} }))
+    const links = others.slice(0, MAX_LINKS).map((span) => ({ _tag: "SpanLink" as const, span, attributes: {} }))
     return Effect.locally(self, changeTraces, traces).pipe(Effect.withSpan(name, {
       parent,
       links,
-      attributes: { changes: changes.length, change_ids: changes.map((c) => c.changeId), traces: distinct.size }
+      attributes: { changes: changes.length, change_ids: changes.map((c) => c.changeId), traces: others.length + 1 }
     }), Effect.withTracerEnabled(true))
   }
