@@ -22,11 +22,9 @@ import { eventKind } from "../pipeline/diff/kinds.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { runMaterializer } from "../pipeline/stages/materialize/Materializer.js"
 import { Feature as WzdxFeature, wzdx } from "../pipeline/sources/wzdx.js"
-import { fmt, pct } from "./measure.js"
+import { fmt, pct, spanSink } from "./measure.js"
 import { randomBytes } from "node:crypto"
 import { spawn } from "node:child_process"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { TracingLive, tracingOn } from "../shared/observability/Tracing.js"
 import { compiledGuard } from "../shared/schema/compiledGuard.js"
@@ -338,22 +336,12 @@ const main = async () => {
 
 /** Parts 2 and 3 again in a child with tracing on, its spans counted by a sink here. */
 const tracedRun = async () => {
-  let spans = 0
-  const sink = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      spans += (Buffer.concat(chunks).toString("utf8").match(/"spanId"/g) ?? []).length
-      res.writeHead(200, { "Content-Type": "application/json" })
-      res.end("{}")
-    })
-  })
-  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve))
+  const sink = await spanSink()
   console.log("\nthe same with tracing on (OTLP to a sink in this process):")
   try {
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
-        env: { ...process.env, BENCH_TRACED_CHILD: "1", OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`, OTEL_BSP_SCHEDULE_DELAY: "1000" },
+        env: { ...process.env, BENCH_TRACED_CHILD: "1", ...sink.env },
         stdio: ["ignore", "pipe", "inherit"]
       })
       let text = ""
@@ -364,7 +352,7 @@ const tracedRun = async () => {
       child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`traced run exited ${code}`))))
     })
     const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"))
-    return line ? { figures: JSON.parse(line) as Record<string, number>, spans } : undefined
+    return line ? { figures: JSON.parse(line) as Record<string, number>, spans: sink.spans() } : undefined
   } finally {
     sink.close()
   }

@@ -32,7 +32,7 @@ import { createClient } from "redis"
 import { createKey } from "../infra/admin/keys.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
-import { fmt, pct, startApi } from "./measure.js"
+import { fmt, pct, spanSink, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
 import { cpuMeter } from "./cpu.js"
 import { driveFloor, recordStatementSets, statementCounts } from "./sqlFloor.js"
@@ -43,21 +43,6 @@ const RATE = Number(process.env.BENCH_RATE ?? 1000)
 const WORKERS = Number(process.env.API_WORKERS ?? availableParallelism())
 const TRACING = process.env.BENCH_TRACING === "on"
 
-/** Counts the spans the traced processes export (OTLP/HTTP JSON), answering 200. */
-const spanSink = async () => {
-  let spans = 0
-  const server = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      spans += (Buffer.concat(chunks).toString("utf8").match(/"spanId"/g) ?? []).length
-      res.writeHead(200, { "Content-Type": "application/json" })
-      res.end("{}")
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
-  return { env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as { port: number }).port}`, OTEL_BSP_SCHEDULE_DELAY: "1000" }, spans: () => spans, close: () => server.close() }
-}
 const POOL_PER_WORKER = 10
 const PRELOAD = 20_000
 const FLOOR_SETS = 400

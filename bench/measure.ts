@@ -1,3 +1,5 @@
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
@@ -43,4 +45,24 @@ export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<s
     await new Promise((r) => setTimeout(r, 100))
   }
   return { base, stop: () => child.kill("SIGTERM") }
+}
+
+/** A span sink on loopback: counts the spans traced processes export (OTLP/HTTP JSON), answering 200. */
+export const spanSink = async () => {
+  let spans = 0
+  const server = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      spans += (Buffer.concat(chunks).toString("utf8").match(/"spanId"/g) ?? []).length
+      res.writeHead(200, { "Content-Type": "application/json" })
+      res.end("{}")
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OTEL_BSP_SCHEDULE_DELAY: "1000" },
+    spans: () => spans,
+    close: () => server.close()
+  }
 }
