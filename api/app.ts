@@ -15,6 +15,7 @@ import { portalRoutes } from "./routes/portal/index.js"
 import { type PortalAssets, servePortal } from "./portal/servePortal.js"
 import { metricsEndpoint, requestMetrics } from "./routes/metrics.js"
 import type { ApiRuntime } from "./runtime.js"
+import type { ReadReplicasShape } from "./db/ReadReplicas.js"
 
 /** Largest request body any endpoint accepts. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -28,6 +29,8 @@ export interface AppOptions {
   readonly portalAssets?: PortalAssets
   /** this worker's shared answers; none: every answer is computed */
   readonly cache?: SharedAnswers | undefined
+  /** where data reads may go (DATABASE_READ_URL); none: every read on the primary */
+  readonly replicas?: ReadReplicasShape | undefined
 }
 
 /** Middleware order lives here and only here. */
@@ -35,7 +38,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   const startedAt = options.startedAt ?? Date.now()
   const app = new Koa()
   app.proxy = false
-  const metrics = makeMetrics(rt, options.cache)
+  const metrics = makeMetrics(rt, options.cache, options.replicas)
   app.use(requestMetrics(metrics))
   app.use(errorMiddleware)
   app.use(metricsEndpoint(metrics, options.metricsToken))
@@ -54,7 +57,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   v1.use("/openapi.json", publicOrigins)
   v1.use(openApiRouter().routes())
   const portalUrl = options.portalUrl ?? (() => "http://localhost:3000")
-  mountRoutes(v1, [...apiRoutes(startedAt), ...portalRoutes], rt, { authenticate: makeAuthenticator(portalUrl), portalUrl, cache: options.cache })
+  mountRoutes(v1, [...apiRoutes(startedAt), ...portalRoutes], rt, { authenticate: makeAuthenticator(portalUrl), portalUrl, cache: options.cache, replicas: options.replicas })
   app.use(v1.routes())
   // a known path with another method: 405 with Allow; errorMiddleware writes the body
   app.use(v1.allowedMethods())

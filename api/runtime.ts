@@ -4,8 +4,9 @@ import type { Effect, Exit } from "effect"
 import type { AppConfig } from "../shared/config/AppConfig.js"
 import type { Redis } from "../shared/db/Redis.js"
 import type { RoutingEngine } from "../shared/routing/RoutingEngine.js"
+import type { ReadReplicas } from "./db/ReadReplicas.js"
 
-export type ApiServices = SqlClient.SqlClient | Redis | AppConfig | HttpClient.HttpClient | RoutingEngine
+export type ApiServices = SqlClient.SqlClient | Redis | AppConfig | HttpClient.HttpClient | RoutingEngine | ReadReplicas
 
 /** The one bridge from Koa into Effect: route handlers run their queries through it. */
 export interface ApiRuntime {

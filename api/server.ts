@@ -11,6 +11,7 @@ import type { ApiRuntime, ApiServices } from "./runtime.js"
 import { invalidationFeed } from "./cache/invalidationFeed.js"
 import { makeResponseCache } from "./cache/ResponseCache.js"
 import type { SharedAnswers } from "./http/mountRoutes.js"
+import { ReadReplicas, ReadReplicasLive } from "./db/ReadReplicas.js"
 
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
 export interface ApiServerOptions {
@@ -21,7 +22,7 @@ export interface ApiServerOptions {
 }
 
 export const ApiServerLive = (options: ApiServerOptions = {}) =>
-  Layer.provide(serverLayer(options), Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer))
+  Layer.provide(serverLayer(options), Layer.mergeAll(Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer), ReadReplicasLive))
 
 const serverLayer = (options: ApiServerOptions) =>
   Layer.scopedDiscard(
@@ -32,8 +33,9 @@ const serverLayer = (options: ApiServerOptions) =>
       // until the listener knows its port, the portal is assumed at the configured one
       let ownUrl = `http://localhost:${options.port || config.port}`
       const cache: SharedAnswers | undefined = config.responseCache ? makeResponseCache() : undefined
-      if (cache) yield* invalidationFeed(cache)
-      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache })
+      const replicas = yield* ReadReplicas
+      if (cache || replicas.configured) yield* invalidationFeed(cache, replicas.announced)
+      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache, replicas })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {
           const s = app.listen(options.port ?? config.port, "0.0.0.0")

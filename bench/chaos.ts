@@ -23,11 +23,11 @@
  * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
  */
 import { aroundFault, apiTraffic, workerPids } from "./chaosApiTraffic.js"
-import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { clusterWorkDir, initCluster, type PgCluster } from "../infra/tools/pgCluster.js"
+import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { createServer as netServer } from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
@@ -44,7 +44,7 @@ const SCENARIOS = (process.env.CHAOS_SCENARIOS ?? "clean,kill-random,kill-all,re
 const API_CONNECTIONS = Number(process.env.CHAOS_API_CONNECTIONS ?? 50)
 const API_RATE = Number(process.env.CHAOS_API_RATE ?? 1000)
 const root = fileURLToPath(new URL("..", import.meta.url))
-const work = mkdtempSync(join(tmpdir(), "rd-chaos-"))
+const work = clusterWorkDir("rd-chaos-")
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
 
@@ -58,34 +58,16 @@ const freePort = () =>
   })
 
 // --- Postgres: a cluster of our own --------------------------------------------------------
-const pgBin = (() => {
-  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort() : []
-  const dir = versions.length > 0 ? `/usr/lib/postgresql/${versions[versions.length - 1]}/bin` : ""
-  if (!existsSync(`${dir}/initdb`)) throw new Error("initdb not found under /usr/lib/postgresql/*/bin")
-  return dir
-})()
-const asRoot = process.getuid?.() === 0
-const pgRun = (tool: string, args: Array<string>) =>
-  execFileSync(asRoot ? "runuser" : `${pgBin}/${tool}`, asRoot ? ["-u", "postgres", "--", `${pgBin}/${tool}`, ...args] : args, { stdio: "pipe" }).toString()
+let cluster: PgCluster | undefined
 const pgDir = join(work, "pg")
-let pgPort = 0
 const startPostgres = async () => {
-  if (!existsSync(pgDir)) {
-    mkdirSync(pgDir)
-    if (asRoot) execFileSync("chown", ["-R", "postgres", work])
-    pgRun("initdb", ["-D", pgDir, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
-    pgPort = await freePort()
-  }
-  pgRun("pg_ctl", ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-o", `-p ${pgPort} -k ${pgDir} -c listen_addresses=127.0.0.1 -c max_connections=300`, "start"])
+  cluster ??= initCluster(pgDir, await freePort(), ["max_connections=300"])
+  cluster.start()
 }
-// the log file keeps the server from holding this process's pipe (execFileSync waits for it to close)
-const restartPostgres = () => pgRun("pg_ctl", ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-m", "fast", "restart"])
-/** The same, without blocking this process: the API traffic it drives keeps flowing (and failing) meanwhile. */
-const restartPostgresAsync = () => new Promise<void>((resolve, reject) => {
-  const args = ["-D", pgDir, "-l", join(pgDir, "server.log"), "-w", "-m", "fast", "restart"]
-  execFile(asRoot ? "runuser" : `${pgBin}/pg_ctl`, asRoot ? ["-u", "postgres", "--", `${pgBin}/pg_ctl`, ...args] : args, (e) => (e ? reject(e) : resolve()))
-})
-const stopPostgres = () => { try { pgRun("pg_ctl", ["-D", pgDir, "-w", "-m", "immediate", "stop"]) } catch { /* already down */ } }
+const restartPostgres = () => cluster?.restart()
+const restartPostgresAsync = () => cluster?.restartAsync() ?? Promise.resolve()
+const stopPostgres = () => cluster?.stop("immediate")
+const pgPort = () => cluster?.port ?? 0
 
 // --- Redis: ours, with an append-only file -------------------------------------------------
 const redisDir = join(work, "redis")
@@ -209,7 +191,7 @@ let apiObserved: { requests: number; statuses: Record<string, number>; hung: num
 
 const runScenario = async (scenario: string): Promise<Observed> => {
   const db = `chaos_${scenario.replace(/-/g, "_")}`
-  const dbUrl = `postgres://postgres@127.0.0.1:${pgPort}/${db}`
+  const dbUrl = `postgres://postgres@127.0.0.1:${pgPort()}/${db}`
   const redisUrl = `redis://127.0.0.1:${redisPort}`
   const admin = createClient({ url: redisUrl })
   admin.on("error", () => undefined)

@@ -61,6 +61,12 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
    * a change the handler declared (`dependsOn`) moves (api/cache)
    */
   readonly shared?: boolean
+  /**
+   * replica: a read of pipeline data that may run on a Postgres streaming replica
+   * (DATABASE_READ_URL). Anything that must see the caller's own writes (keys, accounts, saved
+   * routes, truck profiles, webhooks) leaves it unset and reads the primary.
+   */
+  readonly reads?: "replica"
   /** served but not described (a catch-all that only answers errors) */
   readonly hidden?: boolean
   readonly handler: (input: RouteInput<P, Q, B>) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth | BrowserRequest | PortalSession>

@@ -17,6 +17,7 @@ import { RequestAuth } from "./RequestAuth.js"
 import { Reply, type ResponseHeaders, type Route } from "./Route.js"
 import { CacheDependencies } from "../cache/dependsOn.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
+import type { ReadReplicasShape } from "../db/ReadReplicas.js"
 import { type PreparedAnswer, prepareJson, writePrepared } from "./preparedAnswer.js"
 import { cacheKeyOf, keepFor } from "../cache/cacheKey.js"
 import { spanFrom, tracingOn } from "../../shared/observability/Tracing.js"
@@ -28,6 +29,8 @@ export interface Admission {
   readonly portalUrl: () => string
   /** this worker's shared answers (issue 30); absent: every answer is computed per request */
   readonly cache?: SharedAnswers
+  /** where a route that `reads: "replica"` runs its queries; absent: the primary */
+  readonly replicas?: ReadReplicasShape
 }
 
 export type SharedAnswers = ResponseCache<Exit.Exit<PreparedAnswer, unknown>>
@@ -97,12 +100,12 @@ const withRequestSpan = <A, E, R>(r: Route, ctx: Koa.ParameterizedContext, effec
  * handler runs with headers recorded (not written to one response) and its dependencies
  * collected; a 200 that declared dependencies may be kept.
  */
-const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContext, rt: ApiRuntime) => {
+const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContext, rt: ApiRuntime, replicas: ReadReplicasShape | undefined) => {
   const recorded: Array<readonly [string, string]> = []
   const tags = new Set<string>()
   let declared = false
   const status = defaultStatus(r)
-  const effect = serve(r, ctx, { set: (name, value) => recorded.push([name, value]) }).pipe(
+  const effect = serve(r, ctx, { set: (name, value) => recorded.push([name, value]) }, replicas).pipe(
     Effect.provideService(RequestAuth, auth),
     Effect.provideService(BrowserRequest, undefined as unknown as BrowserRequestShape),
     Effect.provideService(PortalSession, undefined as unknown as PortalSessionShape),
@@ -120,19 +123,20 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
   }))
 }
 
-const serve = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders) =>
+const serve = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) =>
   Effect.gen(function* () {
     const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
     const query = yield* Effect.flatMap(rawQuery(ctx.query), (q) => decodePart(r.query, q, "query", "ignore"))
     const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
-    return yield* r.handler({ params, query, body, headers })
+    const handled = r.handler({ params, query, body, headers })
+    return yield* (r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled)
   })
 
 const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, admission: Admission, rt: ApiRuntime) =>
   Effect.gen(function* () {
     // each kind of route gets the callers it knows; the others are absent by construction
     const provide = (auth: AuthContext | undefined, browser: BrowserRequestShape | undefined, session: PortalSessionShape | undefined) =>
-      serve(r, ctx, headers).pipe(
+      serve(r, ctx, headers, admission.replicas).pipe(
         Effect.provideService(RequestAuth, auth as AuthContext),
         Effect.provideService(BrowserRequest, browser as BrowserRequestShape),
         Effect.provideService(PortalSession, session as PortalSessionShape)
@@ -157,7 +161,7 @@ const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeade
     const cache = admission.cache
     if (r.shared && cache && r.method === "get") {
       const key = cacheKeyOf(r.operationId, ctx.params ?? {}, ctx.querystring, auth)
-      const { value, outcome } = yield* Effect.promise(() => cache.answer(key, () => computeShared(r, ctx, auth, rt)))
+      const { value, outcome } = yield* Effect.promise(() => cache.answer(key, () => computeShared(r, ctx, auth, rt, admission.replicas)))
       headers.set("X-Cache", outcome.toUpperCase())
       return new Prepared(yield* value)
     }

@@ -4,6 +4,7 @@ import { type PublishedSeries, workerSnapshots, writeWorkerMetrics } from "../..
 import type { ApiRuntime } from "../runtime.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
+import type { ReadReplicasShape } from "../db/ReadReplicas.js"
 import { operationsSnapshot, type OperationsSnapshot } from "./operationsSnapshot.js"
 
 /** How often an API worker writes its own counters to Redis for the other workers' scrapes. */
@@ -16,7 +17,7 @@ const PUBLISH_EVERY_MS = 5000
  * (requests, latency, shared answers) are labelled `worker` and published to Redis like the
  * pipeline's: whichever worker answers shows every worker's series, and rates stay whole.
  */
-export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">) => {
+export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">, replicas?: ReadReplicasShape) => {
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry, prefix: "api_" })
   const self = `api-${process.pid}`
@@ -63,6 +64,31 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
     new client.Gauge({
       name: "api_response_cache_bytes", help: "Bytes of shared answers held by this worker", registers: [own],
       collect() { this.set(cache.stats().bytes) }
+    })
+  }
+
+  if (replicas?.configured) {
+    new client.Counter({
+      name: "api_replica_reads_total", help: "Data reads by where they ran: replica, or primary (no replica up and current, or one failed the read)",
+      labelNames: ["target"] as const, registers: [own],
+      collect() {
+        this.reset()
+        for (const [target, n] of Object.entries(replicas.counts())) this.inc({ target }, n)
+      }
+    })
+    new client.Gauge({
+      name: "api_replica_up", help: "1 while a read replica answers its probe and is used, else 0", labelNames: ["replica"] as const, registers: [own],
+      collect() {
+        this.reset()
+        for (const r of replicas.states()) this.set({ replica: r.name }, r.up ? 1 : 0)
+      }
+    })
+    new client.Gauge({
+      name: "api_replica_behind_bytes", help: "WAL bytes of announced changes a read replica has not replayed yet (reads go to the primary meanwhile)", labelNames: ["replica"] as const, registers: [own],
+      collect() {
+        this.reset()
+        for (const r of replicas.states()) this.set({ replica: r.name }, r.behindBytes)
+      }
     })
   }
 

@@ -14,7 +14,7 @@ import { ClearanceRow, CorrelationRow, CorridorRow, HotspotRow, TrendRow } from 
 import { type ApiWarning, vocabularyFilter } from "../warnings.js"
 
 export const analyticsGate = { allowed: (p: { allow_analytics: boolean }) => p.allow_analytics, code: "plan_analytics", message: "analytics are available on Pro and above" } as const
-export const analyticsCommon = { tag: "Analytics", access: "key", gate: analyticsGate } as const
+export const analyticsCommon = { tag: "Analytics", access: "key", reads: "replica", gate: analyticsGate } as const
 
 const includeStale = Schema.optional(Bool("Count stale_sweep archives (we stopped hearing of the event) as clearances too; default false: only observed archives"))
 const listLimit = (def: number, max: number) => Schema.optional(Int(1, max, `Rows returned, busiest first; default ${figure(def)}, at most ${figure(max)}`))

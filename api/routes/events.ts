@@ -126,14 +126,14 @@ const IdPath = Schema.Struct({ id: Id("Event id (ev_…)") })
 
 export const eventRoutes = [
   route({
-    method: "get", path: "/events", operationId: "listEvents", summary: "Paged events", tag: "Events", access: "key", shared: true,
+    method: "get", path: "/events", operationId: "listEvents", summary: "Paged events", tag: "Events", access: "key", reads: "replica", shared: true,
     query: EventQuery,
     responses: { 200: { description: "A page of events", schema: EventPage, headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
       Effect.map(eventQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
   }),
   route({
-    method: "get", path: "/events/geojson", operationId: "listEventsGeoJson", summary: "Events as GeoJSON (Starter and above)", tag: "Events", access: "key", shared: true,
+    method: "get", path: "/events/geojson", operationId: "listEventsGeoJson", summary: "Events as GeoJSON (Starter and above)", tag: "Events", access: "key", reads: "replica", shared: true,
     query: EventQuery,
     responses: { 200: { description: "RFC 7946 FeatureCollection", schema: EventCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
@@ -152,7 +152,7 @@ export const eventRoutes = [
       })
   }),
   route({
-    method: "get", path: "/events/:id", operationId: "getEvent", summary: "One event with its location and metadata", tag: "Events", access: "key", shared: true,
+    method: "get", path: "/events/:id", operationId: "getEvent", summary: "One event with its location and metadata", tag: "Events", access: "key", reads: "replica", shared: true,
     params: IdPath,
     responses: { 200: { description: "The event", schema: EventDetail, headers: ["rateLimit"] }, 404: { description: "No such event" } },
     handler: ({ params }) =>

@@ -21,7 +21,7 @@ const BatchBody = Schema.Struct({
 /** GET /features/{id}/details and POST /features/details/batch (SPEC §4.2). */
 export const featureDetailRoutes = [
   route({
-    method: "get", path: "/features/:id/details", operationId: "featureDetails", summary: "A feature with its upstream detail document", tag: "Features", access: "key",
+    method: "get", path: "/features/:id/details", operationId: "featureDetails", summary: "A feature with its upstream detail document", tag: "Features", access: "key", reads: "replica",
     params: Schema.Struct({ id: Id("Feature id (ft_…)") }),
     responses: { 200: { description: "The feature and its detail", schema: FeatureDetails, headers: ["rateLimit"] }, 404: { description: "No such feature" } },
     handler: ({ params }) =>
@@ -32,7 +32,7 @@ export const featureDetailRoutes = [
       })
   }),
   route({
-    method: "post", path: "/features/details/batch", operationId: "featureDetailsBatch", summary: "Details of several features; unknown ids answer not_found", tag: "Features", access: "key",
+    method: "post", path: "/features/details/batch", operationId: "featureDetailsBatch", summary: "Details of several features; unknown ids answer not_found", tag: "Features", access: "key", reads: "replica",
     body: BatchBody,
     responses: { 200: { description: "One entry per distinct id, in order", schema: FeatureDetailsBatch, headers: ["rateLimit"] } },
     handler: ({ body }) =>

@@ -121,26 +121,26 @@ const featureQuery = (q: FeatureQuery, headers: ResponseHeaders) =>
 
 export const featureRoutes = [
   route({
-    method: "get", path: "/features/types", operationId: "featureTypes", summary: "Feature types with counts; cached 2 minutes", tag: "Features", access: "key",
+    method: "get", path: "/features/types", operationId: "featureTypes", summary: "Feature types with counts; cached 2 minutes", tag: "Features", access: "key", reads: "replica",
     cacheControl: "private, max-age=120",
     responses: { 200: { description: "Every feature type held", schema: Schema.Array(FeatureTypeCount), headers: ["rateLimit"] } },
     handler: () => typeCounts
   }),
   route({
-    method: "get", path: "/features/groups", operationId: "featureGroups", summary: "Feature groups; cached 1 hour", tag: "Features", access: "key",
+    method: "get", path: "/features/groups", operationId: "featureGroups", summary: "Feature groups; cached 1 hour", tag: "Features", access: "key", reads: "replica",
     cacheControl: "private, max-age=3600",
     responses: { 200: { description: "Every feature group", schema: Schema.Array(FeatureGroup), headers: ["rateLimit"] } },
     handler: () => Effect.succeed(FEATURE_GROUPS)
   }),
   route({
-    method: "get", path: "/features", operationId: "listFeatures", summary: "Paged road features of one type or group", tag: "Features", access: "key", shared: true,
+    method: "get", path: "/features", operationId: "listFeatures", summary: "Paged road features of one type or group", tag: "Features", access: "key", reads: "replica", shared: true,
     query: FeatureQuery,
     responses: { 200: { description: "A page of features", schema: FeaturePage, headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
       Effect.map(featureQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
   }),
   route({
-    method: "get", path: "/features/geojson", operationId: "listFeaturesGeoJson", summary: "Features as GeoJSON (Starter and above)", tag: "Features", access: "key", shared: true,
+    method: "get", path: "/features/geojson", operationId: "listFeaturesGeoJson", summary: "Features as GeoJSON (Starter and above)", tag: "Features", access: "key", reads: "replica", shared: true,
     query: FeatureQuery,
     responses: { 200: { description: "RFC 7946 FeatureCollection", schema: FeatureCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>

@@ -50,7 +50,7 @@ const featureTypesOf = (q: MapCellsQuery, warnings: Array<ApiWarning>) => {
  */
 export const mapRoutes = [
   route({
-    method: "get", path: "/map/cells", operationId: "mapCells", summary: "Events or features in a view, counted per H3 cell", tag: "Map", access: "key", shared: true,
+    method: "get", path: "/map/cells", operationId: "mapCells", summary: "Events or features in a view, counted per H3 cell", tag: "Map", access: "key", reads: "replica", shared: true,
     query: MapCellsQuery,
     responses: { 200: { description: "Counts per cell", schema: MapCells, headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query: q }) =>

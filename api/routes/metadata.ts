@@ -37,7 +37,7 @@ const FuelQuery = Schema.Struct({
 /** Metadata endpoints (SPEC §4.6): a key, no particular plan. `startedAt` feeds uptime. */
 export const metadataRoutes = (startedAt: number) => [
   route({
-    method: "get", path: "/jurisdictions", operationId: "jurisdictions", summary: "Jurisdictions by scope", tag: "Metadata", access: "key",
+    method: "get", path: "/jurisdictions", operationId: "jurisdictions", summary: "Jurisdictions by scope", tag: "Metadata", access: "key", reads: "replica",
     query: Schema.Struct({ scope: Schema.optional(OneOf(SCOPES, "state (default), federal, regional, all")) }),
     responses: { 200: { description: "Jurisdictions", schema: Schema.Array(Jurisdiction), headers: ["rateLimit"] } },
     handler: ({ query }) =>
@@ -49,36 +49,36 @@ export const metadataRoutes = (startedAt: number) => [
       })
   }),
   route({
-    method: "get", path: "/jurisdictions/groups", operationId: "jurisdictionGroups", summary: "Jurisdiction groups and their members", tag: "Metadata", access: "key",
+    method: "get", path: "/jurisdictions/groups", operationId: "jurisdictionGroups", summary: "Jurisdiction groups and their members", tag: "Metadata", access: "key", reads: "replica",
     responses: { 200: { description: "Groups", schema: Schema.Array(JurisdictionGroup), headers: ["rateLimit"] } },
     handler: () => Effect.map(reference, (ref) => ref.groups)
   }),
   route({
-    method: "get", path: "/coverage", operationId: "coverage", summary: "Rows held per jurisdiction, kind and type", tag: "Metadata", access: "key",
+    method: "get", path: "/coverage", operationId: "coverage", summary: "Rows held per jurisdiction, kind and type", tag: "Metadata", access: "key", reads: "replica",
     query: Schema.Struct({ jurisdiction: Schema.optional(List("Code or comma list; a primary code expands to its group")) }),
     responses: { 200: { description: "Coverage entries", schema: CoverageList, headers: ["rateLimit"] } },
     handler: ({ query }) => coverageOf(query.jurisdiction)
   }),
   route({
-    method: "get", path: "/coverage/:jurisdiction", operationId: "coverageOf", summary: "Coverage of one jurisdiction (its group for a primary code)", tag: "Metadata", access: "key",
+    method: "get", path: "/coverage/:jurisdiction", operationId: "coverageOf", summary: "Coverage of one jurisdiction (its group for a primary code)", tag: "Metadata", access: "key", reads: "replica",
     params: Schema.Struct({ jurisdiction: Id("Code; a primary code expands to its group", 40) }),
     responses: { 200: { description: "Coverage entries", schema: CoverageList, headers: ["rateLimit"] } },
     handler: ({ params }) => coverageOf([params.jurisdiction])
   }),
   route({
-    method: "get", path: "/data-sources", operationId: "dataSources", summary: "Upstream sources, their format and latest poll", tag: "Metadata", access: "key",
+    method: "get", path: "/data-sources", operationId: "dataSources", summary: "Upstream sources, their format and latest poll", tag: "Metadata", access: "key", reads: "replica",
     responses: { 200: { description: "Sources", schema: DataSourceList, headers: ["rateLimit"] } },
     handler: () => Effect.map(dataSources, (data) => ({ data }))
   }),
   route({
-    method: "get", path: "/stats/summary", operationId: "statsSummary", summary: "Counts across the store; cached 60 s", tag: "Metadata", access: "key",
+    method: "get", path: "/stats/summary", operationId: "statsSummary", summary: "Counts across the store; cached 60 s", tag: "Metadata", access: "key", reads: "replica",
     cacheControl: "private, max-age=60",
     responses: { 200: { description: "Summary", schema: StatsSummary, headers: ["rateLimit"] } },
     // uptime is this process's own age: wall time, not a compared or scheduled instant
     handler: () => Effect.map(summary, (s) => ({ ...s, uptime: Math.round((Date.now() - startedAt) / 1000) }))
   }),
   route({
-    method: "get", path: "/fuel-prices", operationId: "fuelPrices", summary: "Fuel prices (SPEC §2.8); cached 24 h", tag: "Metadata", access: "key",
+    method: "get", path: "/fuel-prices", operationId: "fuelPrices", summary: "Fuel prices (SPEC §2.8); cached 24 h", tag: "Metadata", access: "key", reads: "replica",
     cacheControl: "private, max-age=86400",
     query: FuelQuery,
     responses: { 200: { description: "A page of prices", schema: FuelPricePage, headers: ["rateLimit"] } },

@@ -59,7 +59,7 @@ export const truckGate = { allowed: (p: { allow_truck_data: boolean }) => p.allo
 /** Truck corridor (SPEC §4.3), Pro and above. */
 export const truckRoutes = [
   route({
-    method: "get", path: "/truck/corridor", operationId: "truckCorridor", tag: "Truck", access: "key", gate: truckGate,
+    method: "get", path: "/truck/corridor", operationId: "truckCorridor", tag: "Truck", access: "key", reads: "replica", gate: truckGate,
     summary: "Pro and above; features in force today along the great-circle line, ordered along it",
     query: CorridorQuery,
     responses: { 200: { description: "Corridor features", schema: CorridorResult, headers: ["rateLimit", "jurisdictionWarning"] } },
@@ -68,7 +68,7 @@ export const truckRoutes = [
         ({ ...body, ...(attribution.length > 0 ? { attribution } : {}), ...(warnings.length > 0 ? { warnings } : {}) }))
   }),
   route({
-    method: "get", path: "/truck/corridor/geojson", operationId: "truckCorridorGeoJson", tag: "Truck", access: "key", gate: truckGate,
+    method: "get", path: "/truck/corridor/geojson", operationId: "truckCorridorGeoJson", tag: "Truck", access: "key", reads: "replica", gate: truckGate,
     summary: "Pro and above; the corridor as an RFC 7946 FeatureCollection",
     query: CorridorQuery,
     responses: { 200: { description: "RFC 7946 FeatureCollection", schema: CorridorCollection, contentType: GEOJSON, headers: ["rateLimit", "jurisdictionWarning"] } },

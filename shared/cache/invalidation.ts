@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Change } from "../domain/Change.js"
 import { Redis } from "../db/Redis.js"
@@ -37,13 +38,21 @@ export const changedTags = (changes: ReadonlyArray<Change>): Set<string> => {
 export const invalidationChannel = (redis: { readonly key: (...parts: ReadonlyArray<string>) => string }) => redis.key("cache", "invalidate")
 
 /**
- * Tells every API worker what moved, after the write committed. Advisory: a lost message costs
- * freshness up to the cache's own age limit, never a failed batch (the write already landed).
+ * Tells every API worker what moved, after the write committed, and the primary's WAL position
+ * then: a worker reads from a replica only once the replica has replayed that far (issue 34).
+ * Advisory: a lost message costs freshness up to the cache's own age limit, never a failed batch
+ * (the write already landed).
  */
 export const publishInvalidation = (tags: Iterable<string>) =>
   Effect.gen(function* () {
     const list = [...tags]
     if (list.length === 0) return
+    const sql = yield* SqlClient.SqlClient
+    // without the position the tags still go: replicas are then trusted as they are
+    const lsn = yield* sql<{ lsn: string }>`SELECT pg_current_wal_lsn()::text AS lsn`.pipe(
+      Effect.map((rows) => rows[0]?.lsn),
+      Effect.orElseSucceed(() => undefined)
+    )
     const redis = yield* Redis
-    yield* redis.use("cache invalidation", (c) => c.publish(invalidationChannel(redis), JSON.stringify(list)))
+    yield* redis.use("cache invalidation", (c) => c.publish(invalidationChannel(redis), JSON.stringify({ tags: list, lsn })))
   }).pipe(Effect.catchAll((e) => Effect.logWarning(`cache invalidation not published: ${e.message}`)))

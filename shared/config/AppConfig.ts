@@ -69,6 +69,8 @@ export interface AppSettings {
   readonly responseCache: boolean
   /** API worker processes on this machine (node:cluster); 1 runs the API in the starting process */
   readonly apiWorkers: number
+  /** Postgres streaming replicas the API sends its data reads to (DATABASE_READ_URL, comma-separated); none: every read on the primary */
+  readonly databaseReadUrls: ReadonlyArray<Redacted.Redacted<string>>
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
@@ -86,6 +88,9 @@ export const apiWorkersConfig = apiWorkersSetting
 
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
   databaseUrl: Config.redacted("DATABASE_URL").pipe(Config.withDefault(Redacted.make(DEFAULT_DATABASE_URL))),
+  databaseReadUrls: optionalString("DATABASE_READ_URL").pipe(
+    Config.map((s) => (s ?? "").split(",").map((u) => u.trim()).filter((u) => u !== "").map((u) => Redacted.make(u)))
+  ),
   redisUrl: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379")),
   redisPrefix: Config.string("REDIS_PREFIX").pipe(Config.withDefault("rd")),
   port: Config.integer("PORT").pipe(Config.withDefault(3000)),

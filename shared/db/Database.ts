@@ -17,8 +17,8 @@ export const isoTimestamp = (v: string) => {
   return m ? `${m[1]}T${m[2]}.${((m[3] ?? "") + "000").slice(0, 3)}Z` : new Date(v).toISOString()
 }
 
-// timestamps come back as ISO strings and int8 as JS numbers (our bigints fit in 2^53)
-const types = {
+// timestamps come back as ISO strings and int8 as JS numbers (our bigints fit in 2^53); replicas read the same way
+export const pgTypes = {
   getTypeParser: (oid: number, format?: "text" | "binary") => {
     if (oid === 1184) return isoTimestamp
     if (oid === 1114) return (v: string) => new Date(v).toISOString()
@@ -33,6 +33,6 @@ export const DatabaseLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const config = yield* AppConfig
     yield* ensureDatabase(config.databaseUrl)
-    return PgClient.layer({ url: config.databaseUrl, maxConnections: 10, types, applicationName: "road-data" })
+    return PgClient.layer({ url: config.databaseUrl, maxConnections: 10, types: pgTypes, applicationName: "road-data" })
   })
 )

@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
  * Starts one of the service's processes (`infra/processes/<name>.ts`) on a test's own database
  * and Redis prefix, reclaiming after 500 ms; `children` collects it for the file's afterAll.
  */
-export const startProcess = (env: TestEnv, name: string, children: Array<ChildProcess>, extra: Record<string, string> = {}, options: { readonly stdout?: "pipe" } = {}) => {
+export const startProcess = (env: Pick<TestEnv, "dbUrl" | "redisUrl" | "prefix">, name: string, children: Array<ChildProcess>, extra: Record<string, string> = {}, options: { readonly stdout?: "pipe" } = {}) => {
   const child = spawn(process.execPath, ["--import", "tsx", `infra/processes/${name}.ts`], {
     cwd: root,
     // one API process, not a cluster, unless a test asks (apiWorkers.test.ts tests the cluster)
