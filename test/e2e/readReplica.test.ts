@@ -145,5 +145,15 @@ describe.skipIf(!hasPostgresTools)("reads from a Postgres streaming replica", ()
     expect((await fetch(`${base}/api/v1/health`)).status).toBe(200)
     expect(await metric(/^api_replica_up\{[^}]*\} (\d+)/m)).toBe(0)
     expect(await metric(/^api_replica_reads_total\{target="primary"[^}]*\} (\d+)/m)).toBeGreaterThan(0)
+
+    // an API started while its replica is away starts, and answers from the primary
+    const port = await freePort()
+    startProcess({ dbUrl: primary.url(DB), redisUrl, prefix }, "api", children, {
+      PORT: String(port), DATABASE_READ_URL: replica.url(DB), RESPONSE_CACHE: "false", ROUTING_PRELOAD: "false"
+    })
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null))?.status === 200, 60_000, 100)
+    const late = await api(`http://127.0.0.1:${port}/api/v1`, key)("/events?jurisdiction=NY")
+    expect(late.status).toBe(200)
+    expect(late.body.data).toHaveLength(2)
   }, 180_000)
 })

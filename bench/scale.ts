@@ -1,0 +1,311 @@
+/**
+ * npm run bench:scale — the pipeline over the whole catalogue (issue 34):
+ *  1. every feed of infra/sources/us-ca.json, its address pointed at a synthetic upstream on
+ *     loopback serving payloads at the sizes real feeds have (bench/scaleFeeds.ts), plus, unless
+ *     BENCH_STANDINS=0, stand-ins for what the catalogue does not hold yet (a WZDx feed for every
+ *     state, cameras and road weather for every state and province, 511 events where none is
+ *     listed), polled every BENCH_INTERVAL_S (60) by one `start:pipeline` process, with 20 webhook
+ *     subscriptions to a receiver here. After the first round is written, for BENCH_SECONDS
+ *     (600): the pipeline's share of the machine's cores (and Postgres's and Redis's), its
+ *     memory, change-to-queryable lag (events' materialized_at − emitted_at) and webhook delivery
+ *     latency (poll that saw the change → POST received). A shorter interval does the same work
+ *     per poll more often; its CPU share is then also given scaled to the 60 s interval.
+ *  2. materializer throughput with 1 and 2 `start:materializer` processes (one batch in flight
+ *     each) draining BENCH_RECORDS (50,000) creations, beside the UNNEST floor on one and two
+ *     connections (bench/materializerFloor.ts).
+ * Uses DATABASE_URL's server (a scratch database it drops) and REDIS_URL under its own prefix.
+ * Ends with one JSON line of figures.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Either, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { availableParallelism, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { createClient } from "redis"
+import { createKey } from "../infra/admin/keys.js"
+import { seedReferenceData } from "../infra/seed/seed.js"
+import { decodeCatalogue, type SourceConfig } from "../pipeline/poll/SourceCatalogue.js"
+import { baseLayer } from "../shared/db/BaseLive.js"
+import { CA_PROVINCES, US_STATES } from "../shared/domain/Jurisdictions.js"
+import { createSubscription } from "../shared/webhooks/subscriptions.js"
+import { creations, unnestFloor } from "./materializerFloor.js"
+import { fmt, pct } from "./measure.js"
+import { feedBody, kindOf, type Place, sizeOf } from "./scaleFeeds.js"
+import { scratch } from "./scratch.js"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const INTERVAL_S = Number(process.env.BENCH_INTERVAL_S ?? 60)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 600)
+const STANDINS = process.env.BENCH_STANDINS !== "0"
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
+const SUBSCRIPTIONS = 20
+const cores = availableParallelism()
+const figures: Record<string, number | string | boolean> = {}
+const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
+
+// --- where each jurisdiction is: the middle of its Natural Earth outline's box -------------
+const centres = (() => {
+  const doc = JSON.parse(readFileSync(join(root, "infra/data/admin1_us_ca_50m.geojson"), "utf8")) as {
+    features: Array<{ properties: { postal: string }; geometry: { coordinates: unknown } }>
+  }
+  const out = new Map<string, Place>()
+  for (const f of doc.features) {
+    let [w, s, e, n] = [180, 90, -180, -90]
+    const walk = (c: unknown): void => {
+      if (Array.isArray(c) && typeof c[0] === "number") {
+        const [x, y] = c as [number, number]
+        w = Math.min(w, x); e = Math.max(e, x); s = Math.min(s, y); n = Math.max(n, y)
+      } else if (Array.isArray(c)) for (const x of c) walk(x)
+    }
+    walk(f.geometry.coordinates)
+    // Alaska's box crosses the antimeridian's neighbourhood; its middle is still in the state's span
+    out.set(f.properties.postal, { lat: (s + n) / 2, lng: (w + e) / 2 })
+  }
+  return out
+})()
+const placeOf = (jurisdiction: string) => centres.get(jurisdiction.replace(/^WZDX_/, "")) ?? { lat: 41.6, lng: -93.6 }
+
+// --- the feeds: the catalogue's, then the stand-ins -----------------------------------------
+interface Feed { readonly id: string; readonly adapter: string; readonly jurisdiction: string; readonly size: number; readonly place: Place; readonly standin: boolean; readonly parts?: ReadonlyArray<string> }
+const catalogue = Either.getOrThrow(decodeCatalogue(JSON.parse(readFileSync(join(root, "infra/sources/us-ca.json"), "utf8"))))
+const feeds: Array<Feed> = catalogue.map((s) => ({
+  id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, size: sizeOf(s.id, kindOf(s.adapter)), place: placeOf(s.jurisdiction), standin: false,
+  parts: s.urls ? Object.keys(s.urls) : undefined
+}))
+if (STANDINS) {
+  const hasEvents = new Set(catalogue.filter((s) => kindOf(s.adapter) === "events").map((s) => s.jurisdiction))
+  const add = (id: string, adapter: string, jurisdiction: string) => feeds.push({ id, adapter, jurisdiction, size: sizeOf(id, kindOf(adapter)), place: placeOf(jurisdiction), standin: true })
+  for (const [code] of [...US_STATES, ...CA_PROVINCES]) {
+    const c = code.toLowerCase()
+    if (US_STATES.some(([u]) => u === code)) add(`standin-wzdx-${c}`, "wzdx", `WZDX_${code}`)
+    add(`standin-cameras-${c}`, "drivebc_webcams", code)
+    add(`standin-rwis-${c}`, "drivebc_rwis", code)
+    if (!hasEvents.has(code)) add(`standin-events-${c}`, "ibi511", code)
+  }
+}
+
+// --- the synthetic upstream: poll p's body per feed, made once per p --------------------------
+const t0 = Date.now()
+const pollIndex = () => Math.floor((Date.now() - t0) / (INTERVAL_S * 1000)) + 1
+const bodies = new Map<string, { p: number; body: string }>()
+const byId = new Map(feeds.map((f) => [f.id, f]))
+const upstream = createServer((req, res) => {
+  const [, , id, part] = (req.url ?? "").split("?")[0].split("/")
+  const feed = byId.get(id ?? "")
+  if (!feed) return void res.writeHead(404).end()
+  const p = pollIndex()
+  const key = `${id}/${part ?? ""}`
+  let hit = bodies.get(key)
+  if (!hit || hit.p !== p) {
+    hit = { p, body: JSON.stringify(feedBody(feed, p, part)) }
+    bodies.set(key, hit)
+  }
+  res.writeHead(200, { "Content-Type": "application/json" }).end(hit.body)
+})
+
+// --- a webhook receiver: when each delivery arrived ------------------------------------------
+const received = new Map<string, number>()
+const receiver = createServer((req, res) => {
+  const id = String(req.headers["webhook-id"] ?? "")
+  req.resume()
+  req.on("end", () => {
+    if (id) received.set(id, Date.now())
+    res.writeHead(200).end()
+  })
+})
+
+const listen = (s: ReturnType<typeof createServer>) => new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as { port: number }).port)))
+
+/** CPU seconds (user + system) and resident MB of one process, from /proc. */
+const procStat = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+  return { cpu: (Number(f[11]) + Number(f[12])) / 100, rssMb: rss ? Number(rss[1]) / 1024 : 0 }
+}
+/** CPU seconds of every process named `comm` (postgres, redis-server) by pid. */
+const cpuOfComm = (comm: string) => {
+  const out = new Map<string, number>()
+  for (const pid of readdirProc()) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== comm) continue
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      out.set(pid, (Number(f[11]) + Number(f[12])) / 100)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out
+}
+const readdirProc = () => {
+  try {
+    return readdirSync("/proc").filter((d) => /^\d+$/.test(d))
+  } catch {
+    return []
+  }
+}
+const delta = (before: Map<string, number>, after: Map<string, number>) => {
+  let sum = 0
+  for (const [pid, s] of after) if (before.has(pid)) sum += s - before.get(pid)!
+  return sum
+}
+
+const spawnRole = (role: string, env: Record<string, string>) =>
+  spawn(process.execPath, ["--import", "tsx", `infra/processes/${role}.ts`], {
+    cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "ignore", "inherit"]
+  })
+const stop = (c: ChildProcess) => new Promise<void>((resolve) => {
+  if (c.exitCode !== null) return resolve()
+  c.once("exit", () => resolve())
+  c.kill("SIGTERM")
+  setTimeout(() => c.kill("SIGKILL"), 15_000).unref()
+})
+
+const main = async () => {
+  const standins = feeds.filter((f) => f.standin)
+  const records = feeds.reduce((n, f) => n + f.size, 0)
+  log(`scale benchmark on ${cores} cores: ${catalogue.length} catalogue feeds + ${standins.length} stand-ins, ${fmt(records)} records per poll round, every ${INTERVAL_S} s for ${SECONDS} s after the first round is written`)
+  const world = scratch("scale", { webhookAllowPrivateTargets: true })
+  const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const upstreamPort = await listen(upstream)
+  const receiverPort = await listen(receiver)
+  const sourcesFile = join(tmpdir(), `rd-scale-sources-${process.pid}.json`)
+  const children: Array<ChildProcess> = []
+  try {
+    const at = (id: string, part?: string) => `http://127.0.0.1:${upstreamPort}/scale/${id}${part ? `/${part}` : ""}`
+    const sources: Array<SourceConfig> = feeds.map((f) => ({
+      id: f.id, adapter: f.adapter, jurisdiction: f.jurisdiction, poll_interval_s: INTERVAL_S, timeout_ms: 30_000, headers: {},
+      ...(f.parts ? { urls: Object.fromEntries(f.parts.map((p) => [p, at(f.id, p)])) } : { url: at(f.id) })
+    }))
+    writeFileSync(sourcesFile, JSON.stringify(sources))
+    // the subscriptions, on the states with the most events
+    const eventStates = [...new Set(feeds.filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx").map((f) => f.jurisdiction.replace(/^WZDX_/, "")))].slice(0, SUBSCRIPTIONS)
+    await rt.runPromise(Effect.gen(function* () {
+      yield* createKey({ plan: "enterprise", email: "scale@example.com" })
+      const sql = yield* SqlClient.SqlClient
+      const [{ id }] = yield* sql<{ id: number }>`SELECT id FROM customers WHERE email = 'scale@example.com'`
+      for (const j of eventStates) yield* createSubscription(id, { url: `http://127.0.0.1:${receiverPort}/hook/${j}`, jurisdiction: [j] })
+    }))
+
+    const env = { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, SOURCES_FILE: sourcesFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }
+    const pipeline = spawnRole("pipeline", env)
+    children.push(pipeline)
+
+    // 1. the first round: every feed polled once and its changes written
+    const expectedEvents = feeds.filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx").reduce((n, f) => n + f.size, 0)
+    const firstStart = Date.now()
+    const count = () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM events`).pipe(Effect.map((r) => r[0].n)))
+    for (;;) {
+      const n = await count()
+      if (n >= expectedEvents * 0.99) break
+      if (Date.now() - firstStart > 15 * 60_000) throw new Error(`first round not written in 15 minutes (${fmt(n)} of ${fmt(expectedEvents)} events)`)
+      await new Promise((r) => setTimeout(r, 2000))
+    }
+    log(`first round written: ${fmt(expectedEvents)} events and the features in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`)
+
+    // 2. the steady state
+    const from = new Date()
+    const cpu0 = procStat(pipeline.pid!).cpu
+    const pg0 = cpuOfComm("postgres")
+    const redis0 = cpuOfComm("redis-server")
+    received.clear()
+    let rssMax = 0
+    const rssSamples: Array<number> = []
+    const end = Date.now() + SECONDS * 1000
+    while (Date.now() < end) {
+      const { rssMb } = procStat(pipeline.pid!)
+      rssMax = Math.max(rssMax, rssMb)
+      rssSamples.push(rssMb)
+      await new Promise((r) => setTimeout(r, 5000))
+      if ((end - Date.now()) % 60_000 < 5000) log(`  ${Math.round((end - Date.now()) / 1000)} s to go; pipeline RSS ${rssMb.toFixed(0)} MB`)
+    }
+    const to = new Date()
+    const wall = (to.getTime() - from.getTime()) / 1000
+    const pipelineCpu = procStat(pipeline.pid!).cpu - cpu0
+    const pgCpu = delta(pg0, cpuOfComm("postgres"))
+    const redisCpu = delta(redis0, cpuOfComm("redis-server"))
+    const share = pipelineCpu / (wall * cores)
+    const share60 = share * (INTERVAL_S / 60)
+    const storesShare = (pgCpu + redisCpu) / (wall * cores)
+    const lags = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number }>`
+      SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events
+      WHERE materialized_at BETWEEN ${from} AND ${to}`)).then((rows) => rows.map((r) => Number(r.ms)))
+    const ids = [...received.keys()]
+    const deliveries = ids.length === 0 ? [] : await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; at: string }>`
+      SELECT d.id, h.changed_at AS at FROM webhook_deliveries d JOIN event_history h ON h.change_id = d.change_ids[1]
+      WHERE d.id = ANY(${ids})`))
+    const latency = deliveries.map((d) => received.get(d.id)! - Date.parse(d.at)).filter((ms) => Number.isFinite(ms))
+    log(`steady state over ${wall.toFixed(0)} s at a ${INTERVAL_S} s interval:`)
+    console.log(`  pipeline CPU        ${pipelineCpu.toFixed(1)} s = ${(share * 100).toFixed(1)} % of ${cores} cores${INTERVAL_S !== 60 ? ` (${(share60 * 100).toFixed(1)} % scaled to the 60 s interval)` : ""}; target < 20 %`)
+    console.log(`  Postgres + Redis    ${(pgCpu + redisCpu).toFixed(1)} s = ${(storesShare * 100).toFixed(1)} % (Postgres ${pgCpu.toFixed(1)} s, Redis ${redisCpu.toFixed(1)} s; every cluster on the machine)`)
+    console.log(`  pipeline memory     RSS p50 ${pct(rssSamples, 50).toFixed(0)} MB, max ${rssMax.toFixed(0)} MB`)
+    console.log(`  change → queryable  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms over ${fmt(lags.length)} event writes`)
+    console.log(`  change → webhook    p50 ${pct(latency, 50).toFixed(0)} ms, p99 ${pct(latency, 99).toFixed(0)} ms over ${fmt(latency.length)} deliveries to ${eventStates.length} subscriptions (from the poll that saw the change)`)
+    Object.assign(figures, {
+      feeds: feeds.length, catalogue_feeds: catalogue.length, standins: standins.length, records_per_round: records, interval_s: INTERVAL_S, seconds: Math.round(wall),
+      cpu_share: Number(share60.toFixed(4)), cpu_share_measured: Number(share.toFixed(4)), stores_cpu_share: Number(storesShare.toFixed(4)),
+      rss_max_mb: Math.round(rssMax), lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)),
+      webhook_p50_ms: Math.round(pct(latency, 50)), webhook_p99_ms: Math.round(pct(latency, 99)), deliveries: latency.length
+    })
+    await stop(pipeline)
+
+    // 3. materializer processes against the floor
+    const batch = 1000
+    const materializers = async (processes: number) => {
+      const prefix = `${world.prefix}:m${processes}`
+      await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE events, event_history, event_links, cell_marks`))
+      const redis = createClient({ url: world.redisUrl })
+      await redis.connect()
+      const stream = `${prefix}:changes`
+      for (let off = 0; off < RECORDS; off += 5000) {
+        const m = redis.multi()
+        for (const ch of creations(Math.min(5000, RECORDS - off), off, () => new Date().toISOString())) m.xAdd(stream, "*", { c: JSON.stringify(ch) })
+        await m.exec()
+      }
+      const procs = Array.from({ length: processes }, () => spawnRole("materializer", { ...env, REDIS_PREFIX: prefix, MATERIALIZE_IN_FLIGHT: "1" }))
+      children.push(...procs)
+      const started = Date.now()
+      for (;;) {
+        const n = await count()
+        if (n >= RECORDS) break
+        if (Date.now() - started > 10 * 60_000) throw new Error(`materializers stalled at ${n} of ${RECORDS}`)
+        await new Promise((r) => setTimeout(r, 200))
+      }
+      await Promise.all(procs.map(stop))
+      await redis.del(stream)
+      await redis.quit()
+      // from the first row written to the last: the processes' start-up is not counted
+      const [{ secs }] = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secs: number }>`
+        SELECT extract(epoch FROM max(materialized_at) - min(materialized_at)) AS secs FROM events`))
+      return RECORDS / Number(secs)
+    }
+    const floor = (connections: number) => rt.runPromise(unnestFloor(RECORDS, batch, connections)).then((r) => r.n / r.secs)
+    const m1 = await materializers(1)
+    const f1 = await floor(1)
+    const m2 = await materializers(2)
+    const f2 = await floor(2)
+    console.log(`materializer, 1 process    ${fmt(m1)} changes/s; floor on 1 connection ${fmt(f1)} rows/s: ${(m1 / f1).toFixed(2)}x`)
+    console.log(`materializer, 2 processes  ${fmt(m2)} changes/s; floor on 2 connections ${fmt(f2)} rows/s: ${(m2 / f2).toFixed(2)}x (target ≥ 0.7)`)
+    Object.assign(figures, {
+      materializer_1_cps: Math.round(m1), materializer_2_cps: Math.round(m2), floor_1_rps: Math.round(f1), floor_2_rps: Math.round(f2),
+      materializer_1_floor_ratio: Number((m1 / f1).toFixed(2)), materializer_2_floor_ratio: Number((m2 / f2).toFixed(2))
+    })
+  } finally {
+    await Promise.all(children.map(stop))
+    upstream.close()
+    receiver.close()
+    rmSync(sourcesFile, { force: true })
+    await rt.dispose()
+    await world.drop()
+  }
+  console.log(JSON.stringify({ bench: "scale", ...figures }))
+}
+
+main().then(() => process.exit(0), (e) => {
+  console.error(e)
+  process.exit(1)
+})
