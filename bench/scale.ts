@@ -7,7 +7,7 @@
  *     listed), polled every BENCH_INTERVAL_S (60) by one `start:pipeline` process, with 20 webhook
  *     subscriptions to a receiver here. After the first round is written, for BENCH_SECONDS
  *     (600): the pipeline's share of the machine's cores (and Postgres's and Redis's), its
- *     memory, change-to-queryable lag (events' materialized_at − emitted_at) and webhook delivery
+ *     memory, change-to-queryable lag (events' materialized_at − emitted_at; an archive keeps its row's emitted_at, so archived rows are left out) and webhook delivery
  *     latency (poll that saw the change → POST received). A shorter interval does the same work
  *     per poll more often; its CPU share is then also given scaled to the 60 s interval.
  *  2. materializer throughput with 1 and 2 `start:materializer` processes (one batch in flight
@@ -205,7 +205,26 @@ const main = async () => {
       if (Date.now() - firstStart > 15 * 60_000) throw new Error(`first round not written in 15 minutes (${fmt(n)} of ${fmt(expectedEvents)} events)`)
       await new Promise((r) => setTimeout(r, 2000))
     }
-    log(`first round written: ${fmt(expectedEvents)} events and the features in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`)
+    // and everything it set off (history, analytics, the deliveries) drained from every group
+    const groups = createClient({ url: world.redisUrl })
+    await groups.connect()
+    const backlog = async () => {
+      const rows = await groups.sendCommand<Array<Array<string | number>>>(["XINFO", "GROUPS", `${world.prefix}:changes`]).catch(() => [])
+      return rows.reduce((n, r) => {
+        const f = new Map<string, string | number>()
+        for (let i = 0; i + 1 < r.length; i += 2) f.set(String(r[i]), r[i + 1])
+        return n + Number(f.get("lag") ?? 0) + Number(f.get("pending") ?? 0)
+      }, 0)
+    }
+    while ((await backlog()) > 0) {
+      if (Date.now() - firstStart > 20 * 60_000) throw new Error("the first round's changes did not drain in 20 minutes")
+      await new Promise((r) => setTimeout(r, 2000))
+    }
+    const undelivered = async () => (await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`)))[0].n
+    while ((await undelivered()) > 0 && Date.now() - firstStart < 20 * 60_000) await new Promise((r) => setTimeout(r, 2000))
+    await groups.quit()
+    log(`first round written and drained: ${fmt(expectedEvents)} events, the features and their deliveries in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`)
 
     // 2. the steady state
     const from = new Date()
@@ -233,7 +252,7 @@ const main = async () => {
     const storesShare = (pgCpu + redisCpu) / (wall * cores)
     const lags = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number }>`
       SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events
-      WHERE materialized_at BETWEEN ${from} AND ${to}`)).then((rows) => rows.map((r) => Number(r.ms)))
+      WHERE materialized_at BETWEEN ${from} AND ${to} AND archived_at IS NULL`)).then((rows) => rows.map((r) => Number(r.ms)))
     const ids = [...received.keys()]
     const deliveries = ids.length === 0 ? [] : await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; at: string }>`
       SELECT d.id, h.changed_at AS at FROM webhook_deliveries d JOIN event_history h ON h.change_id = d.change_ids[1]
@@ -261,13 +280,25 @@ const main = async () => {
       const redis = createClient({ url: world.redisUrl })
       await redis.connect()
       const stream = `${prefix}:changes`
+      // the processes first, each waiting on the stream, so neither's start-up runs beside the other's work
+      const procs = Array.from({ length: processes }, () => spawnRole("materializer", { ...env, REDIS_PREFIX: prefix, MATERIALIZE_IN_FLIGHT: "1" }))
+      children.push(...procs)
+      // ready: the group exists and every process has gone idle (its start-up's CPU spent)
+      const groupExists = async () => (await redis.sendCommand<Array<unknown>>(["XINFO", "GROUPS", stream]).catch(() => [])).length > 0
+      const booted = Date.now()
+      for (let last = procs.map((c) => procStat(c.pid!).cpu); ;) {
+        await new Promise((r) => setTimeout(r, 1000))
+        const now = procs.map((c) => procStat(c.pid!).cpu)
+        if ((await groupExists()) && now.every((t, i) => t - last[i] < 0.05)) break
+        if (Date.now() - booted > 120_000) throw new Error(`${processes} materializer(s) not ready in 2 minutes`)
+        last = now
+      }
+      // the stream fills about ten times faster than it is drained
       for (let off = 0; off < RECORDS; off += 5000) {
         const m = redis.multi()
         for (const ch of creations(Math.min(5000, RECORDS - off), off, () => new Date().toISOString())) m.xAdd(stream, "*", { c: JSON.stringify(ch) })
         await m.exec()
       }
-      const procs = Array.from({ length: processes }, () => spawnRole("materializer", { ...env, REDIS_PREFIX: prefix, MATERIALIZE_IN_FLIGHT: "1" }))
-      children.push(...procs)
       const started = Date.now()
       for (;;) {
         const n = await count()
