@@ -26,11 +26,15 @@ export const kindOf = (adapter: string): FeedKind => {
 }
 
 /** A stable size for a feed within its kind's range (the same feed the same size on every run). */
-export const sizeOf = (id: string, kind: FeedKind) => {
+const hashOf = (id: string) => {
   let h = 2166136261
   for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0
+  return h
+}
+
+export const sizeOf = (id: string, kind: FeedKind) => {
   const [lo, hi] = SIZES[kind]
-  return lo + (h % (hi - lo + 1))
+  return lo + (hashOf(id) % (hi - lo + 1))
 }
 
 /** Of `size` records, the ids present at poll `p`: 0.5 % new each poll, as many gone. */
@@ -45,10 +49,21 @@ const version = (i: number, p: number) => Math.floor((p + (i % 50)) / 50)
 export interface Place {
   readonly lat: number
   readonly lng: number
+  /** the feed's own: two feeds of one state spread differently */
+  readonly seed?: number
 }
 
-/** Spread records over about 2° around the jurisdiction's centre. */
-const spot = (c: Place, i: number): Place => ({ lat: c.lat + (((i * 7919) % 200) - 100) / 100, lng: c.lng + (((i * 104729) % 200) - 100) / 100 })
+/**
+ * Spread records over about 2° around the jurisdiction's centre, on a grid of about 100 m, so
+ * records (and two feeds of one state) fall apart as real ones do: piled on a few spots they
+ * would be linked to each other by the dozen, which real feeds never are.
+ */
+const spot = (c: Place, i: number): Place => {
+  const h = Math.imul(i + 1, 2654435761) ^ Math.imul(c.seed ?? 0, 40503)
+  const u = (h >>> 0) % 2000
+  const v = (Math.imul(h, 2246822519) >>> 0) % 2000
+  return { lat: c.lat + u / 1000 - 1, lng: c.lng + v / 1000 - 1 }
+}
 
 const unix = (ms: number) => Math.floor(ms / 1000)
 const day = 86_400_000
@@ -171,6 +186,7 @@ const rwis = (c: Place, size: number, p: number) =>
 export const feedBody = (feed: { readonly id: string; readonly adapter: string; readonly size: number; readonly place: Place }, p: number, part?: string): unknown => {
   // times are relative to today's start, so an unchanged record reads the same on every poll of the day
   const now = Math.floor(Date.now() / day) * day
+  feed = { ...feed, place: { ...feed.place, seed: hashOf(feed.id) } }
   switch (feed.adapter) {
     case "ibi511": return ibi511(feed.id, feed.place, feed.size, p, now)
     case "open511": return open511(feed.id, feed.place, feed.size, p, now)
