@@ -85,6 +85,9 @@ if (STANDINS) {
     add(`standin-rwis-${c}`, "drivebc_rwis", code)
     if (!hasEvents.has(code)) add(`standin-events-${c}`, "ibi511", code)
   }
+  // BENCH_STANDINS_MAX: only the first so many stand-ins (a smaller run, for profiles)
+  const max = Number(process.env.BENCH_STANDINS_MAX ?? Infinity)
+  feeds.splice(catalogue.length + max)
 }
 
 // --- the synthetic upstream: poll p's body per feed, made once per p --------------------------
@@ -154,8 +157,10 @@ const delta = (before: Map<string, number>, after: Map<string, number>) => {
   return sum
 }
 
+// BENCH_PROFILE=<dir>: a CPU profile of each process, written when it stops
+const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
 const spawnRole = (role: string, env: Record<string, string>) =>
-  spawn(process.execPath, ["--import", "tsx", `infra/processes/${role}.ts`], {
+  spawn(process.execPath, [...profile, "--import", "tsx", `infra/processes/${role}.ts`], {
     cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "ignore", "inherit"]
   })
 const stop = (c: ChildProcess) => new Promise<void>((resolve) => {
