@@ -37,6 +37,7 @@ export class ReadReplicas extends Context.Tag("api/ReadReplicas")<ReadReplicas, 
 /** How often each replica's replay position is read; it is also the replica's health probe. */
 const PROBE_EVERY_MS = 200
 /** A replica that failed a request is passed over this long unless a probe finds it back sooner. */
+// a monotonic clock: a mark of health, never compared with data
 const DOWN_FOR_MS = 5_000
 
 interface Replica {
@@ -120,7 +121,7 @@ export const ReadReplicasLive = Layer.scoped(
     yield* Effect.logInfo(`API reads on ${replicas.length} replica(s): ${replicas.map((r) => r.name).join(", ")}`)
 
     const pick = (): Replica | undefined => {
-      const now = Date.now()
+      const now = performance.now()
       for (let i = 0; i < replicas.length; i++) {
         const r = replicas[(next + i) % replicas.length]
         if (r.up && now >= r.downUntil && r.replayed >= wanted) {
@@ -137,7 +138,7 @@ export const ReadReplicasLive = Layer.scoped(
         const at = lsnOf(lsn)
         if (at !== undefined && at > wanted) wanted = at
       },
-      states: () => replicas.map((r) => ({ name: r.name, up: r.up && Date.now() >= r.downUntil, behindBytes: r.replayed >= wanted ? 0 : Number(wanted - r.replayed) })),
+      states: () => replicas.map((r) => ({ name: r.name, up: r.up && performance.now() >= r.downUntil, behindBytes: r.replayed >= wanted ? 0 : Number(wanted - r.replayed) })),
       onReplica: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.suspend(() => {
         const r = pick()
         if (r === undefined) {
@@ -149,7 +150,7 @@ export const ReadReplicasLive = Layer.scoped(
           Effect.provideService(SqlClient.SqlClient, r.client),
           Effect.catchAll((e) => {
             if (!replicaFailed(e)) return Effect.fail(e)
-            r.downUntil = Date.now() + DOWN_FOR_MS
+            r.downUntil = performance.now() + DOWN_FOR_MS
             counts.primary++
             return Effect.zipRight(Effect.logWarning(`replica ${r.name} failed a read (${String((e as { message?: unknown }).message)}); on the primary for ${DOWN_FOR_MS / 1000} s`), effect)
           })
