@@ -70,23 +70,34 @@ export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: Read
     const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
     const links: Array<Link> = []
     if (subjects.length > 0) {
-      // each subject meets only the candidates in its own res-3 neighbourhood: a busy road
-      // would otherwise make every batch judge every subject against every candidate
-      const byCell = new Map<string, Array<PlacedSubject>>()
+      // each subject meets only the candidates in its own res-3 neighbourhood that share one of
+      // its roads (judgePair links nothing else): a busy neighbourhood would otherwise make every
+      // batch judge every subject against every candidate on every road (bench:scale profile)
+      const byCellRoad = new Map<string, Map<string, Array<PlacedSubject>>>()
       for (const c of yield* candidatesOf(subjects)) {
-        const bucket = byCell.get(c.h3_r3)
-        if (bucket) bucket.push(c)
-        else byCell.set(c.h3_r3, [c])
+        let roads = byCellRoad.get(c.h3_r3)
+        if (!roads) byCellRoad.set(c.h3_r3, (roads = new Map()))
+        for (const k of c.road_keys) {
+          const bucket = roads.get(k)
+          if (bucket) bucket.push(c)
+          else roads.set(k, [c])
+        }
       }
       const seen = new Set<string>()
       for (const s of subjects) {
-        for (const c of r3Neighbourhood(s.h3_r3).flatMap((cell) => byCell.get(cell) ?? [])) {
-          if (c.source === s.source) continue
-          const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
-          if (seen.has(pair)) continue
-          seen.add(pair)
-          const j = judgePair(s, c, maxGapM)
-          if (j) links.push({ a: s.id, b: c.id, ...j })
+        for (const cell of r3Neighbourhood(s.h3_r3)) {
+          const roads = byCellRoad.get(cell)
+          if (!roads) continue
+          for (const k of s.road_keys) {
+            for (const c of roads.get(k) ?? []) {
+              if (c.source === s.source) continue
+              const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
+              if (seen.has(pair)) continue
+              seen.add(pair)
+              const j = judgePair(s, c, maxGapM)
+              if (j) links.push({ a: s.id, b: c.id, ...j })
+            }
+          }
         }
       }
     }
