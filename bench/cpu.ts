@@ -32,21 +32,23 @@ export const roles = {
 } as const
 
 /**
- * CPU seconds per role between `cpuMeter()` and the returned function's call, summed over the
+ * CPU seconds per role (`roles` unless given) between `cpuMeter()` and the returned function's call, summed over the
  * processes alive at the end (a process started meanwhile counts whole). A process that exited
  * meanwhile (an idle Postgres connection closed by its pool) takes its time with it and is left
  * out: subtracting totals would count its whole life against the phase, even below zero.
  */
-export const cpuMeter = () => {
-  const at = () => Object.fromEntries(Object.entries(roles).map(([k, m]) => [k, cpuByPid(m)])) as Record<keyof typeof roles, Map<string, number>>
+export const cpuMeter = <K extends string = keyof typeof roles>(
+  measured: Record<K, (cmdline: string, comm: string) => boolean> = roles as unknown as Record<K, (cmdline: string, comm: string) => boolean>
+) => {
+  const at = () => Object.fromEntries(Object.entries(measured).map(([k, m]) => [k, cpuByPid(m as (cmdline: string, comm: string) => boolean)])) as Record<K, Map<string, number>>
   const before = at()
   return () => {
     const after = at()
-    return Object.fromEntries(Object.keys(roles).map((k) => {
-      const role = k as keyof typeof roles
+    return Object.fromEntries(Object.keys(measured).map((k) => {
+      const role = k as K
       let sum = 0
       for (const [pid, s] of after[role]) sum += s - (before[role].get(pid) ?? 0)
       return [k, sum]
-    })) as Record<keyof typeof roles, number>
+    })) as Record<K, number>
   }
 }

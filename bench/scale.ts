@@ -19,7 +19,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -31,6 +31,7 @@ import { decodeCatalogue, type SourceConfig } from "../pipeline/poll/SourceCatal
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { CA_PROVINCES, US_STATES } from "../shared/domain/Jurisdictions.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
+import { cpuMeter, roles } from "./cpu.js"
 import { creations, unnestFloor } from "./materializerFloor.js"
 import { fmt, pct } from "./measure.js"
 import { feedBody, kindOf, type Place, sizeOf } from "./scaleFeeds.js"
@@ -129,34 +130,6 @@ const procStat = (pid: number) => {
   const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
   return { cpu: (Number(f[11]) + Number(f[12])) / 100, rssMb: rss ? Number(rss[1]) / 1024 : 0 }
 }
-/** CPU seconds of every process named `comm` (postgres, redis-server) by pid. */
-const cpuOfComm = (comm: string) => {
-  const out = new Map<string, number>()
-  for (const pid of readdirProc()) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== comm) continue
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      out.set(pid, (Number(f[11]) + Number(f[12])) / 100)
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out
-}
-const readdirProc = () => {
-  try {
-    return readdirSync("/proc").filter((d) => /^\d+$/.test(d))
-  } catch {
-    return []
-  }
-}
-const delta = (before: Map<string, number>, after: Map<string, number>) => {
-  let sum = 0
-  for (const [pid, s] of after) if (before.has(pid)) sum += s - before.get(pid)!
-  return sum
-}
-
 // BENCH_PROFILE=<dir>: a CPU profile of each process, written when it stops
 const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
 const spawnRole = (role: string, env: Record<string, string>) =>
@@ -233,9 +206,11 @@ const main = async () => {
 
     // 2. the steady state
     const from = new Date()
-    const cpu0 = procStat(pipeline.pid!).cpu
-    const pg0 = cpuOfComm("postgres")
-    const redis0 = cpuOfComm("redis-server")
+    const meter = cpuMeter({
+      pipeline: (cmd) => cmd.includes("infra/processes/pipeline.ts"),
+      postgres: roles.postgres,
+      redis: (_cmd, comm) => comm === "redis-server"
+    })
     received.clear()
     let rssMax = 0
     const rssSamples: Array<number> = []
@@ -249,9 +224,7 @@ const main = async () => {
     }
     const to = new Date()
     const wall = (to.getTime() - from.getTime()) / 1000
-    const pipelineCpu = procStat(pipeline.pid!).cpu - cpu0
-    const pgCpu = delta(pg0, cpuOfComm("postgres"))
-    const redisCpu = delta(redis0, cpuOfComm("redis-server"))
+    const { pipeline: pipelineCpu, postgres: pgCpu, redis: redisCpu } = meter()
     const share = pipelineCpu / (wall * cores)
     const share60 = share * (INTERVAL_S / 60)
     const storesShare = (pgCpu + redisCpu) / (wall * cores)
