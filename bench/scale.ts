@@ -42,6 +42,8 @@ const INTERVAL_S = Number(process.env.BENCH_INTERVAL_S ?? 60)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 600)
 const STANDINS = process.env.BENCH_STANDINS !== "0"
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
+// BENCH_PARTS=materializers skips the pipeline run (for work on the materializer alone)
+const PARTS = new Set((process.env.BENCH_PARTS ?? "pipeline,materializers").split(",").map((p) => p.trim()))
 const SUBSCRIPTIONS = 20
 const cores = availableParallelism()
 const figures: Record<string, number | string | boolean> = {}
@@ -170,85 +172,87 @@ const main = async () => {
     }))
 
     const env = { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, SOURCES_FILE: sourcesFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }
-    const pipeline = spawnRole("pipeline", env)
-    children.push(pipeline)
-
-    // 1. the first round: every feed polled once and its changes written
-    const expectedEvents = feeds.filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx").reduce((n, f) => n + f.size, 0)
-    const firstStart = Date.now()
     const count = () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM events`).pipe(Effect.map((r) => r[0].n)))
-    for (;;) {
-      const n = await count()
-      if (n >= expectedEvents * 0.99) break
-      if (Date.now() - firstStart > 15 * 60_000) throw new Error(`first round not written in 15 minutes (${fmt(n)} of ${fmt(expectedEvents)} events)`)
-      await new Promise((r) => setTimeout(r, 2000))
-    }
-    // and everything it set off (history, analytics, the deliveries) drained from every group
-    const groups = createClient({ url: world.redisUrl })
-    await groups.connect()
-    const backlog = async () => {
-      const rows = await groups.sendCommand<Array<Array<string | number>>>(["XINFO", "GROUPS", `${world.prefix}:changes`]).catch(() => [])
-      return rows.reduce((n, r) => {
-        const f = new Map<string, string | number>()
-        for (let i = 0; i + 1 < r.length; i += 2) f.set(String(r[i]), r[i + 1])
-        return n + Number(f.get("lag") ?? 0) + Number(f.get("pending") ?? 0)
-      }, 0)
-    }
-    while ((await backlog()) > 0) {
-      if (Date.now() - firstStart > 20 * 60_000) throw new Error("the first round's changes did not drain in 20 minutes")
-      await new Promise((r) => setTimeout(r, 2000))
-    }
-    const undelivered = async () => (await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`)))[0].n
-    while ((await undelivered()) > 0 && Date.now() - firstStart < 20 * 60_000) await new Promise((r) => setTimeout(r, 2000))
-    await groups.quit()
-    log(`first round written and drained: ${fmt(expectedEvents)} events, the features and their deliveries in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`)
+    if (PARTS.has("pipeline")) {
+      const pipeline = spawnRole("pipeline", env)
+      children.push(pipeline)
 
-    // 2. the steady state
-    const from = new Date()
-    const meter = cpuMeter({
-      pipeline: (cmd) => cmd.includes("infra/processes/pipeline.ts"),
-      postgres: roles.postgres,
-      redis: (_cmd, comm) => comm === "redis-server"
-    })
-    received.clear()
-    let rssMax = 0
-    const rssSamples: Array<number> = []
-    const end = Date.now() + SECONDS * 1000
-    while (Date.now() < end) {
-      const { rssMb } = procStat(pipeline.pid!)
-      rssMax = Math.max(rssMax, rssMb)
-      rssSamples.push(rssMb)
-      await new Promise((r) => setTimeout(r, 5000))
-      if ((end - Date.now()) % 60_000 < 5000) log(`  ${Math.round((end - Date.now()) / 1000)} s to go; pipeline RSS ${rssMb.toFixed(0)} MB`)
+      // 1. the first round: every feed polled once and its changes written
+      const expectedEvents = feeds.filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx").reduce((n, f) => n + f.size, 0)
+      const firstStart = Date.now()
+      for (;;) {
+        const n = await count()
+        if (n >= expectedEvents * 0.99) break
+        if (Date.now() - firstStart > 15 * 60_000) throw new Error(`first round not written in 15 minutes (${fmt(n)} of ${fmt(expectedEvents)} events)`)
+        await new Promise((r) => setTimeout(r, 2000))
+      }
+      // and everything it set off (history, analytics, the deliveries) drained from every group
+      const groups = createClient({ url: world.redisUrl })
+      await groups.connect()
+      const backlog = async () => {
+        const rows = await groups.sendCommand<Array<Array<string | number>>>(["XINFO", "GROUPS", `${world.prefix}:changes`]).catch(() => [])
+        return rows.reduce((n, r) => {
+          const f = new Map<string, string | number>()
+          for (let i = 0; i + 1 < r.length; i += 2) f.set(String(r[i]), r[i + 1])
+          return n + Number(f.get("lag") ?? 0) + Number(f.get("pending") ?? 0)
+        }, 0)
+      }
+      while ((await backlog()) > 0) {
+        if (Date.now() - firstStart > 20 * 60_000) throw new Error("the first round's changes did not drain in 20 minutes")
+        await new Promise((r) => setTimeout(r, 2000))
+      }
+      const undelivered = async () => (await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`)))[0].n
+      while ((await undelivered()) > 0 && Date.now() - firstStart < 20 * 60_000) await new Promise((r) => setTimeout(r, 2000))
+      await groups.quit()
+      log(`first round written and drained: ${fmt(expectedEvents)} events, the features and their deliveries in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`)
+
+      // 2. the steady state
+      const from = new Date()
+      const meter = cpuMeter({
+        pipeline: (cmd) => cmd.includes("infra/processes/pipeline.ts"),
+        postgres: roles.postgres,
+        redis: (_cmd, comm) => comm === "redis-server"
+      })
+      received.clear()
+      let rssMax = 0
+      const rssSamples: Array<number> = []
+      const end = Date.now() + SECONDS * 1000
+      while (Date.now() < end) {
+        const { rssMb } = procStat(pipeline.pid!)
+        rssMax = Math.max(rssMax, rssMb)
+        rssSamples.push(rssMb)
+        await new Promise((r) => setTimeout(r, 5000))
+        if ((end - Date.now()) % 60_000 < 5000) log(`  ${Math.round((end - Date.now()) / 1000)} s to go; pipeline RSS ${rssMb.toFixed(0)} MB`)
+      }
+      const to = new Date()
+      const wall = (to.getTime() - from.getTime()) / 1000
+      const { pipeline: pipelineCpu, postgres: pgCpu, redis: redisCpu } = meter()
+      const share = pipelineCpu / (wall * cores)
+      const share60 = share * (INTERVAL_S / 60)
+      const storesShare = (pgCpu + redisCpu) / (wall * cores)
+      const lags = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number }>`
+        SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events
+        WHERE materialized_at BETWEEN ${from} AND ${to} AND archived_at IS NULL`)).then((rows) => rows.map((r) => Number(r.ms)))
+      const ids = [...received.keys()]
+      const deliveries = ids.length === 0 ? [] : await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; at: string }>`
+        SELECT d.id, h.changed_at AS at FROM webhook_deliveries d JOIN event_history h ON h.change_id = d.change_ids[1]
+        WHERE d.id = ANY(${ids})`))
+      const latency = deliveries.map((d) => received.get(d.id)! - Date.parse(d.at)).filter((ms) => Number.isFinite(ms))
+      log(`steady state over ${wall.toFixed(0)} s at a ${INTERVAL_S} s interval:`)
+      console.log(`  pipeline CPU        ${pipelineCpu.toFixed(1)} s = ${(share * 100).toFixed(1)} % of ${cores} cores${INTERVAL_S !== 60 ? ` (${(share60 * 100).toFixed(1)} % scaled to the 60 s interval)` : ""}; target < 20 %`)
+      console.log(`  Postgres + Redis    ${(pgCpu + redisCpu).toFixed(1)} s = ${(storesShare * 100).toFixed(1)} % (Postgres ${pgCpu.toFixed(1)} s, Redis ${redisCpu.toFixed(1)} s; every cluster on the machine)`)
+      console.log(`  pipeline memory     RSS p50 ${pct(rssSamples, 50).toFixed(0)} MB, max ${rssMax.toFixed(0)} MB`)
+      console.log(`  change → queryable  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms over ${fmt(lags.length)} event writes`)
+      console.log(`  change → webhook    p50 ${pct(latency, 50).toFixed(0)} ms, p99 ${pct(latency, 99).toFixed(0)} ms over ${fmt(latency.length)} deliveries to ${eventStates.length} subscriptions (from the poll that saw the change)`)
+      Object.assign(figures, {
+        feeds: feeds.length, catalogue_feeds: catalogue.length, standins: standins.length, records_per_round: records, interval_s: INTERVAL_S, seconds: Math.round(wall),
+        cpu_share: Number(share60.toFixed(4)), cpu_share_measured: Number(share.toFixed(4)), stores_cpu_share: Number(storesShare.toFixed(4)),
+        rss_max_mb: Math.round(rssMax), lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)),
+        webhook_p50_ms: Math.round(pct(latency, 50)), webhook_p99_ms: Math.round(pct(latency, 99)), deliveries: latency.length
+      })
+      await stop(pipeline)
     }
-    const to = new Date()
-    const wall = (to.getTime() - from.getTime()) / 1000
-    const { pipeline: pipelineCpu, postgres: pgCpu, redis: redisCpu } = meter()
-    const share = pipelineCpu / (wall * cores)
-    const share60 = share * (INTERVAL_S / 60)
-    const storesShare = (pgCpu + redisCpu) / (wall * cores)
-    const lags = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number }>`
-      SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events
-      WHERE materialized_at BETWEEN ${from} AND ${to} AND archived_at IS NULL`)).then((rows) => rows.map((r) => Number(r.ms)))
-    const ids = [...received.keys()]
-    const deliveries = ids.length === 0 ? [] : await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; at: string }>`
-      SELECT d.id, h.changed_at AS at FROM webhook_deliveries d JOIN event_history h ON h.change_id = d.change_ids[1]
-      WHERE d.id = ANY(${ids})`))
-    const latency = deliveries.map((d) => received.get(d.id)! - Date.parse(d.at)).filter((ms) => Number.isFinite(ms))
-    log(`steady state over ${wall.toFixed(0)} s at a ${INTERVAL_S} s interval:`)
-    console.log(`  pipeline CPU        ${pipelineCpu.toFixed(1)} s = ${(share * 100).toFixed(1)} % of ${cores} cores${INTERVAL_S !== 60 ? ` (${(share60 * 100).toFixed(1)} % scaled to the 60 s interval)` : ""}; target < 20 %`)
-    console.log(`  Postgres + Redis    ${(pgCpu + redisCpu).toFixed(1)} s = ${(storesShare * 100).toFixed(1)} % (Postgres ${pgCpu.toFixed(1)} s, Redis ${redisCpu.toFixed(1)} s; every cluster on the machine)`)
-    console.log(`  pipeline memory     RSS p50 ${pct(rssSamples, 50).toFixed(0)} MB, max ${rssMax.toFixed(0)} MB`)
-    console.log(`  change → queryable  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms over ${fmt(lags.length)} event writes`)
-    console.log(`  change → webhook    p50 ${pct(latency, 50).toFixed(0)} ms, p99 ${pct(latency, 99).toFixed(0)} ms over ${fmt(latency.length)} deliveries to ${eventStates.length} subscriptions (from the poll that saw the change)`)
-    Object.assign(figures, {
-      feeds: feeds.length, catalogue_feeds: catalogue.length, standins: standins.length, records_per_round: records, interval_s: INTERVAL_S, seconds: Math.round(wall),
-      cpu_share: Number(share60.toFixed(4)), cpu_share_measured: Number(share.toFixed(4)), stores_cpu_share: Number(storesShare.toFixed(4)),
-      rss_max_mb: Math.round(rssMax), lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)),
-      webhook_p50_ms: Math.round(pct(latency, 50)), webhook_p99_ms: Math.round(pct(latency, 99)), deliveries: latency.length
-    })
-    await stop(pipeline)
 
     // 3. materializer processes against the floor
     const batch = 1000
@@ -293,16 +297,18 @@ const main = async () => {
       return RECORDS / Number(secs)
     }
     const floor = (connections: number) => rt.runPromise(unnestFloor(RECORDS, batch, connections)).then((r) => r.n / r.secs)
-    const m1 = await materializers(1)
-    const f1 = await floor(1)
-    const m2 = await materializers(2)
-    const f2 = await floor(2)
-    console.log(`materializer, 1 process    ${fmt(m1)} changes/s; floor on 1 connection ${fmt(f1)} rows/s: ${(m1 / f1).toFixed(2)}x`)
-    console.log(`materializer, 2 processes  ${fmt(m2)} changes/s; floor on 2 connections ${fmt(f2)} rows/s: ${(m2 / f2).toFixed(2)}x (target ≥ 0.7)`)
-    Object.assign(figures, {
-      materializer_1_cps: Math.round(m1), materializer_2_cps: Math.round(m2), floor_1_rps: Math.round(f1), floor_2_rps: Math.round(f2),
-      materializer_1_floor_ratio: Number((m1 / f1).toFixed(2)), materializer_2_floor_ratio: Number((m2 / f2).toFixed(2))
-    })
+    if (PARTS.has("materializers")) {
+      const m1 = await materializers(1)
+      const f1 = await floor(1)
+      const m2 = await materializers(2)
+      const f2 = await floor(2)
+      console.log(`materializer, 1 process    ${fmt(m1)} changes/s; floor on 1 connection ${fmt(f1)} rows/s: ${(m1 / f1).toFixed(2)}x`)
+      console.log(`materializer, 2 processes  ${fmt(m2)} changes/s; floor on 2 connections ${fmt(f2)} rows/s: ${(m2 / f2).toFixed(2)}x (target ≥ 0.7)`)
+      Object.assign(figures, {
+        materializer_1_cps: Math.round(m1), materializer_2_cps: Math.round(m2), floor_1_rps: Math.round(f1), floor_2_rps: Math.round(f2),
+        materializer_1_floor_ratio: Number((m1 / f1).toFixed(2)), materializer_2_floor_ratio: Number((m2 / f2).toFixed(2))
+      })
+    }
   } finally {
     await Promise.all(children.map(stop))
     upstream.close()
