@@ -23,9 +23,10 @@
  * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
  */
 import { aroundFault, apiTraffic, workerPids } from "./chaosApiTraffic.js"
+import { parentOf } from "./proc.js"
 import { clusterWorkDir, initCluster, type PgCluster } from "../infra/tools/pgCluster.js"
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { createServer as netServer } from "node:net"
 import { join } from "node:path"
@@ -112,7 +113,7 @@ const ancestors = (() => {
   for (let pid = process.ppid; pid > 1 && out.length < 8; ) {
     out.push(pid)
     try {
-      pid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1])
+      pid = parentOf(pid)
     } catch {
       break
     }

@@ -4,12 +4,12 @@
  */
 import autocannon from "autocannon"
 import { readdirSync, readFileSync } from "node:fs"
+import { parentOf } from "./proc.js"
 
 /** An API role's worker processes: its children running the same script (tsx's esbuild helpers left out). */
 export const workerPids = (primary: number) => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((pid) => {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === primary && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")
+    return parentOf(pid) === primary && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")
   } catch {
     return false
   }

@@ -1,7 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs"
+import { cpuSecondsOf, statOf } from "./proc.js"
+
+/** Which processes a role is: by command line, or by command name. */
+type Matcher = (cmdline: string, comm: string) => boolean
 
 /** CPU seconds (user + system) each matching process has used so far, by pid, from /proc (Linux only; empty elsewhere). */
-const cpuByPid = (match: (cmdline: string, comm: string) => boolean) => {
+const cpuByPid = (match: Matcher) => {
   const out = new Map<string, number>()
   let dirs: Array<string> = []
   try {
@@ -11,11 +15,8 @@ const cpuByPid = (match: (cmdline: string, comm: string) => boolean) => {
   }
   for (const pid of dirs) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
-      if (!match(readFileSync(`/proc/${pid}/cmdline`, "utf8"), comm)) continue
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      out.set(pid, (Number(f[11]) + Number(f[12])) / 100)
+      if (!match(readFileSync(`/proc/${pid}/cmdline`, "utf8"), statOf(pid).comm)) continue
+      out.set(pid, cpuSecondsOf(pid))
     } catch {
       // gone meanwhile
     }
@@ -25,11 +26,11 @@ const cpuByPid = (match: (cmdline: string, comm: string) => boolean) => {
 
 /** API worker processes (and their primary), Postgres backends, and the materializer. */
 export const roles = {
-  api: (cmd: string) => cmd.includes("infra/processes/api.ts"),
-  postgres: (_cmd: string, comm: string) => comm === "postgres",
-  materializer: (cmd: string) => cmd.includes("infra/processes/materializer.ts"),
-  bench: (cmd: string) => cmd.includes(`bench/`) && !cmd.includes("infra/processes")
-} as const
+  api: (cmd) => cmd.includes("infra/processes/api.ts"),
+  postgres: (_cmd, comm) => comm === "postgres",
+  materializer: (cmd) => cmd.includes("infra/processes/materializer.ts"),
+  bench: (cmd) => cmd.includes(`bench/`) && !cmd.includes("infra/processes")
+} satisfies Record<string, Matcher>
 
 /**
  * CPU seconds per role (`roles` unless given) between `cpuMeter()` and the returned function's call, summed over the
@@ -37,18 +38,17 @@ export const roles = {
  * meanwhile (an idle Postgres connection closed by its pool) takes its time with it and is left
  * out: subtracting totals would count its whole life against the phase, even below zero.
  */
-export const cpuMeter = <K extends string = keyof typeof roles>(
-  measured: Record<K, (cmdline: string, comm: string) => boolean> = roles as unknown as Record<K, (cmdline: string, comm: string) => boolean>
-) => {
-  const at = () => Object.fromEntries(Object.entries(measured).map(([k, m]) => [k, cpuByPid(m as (cmdline: string, comm: string) => boolean)])) as Record<K, Map<string, number>>
+export function cpuMeter(): () => Record<keyof typeof roles, number>
+export function cpuMeter<K extends string>(measured: Record<K, Matcher>): () => Record<K, number>
+export function cpuMeter(measured: Record<string, Matcher> = roles) {
+  const at = () => new Map(Object.entries(measured).map(([k, m]) => [k, cpuByPid(m)]))
   const before = at()
   return () => {
     const after = at()
-    return Object.fromEntries(Object.keys(measured).map((k) => {
-      const role = k as K
+    return Object.fromEntries([...after].map(([role, pids]) => {
       let sum = 0
-      for (const [pid, s] of after[role]) sum += s - (before[role].get(pid) ?? 0)
-      return [k, sum]
-    })) as Record<K, number>
+      for (const [pid, s] of pids) sum += s - (before.get(role)!.get(pid) ?? 0)
+      return [role, sum]
+    }))
   }
 }

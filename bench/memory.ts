@@ -12,7 +12,7 @@
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { spawn } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -25,6 +25,7 @@ import { AppConfig } from "../shared/config/AppConfig.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { fmt } from "./measure.js"
+import { rssOf } from "./proc.js"
 import { scratch } from "./scratch.js"
 
 const FEED = Number(process.env.BENCH_FEED_RECORDS ?? 200_000)
@@ -35,17 +36,6 @@ const MATERIALIZER_BOUND_MB = 400
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
-
-/** Peak and current RSS of a process, from /proc (kB → bytes). */
-const rssOf = (pid: number) => {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8")
-    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024
-    return { peak: kb("VmHWM"), now: kb("VmRSS") }
-  } catch {
-    return { peak: 0, now: 0 }
-  }
-}
 
 const feature = (i: number) =>
   `{"id":"m-${i}","type":"Feature","properties":{"core_details":{"event_type":"work-zone","road_names":["I-${(i % 90) + 1}"],"direction":"eastbound","description":"Work zone ${i}"},"start_date":"2026-11-01T06:00:00Z","vehicle_impact":"some-lanes-closed"},"geometry":{"type":"Point","coordinates":[${(-120 + (i % 500) / 20).toFixed(4)},${(30 + Math.floor(i / 500) / 40).toFixed(4)}]}}`

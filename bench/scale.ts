@@ -32,6 +32,7 @@ import { baseLayer } from "../shared/db/BaseLive.js"
 import { CA_PROVINCES, US_STATES } from "../shared/domain/Jurisdictions.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
 import { cpuMeter, roles } from "./cpu.js"
+import { cpuSecondsOf, rssOf } from "./proc.js"
 import { creations, unnestFloor } from "./materializerFloor.js"
 import { fmt, pct } from "./measure.js"
 import { feedBody, kindOf, type Place, sizeOf } from "./scaleFeeds.js"
@@ -127,13 +128,6 @@ const receiver = createServer((req, res) => {
 
 const listen = (s: ReturnType<typeof createServer>) => new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as { port: number }).port)))
 
-/** CPU seconds (user + system) and resident MB of one process, from /proc. */
-const procStat = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
-  return { cpu: (Number(f[11]) + Number(f[12])) / 100, rssMb: rss ? Number(rss[1]) / 1024 : 0 }
-}
 // BENCH_PROFILE=<dir>: a CPU profile of each process, written when it stops
 const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
 const spawnRole = (role: string, env: Record<string, string>) =>
@@ -225,7 +219,7 @@ const main = async () => {
       const rssSamples: Array<number> = []
       const end = Date.now() + SECONDS * 1000
       while (Date.now() < end) {
-        const { rssMb } = procStat(pipeline.pid!)
+        const rssMb = rssOf(pipeline.pid!).now / 1024 / 1024
         rssMax = Math.max(rssMax, rssMb)
         rssSamples.push(rssMb)
         await new Promise((r) => setTimeout(r, 5000))
@@ -274,9 +268,9 @@ const main = async () => {
       // ready: the group exists and every process has gone idle (its start-up's CPU spent)
       const groupExists = async () => (await redis.sendCommand<Array<unknown>>(["XINFO", "GROUPS", stream]).catch(() => [])).length > 0
       const booted = Date.now()
-      for (let last = procs.map((c) => procStat(c.pid!).cpu); ;) {
+      for (let last = procs.map((c) => cpuSecondsOf(c.pid!)); ;) {
         await new Promise((r) => setTimeout(r, 1000))
-        const now = procs.map((c) => procStat(c.pid!).cpu)
+        const now = procs.map((c) => cpuSecondsOf(c.pid!))
         if ((await groupExists()) && now.every((t, i) => t - last[i] < 0.05)) break
         if (Date.now() - booted > 120_000) throw new Error(`${processes} materializer(s) not ready in 2 minutes`)
         last = now

@@ -11,17 +11,17 @@ interface Link extends LinkJudgement {
   readonly b: string
 }
 
+/** A changed event and the res-3 cell its point is in. */
+export interface PlacedSubject extends LinkSubject {
+  readonly h3_r3: string
+}
+
 /**
  * Other sources' active events on the subjects' roads within about 60 km (the res-3 cells
  * around them). Which sources have events in those cells comes first, by a skip scan of
  * (h3_r3, source): one probe per source and cell, however many events a source has there (a
  * busy feed's own cells would otherwise be read whole for every batch it writes).
  */
-/** A changed event and the res-3 cell its point is in. */
-export interface PlacedSubject extends LinkSubject {
-  readonly h3_r3: string
-}
-
 const candidatesOf = (subjects: ReadonlyArray<PlacedSubject>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -47,6 +47,37 @@ const candidatesOf = (subjects: ReadonlyArray<PlacedSubject>) =>
         AND road_keys && ${keys}::text[]`
   })
 
+/** Candidates by res-3 cell, then by each of their road keys. */
+type CandidateIndex = Map<string, Map<string, Array<PlacedSubject>>>
+
+const byCellAndRoad = (candidates: ReadonlyArray<PlacedSubject>): CandidateIndex => {
+  const index: CandidateIndex = new Map()
+  for (const c of candidates) {
+    let roads = index.get(c.h3_r3)
+    if (!roads) index.set(c.h3_r3, (roads = new Map()))
+    for (const k of c.road_keys) {
+      const bucket = roads.get(k)
+      if (bucket) bucket.push(c)
+      else roads.set(k, [c])
+    }
+  }
+  return index
+}
+
+/**
+ * The candidates a subject is judged against: those in its res-3 neighbourhood sharing one of its
+ * roads (judgePair links nothing else; a busy neighbourhood would otherwise make every batch judge
+ * every subject against every candidate on every road, bench:scale profile). One sharing two roads
+ * comes twice; the caller's pair set judges it once.
+ */
+function* candidatesNear(index: CandidateIndex, s: PlacedSubject): Generator<PlacedSubject> {
+  for (const cell of r3Neighbourhood(s.h3_r3)) {
+    const roads = index.get(cell)
+    if (!roads) continue
+    for (const k of s.road_keys) yield* roads.get(k) ?? []
+  }
+}
+
 /**
  * Cross-source links for events whose content just changed, inside the materializer's
  * transaction (so a webhook waiting on the materializer sees them): judge each against the
@@ -70,34 +101,16 @@ export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: Read
     const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
     const links: Array<Link> = []
     if (subjects.length > 0) {
-      // each subject meets only the candidates in its own res-3 neighbourhood that share one of
-      // its roads (judgePair links nothing else): a busy neighbourhood would otherwise make every
-      // batch judge every subject against every candidate on every road (bench:scale profile)
-      const byCellRoad = new Map<string, Map<string, Array<PlacedSubject>>>()
-      for (const c of yield* candidatesOf(subjects)) {
-        let roads = byCellRoad.get(c.h3_r3)
-        if (!roads) byCellRoad.set(c.h3_r3, (roads = new Map()))
-        for (const k of c.road_keys) {
-          const bucket = roads.get(k)
-          if (bucket) bucket.push(c)
-          else roads.set(k, [c])
-        }
-      }
+      const index = byCellAndRoad(yield* candidatesOf(subjects))
       const seen = new Set<string>()
       for (const s of subjects) {
-        for (const cell of r3Neighbourhood(s.h3_r3)) {
-          const roads = byCellRoad.get(cell)
-          if (!roads) continue
-          for (const k of s.road_keys) {
-            for (const c of roads.get(k) ?? []) {
-              if (c.source === s.source) continue
-              const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
-              if (seen.has(pair)) continue
-              seen.add(pair)
-              const j = judgePair(s, c, maxGapM)
-              if (j) links.push({ a: s.id, b: c.id, ...j })
-            }
-          }
+        for (const c of candidatesNear(index, s)) {
+          if (c.source === s.source) continue
+          const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
+          if (seen.has(pair)) continue
+          seen.add(pair)
+          const j = judgePair(s, c, maxGapM)
+          if (j) links.push({ a: s.id, b: c.id, ...j })
         }
       }
     }

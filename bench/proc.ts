@@ -1,0 +1,27 @@
+import { readFileSync } from "node:fs"
+
+/** A process's `/proc/<pid>/stat` split: its command name and the fields after it (Linux only). */
+export const statOf = (pid: number | string) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  return { comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ") }
+}
+
+/** CPU seconds (user + system) a process has used so far; throws when it is gone. */
+export const cpuSecondsOf = (pid: number | string) => {
+  const { fields } = statOf(pid)
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** Peak and current RSS of a process in bytes (0 when it is gone). */
+export const rssOf = (pid: number) => {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8")
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024
+    return { peak: kb("VmHWM"), now: kb("VmRSS") }
+  } catch {
+    return { peak: 0, now: 0 }
+  }
+}
+
+/** A process's parent pid; throws when it is gone. */
+export const parentOf = (pid: number | string) => Number(statOf(pid).fields[1])
