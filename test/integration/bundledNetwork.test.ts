@@ -349,6 +349,35 @@ describe("speeds per state and class (issue 32)", () => {
       never0ForWantOfARate([...there, ...back])
     })
 
+    it("Portsmouth → Norfolk, Virginia: a tunnel under the Elizabeth River is priced both ways, a heavy vehicle paying more", async () => {
+      const PORTSMOUTH = { lat: 36.8354, lng: -76.3360 }
+      const NORFOLK = { lat: 36.8508, lng: -76.2859 }
+      const tunnels = new Set(["downtown_tunnel", "midtown_tunnel"])
+      const five = (await priced(PORTSMOUTH, NORFOLK, 5)).filter((x) => tunnels.has(x.toll))
+      expect(five.length, "one tunnel passage").toBe(1)
+      // Elizabeth River Crossings 2023 peak: heavy vehicles US$11.08 with E-ZPass, US$15.26 by plate; 2 axles US$2.77
+      expect(five[0].fare.price).toEqual({ currency: "USD", value: 11.08 })
+      expect((await priced(PORTSMOUTH, NORFOLK, 2)).find((x) => tunnels.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 2.77 })
+      expect((await priced(PORTSMOUTH, NORFOLK, 5, "cash")).find((x) => tunnels.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 15.26 })
+      expect((await priced(NORFOLK, PORTSMOUTH, 5)).find((x) => tunnels.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 11.08 })
+    })
+
+    it("tolls only the tolled part of a longer route: the Beachline (SR-528) from I-4 to SR-520, free on to Port Canaveral", async () => {
+      const ORLANDO_I4 = { lat: 28.4497, lng: -81.4705 }
+      const PORT_CANAVERAL = { lat: 28.4070, lng: -80.6370 }
+      const r = await route(request(ORLANDO_I4, PORT_CANAVERAL))
+      const beachline = r.sections.filter((s) => s.toll === "fl_sr528")
+      expect(beachline.length, r.sections.map((s) => `${s.summary}:${s.toll}`).join(", ")).toBeGreaterThan(0)
+      const fare = tolls.sectionTolls(r.sections, truckOf(5), undefined, undefined).find((t) => t?.system.startsWith("Beachline"))!
+      expect(fare.fares[0].unpriced_reason).toMatch(/not on file/)
+      // the last stretch, east of SR-520 over the Banana River, is FDOT's and free
+      const last = r.sections[r.sections.length - 1]
+      expect(last.toll).toBeNull()
+      const tolledKm = beachline.reduce((n, s) => n + s.distance_m, 0) / 1000
+      expect(tolledKm).toBeGreaterThan(25)
+      expect(tolledKm).toBeLessThan(r.distance_m / 1000 - 10)
+    })
+
     it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
       const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
       const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
