@@ -47,6 +47,8 @@ const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
 const PARTS = new Set((process.env.BENCH_PARTS ?? "pipeline,materializers").split(",").map((p) => p.trim()))
 const SUBSCRIPTIONS = 20
 // how long the first round may take to be written and drained before the run gives up
+// batches each materializer process writes at once (the product's default is 2)
+const IN_FLIGHT = process.env.BENCH_IN_FLIGHT ?? "1"
 const FIRST_ROUND_MIN = Number(process.env.BENCH_FIRST_ROUND_MIN ?? 30)
 const cores = availableParallelism()
 const figures: Record<string, number | string | boolean> = {}
@@ -263,7 +265,7 @@ const main = async () => {
       await redis.connect()
       const stream = `${prefix}:changes`
       // the processes first, each waiting on the stream, so neither's start-up runs beside the other's work
-      const procs = Array.from({ length: processes }, () => spawnRole("materializer", { ...env, REDIS_PREFIX: prefix, MATERIALIZE_IN_FLIGHT: "1" }))
+      const procs = Array.from({ length: processes }, () => spawnRole("materializer", { ...env, REDIS_PREFIX: prefix, MATERIALIZE_IN_FLIGHT: IN_FLIGHT }))
       children.push(...procs)
       // ready: the group exists and every process has gone idle (its start-up's CPU spent)
       const groupExists = async () => (await redis.sendCommand<Array<unknown>>(["XINFO", "GROUPS", stream]).catch(() => [])).length > 0
@@ -271,10 +273,13 @@ const main = async () => {
       for (let last = procs.map((c) => cpuSecondsOf(c.pid!)); ;) {
         await new Promise((r) => setTimeout(r, 1000))
         const now = procs.map((c) => cpuSecondsOf(c.pid!))
-        if ((await groupExists()) && now.every((t, i) => t - last[i] < 0.05)) break
+        // the sampling profiler alone keeps a process near 5 % of a core
+        if ((await groupExists()) && now.every((t, i) => t - last[i] < (profile.length > 0 ? 0.15 : 0.05))) break
         if (Date.now() - booted > 120_000) throw new Error(`${processes} materializer(s) not ready in 2 minutes`)
         last = now
       }
+      // CPU per change, by process: the drain's whole cost, which is what two cores bound
+      const meter = cpuMeter({ materializer: roles.materializer, postgres: roles.postgres })
       // the stream fills about ten times faster than it is drained
       for (let off = 0; off < RECORDS; off += 5000) {
         const m = redis.multi()
@@ -288,23 +293,34 @@ const main = async () => {
         if (Date.now() - started > 10 * 60_000) throw new Error(`materializers stalled at ${n} of ${RECORDS}`)
         await new Promise((r) => setTimeout(r, 200))
       }
+      const cpu = meter()
       await Promise.all(procs.map(stop))
       await redis.del(stream)
       await redis.quit()
       // from the first row written to the last: the processes' start-up is not counted
       const [{ secs }] = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secs: number }>`
         SELECT extract(epoch FROM max(materialized_at) - min(materialized_at)) AS secs FROM events`))
-      return RECORDS / Number(secs)
+      return { rate: RECORDS / Number(secs), nodeUs: (cpu.materializer / RECORDS) * 1e6, pgUs: (cpu.postgres / RECORDS) * 1e6 }
     }
-    const floor = (connections: number) => rt.runPromise(unnestFloor(RECORDS, batch, connections)).then((r) => r.n / r.secs)
+    const floor = async (connections: number) => {
+      const meter = cpuMeter({ postgres: roles.postgres })
+      const r = await rt.runPromise(unnestFloor(RECORDS, batch, connections))
+      return { rate: r.n / r.secs, pgUs: (meter().postgres / r.n) * 1e6 }
+    }
+    const us = (x: number) => `${x.toFixed(0)} µs`
     if (PARTS.has("materializers")) {
-      const m1 = await materializers(1)
-      const f1 = await floor(1)
-      const m2 = await materializers(2)
-      const f2 = await floor(2)
+      const run1 = await materializers(1)
+      const fl1 = await floor(1)
+      const run2 = await materializers(2)
+      const fl2 = await floor(2)
+      const [m1, f1, m2, f2] = [run1.rate, fl1.rate, run2.rate, fl2.rate]
       console.log(`materializer, 1 process    ${fmt(m1)} changes/s; floor on 1 connection ${fmt(f1)} rows/s: ${(m1 / f1).toFixed(2)}x`)
       console.log(`materializer, 2 processes  ${fmt(m2)} changes/s; floor on 2 connections ${fmt(f2)} rows/s: ${(m2 / f2).toFixed(2)}x (target ≥ 0.7)`)
+      // the floor's arrays are built before its clock starts: its client's CPU is not counted
+      console.log(`CPU per change, 1 process: materializer ${us(run1.nodeUs)} + Postgres ${us(run1.pgUs)}; floor's Postgres ${us(fl1.pgUs)}`)
+      console.log(`CPU per change, 2 processes: materializers ${us(run2.nodeUs)} + Postgres ${us(run2.pgUs)}; floor's Postgres ${us(fl2.pgUs)}`)
       Object.assign(figures, {
+        materializer_2_node_us: Math.round(run2.nodeUs), materializer_2_pg_us: Math.round(run2.pgUs), floor_2_pg_us: Math.round(fl2.pgUs),
         materializer_1_cps: Math.round(m1), materializer_2_cps: Math.round(m2), floor_1_rps: Math.round(f1), floor_2_rps: Math.round(f2),
         materializer_1_floor_ratio: Number((m1 / f1).toFixed(2)), materializer_2_floor_ratio: Number((m2 / f2).toFixed(2))
       })
