@@ -378,6 +378,17 @@ describe("speeds per state and class (issue 32)", () => {
       expect(tolledKm).toBeLessThan(r.distance_m / 1000 - 10)
     })
 
+    it("prices the Triangle Expressway (NC-540) per km, four or more axles at four times the 2-axle rate as NCTA's tariff says", async () => {
+      const RTP = { lat: 35.8540, lng: -78.8560 }
+      const HOLLY_SPRINGS = { lat: 35.6880, lng: -78.8400 }
+      const five = (await priced(RTP, HOLLY_SPRINGS, 5)).filter((x) => x.toll === "nc_triangle_expressway")
+      const two = (await priced(RTP, HOLLY_SPRINGS, 2)).filter((x) => x.toll === "nc_triangle_expressway")
+      expect(five.length).toBeGreaterThan(0)
+      const sum = (xs: typeof five) => xs.reduce((n, x) => n + x.fare.price!.value, 0)
+      expect(sum(five) / sum(two)).toBeCloseTo(4, 1)
+      expect((await priced(RTP, HOLLY_SPRINGS, 3)).find((x) => x.toll === "nc_triangle_expressway")!.fare.unpriced_reason).toMatch(/3-axle class .* not on file/)
+    })
+
     it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
       const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
       const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
