@@ -40,6 +40,8 @@ import { scratch } from "./scratch.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const INTERVAL_S = Number(process.env.BENCH_INTERVAL_S ?? 60)
+// first polls spread over this many seconds, as the production start does (POLL_SPREAD_S); 0 polls every feed at once
+const SPREAD_S = Number(process.env.BENCH_SPREAD_S ?? INTERVAL_S)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 600)
 const STANDINS = process.env.BENCH_STANDINS !== "0"
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
@@ -51,7 +53,7 @@ const SUBSCRIPTIONS = 20
 const IN_FLIGHT = process.env.BENCH_IN_FLIGHT ?? "1"
 const FIRST_ROUND_MIN = Number(process.env.BENCH_FIRST_ROUND_MIN ?? 30)
 const cores = availableParallelism()
-const figures: Record<string, number | string | boolean> = {}
+const figures: Record<string, number | string | boolean> = { poll_spread_s: SPREAD_S }
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
 
 // --- where each jurisdiction is: the middle of its Natural Earth outline's box -------------
@@ -146,7 +148,7 @@ const stop = (c: ChildProcess) => new Promise<void>((resolve) => {
 const main = async () => {
   const standins = feeds.filter((f) => f.standin)
   const records = feeds.reduce((n, f) => n + f.size, 0)
-  log(`scale benchmark on ${cores} cores: ${catalogue.length} catalogue feeds + ${standins.length} stand-ins, ${fmt(records)} records per poll round, every ${INTERVAL_S} s for ${SECONDS} s after the first round is written`)
+  log(`scale benchmark on ${cores} cores: ${catalogue.length} catalogue feeds + ${standins.length} stand-ins, ${fmt(records)} records per poll round, every ${INTERVAL_S} s (first polls spread over ${SPREAD_S} s) for ${SECONDS} s after the first round is written`)
   const world = scratch("scale", { webhookAllowPrivateTargets: true })
   const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   const upstreamPort = await listen(upstream)
@@ -169,7 +171,7 @@ const main = async () => {
       for (const j of eventStates) yield* createSubscription(id, { url: `http://127.0.0.1:${receiverPort}/hook/${j}`, jurisdiction: [j] })
     }))
 
-    const env = { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, SOURCES_FILE: sourcesFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }
+    const env = { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, SOURCES_FILE: sourcesFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", POLL_SPREAD_S: String(SPREAD_S) }
     const count = () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM events`).pipe(Effect.map((r) => r[0].n)))
     if (PARTS.has("pipeline")) {
       const pipeline = spawnRole("pipeline", env)

@@ -12,6 +12,7 @@ import { drainParticipant, drainRequested, isDraining } from "../../shared/lifec
 import { CIRCUIT_SKIP } from "../../shared/sources/pollState.js"
 import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
+import { firstPollOffsetMs } from "./pollOffset.js"
 import { spanFrom, traced } from "../../shared/observability/Tracing.js"
 
 export class UnknownAdapter extends Data.TaggedError("UnknownAdapter")<{ readonly message: string }> {}
@@ -136,6 +137,9 @@ const runSource = (source: SourceConfig, adapter: SourceAdapter) =>
     const lease = yield* PollLease
     const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`
     const participant = yield* drainParticipant(`poller ${source.id}`)
+    const { pollSpreadS } = yield* AppConfig
+    const offsetMs = firstPollOffsetMs(source.id, Math.min(pollSpreadS, source.poll_interval_s) * 1000)
+    if (offsetMs > 0) yield* Effect.raceFirst(Effect.sleep(Duration.millis(offsetMs)), drainRequested)
     while (!(yield* isDraining)) {
       const r = yield* pollOnce(source, adapter, token).pipe(
         Effect.catchAll((e) => Effect.logError(`poll ${source.id} failed: ${e._tag} ${"message" in e ? e.message : ""}`).pipe(Effect.as("failed" as const)))

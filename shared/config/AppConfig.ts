@@ -63,6 +63,8 @@ export interface AppSettings {
   readonly linkMaxGapM: number
   /** batches one materializer writes at once, each in its own transaction */
   readonly materializeInFlight: number
+  /** first polls spread over this many seconds (never more than a source's interval); 0 polls every source at start */
+  readonly pollSpreadS: number
   /** on a stop, how long /health answers 503 before the API's listener closes */
   readonly drainGraceMs: number
   /** shared answers to identical questions, dropped when the change stream says they moved (issue 30) */
@@ -126,6 +128,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900)),
   linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(Config.withDefault(1000), Config.validate({ message: "LINK_MAX_GAP_M must be between 0 and 50000 metres", validation: (n) => n >= 0 && n <= 50_000 })),
   materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })),
+  pollSpreadS: Config.number("POLL_SPREAD_S").pipe(Config.withDefault(0), Config.validate({ message: "POLL_SPREAD_S must be between 0 and 3600 seconds", validation: (n) => n >= 0 && n <= 3600 })),
   responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
   apiWorkers: apiWorkersSetting,
   drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))

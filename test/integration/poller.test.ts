@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { layer } from "@effect/vitest"
-import { Clock, Effect, Layer, TestClock, TestServices } from "effect"
+import { Clock, Duration, Effect, Layer, TestClock, TestServices } from "effect"
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, expect } from "vitest"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
@@ -8,7 +8,9 @@ import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { commitChunks, COMMIT_CHUNK, SnapshotStore } from "../../pipeline/diff/SnapshotStore.js"
 import { diffPoll } from "../../pipeline/diff/Differ.js"
 import { leaseKey } from "../../pipeline/poll/Lease.js"
-import { pollOnce } from "../../pipeline/poll/Poller.js"
+import { pollOnce, PollerLive } from "../../pipeline/poll/Poller.js"
+import { firstPollOffsetMs } from "../../pipeline/poll/pollOffset.js"
+import { AppConfig } from "../../shared/config/AppConfig.js"
 import { registerSources } from "../../pipeline/poll/PollRecorder.js"
 import { SourceCatalogue, type SourceConfig } from "../../pipeline/poll/SourceCatalogue.js"
 import { sweepOrphans } from "../../pipeline/stages/sweep/OrphanSweeper.js"
@@ -293,5 +295,39 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
     expect(result.snap).toBe(n)
     const last = yield* polls(s.id)
     expect(last.at(-1)).toMatchObject({ outcome: "ok", change_count: n - COMMIT_CHUNK })
+  }))
+
+  it.scoped("spreads the first polls over POLL_SPREAD_S: no source polls before its offset, each at it", () => Effect.gen(function* () {
+    // two sources whose offsets in a 60 s spread are apart (7.9 s and 37.1 s)
+    const ids = ["p-spread-b", "p-spread-c"]
+    const offsets = ids.map((id) => firstPollOffsetMs(id, 60_000))
+    const urlOf = (id: string) => `${url}?source=${id}`
+    answer = { status: 200, body: [rec("s1")] }
+    requests = []
+    const config = yield* AppConfig
+    yield* Effect.forkScoped(Layer.launch(PollerLive).pipe(
+      Effect.provide(SourceCatalogue.fromList(ids.map((id) => source(id, { url: urlOf(id) })))),
+      Effect.provideService(AppConfig, { ...config, pollSpreadS: 60 })))
+    const polled = () => requests.length
+    /** real time for the poll the clock let go to arrive */
+    const settle = (n: number) => TestServices.provideLive(Effect.gen(function* () {
+      for (let i = 0; i < 100 && polled() < n; i++) yield* Effect.sleep(Duration.millis(50))
+      yield* Effect.sleep(Duration.millis(200))
+    }))
+    const quiet = TestServices.provideLive(Effect.sleep(Duration.millis(300)))
+    yield* quiet
+    expect(polled(), "nothing polls at start").toBe(0)
+    yield* TestClock.adjust(Duration.millis(offsets[0] - 50))
+    yield* quiet
+    expect(polled(), "nor just before the first offset").toBe(0)
+    yield* TestClock.adjust(Duration.millis(100))
+    yield* settle(1)
+    expect(polled()).toBe(1)
+    yield* TestClock.adjust(Duration.millis(offsets[1] - offsets[0] - 100))
+    yield* quiet
+    expect(polled(), "the second waits for its own offset").toBe(1)
+    yield* TestClock.adjust(Duration.millis(100))
+    yield* settle(2)
+    expect(polled()).toBe(2)
   }))
 })
