@@ -48,9 +48,9 @@ const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
 // BENCH_PARTS=materializers skips the pipeline run (for work on the materializer alone)
 const PARTS = new Set((process.env.BENCH_PARTS ?? "pipeline,materializers").split(",").map((p) => p.trim()))
 const SUBSCRIPTIONS = 20
-// how long the first round may take to be written and drained before the run gives up
 // batches each materializer process writes at once (the product's default is 2)
 const IN_FLIGHT = process.env.BENCH_IN_FLIGHT ?? "1"
+// how long the first round may take to be written and drained before the run gives up
 const FIRST_ROUND_MIN = Number(process.env.BENCH_FIRST_ROUND_MIN ?? 30)
 const cores = availableParallelism()
 const figures: Record<string, number | string | boolean> = { poll_spread_s: SPREAD_S }

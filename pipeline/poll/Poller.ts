@@ -166,6 +166,7 @@ export const PollerLive = Layer.scopedDiscard(
     const pairs = yield* Effect.forEach(sources, (s) => Effect.map(resolveAdapter(s), (a) => [s, a] as const))
     yield* registerSources(sources, (id) => adapters.get(id))
     for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a))
-    yield* Effect.logInfo(`polling ${sources.length} sources`)
+    const { pollSpreadS } = yield* AppConfig
+    yield* Effect.logInfo(`polling ${sources.length} sources${pollSpreadS > 0 ? `, first polls spread over ${pollSpreadS} s` : ""}`)
   })
 )

@@ -1,9 +1,9 @@
 /**
  * Where in the first `spreadMs` a source's first poll falls: a stable fraction of it from the
  * source's id (FNV-1a, then murmur3's finaliser: ids that differ in their last letter, as
- * `wzdx-al` and `wzdx-ak` do, would otherwise land milliseconds apart), so a catalogue of hundreds of feeds does not poll all at once each round
- * (their changes would queue behind each other in the materializer: bench:scale) and a restart
- * puts every source back where it was.
+ * `wzdx-al` and `wzdx-ak` do, would otherwise land milliseconds apart). A catalogue of hundreds
+ * of feeds then does not poll all at once each round (their changes would queue behind each
+ * other in the materializer: bench:scale), and a restart puts every source back where it was.
  */
 export const firstPollOffsetMs = (sourceId: string, spreadMs: number): number => {
   if (!(spreadMs > 0)) return 0
