@@ -40,8 +40,8 @@ import { scratch } from "./scratch.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const INTERVAL_S = Number(process.env.BENCH_INTERVAL_S ?? 60)
-// first polls spread over this many seconds, as the production start does (POLL_SPREAD_S); 0 polls every feed at once
-const SPREAD_S = Number(process.env.BENCH_SPREAD_S ?? INTERVAL_S)
+// first polls spread over this many seconds (POLL_SPREAD_S); 0, the default as in production, polls every feed at once
+const SPREAD_S = Number(process.env.BENCH_SPREAD_S ?? 0)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 600)
 const STANDINS = process.env.BENCH_STANDINS !== "0"
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
