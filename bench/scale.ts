@@ -311,21 +311,18 @@ const main = async () => {
     }
     const us = (x: number) => `${x.toFixed(0)} µs`
     if (PARTS.has("materializers")) {
-      const run1 = await materializers(1)
-      const fl1 = await floor(1)
-      const run2 = await materializers(2)
-      const fl2 = await floor(2)
-      const [m1, f1, m2, f2] = [run1.rate, fl1.rate, run2.rate, fl2.rate]
-      console.log(`materializer, 1 process    ${fmt(m1)} changes/s; floor on 1 connection ${fmt(f1)} rows/s: ${(m1 / f1).toFixed(2)}x`)
-      console.log(`materializer, 2 processes  ${fmt(m2)} changes/s; floor on 2 connections ${fmt(f2)} rows/s: ${(m2 / f2).toFixed(2)}x (target ≥ 0.7)`)
-      // the floor's arrays are built before its clock starts: its client's CPU is not counted
-      console.log(`CPU per change, 1 process: materializer ${us(run1.nodeUs)} + Postgres ${us(run1.pgUs)}; floor's Postgres ${us(fl1.pgUs)}`)
-      console.log(`CPU per change, 2 processes: materializers ${us(run2.nodeUs)} + Postgres ${us(run2.pgUs)}; floor's Postgres ${us(fl2.pgUs)}`)
-      Object.assign(figures, {
-        materializer_2_node_us: Math.round(run2.nodeUs), materializer_2_pg_us: Math.round(run2.pgUs), floor_2_pg_us: Math.round(fl2.pgUs),
-        materializer_1_cps: Math.round(m1), materializer_2_cps: Math.round(m2), floor_1_rps: Math.round(f1), floor_2_rps: Math.round(f2),
-        materializer_1_floor_ratio: Number((m1 / f1).toFixed(2)), materializer_2_floor_ratio: Number((m2 / f2).toFixed(2))
-      })
+      for (const n of [1, 2]) {
+        const run = await materializers(n)
+        const fl = await floor(n)
+        const ratio = run.rate / fl.rate
+        console.log(`materializer, ${n} process${n > 1 ? "es" : "  "}  ${fmt(run.rate)} changes/s; floor on ${n} connection${n > 1 ? "s" : ""} ${fmt(fl.rate)} rows/s: ${ratio.toFixed(2)}x${n === 2 ? " (target ≥ 0.7)" : ""}`)
+        // the floor's arrays are built before its clock starts: its client's CPU is not counted
+        console.log(`  CPU per change: materializer${n > 1 ? "s" : ""} ${us(run.nodeUs)} + Postgres ${us(run.pgUs)}; floor's Postgres ${us(fl.pgUs)}`)
+        Object.assign(figures, {
+          [`materializer_${n}_cps`]: Math.round(run.rate), [`floor_${n}_rps`]: Math.round(fl.rate), [`materializer_${n}_floor_ratio`]: Number(ratio.toFixed(2)),
+          [`materializer_${n}_node_us`]: Math.round(run.nodeUs), [`materializer_${n}_pg_us`]: Math.round(run.pgUs), [`floor_${n}_pg_us`]: Math.round(fl.pgUs)
+        })
+      }
     }
   } finally {
     await Promise.all(children.map(stop))

@@ -132,12 +132,11 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
  * Polls one source until the process stops; a failing poll is logged and never ends the loop. On
  * a stop, a poll under way finishes (its changes and snapshot commit together) and no other starts.
  */
-const runSource = (source: SourceConfig, adapter: SourceAdapter) =>
+const runSource = (source: SourceConfig, adapter: SourceAdapter, pollSpreadS: number) =>
   Effect.scoped(Effect.gen(function* () {
     const lease = yield* PollLease
     const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`
     const participant = yield* drainParticipant(`poller ${source.id}`)
-    const { pollSpreadS } = yield* AppConfig
     const offsetMs = firstPollOffsetMs(source.id, Math.min(pollSpreadS, source.poll_interval_s) * 1000)
     if (offsetMs > 0) yield* Effect.raceFirst(Effect.sleep(Duration.millis(offsetMs)), drainRequested)
     while (!(yield* isDraining)) {
@@ -165,8 +164,8 @@ export const PollerLive = Layer.scopedDiscard(
     const sources = yield* SourceCatalogue
     const pairs = yield* Effect.forEach(sources, (s) => Effect.map(resolveAdapter(s), (a) => [s, a] as const))
     yield* registerSources(sources, (id) => adapters.get(id))
-    for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a))
     const { pollSpreadS } = yield* AppConfig
+    for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a, pollSpreadS))
     yield* Effect.logInfo(`polling ${sources.length} sources${pollSpreadS > 0 ? `, first polls spread over ${pollSpreadS} s` : ""}`)
   })
 )

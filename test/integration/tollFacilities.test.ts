@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import { readTravelMapping } from "../../infra/network/travelMapping.js"
+import type { LatLng } from "../../shared/routing/RoutingEngine.js"
+import { TollTable } from "../../shared/routing/tolls.js"
+import { CHICAGO, file, request, ROUTING_DATA, route, TORONTO } from "../support/bundledNetwork.js"
+
+const TM = file("../../../shared/data/travelmapping")
+
+describe("toll facilities on the bundled network (infra/network/data/tolls.csv)", () => {
+  const tolls = new TollTable(ROUTING_DATA)
+  const truckOf = (axle_count: number) => ({ axle_count, profile: "tractor", weight_t: 36, height_m: 4, hazmat: false })
+  const NEWARK = { lat: 40.7357, lng: -74.1724 }
+  const BROOKLYN = { lat: 40.6782, lng: -73.9442 }
+  /** every tolled section of a route with what it charges, and the sum per currency */
+  const priced = async (from: LatLng, to: LatLng, axles: number, payment?: "transponder" | "cash") => {
+    const r = await route(request(from, to))
+    const fares = tolls.sectionTolls(r.sections, truckOf(axles), undefined, payment)
+    return r.sections.flatMap((s, i) => (s.toll === null ? [] : [{ toll: s.toll, summary: s.summary, fare: fares[i]!.fares[0] }]))
+  }
+  const never0ForWantOfARate = (rows: ReadonlyArray<{ fare: { price?: { value: number }; unpriced_reason?: string; name: string } }>) => {
+    for (const { fare } of rows) {
+      // a fare has a price or says why not; a price of 0 only where the toll is collected the other way
+      expect(fare.price !== undefined || (fare.unpriced_reason ?? "") !== "", fare.name).toBe(true)
+      if (fare.price?.value === 0) expect(fare.name).toMatch(/no toll .*-bound \(collected .*-bound only\)/)
+    }
+  }
+
+  it("Chicago → Toronto crosses a priced bridge: the Gordie Howe, per axle, a 5-axle truck paying more than a 2-axle one", async () => {
+    const five = await priced(CHICAGO, TORONTO, 5)
+    const bridge = five.find((x) => x.toll === "gordie_howe_bridge" || x.toll === "ambassador_bridge" || x.toll === "blue_water_bridge")
+    expect(bridge, "a Detroit River or St. Clair River crossing").toBeDefined()
+    expect(bridge!.fare.price!.value).toBeGreaterThan(0)
+    const two = await priced(CHICAGO, TORONTO, 2)
+    const bridge2 = two.find((x) => x.toll === bridge!.toll)!
+    expect(bridge2.fare.price!.value).toBeLessThan(bridge!.fare.price!.value)
+    // the Gordie Howe's 2026 tariff: US$6.90 an axle with a Breakaway tag, US$8.75 standard
+    if (bridge!.toll === "gordie_howe_bridge") {
+      expect([bridge2.fare.price, bridge!.fare.price]).toEqual([{ currency: "USD", value: 13.8 }, { currency: "USD", value: 34.5 }])
+      expect((await priced(CHICAGO, TORONTO, 5, "cash")).find((x) => x.toll === "gordie_howe_bridge")!.fare.price).toEqual({ currency: "USD", value: 43.75 })
+    }
+    never0ForWantOfARate(five)
+    // and back: priced the other way too (the bridge charges both ways)
+    const back = await priced(TORONTO, CHICAGO, 5)
+    expect(back.find((x) => x.toll === bridge!.toll)!.fare.price!.value).toBe(bridge!.fare.price!.value)
+  })
+
+  it("New York: Newark → Brooklyn prices the Goethals entering New York, and the way back says it is collected New York-bound only", async () => {
+    const there = await priced(NEWARK, BROOKLYN, 2)
+    const goethals = there.find((x) => x.toll === "goethals_bridge")
+    expect(goethals, there.map((x) => x.toll).join(", ")).toBeDefined()
+    expect(goethals!.fare.price).toEqual({ currency: "USD", value: 40 })
+    // the Verrazzano is a known facility even though its truck classes are not on file
+    expect(there.find((x) => x.toll === "verrazzano_narrows_bridge")!.fare.unpriced_reason).toMatch(/not on file/)
+    expect((await priced(NEWARK, BROOKLYN, 3, "cash")).find((x) => x.toll === "goethals_bridge")!.fare.price!.value).toBe(69)
+    const back = await priced(BROOKLYN, NEWARK, 2)
+    expect(back.find((x) => x.toll === "goethals_bridge")!.fare.name).toMatch(/no toll NJ-bound \(collected NY-bound only\)/)
+    never0ForWantOfARate([...there, ...back])
+  })
+
+  it("Portsmouth → Norfolk, Virginia: a tunnel under the Elizabeth River is priced both ways, a heavy vehicle paying more", async () => {
+    const PORTSMOUTH = { lat: 36.8354, lng: -76.3360 }
+    const NORFOLK = { lat: 36.8508, lng: -76.2859 }
+    const tunnels = new Set(["downtown_tunnel", "midtown_tunnel"])
+    const five = (await priced(PORTSMOUTH, NORFOLK, 5)).filter((x) => tunnels.has(x.toll))
+    expect(five.length, "one tunnel passage").toBe(1)
+    // Elizabeth River Crossings 2023 peak: heavy vehicles US$11.08 with E-ZPass, US$15.26 by plate; 2 axles US$2.77
+    expect(five[0].fare.price).toEqual({ currency: "USD", value: 11.08 })
+    expect((await priced(PORTSMOUTH, NORFOLK, 2)).find((x) => tunnels.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 2.77 })
+    expect((await priced(PORTSMOUTH, NORFOLK, 5, "cash")).find((x) => tunnels.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 15.26 })
+    expect((await priced(NORFOLK, PORTSMOUTH, 5)).find((x) => tunnels.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 11.08 })
+  })
+
+  it("tolls only the tolled part of a longer route: the Beachline (SR-528) from I-4 to SR-520, free on to Port Canaveral", async () => {
+    const ORLANDO_I4 = { lat: 28.4497, lng: -81.4705 }
+    const PORT_CANAVERAL = { lat: 28.4070, lng: -80.6370 }
+    const r = await route(request(ORLANDO_I4, PORT_CANAVERAL))
+    const beachline = r.sections.filter((s) => s.toll === "fl_sr528")
+    expect(beachline.length, r.sections.map((s) => `${s.summary}:${s.toll}`).join(", ")).toBeGreaterThan(0)
+    const fare = tolls.sectionTolls(r.sections, truckOf(5), undefined, undefined).find((t) => t?.system.startsWith("Beachline"))!
+    expect(fare.fares[0].unpriced_reason).toMatch(/not on file/)
+    // the last stretch, east of SR-520 over the Banana River, is FDOT's and free
+    const last = r.sections[r.sections.length - 1]
+    expect(last.toll).toBeNull()
+    const tolledKm = beachline.reduce((n, s) => n + s.distance_m, 0) / 1000
+    expect(tolledKm).toBeGreaterThan(25)
+    expect(tolledKm).toBeLessThan(r.distance_m / 1000 - 10)
+  })
+
+  it("prices the Triangle Expressway (NC-540) per km, four or more axles at four times the 2-axle rate as NCTA's tariff says", async () => {
+    const RTP = { lat: 35.8540, lng: -78.8560 }
+    const HOLLY_SPRINGS = { lat: 35.6880, lng: -78.8400 }
+    const five = (await priced(RTP, HOLLY_SPRINGS, 5)).filter((x) => x.toll === "nc_triangle_expressway")
+    const two = (await priced(RTP, HOLLY_SPRINGS, 2)).filter((x) => x.toll === "nc_triangle_expressway")
+    expect(five.length).toBeGreaterThan(0)
+    const sum = (xs: typeof five) => xs.reduce((n, x) => n + x.fare.price!.value, 0)
+    expect(sum(five) / sum(two)).toBeCloseTo(4, 1)
+    expect((await priced(RTP, HOLLY_SPRINGS, 3)).find((x) => x.toll === "nc_triangle_expressway")!.fare.unpriced_reason).toMatch(/3-axle class .* not on file/)
+  })
+
+  it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
+    const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
+    const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
+    const bridges = readTravelMapping(TM).filter((r) => r.system === "nasib" && r.points.some((p) => p[0] === "USA/CAN" || p[0] === "CAN/USA"))
+    expect(bridges.length).toBeGreaterThan(15)
+    for (const b of bridges) if (!FREE.has(b.root)) expect(rows, b.root).toContain(`root:${b.root};`)
+  })
+})
