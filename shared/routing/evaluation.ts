@@ -53,7 +53,7 @@ export const placeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, ro
   Effect.forEach(routes, (r, i) =>
     Effect.gen(function* () {
       const hazards = known?.get(r) ?? (yield* placeHazards(r, e.hazards, rows))
-      const stops = i === 0 && e.hos ? yield* lookupStops(r, rows) : undefined
+      const stops = i === 0 && e.hos ? yield* lookupStops(r, rows, e.hos, e.hazards.departureMs) : undefined
       return { hazards, ...(stops !== undefined ? { stops } : {}) } satisfies PlacedRoute
     }))
 

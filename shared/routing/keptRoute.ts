@@ -1,7 +1,7 @@
 import { type Evaluation, type PlacedRoute, shows, type ShownWarning, shownWarnings } from "./evaluation.js"
 import { judgeHazards, type PlacedHazards, type Severity } from "./hazards/routeHazards.js"
 import type { EventRow, FeatureRow, Stamp } from "./hazards/hazardRows.js"
-import { planStops } from "./hos/hosStops.js"
+import { CALENDAR_REGIMES, planStops } from "./hos/hosStops.js"
 import { arrivalWithRests } from "./hos/projectHos.js"
 import type { StopCandidate } from "./hos/stopCandidates.js"
 import type { RouteTiming, RouteTrack } from "./RoutingEngine.js"
@@ -42,8 +42,6 @@ export interface KeptRoute {
   readonly stops?: ReadonlyArray<StopCandidate> | null
 }
 
-/** regimes whose stops depend on the departure's place in the calendar (Canada south's day, the EU's week) */
-const CALENDAR_REGIMES: ReadonlySet<string> = new Set(["canada_south", "eu"])
 
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
 

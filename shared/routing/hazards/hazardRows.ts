@@ -131,10 +131,27 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
       return cells
     }
 
+    /**
+     * The res-7 cover at a buffer of one stretch of a route, from `fromM` to `toM` along it: the
+     * road pieces that reach into the stretch, with one more on each side.
+     */
+    const coverOfStretch = (route: RouteTrack & { readonly segment_keys?: ReadonlyArray<string> }, bufferM: number, fromM: number, toM: number) => {
+      const along = route.along_m
+      let i0 = 0
+      while (i0 + 1 < along.length && along[i0 + 1] < fromM) i0++
+      let i1 = i0
+      while (i1 + 1 < along.length && along[i1] <= toM) i1++
+      i0 = Math.max(0, i0 - 1)
+      i1 = Math.min(along.length - 1, i1 + 1)
+      const keys = route.segment_keys?.slice(i0, i1 + 1)
+      return (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ??
+        routeCover(route.coordinates.slice(i0, i1 + 1), along.slice(i0, i1 + 1), bufferM, cellCenters).cells
+    }
+
     /** every res-7 cell read so far: what a later change must touch to matter to this request */
     const cellsRead = () => [...new Set([...eventsIn.keys(), ...[...typedIn.values()].flatMap((m) => [...m.keys()])])]
 
-    return { inCells, candidatesOf, featureRows, cellCenters, coverOf, cellsRead }
+    return { inCells, candidatesOf, featureRows, cellCenters, coverOf, coverOfStretch, cellsRead }
   })
 
 export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>

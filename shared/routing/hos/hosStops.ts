@@ -4,18 +4,95 @@ import type { HazardRows } from "../hazards/hazardRows.js"
 import { metresAt } from "../routeTime.js"
 import { type HosStopPlan, projectHos } from "./projectHos.js"
 import type { HosInput, HosRulesetName } from "./rulesets.js"
-import { type StopCandidate, stopCandidates } from "./stopCandidates.js"
+import { byPlace, STOP_REACH_M, type StopCandidate, stopCandidates } from "./stopCandidates.js"
 
 /** suggested stops listed per HOS stop, closest to the deadline first */
 const MAX_SUGGESTED = 5
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** The places to stop along the route, or null when the lookup failed (logged). */
-export const lookupStops = (route: RouteTrack, rows: HazardRows) =>
-  Effect.either(stopCandidates(route, rows)).pipe(Effect.flatMap((lookup) => lookup._tag === "Right"
-    ? Effect.succeed<ReadonlyArray<StopCandidate> | null>(lookup.right)
-    : Effect.as(Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`), null)))
+/** The regimes whose stops depend on the departure's place in the calendar (Canada south's day, the EU's week). */
+export const CALENDAR_REGIMES: ReadonlySet<HosRulesetName> = new Set(["canada_south", "eu"])
+
+/**
+ * The places to stop the plan needs, or null when the lookup failed (logged). A regime whose
+ * stops fall where they do whatever the departure reads only the stretches where its rests
+ * fall (`stopsForPlan`); a calendar regime reads the whole route, since a saved route
+ * refetched later stops elsewhere.
+ */
+export const lookupStops = (route: RouteTrack, rows: HazardRows, hos?: { readonly ruleset: HosRulesetName; readonly counters: HosInput }, departureMs = 0) =>
+  Effect.either(hos === undefined || CALENDAR_REGIMES.has(hos.ruleset) ? stopCandidates(route, rows) : stopsForPlan(route, rows, hos.ruleset, hos.counters, departureMs)).pipe(
+    Effect.flatMap((lookup) => lookup._tag === "Right"
+      ? Effect.succeed<ReadonlyArray<StopCandidate> | null>(lookup.right)
+      : Effect.as(Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`), null)))
+
+/** The first stretch read before a stop's deadline: an hour's driving, doubled while it holds too few places. */
+const FIRST_STRETCH_S = 3600
+/** Rounds of reading before the whole route is read instead (a route with many stops and few places). */
+const MAX_ROUNDS = 6
+
+/** The lowest point from which every place up to `s` is known, or `s` itself when `s` is in no known stretch. */
+const knownFrom = (known: ReadonlyArray<readonly [number, number]>, s: number) => {
+  for (const [a, b] of known) if (a <= s && s <= b) return a
+  return s
+}
+
+/** Known stretches with one more, merged where they meet (drive seconds, ascending). */
+const withStretch = (known: ReadonlyArray<readonly [number, number]>, [a, b]: readonly [number, number]) => {
+  const out: Array<[number, number]> = []
+  for (const [x, y] of [...known, [a, b] as const].sort((p, q) => p[0] - q[0])) {
+    const last = out[out.length - 1]
+    if (last && x <= last[1]) last[1] = Math.max(last[1], y)
+    else out.push([x, y])
+  }
+  return out
+}
+
+/**
+ * The stretches (drive seconds) still to read for the plan to be the one the whole route's
+ * places give: every stop's suggestions (the usable places closest before its deadline,
+ * MAX_SUGGESTED of them, or all since the leg began) must come from stretches already read.
+ * Empty when they do. Plain computation, no reads.
+ */
+export const stretchesNeeded = (route: RouteTiming, ruleset: HosRulesetName, input: HosInput, departureMs: number, usable: ReadonlyArray<StopCandidate>, known: ReadonlyArray<readonly [number, number]>) => {
+  const needed: Array<readonly [number, number]> = []
+  projectHos(route.duration_s, departureMs, ruleset, input, (fromS, limitS) => {
+    const floor = knownFrom(known, limitS)
+    const best = usable.filter((c) => c.alongS > fromS && c.alongS <= limitS && c.alongS >= floor)
+      .sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id)).slice(0, MAX_SUGGESTED)
+    if (best.length < MAX_SUGGESTED && floor > fromS) needed.push([Math.max(fromS, limitS - Math.max(FIRST_STRETCH_S, 2 * (limitS - floor))), limitS])
+    // until it is known, the plan goes on from the best place seen so far
+    return best[0]?.alongS
+  })
+  return needed
+}
+
+/**
+ * The places to stop a clock-free plan needs, read stretch by stretch: first an hour's driving
+ * before each deadline the plan meets, then wider where a stretch holds too few places, until
+ * every stop's suggestions are known. The plan made from them is the one the whole route's
+ * places make; a long route reads a few hours of its length instead of all of it.
+ */
+export const stopsForPlan = (route: RouteTrack, rows: HazardRows, ruleset: HosRulesetName, input: HosInput, departureMs: number) =>
+  Effect.gen(function* () {
+    const found = new Map<string, StopCandidate>()
+    let known: ReadonlyArray<readonly [number, number]> = []
+    // metres of slack on each side of a stretch: the seconds-to-metres conversion rounds
+    const slackM = 50
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const usable = [...found.values()].filter((c) => !c.unusable)
+      const needed = stretchesNeeded(route, ruleset, input, departureMs, usable, known)
+      if (needed.length === 0) return [...found.values()].sort(byPlace)
+      // one read for the round's stretches: their covers share the cells where they meet
+      const cells = new Set<string>()
+      for (const stretch of needed) {
+        for (const c of rows.coverOfStretch(route, STOP_REACH_M, metresAt(route, stretch[0]) - slackM, metresAt(route, stretch[1]) + slackM)) cells.add(c)
+        known = withStretch(known, stretch)
+      }
+      for (const c of yield* stopCandidates(route, rows, [...cells])) found.set(c.id, c)
+    }
+    return yield* stopCandidates(route, rows)
+  })
 
 /**
  * The `hos[]` of a route (SPEC §2.10): the projection's stops, each with the places a driver can

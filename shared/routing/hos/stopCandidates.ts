@@ -30,11 +30,24 @@ export interface StopCandidate {
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined)
 const iso = (d: Stamp | undefined) => (d === null || d === undefined ? undefined : new Date(d).toISOString())
 
-/** Truck parking, truck rest areas and rest areas along the route, in route order. */
-export const stopCandidates = (route: RouteTrack, rows: HazardRows) =>
+/** A route's line indexed at the reach of a place to stop, built once for the stretches read along it. */
+const lines = new WeakMap<RouteTrack, RouteLine>()
+const lineOf = (route: RouteTrack) => {
+  let line = lines.get(route)
+  if (line === undefined) lines.set(route, line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M))
+  return line
+}
+
+/**
+ * Truck parking, truck rest areas and rest areas near the route, in route order: in all of its
+ * cells, or in `cells` only (the cover of some stretches, `rows.coverOfStretch`: the answer
+ * then holds every place whose position along the route falls in them, and may hold some
+ * placed elsewhere).
+ */
+export const stopCandidates = (route: RouteTrack, rows: HazardRows, cells = rows.coverOf(route, STOP_REACH_M)) =>
   Effect.gen(function* () {
-    const line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M)
-    const candidates = yield* rows.candidatesOf(rows.coverOf(route, STOP_REACH_M), Object.keys(STOP_TYPES))
+    const line = lineOf(route)
+    const candidates = yield* rows.candidatesOf(cells, Object.keys(STOP_TYPES))
     const near = candidates.filter((c) => !c.is_point || line.place(c.longitude, c.latitude) !== undefined)
     const features = yield* rows.featureRows(near.map((c) => c.feature_id))
     const out: Array<StopCandidate> = []
@@ -53,5 +66,8 @@ export const stopCandidates = (route: RouteTrack, rows: HazardRows) =>
         geometry: f.geometry ?? { type: "Point", coordinates: [f.longitude, f.latitude] }
       })
     }
-    return out.sort((a, b) => a.alongM - b.alongM || a.id.localeCompare(b.id))
+    return out.sort(byPlace)
   })
+
+/** Route order, ties by id: the order every list of candidates keeps. */
+export const byPlace = (a: StopCandidate, b: StopCandidate) => a.alongM - b.alongM || a.id.localeCompare(b.id)
