@@ -23,12 +23,12 @@
  * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
  */
 import { aroundFault, apiTraffic, workerPids } from "./chaosApiTraffic.js"
+import { freePort } from "./measure.js"
 import { parentOf } from "./proc.js"
 import { clusterWorkDir, initCluster, type PgCluster } from "../infra/tools/pgCluster.js"
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import { createServer as netServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
@@ -48,15 +48,6 @@ const root = fileURLToPath(new URL("..", import.meta.url))
 const work = clusterWorkDir("rd-chaos-")
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = netServer()
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
 
 // --- Postgres: a cluster of our own --------------------------------------------------------
 let cluster: PgCluster | undefined

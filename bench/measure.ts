@@ -1,5 +1,5 @@
 import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer as netServer } from "node:net"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
@@ -28,11 +28,26 @@ export const run = async (count: number, concurrency: number, one: () => Promise
 }
 
 /**
- * The API as its own process on a random port over a bench's database; resolves once /health
+ * A TCP port free on loopback just now, from the system's ephemeral range: a port picked at
+ * random from a fixed range could be taken, or be one fetch() refuses to connect to (3659 is on
+ * the Fetch standard's list of bad ports, and a bench:routing run once stopped on it).
+ */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = netServer()
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as AddressInfo).port
+      s.close(() => resolve(port))
+    })
+    s.on("error", reject)
+  })
+
+/**
+ * The API as its own process on a free port over a bench's database; resolves once /health
  * answers. BENCH_PROFILE=<dir> writes its CPU profile there (Node's --cpu-prof) when it stops.
  */
 export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<string, string> = {}) => {
-  const port = 3400 + Math.floor(Math.random() * 500)
+  const port = await freePort()
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   const child = spawn(process.execPath, [...profile, "--import", "tsx", "infra/processes/api.ts"], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),

@@ -98,6 +98,19 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect((await priced(RTP, HOLLY_SPRINGS, 3)).find((x) => x.toll === "nc_triangle_expressway")!.fare.unpriced_reason).toMatch(/3-axle class .* not on file/)
   })
 
+  it("Montréal → Laval on Autoroute 25 crosses the tolled Olivier-Charbonneau Bridge, never shown as free", async () => {
+    const MONTREAL_A25 = { lat: 45.6110, lng: -73.5814 } // exit 9A
+    const LAVAL_A25 = { lat: 45.6549, lng: -73.6429 } // exit 17
+    const rows = await priced(MONTREAL_A25, LAVAL_A25, 5)
+    const bridge = rows.find((x) => x.toll === "a25_bridge")
+    expect(bridge, rows.map((x) => x.toll).join(", ")).toBeDefined()
+    expect(bridge!.fare.price).toBeUndefined()
+    expect(bridge!.fare.unpriced_reason).toMatch(/per axle\) are not on file/)
+    never0ForWantOfARate(rows)
+    // both ways
+    expect((await priced(LAVAL_A25, MONTREAL_A25, 5)).some((x) => x.toll === "a25_bridge")).toBe(true)
+  })
+
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
     const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
     const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
