@@ -11,49 +11,89 @@ const AVG_EDGE_M = getHexagonEdgeLengthAvg(RES, "m")
  * farthest point lies 1.10 edges out (routeCover.test.ts measures it).
  */
 const CELL_RADIUS_M = AVG_EDGE_M * 1.2
+
+/** A res-7 cell's centre and decimal id (the column's form). */
+interface CellFact { readonly hex: string; readonly lng: number; readonly lat: number; readonly decimal: string; ring?: ReadonlyArray<CellFact> }
+/**
+ * Cells met so far with their rings, kept per process: neighbouring road pieces and routes share
+ * most of their cells, and h3's calls (centre, ring, each id as text) are most of a cover's cost.
+ * About 250 bytes each, so at most about 40 MB: cleared at MAX_CELLS.
+ */
+const known = new Map<string, CellFact>()
+const MAX_CELLS = 150_000
+const cellOf = (h: string): CellFact => {
+  let f = known.get(h)
+  if (f === undefined) {
+    const [lat, lng] = cellToLatLng(h)
+    f = { hex: h, lng, lat, decimal: BigInt("0x" + h).toString() }
+    if (known.size >= MAX_CELLS) known.clear()
+    known.set(h, f)
+  }
+  return f
+}
+/** A cell's six neighbours (and itself), asked of h3 once. */
+const ringOf = (f: CellFact) => (f.ring ??= gridDisk(f.hex, 1).map(cellOf))
+
 const M_PER_DEG = 111_320
+/** Lines with more segments than this are indexed (RouteLine's grid); a network edge's few are tested one by one. */
+const INDEXED_FROM = 64
+
+/**
+ * Whether a point lies within `reachM` of a line: the distance RouteLine.place measures (a local
+ * equirectangular projection at the point), over every segment of a short line, through
+ * RouteLine's grid for a long one.
+ */
+const nearLine = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, reachM: number) => {
+  if (coords.length > INDEXED_FROM) {
+    const line = new RouteLine(coords, alongM, reachM)
+    return (lng: number, lat: number) => line.place(lng, lat) !== undefined
+  }
+  return (lng: number, lat: number) => {
+    const kx = M_PER_DEG * Math.cos((lat * Math.PI) / 180)
+    for (let i = 0; i + 1 < coords.length; i++) {
+      const [a, b] = [coords[i], coords[i + 1]]
+      const ax = (a[0] - lng) * kx
+      const ay = (a[1] - lat) * M_PER_DEG
+      const dx = (b[0] - a[0]) * kx
+      const dy = (b[1] - a[1]) * M_PER_DEG
+      const len2 = dx * dx + dy * dy
+      const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0
+      const px = ax + t * dx
+      const py = ay + t * dy
+      if (px * px + py * py <= reachM * reachM) return true
+    }
+    return false
+  }
+}
 
 /**
  * The res-7 cells holding every point within `bufferM` of a route line (its coordinates in
- * [lng, lat]). Points sampled along the line pick candidate cells (a grid disk wide enough
- * to reach any such point), then only cells whose centre lies within `bufferM` plus a cell's
- * radius of the line are kept: a band about two cells wide, not five, so the index probes
- * that read hazards along a long route stay few. `centers` keeps cell centres between calls
- * (h3's cellToLatLng is most of the cost): routes of one request share most of their cells.
+ * [lng, lat]): the cells whose centre lies within `bufferM` plus a cell's radius of the line,
+ * a band about two cells wide, so the index probes that read hazards along a long route stay
+ * few. Found by flooding from the cell of the line's first point through neighbours that pass
+ * that test. Sound: every cell holding a point within `bufferM` passes it, and those cells
+ * form an edge-connected patch (they touch a connected region, and three cells meet at every
+ * H3 vertex), so the flood reaches them all. Each cell met is tested once, and its ring is
+ * asked for only when it passes (sampling the line and asking for a disk around every sample,
+ * as before, converted tens of cell ids per sample and cost about 0.3 ms a network edge).
  */
-export const routeCover = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, bufferM: number, centers = new Map<string, readonly [number, number]>()): CellCover => {
-  const reachM = bufferM + CELL_RADIUS_M
-  const stepM = CELL_RADIUS_M / 2
-  // a cell holding a point within bufferM has its centre within reachM of the line, so within
-  // reachM + stepM / 2 of a sample: rings of centres 1.5 radii apart reach it within k
-  const k = Math.ceil((reachM + CELL_RADIUS_M + stepM / 2) / (1.5 * AVG_EDGE_M))
-  const line = new RouteLine(coords, alongM, reachM)
-  const seen = new Set<string>()
+export const routeCover = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, bufferM: number): CellCover => {
+  if (coords.length === 0) return { res: RES, cells: [] }
+  const near = nearLine(coords, alongM, bufferM + CELL_RADIUS_M)
+  const seed = latLngToCell(coords[0][1], coords[0][0], RES)
+  const first = cellOf(seed)
+  const seen = new Set<CellFact>([first])
+  const queue = [first]
   const cells: Array<string> = []
-  let last = ""
-  const visit = (lng: number, lat: number) => {
-    const c = latLngToCell(lat, lng, RES)
-    if (c === last) return
-    last = c
-    for (const h of gridDisk(c, k)) {
-      if (seen.has(h)) continue
-      seen.add(h)
-      let center = centers.get(h)
-      if (center === undefined) {
-        const [clat, clng] = cellToLatLng(h)
-        center = [clng, clat]
-        centers.set(h, center)
-      }
-      if (line.place(center[0], center[1]) !== undefined) cells.push(BigInt("0x" + h).toString())
+  for (let i = 0; i < queue.length; i++) {
+    const cell = queue[i]
+    if (!near(cell.lng, cell.lat)) continue
+    cells.push(cell.decimal)
+    for (const next of ringOf(cell)) {
+      if (seen.has(next)) continue
+      seen.add(next)
+      queue.push(next)
     }
-  }
-  if (coords.length > 0) visit(coords[0][0], coords[0][1])
-  for (let i = 0; i + 1 < coords.length; i++) {
-    const [a, b] = [coords[i], coords[i + 1]]
-    const kx = Math.cos((a[1] * Math.PI) / 180)
-    const m = Math.hypot((b[0] - a[0]) * M_PER_DEG * kx, (b[1] - a[1]) * M_PER_DEG)
-    const n = Math.max(1, Math.ceil(m / stepM))
-    for (let s = 1; s <= n; s++) visit(a[0] + ((b[0] - a[0]) * s) / n, a[1] + ((b[1] - a[1]) * s) / n)
   }
   return { res: RES, cells }
 }

@@ -90,9 +90,6 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
         return ids.flatMap((id) => features.get(id) ?? [])
       })
 
-    /** res-7 cell centres ([lng, lat]) the request's route covers have looked up */
-    const cellCenters = new Map<string, readonly [number, number]>()
-
     /**
      * Candidates of some feature types only, in cells of their own (places to stop lie within a
      * wider band than hazards, and need neither events nor the other types there).
@@ -125,7 +122,7 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
       let cells = byBuffer.get(bufferM)
       if (!cells) {
         const keys = route.segment_keys
-        cells = (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ?? routeCover(route.coordinates, route.along_m, bufferM, cellCenters).cells
+        cells = (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ?? routeCover(route.coordinates, route.along_m, bufferM).cells
         byBuffer.set(bufferM, cells)
       }
       return cells
@@ -145,13 +142,13 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
       i1 = Math.min(along.length - 1, i1 + 1)
       const keys = route.segment_keys?.slice(i0, i1 + 1)
       return (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ??
-        routeCover(route.coordinates.slice(i0, i1 + 1), along.slice(i0, i1 + 1), bufferM, cellCenters).cells
+        routeCover(route.coordinates.slice(i0, i1 + 1), along.slice(i0, i1 + 1), bufferM).cells
     }
 
     /** every res-7 cell read so far: what a later change must touch to matter to this request */
     const cellsRead = () => [...new Set([...eventsIn.keys(), ...[...typedIn.values()].flatMap((m) => [...m.keys()])])]
 
-    return { inCells, candidatesOf, featureRows, cellCenters, coverOf, coverOfStretch, cellsRead }
+    return { inCells, candidatesOf, featureRows, coverOf, coverOfStretch, cellsRead }
   })
 
 export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>
