@@ -55,8 +55,15 @@ export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<s
     stdio: ["ignore", "ignore", "inherit"]
   })
   const base = `http://127.0.0.1:${port}/api/v1`
-  for (let i = 0; i < 200; i++) {
+  // a busy 2-core machine has taken over 20 s to start the workers: wait up to 2 minutes, then say so
+  let exited: number | null = null
+  child.once("exit", (code) => { exited = code ?? -1 })
+  for (let i = 0; ; i++) {
     if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break
+    if (exited !== null || i >= 1200) {
+      child.kill("SIGTERM")
+      throw new Error(exited !== null ? `the API process exited (code ${exited}) before answering /health` : "the API did not answer /health within 120 s")
+    }
     await new Promise((r) => setTimeout(r, 100))
   }
   return { base, stop: () => child.kill("SIGTERM") }

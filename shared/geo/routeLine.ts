@@ -7,6 +7,9 @@
  */
 const CELL_DEG = 0.05
 const M_PER_DEG = 111_320
+/** Grid cells as one number (columns from -3,600 to 3,600, rows within ±1,800): no key text built per lookup. */
+const ROWS = 4096
+const cellKey = (x: number, y: number) => x * ROWS + y
 
 export interface Placement {
   readonly distanceM: number
@@ -16,7 +19,7 @@ export interface Placement {
 }
 
 export class RouteLine {
-  private readonly cells = new Map<string, Array<number>>()
+  private readonly cells = new Map<number, Array<number>>()
 
   /** `alongM[i]`: metres from the start at coordinate i (the route's own, calibrated figures) */
   constructor(private readonly coords: ReadonlyArray<readonly [number, number]>, private readonly alongM: ReadonlyArray<number>, readonly maxM: number) {
@@ -30,7 +33,7 @@ export class RouteLine {
       const y1 = Math.floor((Math.max(a[1], b[1]) + padLat) / CELL_DEG)
       for (let x = x0; x <= x1; x++) {
         for (let y = y0; y <= y1; y++) {
-          const key = `${x}:${y}`
+          const key = cellKey(x, y)
           const list = this.cells.get(key)
           if (list) list.push(i)
           else this.cells.set(key, [i])
@@ -41,7 +44,7 @@ export class RouteLine {
 
   /** the nearest point of the route to (lng, lat) within maxM, or undefined */
   place(lng: number, lat: number): Placement | undefined {
-    const candidates = this.cells.get(`${Math.floor(lng / CELL_DEG)}:${Math.floor(lat / CELL_DEG)}`)
+    const candidates = this.cells.get(cellKey(Math.floor(lng / CELL_DEG), Math.floor(lat / CELL_DEG)))
     if (!candidates) return undefined
     const kx = M_PER_DEG * Math.cos((lat * Math.PI) / 180)
     let best: Placement | undefined
