@@ -42,7 +42,6 @@ export interface KeptRoute {
   readonly stops?: ReadonlyArray<StopCandidate> | null
 }
 
-
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
 
 const kept = (w: ShownWarning): KeptWarning => {
