@@ -34,38 +34,6 @@ const cellOf = (h: string): CellFact => {
 /** A cell's six neighbours (and itself), asked of h3 once. */
 const ringOf = (f: CellFact) => (f.ring ??= gridDisk(f.hex, 1).map(cellOf))
 
-const M_PER_DEG = 111_320
-/** Lines with more segments than this are indexed (RouteLine's grid); a network edge's few are tested one by one. */
-const INDEXED_FROM = 64
-
-/**
- * Whether a point lies within `reachM` of a line: the distance RouteLine.place measures (a local
- * equirectangular projection at the point), over every segment of a short line, through
- * RouteLine's grid for a long one.
- */
-const nearLine = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, reachM: number) => {
-  if (coords.length > INDEXED_FROM) {
-    const line = new RouteLine(coords, alongM, reachM)
-    return (lng: number, lat: number) => line.place(lng, lat) !== undefined
-  }
-  return (lng: number, lat: number) => {
-    const kx = M_PER_DEG * Math.cos((lat * Math.PI) / 180)
-    for (let i = 0; i + 1 < coords.length; i++) {
-      const [a, b] = [coords[i], coords[i + 1]]
-      const ax = (a[0] - lng) * kx
-      const ay = (a[1] - lat) * M_PER_DEG
-      const dx = (b[0] - a[0]) * kx
-      const dy = (b[1] - a[1]) * M_PER_DEG
-      const len2 = dx * dx + dy * dy
-      const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2)) : 0
-      const px = ax + t * dx
-      const py = ay + t * dy
-      if (px * px + py * py <= reachM * reachM) return true
-    }
-    return false
-  }
-}
-
 /**
  * The res-7 cells holding every point within `bufferM` of a route line (its coordinates in
  * [lng, lat]): the cells whose centre lies within `bufferM` plus a cell's radius of the line,
@@ -79,7 +47,7 @@ const nearLine = (coords: ReadonlyArray<readonly [number, number]>, alongM: Read
  */
 export const routeCover = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, bufferM: number): CellCover => {
   if (coords.length === 0) return { res: RES, cells: [] }
-  const near = nearLine(coords, alongM, bufferM + CELL_RADIUS_M)
+  const line = new RouteLine(coords, alongM, bufferM + CELL_RADIUS_M)
   const seed = latLngToCell(coords[0][1], coords[0][0], RES)
   const first = cellOf(seed)
   const seen = new Set<CellFact>([first])
@@ -87,7 +55,7 @@ export const routeCover = (coords: ReadonlyArray<readonly [number, number]>, alo
   const cells: Array<string> = []
   for (let i = 0; i < queue.length; i++) {
     const cell = queue[i]
-    if (!near(cell.lng, cell.lat)) continue
+    if (line.place(cell.lng, cell.lat) === undefined) continue
     cells.push(cell.decimal)
     for (const next of ringOf(cell)) {
       if (seen.has(next)) continue
