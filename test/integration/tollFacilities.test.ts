@@ -111,6 +111,34 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect((await priced(LAVAL_A25, MONTREAL_A25, 5)).some((x) => x.toll === "a25_bridge")).toBe(true)
   })
 
+  it("Vaudreuil → Beauharnois on Autoroute 30 crosses the tolled Serge-Marcil Bridge, both ways", async () => {
+    const LES_CEDRES_A30 = { lat: 45.3591, lng: -74.0478 } // exit 5
+    const SOUTH_SHORE_A30 = { lat: 45.2911, lng: -73.8907 } // exit 22
+    for (const [from, to] of [[LES_CEDRES_A30, SOUTH_SHORE_A30], [SOUTH_SHORE_A30, LES_CEDRES_A30]]) {
+      const rows = await priced(from, to, 5)
+      const bridge = rows.find((x) => x.toll === "a30_bridge")
+      expect(bridge, rows.map((x) => x.toll).join(", ")).toBeDefined()
+      expect(bridge!.fare.price).toBeUndefined()
+      expect(bridge!.fare.unpriced_reason).toMatch(/per-axle rates for trucks are not on file/)
+      never0ForWantOfARate(rows)
+    }
+  })
+
+  it("Delaware Route 1 through Biddles Corner pays the SR 1 plaza there, both ways; a route that stays south of it does not", async () => {
+    // points on SR 1's own line (the bundled speeds send a truck that starts beside it onto US-13)
+    const SOUTH_OF_PLAZA = { lat: 39.466247, lng: -75.65144 } // between exits 136 and 142
+    const NORTH_OF_PLAZA = { lat: 39.559524, lng: -75.663499 } // between exits 148 and 152
+    const EXIT_142 = { lat: 39.500535, lng: -75.645649 }
+    for (const [from, to] of [[SOUTH_OF_PLAZA, NORTH_OF_PLAZA], [NORTH_OF_PLAZA, SOUTH_OF_PLAZA]]) {
+      const rows = await priced(from, to, 5)
+      const plaza = rows.find((x) => x.toll === "de1_biddles")
+      expect(plaza, rows.map((x) => x.toll).join(", ")).toBeDefined()
+      expect(plaza!.fare.unpriced_reason).toMatch(/SR 1 truck classes are not on file/)
+      never0ForWantOfARate(rows)
+    }
+    expect((await priced(SOUTH_OF_PLAZA, EXIT_142, 5)).some((x) => x.toll === "de1_biddles")).toBe(false)
+  })
+
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
     const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
     const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
