@@ -78,7 +78,7 @@ export const planRoute = (req: PlanRequest) =>
     // (the final judging below stops at the places to rest it finds)
     const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
     let placed0 = yield* placeHazards(found.routes[0], options, rows)
-    let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]))
+    let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
       if (blocking.length === 0) break
@@ -89,7 +89,7 @@ export const planRoute = (req: PlanRequest) =>
       avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
       found = retry.right
       placed0 = yield* placeHazards(found.routes[0], options, rows)
-      hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]))
+      hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
     }
     // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
     for (const l of found.limits_avoided ?? []) {

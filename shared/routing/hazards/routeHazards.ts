@@ -155,13 +155,18 @@ export const placeHazards = (route: RouteTrack, o: HazardOptions, rows: HazardRo
     return { events: events.flatMap(place), features: features.flatMap(place) } satisfies PlacedHazards
   })
 
+/** Feature types whose warnings can bar a truck (closures are the events that can). */
+const BLOCKING_FEATURE_TYPES: ReadonlySet<string> = new Set(["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions"])
+
 /**
  * Hazards within `bufferM` of the route from live events and features, each placed along the
  * route with the projected arrival there; dimension-checked ones only where this truck violates
  * them. Also the requested features along the route. No reads: `placeHazards` found the rows.
  * Arrival times are the departure plus the driving, or `arrival`'s (the rests included).
+ * `blockingOnly`: only the warnings that bar the truck, and no features (what a reroute round
+ * needs: the rest is worked out once, on the final route).
  */
-export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, placed: PlacedHazards, arrival?: ArrivalClock) => {
+export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number, placed: PlacedHazards, arrival?: ArrivalClock, blockingOnly = false) => {
   const warnings: Array<Warning> = []
   const found: Array<RouteFeature> = []
   const clock: ArrivalClock = arrival ?? ((s) => o.departureMs + s * 1000)
@@ -174,6 +179,7 @@ export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number,
   }
   for (const pe of placed.events) {
     const e = pe.row
+    if (blockingOnly && e.type !== "closure") continue
     const atMs = clock(secondsAt(route, pe.alongM))
     const [start, end] = windowOf(e)
     if (!o.skipTemporal && !((start === null || start <= atMs) && (end === null || end >= atMs))) continue
@@ -186,7 +192,8 @@ export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number,
   const heightLimit = o.truck.height_m + o.clearancePadM
   for (const pf of placed.features) {
     const f = pf.row
-    if (o.includeFeatures.includes(f.feature_type)) {
+    if (blockingOnly && !BLOCKING_FEATURE_TYPES.has(f.feature_type)) continue
+    if (!blockingOnly && o.includeFeatures.includes(f.feature_type)) {
       found.push({ id: f.id, type: f.feature_type, name: f.name, distance_along_route_m: Math.round(pf.alongM), capacity: num(f.properties.capacity) ?? num(f.properties.total_spaces) ?? null, geometry: pointOf(f) })
     }
     if (!WARNING_FEATURE_TYPES.has(f.feature_type)) continue
