@@ -73,13 +73,16 @@ const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, placed: Pla
   const timeless = { ...e.hazards, skipTemporal: true }
   // the request's filters are applied when the route is shown
   const all = { minSeverity: "info" as const, excludeTypes: [] }
-  const begun = shownWarnings(judgeHazards(route, timeless, Number.POSITIVE_INFINITY, placed).warnings, all)
-  const ahead = byRow(shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, placed).warnings, all))
+  const judged = judgeHazards(route, timeless, Number.POSITIVE_INFINITY, placed)
+  const begun = shownWarnings(judged.warnings, all)
+  // only a construction with a start can warn otherwise before it begins: judge those alone (rows are judged one by one)
+  const constructions = { events: placed.events.filter((x) => x.row.type === "construction" && (x.row.estimated_start_time ?? x.row.start_time) != null), features: [] }
+  const ahead = byRow(shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, constructions).warnings, all))
   const rows = new Map<string, { row: EventRow | FeatureRow; alongM: number }>()
   for (const x of placed.events) rows.set(`e${x.row.id}`, x)
   for (const x of placed.features) rows.set(`f${x.row.id}`, x)
   const seen = new Map<string, number>()
-  return begun.map((w) => {
+  const items = begun.map((w) => {
     const key = rowKey(w)
     const i = seen.get(key) ?? 0
     seen.set(key, i + 1)
@@ -88,19 +91,21 @@ const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, placed: Pla
     const later = ahead.get(key)?.[i]
     return { alongM, from: startMs, to: ms(row.estimated_end_time ?? row.end_time), w, future: startMs !== null && startMs > nowMs && later !== undefined && later.type !== w.type ? later : undefined, startMs }
   })
+  // the features along the route do not depend on time: this judging's are the route's
+  return { items, features: judged.features }
 }
 
 export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, placed: ReadonlyArray<PlacedRoute>): Array<KeptRoute> =>
   placed.map((p, i) => {
     const route = routes[i]
     // in the order judging gives: along the route, then by source id
-    const found = warningsOf(route, e, nowMs, p.hazards)
+    const { items: found, features: along } = warningsOf(route, e, nowMs, p.hazards)
     // a window over by now is over at every later arrival (refetches depart now or later)
     const items = found.filter((f) => e.hazards.skipTemporal || f.to === null || f.to >= nowMs).map((f): KeptItem => ({
       alongM: f.alongM, atS: secondsAt(route, f.alongM), from: f.from, to: f.to, warning: kept(f.w),
       ...(f.future && f.startMs !== null ? { future: kept(f.future), startMs: f.startMs } : {})
     }))
-    const features = judgeHazards(route, { ...e.hazards, skipTemporal: true }, 0, p.hazards).features.map((f) => JSON.stringify(f))
+    const features = along.map((f) => JSON.stringify(f))
     if (p.stops === undefined) return { items, features }
     // a regime that counts calendar days or weeks stops elsewhere when a refetch leaves later: keep every candidate
     if (p.stops === null || !e.hos || CALENDAR_REGIMES.has(e.hos.ruleset)) return { items, features, stops: p.stops }
