@@ -147,9 +147,39 @@ const restrict = (p: RoadProps, row: TravelMappingTables["restrictions"][number]
   return { ...p, ...limit(), restriction_sources: sources }
 }
 
+/** An exit number ("14", "88B"); not a grid road ("500N", "164W"), whose letter is a direction. */
+const EXIT_LABEL = /^\d+[A-Z]?$/
+const GRID_LABEL = /^\d+[NSEW]$/
+
+/**
+ * Per segment (point k to k + 1) of a route: whether the visible waypoints on either side of it
+ * are both numbered exits. Travel Mapping labels a waypoint on a road with numbered interchanges
+ * by its exit number and one at an at-grade junction by the crossing road's name, so a stretch
+ * between two exits is a freeway however the route's system is classed (DE-1's turnpike, CA-99,
+ * the Florida tollways are state routes). Hidden shaping points (`+X…`) are skipped; a leading
+ * `*` (a label kept for old references) is read without it.
+ */
+export const exitStretches = (labels: ReadonlyArray<string>): Array<boolean> => {
+  const exit = labels.map((l) => {
+    const v = l.replace(/^\*/, "")
+    return l.startsWith("+") ? undefined : EXIT_LABEL.test(v) && !GRID_LABEL.test(v)
+  })
+  // the nearest visible waypoint at or after each point
+  const after: Array<boolean | undefined> = []
+  for (let j = labels.length - 1, seen: boolean | undefined; j >= 0; j--) after[j] = seen = exit[j] ?? seen
+  const out: Array<boolean> = []
+  let before: boolean | undefined
+  for (let k = 0; k + 1 < labels.length; k++) {
+    before = exit[k] ?? before
+    out.push(before === true && after[k + 1] === true)
+  }
+  return out
+}
+
 /**
  * The road lines of the Travel Mapping waypoints: one line per stretch of a route with the same
  * properties, class and speed from the tables, tolls and restrictions where a table row covers it.
+ * Stretches between numbered exits of a route classed below motorway are motorways.
  */
 export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMappingTables): Array<RoadLine> => {
   const out: Array<RoadLine> = []
@@ -161,7 +191,9 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
       ...FREE_ROAD, class: cls, speed_kph: planningSpeed(t, r.region, cls), region: r.region,
       ref: r.route + (r.banner ? ` ${r.banner}` : ""), name: r.city
     }
-    const seg: Array<RoadProps> = r.points.slice(1).map(() => base)
+    const freeway: RoadProps = { ...base, class: "motorway", speed_kph: planningSpeed(t, r.region, "motorway") }
+    const exits = cls === "motorway" || cls === "ferry" ? [] : exitStretches(r.points.map((p) => p[0]))
+    const seg: Array<RoadProps> = r.points.slice(1).map((_p, k) => (exits[k] ? freeway : base))
     for (const row of t.tolls) {
       if (!matches(row, r)) continue
       used.add(row)

@@ -171,8 +171,8 @@ const STATE_ROUTES: ReadonlyArray<readonly [string, string, ReadonlyArray<string
   ["Boston", "Atlanta", ["MA", "CT", "NY", "NJ", "DE", "MD", "VA", "NC", "SC", "GA"]],
   // I-25 to Raton, then US-87 and US-287 through Amarillo and Wichita Falls
   ["Denver", "Dallas", ["CO", "NM", "TX"]],
-  // I-94, I-39 and I-55 (through West Memphis, Arkansas)
-  ["Minneapolis", "New Orleans", ["MN", "WI", "IL", "MO", "AR", "TN", "MS", "LA"]],
+  // I-35, the Avenue of the Saints (US-218, IA-27, US-61) to St. Louis, then I-55 (through West Memphis, Arkansas)
+  ["Minneapolis", "New Orleans", ["MN", "IA", "MO", "AR", "TN", "MS", "LA"]],
   ["Portland", "Salt Lake City", ["OR", "ID", "UT"]],
   ["Phoenix", "El Paso", ["AZ", "NM", "TX"]],
   ["Montreal", "Halifax", ["QC", "ME", "NB", "NS"]],
@@ -261,6 +261,22 @@ describe("speeds per state and class (issue 32)", () => {
     const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
     expect(on(/PATP/) / 1000).toBeGreaterThan(380)
     expect(on(/US30/) / 1000).toBeLessThan(10)
+  })
+
+  // state routes built as freeways, read from their numbered exits (infra/network/travelMapping.ts exitStretches)
+  it("drives Smyrna → Newark, Delaware, on SR 1's turnpike (through the Biddles Corner plaza), not on US-13 through the towns", async () => {
+    const r = await route(request({ lat: 39.2827, lng: -75.5896 }, { lat: 39.6969, lng: -75.6516 }))
+    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(on(/^DE1\b/) / 1000).toBeGreaterThan(40)
+    expect(on(/^US13$/) / 1000).toBeLessThan(5)
+    expect(r.sections.some((s) => s.toll === "de1_biddles")).toBe(true)
+  })
+
+  it("drives Sacramento → Bakersfield down CA-99, the valley freeway, not I-5 on the valley's west side", async () => {
+    const r = await route(request({ lat: 38.5816, lng: -121.4944 }, { lat: 35.3733, lng: -119.0187 }))
+    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(on(/CA99/) / 1000).toBeGreaterThan(400)
+    expect(on(/I-5\b/) / 1000).toBeLessThan(10)
   })
 
   /**

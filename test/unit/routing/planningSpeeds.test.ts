@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { planningSpeed, readSpeedTables } from "../../../infra/network/travelMapping.js"
+import { exitStretches, planningSpeed, readSpeedTables } from "../../../infra/network/travelMapping.js"
 import { buildNetwork } from "../../../shared/routing/network/buildNetwork.js"
 import { RoadNetwork } from "../../../shared/routing/network/NetworkFile.js"
 import { FREE_ROAD, type RoadClass, type RoadProps } from "../../../shared/routing/network/RoadLine.js"
@@ -58,5 +58,20 @@ describe("the junction delay", () => {
       // each trunk piece has one end at J (three pieces meet) and one at a dead end
       expect(extra, cls).toBeCloseTo(cls === "motorway" ? 0 : 10, 6)
     }
+  })
+})
+
+describe("stretches between numbered exits are freeways, whatever the route's system", () => {
+  it("reads DE-1 as Travel Mapping labels it: at-grade junctions by road name, the turnpike by exit number", () => {
+    // eight segments: DE1B→DE1A_N, DE1A_N→+X1→DE36 (two, a hidden point between), DE36→79, 79→+X1B→83 (two), 83→86, 86→OldBeaRd
+    const labels = ["DE1B", "DE1A_N", "+X1", "DE36", "79", "+X1B", "83", "86", "OldBeaRd"]
+    expect(exitStretches(labels)).toEqual([false, false, false, false, true, true, true, false])
+  })
+
+  it("takes exit letters and old labels (`*`), not grid roads whose letter is a direction", () => {
+    expect(exitStretches(["14A", "14B", "*15", "16"])).toEqual([true, true, true])
+    // Manitoba's and Utah's grid roads: Road 42N, 1300 South
+    expect(exitStretches(["42N", "38N", "1300S", "12"])).toEqual([false, false, false])
+    expect(exitStretches(["+X1", "12"])).toEqual([false])
   })
 })
