@@ -111,7 +111,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect((await priced(LAVAL_A25, MONTREAL_A25, 5)).some((x) => x.toll === "a25_bridge")).toBe(true)
   })
 
-  it("Vaudreuil → Beauharnois on Autoroute 30 crosses the tolled Serge-Marcil Bridge, both ways", async () => {
+  it("Les Cèdres → the south shore on Autoroute 30 crosses the tolled Serge-Marcil Bridge, both ways", async () => {
     const LES_CEDRES_A30 = { lat: 45.3591, lng: -74.0478 } // exit 5
     const SOUTH_SHORE_A30 = { lat: 45.2911, lng: -73.8907 } // exit 22
     for (const [from, to] of [[LES_CEDRES_A30, SOUTH_SHORE_A30], [SOUTH_SHORE_A30, LES_CEDRES_A30]]) {
@@ -125,7 +125,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
   })
 
   it("Delaware Route 1 through Biddles Corner pays the SR 1 plaza there, both ways; a route that stays south of it does not", async () => {
-    // points on SR 1's own line (the bundled speeds send a truck that starts beside it onto US-13)
+    // points on SR 1's own line, either side of the plaza
     const SOUTH_OF_PLAZA = { lat: 39.466247, lng: -75.65144 } // between exits 136 and 142
     const NORTH_OF_PLAZA = { lat: 39.559524, lng: -75.663499 } // between exits 148 and 152
     const EXIT_142 = { lat: 39.500535, lng: -75.645649 }
@@ -137,6 +137,21 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
       never0ForWantOfARate(rows)
     }
     expect((await priced(SOUTH_OF_PLAZA, EXIT_142, 5)).some((x) => x.toll === "de1_biddles")).toBe(false)
+  })
+
+  it("SR-73 through the San Joaquin Hills pays the toll road both ways; the free Corona del Mar Freeway north of it does not", async () => {
+    const EXIT_7 = { lat: 33.592422, lng: -117.759576 } // south of Crystal Cove State Park, where the mainline plaza is
+    const EXIT_13 = { lat: 33.637721, lng: -117.856291 }
+    const EXIT_15 = { lat: 33.655383, lng: -117.864997 } // Jamboree Road, the toll road's north end
+    const I_405 = { lat: 33.687657, lng: -117.899652 }
+    for (const [from, to] of [[EXIT_7, EXIT_13], [EXIT_13, EXIT_7]]) {
+      const rows = await priced(from, to, 5)
+      const road = rows.find((x) => x.toll === "ca_sr73")
+      expect(road, rows.map((x) => x.toll).join(", ")).toBeDefined()
+      expect(road!.fare.unpriced_reason).toMatch(/axle-class tolls are not on file/)
+      never0ForWantOfARate(rows)
+    }
+    expect((await priced(EXIT_15, I_405, 5)).some((x) => x.toll === "ca_sr73")).toBe(false)
   })
 
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
