@@ -154,6 +154,27 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect((await priced(EXIT_15, I_405, 5)).some((x) => x.toll === "ca_sr73")).toBe(false)
   })
 
+  it("the Thruway's toll-free roads are free, and its sections tolled at one place say so rather than a per-km estimate", async () => {
+    // the Cross-Westchester Expressway (I-287) is part of the Thruway system and carries no toll
+    const cwe = await route(request({ lat: 41.034, lng: -73.7629 }, { lat: 41.0762, lng: -73.8587 }))
+    const onCwe = cwe.sections.filter((s) => /Cross-Westchester/.test(s.summary))
+    expect(onCwe.length).toBeGreaterThan(0)
+    for (const s of onCwe) expect(s.toll, s.summary).toBeNull()
+    // Buffalo → Niagara Falls crosses both Grand Island bridges; Buffalo → Tonawanda, on the same Niagara Thruway, none
+    const BUFFALO = { lat: 42.8864, lng: -78.8784 }
+    const NIAGARA_FALLS = { lat: 43.0962, lng: -79.0377 }
+    for (const [from, to] of [[BUFFALO, NIAGARA_FALLS], [NIAGARA_FALLS, BUFFALO]]) {
+      const rows = await priced(from, to, 5)
+      expect(rows.map((x) => x.toll).sort()).toEqual(["ny_grand_island_north", "ny_grand_island_south"])
+      for (const x of rows) expect(x.fare.unpriced_reason).toMatch(/Grand Island bridges are not on file/)
+    }
+    expect(await priced(BUFFALO, { lat: 42.9868, lng: -78.9144 }, 5)).toEqual([])
+    // the New England Section's one barrier (New Rochelle): known, not priced per km as the ticket system is
+    const nes = await priced({ lat: 40.8532, lng: -73.8264 }, { lat: 40.9115, lng: -73.7824 }, 5)
+    expect(nes.map((x) => x.toll)).toEqual(["ny_thruway_nes"])
+    expect(nes[0].fare.unpriced_reason).toMatch(/New Rochelle barrier are not on file/)
+  })
+
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
     const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
     const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
