@@ -28,10 +28,20 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
   let weekDriven = spent(R.weekS, input.cycle_remaining_s)
   let lastWeekDriven = Math.max(0, R.fortnightS - weekDriven - (input.fortnight_remaining_s ?? R.fortnightS))
   let weekEnd = calendar.nextWeekStart(departureMs)
+  /** the end of the fixed week before this one, and the 10 h days it had left when it ended */
+  let lastWeekEnd = Number.NaN
+  let lastExtendedLeft = 0
+  /**
+   * The end of the fixed week the current day's driving began in: a 10 h day counts against that
+   * week even when it runs past Monday 00:00 (undefined until the day's first driving).
+   */
+  let dayWeekEnd: number | undefined
 
   /** moves on to the fixed week holding t; when it ends */
   const rollWeeks = (t: number) => {
     while (weekEnd <= t) {
+      lastWeekEnd = weekEnd
+      lastExtendedLeft = extendedLeft
       weekEnd = calendar.nextWeekStart(weekEnd)
       lastWeekDriven = weekDriven
       weekDriven = 0
@@ -39,14 +49,17 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
     }
     return weekEnd
   }
+  /** 10 h days left in the week the current day began in */
+  const dayExtendedLeft = () => (dayWeekEnd === undefined || dayWeekEnd === weekEnd ? extendedLeft : dayWeekEnd === lastWeekEnd ? lastExtendedLeft : extendedPerWeek)
   const weekLeft = (driven: number, last: number) => Math.min(R.weekS - driven, R.fortnightS - last - driven)
   const newDay = () => {
     dayDriven = 0
     window = 0
     sinceBreak = 0
     extendedToday = false
+    dayWeekEnd = undefined
   }
-  const dailyLimit = () => (extendedToday || extendedLeft > 0 ? R.extendedDriveS : R.driveS)
+  const dailyLimit = () => (extendedToday || dayExtendedLeft() > 0 ? R.extendedDriveS : R.driveS)
   /** the daily rest must end within 24 h of the last: the window shrinks by the rest that is left to take */
   const windowLeft = () => R.periodS - (reducedLeft > 0 ? R.reducedRestS : R.restS) - window
 
@@ -60,6 +73,7 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
       return tightest([["cycle_limit", cycle], ["drive_limit", dailyLimit() - dayDriven], ["duty_window", windowLeft()], ["break_required", R.breakAfterS - sinceBreak]])
     },
     drive: (s, clock) => {
+      if (dayWeekEnd === undefined) dayWeekEnd = rollWeeks(clock)
       spreadOverPeriods(clock, s, rollWeeks, (inWeek) => {
         weekDriven += inWeek
       })
@@ -68,7 +82,8 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
       sinceBreak += s
       if (!extendedToday && dayDriven > R.driveS) {
         extendedToday = true
-        extendedLeft -= 1
+        if (dayWeekEnd === weekEnd) extendedLeft -= 1
+        else if (dayWeekEnd === lastWeekEnd) lastExtendedLeft -= 1
       }
     },
     rest: (reason, clock): { restS: number; kind: RestKind } => {
