@@ -75,8 +75,8 @@ const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, placed: Pla
   const all = { minSeverity: "info" as const, excludeTypes: [] }
   const judged = judgeHazards(route, timeless, Number.POSITIVE_INFINITY, placed)
   const begun = shownWarnings(judged.warnings, all)
-  // only a construction with a start can warn otherwise before it begins: judge those alone (rows are judged one by one)
-  const constructions = { events: placed.events.filter((x) => x.row.type === "construction" && (x.row.estimated_start_time ?? x.row.start_time) != null), features: [] }
+  // only a construction can warn otherwise before it begins: judge those alone (rows are judged one by one)
+  const constructions = { events: placed.events.filter((x) => x.row.type === "construction"), features: [] }
   const ahead = byRow(shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, constructions).warnings, all))
   const rows = new Map<string, { row: EventRow | FeatureRow; alongM: number }>()
   for (const x of placed.events) rows.set(`e${x.row.id}`, x)

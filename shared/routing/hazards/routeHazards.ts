@@ -40,8 +40,10 @@ const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, critical:
 export const atLeast = (s: Severity, min: Severity) => SEVERITY_RANK[s] >= SEVERITY_RANK[min]
 
 const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_station", inspection_stations: "inspection_station" }
+/** Feature types whose warnings can bar a truck (closures are the events that can). */
+const BLOCKING_FEATURE_TYPES: ReadonlySet<string> = new Set(["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions"])
 /** Feature types whose warnings can be critical: a change to one may matter to a monitored route. */
-export const CRITICAL_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings"]
+export const CRITICAL_FEATURE_TYPES = [...BLOCKING_FEATURE_TYPES, "rail_crossings"]
 export const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
 /** the others along the route are only listed, when asked for */
 const WARNING_FEATURE_TYPES: ReadonlySet<string> = new Set(HAZARD_FEATURE_TYPES)
@@ -154,9 +156,6 @@ export const placeHazards = (route: RouteTrack, o: HazardOptions, rows: HazardRo
     }
     return { events: events.flatMap(place), features: features.flatMap(place) } satisfies PlacedHazards
   })
-
-/** Feature types whose warnings can bar a truck (closures are the events that can). */
-const BLOCKING_FEATURE_TYPES: ReadonlySet<string> = new Set(["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions"])
 
 /**
  * Hazards within `bufferM` of the route from live events and features, each placed along the

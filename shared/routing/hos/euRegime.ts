@@ -22,15 +22,13 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
   let dayDriven = spent(R.driveS, input.drive_remaining_s)
   let window = spent(R.periodS - R.restS, input.duty_remaining_s)
   let sinceBreak = spent(R.breakAfterS, input.since_break_s)
-  let extendedLeft = Math.min(extendedPerWeek, input.extended_days_left ?? extendedPerWeek)
   let reducedLeft = Math.min(reducedPerWeek, input.reduced_rests_left ?? reducedPerWeek)
   let extendedToday = dayDriven > R.driveS
   let weekDriven = spent(R.weekS, input.cycle_remaining_s)
   let lastWeekDriven = Math.max(0, R.fortnightS - weekDriven - (input.fortnight_remaining_s ?? R.fortnightS))
   let weekEnd = calendar.nextWeekStart(departureMs)
-  /** the end of the fixed week before this one, and the 10 h days it had left when it ended */
-  let lastWeekEnd = Number.NaN
-  let lastExtendedLeft = 0
+  /** 10 h days left per fixed week (by the week's end); a week not in it has all of them */
+  const extendedLeft = new Map([[weekEnd, Math.min(extendedPerWeek, input.extended_days_left ?? extendedPerWeek)]])
   /**
    * The end of the fixed week the current day's driving began in: a 10 h day counts against that
    * week even when it runs past Monday 00:00 (undefined until the day's first driving).
@@ -40,17 +38,14 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
   /** moves on to the fixed week holding t; when it ends */
   const rollWeeks = (t: number) => {
     while (weekEnd <= t) {
-      lastWeekEnd = weekEnd
-      lastExtendedLeft = extendedLeft
       weekEnd = calendar.nextWeekStart(weekEnd)
       lastWeekDriven = weekDriven
       weekDriven = 0
-      extendedLeft = extendedPerWeek
     }
     return weekEnd
   }
-  /** 10 h days left in the week the current day began in */
-  const dayExtendedLeft = () => (dayWeekEnd === undefined || dayWeekEnd === weekEnd ? extendedLeft : dayWeekEnd === lastWeekEnd ? lastExtendedLeft : extendedPerWeek)
+  /** 10 h days left in the week the current day began in (this one, before its first driving) */
+  const dayExtendedLeft = () => extendedLeft.get(dayWeekEnd ?? weekEnd) ?? extendedPerWeek
   const weekLeft = (driven: number, last: number) => Math.min(R.weekS - driven, R.fortnightS - last - driven)
   const newDay = () => {
     dayDriven = 0
@@ -82,8 +77,7 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
       sinceBreak += s
       if (!extendedToday && dayDriven > R.driveS) {
         extendedToday = true
-        if (dayWeekEnd === weekEnd) extendedLeft -= 1
-        else if (dayWeekEnd === lastWeekEnd) lastExtendedLeft -= 1
+        extendedLeft.set(dayWeekEnd!, dayExtendedLeft() - 1)
       }
     },
     rest: (reason, clock): { restS: number; kind: RestKind } => {
