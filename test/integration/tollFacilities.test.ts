@@ -175,6 +175,16 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect(nes[0].fare.unpriced_reason).toMatch(/New Rochelle barrier are not on file/)
   })
 
+  it("Texas: SH-130 east of Austin and the Grand Parkway round Houston are toll roads; SH-130's signed part on I-10 is free", async () => {
+    const onSh130 = await priced({ lat: 29.758, lng: -97.821 }, { lat: 30.562, lng: -97.579 }, 5) // exits 484 → 421
+    expect(onSh130.some((x) => x.toll === "tx_sh130"), onSh130.map((x) => x.toll).join(", ")).toBe(true)
+    const onI10 = await priced({ lat: 29.474, lng: -98.265 }, { lat: 29.551, lng: -98.042 }, 5) // I-10 exits 589 → 603, signed SH-130 too
+    expect(onI10.some((x) => x.toll === "tx_sh130")).toBe(false)
+    const grand = await priced({ lat: 29.999, lng: -95.769 }, { lat: 30.093, lng: -95.435 }, 5) // US-290 → I-45 on SH-99
+    expect(grand.some((x) => x.toll === "tx_grand_parkway"), grand.map((x) => x.toll).join(", ")).toBe(true)
+    never0ForWantOfARate([...onSh130, ...grand])
+  })
+
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
     const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
     const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
