@@ -8,7 +8,8 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
 import { encodeNetwork, RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
-import { lengthFactor, readTables, readTravelMapping, travelMappingLines } from "./travelMapping.js"
+import { interchangeLinks } from "./interchangeLinks.js"
+import { freewayRoutes, lengthFactor, readTables, readTravelMapping, travelMappingLines } from "./travelMapping.js"
 
 export const NETWORK_DIR = dirname(fileURLToPath(import.meta.url))
 export const BUNDLED_NETWORK = join(NETWORK_DIR, "us-ca.network.json.gz")
@@ -27,7 +28,9 @@ const main = () => {
   const t0 = Date.now()
   const routes = readTravelMapping(tmDir)
   const tables = readTables(tmDir, dataDir)
-  const lines = travelMappingLines(routes, tables)
+  const links = interchangeLinks(freewayRoutes(routes, tables))
+  console.log(`${links.length} interchange links where freeways cross without a shared waypoint`)
+  const lines = [...travelMappingLines(routes, tables), ...links]
   const calibration = lengthFactor(routes, dataDir)
   for (const r of calibration.perRoute) console.log(`  ${r.route.padEnd(5)} posted ${r.posted_mi.toFixed(0)} mi, waypoints ${r.measured_mi.toFixed(0)} mi (${((r.measured_mi / r.posted_mi - 1) * 100).toFixed(2)} %)`)
   const factor = Math.round(calibration.factor * 10_000) / 10_000

@@ -113,6 +113,9 @@ const classOf = (system: string, t: TravelMappingTables): RoadClass | undefined 
   return tier <= 1 ? "motorway" : tier <= 3 ? "trunk" : tier === 4 ? "primary" : "secondary"
 }
 
+/** The routes whose system is a freeway system (Interstates, turnpikes, autoroutes, 400-series). */
+export const freewayRoutes = (routes: ReadonlyArray<TmRoute>, t: TravelMappingTables) => routes.filter((r) => classOf(r.system, t) === "motorway")
+
 /**
  * A truck's planning speed on a class of road in a region: a share of the region's posted truck
  * limit (freeways for motorways, rural highways for the rest; ferries are timed alike everywhere),

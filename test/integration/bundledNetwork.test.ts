@@ -260,7 +260,36 @@ describe("speeds per state and class (issue 32)", () => {
     const r = await route(request({ lat: 40.4406, lng: -79.9959 }, { lat: 39.9526, lng: -75.1652 }))
     const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
     expect(on(/PATP/) / 1000).toBeGreaterThan(380)
-    expect(on(/US30/) / 1000).toBeLessThan(10)
+    // US-30 as the road itself, not the Parkway East (I-376) that carries its number too
+    expect(on(/^US30/) / 1000).toBeLessThan(10)
+    // onto the Turnpike at Monroeville, where I-376 ends 700 m from exit 57 without a shared waypoint
+    expect(r.sections.some((s) => s.summary === "I-376 / I-76 interchange")).toBe(true)
+  })
+
+  // interchanges where a ticketed toll road meets another freeway through a connector: the two
+  // waypoints sit apart, and the network had no junction (infra/network/interchangeLinks.ts)
+  it("drives Albany → Syracuse on the Thruway, which once had no junction for 296 km, not on US-20", async () => {
+    const r = await route(request({ lat: 42.6526, lng: -73.7562 }, { lat: 43.0481, lng: -76.1474 }))
+    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(on(/NYST/) / 1000).toBeGreaterThan(180)
+    expect(on(/^US20/) / 1000).toBeLessThan(5)
+    expect(r.duration_s / 3600).toBeLessThan(2.6)
+  })
+
+  it("drives Toledo → Cleveland on the Ohio Turnpike, joined from I-75", async () => {
+    const r = await route(request({ lat: 41.6528, lng: -83.5379 }, { lat: 41.4993, lng: -81.6944 }))
+    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(on(/OHTpk/) / 1000).toBeGreaterThan(100)
+    expect(r.sections.some((s) => /^I-75 \/ I-80 interchange$/.test(s.summary))).toBe(true)
+  })
+
+  it("drives Cranberry → Harrisburg on the Pennsylvania Turnpike from I-79 to I-81 at Carlisle", async () => {
+    const r = await route(request({ lat: 40.684, lng: -80.1067 }, { lat: 40.2732, lng: -76.8867 }))
+    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(on(/PATP/) / 1000).toBeGreaterThan(300)
+    const names = r.sections.map((s) => s.summary)
+    expect(names).toContain("I-76 / I-79 interchange")
+    expect(names).toContain("I-76 / I-81 interchange")
   })
 
   // state routes built as freeways, read from their numbered exits (infra/network/travelMapping.ts exitStretches)
