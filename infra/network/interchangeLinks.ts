@@ -5,8 +5,10 @@ import { FREE_ROAD, type RoadLine } from "../../shared/routing/network/RoadLine.
 /** The part of a Travel Mapping route these links read. */
 export interface WaypointRoute {
   readonly root: string
-  /** "I-95"; with a banner, "I-95 Bus" */
+  /** "I-95", "US1" (a banner apart) */
   readonly route: string
+  /** "Alt", "Bus", "Trk"…, or null */
+  readonly banner?: string | null
   readonly region: string
   readonly points: ReadonlyArray<readonly [string, number, number]>
 }
@@ -24,13 +26,19 @@ export const LINK_SPEED_KPH = 40
 const PAD = 0.015
 
 /** Coordinates as buildNetwork nodes them (1e-6 degree): the link's ends must be the routes' own vertices. */
-const key = (lat: number, lng: number) => `${Math.round(lat * 1e6)}:${Math.round(lng * 1e6)}`
+export const key = (lat: number, lng: number) => `${Math.round(lat * 1e6)}:${Math.round(lng * 1e6)}`
 
 /** A waypoint at a state, province or national border ("OH/PA", "USA/CAN"): the route goes on in the next region's file. */
 const BORDER = /^[A-Z]{2,3}\/[A-Z]{2,3}$/
 
 /** Hidden shaping points (`+X…`) are no place to leave a road. */
-const visible = (label: string) => !label.startsWith("+")
+export const visible = (label: string) => !label.startsWith("+")
+
+/** A two-way link between two routes' waypoints (through `via`), timed at LINK_SPEED_KPH; a ramp, so no junction delay of its own. */
+export const linkLine = (a: readonly [string, number, number], b: readonly [string, number, number], via: ReadonlyArray<readonly [number, number]>, region: string, name: string): RoadLine => ({
+  coordinates: [[a[2], a[1]], ...via, [b[2], b[1]]],
+  props: { ...FREE_ROAD, class: "motorway", speed_kph: LINK_SPEED_KPH, region, name }
+})
 
 /**
  * Links between freeways whose lines cross without a shared waypoint nearby. Travel Mapping joins
@@ -65,13 +73,7 @@ export const interchangeLinks = (freeways: ReadonlyArray<WaypointRoute>): Array<
     const ends = [key(pa[1], pa[2]), key(pb[1], pb[2])].sort().join("|")
     if (made.has(ends) || ends.split("|")[0] === ends.split("|")[1]) return
     made.add(ends)
-    out.push({
-      coordinates: [[pa[2], pa[1]], ...via, [pb[2], pb[1]]],
-      props: {
-        ...FREE_ROAD, class: "motorway", speed_kph: LINK_SPEED_KPH, region: routes[i].region,
-        name: `${routes[i].route} / ${routes[j].route} interchange`
-      }
-    })
+    out.push(linkLine(pa, pb, via, routes[i].region, `${routes[i].route} / ${routes[j].route} interchange`))
   }
   for (let i = 0; i < routes.length; i++) {
     for (let j = i + 1; j < routes.length; j++) {

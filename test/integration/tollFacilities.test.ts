@@ -185,6 +185,33 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     never0ForWantOfARate([...onSh130, ...grand])
   })
 
+  it.each([
+    // toll, origin → destination on the road (Travel Mapping waypoints), what it is
+    ["tx_sam_houston_tollway", { lat: 29.661, lng: -95.558 }, { lat: 29.7846, lng: -95.5631 }, "the Sam Houston Tollway, I-69 → I-10 on the west side"],
+    ["tx_sam_houston_tollway", { lat: 29.9407, lng: -95.4139 }, { lat: 29.9401, lng: -95.2957 }, "the Sam Houston Tollway, I-45 → I-69 on the north side"],
+    ["tx_sam_rayburn_tollway", { lat: 32.9997, lng: -96.9591 }, { lat: 33.0911, lng: -96.8228 }, "SH-121 from I-35E to the Dallas North Tollway"],
+    ["tx_360_tollway", { lat: 32.5228, lng: -97.0827 }, { lat: 32.6484, lng: -97.0621 }, "SH-360 from US-287 to Camp Wisdom Road"],
+    ["tx_sh45_north", { lat: 30.4794, lng: -97.6851 }, { lat: 30.4837, lng: -97.6136 }, "SH-45 North, FM-1325 → Heatherwilde"],
+    ["tx_sh45_southeast", { lat: 30.0837, lng: -97.7352 }, { lat: 30.1119, lng: -97.8073 }, "SH-45 Southeast, FM-1625 → I-35"],
+    ["tx_183a_toll", { lat: 30.4799, lng: -97.8025 }, { lat: 30.5961, lng: -97.8526 }, "183A, Lakeline → San Gabriel Parkway"],
+    ["tx_183_toll_austin", { lat: 30.2427, lng: -97.6902 }, { lat: 30.3026, lng: -97.6608 }, "US-183's main lanes in east Austin"],
+    ["tx_toll49", { lat: 32.2471, lng: -95.2763 }, { lat: 32.3289, lng: -95.419 }, "Toll 49 round Tyler"],
+    ["tx_sh249_tollway", { lat: 30.0894, lng: -95.636 }, { lat: 30.1545, lng: -95.6668 }, "SH-249 north of FM-2920"],
+    ["tx_sh550", { lat: 25.9839, lng: -97.445 }, { lat: 26.0229, lng: -97.5123 }, "SH-550 to the Port of Brownsville"]
+  ] as const)("Texas: %s is a toll road both ways, unpriced with its reason (%j → %j: %s)", async (toll, a, b, _what) => {
+    for (const [from, to] of [[a, b], [b, a]]) {
+      const found = (await priced(from, to, 5)).filter((x) => x.toll === toll)
+      expect(found.length, `${toll} ${JSON.stringify(from)} → ${JSON.stringify(to)}`).toBeGreaterThan(0)
+      expect(found[0].fare.unpriced_reason).toMatch(/not on file/)
+    }
+  })
+
+  it("Texas: the free parts of partly tolled highways stay free (SH-121 through Grapevine, SH-249's Tomball Parkway)", async () => {
+    const grapevine = await priced({ lat: 32.9059, lng: -97.0991 }, { lat: 32.9499, lng: -97.0401 }, 5)
+    const tomballParkway = await priced({ lat: 29.937, lng: -95.5162 }, { lat: 30.0015, lng: -95.5832 }, 5)
+    expect([...grapevine, ...tomballParkway].map((x) => x.toll)).toEqual([])
+  })
+
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
     const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
     const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
