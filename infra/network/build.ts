@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url"
 import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
 import { encodeNetwork, RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
 import { interchangeLinks } from "./interchangeLinks.js"
-import { freewayRoutes, lengthFactor, readTables, readTravelMapping, travelMappingLines } from "./travelMapping.js"
+import { namedJunctionLinks } from "./namedJunctionLinks.js"
+import { classedRoutes, lengthFactor, readTables, readTravelMapping, travelMappingLines } from "./travelMapping.js"
 
 export const NETWORK_DIR = dirname(fileURLToPath(import.meta.url))
 export const BUNDLED_NETWORK = join(NETWORK_DIR, "us-ca.network.json.gz")
@@ -28,9 +29,14 @@ const main = () => {
   const t0 = Date.now()
   const routes = readTravelMapping(tmDir)
   const tables = readTables(tmDir, dataDir)
-  const links = interchangeLinks(freewayRoutes(routes, tables))
-  console.log(`${links.length} interchange links where freeways cross without a shared waypoint`)
-  const lines = [...travelMappingLines(routes, tables), ...links]
+  // junctions the waypoints miss (infra/network/interchangeLinks.ts, namedJunctionLinks.ts)
+  const roads = classedRoutes(routes, tables)
+  const freeways = roads.filter((r) => r.cls === "motorway").map((r) => r.route)
+  const interchanges = interchangeLinks(freeways)
+  const freewayRoots = new Set(freeways.map((r) => r.root))
+  const named = namedJunctionLinks(roads.map((r) => r.route), (r) => freewayRoots.has(r.root))
+  console.log(`${interchanges.length} interchange links where freeways cross or end without a shared waypoint; ${named.length} junction links where a waypoint names a route not met there`)
+  const lines = [...travelMappingLines(routes, tables), ...interchanges, ...named]
   const calibration = lengthFactor(routes, dataDir)
   for (const r of calibration.perRoute) console.log(`  ${r.route.padEnd(5)} posted ${r.posted_mi.toFixed(0)} mi, waypoints ${r.measured_mi.toFixed(0)} mi (${((r.measured_mi / r.posted_mi - 1) * 100).toFixed(2)} %)`)
   const factor = Math.round(calibration.factor * 10_000) / 10_000

@@ -113,8 +113,12 @@ const classOf = (system: string, t: TravelMappingTables): RoadClass | undefined 
   return tier <= 1 ? "motorway" : tier <= 3 ? "trunk" : tier === 4 ? "primary" : "secondary"
 }
 
-/** The routes whose system is a freeway system (Interstates, turnpikes, autoroutes, 400-series). */
-export const freewayRoutes = (routes: ReadonlyArray<TmRoute>, t: TravelMappingTables) => routes.filter((r) => classOf(r.system, t) === "motorway")
+/** The routes the network is built from (their system is not excluded), with their class. */
+export const classedRoutes = (routes: ReadonlyArray<TmRoute>, t: TravelMappingTables) =>
+  routes.flatMap((r) => {
+    const cls = classOf(r.system, t)
+    return cls === undefined || r.points.length < 2 ? [] : [{ route: r, cls }]
+  })
 
 /**
  * A truck's planning speed on a class of road in a region: a share of the region's posted truck

@@ -283,13 +283,26 @@ describe("speeds per state and class (issue 32)", () => {
     expect(r.sections.some((s) => /^I-75 \/ I-80 interchange$/.test(s.summary))).toBe(true)
   })
 
-  it("drives Cranberry → Harrisburg on the Pennsylvania Turnpike from I-79 to I-81 at Carlisle", async () => {
+  // a surface road's waypoint that names a toll road's exit, hundreds of metres from it (infra/network/namedJunctionLinks.ts)
+  it.each([
+    ["Pittston (PA-315) → Philadelphia", { lat: 41.3087, lng: -75.7618 }, { lat: 39.9526, lng: -75.1652 }, "PA315 / I-476 junction", /PATP/, 140],
+    ["Willow Grove (PA-611) → Harrisburg", { lat: 40.144, lng: -75.1157 }, { lat: 40.2732, lng: -76.8867 }, "PA611 / I-276 junction", /PATP/, 140],
+    ["Canastota (NY-13) → Albany", { lat: 43.0795, lng: -75.7507 }, { lat: 42.6526, lng: -73.7562 }, "NY13 / I-90 junction", /NYST/, 170]
+  ] as const)("joins the toll road at the exit the town uses: %s", async (_name, from, to, junction, road, km) => {
+    const r = await route(request(from, to))
+    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(r.sections.map((s) => s.summary)).toContain(junction)
+    expect(on(road) / 1000).toBeGreaterThan(km)
+  })
+
+  it("drives Cranberry → Harrisburg on the Pennsylvania Turnpike from the Cranberry exit to the Carlisle exit", async () => {
     const r = await route(request({ lat: 40.684, lng: -80.1067 }, { lat: 40.2732, lng: -76.8867 }))
     const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
     expect(on(/PATP/) / 1000).toBeGreaterThan(300)
-    const names = r.sections.map((s) => s.summary)
-    expect(names).toContain("I-76 / I-79 interchange")
-    expect(names).toContain("I-76 / I-81 interchange")
+    // the Cranberry exit meets US-19 and I-79; the Carlisle exit meets US-11, a mile from I-81
+    const names = r.sections.map((s) => s.summary).join(" → ")
+    expect(names).toMatch(/(US19 \/ I-76 junction|I-76 \/ I-79 interchange) → I-76 \/ PATP/)
+    expect(names).toMatch(/PATP \(Pennsylvania Turnpike\) → (US11 \/ I-76 junction|I-76 \/ I-81 interchange)/)
   })
 
   // state routes built as freeways, read from their numbered exits (infra/network/travelMapping.ts exitStretches)
