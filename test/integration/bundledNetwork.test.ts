@@ -113,6 +113,22 @@ describe("the bundled US/Canada network", () => {
     expect(roads(r)).not.toMatch(/Pkwy|Parkway/)
   })
 
+  // restrictions.csv: parkways and drives that bar trucks outside New York
+  it("keeps trucks off the Merritt and Wilbur Cross Parkways, Lake Shore Drive and the Garden State Parkway north of exit 105", async () => {
+    const nycBoston = await route(request({ lat: 40.7128, lng: -74.006 }, { lat: 42.3601, lng: -71.0589 }))
+    // took CT-15 for 47 km before; its last few km, the Wilbur Cross Highway in Hartford, are open to trucks
+    const onCt15 = nycBoston.sections.filter((s) => /^CT15\b/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(onCt15 / 1000).toBeLessThan(8)
+    expect(roads(nycBoston)).toMatch(/I-95.*I-91.*I-84/)
+    // Hyde Park → Lincoln Park: Lake Shore Drive is the straight way, closed to trucks
+    const chicago = await route(request({ lat: 41.7943, lng: -87.5907 }, { lat: 41.9214, lng: -87.6513 }))
+    const lsd = [[41.825252, -87.600431], [41.83849, -87.6085], [41.926069, -87.631245]] // US-41's waypoints on the Drive
+    expect(lsd.some(([la, ln]) => chicago.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 50))).toBe(false)
+    const tomsRiverParamus = await route(request({ lat: 39.9537, lng: -74.1979 }, { lat: 40.9445, lng: -74.0754 }))
+    const onGsp = tomsRiverParamus.sections.filter((s) => /GarStaPkwy/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    expect(onGsp / 1000).toBeLessThan(30) // 126 km before, to exit 165
+  })
+
   it("names the network's limits it kept a truck from, each with its structure, publication and date", async () => {
     const answer = (from: LatLng, to: LatLng, truck: EngineRequest["truck"]) => Effect.runPromise(engine.route(request(from, to, { truck })))
     // placarded: not through the Eisenhower tunnel, and the answer says why
