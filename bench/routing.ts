@@ -29,6 +29,7 @@ import { makeBuiltinEngine } from "../shared/routing/builtin/BuiltinEngine.js"
 import { RoadGraph } from "../shared/routing/builtin/RoadGraph.js"
 import { haversineM } from "../shared/routing/geometry.js"
 import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
+import { cpuMeter } from "./cpu.js"
 import { fmt, pct, run, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
 
@@ -196,6 +197,8 @@ const main = async () => {
     const hazards: Array<number> = []
     let avoided = 0
     let w = 0
+    // where the machine's time goes per request: the API's processes and Postgres (bench:load's meter)
+    const wholeCpu = cpuMeter()
     const whole = await run(PAIRS, CONCURRENCY, async () => {
       const body = await post(w++)
       hazards.push(body.hazard_count)
@@ -206,11 +209,15 @@ const main = async () => {
     const saved: Array<string> = []
     const stops: Array<number> = []
     let h = 0
+    const wholeCpuS = wholeCpu()
+    const hosCpu = cpuMeter()
     const withHos = await run(PAIRS, CONCURRENCY, async () => {
       const body = await post(h++, true)
       saved.push(body.route_id)
       stops.push(body.routes[0].hos?.length ?? 0)
     })
+
+    const hosCpuS = hosCpu()
 
     // 4b. a fleet's day: the same routes sent as batches of up to 100, as many at once as the API
     // has workers, each on its own connection (docs/api/routing.md "Planning a fleet")
@@ -244,6 +251,7 @@ const main = async () => {
     for (let i = 0; i < 10; i++) await refetch(saved[i])
     const reLat: Array<number> = []
     let failed = 0
+    const refetchCpu = cpuMeter()
     const t0 = performance.now()
     const inFlight: Array<Promise<void>> = []
     for (let i = 0; i < REEVAL_RATE * REEVAL_S; i++) {
@@ -254,6 +262,7 @@ const main = async () => {
       inFlight.push(refetch(saved[i % saved.length]).then(() => void reLat.push(performance.now() - due), () => void failed++))
     }
     await Promise.all(inFlight)
+    const refetchCpuS = refetchCpu()
     agent.destroy()
     const reSecs = (performance.now() - t0) / 1000
     // the database's own time to hand over the same saved rows, as a refetch reads them
@@ -278,6 +287,11 @@ const main = async () => {
     line(`saved-route refetch, ${REEVAL_RATE}/s open loop`, { p50: pct(reLat, 50), p99: pct(reLat, 99), rps: reLat.length / reSecs })
     line(`  floor: Postgres reads the saved row`, { p50: pct(rowFloor, 50), p99: pct(rowFloor, 99), rps: 0 })
     console.log(`fleet: ${fmt(PAIRS)} routes as ${batches.length} batches of up to ${BATCH_SIZE}, ${CONCURRENCY} at a time: ${fleetS.toFixed(1)} s (${(PAIRS / fleetS).toFixed(1)} routes/s, ${fleetFailed} failed)`)
+    const perRequest = (cpu: { api: number; postgres: number }, n: number) => ({ api: (cpu.api * 1000) / n, postgres: (cpu.postgres * 1000) / n })
+    const cpuWhole = perRequest(wholeCpuS, PAIRS)
+    const cpuHos = perRequest(hosCpuS, PAIRS)
+    const cpuRefetch = perRequest(refetchCpuS, Math.max(reLat.length, 1))
+    console.log(`CPU ms per request (API processes, Postgres): whole ${cpuWhole.api.toFixed(1)}, ${cpuWhole.postgres.toFixed(1)}; with hos ${cpuHos.api.toFixed(1)}, ${cpuHos.postgres.toFixed(1)}; refetch ${cpuRefetch.api.toFixed(1)}, ${cpuRefetch.postgres.toFixed(1)}`)
     console.log(`\nDijkstra / A* time on the same pairs: ${(floor.p50 / sameSearch.p50).toFixed(1)}× at p50, ${(floor.p99 / sameSearch.p99).toFixed(1)}× at p99`)
     console.log(`nodes settled: A* p50 ${fmt(pct(settled.astar, 50))} / p99 ${fmt(pct(settled.astar, 99))}, Dijkstra p50 ${fmt(pct(settled.dijkstra, 50))} / p99 ${fmt(pct(settled.dijkstra, 99))} of ${fmt(net.nodeCount)}`)
     console.log(`warnings per route: p50 ${pct(hazards, 50)}, p99 ${pct(hazards, 99)}; live barriers routed around: ${fmt(avoided)}`)
@@ -290,6 +304,7 @@ const main = async () => {
       bench: "routing", pairs: PAIRS, search_p50_ms: r1(search.p50), search_p99_ms: r1(search.p99), dijkstra_p50_ms: r1(floor.p50), dijkstra_p99_ms: r1(floor.p99),
       whole_p50_ms: r1(whole.p50), whole_p99_ms: r1(whole.p99), hos_p50_ms: r1(withHos.p50), hos_p99_ms: r1(withHos.p99),
       refetch_p50_ms: r1(pct(reLat, 50)), refetch_p99_ms: r1(reP99), refetch_failed: failed, row_floor_p50_ms: r1(pct(rowFloor, 50)),
+      whole_api_cpu_ms: r1(cpuWhole.api), hos_api_cpu_ms: r1(cpuHos.api), refetch_api_cpu_ms: r1(cpuRefetch.api), refetch_pg_cpu_ms: r1(cpuRefetch.postgres),
       fleet_s: r1(fleetS), fleet_1000_s: r1((fleetS * 1000) / PAIRS), fleet_routes_per_s: r1(PAIRS / fleetS), fleet_failed: fleetFailed
     }))
   } finally {
