@@ -114,7 +114,7 @@ describe("the bundled US/Canada network", () => {
   })
 
   // restrictions.csv: parkways and drives that bar trucks outside New York
-  it("keeps trucks off the Merritt and Wilbur Cross Parkways, Lake Shore Drive and the Garden State Parkway north of exit 105", async () => {
+  it("keeps trucks off the Merritt and Wilbur Cross Parkways, Lake Shore Drive, the Garden State Parkway north of exit 105 and the Arroyo Seco Parkway", async () => {
     const nycBoston = await route(request({ lat: 40.7128, lng: -74.006 }, { lat: 42.3601, lng: -71.0589 }))
     // took CT-15 for 47 km before; its last few km, the Wilbur Cross Highway in Hartford, are open to trucks
     const onCt15 = nycBoston.sections.filter((s) => /^CT15\b/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
@@ -127,6 +127,9 @@ describe("the bundled US/Canada network", () => {
     const tomsRiverParamus = await route(request({ lat: 39.9537, lng: -74.1979 }, { lat: 40.9445, lng: -74.0754 }))
     const onGsp = tomsRiverParamus.sections.filter((s) => /GarStaPkwy/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
     expect(onGsp / 1000).toBeLessThan(30) // 126 km before, to exit 165
+    // downtown Los Angeles → Pasadena: not up the Arroyo Seco Parkway (SR-110), closed to trucks over 3 tons
+    const pasadena = await route(request({ lat: 34.0522, lng: -118.2437 }, { lat: 34.1478, lng: -118.1445 }))
+    expect(pasadena.sections.filter((s) => /^CA110/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)).toBeLessThan(2000)
   })
 
   it("names the network's limits it kept a truck from, each with its structure, publication and date", async () => {
