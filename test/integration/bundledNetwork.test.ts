@@ -132,6 +132,23 @@ describe("the bundled US/Canada network", () => {
     expect(pasadena.sections.filter((s) => /^CA110/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)).toBeLessThan(2000)
   })
 
+  // restrictions.csv: tunnels closed to placarded loads (Travel Mapping's waypoints either side of each)
+  it.each([
+    ["Fort Pitt and Squirrel Hill (I-376)", { lat: 40.4915, lng: -80.2329 }, { lat: 40.4212, lng: -79.7881 }, [[40.4378, -80.0133], [40.4398, -80.0094], [40.429, -79.9317], [40.4274, -79.891]]],
+    ["Ted Williams (I-90, Boston)", { lat: 42.3656, lng: -71.0096 }, { lat: 42.2079, lng: -71.004 }, [[42.3484, -71.0453], [42.3658, -71.0248]]],
+    ["Cumberland Gap (US-25E)", { lat: 35.9606, lng: -83.9207 }, { lat: 36.6084, lng: -83.7166 }, [[36.5927, -83.6634], [36.6051, -83.6976]]],
+    ["SR 99 (Seattle)", { lat: 47.58, lng: -122.334 }, { lat: 47.65, lng: -122.347 }, [[47.5943, -122.3356], [47.6239, -122.3437]]],
+    ["Monitor-Merrimac (I-664)", { lat: 36.98, lng: -76.43 }, { lat: 36.86, lng: -76.44 }, [[36.9702, -76.4173], [36.8871, -76.4293]]]
+  ] as const)("sends placarded loads around the %s tunnel, which other trucks take", async (_name, from, to, portals) => {
+    const through = (r: { coordinates: ReadonlyArray<readonly [number, number]> }) =>
+      portals.every(([la, ln]) => r.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 100))
+    const plain = await route(request(from, to))
+    const hazmat = await route(request(from, to, { truck: { height_m: 4.1, weight_t: 36, hazmat: true } }))
+    expect(through(plain)).toBe(true)
+    expect(through(hazmat)).toBe(false)
+    expect(hazmat.distance_m).toBeGreaterThan(plain.distance_m)
+  })
+
   it("names the network's limits it kept a truck from, each with its structure, publication and date", async () => {
     const answer = (from: LatLng, to: LatLng, truck: EngineRequest["truck"]) => Effect.runPromise(engine.route(request(from, to, { truck })))
     // placarded: not through the Eisenhower tunnel, and the answer says why
