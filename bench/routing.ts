@@ -29,6 +29,7 @@ import { makeBuiltinEngine } from "../shared/routing/builtin/BuiltinEngine.js"
 import { RoadGraph } from "../shared/routing/builtin/RoadGraph.js"
 import { haversineM } from "../shared/routing/geometry.js"
 import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
+import { violatedLimits } from "../shared/routing/network/roadLimits.js"
 import { cpuMeter } from "./cpu.js"
 import { fmt, pct, run, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
@@ -114,7 +115,12 @@ const load = (sql: SqlClient.SqlClient) =>
     return (performance.now() - t0) / 1000
   })
 
-/** Node pairs 10 … 3,000 km apart, both on the main network. */
+/** The truck every request of the bench describes. */
+const TRUCK = { height_m: 4.1, weight_t: 36, hazmat: false }
+/** a road this truck may drive (not a parkway or park road closed to trucks) */
+const truckRoad = (e: number) => violatedLimits(net.props[net.edgeProp[e]], TRUCK).length === 0
+
+/** Node pairs 10 … 3,000 km apart, both on roads of the main network the bench's truck may drive. */
 const pairs = (graph: RoadGraph) => {
   const out: Array<[{ lat: number; lng: number }, { lat: number; lng: number }]> = []
   while (out.length < PAIRS) {
@@ -122,8 +128,8 @@ const pairs = (graph: RoadGraph) => {
     const b = Math.floor(rand() * net.nodeCount)
     const km = haversineM(net.nodeLat[a], net.nodeLng[a], net.nodeLat[b], net.nodeLng[b]) / 1000
     if (km < 10 || km > MAX_KM) continue
-    const sa = graph.snap(net.nodeLat[a], net.nodeLng[a], 100, () => true)
-    const sb = graph.snap(net.nodeLat[b], net.nodeLng[b], 100, () => true)
+    const sa = graph.snap(net.nodeLat[a], net.nodeLng[a], 100, truckRoad)
+    const sb = graph.snap(net.nodeLat[b], net.nodeLng[b], 100, truckRoad)
     if (!sa || !sb) continue
     out.push([{ lat: net.nodeLat[a], lng: net.nodeLng[a] }, { lat: net.nodeLat[b], lng: net.nodeLng[b] }])
   }
@@ -142,7 +148,7 @@ const main = async () => {
     const graph = new RoadGraph(net)
     const engine = makeBuiltinEngine(net, graph)
     const od = pairs(graph)
-    const req = (i: number) => ({ points: od[i], truck: { height_m: 4.1, weight_t: 36, hazmat: false }, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions: [] })
+    const req = (i: number) => ({ points: od[i], truck: TRUCK, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions: [] })
 
     // warm the JIT the way a running API is warm
     for (let i = 0; i < 20; i++) await Effect.runPromise(engine.route(req(PAIRS - 1 - i)))
