@@ -21,8 +21,8 @@ export const shutdownTimeoutMs = Effect.runSync(
  * time ran out (what was still held is reclaimed by other consumers). A second signal stops at
  * once. The only place a process enters Effect.
  */
-export const runMain = <E>(program: Effect.Effect<never, E>, options: { readonly signals?: ReadonlyArray<NodeJS.Signals> } = {}) => {
-  limitHeapGrowth()
+export const runMain = <E>(program: Effect.Effect<never, E>, options: { readonly signals?: ReadonlyArray<NodeJS.Signals>; readonly heapGrowingPercent?: number } = {}) => {
+  limitHeapGrowth(process.env, options.heapGrowingPercent)
   const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
   const withLogs = <A, E2>(e: Effect.Effect<A, E2>) => e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(LogLinesLive))
   const fiber = Effect.runFork(withLogs(program))

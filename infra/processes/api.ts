@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { ApiBaseLive } from "../db/BaseLive.js"
 import { TracingLive } from "../../shared/observability/Tracing.js"
 import { runMain, shutdownTimeoutMs } from "../../shared/runMain.js"
+import { API_HEAP_GROWING_PERCENT } from "../../shared/lifecycle/heapGrowth.js"
 import { apiWorkersConfig } from "../../shared/config/AppConfig.js"
 import { runClusterPrimary, workerSignals } from "../../shared/lifecycle/runCluster.js"
 import { ApiServerLive } from "../../api/server.js"
@@ -14,4 +15,4 @@ import { ApiServerLive } from "../../api/server.js"
  */
 const workers = Effect.runSync(apiWorkersConfig)
 if (cluster.isPrimary && workers > 1) runClusterPrimary({ workers, name: "api", shutdownTimeoutMs })
-else runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(ApiBaseLive), Layer.provide(TracingLive("api")))), { signals: workerSignals() })
+else runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(ApiBaseLive), Layer.provide(TracingLive("api")))), { signals: workerSignals(), heapGrowingPercent: API_HEAP_GROWING_PERCENT })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth } from "../../../shared/lifecycle/heapGrowth.js"
+import { API_HEAP_GROWING_PERCENT, DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth } from "../../../shared/lifecycle/heapGrowth.js"
 
 describe("HEAP_GROWING_PERCENT", () => {
   it("applies the default when unset, the given percent when set, and nothing for 0", () => {
@@ -7,6 +7,11 @@ describe("HEAP_GROWING_PERCENT", () => {
     expect(limitHeapGrowth({ HEAP_GROWING_PERCENT: "50" })).toBe(50)
     expect(limitHeapGrowth({ HEAP_GROWING_PERCENT: " " })).toBe(DEFAULT_HEAP_GROWING_PERCENT)
     expect(limitHeapGrowth({ HEAP_GROWING_PERCENT: "0" })).toBeNull()
+  })
+
+  it("takes the role's default when unset: the API role leaves V8's own, the variable still overrides it", () => {
+    expect(limitHeapGrowth({}, API_HEAP_GROWING_PERCENT)).toBeNull()
+    expect(limitHeapGrowth({ HEAP_GROWING_PERCENT: "30" }, API_HEAP_GROWING_PERCENT)).toBe(30)
   })
 
   it("refuses a value that is not a whole percent, naming the variable", () => {
