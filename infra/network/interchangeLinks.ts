@@ -70,8 +70,9 @@ export const interchangeLinks = (freeways: ReadonlyArray<WaypointRoute>): Array<
   const out: Array<RoadLine> = []
   const made = new Set<string>()
   const link = (i: number, j: number, pa: readonly [string, number, number], pb: readonly [string, number, number], via: ReadonlyArray<readonly [number, number]>) => {
-    const ends = [key(pa[1], pa[2]), key(pb[1], pb[2])].sort().join("|")
-    if (made.has(ends) || ends.split("|")[0] === ends.split("|")[1]) return
+    const [ka, kb] = [key(pa[1], pa[2]), key(pb[1], pb[2])]
+    const ends = [ka, kb].sort().join("|")
+    if (ka === kb || made.has(ends)) return
     made.add(ends)
     out.push(linkLine(pa, pb, via, routes[i].region, `${routes[i].route} / ${routes[j].route} interchange`))
   }

@@ -47,7 +47,9 @@ export const namedJunctionLinks = (routes: ReadonlyArray<WaypointRoute>, isFreew
   const byName = new Map<string, Array<number>>()
   routes.forEach((r, i) => {
     const k = `${r.region}|${nameOf(r)}`
-    byName.set(k, [...(byName.get(k) ?? []), i])
+    const list = byName.get(k)
+    if (list) list.push(i)
+    else byName.set(k, [i])
   })
   const keys = routes.map((r) => new Set(r.points.map((p) => key(p[1], p[2]))))
   // each name's waypoints, visible or not (a shared hidden point still joins two routes), by position

@@ -12,6 +12,9 @@ import { CHICAGO, engine, file, graph, net, request, route, TORONTO } from "../s
 const TM = file("../../../shared/data/travelmapping")
 const boundaries = new StateBoundaries(JSON.parse(readFileSync(file("../../infra/data/admin1_us_ca_50m.geojson"), "utf8")), (p) => String(p.postal))
 const roads = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }) => r.sections.filter((s) => s.distance_m > 5000).map((s) => s.summary).join(" → ")
+/** metres of a route on the sections whose road matches */
+const metresOn = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }, re: RegExp) =>
+  r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
 
 describe("the bundled US/Canada network", () => {
   it("finds, with the landmark heuristic, routes exactly as fast as a plain Dijkstra, with blocked roads and penalties", () => {
@@ -117,7 +120,7 @@ describe("the bundled US/Canada network", () => {
   it("keeps trucks off the Merritt and Wilbur Cross Parkways, Lake Shore Drive, the Garden State Parkway north of exit 105 and the Arroyo Seco Parkway", async () => {
     const nycBoston = await route(request({ lat: 40.7128, lng: -74.006 }, { lat: 42.3601, lng: -71.0589 }))
     // took CT-15 for 47 km before; its last few km, the Wilbur Cross Highway in Hartford, are open to trucks
-    const onCt15 = nycBoston.sections.filter((s) => /^CT15\b/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const onCt15 = metresOn(nycBoston, /^CT15\b/)
     expect(onCt15 / 1000).toBeLessThan(8)
     expect(roads(nycBoston)).toMatch(/I-95.*I-91.*I-84/)
     // Hyde Park → Lincoln Park: Lake Shore Drive is the straight way, closed to trucks
@@ -125,11 +128,11 @@ describe("the bundled US/Canada network", () => {
     const lsd = [[41.825252, -87.600431], [41.83849, -87.6085], [41.926069, -87.631245]] // US-41's waypoints on the Drive
     expect(lsd.some(([la, ln]) => chicago.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 50))).toBe(false)
     const tomsRiverParamus = await route(request({ lat: 39.9537, lng: -74.1979 }, { lat: 40.9445, lng: -74.0754 }))
-    const onGsp = tomsRiverParamus.sections.filter((s) => /GarStaPkwy/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const onGsp = metresOn(tomsRiverParamus, /GarStaPkwy/)
     expect(onGsp / 1000).toBeLessThan(30) // 126 km before, to exit 165
     // downtown Los Angeles → Pasadena: not up the Arroyo Seco Parkway (SR-110), closed to trucks over 3 tons
     const pasadena = await route(request({ lat: 34.0522, lng: -118.2437 }, { lat: 34.1478, lng: -118.1445 }))
-    expect(pasadena.sections.filter((s) => /^CA110/.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)).toBeLessThan(2000)
+    expect(metresOn(pasadena, /^CA110/)).toBeLessThan(2000)
   })
 
   // restrictions.csv: tunnels closed to placarded loads (Travel Mapping's waypoints either side of each)
@@ -294,7 +297,7 @@ describe("state miles from the network's own regions (issue 32)", () => {
 describe("speeds per state and class (issue 32)", () => {
   it("drives Pittsburgh → Philadelphia on the Pennsylvania Turnpike, not over the mountains on US-30", async () => {
     const r = await route(request({ lat: 40.4406, lng: -79.9959 }, { lat: 39.9526, lng: -75.1652 }))
-    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const on = (re: RegExp) => metresOn(r, re)
     expect(on(/PATP/) / 1000).toBeGreaterThan(380)
     // US-30 as the road itself, not the Parkway East (I-376) that carries its number too
     expect(on(/^US30/) / 1000).toBeLessThan(10)
@@ -306,7 +309,7 @@ describe("speeds per state and class (issue 32)", () => {
   // waypoints sit apart, and the network had no junction (infra/network/interchangeLinks.ts)
   it("drives Albany → Syracuse on the Thruway, which once had no junction for 296 km, not on US-20", async () => {
     const r = await route(request({ lat: 42.6526, lng: -73.7562 }, { lat: 43.0481, lng: -76.1474 }))
-    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const on = (re: RegExp) => metresOn(r, re)
     expect(on(/NYST/) / 1000).toBeGreaterThan(180)
     expect(on(/^US20/) / 1000).toBeLessThan(5)
     expect(r.duration_s / 3600).toBeLessThan(2.6)
@@ -314,7 +317,7 @@ describe("speeds per state and class (issue 32)", () => {
 
   it("drives Toledo → Cleveland on the Ohio Turnpike, joined from I-75", async () => {
     const r = await route(request({ lat: 41.6528, lng: -83.5379 }, { lat: 41.4993, lng: -81.6944 }))
-    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const on = (re: RegExp) => metresOn(r, re)
     expect(on(/OHTpk/) / 1000).toBeGreaterThan(100)
     expect(r.sections.some((s) => /^I-75 \/ I-80 interchange$/.test(s.summary))).toBe(true)
   })
@@ -326,14 +329,14 @@ describe("speeds per state and class (issue 32)", () => {
     ["Canastota (NY-13) → Albany", { lat: 43.0795, lng: -75.7507 }, { lat: 42.6526, lng: -73.7562 }, "NY13 / I-90 junction", /NYST/, 170]
   ] as const)("joins the toll road at the exit the town uses: %s", async (_name, from, to, junction, road, km) => {
     const r = await route(request(from, to))
-    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const on = (re: RegExp) => metresOn(r, re)
     expect(r.sections.map((s) => s.summary)).toContain(junction)
     expect(on(road) / 1000).toBeGreaterThan(km)
   })
 
   it("drives Cranberry → Harrisburg on the Pennsylvania Turnpike from the Cranberry exit to the Carlisle exit", async () => {
     const r = await route(request({ lat: 40.684, lng: -80.1067 }, { lat: 40.2732, lng: -76.8867 }))
-    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const on = (re: RegExp) => metresOn(r, re)
     expect(on(/PATP/) / 1000).toBeGreaterThan(300)
     // the Cranberry exit meets US-19 and I-79; the Carlisle exit meets US-11, a mile from I-81
     const names = r.sections.map((s) => s.summary).join(" → ")
@@ -344,7 +347,7 @@ describe("speeds per state and class (issue 32)", () => {
   // state routes built as freeways, read from their numbered exits (infra/network/travelMapping.ts exitStretches)
   it("drives Smyrna → Newark, Delaware, on SR 1's turnpike (through the Biddles Corner plaza), not on US-13 through the towns", async () => {
     const r = await route(request({ lat: 39.2827, lng: -75.5896 }, { lat: 39.6969, lng: -75.6516 }))
-    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const on = (re: RegExp) => metresOn(r, re)
     expect(on(/^DE1\b/) / 1000).toBeGreaterThan(40)
     expect(on(/^US13$/) / 1000).toBeLessThan(5)
     expect(r.sections.some((s) => s.toll === "de1_biddles")).toBe(true)
@@ -352,7 +355,7 @@ describe("speeds per state and class (issue 32)", () => {
 
   it("drives Sacramento → Bakersfield down CA-99, the valley freeway, not I-5 on the valley's west side", async () => {
     const r = await route(request({ lat: 38.5816, lng: -121.4944 }, { lat: 35.3733, lng: -119.0187 }))
-    const on = (re: RegExp) => r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
+    const on = (re: RegExp) => metresOn(r, re)
     expect(on(/CA99/) / 1000).toBeGreaterThan(400)
     expect(on(/I-5\b/) / 1000).toBeLessThan(10)
   })

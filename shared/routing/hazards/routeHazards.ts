@@ -44,7 +44,7 @@ const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_stat
 const BLOCKING_FEATURE_TYPES: ReadonlySet<string> = new Set(["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions"])
 /** Feature types whose warnings can be critical: a change to one may matter to a monitored route. */
 export const CRITICAL_FEATURE_TYPES = [...BLOCKING_FEATURE_TYPES, "rail_crossings"]
-export const HAZARD_FEATURE_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "rail_crossings", "weigh_stations", "inspection_stations"]
+export const HAZARD_FEATURE_TYPES = [...CRITICAL_FEATURE_TYPES, ...Object.keys(STATION_TYPES)]
 /** the others along the route are only listed, when asked for */
 const WARNING_FEATURE_TYPES: ReadonlySet<string> = new Set(HAZARD_FEATURE_TYPES)
 
