@@ -35,6 +35,8 @@ export interface TollFacility {
   /** a one-way toll: the state or province the truck enters when it pays; null both ways */
   readonly collectedToward: string | null
   readonly unpriced: string
+  /** the date its row (extent, collection, operator) was written from its source */
+  readonly asOf: string
 }
 
 interface FareRow {
@@ -79,7 +81,8 @@ export class TollTable {
       if (!KINDS.has(r.kind)) throw new Error(`tolls.csv: ${r.toll}: kind ${r.kind} is not road, bridge, tunnel or crossing`)
       const toward = r.collected === "both" ? null : r.collected.startsWith("toward:") ? r.collected.slice(7) : undefined
       if (toward === undefined) throw new Error(`tolls.csv: ${r.toll}: collected ${r.collected} is neither both nor toward:<region>`)
-      facilities.set(r.toll, { toll: r.toll, name: r.name, kind: r.kind as TollFacility["kind"], operator: r.operator, currency: r.currency, collectedToward: toward, unpriced: r.unpriced })
+      if (!/^\d{4}-\d\d-\d\d$/.test(r.as_of ?? "")) throw new Error(`tolls.csv: ${r.toll}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
+      facilities.set(r.toll, { toll: r.toll, name: r.name, kind: r.kind as TollFacility["kind"], operator: r.operator, currency: r.currency, collectedToward: toward, unpriced: r.unpriced, asOf: r.as_of })
     }
     this.facilities = facilities
     this.fares = readCsv(join(dir, "toll_fares.csv")).map((r) => {

@@ -139,6 +139,20 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect((await priced(SOUTH_OF_PLAZA, EXIT_142, 5)).some((x) => x.toll === "de1_biddles")).toBe(false)
   })
 
+  it("Delaware Route 1 past Dover pays the Dover plaza both ways (never shown free); a route that stays south of exit 98 does not", async () => {
+    const SOUTH_OF_98 = { lat: 39.142289, lng: -75.497862 } // exit 95
+    const NORTH_OF_104 = { lat: 39.227217, lng: -75.572561 } // between exits 104 and 114
+    const EXIT_97 = { lat: 39.149734, lng: -75.495029 }
+    for (const [from, to] of [[SOUTH_OF_98, NORTH_OF_104], [NORTH_OF_104, SOUTH_OF_98]]) {
+      const rows = await priced(from, to, 5)
+      const plaza = rows.find((x) => x.toll === "de1_dover")
+      expect(plaza, rows.map((x) => x.toll).join(", ")).toBeDefined()
+      expect(plaza!.fare.unpriced_reason).toMatch(/SR 1 truck classes are not on file/)
+      never0ForWantOfARate(rows)
+    }
+    expect((await priced(SOUTH_OF_98, EXIT_97, 5)).some((x) => x.toll === "de1_dover")).toBe(false)
+  })
+
   it("SR-73 through the San Joaquin Hills pays the toll road both ways; the free Corona del Mar Freeway north of it does not", async () => {
     const EXIT_7 = { lat: 33.592422, lng: -117.759576 } // south of Crystal Cove State Park, where the mainline plaza is
     const EXIT_13 = { lat: 33.637721, lng: -117.856291 }

@@ -21,7 +21,7 @@ describe("the network's data tables are well formed (infra/network/data)", () =>
     }
   })
 
-  it("tolls.csv: a match, how it is collected and its currency on every row, and a reason wherever no fare is on file", () => {
+  it("tolls.csv: a match, how it is collected, its currency, operator, source and as-of date on every row, and a reason wherever no fare is on file", () => {
     const rows = table("tolls.csv")
     const fares = new Set(table("toll_fares.csv").map((f) => f.toll))
     expect(rows.length).toBeGreaterThan(140)
@@ -29,6 +29,9 @@ describe("the network's data tables are well formed (infra/network/data)", () =>
       expect(r.match, r.toll).toMatch(MATCH)
       expect(r.collected, r.toll).toMatch(/^(both|toward:[A-Z]{2})$/)
       expect(["USD", "CAD"], r.toll).toContain(r.currency)
+      expect(r.operator, r.toll).not.toBe("")
+      expect(r.source, r.toll).not.toBe("")
+      expect(r.as_of, r.toll).toMatch(/^\d{4}-\d\d-\d\d$/)
       if (!fares.has(r.toll)) expect(r.unpriced, r.toll).not.toBe("")
     }
   })
