@@ -70,6 +70,25 @@ describe("network import from OSM-style GeoJSON", () => {
     expect(await roads(request(G, C))).toEqual(["Lake Ferry"]) // Back Street runs only C → G
   })
 
+  it("a point whose only road within 25 km is closed to the truck: the 422 names that road and its limit", async () => {
+    const line = (coordinates: Array<[number, number]>, tags: Record<string, string>) => ({ type: "Feature", geometry: { type: "LineString", coordinates }, properties: tags })
+    const remote = {
+      type: "FeatureCollection",
+      features: [
+        // a park road 47 km long, closed to trucks, joining a highway at its east end
+        line([[-93.5, 46.0], [-92.9, 46.0]], { "@id": "w41", highway: "secondary", name: "Park Road", hgv: "no" }),
+        line([[-92.9, 46.0], [-92.9, 45.0]], { highway: "primary", ref: "MN 9" })
+      ]
+    }
+    const engine = makeBuiltinEngine(new RoadNetwork(buildNetwork(osmLines(remote).lines, { source: "fixture", credit: ["OSM"], length_factor: 1 })))
+    const failure = await Effect.runPromise(Effect.flip(engine.route(request({ lat: 46.0, lng: -93.45 }, { lat: 45.0, lng: -92.9 }))))
+    expect(failure).toMatchObject({ _tag: "RouteNotFound", field: "origin" })
+    expect(failure.message).toBe("origin is more than 25 km from any road this truck may drive; the nearest road within 25 km is closed to it (trucks barred on Park Road (OSM way w41 hgv=no))")
+    // no road at all within 25 km: the plain sentence
+    const nowhere = await Effect.runPromise(Effect.flip(engine.route(request({ lat: 45.05, lng: -92.9 }, { lat: 47.0, lng: -92.95 }))))
+    expect(nowhere.message).toBe("destination is more than 25 km from any road this truck may drive")
+  })
+
   it("`npm run -s admin -- network import` writes a network file the engine loads", () => {
     const out = join(mkdtempSync(join(tmpdir(), "rd-net-")), "osm.network.json.gz")
     const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "infra/admin/cli.ts"), "network", "import", FIXTURE, "--out", out], { encoding: "utf8", cwd: root })

@@ -50,7 +50,7 @@ writeFileSync(boundariesFile, JSON.stringify({ type: "FeatureCollection", featur
 // our own toll table: T-3 is priced for 5 axles only, at 0.10 USD/km
 const dataDir = join(dir, "data")
 mkdirSync(dataDir)
-writeFileSync(join(dataDir, "tolls.csv"), "toll;name;kind;operator;currency;collected;unpriced;match;from_label;to_label;source\ntest_toll;Test Toll;road;Test Authority;USD;both;;;;;test\n")
+writeFileSync(join(dataDir, "tolls.csv"), "toll;name;kind;operator;currency;collected;unpriced;match;from_label;to_label;as_of;source\ntest_toll;Test Toll;road;Test Authority;USD;both;;;;;2026-01-01;test\n")
 writeFileSync(join(dataDir, "toll_fares.csv"), "toll;class;min_axles;max_axles;basis;rate;currency;payment;toward;as_of;source\ntest_toll;Class 5;5;5;per_km;0.10;USD;any;;2026-01-01;test\n")
 writeFileSync(join(dataDir, "fx_rates.csv"), "currency;per_usd;as_of;source\nUSD;1;2026-11-02;identity\nCAD;1.5;2026-11-02;test\n")
 

@@ -98,7 +98,13 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const missing = snaps.findIndex((s) => s === undefined)
       if (missing >= 0) {
         const field = pointName(missing, req.points.length)
-        return Effect.fail(new RouteNotFound({ field, message: `${field} is more than ${SNAP_MAX_M / 1000} km from any road this truck may drive` }))
+        const p = req.points[missing]
+        // a road near enough that this truck may not drive: say which and why, or the caller sees only "no road"
+        const near = graph.snap(p.lat, p.lng, SNAP_MAX_M, () => true)
+        const props = near && net.props[net.edgeProp[near.e]]
+        const broken = props ? violatedLimits(props, req.truck)[0] : undefined
+        const why = props && broken ? `; the nearest road within ${SNAP_MAX_M / 1000} km is closed to it (${limitTitle(broken, props)})` : ""
+        return Effect.fail(new RouteNotFound({ field, message: `${field} is more than ${SNAP_MAX_M / 1000} km from any road this truck may drive${why}` }))
       }
       const penalty = new Map<number, number>()
       // per road kind (many edges share one), decided the first time a search meets it: 0 not yet, 1 no, 2 yes
