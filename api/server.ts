@@ -13,6 +13,9 @@ import { makeResponseCache } from "./cache/ResponseCache.js"
 import type { SharedAnswers } from "./http/mountRoutes.js"
 import { ReadReplicas, ReadReplicasLive } from "./db/ReadReplicas.js"
 
+/** How long an idle keep-alive connection is kept open: longer than load balancers' usual 60 s. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000
+
 /** Koa on `PORT` inside the Effect scope: the server closes when the scope does. */
 export interface ApiServerOptions {
   readonly port?: number
@@ -49,6 +52,9 @@ const serverLayer = (options: ApiServerOptions) =>
       )
       server.requestTimeout = 30_000
       server.headersTimeout = 10_000
+      // Node closes an idle keep-alive connection after 5 s; a client (or a load balancer, which
+      // commonly idles 60 s) reusing it at that instant gets ECONNRESET. Outlast them instead.
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
       const address = server.address()
       const port = typeof address === "object" && address ? address.port : config.port
       ownUrl = `http://localhost:${port}`
