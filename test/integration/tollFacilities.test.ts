@@ -124,33 +124,20 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     }
   })
 
-  it("Delaware Route 1 through Biddles Corner pays the SR 1 plaza there, both ways; a route that stays south of it does not", async () => {
-    // points on SR 1's own line, either side of the plaza
-    const SOUTH_OF_PLAZA = { lat: 39.466247, lng: -75.65144 } // between exits 136 and 142
-    const NORTH_OF_PLAZA = { lat: 39.559524, lng: -75.663499 } // between exits 148 and 152
-    const EXIT_142 = { lat: 39.500535, lng: -75.645649 }
-    for (const [from, to] of [[SOUTH_OF_PLAZA, NORTH_OF_PLAZA], [NORTH_OF_PLAZA, SOUTH_OF_PLAZA]]) {
+  // points on SR 1's own line: either side of the plaza, and one short of it from the south
+  const SR1_PLAZAS = [
+    { toll: "de1_biddles", name: "Biddles Corner", south: { lat: 39.466247, lng: -75.65144 } /* exits 136–142 */, north: { lat: 39.559524, lng: -75.663499 } /* 148–152 */, short: { lat: 39.500535, lng: -75.645649 } /* exit 142 */ },
+    { toll: "de1_dover", name: "Dover", south: { lat: 39.142289, lng: -75.497862 } /* exit 95 */, north: { lat: 39.227217, lng: -75.572561 } /* 104–114 */, short: { lat: 39.149734, lng: -75.495029 } /* exit 97 */ }
+  ]
+  it.each(SR1_PLAZAS)("Delaware Route 1 past $name pays that SR 1 plaza both ways (never shown free); a route that stops short of it does not", async ({ toll, south, north, short }) => {
+    for (const [from, to] of [[south, north], [north, south]]) {
       const rows = await priced(from, to, 5)
-      const plaza = rows.find((x) => x.toll === "de1_biddles")
+      const plaza = rows.find((x) => x.toll === toll)
       expect(plaza, rows.map((x) => x.toll).join(", ")).toBeDefined()
       expect(plaza!.fare.unpriced_reason).toMatch(/SR 1 truck classes are not on file/)
       never0ForWantOfARate(rows)
     }
-    expect((await priced(SOUTH_OF_PLAZA, EXIT_142, 5)).some((x) => x.toll === "de1_biddles")).toBe(false)
-  })
-
-  it("Delaware Route 1 past Dover pays the Dover plaza both ways (never shown free); a route that stays south of exit 98 does not", async () => {
-    const SOUTH_OF_98 = { lat: 39.142289, lng: -75.497862 } // exit 95
-    const NORTH_OF_104 = { lat: 39.227217, lng: -75.572561 } // between exits 104 and 114
-    const EXIT_97 = { lat: 39.149734, lng: -75.495029 }
-    for (const [from, to] of [[SOUTH_OF_98, NORTH_OF_104], [NORTH_OF_104, SOUTH_OF_98]]) {
-      const rows = await priced(from, to, 5)
-      const plaza = rows.find((x) => x.toll === "de1_dover")
-      expect(plaza, rows.map((x) => x.toll).join(", ")).toBeDefined()
-      expect(plaza!.fare.unpriced_reason).toMatch(/SR 1 truck classes are not on file/)
-      never0ForWantOfARate(rows)
-    }
-    expect((await priced(SOUTH_OF_98, EXIT_97, 5)).some((x) => x.toll === "de1_dover")).toBe(false)
+    expect((await priced(south, short, 5)).some((x) => x.toll === toll)).toBe(false)
   })
 
   it("SR-73 through the San Joaquin Hills pays the toll road both ways; the free Corona del Mar Freeway north of it does not", async () => {
