@@ -12,6 +12,7 @@ import { invalidationFeed } from "./cache/invalidationFeed.js"
 import { makeResponseCache } from "./cache/ResponseCache.js"
 import type { SharedAnswers } from "./http/mountRoutes.js"
 import { ReadReplicas, ReadReplicasLive } from "./db/ReadReplicas.js"
+import { tracingOn } from "../shared/observability/Tracing.js"
 
 /** How long an idle keep-alive connection is kept open: longer than load balancers' usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000
@@ -31,7 +32,9 @@ const serverLayer = (options: ApiServerOptions) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const runtime = yield* Effect.runtime<ApiServices>()
+      // without traces configured, requests run with the tracer off (no spans for @effect/sql's
+      // statements), set once here rather than per request
+      const runtime = yield* (tracingOn ? Effect.runtime<ApiServices>() : Effect.withTracerEnabled(Effect.runtime<ApiServices>(), false))
       const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect), runExit: (effect) => Runtime.runPromiseExit(runtime)(effect) }
       // until the listener knows its port, the portal is assumed at the configured one
       let ownUrl = `http://localhost:${options.port || config.port}`
