@@ -46,13 +46,16 @@ export const freePort = () =>
  * The API as its own process on a free port over a bench's database; resolves once /health
  * answers. BENCH_PROFILE=<dir> writes its CPU profile there (Node's --cpu-prof) when it stops.
  */
+/** BENCH_NODE_ARGS="--trace-gc …": V8 flags for the processes a bench starts (NODE_OPTIONS refuses some of them). */
+export const benchNodeArgs = () => (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "")
+
 export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<string, string> = {}) => {
   const port = await freePort()
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", "infra/processes/api.ts"], {
+  const child = spawn(process.execPath, [...profile, ...benchNodeArgs(), "--import", "tsx", "infra/processes/api.ts"], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     env: { ...process.env, DATABASE_URL: dbUrl, REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn", ...extraEnv },
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", benchNodeArgs().length > 0 ? "inherit" : "ignore", "inherit"]
   })
   const base = `http://127.0.0.1:${port}/api/v1`
   // a busy 2-core machine has taken over 20 s to start the workers: wait up to 2 minutes, then say so

@@ -34,7 +34,7 @@ import { createSubscription } from "../shared/webhooks/subscriptions.js"
 import { cpuMeter, roles } from "./cpu.js"
 import { cpuSecondsOf, rssOf } from "./proc.js"
 import { creations, unnestFloor } from "./materializerFloor.js"
-import { fmt, pct } from "./measure.js"
+import { benchNodeArgs, fmt, pct } from "./measure.js"
 import { feedBody, kindOf, type Place, sizeOf } from "./scaleFeeds.js"
 import { scratch } from "./scratch.js"
 
@@ -134,9 +134,10 @@ const listen = (s: ReturnType<typeof createServer>) => new Promise<number>((reso
 
 // BENCH_PROFILE=<dir>: a CPU profile of each process, written when it stops
 const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+const nodeArgs = benchNodeArgs()
 const spawnRole = (role: string, env: Record<string, string>) =>
-  spawn(process.execPath, [...profile, "--import", "tsx", `infra/processes/${role}.ts`], {
-    cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "ignore", "inherit"]
+  spawn(process.execPath, [...profile, ...nodeArgs, "--import", "tsx", `infra/processes/${role}.ts`], {
+    cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", nodeArgs.length > 0 ? "inherit" : "ignore", "inherit"]
   })
 const stop = (c: ChildProcess) => new Promise<void>((resolve) => {
   if (c.exitCode !== null) return resolve()
