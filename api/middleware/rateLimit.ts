@@ -6,10 +6,28 @@ import type { ResponseHeaders } from "../http/Route.js"
 import { USAGE_TTL_S, usageKey } from "../portal/requestUsage.js"
 import type { AuthContext } from "./auth.js"
 
+/*
+ * One request counted in one round trip: the minute's window (kept 2 minutes), the UTC day's
+ * window when the plan has one (KEYS[2] empty otherwise; kept 2 days), and the customer's
+ * requests of the day for the portal's usage chart (flushed to Postgres by requestUsage). One
+ * script where a MULTI of six commands cost the API a fifth of a cached answer's allocations.
+ */
+const COUNT_REQUEST = `
+local m = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], 120)
+local d = 0
+if KEYS[2] ~= '' then
+  d = redis.call('INCR', KEYS[2])
+  redis.call('EXPIRE', KEYS[2], 172800)
+end
+redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[3], tonumber(ARGV[2]))
+return {m, d}`
+
 /**
  * Per-key limits in Redis, so every API process counts together: a fixed one-minute window of
  * `rate_limit_rpm` (the key's own value, else the plan's) and, where the plan has one, a UTC
- * day of `daily_request_limit`. Each window is one INCR + EXPIRE in a MULTI. Every keyed
+ * day of `daily_request_limit`, counted together by one script (COUNT_REQUEST). Every keyed
  * response carries X-RateLimit-Limit / -Remaining / -Reset (seconds), and the daily pair
  * X-RateLimit-Daily-Limit / -Remaining when a daily limit applies; a refusal is 429 with
  * Retry-After.
@@ -22,18 +40,11 @@ export const rateLimit = (auth: AuthContext, headers: ResponseHeaders) =>
     const day = new Date(nowS * 1000).toISOString().slice(0, 10)
     const daily = auth.plan.daily_request_limit
     const [perMinute, perDay] = yield* redis.use("rate limit", async (c) => {
-      const m = c.multi()
-      m.incr(redis.key("rl", String(auth.keyId), String(minute)))
-      m.expire(redis.key("rl", String(auth.keyId), String(minute)), 120)
-      if (daily !== null) {
-        m.incr(redis.key("rld", String(auth.keyId), day))
-        m.expire(redis.key("rld", String(auth.keyId), day), 2 * 86400)
-      }
-      // the customer's requests of the day, for the portal's usage chart (flushed to Postgres by requestUsage)
-      m.hIncrBy(usageKey(redis, day), String(auth.customerId), 1)
-      m.expire(usageKey(redis, day), USAGE_TTL_S)
-      const r = await m.exec()
-      return [Number(r[0]), daily !== null ? Number(r[2]) : 0] as const
+      const r = await c.eval(COUNT_REQUEST, {
+        keys: [redis.key("rl", String(auth.keyId), String(minute)), daily !== null ? redis.key("rld", String(auth.keyId), day) : "", usageKey(redis, day)],
+        arguments: [String(auth.customerId), String(USAGE_TTL_S)]
+      }) as [number, number]
+      return [Number(r[0]), Number(r[1])] as const
     })
     const resetS = (minute + 1) * 60 - nowS
     headers.set("X-RateLimit-Limit", String(auth.rateLimitRpm))
