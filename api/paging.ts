@@ -63,4 +63,5 @@ export const pagedEnvelope = (
   }
 }
 
-export const withoutSeq = ({ seq: _seq, ...row }: Record<string, unknown>) => row
+/** A row as the API shows it: without the bookkeeping columns lists read (`seq` orders and pages, `_total` counts). */
+export const withoutSeq = ({ seq: _seq, _total: _t, ...row }: Record<string, unknown>) => row
