@@ -273,7 +273,7 @@ const main = async () => {
       if (keys.length > 0) yield* redis.use("del", (c) => c.del(keys))
     }))
   } finally {
-    api?.stop()
+    await api?.stop()
     await rt.dispose()
     if (process.env.BENCH_KEEP === "1") console.log(`kept database ${world.dbName}`)
     else await world.drop()

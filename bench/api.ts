@@ -207,7 +207,7 @@ const main = async () => {
       cursor_first_ms: Number(avg(first).toFixed(1)), cursor_last_ms: Number(avg(last).toFixed(1))
     }))
   } finally {
-    api?.stop()
+    await api?.stop()
     await rt.dispose()
     // BENCH_KEEP=1 keeps the loaded database for a look at query plans
     if (process.env.BENCH_KEEP === "1" || reuse) console.log(`kept database ${dbName}`)

@@ -295,7 +295,7 @@ const main = async () => {
     }))
   } finally {
     sink?.close()
-    api?.stop()
+    await api?.stop()
     materializer.stop()
     await pool.end()
     await redis.quit()

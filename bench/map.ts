@@ -183,7 +183,7 @@ const main = async () => {
     }))
   } finally {
     await browser.close()
-    api?.stop()
+    await api?.stop()
     await rt.dispose()
     if (process.env.BENCH_KEEP === "1") console.log(`kept database ${world.dbName}`)
     else await world.drop()

@@ -69,7 +69,15 @@ export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<s
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { base, stop: () => child.kill("SIGTERM") }
+  // resolves once the workers have exited: their last writes (the worker registry, the usage
+  // flush) land before a bench drops its Redis prefix, not after it
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once("exit", () => resolve())
+    child.kill("SIGTERM")
+    setTimeout(() => child.kill("SIGKILL"), 15_000).unref()
+  })
+  return { base, stop }
 }
 
 /** A span sink on loopback: counts the spans traced processes export (OTLP/HTTP JSON), answering 200. */

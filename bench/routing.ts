@@ -314,7 +314,7 @@ const main = async () => {
       fleet_s: r1(fleetS), fleet_1000_s: r1((fleetS * 1000) / PAIRS), fleet_routes_per_s: r1(PAIRS / fleetS), fleet_failed: fleetFailed
     }))
   } finally {
-    api?.stop()
+    await api?.stop()
     await rt.dispose()
     if (process.env.BENCH_KEEP !== "1" && REUSE === undefined) await world.drop()
     else console.log(`kept database ${world.dbName}`)
