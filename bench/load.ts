@@ -32,6 +32,7 @@ import { createClient } from "redis"
 import { createKey } from "../infra/admin/keys.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
+import { RedisStreams } from "../shared/bus/RedisStreams.js"
 import { fmt, pct, spanSink, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
 import { cpuMeter } from "./cpu.js"
@@ -226,9 +227,8 @@ const main = async () => {
     const caughtUp = async () => {
       const started = performance.now()
       for (;;) {
-        const groups = await redis.sendCommand<Array<Array<unknown>>>(["XINFO", "GROUPS", stream])
-        const info = groups.map((g) => Object.fromEntries(Array.from({ length: g.length / 2 }, (_, i) => [String(g[2 * i]), g[2 * i + 1]])))
-        const behind = info.filter((g) => g.name === "materialize").reduce((n, g) => n + Number(g.lag ?? 0) + Number(g.pending ?? 0), 0)
+        const groups = await rt.runPromise(Effect.provide(Effect.flatMap(RedisStreams, (s) => s.groups), RedisStreams.layer))
+        const behind = groups.filter((g) => g.group === "materialize").reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0)
         if (behind <= RATE / 10 || performance.now() - started > 30_000) return (performance.now() - started) / 1000
         await sleep(100)
       }

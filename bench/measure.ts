@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import { type AddressInfo, createServer as netServer } from "node:net"
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
 /** 12345.6 → "12,346" */
@@ -43,19 +43,32 @@ export const freePort = () =>
   })
 
 /**
- * The API as its own process on a free port over a bench's database; resolves once /health
- * answers. BENCH_PROFILE=<dir> writes its CPU profile there (Node's --cpu-prof) when it stops.
+ * Node flags for the processes a bench starts: BENCH_PROFILE=<dir> writes each one's CPU profile
+ * there (--cpu-prof) when it stops; BENCH_NODE_ARGS="--trace-gc …" adds V8 flags (NODE_OPTIONS
+ * refuses some of them), and then the process's own output is shown.
  */
-/** BENCH_NODE_ARGS="--trace-gc …": V8 flags for the processes a bench starts (NODE_OPTIONS refuses some of them). */
-export const benchNodeArgs = () => (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "")
+export const benchChild = () => {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "")
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+  return { args: [...profile, ...nodeArgs], stdout: nodeArgs.length > 0 ? "inherit" as const : "ignore" as const }
+}
 
+/** SIGTERM, then SIGKILL after 15 s; resolves once the process has exited. */
+export const stopChild = (child: ChildProcess) => new Promise<void>((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) return resolve()
+  child.once("exit", () => resolve())
+  child.kill("SIGTERM")
+  setTimeout(() => child.kill("SIGKILL"), 15_000).unref()
+})
+
+/** The API as its own process on a free port over a bench's database; resolves once /health answers. */
 export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<string, string> = {}) => {
   const port = await freePort()
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-  const child = spawn(process.execPath, [...profile, ...benchNodeArgs(), "--import", "tsx", "infra/processes/api.ts"], {
+  const flags = benchChild()
+  const child = spawn(process.execPath, [...flags.args, "--import", "tsx", "infra/processes/api.ts"], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     env: { ...process.env, DATABASE_URL: dbUrl, REDIS_PREFIX: prefix, PORT: String(port), LOG_LEVEL: "warn", ...extraEnv },
-    stdio: ["ignore", benchNodeArgs().length > 0 ? "inherit" : "ignore", "inherit"]
+    stdio: ["ignore", flags.stdout, "inherit"]
   })
   const base = `http://127.0.0.1:${port}/api/v1`
   // a busy 2-core machine has taken over 20 s to start the workers: wait up to 2 minutes, then say so
@@ -69,14 +82,9 @@ export const startApi = async (dbUrl: string, prefix: string, extraEnv: Record<s
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  // resolves once the workers have exited: their last writes (the worker registry, the usage
-  // flush) land before a bench drops its Redis prefix, not after it
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once("exit", () => resolve())
-    child.kill("SIGTERM")
-    setTimeout(() => child.kill("SIGKILL"), 15_000).unref()
-  })
+  // awaited before a bench drops its Redis prefix: the workers' last writes (the worker registry,
+  // the usage flush) land before it, not after
+  const stop = () => stopChild(child)
   return { base, stop }
 }
 

@@ -34,7 +34,7 @@ import { createSubscription } from "../shared/webhooks/subscriptions.js"
 import { cpuMeter, roles } from "./cpu.js"
 import { cpuSecondsOf, rssOf } from "./proc.js"
 import { creations, unnestFloor } from "./materializerFloor.js"
-import { benchNodeArgs, fmt, pct } from "./measure.js"
+import { benchChild, fmt, pct, stopChild } from "./measure.js"
 import { feedBody, kindOf, type Place, sizeOf } from "./scaleFeeds.js"
 import { scratch } from "./scratch.js"
 
@@ -132,19 +132,11 @@ const receiver = createServer((req, res) => {
 
 const listen = (s: ReturnType<typeof createServer>) => new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as { port: number }).port)))
 
-// BENCH_PROFILE=<dir>: a CPU profile of each process, written when it stops
-const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-const nodeArgs = benchNodeArgs()
+const flags = benchChild()
 const spawnRole = (role: string, env: Record<string, string>) =>
-  spawn(process.execPath, [...profile, ...nodeArgs, "--import", "tsx", `infra/processes/${role}.ts`], {
-    cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", nodeArgs.length > 0 ? "inherit" : "ignore", "inherit"]
+  spawn(process.execPath, [...flags.args, "--import", "tsx", `infra/processes/${role}.ts`], {
+    cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", flags.stdout, "inherit"]
   })
-const stop = (c: ChildProcess) => new Promise<void>((resolve) => {
-  if (c.exitCode !== null) return resolve()
-  c.once("exit", () => resolve())
-  c.kill("SIGTERM")
-  setTimeout(() => c.kill("SIGKILL"), 15_000).unref()
-})
 
 const main = async () => {
   const standins = feeds.filter((f) => f.standin)
@@ -256,7 +248,7 @@ const main = async () => {
         rss_max_mb: Math.round(rssMax), lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)),
         webhook_p50_ms: Math.round(pct(latency, 50)), webhook_p99_ms: Math.round(pct(latency, 99)), deliveries: latency.length
       })
-      await stop(pipeline)
+      await stopChild(pipeline)
     }
 
     // 3. materializer processes against the floor
@@ -277,7 +269,7 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 1000))
         const now = procs.map((c) => cpuSecondsOf(c.pid!))
         // the sampling profiler alone keeps a process near 5 % of a core
-        if ((await groupExists()) && now.every((t, i) => t - last[i] < (profile.length > 0 ? 0.15 : 0.05))) break
+        if ((await groupExists()) && now.every((t, i) => t - last[i] < (process.env.BENCH_PROFILE ? 0.15 : 0.05))) break
         if (Date.now() - booted > 120_000) throw new Error(`${processes} materializer(s) not ready in 2 minutes`)
         last = now
       }
@@ -297,7 +289,7 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 200))
       }
       const cpu = meter()
-      await Promise.all(procs.map(stop))
+      await Promise.all(procs.map(stopChild))
       await redis.del(stream)
       await redis.quit()
       // from the first row written to the last: the processes' start-up is not counted
@@ -326,7 +318,7 @@ const main = async () => {
       }
     }
   } finally {
-    await Promise.all(children.map(stop))
+    await Promise.all(children.map(stopChild))
     upstream.close()
     receiver.close()
     rmSync(sourcesFile, { force: true })
