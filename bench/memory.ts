@@ -24,7 +24,7 @@ import { RedisStreams } from "../shared/bus/RedisStreams.js"
 import { AppConfig } from "../shared/config/AppConfig.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
-import { fmt } from "./measure.js"
+import { benchChild, fmt } from "./measure.js"
 import { rssOf } from "./proc.js"
 import { scratch } from "./scratch.js"
 
@@ -53,10 +53,9 @@ const change = (i: number, at: string) => JSON.stringify({
 })
 
 const startProcess = (script: string, env: Record<string, string>) => {
-  // BENCH_NODE_ARGS (e.g. "--trace-gc") goes to the measured processes, their output shown
-  const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
-    cwd: root, env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", ...env }, stdio: ["ignore", extra.length > 0 ? "inherit" : "ignore", "inherit"]
+  const flags = benchChild()
+  const child = spawn(process.execPath, [...flags.args, "--import", "tsx", script], {
+    cwd: root, env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", ...env }, stdio: ["ignore", flags.stdout, "inherit"]
   })
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!).peak)), 100)
