@@ -175,9 +175,11 @@ const main = async () => {
       const d = await driveFloor(pool, floorSets.get(s.key)!, CONCURRENCY, performance.now() - t0)
       const floorCpu = meter()
       const readAfter = await blocksRead(pool)
+      meter = cpuMeter()
       const bare = await driveBareHandler(pool, world.redisUrl, prefix, floorSets.get(s.key)!, CONCURRENCY, Math.max(3, Math.round((performance.now() - t0) / 2000)))
+      const bareCpu = meter()
       const perReq = (c: Record<string, number>, n: number) => Object.entries(c).filter(([k]) => k !== "materializer").map(([k, v]) => `${k} ${((v * 1000) / Math.max(1, n)).toFixed(2)}`).join(", ")
-      cpuLines.push(`${s.name.padEnd(32)} via API: ${perReq(apiCpu, a.requests.total)}, blocks read ${((readMid - readBefore) / a.requests.total).toFixed(1)}; via SQL floor: ${perReq(floorCpu, d.requests)}, blocks read ${((readAfter - readMid) / Math.max(1, d.requests)).toFixed(1)}`)
+      cpuLines.push(`${s.name.padEnd(32)} via API: ${perReq(apiCpu, a.requests.total)}, blocks read ${((readMid - readBefore) / a.requests.total).toFixed(1)}; via SQL floor: ${perReq(floorCpu, d.requests)}, blocks read ${((readAfter - readMid) / Math.max(1, d.requests)).toFixed(1)}; via bare handler (its server is in the bench process): ${perReq(bareCpu, bare.requests)}`)
       console.log(`${s.name.padEnd(32)} ${`${a.latency.p50} / ${a.latency.p99}`.padStart(16)} ${fmt(apiRps).padStart(10)} ${`${d.p50.toFixed(1)} / ${d.p99.toFixed(1)}`.padStart(16)} ${fmt(d.rps).padStart(10)} ${(apiRps / d.rps).toFixed(2).padStart(8)} ${fmt(bare.rps).padStart(9)} ${(bare.rps / d.rps).toFixed(2).padStart(9)}`)
       figures[`${s.key}_p99_ms`] = a.latency.p99
       figures[`${s.key}_rps`] = Math.round(apiRps)
