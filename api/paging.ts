@@ -3,7 +3,6 @@ import { createHash } from "node:crypto"
 import { cursorSecret, decodeCursor, encodeCursor } from "./cursor.js"
 import { BadRequest } from "./http/HttpError.js"
 import { Cursor, Limit, Offset } from "./http/QueryParams.js"
-import { RawJsonList } from "./http/rawJsonList.js"
 import type { ApiWarning } from "./warnings.js"
 
 /** The paging fields of every paged list's query Schema (SPEC §2.3, §8). */
@@ -44,12 +43,16 @@ export const pageOf = (q: PageQuery, filters: unknown, defaultLimit = 100) =>
     return page
   })
 
-type PageResult = { rows: ReadonlyArray<Record<string, unknown> & { seq: number }>; total: number; hasMore: boolean }
-
-const envelopeOf = <D>(page: PageRequest, result: PageResult, data: D, warnings: ReadonlyArray<ApiWarning>, attribution: ReadonlyArray<unknown>) => {
+/** The paged envelope of SPEC §2.3, with `next_cursor` when there is more. */
+export const pagedEnvelope = (
+  page: PageRequest,
+  result: { rows: ReadonlyArray<Record<string, unknown> & { seq: number }>; total: number; hasMore: boolean },
+  warnings: ReadonlyArray<ApiWarning>,
+  attribution: ReadonlyArray<unknown> = []
+) => {
   const last = result.rows[result.rows.length - 1]
   return {
-    data,
+    data: result.rows.map(withoutSeq),
     total: result.total,
     limit: page.limit,
     offset: page.afterSeq !== undefined ? 0 : page.offset,
@@ -59,14 +62,6 @@ const envelopeOf = <D>(page: PageRequest, result: PageResult, data: D, warnings:
     ...(warnings.length > 0 ? { warnings } : {})
   }
 }
-
-/** The paged envelope of SPEC §2.3, with `next_cursor` when there is more. */
-export const pagedEnvelope = (page: PageRequest, result: PageResult, warnings: ReadonlyArray<ApiWarning>, attribution: ReadonlyArray<unknown> = []) =>
-  envelopeOf(page, result, result.rows.map(withoutSeq), warnings, attribution)
-
-/** The same envelope over rows Postgres wrote as JSON text (`_json`): spliced into the answer unparsed. */
-export const jsonPagedEnvelope = (page: PageRequest, result: PageResult, warnings: ReadonlyArray<ApiWarning>, attribution: ReadonlyArray<unknown> = []) =>
-  envelopeOf(page, result, new RawJsonList(result.rows.map((r) => r._json as string)), warnings, attribution)
 
 /** A row as the API shows it: without the bookkeeping columns lists read (`seq` orders and pages, `_total` counts). */
 export const withoutSeq = ({ seq: _seq, _total: _t, ...row }: Record<string, unknown>) => row

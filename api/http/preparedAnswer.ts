@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto"
 import type Koa from "koa"
-import { answerJson } from "./rawJsonList.js"
 
 /** A JSON answer serialized once: what a shared cache keeps and what a 304 is judged against. */
 export interface PreparedAnswer {
@@ -16,7 +15,7 @@ export interface PreparedAnswer {
 export const etagOf = (body: Buffer) => `"${createHash("sha1").update(body).digest("base64url")}"`
 
 export const prepareJson = (status: number, value: unknown, contentType: string, headers: ReadonlyArray<readonly [string, string]> = []): PreparedAnswer => {
-  const body = Buffer.from(answerJson(value))
+  const body = Buffer.from(JSON.stringify(value))
   return { status, body, etag: etagOf(body), contentType, headers }
 }
 

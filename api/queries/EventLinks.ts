@@ -38,31 +38,22 @@ export const groupMembers = (groups: ReadonlyArray<string>) =>
     return out
   })
 
-/** What each row of a list adds: its links and, deduplicated, the other members of its group. */
-const linksOf = <R extends Record<string, unknown>>(rows: ReadonlyArray<R>, dedupe: boolean) =>
-  Effect.gen(function* () {
-    const related = yield* relatedOf(rows.map((r) => String(r.id)))
-    const groupOf = (r: R) => String(r.represented_by ?? r.id)
-    const members = dedupe ? yield* groupMembers([...new Set(rows.filter((r) => r.represented_by != null || (related.get(String(r.id))?.length ?? 0) > 0).map(groupOf))]) : new Map()
-    return (r: R) => ({
-      related: related.get(String(r.id)) ?? [],
-      ...(dedupe ? { also_reported_by: (members.get(groupOf(r)) ?? []).filter((m: { id: string }) => m.id !== r.id) } : {})
-    })
-  })
-
 /**
  * Event rows as the API shows them: `related[]` on every one and, when the list was deduplicated,
  * `also_reported_by[]` (the other members of its group). The bookkeeping column goes.
  */
 export const withLinks = <R extends Record<string, unknown>>(rows: ReadonlyArray<R>, dedupe: boolean) =>
-  Effect.map(linksOf(rows, dedupe), (links) =>
+  Effect.gen(function* () {
+    const related = yield* relatedOf(rows.map((r) => String(r.id)))
+    const groupOf = (r: R) => String(r.represented_by ?? r.id)
+    const members = dedupe ? yield* groupMembers([...new Set(rows.filter((r) => r.represented_by != null || (related.get(String(r.id))?.length ?? 0) > 0).map(groupOf))]) : new Map()
     // the row type is kept (its seq still pages the list); the added keys ride along
-    rows.map((r) => {
+    return rows.map((r) => {
       const { represented_by: _r, ...rest } = r
-      return { ...rest, ...links(r) } as unknown as R
-    }))
-
-/** The same for rows Postgres wrote as JSON text (`_json`, an object): the added keys close each object. */
-export const withLinksJson = <R extends Record<string, unknown>>(rows: ReadonlyArray<R>, dedupe: boolean) =>
-  Effect.map(linksOf(rows, dedupe), (links) =>
-    rows.map((r) => ({ ...r, _json: `${String(r._json).slice(0, -1)},${JSON.stringify(links(r)).slice(1)}` })))
+      return {
+        ...rest,
+        related: related.get(String(r.id)) ?? [],
+        ...(dedupe ? { also_reported_by: (members.get(groupOf(r)) ?? []).filter((m: { id: string }) => m.id !== r.id) } : {})
+      } as unknown as R
+    })
+  })

@@ -4,7 +4,6 @@ import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../http/QueryParams.js"
-import { jsonRowSelect, type RowForm } from "../../shared/db/jsonRows.js"
 
 export interface EventFilters {
   readonly ids?: ReadonlyArray<string>
@@ -34,17 +33,9 @@ export interface Page {
   readonly afterSeq?: number
 }
 
-/** An event's fields in a list, as the API answers them (SPEC §2.1), in that order. */
-const LIST_FIELDS = [
-  "id", "source_id", "source", "jurisdiction", "type", "sub_type", "cause", "severity", "status", "title", "description",
-  "affected_roads", "direction", "lanes_affected", "start_time", "end_time", "estimated_end_time", "latitude", "longitude",
-  "road_class", "last_updated", "created_at"
-]
-// the links' bookkeeping (represented_by) and the page order (seq) are read beside the fields
-const LIST_COLUMNS = `${LIST_FIELDS.join(", ")}, represented_by, seq`
-const { json: LIST_JSON_TEXT, lateral: LIST_JSON_LATERAL } = jsonRowSelect("p", LIST_FIELDS, new Set(["start_time", "end_time", "estimated_end_time", "last_updated", "created_at"]))
-
-type ListRow = Record<string, unknown> & { seq: number }
+const LIST_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause, severity, status, title, description,
+  affected_roads, direction, lanes_affected, start_time, end_time, estimated_end_time, latitude, longitude,
+  road_class, last_updated, created_at, represented_by, seq`
 
 const FULL_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause, severity, status, title, description,
   CASE WHEN geometry->>'type' = 'Point' THEN geometry ELSE jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(longitude, latitude)) END AS location,
@@ -111,14 +102,6 @@ const withoutNullLanes = <R extends Record<string, unknown>>(row: R): R => {
   return rest as R
 }
 
-// row_to_json writes no whitespace, and a quote inside a string value is always escaped: this text
-// is the key itself, never part of a value (no jsonb column is in the list)
-const NULL_LANES_JSON = '"lanes_affected":null,'
-
-/** The same for a row Postgres wrote as JSON text. */
-const withoutNullLanesJson = <R extends Record<string, unknown>>(row: R): R =>
-  typeof row._json === "string" && row._json.includes(NULL_LANES_JSON) ? { ...row, _json: row._json.replace(NULL_LANES_JSON, "") } : row
-
 /** Sub-types the store holds, lower case: what an unknown `sub_type` is checked against. */
 export const knownSubTypes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ v: string }>`SELECT DISTINCT lower(sub_type) AS v FROM events WHERE sub_type IS NOT NULL LIMIT 5000`
@@ -132,27 +115,19 @@ export interface EventListResult {
   readonly hasMore: boolean
 }
 
-/**
- * One page in `seq` order (insertion order: stable while rows are added), plus the exact total.
- * In the JSON form each row is `_json` text with `id`, `source`, `status`, `represented_by` and `seq` beside it.
- */
-export const listEvents = (f: EventFilters, page: Page, form: RowForm = "objects") =>
+/** One page in `seq` order (insertion order: stable while rows are added), plus the exact total. */
+export const listEvents = (f: EventFilters, page: Page) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const where = and(sql, whereClauses(sql, f, yield* nowMillis))
     const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
-    const pageRows = sql<ListRow>`
-      SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE ${where} ${keyset}
-      ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`
     const [rows, [{ total }]] = yield* Effect.all([
-      form === "json"
-        ? sql<ListRow>`SELECT ${sql.literal(LIST_JSON_TEXT)} AS _json, p.id, p.source, p.status, p.represented_by, p.seq
-            FROM (${pageRows}) p ${sql.literal(LIST_JSON_LATERAL)} ORDER BY p.seq`
-        : pageRows,
+      sql<Record<string, unknown> & { seq: number }>`
+        SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE ${where} ${keyset}
+        ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
       sql<{ total: number }>`SELECT count(*)::int AS total FROM events WHERE ${where}`
     ], { concurrency: 2 })
-    const shown = rows.slice(0, page.limit).map(form === "json" ? withoutNullLanesJson : withoutNullLanes)
-    return { rows: shown, total, hasMore: rows.length > page.limit } satisfies EventListResult
+    return { rows: rows.slice(0, page.limit).map(withoutNullLanes), total, hasMore: rows.length > page.limit } satisfies EventListResult
   })
 
 export const eventsByIds = (ids: ReadonlyArray<string>) =>

@@ -5,8 +5,7 @@ import { nowMillis } from "../../shared/time/Now.js"
 import { coverBbox, coverCircle, type CellCover } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../http/QueryParams.js"
 import type { Page } from "./EventsQuery.js"
-import { FEATURE_COLUMNS, featureJson } from "../../shared/domain/featureColumns.js"
-import type { RowForm } from "../../shared/db/jsonRows.js"
+import { FEATURE_COLUMNS } from "../../shared/domain/featureColumns.js"
 
 export interface FeatureFilters {
   readonly types: ReadonlyArray<string>
@@ -25,17 +24,10 @@ export interface FeatureFilters {
 /** `total` is counted up to this many rows (SPEC §2.3); exactly this value means "or more". */
 export const FEATURE_TOTAL_CAP = 10_000
 
+/** A feature as the API shows it (SPEC §2.2). */
+
 /** Lists also read `seq`, their order and cursor key. */
 const COLUMNS = `${FEATURE_COLUMNS}, seq`
-
-const { json: JSON_TEXT, lateral: JSON_LATERAL } = featureJson("p")
-
-type ListRow = Record<string, unknown> & { seq: number }
-
-/** The page query `inner` (FEATURE_COLUMNS, seq, and `_total` when `withTotal`) with each row as JSON text. */
-const asJson = <A extends object>(sql: SqlClient.SqlClient, inner: Fragment, withTotal: boolean) =>
-  sql<A>`SELECT ${sql.literal(JSON_TEXT)} AS _json, p.seq, p.source${withTotal ? sql`, p._total` : sql``}
-      FROM (${inner}) p ${sql.literal(JSON_LATERAL)} ORDER BY p.seq`
 
 const MAX_PREFILTER_CELLS = 1000
 const KM_PER_DEG_LAT = 111.32
@@ -102,7 +94,7 @@ export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters, nowMs:
   return w
 }
 
-export const listFeatures = (f: FeatureFilters, page: Page, form: RowForm = "objects") =>
+export const listFeatures = (f: FeatureFilters, page: Page) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cover = spatialCover(f)
@@ -111,9 +103,10 @@ export const listFeatures = (f: FeatureFilters, page: Page, form: RowForm = "obj
     const offset = page.afterSeq !== undefined ? 0 : page.offset
     if (!cover) {
       const where = sql.and(conditions)
-      const pageRows = sql<ListRow>`SELECT ${sql.literal(COLUMNS)} FROM features WHERE ${where} ${keyset} ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${offset}`
       const [rows, [{ total }]] = yield* Effect.all([
-        form === "json" ? asJson<ListRow>(sql, pageRows, false) : pageRows,
+        sql<Record<string, unknown> & { seq: number }>`
+          SELECT ${sql.literal(COLUMNS)} FROM features WHERE ${where} ${keyset}
+          ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${offset}`,
         sql<{ total: number }>`SELECT count(*)::int AS total FROM (SELECT 1 FROM features WHERE ${where} LIMIT ${FEATURE_TOTAL_CAP}) capped`
       ], { concurrency: 2 })
       return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
@@ -122,12 +115,11 @@ export const listFeatures = (f: FeatureFilters, page: Page, form: RowForm = "obj
     // them, in one statement
     const matches = plainSpatial(f) ? fromCells(sql, f, cover, conditions) : sql`${candidates(sql, cover, f.types)},
       m AS MATERIALIZED (SELECT id, seq FROM features WHERE ${sql.and([sql`id IN (SELECT feature_id FROM cand)`, ...conditions])})`
-    const pageRows = sql<ListRow & { _total: number }>`
+    const rows = yield* sql<Record<string, unknown> & { seq: number; _total: number }>`
       ${matches}
       SELECT ${sql.literal(COLUMNS)}, (SELECT count(*)::int FROM (SELECT 1 FROM m LIMIT ${FEATURE_TOTAL_CAP}) c) AS _total
       FROM features WHERE id IN (SELECT id FROM m WHERE TRUE ${keyset} ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${offset})
       ORDER BY seq`
-    const rows = yield* (form === "json" ? asJson<ListRow & { _total: number }>(sql, pageRows, true) : pageRows)
     // an empty page past the end still owes the total
     const total = rows.length > 0
       ? rows[0]._total

@@ -3,7 +3,6 @@ import { CAUSES } from "../../shared/domain/Cause.js"
 import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from "../../shared/domain/Event.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { anyTag, dependencyTags } from "../../shared/cache/invalidation.js"
-import type { RowForm } from "../../shared/db/jsonRows.js"
 import { dependsOn } from "../cache/dependsOn.js"
 import { cached } from "../cached.js"
 import { featureCollection, requireGeoJson } from "../geojson.js"
@@ -15,8 +14,8 @@ import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
-import { jsonPagedEnvelope, pagedEnvelope, pageFields, pageOf, withoutSeq } from "../paging.js"
-import { withLinks, withLinksJson } from "../queries/EventLinks.js"
+import { pagedEnvelope, pageFields, pageOf, withoutSeq } from "../paging.js"
+import { withLinks } from "../queries/EventLinks.js"
 import { type EventFilters, eventsByIds, getEvent, knownSubTypes, listEvents } from "../queries/EventsQuery.js"
 import { reference } from "../queries/Reference.js"
 import { EventCollection, EventDetail, EventPage } from "../schemas/events.js"
@@ -106,32 +105,22 @@ export const readEventFilters = (q: Omit<EventQuery, "ids" | "limit" | "offset" 
     return { filters, ref }
   })
 
-/**
- * One /events page (filters and a page), the same for both forms: the rows with their links (JSON
- * text for the JSON form, objects for GeoJSON), credits and warnings.
- */
-const eventPage = (q: EventQuery, headers: ResponseHeaders, form: RowForm) =>
+/** One /events query (ids, or filters and a page): the envelope and its warnings. */
+const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
   Effect.gen(function* () {
+    if (q.ids && q.ids.length > 0) return yield* byIds(q.ids)
     const auth = yield* RequestAuth
     const warnings: Array<ApiWarning> = []
     const { filters, ref } = yield* readEventFilters(q, warnings)
     yield* dependsOn(dependencyTags("event", filters.jurisdictions))
     const page = yield* pageOf(q, filters)
-    const listed = yield* listEvents(filters, page, form)
-    const dedupe = q.dedupe === true
-    const rows = form === "json" ? yield* withLinksJson(listed.rows, dedupe) : yield* withLinks(listed.rows, dedupe)
-    const result = { ...listed, rows }
+    const listed = yield* listEvents(filters, page)
+    const result = { ...listed, rows: yield* withLinks(listed.rows, q.dedupe === true) }
     const types = filters.types?.length === 1 ? filters.types : undefined
     const attribution = yield* listExtras(headers, { kind: "event", codes: q.jurisdiction, ref, types, rows: result.rows, total: result.total, warnings })
     if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
-    return { page, result, attribution, warnings }
+    return { envelope: pagedEnvelope(page, result, [], attribution), warnings }
   })
-
-/** One /events query as objects (ids, or filters and a page): the envelope and its warnings. */
-const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
-  q.ids && q.ids.length > 0
-    ? byIds(q.ids)
-    : Effect.map(eventPage(q, headers, "objects"), ({ page, result, attribution, warnings }) => ({ envelope: pagedEnvelope(page, result, [], attribution), warnings }))
 
 const IdPath = Schema.Struct({ id: Id("Event id (ev_…)") })
 
@@ -141,9 +130,7 @@ export const eventRoutes = [
     query: EventQuery,
     responses: { 200: { description: "A page of events", schema: EventPage, headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
-      query.ids && query.ids.length > 0
-        ? Effect.map(byIds(query.ids), ({ envelope }) => envelope)
-        : Effect.map(eventPage(query, headers, "json"), ({ page, result, attribution, warnings }) => jsonPagedEnvelope(page, result, warnings, attribution))
+      Effect.map(eventQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
   }),
   route({
     method: "get", path: "/events/geojson", operationId: "listEventsGeoJson", summary: "Events as GeoJSON (Starter and above)", tag: "Events", access: "key", reads: "replica", shared: true,

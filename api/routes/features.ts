@@ -1,7 +1,6 @@
 import { Effect, Schema } from "effect"
 import { FEATURE_GROUPS, groupById, KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
 import { dependencyTags } from "../../shared/cache/invalidation.js"
-import type { RowForm } from "../../shared/db/jsonRows.js"
 import { dependsOn } from "../cache/dependsOn.js"
 import { cached } from "../cached.js"
 import { featureCollection, featureToGeoJson, requireGeoJson } from "../geojson.js"
@@ -13,7 +12,7 @@ import { JurisdictionParam, jurisdictionFilter } from "../jurisdictionFilter.js"
 import { listExtras } from "../listExtras.js"
 import type { AuthContext } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
-import { jsonPagedEnvelope, pagedEnvelope, pageFields, pageOf } from "../paging.js"
+import { pagedEnvelope, pageFields, pageOf } from "../paging.js"
 import { type FeatureFilters, featureTypeCounts, listFeatures, presentFeatureTypes } from "../queries/FeaturesQuery.js"
 import { reference } from "../queries/Reference.js"
 import { FeatureCollection, FeatureGroup, FeaturePage, FeatureTypeCount } from "../schemas/features.js"
@@ -106,21 +105,18 @@ const readFilters = (q: FeatureQuery, warnings: Array<ApiWarning>) =>
     return { filters, ref }
   })
 
-/**
- * One /features query, the same for both forms: the page, its rows (JSON text for the JSON form,
- * objects for GeoJSON), credits and warnings.
- */
-const featureQuery = (q: FeatureQuery, headers: ResponseHeaders, form: RowForm) =>
+/** One /features query, the same for both forms: the paged envelope and its warnings. */
+const featureQuery = (q: FeatureQuery, headers: ResponseHeaders) =>
   Effect.gen(function* () {
     const auth = yield* RequestAuth
     const warnings: Array<ApiWarning> = []
     const { filters, ref } = yield* readFilters(q, warnings)
     yield* dependsOn(dependencyTags("feature", filters.jurisdictions))
     const page = yield* pageOf(q, filters)
-    const result = yield* listFeatures(filters, page, form)
+    const result = yield* listFeatures(filters, page)
     const attribution = yield* listExtras(headers, { kind: "feature", codes: q.jurisdiction, ref, types: q.type ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
     if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
-    return { page, result, attribution, warnings }
+    return { envelope: pagedEnvelope(page, result, [], attribution), warnings }
   })
 
 export const featureRoutes = [
@@ -141,7 +137,7 @@ export const featureRoutes = [
     query: FeatureQuery,
     responses: { 200: { description: "A page of features", schema: FeaturePage, headers: ["rateLimit", "jurisdictionWarning"] } },
     handler: ({ query, headers }) =>
-      Effect.map(featureQuery(query, headers, "json"), ({ page, result, attribution, warnings }) => jsonPagedEnvelope(page, result, warnings, attribution))
+      Effect.map(featureQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
   }),
   route({
     method: "get", path: "/features/geojson", operationId: "listFeaturesGeoJson", summary: "Features as GeoJSON (Starter and above)", tag: "Features", access: "key", reads: "replica", shared: true,
@@ -150,8 +146,8 @@ export const featureRoutes = [
     handler: ({ query, headers }) =>
       Effect.gen(function* () {
         yield* requireGeoJson
-        const { page, result, attribution, warnings } = yield* featureQuery(query, headers, "objects")
-        return featureCollection(headers, pagedEnvelope(page, result, [], attribution), warnings, featureToGeoJson)
+        const { envelope, warnings } = yield* featureQuery(query, headers)
+        return featureCollection(headers, envelope, warnings, featureToGeoJson)
       })
   })
 ]
