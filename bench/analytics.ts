@@ -275,8 +275,7 @@ const main = async () => {
   } finally {
     await api?.stop()
     await rt.dispose()
-    if (process.env.BENCH_KEEP === "1") console.log(`kept database ${world.dbName}`)
-    else await world.drop()
+    await world.finish(process.env.BENCH_KEEP === "1")
   }
 }
 

@@ -118,7 +118,7 @@ const main = async () => {
   // BENCH_REUSE_DB=<name> measures a database kept by an earlier BENCH_KEEP=1 run, without loading
   const reuse = process.env.BENCH_REUSE_DB
   const world = scratch("api", {}, reuse)
-  const { dbName, prefix, config } = world
+  const { prefix, config } = world
   const dbUrl = new URL(world.dbUrl)
   const rt = ManagedRuntime.make(baseLayer(config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   let api: Awaited<ReturnType<typeof startApi>> | undefined
@@ -212,8 +212,7 @@ const main = async () => {
     await api?.stop()
     await rt.dispose()
     // BENCH_KEEP=1 keeps the loaded database for a look at query plans
-    if (process.env.BENCH_KEEP === "1" || reuse) console.log(`kept database ${dbName}`)
-    else await world.drop()
+    await world.finish(process.env.BENCH_KEEP === "1" || reuse !== undefined)
   }
 }
 

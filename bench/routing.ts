@@ -316,8 +316,7 @@ const main = async () => {
   } finally {
     await api?.stop()
     await rt.dispose()
-    if (process.env.BENCH_KEEP !== "1" && REUSE === undefined) await world.drop()
-    else console.log(`kept database ${world.dbName}`)
+    await world.finish(process.env.BENCH_KEEP === "1" || REUSE !== undefined)
   }
 }
 

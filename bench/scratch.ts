@@ -27,5 +27,14 @@ export const scratch = (name: string, overrides: Partial<AppSettings> = {}, exis
     // and every Redis key under the bench's prefix (streams of a million changes among them)
     await deleteRedisPrefix(redisUrl, prefix)
   }
-  return { dbName, dbUrl: dbUrl.toString(), prefix, redisUrl, config, drop }
+  /**
+   * The end of a run: the database dropped, or with `keep` left for a later run (BENCH_KEEP,
+   * BENCH_REUSE_DB), named in the output. The Redis keys go either way: a later run has a prefix of its own.
+   */
+  const finish = async (keep: boolean) => {
+    if (!keep) return drop()
+    console.log(`kept database ${dbName}`)
+    await deleteRedisPrefix(redisUrl, prefix)
+  }
+  return { dbName, dbUrl: dbUrl.toString(), prefix, redisUrl, config, drop, finish }
 }
