@@ -11,6 +11,7 @@ import { Reply, type ResponseHeaders, route } from "../http/Route.js"
 import type { Plan } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { planRoute } from "../routing/planRoute.js"
+import { type ChargeTurn, forEachInChargeOrder } from "../routing/chargeOrder.js"
 import { chargeRouting } from "../routing/routingQuota.js"
 import { savedRouteAnswer, storedAnswer } from "../routing/savedRouteAnswer.js"
 import { resolveTruck } from "../routing/truckProfiles.js"
@@ -52,14 +53,14 @@ const ownedRouteToShow = (id: string) =>
   })
 const notFound = { 404: { description: "No such route of yours, or its 30 minutes ran out" } }
 
-/** Routes of a batch planned at once on the worker that took it. */
+/** Routes of a batch planned at once on the worker that took it: one route's reads overlap the other's planning on its one core. */
 const BATCH_CONCURRENCY = 2
 
 /**
  * One routing call: the truck resolved, the calls charged (given back if planning fails), the
  * route planned and saved with its usage. The single call's answer, and each route of a batch.
  */
-const routeAndSave = (body: RouteRequest, headers: ResponseHeaders) =>
+const routeAndSave = (body: RouteRequest, headers: ResponseHeaders, turn?: ChargeTurn) =>
   Effect.gen(function* () {
     const auth = yield* RequestAuth
     const tollAlternative = (body.include ?? []).includes("toll_alternative")
@@ -68,7 +69,8 @@ const routeAndSave = (body: RouteRequest, headers: ResponseHeaders) =>
     }
     const truck = yield* resolveTruck(auth.customerId, body.truck)
     // toll_alternative computes a second route and counts as two calls (SPEC §8)
-    const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers)
+    if (turn) yield* turn.awaitTurn
+    const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers, turn?.settle).pipe(Effect.ensuring(turn?.passTurn ?? Effect.void))
     return yield* Effect.gen(function* () {
       const planned = yield* planRoute({ ...body, truck })
       const answer = { ...planned.answer, resolved_truck: truck }
@@ -120,8 +122,8 @@ export const routingRoutes = [
     handler: ({ body, headers }) =>
       Effect.gen(function* () {
         const t0 = performance.now()
-        const data = yield* Effect.forEach(body.routes, (req, index) =>
-          routeAndSave(req, headers).pipe(
+        const data = yield* forEachInChargeOrder(body.routes, BATCH_CONCURRENCY, (req, index, turn) =>
+          routeAndSave(req, headers, turn).pipe(
             Effect.map((a) => batchItem(index, req, a)),
             Effect.catchAllCause((cause) => Effect.gen(function* () {
               const failure = Cause.failureOption(cause)
@@ -129,9 +131,7 @@ export const routingRoutes = [
               if (known === null) yield* Effect.logError("a route of a batch failed unexpectedly", cause)
               const { error, code, docs_url } = (known?.body ?? { error: "internal error planning this route", docs_url: "/docs/errors#500" }) as { error: string; code?: string; docs_url?: string }
               return { index, status: known?.status ?? 500, ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}), error, ...(code !== undefined ? { code } : {}), ...(docs_url !== undefined ? { docs_url } : {}) }
-            }))),
-          // two at a time: one route's reads overlap the other's planning on this worker's one core
-          { concurrency: BATCH_CONCURRENCY })
+            }))))
         const succeeded = data.filter((d) => d.status === 200).length
         const calls = data.reduce((n, d) => n + ("route_id" in d ? d.calls : 0), 0)
         yield* Effect.logInfo(`route batch: ${succeeded} of ${data.length} planned in ${Math.round(performance.now() - t0)} ms, ${calls} routing calls`)

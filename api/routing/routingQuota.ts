@@ -61,9 +61,10 @@ export interface RoutingCharge {
 /**
  * Routing calls per plan (SPEC §8: a monthly bucket; refetching a saved route is free): takes
  * `cost` calls, atomically across API processes, and puts what is left in the answer's
- * headers. Cost 0 only reads. A full bucket is a 403 with its own code.
+ * headers. Cost 0 only reads. A full bucket is a 403 with its own code. `settle`, given by a
+ * batch, waits for its earlier routes to end before a refusal or a pack payment is final.
  */
-export const chargeRouting = (auth: AuthContext, cost: number, headers: ResponseHeaders) =>
+export const chargeRouting = (auth: AuthContext, cost: number, headers: ResponseHeaders, settle?: Effect.Effect<void>) =>
   Effect.gen(function* () {
     const redis = yield* Redis
     const sql = yield* SqlClient.SqlClient
@@ -76,12 +77,19 @@ export const chargeRouting = (auth: AuthContext, cost: number, headers: Response
     const take = (seeds: [number, number]) =>
       redis.use("routing quota", (c) => c.eval(TAKE, { keys, arguments: [String(cost), String(limit), String(cap ?? 0), String(seeds[0]), String(seeds[1]), ...ttls] }))
         .pipe(Effect.map((r) => (r as Array<number>).map(Number) as [number, number, number]))
-    let [status, month, day] = yield* take([-1, -1])
-    if (status === -1) {
+    const takeSeeded = Effect.gen(function* () {
+      const first = yield* take([-1, -1])
+      if (first[0] !== -1) return first
       const rows = yield* sql<{ period: string; calls: number }>`
         SELECT period, calls FROM routing_usage WHERE customer_id = ${auth.customerId} AND period IN (${p.month}, ${p.day})`
       const used = (period: string) => rows.find((r) => r.period === period)?.calls ?? 0
-      ;[status, month, day] = yield* take([used(p.month), used(p.day)])
+      return yield* take([used(p.month), used(p.day)])
+    })
+    let [status, month, day] = yield* takeSeeded
+    if (status !== 1 && settle !== undefined) {
+      // an earlier route of the batch still running may fail and give its calls back
+      yield* settle
+      ;[status, month, day] = yield* takeSeeded
     }
     headers.set("X-Routing-Quota-Limit", String(limit))
     headers.set("X-Routing-Quota-Remaining", String(Math.max(0, limit - month)))
