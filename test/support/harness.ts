@@ -40,11 +40,16 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"
     admin.search = ""
+    const t0 = performance.now()
     const c = new pg.Client({ connectionString: admin.toString() })
     await c.connect()
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined)
     await c.end()
+    const dropped = performance.now()
     await deleteRedisPrefix(redisUrl, prefix)
+    // a slow clean-up (an afterAll hook that timed out once on a loaded CI machine) says which part
+    const total = performance.now() - t0
+    if (total > 10_000) console.warn(`test clean-up of ${dbName} took ${Math.round(total)} ms: drop ${Math.round(dropped - t0)} ms, Redis keys ${Math.round(total - (dropped - t0))} ms`)
   }
   return { layer, cleanup, prefix, dbName, dbUrl: dbUrl.toString(), redisUrl }
 }
