@@ -212,7 +212,7 @@ const main = async () => {
     await api?.stop()
     await rt.dispose()
     // BENCH_KEEP=1 keeps the loaded database for a look at query plans
-    await world.finish(process.env.BENCH_KEEP === "1" || reuse !== undefined)
+    await world.finish(process.env.BENCH_KEEP === "1" || Boolean(reuse))
   }
 }
 

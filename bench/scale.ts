@@ -28,6 +28,7 @@ import { createClient } from "redis"
 import { createKey } from "../infra/admin/keys.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { decodeCatalogue, type SourceConfig } from "../pipeline/poll/SourceCatalogue.js"
+import { RedisStreams } from "../shared/bus/RedisStreams.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { CA_PROVINCES, US_STATES } from "../shared/domain/Jurisdictions.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
@@ -184,16 +185,9 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 2000))
       }
       // and everything it set off (history, analytics, the deliveries) drained from every group
-      const groups = createClient({ url: world.redisUrl })
-      await groups.connect()
-      const backlog = async () => {
-        const rows = await groups.sendCommand<Array<Array<string | number>>>(["XINFO", "GROUPS", `${world.prefix}:changes`]).catch(() => [])
-        return rows.reduce((n, r) => {
-          const f = new Map<string, string | number>()
-          for (let i = 0; i + 1 < r.length; i += 2) f.set(String(r[i]), r[i + 1])
-          return n + Number(f.get("lag") ?? 0) + Number(f.get("pending") ?? 0)
-        }, 0)
-      }
+      const streams = await rt.runPromise(Effect.provide(RedisStreams, RedisStreams.layer))
+      const backlog = async () =>
+        (await rt.runPromise(streams.groups)).reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0)
       while ((await backlog()) > 0) {
         if (Date.now() - firstStart > FIRST_ROUND_MIN * 60_000) throw new Error(`the first round's changes did not drain in ${FIRST_ROUND_MIN} minutes`)
         await new Promise((r) => setTimeout(r, 2000))
@@ -201,7 +195,6 @@ const main = async () => {
       const undelivered = async () => (await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`
         SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`)))[0].n
       while ((await undelivered()) > 0 && Date.now() - firstStart < FIRST_ROUND_MIN * 60_000) await new Promise((r) => setTimeout(r, 2000))
-      await groups.quit()
       log(`first round written and drained: ${fmt(expectedEvents)} events, the features and their deliveries in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`)
 
       // 2. the steady state
