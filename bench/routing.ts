@@ -316,7 +316,7 @@ const main = async () => {
   } finally {
     await api?.stop()
     await rt.dispose()
-    await world.finish(process.env.BENCH_KEEP === "1" || REUSE !== undefined)
+    await world.finish(process.env.BENCH_KEEP === "1" || Boolean(REUSE))
   }
 }
 
