@@ -48,8 +48,8 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
     const dropped = performance.now()
     await deleteRedisPrefix(redisUrl, prefix)
     // a slow clean-up (an afterAll hook that timed out once on a loaded CI machine) says which part
-    const total = performance.now() - t0
-    if (total > 10_000) console.warn(`test clean-up of ${dbName} took ${Math.round(total)} ms: drop ${Math.round(dropped - t0)} ms, Redis keys ${Math.round(total - (dropped - t0))} ms`)
+    const end = performance.now()
+    if (end - t0 > 10_000) console.warn(`test clean-up of ${dbName} took ${Math.round(end - t0)} ms: drop ${Math.round(dropped - t0)} ms, Redis keys ${Math.round(end - dropped)} ms`)
   }
   return { layer, cleanup, prefix, dbName, dbUrl: dbUrl.toString(), redisUrl }
 }
