@@ -25,6 +25,7 @@ import type { Change, EventChange, FeatureChange } from "../shared/domain/Change
 import type { EventObservation, EventType, Severity } from "../shared/domain/Event.js"
 import { fmt, pct, run, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
+import { seededRandom } from "./random.js"
 
 const N = Number(process.env.BENCH_EVENTS ?? 200_000)
 const HISTORY_PER_EVENT = 5
@@ -41,8 +42,7 @@ const JURISDICTIONS = ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA
 const TYPES: ReadonlyArray<EventType> = ["incident", "incident", "incident", "incident", "construction", "construction", "closure", "weather", "special_event", "advisory", "restriction"]
 const SEVERITIES: ReadonlyArray<Severity> = ["minor", "minor", "moderate", "major", "critical"]
 
-let seed = 11
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const rand = seededRandom(11)
 const iso = (ms: number) => new Date(ms).toISOString()
 const dec = (h: string) => BigInt("0x" + h).toString()
 

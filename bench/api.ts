@@ -28,6 +28,7 @@ import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { cellRows, insertCells } from "../pipeline/stages/materialize/applyFeatureChanges.js"
 import { SqlClient } from "@effect/sql"
+import { seededRandom } from "./random.js"
 
 const N = Number(process.env.BENCH_FEATURES ?? 1_000_000)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000)
@@ -38,8 +39,7 @@ const WORKERS = Number(process.env.API_WORKERS ?? availableParallelism())
 const TYPES = ["cameras", "weather_stations", "signs", "rest_areas", "truck_parking", "ev_charging", "bridge_clearances", "weight_restrictions", "weigh_stations", "truck_restrictions"]
 const JURISDICTIONS = ["WA", "OR", "CA", "NV", "ID", "MT", "WY", "UT", "AZ", "CO", "NM", "TX", "OK", "KS", "NE", "SD", "ND", "MN", "IA", "MO", "IL", "WI", "MI", "IN", "OH", "KY", "TN", "GA", "FL", "NC", "VA", "PA", "NY", "ON", "QC", "BC", "AB"]
 
-let seed = 7
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const rand = seededRandom(7)
 
 /** Points over the lower 48 and southern Canada, denser toward the east like real road networks. */
 const point = () => ({ lat: 26 + rand() * 28, lng: -124 + Math.sqrt(rand()) * 56 })

@@ -23,6 +23,7 @@ import { baseLayer } from "../shared/db/BaseLive.js"
 import { cellsOf } from "../shared/geo/h3cells.js"
 import { fmt, pct, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
+import { seededRandom } from "./random.js"
 
 const EVENTS = Number(process.env.BENCH_MAP_EVENTS ?? 50_000)
 const FEATURES = Number(process.env.BENCH_MAP_FEATURES ?? 50_000)
@@ -35,8 +36,7 @@ const SEVERITIES = ["minor", "moderate", "major", "critical"]
 const FEATURE_TYPES = ["cameras", "truck_parking"]
 const JURISDICTIONS = ["WA", "OR", "CA", "TX", "IA", "IL", "NY", "PA", "FL", "ON", "QC", "BC"]
 
-let seed = 11
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const rand = seededRandom(11)
 const point = () => ({ lat: 26 + rand() * 28, lng: -124 + Math.sqrt(rand()) * 56 })
 
 const load = (sql: SqlClient.SqlClient) =>

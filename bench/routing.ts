@@ -33,6 +33,7 @@ import { violatedLimits } from "../shared/routing/network/roadLimits.js"
 import { cpuMeter } from "./cpu.js"
 import { fmt, pct, run, startApi } from "./measure.js"
 import { scratch } from "./scratch.js"
+import { seededRandom } from "./random.js"
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 1000)
 const FEATURES = Number(process.env.BENCH_FEATURES ?? 1_000_000)
@@ -44,8 +45,7 @@ const REEVAL_S = Number(process.env.BENCH_REEVAL_S ?? 30)
 const BATCH_SIZE = 100
 const MAX_KM = 3000
 
-let seed = 23
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const rand = seededRandom(23)
 const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rand() * xs.length)]
 
 const net = RoadNetwork.decode(readFileSync(new URL("../infra/network/us-ca.network.json.gz", import.meta.url)))
