@@ -159,39 +159,32 @@ const main = async () => {
     }
     // warm both paths (plans, reference data, Postgres buffers)
     for (const s of scenarios) for (let i = 0; i < 20; i++) await get(s.make().path)
-    // The floor replays recorded statements in a warm client; the API side is measured as a server
-    // that has run a while: compiled by the JIT, its per-process cell facts filled. Each scenario is
-    // first asked WARM questions of its own kind, none of them timed, none of them timed again.
-    const warmUp = async (s: Scenario) => {
-      if (WARM <= 0) return
-      const warm = Array.from({ length: WARM }, () => s.make().path)
-      let w = 0
+    /** Each path asked once through the API, CONCURRENCY at a time (the same client as bench:load: lean, so the API's side is not charged for fetch()). */
+    const ask = async (paths: ReadonlyArray<string>, what: string) => {
+      let next = 0
       const r = await cannon({
-        url: new URL(base).origin, connections: CONCURRENCY, amount: WARM,
-        requests: [{ method: "GET", headers: { "X-API-Key": key }, setupRequest: (req) => ({ ...req, path: `${new URL(base).pathname}${warm[w++ % warm.length]}` }) }]
+        url: new URL(base).origin, connections: CONCURRENCY, amount: paths.length,
+        requests: [{ method: "GET", headers: { "X-API-Key": key }, setupRequest: (req) => ({ ...req, path: `${new URL(base).pathname}${paths[next++ % paths.length]}` }) }]
       })
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${s.name} warm-up: ${r.non2xx} answers other than 2xx, ${r.errors} errors`)
+      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${what}: ${r.non2xx} answers other than 2xx, ${r.errors} errors`)
+      return r
     }
     const pool = new pg.Pool({ connectionString: dbUrl.toString(), max: WORKERS * 10 })
     console.log(`\n${WORKERS} API workers; ${"scenario".padEnd(32)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"SQL p50/p99 ms".padStart(16)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)} ${"bare req/s".padStart(9)} ${"bare/SQL".padStart(9)}`)
     const figures: Record<string, number> = {}
     const cpuLines: Array<string> = []
     for (const s of scenarios) {
-      const asked = questions.get(s.key)!
-      let next = 0
-      await warmUp(s)
+      // The floor replays recorded statements in a warm client; the API side is measured as a server
+      // that has run a while: compiled by the JIT, its per-process cell facts filled. Each scenario is
+      // first asked WARM other questions of its kind, untimed.
+      if (WARM > 0) await ask(Array.from({ length: WARM }, () => s.make().path), `${s.name} warm-up`)
       // both sides meet these questions' pages equally warm (the database is larger than shared_buffers)
       await replayOnce(pool, floorSets.get(s.key)!, CONCURRENCY)
       const t0 = performance.now()
       const readBefore = await blocksRead(pool)
       let meter = cpuMeter()
-      // the same client as bench:load: lean, so the API's side is not charged for fetch()
-      const a = await cannon({
-        url: new URL(base).origin, connections: CONCURRENCY, amount: REQUESTS,
-        requests: [{ method: "GET", headers: { "X-API-Key": key }, setupRequest: (req) => ({ ...req, path: `${new URL(base).pathname}${asked[next++ % asked.length]}` }) }]
-      })
+      const a = await ask(questions.get(s.key)!, s.name)
       const apiCpu = meter()
-      if (a.non2xx > 0 || a.errors > 0) throw new Error(`${s.name}: ${a.non2xx} answers other than 2xx, ${a.errors} errors`)
       const apiRps = a.requests.total / (a.duration || 1)
       const readMid = await blocksRead(pool)
       meter = cpuMeter()
