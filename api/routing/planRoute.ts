@@ -82,8 +82,13 @@ export const planRoute = (req: PlanRequest) =>
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
       if (blocking.length === 0) break
-      const more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
-      const retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
+      let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
+      let retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
+      if (retry._tag === "Left") {
+        // every road past one of them may cut the origin or destination off: keep only the pieces they lie on
+        more = more.map((x) => ({ ...x, radius_m: 0 }))
+        retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
+      }
       if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
       exclusions.push(...more)
       avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
@@ -91,6 +96,11 @@ export const planRoute = (req: PlanRequest) =>
       placed0 = yield* placeHazards(found.routes[0], options, rows)
       hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
     }
+    // a hazard moved off in one round that a later route passes again was not avoided: it stays a warning only
+    const passed = new Set(hazards.warnings.map((w) => `${w.type}|${w.source_id}`))
+    const moved = avoided.filter((a) => !passed.has(`${a.warning_type}|${a.source_id}`))
+    avoided.length = 0
+    avoided.push(...moved)
     // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
     for (const l of found.limits_avoided ?? []) {
       avoided.push({ warning_type: LIMIT_WARNING[l.dimension], source_id: l.source ?? `network edge ${l.edge_key}`, title: l.title })
@@ -145,13 +155,14 @@ const trackOf = (r: EngineRoute, regions: ReadonlyArray<RegionLength>): RouteTra
 })
 
 /**
- * Where a hazard sits: around its own position (wide enough to reach the road it was found
- * beside), and the engine's key of the road piece under it on this route.
+ * Where a hazard sits: the engine's key of the road piece under it on this route, and every road
+ * within the hazard buffer of its position (a route along any of them would find it beside the
+ * road again: one round moves off it for good, not one road piece a round).
  */
 const exclusionAt = (route: EngineRoute, w: Warning, bufferM: number): Exclusion => {
   const g = w.geometry
   const [lng, lat] = g.type === "Point" ? (g.coordinates as [number, number]) : route.coordinates[Math.min(w.segment, route.coordinates.length - 1)]
-  return { lat, lng, radius_m: bufferM + 50, edge_key: route.segment_keys[w.segment] }
+  return { lat, lng, radius_m: bufferM, edge_key: route.segment_keys[w.segment] }
 }
 
 const shapeRoute = (r: EngineRoute, req: PlanRequest, tolls: TollTable | undefined, truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }) => {

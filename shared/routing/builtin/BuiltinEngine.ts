@@ -88,9 +88,10 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
   const route: RoutingEngineShape["route"] = (req) =>
     Effect.suspend(() => {
       const excluded = new Set<number>()
+      // the road piece named, and every road within the radius (a route along any of them passes the place)
       for (const x of req.exclusions) {
         if (x.edge_key !== undefined && /^\d+$/.test(x.edge_key) && Number(x.edge_key) < net.edgeCount) excluded.add(Number(x.edge_key))
-        else for (const e of graph.edgesNear(x.lat, x.lng, x.radius_m)) excluded.add(e)
+        for (const e of graph.edgesWithin(x.lat, x.lng, x.radius_m)) excluded.add(e)
       }
       // a point on a closed road still snaps there: the closure is then reported, not silently skipped
       const usable = (e: number) => !violates(net.props[net.edgeProp[e]], req)
@@ -117,7 +118,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         return b === 2
       }
       const isShunned = (k: number) => (shunned[k] === 0 ? (shunned[k] = avoided(net.props[k], req) ? 2 : 1) : shunned[k]) === 2
-      const rules = (avoidHard: boolean): SearchRules => ({
+      const rules = (avoidHard: boolean, withPenalties = true): SearchRules => ({
         blocked: (e) => {
           if (e < 0) return false
           const k = net.edgeProp[e]
@@ -126,7 +127,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         cost: (e, s) => {
           if (e < 0) return 0
           const extra = !avoidHard && isShunned(net.edgeProp[e]) ? AVOID_FALLBACK_PENALTY : 1
-          return penalty.size === 0 ? s * extra : s * (penalty.get(e) ?? 1) * extra
+          return penalty.size === 0 || !withPenalties ? s * extra : s * (penalty.get(e) ?? 1) * extra
         }
       })
       /**
@@ -135,7 +136,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
        * this truck breaks. Asked only when the search met a barred road at all.
        */
       const limitsAvoided = (chosen: ReadonlyArray<Piece>): Array<LimitAvoided> => {
-        const free = rules(hard)
+        const free = rules(hard, false)
         const unlimited = search({ ...free, blocked: (e) => e >= 0 && ((hard && isShunned(net.edgeProp[e])) || (excluded.size > 0 && excluded.has(e))) })
         if (!unlimited) return []
         const taken = new Set(chosen.map((p) => p.e))
@@ -166,8 +167,8 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         best = search(rules(false))
       }
       if (!best) return Effect.fail(new RouteNotFound({ message: "no route for this truck connects these points (closures, restrictions or avoid rules cut every way)" }))
-      // before the alternatives' penalties change the costs
-      const limits = metBarred ? limitsAvoided(best) : []
+      const chosen = best
+      const barredMet = metBarred
       const found = [best]
       const bestSeconds = best.reduce((t, p) => t + p.s, 0)
       // alternatives for plain origin → destination requests: penalize what is taken, search again
@@ -183,7 +184,16 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         })
         if (distinct && candS <= ALT_MAX_STRETCH * bestSeconds) found.push(cand)
       }
-      return Effect.succeed({ routes: found.map((pieces) => assemble(pieces, snaps[0]!)), credit: net.meta.credit, limits_avoided: limits })
+      // worked out when first read: a reroute round's answer is judged and dropped without them,
+      // and they cost a search of their own (without the alternatives' penalties)
+      let limits: Array<LimitAvoided> | undefined
+      return Effect.succeed({
+        routes: found.map((pieces) => assemble(pieces, snaps[0]!)),
+        credit: net.meta.credit,
+        get limits_avoided() {
+          return (limits ??= barredMet ? limitsAvoided(chosen) : [])
+        }
+      })
     })
 
   const edgeCovers = new EdgeCovers(net)

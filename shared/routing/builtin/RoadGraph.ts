@@ -1,7 +1,8 @@
 import KDBush from "kdbush"
 import { around } from "geokdbush"
 import FlatQueue from "flatqueue"
-import { haversineM } from "../geometry.js"
+import Flatbush from "flatbush"
+import { haversineM, metresToSegment } from "../geometry.js"
 import type { RoadNetwork } from "../network/NetworkFile.js"
 import { type Arcs, buildArcs } from "./arcs.js"
 import { pickLandmarks } from "./landmarks.js"
@@ -49,6 +50,33 @@ const span = (net: RoadNetwork, e: number, a: number, b: number) => {
   return m * net.meta.length_factor
 }
 
+/** Every line segment of the network in an R-tree (an edge of one shape point is a segment of its own). */
+const segmentsOf = (net: RoadNetwork) => {
+  const from: Array<number> = []
+  const to: Array<number> = []
+  for (let e = 0; e < net.edgeCount; e++) {
+    const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
+    if (last <= first) {
+      from.push(first)
+      to.push(first)
+    }
+    for (let j = first; j < last; j++) {
+      from.push(j)
+      to.push(j + 1)
+    }
+  }
+  // Flatbush wants one item at least; a network without edges gets a box no place is near
+  const index = new Flatbush(Math.max(1, from.length))
+  const { shapeLat: lat, shapeLng: lng } = net
+  for (let k = 0; k < from.length; k++) {
+    const [a, b] = [from[k], to[k]]
+    index.add(Math.min(lng[a], lng[b]), Math.min(lat[a], lat[b]), Math.max(lng[a], lng[b]), Math.max(lat[a], lat[b]))
+  }
+  if (from.length === 0) index.add(1e9, 1e9, 1e9, 1e9)
+  index.finish()
+  return { index, from: Uint32Array.from(from), to: Uint32Array.from(to) }
+}
+
 /**
  * The built-in engine's graph: the network's arcs in typed arrays (both directions unless
  * oneway), searched with A* on a flat binary heap (flatqueue). The heuristic is the larger of
@@ -62,6 +90,8 @@ export class RoadGraph {
   readonly topSpeedMs: number
   private readonly shapeIndex: KDBush
   private readonly shapeEdge: Uint32Array
+  /** one box per line segment of the network: segment k runs from shape point from[k] to to[k] of one edge */
+  private readonly segments: ReturnType<typeof segmentsOf>
   private readonly component: Int32Array
   private readonly mainComponent: number
   /** drive seconds between each landmark and every node over the network taken as two-way: node v's at v * count + l */
@@ -91,6 +121,7 @@ export class RoadGraph {
     this.shapeIndex = new KDBush(net.shapeLat.length)
     for (let j = 0; j < net.shapeLat.length; j++) this.shapeIndex.add(net.shapeLng[j], net.shapeLat[j])
     this.shapeIndex.finish()
+    this.segments = segmentsOf(net)
     this.landmarks = pickLandmarks(twoWay, net, this.component, this.mainComponent, LANDMARKS)
     // the destination is one more node, numbered nodeCount
     const n = net.nodeCount + 1
@@ -138,6 +169,24 @@ export class RoadGraph {
   /** edges with a shape point within radiusM of a place */
   edgesNear(lat: number, lng: number, radiusM: number): Array<number> {
     return [...new Set(around(this.shapeIndex, lng, lat, Infinity, radiusM / 1000).map((j) => this.shapeEdge[j]))]
+  }
+
+  /**
+   * Edges whose line passes within radiusM of a place: every road a route could take past it
+   * (shape points alone miss the middle of segments kilometres long).
+   */
+  edgesWithin(lat: number, lng: number, radiusM: number): Array<number> {
+    const { shapeLat, shapeLng } = this.net
+    const dLat = (radiusM + 1) / 110_574
+    const dLng = (radiusM + 1) / (111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)))
+    const out = new Set<number>()
+    const { index, from, to } = this.segments
+    for (const k of index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
+      const [a, b] = [from[k], to[k]]
+      const e = this.shapeEdge[a]
+      if (!out.has(e) && metresToSegment(lat, lng, shapeLat[a], shapeLng[a], shapeLat[b], shapeLng[b]) <= radiusM) out.add(e)
+    }
+    return [...out]
   }
 
   /** the part of edge e from shape point a to b, its seconds in proportion to its length */

@@ -1,0 +1,60 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { makeBuiltinEngine } from "../../../shared/routing/builtin/BuiltinEngine.js"
+import { RoadGraph } from "../../../shared/routing/builtin/RoadGraph.js"
+import { buildNetwork } from "../../../shared/routing/network/buildNetwork.js"
+import { RoadNetwork } from "../../../shared/routing/network/NetworkFile.js"
+import { FREE_ROAD, type RoadLine } from "../../../shared/routing/network/RoadLine.js"
+import type { Exclusion } from "../../../shared/routing/RoutingEngine.js"
+
+// at 40°N: 0.001° of latitude is 111 m; 1° of longitude 85 km
+const line = (ref: string, speed: number, coordinates: Array<[number, number]>): RoadLine => ({ props: { ...FREE_ROAD, class: "primary", speed_kph: speed, ref }, coordinates })
+/** I-1 runs W → E as one 85 km segment; F-2 beside it, 133 m north; US-3 a slow way round through the hills; B-4 under a low bridge. */
+const lines = [
+  line("I-1", 100, [[-100, 40], [-99, 40]]),
+  line("F-2", 90, [[-100, 40], [-99.9, 40.0012], [-99.1, 40.0012], [-99, 40]]),
+  line("US-3", 60, [[-100, 40], [-99.5, 40.3], [-99, 40]]),
+  // the fastest way of all, under a bridge too low for the test's truck
+  { ...line("B-4", 130, [[-100, 40], [-99.5, 39.95], [-99, 40]]), props: { ...FREE_ROAD, class: "motorway" as const, speed_kph: 130, ref: "B-4", max_height_m: 3.8, restriction_sources: { max_height_m: "test survey" } } }
+]
+const net = new RoadNetwork(buildNetwork(lines, { source: "t", credit: [], length_factor: 1 }))
+const graph = new RoadGraph(net)
+const engine = makeBuiltinEngine(net, graph)
+const edgesOf = (ref: string) => Array.from({ length: net.edgeCount }, (_, e) => e).filter((e) => net.props[net.edgeProp[e]].ref === ref)
+/** a closure between I-1 and F-2, 67 m from each, 42 km from the nearest shape point of either */
+const hazard = { lat: 40.0006, lng: -99.5 }
+const truck = { height_m: 4.1, weight_t: 36, hazmat: false }
+const refsOf = async (exclusions: Array<Exclusion>) => {
+  const a = await Effect.runPromise(engine.route({ points: [{ lat: 40, lng: -100 }, { lat: 40, lng: -99 }], truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions }))
+  return [...new Set(a.routes[0].sections.map((s) => s.summary))]
+}
+
+describe("exclusions reach every road past a place (shared/routing/builtin)", () => {
+  it("finds the roads whose line passes within the radius, in the middle of a long segment", () => {
+    expect(graph.edgesWithin(hazard.lat, hazard.lng, 100).sort()).toEqual([...edgesOf("I-1"), ...edgesOf("F-2")].sort())
+    expect(graph.edgesWithin(hazard.lat, hazard.lng, 50)).toEqual([])
+    // shape points alone see neither road there
+    expect(graph.edgesNear(hazard.lat, hazard.lng, 100)).toEqual([])
+  })
+
+  it("moves a route off every road within the radius at once, not one road piece a round", async () => {
+    expect(await refsOf([])).toEqual(["I-1"])
+    const [i1] = edgesOf("I-1")
+    // the road piece alone: the route takes the road beside it, past the same closure
+    expect(await refsOf([{ ...hazard, radius_m: 0, edge_key: String(i1) }])).toEqual(["F-2"])
+    // the piece and every road within the hazard buffer: the way round
+    expect(await refsOf([{ ...hazard, radius_m: 100, edge_key: String(i1) }])).toEqual(["US-3"])
+  })
+
+  it("works out the limits the truck was kept from when they are read, the same with alternatives asked", async () => {
+    const answer = (alternatives: number) => Effect.runPromise(engine.route({ points: [{ lat: 40, lng: -100 }, { lat: 40, lng: -99 }], truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives, exclusions: [] }))
+    const one = await answer(0)
+    expect(Object.getOwnPropertyDescriptor(one, "limits_avoided")?.get).toBeTypeOf("function")
+    expect(one.limits_avoided!.map((l) => [l.dimension, l.source])).toEqual([["height", "test survey"]])
+    expect(one.limits_avoided).toBe(one.limits_avoided)
+    // the alternatives' penalties, laid on the roads taken after the first search, leave them alone
+    const two = await answer(1)
+    expect(two.routes.length).toBe(2)
+    expect(two.limits_avoided).toEqual(one.limits_avoided)
+  })
+})
