@@ -22,6 +22,9 @@ const LIMIT_WARNING: Record<LimitAvoided["dimension"], string> = { height: "brid
 /** Rounds of "route, find what bars the truck on it, route around it". */
 const MAX_REROUTES = 3
 
+/** One hazard's identity among a request's warnings. */
+const hazardKey = (type: string, sourceId: string) => `${type}|${sourceId}`
+
 const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places
 
 /** A route request whose truck is whole (a saved profile merged in). */
@@ -72,7 +75,8 @@ export const planRoute = (req: PlanRequest) =>
     const rows = yield* hazardRows(featureTypesOf(evaluation))
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
-    const avoided: Array<{ warning_type: string; source_id: string; title: string }> = []
+    // barriers moved off, by hazardKey
+    const movedOff = new Map<string, { warning_type: string; source_id: string; title: string }>()
     let found = yield* engine.route(base).pipe(traced("routing search"))
     // while rerouting, the primary's arrivals count its rests taken where the hours run out
     // (the final judging below stops at the places to rest it finds)
@@ -80,7 +84,7 @@ export const planRoute = (req: PlanRequest) =>
     let placed0 = yield* placeHazards(found.routes[0], options, rows)
     let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
     for (let round = 0; round < MAX_REROUTES; round++) {
-      const blocking = hazards.warnings.filter((w) => w.blocking && !avoided.some((a) => a.source_id === w.source_id && a.warning_type === w.type))
+      const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)))
       if (blocking.length === 0) break
       let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
       let retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
@@ -91,20 +95,18 @@ export const planRoute = (req: PlanRequest) =>
       }
       if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
       exclusions.push(...more)
-      avoided.push(...blocking.map((w) => ({ warning_type: w.type, source_id: w.source_id, title: w.title })))
+      for (const w of blocking) movedOff.set(hazardKey(w.type, w.source_id), { warning_type: w.type, source_id: w.source_id, title: w.title })
       found = retry.right
       placed0 = yield* placeHazards(found.routes[0], options, rows)
       hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
     }
-    // a hazard moved off in one round that a later route passes again was not avoided: it stays a warning only
-    const passed = new Set(hazards.warnings.map((w) => `${w.type}|${w.source_id}`))
-    const moved = avoided.filter((a) => !passed.has(`${a.warning_type}|${a.source_id}`))
-    avoided.length = 0
-    avoided.push(...moved)
-    // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
-    for (const l of found.limits_avoided ?? []) {
-      avoided.push({ warning_type: LIMIT_WARNING[l.dimension], source_id: l.source ?? `network edge ${l.edge_key}`, title: l.title })
-    }
+    // a barrier moved off in one round that a later route passes again was not avoided: it stays a warning only
+    for (const w of hazards.warnings) movedOff.delete(hazardKey(w.type, w.source_id))
+    const avoided = [
+      ...movedOff.values(),
+      // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
+      ...(found.limits_avoided ?? []).map((l) => ({ warning_type: LIMIT_WARNING[l.dimension], source_id: l.source ?? `network edge ${l.edge_key}`, title: l.title }))
+    ]
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
     const candidates = [...found.routes]
     if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
