@@ -16,6 +16,7 @@ import { type PortalAssets, servePortal } from "./portal/servePortal.js"
 import { metricsEndpoint, requestMetrics } from "./routes/metrics.js"
 import type { ApiRuntime } from "./runtime.js"
 import type { ReadReplicasShape } from "./db/ReadReplicas.js"
+import type { StandingBarriersShape } from "./routing/standingBarriers.js"
 
 /** Largest request body any endpoint accepts. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -31,6 +32,8 @@ export interface AppOptions {
   readonly cache?: SharedAnswers | undefined
   /** where data reads may go (DATABASE_READ_URL); none: every read on the primary */
   readonly replicas?: ReadReplicasShape | undefined
+  /** this worker's barriers known ahead of routes (for a metric) */
+  readonly barriers?: StandingBarriersShape | undefined
 }
 
 /** Middleware order lives here and only here. */
@@ -38,7 +41,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   const startedAt = options.startedAt ?? Date.now()
   const app = new Koa()
   app.proxy = false
-  const metrics = makeMetrics(rt, options.cache, options.replicas)
+  const metrics = makeMetrics(rt, options.cache, options.replicas, options.barriers)
   app.use(requestMetrics(metrics))
   app.use(errorMiddleware)
   app.use(metricsEndpoint(metrics, options.metricsToken))

@@ -13,6 +13,7 @@ import { makeResponseCache } from "./cache/ResponseCache.js"
 import type { SharedAnswers } from "./http/mountRoutes.js"
 import { ReadReplicas, ReadReplicasLive } from "./db/ReadReplicas.js"
 import { tracingOn } from "../shared/observability/Tracing.js"
+import { StandingBarriers, StandingBarriersLive } from "./routing/standingBarriers.js"
 
 /** How long an idle keep-alive connection is kept open: longer than load balancers' usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000
@@ -26,7 +27,10 @@ export interface ApiServerOptions {
 }
 
 export const ApiServerLive = (options: ApiServerOptions = {}) =>
-  Layer.provide(serverLayer(options), Layer.mergeAll(Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer), ReadReplicasLive))
+  Layer.provide(serverLayer(options), Layer.mergeAll(
+    Layer.provideMerge(StandingBarriersLive, Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer)),
+    ReadReplicasLive
+  ))
 
 const serverLayer = (options: ApiServerOptions) =>
   Layer.scopedDiscard(
@@ -40,8 +44,9 @@ const serverLayer = (options: ApiServerOptions) =>
       let ownUrl = `http://localhost:${options.port || config.port}`
       const cache: SharedAnswers | undefined = config.responseCache ? makeResponseCache() : undefined
       const replicas = yield* ReadReplicas
+      const barriers = yield* StandingBarriers
       if (cache || replicas.configured) yield* invalidationFeed(cache, replicas.announced)
-      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache, replicas })
+      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache, replicas, barriers })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {
           const s = app.listen(options.port ?? config.port, "0.0.0.0")

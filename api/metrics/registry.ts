@@ -4,6 +4,7 @@ import { type PublishedSeries, workerSnapshots, writeWorkerMetrics } from "../..
 import type { ApiRuntime } from "../runtime.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
+import type { StandingBarriersShape } from "../routing/standingBarriers.js"
 import type { ReadReplicasShape } from "../db/ReadReplicas.js"
 import { operationsSnapshot, type OperationsSnapshot } from "./operationsSnapshot.js"
 
@@ -17,7 +18,7 @@ const PUBLISH_EVERY_MS = 5000
  * (requests, latency, shared answers) are labelled `worker` and published to Redis like the
  * pipeline's: whichever worker answers shows every worker's series, and rates stay whole.
  */
-export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">, replicas?: ReadReplicasShape) => {
+export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">, replicas?: ReadReplicasShape, barriers?: Pick<StandingBarriersShape, "size">) => {
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry, prefix: "api_" })
   const self = `api-${process.pid}`
@@ -64,6 +65,13 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
     new client.Gauge({
       name: "api_response_cache_bytes", help: "Bytes of shared answers held by this worker", registers: [own],
       collect() { this.set(cache.stats().bytes) }
+    })
+  }
+
+  if (barriers) {
+    new client.Gauge({
+      name: "api_routing_standing_barriers", help: "Closures and truck-barring structures this worker's route planner knows ahead of any route; -1 until loaded", registers: [own],
+      collect() { this.set(barriers.size()) }
     })
   }
 

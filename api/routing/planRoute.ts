@@ -1,7 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
-import { type EngineRequest, type EngineRoute, type Exclusion, type LimitAvoided, type RegionLength, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
+import { type EngineAnswer, type EngineRequest, type EngineRoute, type Exclusion, type LimitAvoided, type RegionLength, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
 import { mileageByState, regionLengths } from "../../shared/routing/stateMiles.js"
 import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "../schemas/routing.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
@@ -15,6 +15,8 @@ import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shar
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
 import { traced } from "../../shared/observability/Tracing.js"
+import type { BarrierQuery } from "../../shared/routing/hazards/barrierIndex.js"
+import { StandingBarriers } from "./standingBarriers.js"
 
 /** The warning type a network limit would have raised. */
 const LIMIT_WARNING: Record<LimitAvoided["dimension"], string> = { height: "bridge_clearance", weight: "weight_restriction", length: "truck_restriction", axles: "truck_restriction", hazmat: "truck_restriction", trucks: "truck_restriction" }
@@ -81,17 +83,32 @@ export const planRoute = (req: PlanRequest) =>
     // while rerouting, the primary's arrivals count its rests taken where the hours run out
     // (the final judging below stops at the places to rest it finds)
     const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
+    // barriers known ahead: every one that bars this truck for the whole trip is kept off in any
+    // search after the first, with no reads and no rounds for them; when the best route meets
+    // one, one search moves it off them all. What is left, or came after the worker's last
+    // look, the rounds below find on the route
+    const standing = yield* standingBarriers(found, options, (r) => (arrival(r) ?? ((s: number) => departureMs + s * 1000))(r.duration_s))
+    let planned: EngineRequest = standing ? { ...base, excluded_keys: standing.keys } : base
+    if (standing && standing.met.length > 0) {
+      const kept = yield* Effect.either(engine.route(planned))
+      if (kept._tag === "Right") {
+        found = kept.right
+        for (const b of standing.met) movedOff.set(hazardKey(b.warning_type, b.source_id), b)
+      } else planned = base // keeping off them all leaves no way through: the rounds take them one by one
+    }
     let placed0 = yield* placeHazards(found.routes[0], options, rows)
     let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
     for (let round = 0; round < MAX_REROUTES; round++) {
       const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)))
       if (blocking.length === 0) break
       let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
-      let retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
+      let retry = yield* Effect.either(engine.route({ ...planned, exclusions: [...exclusions, ...more] }))
       if (retry._tag === "Left") {
-        // every road past one of them may cut the origin or destination off: keep only the pieces they lie on
+        // every road past one of them may cut the origin or destination off: keep only the pieces they
+        // lie on, and the barriers known ahead no longer
         more = more.map((x) => ({ ...x, radius_m: 0 }))
-        retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
+        planned = base
+        retry = yield* Effect.either(engine.route({ ...planned, exclusions: [...exclusions, ...more] }))
       }
       if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
       exclusions.push(...more)
@@ -110,7 +127,7 @@ export const planRoute = (req: PlanRequest) =>
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
     const candidates = [...found.routes]
     if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
-      const free = yield* Effect.either(engine.route({ ...base, alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
+      const free = yield* Effect.either(engine.route({ ...planned, alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
       if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
     }
     // state miles: the network's own where it knows them; the polygons are read only when it does not
@@ -140,6 +157,32 @@ export const planRoute = (req: PlanRequest) =>
     // a refetch judges `placed` again as long as no change has touched these res-5 cells since xmin
     return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
   }).pipe(traced("routing plan"))
+
+/**
+ * How long after departure a barrier must stay in force to be kept off ahead: twice the time the
+ * unhindered route takes to arrive (its rests included) and six hours more. A barrier that may
+ * lift before the truck gets there is left to the rounds, which judge it at the arrival time.
+ */
+const horizonMs = (arriveMs: number, departureMs: number) => departureMs + 2 * (arriveMs - departureMs) + 6 * 3_600_000
+
+/**
+ * The worker's standing barriers (StandingBarriers) that bar this truck for the whole trip, as
+ * the engine's road pieces to keep off, and those the best route meets (what a search kept off
+ * them avoided). Undefined when the worker has no index yet or none bars the truck.
+ */
+const standingBarriers = (first: EngineAnswer, o: HazardOptions, arriveMs: (r: EngineRoute) => number) =>
+  Effect.gen(function* () {
+    const service = yield* Effect.serviceOption(StandingBarriers)
+    const index = Option.isSome(service) ? yield* service.value.current : undefined
+    if (!index || index.size === 0) return undefined
+    const q: BarrierQuery = {
+      truck: o.truck, clearancePadM: o.clearancePadM, bufferM: o.bufferM, skipTemporal: o.skipTemporal,
+      fromMs: o.departureMs, toMs: horizonMs(arriveMs(first.routes[0]), o.departureMs)
+    }
+    const keys = index.keysOf(index.barring(q), o.bufferM)
+    if (keys.length === 0) return undefined
+    return { keys, met: index.along(new Set(first.routes[0].segment_keys), q).map((b) => index.avoided(b, q)) }
+  })
 
 const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosInput => {
   const { ruleset: _r, ...counters } = h

@@ -19,6 +19,7 @@ import streamGroups from "./migrations/0015_stream_groups.js"
 import portal from "./migrations/0016_portal.js"
 import savedRouteLz4 from "./migrations/0017_saved_route_lz4.js"
 import deliveryTrace from "./migrations/0018_delivery_trace.js"
+import standingBarriers from "./migrations/0019_standing_barriers.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -39,7 +40,8 @@ export const MIGRATIONS = {
   "0015_stream_groups": streamGroups,
   "0016_portal": portal,
   "0017_saved_route_lz4": savedRouteLz4,
-  "0018_delivery_trace": deliveryTrace
+  "0018_delivery_trace": deliveryTrace,
+  "0019_standing_barriers": standingBarriers
 }
 
 const run = Migrator.make({})

@@ -30,6 +30,8 @@ export interface EngineRequest {
   /** extra routes wanted besides the best one (0–3) */
   readonly alternatives: number
   readonly exclusions: ReadonlyArray<Exclusion>
+  /** the engine's keys of road pieces the route must not use (barriers known ahead, see StandingBarriers); an engine without keys ignores them */
+  readonly excluded_keys?: ReadonlyArray<string>
 }
 
 /** A run of the route along one road (and toll system). */
@@ -121,7 +123,15 @@ export interface RoutingEngineShape {
    * it cannot say, and the caller covers the route's line itself.
    */
   readonly covers?: (segmentKeys: ReadonlyArray<string>, bufferM: number) => ReadonlyArray<string> | undefined
+  /**
+   * Where places lie on the engine's own road pieces, once its network is loaded (loading it if
+   * need be); absent for an engine that names no pieces (Valhalla).
+   */
+  readonly edgeLocator?: Effect.Effect<EdgeLocator, EngineUnavailable>
 }
+
+/** The engine's keys of the road pieces whose line passes within `radiusM` of a place, each with its distance in metres. */
+export type EdgeLocator = (lat: number, lng: number, radiusM: number) => ReadonlyMap<string, number>
 
 /** The routing seam: the built-in graph or Valhalla, chosen by ROUTING_ENGINE. */
 export class RoutingEngine extends Context.Tag("shared/RoutingEngine")<RoutingEngine, RoutingEngineShape>() {}

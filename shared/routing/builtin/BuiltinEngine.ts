@@ -4,7 +4,7 @@ import { haversineM } from "../geometry.js"
 import { RoadNetwork } from "../network/NetworkFile.js"
 import type { RoadProps } from "../network/RoadLine.js"
 import { limitSource, limitTitle, violatedLimits } from "../network/roadLimits.js"
-import { EngineUnavailable, type EngineRequest, type LimitAvoided, type EngineRoute, type EngineSection, type RegionLength, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
+import { type EdgeLocator, EngineUnavailable, type EngineRequest, type LimitAvoided, type EngineRoute, type EngineSection, type RegionLength, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
 import { EdgeCovers } from "./edgeCovers.js"
 import { type Piece, RoadGraph, type SearchRules, type Snap } from "./RoadGraph.js"
 
@@ -92,6 +92,10 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       for (const x of req.exclusions) {
         if (x.edge_key !== undefined && /^\d+$/.test(x.edge_key) && Number(x.edge_key) < net.edgeCount) excluded.add(Number(x.edge_key))
         for (const e of graph.edgesWithin(x.lat, x.lng, x.radius_m)) excluded.add(e)
+      }
+      for (const k of req.excluded_keys ?? []) {
+        const e = Number(k)
+        if (Number.isInteger(e) && e >= 0 && e < net.edgeCount) excluded.add(e)
       }
       // a point on a closed road still snaps there: the closure is then reported, not silently skipped
       const usable = (e: number) => !violates(net.props[net.edgeProp[e]], req)
@@ -197,7 +201,12 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
     })
 
   const edgeCovers = new EdgeCovers(net)
-  return { name: "builtin", route, covers: (keys, bufferM) => edgeCovers.union(keys, bufferM) }
+  const locate: EdgeLocator = (lat, lng, radiusM) => {
+    const out = new Map<string, number>()
+    for (const [e, d] of graph.edgeDistances(lat, lng, radiusM)) out.set(String(e), d)
+    return out
+  }
+  return { name: "builtin", route, covers: (keys, bufferM) => edgeCovers.union(keys, bufferM), edgeLocator: Effect.succeed(locate) }
 }
 
 /**
@@ -219,6 +228,7 @@ export const builtinEngineLayer = (file: string, preload: boolean) =>
     return {
       name: "builtin",
       route: (req) => Effect.flatMap(load, (engine) => (loaded = engine).route(req)),
-      covers: (keys, bufferM) => loaded?.covers?.(keys, bufferM)
+      covers: (keys, bufferM) => loaded?.covers?.(keys, bufferM),
+      edgeLocator: Effect.flatMap(load, (engine) => (loaded = engine).edgeLocator!)
     } satisfies RoutingEngineShape
   }))

@@ -176,17 +176,23 @@ export class RoadGraph {
    * (shape points alone miss the middle of segments kilometres long).
    */
   edgesWithin(lat: number, lng: number, radiusM: number): Array<number> {
+    return [...this.edgeDistances(lat, lng, radiusM).keys()]
+  }
+
+  /** Edges whose line passes within radiusM of a place, each with its nearest distance in metres. */
+  edgeDistances(lat: number, lng: number, radiusM: number): Map<number, number> {
     const { shapeLat, shapeLng } = this.net
     const dLat = (radiusM + 1) / 110_574
     const dLng = (radiusM + 1) / (111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)))
-    const out = new Set<number>()
+    const out = new Map<number, number>()
     const { index, from, to } = this.segments
     for (const k of index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
       const [a, b] = [from[k], to[k]]
       const e = this.shapeEdge[a]
-      if (!out.has(e) && metresToSegment(lat, lng, shapeLat[a], shapeLng[a], shapeLat[b], shapeLng[b]) <= radiusM) out.add(e)
+      const d = metresToSegment(lat, lng, shapeLat[a], shapeLng[a], shapeLat[b], shapeLng[b])
+      if (d <= radiusM && !(d >= (out.get(e) ?? Infinity))) out.set(e, d)
     }
-    return [...out]
+    return out
   }
 
   /** the part of edge e from shape point a to b, its seconds in proportion to its length */

@@ -41,7 +41,7 @@ export const atLeast = (s: Severity, min: Severity) => SEVERITY_RANK[s] >= SEVER
 
 const STATION_TYPES: Record<string, WarningType> = { weigh_stations: "weigh_station", inspection_stations: "inspection_station" }
 /** Feature types whose warnings can bar a truck (closures are the events that can). */
-const BLOCKING_FEATURE_TYPES: ReadonlySet<string> = new Set(["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions"])
+export const BLOCKING_FEATURE_TYPES: ReadonlySet<string> = new Set(["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions"])
 /** Feature types whose warnings can be critical: a change to one may matter to a monitored route. */
 export const CRITICAL_FEATURE_TYPES = [...BLOCKING_FEATURE_TYPES, "rail_crossings"]
 export const HAZARD_FEATURE_TYPES = [...CRITICAL_FEATURE_TYPES, ...Object.keys(STATION_TYPES)]
@@ -76,8 +76,19 @@ export interface TruckView {
   readonly hazmat: boolean
 }
 
+/** A weight restriction's limit in tonnes (the WZDx adapter writes short tons). */
+export const weightLimitOf = (props: Record<string, unknown>) => {
+  const shortTons = num(props.weight_limit_tons)
+  return shortTons !== undefined ? Math.round(shortTons * SHORT_TON_T * 100) / 100 : num(props.max_weight_t)
+}
+
+/** Warning titles, shared with what a route is moved off ahead (StandingBarriers): one barrier reads the same in both. */
+export const clearanceTitle = (clearance: number, name: string) => `Low clearance ${clearance.toFixed(2)} m: ${name}`
+export const weightTitle = (limit: number, name: string) => `Weight limit ${limit} t: ${name}`
+export const truckRestrictionTitle = (dimension: string, name: string) => `Truck restriction (${dimension}): ${name}`
+
 /** Dimensions a truck restriction record bars this truck on, one entry per violated dimension. */
-const violatedDimensions = (p: Record<string, unknown>, t: TruckView): Array<{ dimension: string; limit: number | null; truck: number | null }> => {
+export const violatedDimensions = (p: Record<string, unknown>, t: TruckView): Array<{ dimension: string; limit: number | null; truck: number | null }> => {
   const out: Array<{ dimension: string; limit: number | null; truck: number | null }> = []
   const list = Array.isArray(p.restrictions) ? (p.restrictions as Array<Record<string, unknown>>) : []
   for (const r of list) {
@@ -203,21 +214,20 @@ export const judgeHazards = (route: RouteTrack, o: HazardOptions, nowMs: number,
       case "bridge_clearances": case "bridges": {
         const clearance = clearanceOf(props)
         if (clearance === undefined || clearance >= heightLimit) break
-        warn(f, pf, atMs, "bridge_clearance", "critical", true, `Low clearance ${clearance.toFixed(2)} m: ${f.name}`, f.description,
+        warn(f, pf, atMs, "bridge_clearance", "critical", true, clearanceTitle(clearance, f.name), f.description,
           { feature_id: f.id, clearance_m: clearance, truck_height_m: o.truck.height_m, clearance_pad_m: o.clearancePadM, facility_carried: props.facility_carried ?? null, feature_crossed: props.feature_crossed ?? f.name })
         break
       }
       case "weight_restrictions": {
-        const shortTons = num(props.weight_limit_tons)
-        const limit = shortTons !== undefined ? Math.round(shortTons * SHORT_TON_T * 100) / 100 : num(props.max_weight_t)
+        const limit = weightLimitOf(props)
         if (limit === undefined || o.truck.weight_t <= limit) break
-        warn(f, pf, atMs, "weight_restriction", "critical", true, `Weight limit ${limit} t: ${f.name}`, f.description,
+        warn(f, pf, atMs, "weight_restriction", "critical", true, weightTitle(limit, f.name), f.description,
           { feature_id: f.id, weight_limit_t: limit, truck_weight_t: o.truck.weight_t, restriction_type: props.restriction_type ?? null })
         break
       }
       case "truck_restrictions":
         for (const v of violatedDimensions(props, o.truck)) {
-          warn(f, pf, atMs, "truck_restriction", "critical", true, `Truck restriction (${v.dimension}): ${f.name}`, f.description,
+          warn(f, pf, atMs, "truck_restriction", "critical", true, truckRestrictionTitle(v.dimension, f.name), f.description,
             { feature_id: f.id, dimension: v.dimension, limit: v.limit, truck_value: v.truck, restriction: props.restriction ?? null })
         }
         break
