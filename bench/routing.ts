@@ -16,6 +16,7 @@
  * BENCH_REEVAL_RATE and BENCH_REEVAL_S the refetch load;
  * BENCH_KEEP=1 keeps the database, BENCH_REUSE_DB=<name> runs on a kept one without loading.
  */
+import { availableParallelism } from "node:os"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { readFileSync } from "node:fs"
@@ -36,6 +37,8 @@ import { scratch } from "./scratch.js"
 import { seededRandom } from "./random.js"
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 1000)
+/** the API's worker processes (API_WORKERS, default the core count, as the API itself reads it) */
+const WORKERS = Number(process.env.API_WORKERS || availableParallelism())
 const FEATURES = Number(process.env.BENCH_FEATURES ?? 1_000_000)
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000)
 const DIJKSTRA_PAIRS = Number(process.env.BENCH_DIJKSTRA_PAIRS ?? 100)
@@ -136,6 +139,27 @@ const pairs = (graph: RoadGraph) => {
   return out
 }
 
+/** the API's /metrics is off without a token: the bench sets one of its own */
+const METRICS_TOKEN = "bench-routing"
+
+/**
+ * Waits until every API worker has loaded its barriers known ahead (the workers' published
+ * `api_routing_standing_barriers`, -1 while loading), as a server that has run a while has.
+ */
+const standingBarriersLoaded = async (base: string) => {
+  const t0 = performance.now()
+  for (;;) {
+    const text = await fetch(`${base.replace(/\/api\/v1$/, "")}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text(), () => "")
+    const values = [...text.matchAll(/^api_routing_standing_barriers\{[^}]*\} (-?\d+)/gm)].map((m) => Number(m[1]))
+    if (values.length >= WORKERS && values.every((v) => v >= 0)) {
+      console.log(`barriers known ahead loaded by ${values.length} workers (${values.join(", ")}) in ${((performance.now() - t0) / 1000).toFixed(1)} s after the first route`)
+      return
+    }
+    if (performance.now() - t0 > 300_000) throw new Error(`the API's workers did not load their barriers known ahead in 5 minutes: ${values.join(", ") || "no series"}`)
+    await new Promise((r) => setTimeout(r, 1000))
+  }
+}
+
 /** BENCH_REUSE_DB=<name>: a database a BENCH_KEEP=1 run left, loaded already */
 const REUSE = process.env.BENCH_REUSE_DB
 
@@ -185,7 +209,7 @@ const main = async () => {
     } else console.log(`reusing the loaded database ${REUSE}`)
     // the bench measures the service, not the plan's per-minute limit (100 refetches a second exceed it)
     const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "bench@example.com", rateLimitRpm: 1_000_000 }))
-    api = await startApi(world.dbUrl, world.prefix)
+    api = await startApi(world.dbUrl, world.prefix, { METRICS_TOKEN })
     const post = async (i: number, hos = false) => {
       const [origin, destination] = od[i]
       const truck = { profile: "tractor", weight_t: 36, height_m: 4.1, ...(hos ? { hos: { ruleset: "us" } } : {}) }
@@ -200,6 +224,7 @@ const main = async () => {
       return (await r.json()) as { route_id: string; hazard_count: number; avoided: Array<unknown>; routes: Array<{ hos?: Array<unknown> }> }
     }
     await post(0) // the API loads its network on start; this waits for it
+    await standingBarriersLoaded(api.base)
     const hazards: Array<number> = []
     let avoided = 0
     let w = 0

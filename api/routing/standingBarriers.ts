@@ -38,7 +38,7 @@ const FEATURE_FIELDS = "id, source_id, name, feature_type, latitude, longitude, 
  * live closures all at once (there are few). An engine that names no road pieces (Valhalla) gets
  * no index. A failed read is logged and tried again; the index in hand stays in use meanwhile.
  */
-export const StandingBarriersLive = Layer.scoped(StandingBarriers, Effect.gen(function* () {
+export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarriers, Effect.gen(function* () {
   const engine = yield* RoutingEngine
   const sql = yield* SqlClient.SqlClient
   const config = yield* AppConfig
@@ -52,24 +52,25 @@ export const StandingBarriersLive = Layer.scoped(StandingBarriers, Effect.gen(fu
     const t0 = performance.now()
     const fresh = new BarrierIndex()
     const since = yield* clock
-    let rows = 0
+    let read = 0
     for (const type of types) {
       let after = "0"
       for (;;) {
-        const page = yield* sql<BarrierRow & { seq: string }>`
-          SELECT ${sql.literal(FEATURE_FIELDS)}, seq::text AS seq FROM features
-          WHERE feature_type = ${type} AND is_active AND seq > ${after}::bigint ORDER BY seq LIMIT ${PAGE}`
-        for (const r of page) {
+        // ordered by the column: an output named seq (text) would sort as text
+        const rows = yield* sql<BarrierRow & { page_seq: string }>`
+          SELECT ${sql.literal(FEATURE_FIELDS)}, seq::text AS page_seq FROM features
+          WHERE feature_type = ${type} AND is_active AND seq > ${after}::bigint ORDER BY features.seq LIMIT ${page}`
+        for (const r of rows) {
           const b = placeBarrier(sourceOf(r), locate)
           if (b) fresh.put(b)
         }
-        rows += page.length
-        if (page.length < PAGE) break
-        after = page[page.length - 1].seq
+        read += rows.length
+        if (rows.length < page) break
+        after = rows[rows.length - 1].page_seq
       }
     }
     const closures = yield* refreshClosures(fresh, locate, new Map())
-    yield* Effect.logInfo(`standing barriers: ${fresh.size} placed from ${rows} structures and ${closures.size} live closures in ${Math.round(performance.now() - t0)} ms`)
+    yield* Effect.logInfo(`standing barriers: ${fresh.size} placed from ${read} structures and ${closures.size} live closures in ${Math.round(performance.now() - t0)} ms`)
     return { fresh, since, closures }
   })
 
@@ -112,12 +113,13 @@ export const StandingBarriersLive = Layer.scoped(StandingBarriers, Effect.gen(fu
     index = loaded.fresh
     let since = loaded.since
     let closures = loaded.closures
-    yield* Effect.repeat(Effect.gen(function* () {
+    yield* Effect.forever(Effect.gen(function* () {
+      yield* Effect.sleep(Duration.millis(BARRIER_REFRESH_MS))
       const at = yield* clock
       yield* changedSince(index!, locate, since)
       closures = yield* refreshClosures(index!, locate, closures)
       since = at
-    }).pipe(Effect.catchAll((e) => Effect.logWarning(`standing barriers not refreshed: ${String(e)}`))), Schedule.spaced(Duration.millis(BARRIER_REFRESH_MS)))
+    }).pipe(Effect.catchAll((e) => Effect.logWarning(`standing barriers not refreshed: ${String(e)}`))))
   }).pipe(
     Effect.tapError((e) => Effect.logWarning(`standing barriers not loaded (routes are planned by rounds alone): ${String(e)}`)),
     Effect.retry(Schedule.exponential("1 second").pipe(Schedule.union(Schedule.spaced("1 minute")))),
@@ -130,3 +132,5 @@ export const StandingBarriersLive = Layer.scoped(StandingBarriers, Effect.gen(fu
     size: () => index?.size ?? -1
   }
 }))
+
+export const StandingBarriersLive = standingBarriersLayer()

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { planRoute, type PlanRequest } from "../../api/routing/planRoute.js"
-import { BARRIER_REFRESH_MS, StandingBarriers, StandingBarriersLive } from "../../api/routing/standingBarriers.js"
+import { BARRIER_REFRESH_MS, StandingBarriers, standingBarriersLayer } from "../../api/routing/standingBarriers.js"
 import { diffFeaturePoll } from "../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { builtinEngineLayer } from "../../shared/routing/builtin/BuiltinEngine.js"
@@ -37,13 +37,15 @@ const bridge = (k: number, clearance = 3.9) => feature(`low-${k}`, {
 })
 const request: PlanRequest = { origin: A, destination: B, truck: { profile: "tractor", height_m: 4.1, weight_t: 36 } }
 
-const env = makeTestEnv({ routingNetworkFile: networkFile, routingPreload: true })
+// loaded on the first ask, after beforeAll has written the bridges
+const env = makeTestEnv({ routingNetworkFile: networkFile, routingPreload: false })
 const calls: Array<EngineRequest> = []
 /** the real engine, its requests recorded */
 const recorded = Layer.effect(RoutingEngine, Effect.map(RoutingEngine, (e) => ({ ...e, route: (req: EngineRequest) => Effect.suspend(() => { calls.push(req); return e.route(req) }) }))).pipe(
   Layer.provide(builtinEngineLayer(networkFile, true))
 )
-const withIndex = ManagedRuntime.make(StandingBarriersLive.pipe(Layer.provideMerge(recorded), Layer.provideMerge(env.layer)))
+// pages of two rows: the load pages through more than one page, past seq 9 to 10 and on
+const withIndex = ManagedRuntime.make(standingBarriersLayer(2).pipe(Layer.provideMerge(recorded), Layer.provideMerge(env.layer)))
 /** the same worker as if its index were not loaded yet: routes are planned by rounds alone */
 const byRounds = (req: PlanRequest) => withIndex.runPromise(Effect.provideService(planRoute(req), StandingBarriers, { current: Effect.succeed(undefined), size: () => -1 }))
 
@@ -61,20 +63,26 @@ const indexBarring = async (n: number) => {
 }
 
 let prev = new Map()
-const poll = async (records: ReadonlyArray<ReturnType<typeof bridge>>) => {
+const poll = async (records: ReadonlyArray<ReturnType<typeof feature>>) => {
   const at = new Date()
   const diff = diffFeaturePoll({ source: "bridges-src", polledAt: at, now: at, records, presentIds: [], prev })
   prev = new Map([...prev, ...diff.upserts])
   await withIndex.runPromise(applyChanges(diff.changes))
 }
 
+/** twelve high bridges off to the north, on no road: read by the load, never placed */
+const far = Array.from({ length: 12 }, (_, k) => feature(`far-${k}`, { jurisdiction: "AA", feature_type: "bridge_clearances", name: `far ${k}`, latitude: 45 + k * 0.1, longitude: -99.5, properties: { min_vertical_clearance_m: 3 } }))
+
 /** each test's own start: the four low bridges, or R1's raised */
 const bridges = async (r1Raised: boolean) => {
-  await poll([bridge(1, r1Raised ? 5.2 : 3.9), bridge(2), bridge(3), bridge(4)])
+  await poll([bridge(1, r1Raised ? 5.2 : 3.9), bridge(2), bridge(3), bridge(4), ...far])
   return indexBarring(r1Raised ? 3 : 4)
 }
 
-beforeAll(() => bridges(false), 60_000)
+beforeAll(async () => {
+  // the first load sees all of them: twelve unplaced, the four placed
+  await poll([1, 2, 3, 4].map((k) => bridge(k)).concat(far))
+}, 60_000)
 afterAll(async () => {
   await withIndex.dispose()
   await env.cleanup()
@@ -83,6 +91,17 @@ afterAll(async () => {
 const refsOf = (r: { routes: ReadonlyArray<{ sections: ReadonlyArray<{ summary: string }> }> }) => [...new Set(r.routes[0].sections.map((s) => s.summary))]
 
 describe("barriers known ahead of a route (api/routing/standingBarriers.ts)", () => {
+  it("loads every barrier through pages, and places only those beside a road", async () => {
+    // as the load left it (the first refresh comes BARRIER_REFRESH_MS later)
+    let index = await withIndex.runPromise(Effect.flatMap(StandingBarriers, (s) => s.current))
+    for (const deadline = Date.now() + 60_000; !index && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 100))
+      index = await withIndex.runPromise(Effect.flatMap(StandingBarriers, (s) => s.current))
+    }
+    expect(index?.size).toBe(4)
+    for (const k of [1, 2, 3, 4]) expect(index!.has(prev.get(`low-${k}`).id)).toBe(true)
+  })
+
   it("keeps the route off every barrier that bars the truck in one search, where rounds leave one on it", async () => {
     await bridges(false)
     calls.length = 0
