@@ -17,6 +17,30 @@ const metresOn = (r: { sections: ReadonlyArray<{ summary: string; distance_m: nu
   r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
 
 describe("the bundled US/Canada network", () => {
+  it("says a destination is walled off only when no search reaches it, and finds walled-off ones", () => {
+    let seed = 11
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    // one edge in six blocked, as dense as a bench's barriers near towns: some points get walled in
+    const rules: SearchRules = { blocked: (e) => e % 6 === 1, cost: (_e, s) => s }
+    let walled = 0
+    let checked = 0
+    while (checked < 150) {
+      const [i, j] = [Math.floor(rand() * net.shapeLat.length), Math.floor(rand() * net.shapeLat.length)]
+      const a = graph.snap(net.shapeLat[i], net.shapeLng[i], 100, () => true)
+      const b = graph.snap(net.shapeLat[j], net.shapeLng[j], 100, () => true)
+      if (!a || !b) continue
+      checked++
+      const says = graph.walledOff(a, b, rules)
+      const found = graph.path(a, b, rules)
+      // never wrong when it says so (a false "no" only costs the full search)
+      if (says) {
+        walled++
+        expect(found).toBeUndefined()
+      }
+    }
+    expect(walled).toBeGreaterThan(0)
+  })
+
   it("finds, with the landmark heuristic, routes exactly as fast as a plain Dijkstra, with blocked roads and penalties", () => {
     let seed = 5
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)

@@ -93,13 +93,22 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         if (x.edge_key !== undefined && /^\d+$/.test(x.edge_key) && Number(x.edge_key) < net.edgeCount) excluded.add(Number(x.edge_key))
         for (const e of graph.edgesWithin(x.lat, x.lng, x.radius_m)) excluded.add(e)
       }
+      // barriers known ahead keep the search off their pieces, except a piece a point lies on
+      // between junctions: the truck starts or ends there whatever lies beside it (a barrier left there is judged
+      // on the route, and a reroute round moves off it if it can)
+      const kept = new Set<number>()
       for (const k of req.excluded_keys ?? []) {
         const e = Number(k)
-        if (Number.isInteger(e) && e >= 0 && e < net.edgeCount) excluded.add(e)
+        if (Number.isInteger(e) && e >= 0 && e < net.edgeCount && !excluded.has(e)) kept.add(e)
       }
       // a point on a closed road still snaps there: the closure is then reported, not silently skipped
       const usable = (e: number) => !violates(net.props[net.edgeProp[e]], req)
       const snaps = req.points.map((p) => graph.snap(p.lat, p.lng, SNAP_MAX_M, usable))
+      for (const s of snaps) {
+        // at a junction the truck may leave by any road; mid-road, only along its own
+        if (s && s.j !== net.shapeStart[s.e] && s.j !== net.shapeStart[s.e + 1] - 1) kept.delete(s.e)
+      }
+      for (const e of kept) excluded.add(e)
       const missing = snaps.findIndex((s) => s === undefined)
       if (missing >= 0) {
         const field = pointName(missing, req.points.length)
@@ -158,6 +167,8 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const search = (r: SearchRules) => {
         const all: Array<Piece> = []
         for (let k = 0; k + 1 < snaps.length; k++) {
+          // closures and barriers may wall a point in: say so without searching the continent
+          if (excluded.size > 0 && graph.walledOff(snaps[k]!, snaps[k + 1]!, r)) return undefined
           const leg = graph.path(snaps[k]!, snaps[k + 1]!, r)
           if (!leg) return undefined
           all.push(...leg)
@@ -201,9 +212,11 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
     })
 
   const edgeCovers = new EdgeCovers(net)
+  // one string per edge, shared by every barrier on it (an index holds a hundred thousand)
+  const keyOf: Array<string | undefined> = []
   const locate: EdgeLocator = (lat, lng, radiusM) => {
     const out = new Map<string, number>()
-    for (const [e, d] of graph.edgeDistances(lat, lng, radiusM)) out.set(String(e), d)
+    for (const [e, d] of graph.edgeDistances(lat, lng, radiusM)) out.set(keyOf[e] ??= String(e), d)
     return out
   }
   return { name: "builtin", route, covers: (keys, bufferM) => edgeCovers.union(keys, bufferM), edgeLocator: Effect.succeed(locate) }

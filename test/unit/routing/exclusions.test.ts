@@ -57,4 +57,39 @@ describe("exclusions reach every road past a place (shared/routing/builtin)", ()
     expect(two.routes.length).toBe(2)
     expect(two.limits_avoided).toEqual(one.limits_avoided)
   })
+
+  it("tells a destination walled in by barriers at once, and one on a node with another road out as reachable", () => {
+    const [i1] = edgesOf("I-1")
+    const [f2] = edgesOf("F-2")
+    const origin = graph.snap(40, -100, 100, (e) => e === i1)!
+    // on F-2 short of E: reached only along F-2
+    const mid = graph.snap(40.0012, -99.1, 100, (e) => e === f2)!
+    expect(mid.e).toBe(f2)
+    const blockF2 = { blocked: (e: number) => e === f2, cost: (_e: number, s: number) => s }
+    expect(graph.walledOff(origin, mid, blockF2)).toBe(true)
+    expect(graph.path(origin, mid, blockF2)).toBeUndefined()
+    // F-2's end at E is a node the other roads reach
+    const east = graph.snap(40, -99, 100, (e) => e === f2)!
+    expect(east.e).toBe(f2)
+    expect(graph.walledOff(origin, east, blockF2)).toBe(false)
+    expect(graph.path(origin, east, blockF2)).toBeDefined()
+    const open = { blocked: () => false, cost: (_e: number, s: number) => s }
+    expect(graph.walledOff(origin, mid, open)).toBe(false)
+  })
+
+  it("keeps barriers known ahead off every piece but one a point lies on between junctions", async () => {
+    const [f2] = edgesOf("F-2")
+    const every = Array.from({ length: net.edgeCount }, (_, e) => String(e))
+    // from W (a junction) to a point on F-2 short of E
+    const req = { points: [{ lat: 40, lng: -100 }, { lat: 40.0012, lng: -99.1 }], truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0 }
+    // every piece but F-2's kept off: F-2 it is
+    const ahead = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: every.filter((k) => k !== String(f2)) }))
+    expect(new Set(ahead.routes[0].segment_keys)).toEqual(new Set([String(f2)]))
+    // F-2 kept off too: the destination lies on it, so it is driven all the same
+    const all = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: every }))
+    expect(new Set(all.routes[0].segment_keys)).toEqual(new Set([String(f2)]))
+    // to E, a junction: nothing left to drive
+    const toE = await Effect.runPromise(Effect.either(engine.route({ ...req, points: [req.points[0], { lat: 40, lng: -99 }], exclusions: [], excluded_keys: every })))
+    expect(toE._tag).toBe("Left")
+  })
 })
