@@ -87,14 +87,16 @@ export const planRoute = (req: PlanRequest) =>
     // search after the first, with no reads and no rounds for them; when the best route meets
     // one, one search moves it off them all. What is left, or came after the worker's last
     // look, the rounds below find on the route
-    const standing = yield* standingBarriers(found, options, (r) => (arrival(r) ?? ((s: number) => departureMs + s * 1000))(r.duration_s))
-    let planned: EngineRequest = standing ? { ...base, excluded_keys: standing.keys } : base
+    const standing = yield* standingBarriers(found, options, (r) => arrival(r)?.(r.duration_s) ?? departureMs + r.duration_s * 1000)
+    // every search after the first keeps off them, until doing so has left no way through
+    let keepOff = standing !== undefined
+    const request = (): EngineRequest => (keepOff && standing ? { ...base, excluded_keys: standing.keys() } : base)
     if (standing && standing.met.length > 0) {
-      const kept = yield* Effect.either(engine.route(planned))
+      const kept = yield* Effect.either(engine.route(request()))
       if (kept._tag === "Right") {
         found = kept.right
         for (const b of standing.met) movedOff.set(hazardKey(b.warning_type, b.source_id), b)
-      } else planned = base // keeping off them all leaves no way through: the rounds take them one by one
+      } else keepOff = false // keeping off them all leaves no way through: the rounds take them one by one
     }
     let placed0 = yield* placeHazards(found.routes[0], options, rows)
     let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
@@ -102,13 +104,13 @@ export const planRoute = (req: PlanRequest) =>
       const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)))
       if (blocking.length === 0) break
       let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
-      let retry = yield* Effect.either(engine.route({ ...planned, exclusions: [...exclusions, ...more] }))
+      let retry = yield* Effect.either(engine.route({ ...request(), exclusions: [...exclusions, ...more] }))
       if (retry._tag === "Left") {
         // every road past one of them may cut the origin or destination off: keep only the pieces they
         // lie on, and the barriers known ahead no longer
         more = more.map((x) => ({ ...x, radius_m: 0 }))
-        planned = base
-        retry = yield* Effect.either(engine.route({ ...planned, exclusions: [...exclusions, ...more] }))
+        keepOff = false
+        retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
       }
       if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
       exclusions.push(...more)
@@ -127,7 +129,7 @@ export const planRoute = (req: PlanRequest) =>
     // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
     const candidates = [...found.routes]
     if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
-      const free = yield* Effect.either(engine.route({ ...planned, alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
+      const free = yield* Effect.either(engine.route({ ...request(), alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
       if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
     }
     // state miles: the network's own where it knows them; the polygons are read only when it does not
@@ -166,9 +168,10 @@ export const planRoute = (req: PlanRequest) =>
 const horizonMs = (arriveMs: number, departureMs: number) => departureMs + 2 * (arriveMs - departureMs) + 6 * 3_600_000
 
 /**
- * The worker's standing barriers (StandingBarriers) that bar this truck for the whole trip, as
- * the engine's road pieces to keep off, and those the best route meets (what a search kept off
- * them avoided). Undefined when the worker has no index yet or none bars the truck.
+ * The worker's standing barriers (StandingBarriers) that the best route meets and that bar this
+ * truck for the whole trip (what a search kept off them avoided), and the engine's road pieces
+ * to keep off for all that bar it, worked out when first asked (most requests never ask: their
+ * route meets none and needs no round). Undefined when the worker has no index yet.
  */
 const standingBarriers = (first: EngineAnswer, o: HazardOptions, arriveMs: (r: EngineRoute) => number) =>
   Effect.gen(function* () {
@@ -179,9 +182,11 @@ const standingBarriers = (first: EngineAnswer, o: HazardOptions, arriveMs: (r: E
       truck: o.truck, clearancePadM: o.clearancePadM, bufferM: o.bufferM, skipTemporal: o.skipTemporal,
       fromMs: o.departureMs, toMs: horizonMs(arriveMs(first.routes[0]), o.departureMs)
     }
-    const keys = index.keysOf(index.barring(q), o.bufferM)
-    if (keys.length === 0) return undefined
-    return { keys, met: index.along(new Set(first.routes[0].segment_keys), q).map((b) => index.avoided(b, q)) }
+    let keys: Array<string> | undefined
+    return {
+      met: index.along(new Set(first.routes[0].segment_keys), q).map((b) => index.avoided(b, q)),
+      keys: () => (keys ??= index.keysOf(index.barring(q), o.bufferM))
+    }
   })
 
 const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosInput => {

@@ -3,7 +3,7 @@ import { Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { type EdgeLocator, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
 import { BarrierIndex, type BarrierSource, placeBarrier } from "../../shared/routing/hazards/barrierIndex.js"
-import { BLOCKING_FEATURE_TYPES } from "../../shared/routing/hazards/routeHazards.js"
+import { BLOCKING_FEATURE_TYPES, windowMs } from "../../shared/routing/hazards/routeHazards.js"
 import type { Stamp } from "../../shared/routing/hazards/hazardRows.js"
 
 /** How often a worker looks for changed barriers; a change is missed by the index at most this long (reroute rounds still find it on a route). */
@@ -11,6 +11,8 @@ export const BARRIER_REFRESH_MS = 5_000
 /** Changes are read again this far back: a materializer's transaction stamps its rows before it commits. */
 const OVERLAP_S = 60
 const PAGE = 10_000
+/** the barring feature types written out, not a parameter: the planner then sees the partial index's predicate (migration 0019) */
+const BARRIER_TYPES_SQL = [...BLOCKING_FEATURE_TYPES].map((t) => `'${t}'`).join(", ")
 
 export interface StandingBarriersShape {
   /** The worker's index once loaded, starting the load on the first ask; undefined until then (routes are planned by rounds alone). */
@@ -24,11 +26,10 @@ export class StandingBarriers extends Context.Tag("api/StandingBarriers")<Standi
 
 type BarrierRow = { id: string; source_id: string; name: string; feature_type: string; latitude: number; longitude: number; geometry: BarrierSource["geometry"]; properties: Record<string, unknown> | null; is_active: boolean; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp; version: string | number }
 
-const ms = (d: Stamp) => (d == null ? null : new Date(d).getTime())
-const sourceOf = (r: BarrierRow): BarrierSource => ({
-  id: r.id, source_id: r.source_id, name: r.name ?? "", feature_type: r.feature_type, latitude: r.latitude, longitude: r.longitude,
-  geometry: r.geometry, properties: r.properties, start: ms(r.estimated_start_time ?? r.start_time), end: ms(r.estimated_end_time ?? r.end_time)
-})
+const sourceOf = (r: BarrierRow): BarrierSource => {
+  const [start, end] = windowMs(r)
+  return { id: r.id, source_id: r.source_id, name: r.name ?? "", feature_type: r.feature_type, latitude: r.latitude, longitude: r.longitude, geometry: r.geometry, properties: r.properties, start, end }
+}
 
 const FEATURE_FIELDS = "id, source_id, name, feature_type, latitude, longitude, geometry, properties, is_active, start_time, end_time, estimated_start_time, estimated_end_time, version"
 
@@ -96,8 +97,7 @@ export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarri
   const changedSince = (into: BarrierIndex, locate: EdgeLocator, since: Date) => Effect.gen(function* () {
     const rows = yield* sql<BarrierRow>`
       SELECT ${sql.literal(FEATURE_FIELDS)} FROM features
-      WHERE feature_type IN ('bridge_clearances', 'bridges', 'weight_restrictions', 'truck_restrictions')
-        AND materialized_at > ${new Date(since.getTime() - OVERLAP_S * 1000)}`
+      WHERE feature_type IN (${sql.literal(BARRIER_TYPES_SQL)}) AND materialized_at > ${new Date(since.getTime() - OVERLAP_S * 1000)}`
     for (const r of rows) {
       const b = r.is_active ? placeBarrier(sourceOf(r), locate) : undefined
       if (b) into.put(b)

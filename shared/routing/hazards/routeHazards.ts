@@ -60,9 +60,11 @@ const iso = (d: Stamp | undefined) => (d == null ? null : typeof d === "string" 
 type Windowed = { start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
 /** A row's (estimated) window in ms, parsed once: a request judges the same rows several times. */
 const windows = new WeakMap<Windowed, readonly [number | null, number | null]>()
+/** A row's (estimated) window in ms; null: open. */
+export const windowMs = (r: Windowed): readonly [number | null, number | null] => [ms(r.estimated_start_time ?? r.start_time), ms(r.estimated_end_time ?? r.end_time)]
 const windowOf = (r: Windowed) => {
   let w = windows.get(r)
-  if (w === undefined) windows.set(r, w = [ms(r.estimated_start_time ?? r.start_time), ms(r.estimated_end_time ?? r.end_time)])
+  if (w === undefined) windows.set(r, w = windowMs(r))
   return w
 }
 const pointOf = (r: Row): Geometry => r.geometry ?? { type: "Point", coordinates: [r.longitude, r.latitude] }
