@@ -15,7 +15,7 @@ import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shar
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
 import { traced } from "../../shared/observability/Tracing.js"
-import type { BarrierQuery } from "../../shared/routing/hazards/barrierIndex.js"
+import type { BarrierQuery, KeptOff } from "../../shared/routing/hazards/barrierIndex.js"
 import { StandingBarriers } from "./standingBarriers.js"
 
 /** The warning type a network limit would have raised. */
@@ -90,7 +90,10 @@ export const planRoute = (req: PlanRequest) =>
     const standing = yield* standingBarriers(found, options, (r) => arrival(r)?.(r.duration_s) ?? departureMs + r.duration_s * 1000)
     // every search after the first keeps off them, until doing so has left no way through
     let keepOff = standing !== undefined
-    const request = (): EngineRequest => (keepOff && standing ? { ...base, excluded_keys: standing.keys() } : base)
+    const request = (): EngineRequest => (keepOff && standing ? { ...base, excluded_keys: standing.kept().keys } : base)
+    // a barrier the search was to keep off and passes all the same (a point walled in by such, the road piece a point
+    // lies on) is where no other way goes: a round would only search again to find that
+    const passedAnyway = (w: Warning) => keepOff && standing !== undefined && standing.kept().passedOn(barrierId(w), found.routes[0].segment_keys[w.segment])
     if (standing && standing.met.length > 0) {
       const kept = yield* Effect.either(engine.route(request()))
       if (kept._tag === "Right") {
@@ -101,7 +104,7 @@ export const planRoute = (req: PlanRequest) =>
     let placed0 = yield* placeHazards(found.routes[0], options, rows)
     let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
     for (let round = 0; round < MAX_REROUTES; round++) {
-      const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)))
+      const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)) && !passedAnyway(w))
       if (blocking.length === 0) break
       let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
       let retry = yield* Effect.either(engine.route({ ...request(), exclusions: [...exclusions, ...more] }))
@@ -182,12 +185,15 @@ const standingBarriers = (first: EngineAnswer, o: HazardOptions, arriveMs: (r: E
       truck: o.truck, clearancePadM: o.clearancePadM, bufferM: o.bufferM, skipTemporal: o.skipTemporal,
       fromMs: o.departureMs, toMs: horizonMs(arriveMs(first.routes[0]), o.departureMs)
     }
-    let keys: Array<string> | undefined
+    let kept: KeptOff | undefined
     return {
       met: index.along(new Set(first.routes[0].segment_keys), q).map((b) => index.avoided(b, q)),
-      keys: () => (keys ??= index.keysOf(index.barring(q), o.bufferM))
+      kept: () => (kept ??= index.keptOff(q))
     }
   })
+
+/** The feature or event a warning is for. */
+const barrierId = (w: Warning) => String(w.properties.feature_id ?? w.properties.event_id)
 
 const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosInput => {
   const { ruleset: _r, ...counters } = h

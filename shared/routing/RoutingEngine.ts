@@ -30,8 +30,12 @@ export interface EngineRequest {
   /** extra routes wanted besides the best one (0–3) */
   readonly alternatives: number
   readonly exclusions: ReadonlyArray<Exclusion>
-  /** the engine's keys of road pieces the route must not use (barriers known ahead, see StandingBarriers); an engine without keys ignores them */
-  readonly excluded_keys?: ReadonlyArray<string>
+  /**
+   * the engine's keys of road pieces the route keeps off (barriers known ahead, see StandingBarriers), in groups: a
+   * group passed again (the same array) may be kept prepared. A point they wall in is let through the wall; an engine
+   * without keys ignores them
+   */
+  readonly excluded_keys?: ReadonlyArray<ReadonlyArray<string>>
 }
 
 /** A run of the route along one road (and toll system). */

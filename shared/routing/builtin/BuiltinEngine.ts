@@ -17,6 +17,8 @@ const ALT_MAX_OVERLAP = 0.7
 const ALT_MAX_STRETCH = 1.5
 /** `avoid` is a hard rule; when it leaves no route, avoided roads cost this many times more instead. */
 const AVOID_FALLBACK_PENALTY = 20
+/** Walls of barriers known ahead freed around one point, one inside another at most this deep. */
+const WALL_RELEASES = 3
 
 const pointName = (i: number, n: number) => (i === 0 ? "origin" : i === n - 1 ? "destination" : `waypoints[${i - 1}]`)
 
@@ -93,22 +95,23 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         if (x.edge_key !== undefined && /^\d+$/.test(x.edge_key) && Number(x.edge_key) < net.edgeCount) excluded.add(Number(x.edge_key))
         for (const e of graph.edgesWithin(x.lat, x.lng, x.radius_m)) excluded.add(e)
       }
-      // barriers known ahead keep the search off their pieces, except a piece a point lies on
-      // between junctions: the truck starts or ends there whatever lies beside it (a barrier left there is judged
-      // on the route, and a reroute round moves off it if it can)
-      const kept = new Set<number>()
-      for (const k of req.excluded_keys ?? []) {
-        const e = Number(k)
-        if (Number.isInteger(e) && e >= 0 && e < net.edgeCount && !excluded.has(e)) kept.add(e)
+      // barriers known ahead keep the search off their pieces (a group passed again is prepared already)
+      const standing = (req.excluded_keys ?? []).map(prepared)
+      // pieces of theirs this request may use all the same
+      const freed = new Set<number>()
+      const keptOff = (e: number) => {
+        if (standing.length === 0 || freed.has(e)) return false
+        for (const s of standing) if (s.has(e)) return true
+        return false
       }
       // a point on a closed road still snaps there: the closure is then reported, not silently skipped
       const usable = (e: number) => !violates(net.props[net.edgeProp[e]], req)
       const snaps = req.points.map((p) => graph.snap(p.lat, p.lng, SNAP_MAX_M, usable))
       for (const s of snaps) {
-        // at a junction the truck may leave by any road; mid-road, only along its own
-        if (s && s.j !== net.shapeStart[s.e] && s.j !== net.shapeStart[s.e + 1] - 1) kept.delete(s.e)
+        // the piece a point lies on between junctions: the truck starts or ends there whatever lies beside it (at a
+        // junction it may leave by any road). A barrier left there is judged on the route, and a reroute round moves off it if it can
+        if (s && s.j !== net.shapeStart[s.e] && s.j !== net.shapeStart[s.e + 1] - 1) freed.add(s.e)
       }
-      for (const e of kept) excluded.add(e)
       const missing = snaps.findIndex((s) => s === undefined)
       if (missing >= 0) {
         const field = pointName(missing, req.points.length)
@@ -125,17 +128,32 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const barred = new Uint8Array(net.props.length)
       const shunned = new Uint8Array(net.props.length)
       let metBarred = false
+      const barredKind = (k: number) => (barred[k] === 0 ? (barred[k] = violates(net.props[k], req) ? 2 : 1) : barred[k]) === 2
       const isBarred = (k: number) => {
-        const b = barred[k] === 0 ? (barred[k] = violates(net.props[k], req) ? 2 : 1) : barred[k]
-        if (b === 2) metBarred = true
-        return b === 2
+        const b = barredKind(k)
+        if (b) metBarred = true
+        return b
+      }
+      // a point walled in by barriers known ahead (a low bridge at the junction it starts from): the truck must pass one of
+      // them to start or arrive, so the pieces of theirs in that wall are freed, and only those
+      if (standing.length > 0) {
+        const walls = (e: number) => barredKind(net.edgeProp[e]) || excluded.has(e) || keptOff(e)
+        for (let k = 0; k + 1 < snaps.length; k++) {
+          for (const [at, other] of [[snaps[k]!, snaps[k + 1]!], [snaps[k + 1]!, snaps[k]!]]) {
+            for (let turn = 0; turn < WALL_RELEASES; turn++) {
+              const theirs = (graph.wallAround(at, other, walls) ?? []).filter(keptOff)
+              if (theirs.length === 0) break
+              for (const e of theirs) freed.add(e)
+            }
+          }
+        }
       }
       const isShunned = (k: number) => (shunned[k] === 0 ? (shunned[k] = avoided(net.props[k], req) ? 2 : 1) : shunned[k]) === 2
       const rules = (avoidHard: boolean, withPenalties = true): SearchRules => ({
         blocked: (e) => {
           if (e < 0) return false
           const k = net.edgeProp[e]
-          return isBarred(k) || (avoidHard && isShunned(k)) || (excluded.size > 0 && excluded.has(e))
+          return isBarred(k) || (avoidHard && isShunned(k)) || (excluded.size > 0 && excluded.has(e)) || keptOff(e)
         },
         cost: (e, s) => {
           if (e < 0) return 0
@@ -150,7 +168,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
        */
       const limitsAvoided = (chosen: ReadonlyArray<Piece>): Array<LimitAvoided> => {
         const free = rules(hard, false)
-        const unlimited = search({ ...free, blocked: (e) => e >= 0 && ((hard && isShunned(net.edgeProp[e])) || (excluded.size > 0 && excluded.has(e))) })
+        const unlimited = search({ ...free, blocked: (e) => e >= 0 && ((hard && isShunned(net.edgeProp[e])) || (excluded.size > 0 && excluded.has(e)) || keptOff(e)) })
         if (!unlimited) return []
         const taken = new Set(chosen.map((p) => p.e))
         const out = new Map<string, LimitAvoided>()
@@ -168,7 +186,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         const all: Array<Piece> = []
         for (let k = 0; k + 1 < snaps.length; k++) {
           // closures and barriers may wall a point in: say so without searching the continent
-          if (excluded.size > 0 && graph.walledOff(snaps[k]!, snaps[k + 1]!, r)) return undefined
+          if ((excluded.size > 0 || standing.length > 0) && graph.walledOff(snaps[k]!, snaps[k + 1]!, r)) return undefined
           const leg = graph.path(snaps[k]!, snaps[k + 1]!, r)
           if (!leg) return undefined
           all.push(...leg)
@@ -210,6 +228,21 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         }
       })
     })
+
+  /** a group of barrier pieces as edge ids, worked out once per group passed (StandingBarriers passes the same one until its index changes) */
+  const groups = new WeakMap<ReadonlyArray<string>, ReadonlySet<number>>()
+  const prepared = (keys: ReadonlyArray<string>) => {
+    let set = groups.get(keys)
+    if (!set) {
+      const ids = new Set<number>()
+      for (const k of keys) {
+        const e = Number(k)
+        if (Number.isInteger(e) && e >= 0 && e < net.edgeCount) ids.add(e)
+      }
+      groups.set(keys, set = ids)
+    }
+    return set
+  }
 
   const edgeCovers = new EdgeCovers(net)
   // one string per edge, shared by every barrier on it (an index holds a hundred thousand)

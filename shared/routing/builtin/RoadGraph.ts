@@ -244,6 +244,44 @@ export class RoadGraph {
     return true
   }
 
+  /** Where a point meets the graph: its node, or mid-edge both of its edge's ends. */
+  private nodesOf(at: Snap): Array<number> {
+    const net = this.net
+    return at.j === net.shapeStart[at.e] ? [net.edgeFrom[at.e]] : at.j === net.shapeStart[at.e + 1] - 1 ? [net.edgeTo[at.e]] : [net.edgeFrom[at.e], net.edgeTo[at.e]]
+  }
+
+  /**
+   * The blocked edges walling a point in away from another: a walk from it over every unblocked
+   * edge, either way, ends within `limit` nodes without reaching the other's edge. Undefined when
+   * it reaches it or outgrows the limit (not walled in). At a node the walk starts there,
+   * mid-edge at both its edge's ends.
+   */
+  wallAround(at: Snap, other: Snap, blocked: (e: number) => boolean, limit = 2000): Array<number> | undefined {
+    const { start, edge, to: head } = this.twoWay
+    const seen = new Set<number>(this.nodesOf(at))
+    const targets = this.nodesOf(other)
+    if (targets.some((t) => seen.has(t))) return undefined
+    const stack = [...seen]
+    // blocked arcs met on the way, by the node beyond them
+    const met: Array<number> = []
+    while (stack.length > 0) {
+      const v = stack.pop()!
+      for (let k = start[v]; k < start[v + 1]; k++) {
+        const u = head[k]
+        if (seen.has(u)) continue
+        if (blocked(edge[k])) {
+          met.push(k)
+          continue
+        }
+        if (seen.size >= limit || targets.includes(u)) return undefined
+        seen.add(u)
+        stack.push(u)
+      }
+    }
+    // the wall: those leading out of the patch (a blocked road within it walls nothing in)
+    return [...new Set(met.filter((k) => !seen.has(head[k])).map((k) => edge[k]))]
+  }
+
   /**
    * Fastest pieces from one snap to another under the rules, or undefined when none connects.
    * The origin's pieces (from its snap point to its edge's ends) seed the search; the

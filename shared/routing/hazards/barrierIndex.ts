@@ -55,6 +55,22 @@ export interface BarrierQuery {
   readonly skipTemporal: boolean
 }
 
+/**
+ * The barriers that bar a request's truck over its span and the road pieces to keep off for them,
+ * in groups: the first is shared by every request with the same truck and buffer (the engine keeps
+ * it prepared), the second (often empty) holds the pieces of barriers with windows of their own.
+ */
+export interface KeptOff {
+  /** whether the barrier of this id (a feature's or an event's) is among them */
+  readonly has: (id: string) => boolean
+  readonly keys: ReadonlyArray<ReadonlyArray<string>>
+  /**
+   * Whether a route on this road piece passes that barrier by a piece it was to keep off: the
+   * engine let it through (a point walled in, the piece a point lies on), and no round can do better
+   */
+  readonly passedOn: (id: string, key: string) => boolean
+}
+
 /** What a route was moved off, as `avoided` lists it. */
 export interface AvoidedBarrier {
   readonly warning_type: string
@@ -111,6 +127,13 @@ export const placeBarrier = (s: BarrierSource, locate: EdgeLocator): StandingBar
 export class BarrierIndex {
   private readonly byId = new Map<string, StandingBarrier>()
   private readonly byKey = new Map<string, Array<StandingBarrier>>()
+  /** bumped by every change: what `keptOff` worked out before is stale */
+  private version = 0
+  /**
+   * Per truck and buffer: the barriers barring it with no end (already begun, or with no window)
+   * and their pieces, and the others barring it by their limits (judged per request by their window)
+   */
+  private readonly kept = new Map<string, { version: number; validFromMs: number; ids: Set<string>; keys: ReadonlyArray<string>; windowed: Array<StandingBarrier> }>()
   /** clearances and weight postings in ascending limit, rebuilt on the first query after a change */
   private sorted: { clearance: Array<StandingBarrier>; weight: Array<StandingBarrier>; other: Array<StandingBarrier> } | undefined
 
@@ -135,6 +158,7 @@ export class BarrierIndex {
       else this.byKey.set(key, [b])
     }
     this.sorted = undefined
+    this.version++
   }
 
   remove(id: string) {
@@ -147,6 +171,7 @@ export class BarrierIndex {
       else this.byKey.set(key, list)
     }
     this.sorted = undefined
+    this.version++
   }
 
   /** Whether this barrier bars the truck for the whole span asked. */
@@ -175,6 +200,42 @@ export class BarrierIndex {
     }
     for (const b of s.other) if (this.bars(b, q)) out.push(b)
     return out
+  }
+
+  /**
+   * What keeps this request off every barrier barring its truck over its span: `barring` and
+   * `keysOf`, with the part that holds for any later departure worked out once per truck, buffer
+   * and change of the index (a few thousand barriers and tens of thousands of pieces otherwise
+   * gathered again by every request).
+   */
+  keptOff(q: BarrierQuery): KeptOff {
+    const t = q.truck
+    const signature = `${t.height_m + q.clearancePadM}|${t.weight_t}|${t.length_m}|${t.width_m}|${t.hazmat}|${q.bufferM}|${q.skipTemporal}`
+    let entry = this.kept.get(signature)
+    if (!entry || entry.version !== this.version || q.fromMs < entry.validFromMs) {
+      // every barrier barring the truck by its limits, whatever its window
+      const all = this.barring({ ...q, skipTemporal: true })
+      const settled = (b: StandingBarrier) => q.skipTemporal || (b.end === null && (b.start === null || b.start <= q.fromMs))
+      const timeless = all.filter(settled)
+      if (this.kept.size >= 64) this.kept.clear()
+      entry = {
+        version: this.version,
+        validFromMs: q.skipTemporal ? -Infinity : timeless.reduce((m, b) => Math.max(m, b.start ?? -Infinity), -Infinity),
+        ids: new Set(timeless.map((b) => b.id)),
+        keys: this.keysOf(timeless, q.bufferM),
+        windowed: all.filter((b) => !settled(b))
+      }
+      this.kept.set(signature, entry)
+    }
+    const { ids, keys } = entry
+    const windowed = entry.windowed.filter((b) => this.bars(b, q))
+    const more = new Set(windowed.map((b) => b.id))
+    const has = (id: string) => ids.has(id) || more.has(id)
+    const passedOn = (id: string, key: string) => {
+      const b = this.byId.get(id)
+      return b !== undefined && has(id) && b.keys.some((k, i) => k === key && b.distances[i] <= q.bufferM)
+    }
+    return { has, passedOn, keys: windowed.length === 0 ? [keys] : [keys, this.keysOf(windowed, q.bufferM)] }
   }
 
   /** The road pieces these barriers lie within the buffer of. */

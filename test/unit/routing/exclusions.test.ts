@@ -83,13 +83,44 @@ describe("exclusions reach every road past a place (shared/routing/builtin)", ()
     // from W (a junction) to a point on F-2 short of E
     const req = { points: [{ lat: 40, lng: -100 }, { lat: 40.0012, lng: -99.1 }], truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0 }
     // every piece but F-2's kept off: F-2 it is
-    const ahead = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: every.filter((k) => k !== String(f2)) }))
+    const ahead = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: [every.filter((k) => k !== String(f2))] }))
     expect(new Set(ahead.routes[0].segment_keys)).toEqual(new Set([String(f2)]))
     // F-2 kept off too: the destination lies on it, so it is driven all the same
-    const all = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: every }))
+    const all = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: [every] }))
     expect(new Set(all.routes[0].segment_keys)).toEqual(new Set([String(f2)]))
-    // to E, a junction: nothing left to drive
-    const toE = await Effect.runPromise(Effect.either(engine.route({ ...req, points: [req.points[0], { lat: 40, lng: -99 }], exclusions: [], excluded_keys: every })))
-    expect(toE._tag).toBe("Left")
+    // to E, a junction: W and E are each walled in by pieces kept off, so their walls are let through
+    // (I-1, F-2 and US-3, W to E: the fastest of them), never B-4's low bridge, a limit of the road itself
+    const toE = await Effect.runPromise(engine.route({ ...req, points: [req.points[0], { lat: 40, lng: -99 }], exclusions: [], excluded_keys: [every] }))
+    expect(toE.routes[0].sections.map((s) => s.summary)).toEqual(["I-1"])
+  })
+
+  it("lets a point walled in by barriers known ahead through that wall only, and keeps off the rest", async () => {
+    // A is a dead end 8.5 km west of W, reached only by S-0; W to E by I-1, or the slow way by US-3
+    const stub = new RoadNetwork(buildNetwork([
+      line("S-0", 80, [[-100.1, 40], [-100, 40]]),
+      line("I-1", 100, [[-100, 40], [-99, 40]]),
+      line("US-3", 60, [[-100, 40], [-99.5, 40.3], [-99, 40]])
+    ], { source: "t", credit: [], length_factor: 1 }))
+    const stubGraph = new RoadGraph(stub)
+    const stubEngine = makeBuiltinEngine(stub, stubGraph)
+    const keys = (ref: string) => Array.from({ length: stub.edgeCount }, (_, e) => e).filter((e) => stub.props[stub.edgeProp[e]].ref === ref).map(String)
+    const A = { lat: 40, lng: -100.1 }
+    const E = { lat: 40, lng: -99 }
+    const refs = async (points: Array<{ lat: number; lng: number }>, kept: Array<string>) => {
+      const a = await Effect.runPromise(stubEngine.route({ points, truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions: [], excluded_keys: [kept] }))
+      return a.routes[0].sections.map((s) => s.summary)
+    }
+    expect(await refs([A, E], [])).toEqual(["S-0", "I-1"])
+    // low bridges on S-0 and I-1: S-0 walls A in and is let through; I-1 has a way round
+    expect(await refs([A, E], [...keys("S-0"), ...keys("I-1")])).toEqual(["S-0", "US-3"])
+    // the same walled-in point as the destination
+    expect(await refs([E, A], [...keys("S-0"), ...keys("I-1")])).toEqual(["US-3", "S-0"])
+    // the wall as the graph finds it: S-0's piece, and none where the other point lies inside
+    const a = stubGraph.snap(A.lat, A.lng, 100, () => true)!
+    const e = stubGraph.snap(E.lat, E.lng, 100, () => true)!
+    const s0 = new Set(keys("S-0").map(Number))
+    expect(stubGraph.wallAround(a, e, (x) => s0.has(x))).toEqual([...s0])
+    expect(stubGraph.wallAround(e, a, (x) => s0.has(x))).toEqual([...s0])
+    expect(stubGraph.wallAround(a, e, () => false)).toBeUndefined()
   })
 })
