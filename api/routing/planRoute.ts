@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, Fiber, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
 import { type EngineAnswer, type EngineRequest, type EngineRoute, type Exclusion, type LimitAvoided, type RegionLength, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
@@ -15,6 +15,7 @@ import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shar
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
 import { traced } from "../../shared/observability/Tracing.js"
+import { readAhead } from "../../shared/db/readAhead.js"
 import type { BarrierQuery, KeptOff } from "../../shared/routing/hazards/barrierIndex.js"
 import { StandingBarriers } from "./standingBarriers.js"
 
@@ -72,14 +73,16 @@ export const planRoute = (req: PlanRequest) =>
       avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
       alternatives: req.alternatives ?? 0, exclusions: []
     }
-    // one reader for the request: hazards, requested features and, with hos, places to stop
-    const xmin = yield* snapshotXmin
+    // one reader for the request: hazards, requested features and, with hos, places to stop; what it
+    // reads is as new as the snapshot taken first (read while the first search runs)
+    const xminRead = yield* readAhead(snapshotXmin)
     const rows = yield* hazardRows(featureTypesOf(evaluation))
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
     // barriers moved off, by hazardKey
     const movedOff = new Map<string, { warning_type: string; source_id: string; title: string }>()
     let found = yield* engine.route(base).pipe(traced("routing search"))
+    const xmin = yield* Fiber.join(xminRead)
     // while rerouting, the primary's arrivals count its rests taken where the hours run out
     // (the final judging below stops at the places to rest it finds)
     const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
@@ -95,6 +98,7 @@ export const planRoute = (req: PlanRequest) =>
     // lies on) is where no other way goes: a round would only search again to find that
     const passedAnyway = (w: Warning) => keepOff && standing !== undefined && standing.kept().passedOn(barrierId(w), found.routes[0].segment_keys[w.segment])
     if (standing && standing.met.length > 0) {
+      // the best route's cells are read while the search keeps off the barriers: the route it finds shares most of them
       const kept = yield* Effect.either(engine.route(request()))
       if (kept._tag === "Right") {
         found = kept.right

@@ -5,6 +5,7 @@ import { readSpeedTables, readTravelMapping } from "../../infra/network/travelMa
 import { StateBoundaries } from "../../shared/geo/stateMileage.js"
 import { type Piece, type SearchRules } from "../../shared/routing/builtin/RoadGraph.js"
 import { haversineM } from "../../shared/routing/geometry.js"
+import { violatedLimits } from "../../shared/routing/network/roadLimits.js"
 import { routeCover } from "../../shared/geo/routeCover.js"
 import type { EngineRequest, LatLng } from "../../shared/routing/RoutingEngine.js"
 import { CHICAGO, engine, file, graph, net, request, route, TORONTO } from "../support/bundledNetwork.js"
@@ -39,6 +40,36 @@ describe("the bundled US/Canada network", () => {
       }
     }
     expect(walled).toBeGreaterThan(0)
+  })
+
+  it("bounds what roads closed to the truck could have saved: never below a faster way past them, and often enough to skip that search", () => {
+    let seed = 17
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    // the roads the network closes to a 4.1 m, 36 t truck (parkways, low structures), and one edge in 41 closed outright
+    const limited = (e: number) => violatedLimits(net.props[net.edgeProp[e]], { height_m: 4.1, weight_t: 36, hazmat: false }).length > 0
+    const closed = (e: number) => e % 41 === 7
+    const truck: SearchRules = { blocked: (e) => limited(e) || closed(e), lifted: (e) => limited(e) && !closed(e), cost: (_e, s) => s }
+    const unlimited: SearchRules = { blocked: closed, cost: (_e, s) => s }
+    let compared = 0
+    let faster = 0
+    let skipped = 0
+    while (compared < 120) {
+      const [i, j] = [Math.floor(rand() * net.shapeLat.length), Math.floor(rand() * net.shapeLat.length)]
+      const a = graph.snap(net.shapeLat[i], net.shapeLng[i], 100, (e) => !truck.blocked(e))
+      const b = graph.snap(net.shapeLat[j], net.shapeLng[j], 100, (e) => !truck.blocked(e))
+      if (!a || !b || !graph.path(a, b, truck)) continue
+      compared++
+      const [cost, floor] = [graph.cost, graph.liftedFloor]
+      expect(graph.path(a, b, unlimited)).toBeDefined()
+      // a way past the truck's limits strictly faster than the truck's own is never bounded out
+      if (graph.cost < cost * (1 - 1e-9)) {
+        faster++
+        expect(floor).toBeLessThanOrEqual(graph.cost * (1 + 1e-9))
+      } else if (floor >= cost * (1 - 1e-9)) skipped++
+    }
+    // 16 and 32 of the 120 when written
+    expect(faster).toBeGreaterThan(0)
+    expect(skipped).toBeGreaterThan(10)
   })
 
   it("finds, with the landmark heuristic, routes exactly as fast as a plain Dijkstra, with blocked roads and penalties", () => {

@@ -100,8 +100,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       // pieces of theirs this request may use all the same
       const freed = new Set<number>()
       const keptOff = (e: number) => {
-        if (standing.length === 0 || freed.has(e)) return false
-        for (const s of standing) if (s.has(e)) return true
+        for (let i = 0; i < standing.length; i++) if (standing[i][e] === 1) return !freed.has(e)
         return false
       }
       // a point on a closed road still snaps there: the closure is then reported, not silently skipped
@@ -155,6 +154,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
           const k = net.edgeProp[e]
           return isBarred(k) || (avoidHard && isShunned(k)) || (excluded.size > 0 && excluded.has(e)) || keptOff(e)
         },
+        lifted: (e) => e >= 0 && barredKind(net.edgeProp[e]) && !(avoidHard && isShunned(net.edgeProp[e])) && !excluded.has(e) && !keptOff(e),
         cost: (e, s) => {
           if (e < 0) return 0
           const extra = !avoidHard && isShunned(net.edgeProp[e]) ? AVOID_FALLBACK_PENALTY : 1
@@ -182,13 +182,17 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         }
         return [...out.values()]
       }
+      // whether a way past the truck's limits could have been faster than the last search's (else none was kept from it)
+      let liftedFaster = false
       const search = (r: SearchRules) => {
         const all: Array<Piece> = []
+        liftedFaster = false
         for (let k = 0; k + 1 < snaps.length; k++) {
           // closures and barriers may wall a point in: say so without searching the continent
           if ((excluded.size > 0 || standing.length > 0) && graph.walledOff(snaps[k]!, snaps[k + 1]!, r)) return undefined
           const leg = graph.path(snaps[k]!, snaps[k + 1]!, r)
           if (!leg) return undefined
+          if (graph.liftedFloor < graph.cost * (1 - 1e-9)) liftedFaster = true
           all.push(...leg)
         }
         return all
@@ -201,7 +205,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       }
       if (!best) return Effect.fail(new RouteNotFound({ message: "no route for this truck connects these points (closures, restrictions or avoid rules cut every way)" }))
       const chosen = best
-      const barredMet = metBarred
+      const barredMet = metBarred && liftedFaster
       const found = [best]
       const bestSeconds = best.reduce((t, p) => t + p.s, 0)
       // alternatives for plain origin → destination requests: penalize what is taken, search again
@@ -230,18 +234,19 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
     })
 
   /** a group of barrier pieces as edge ids, worked out once per group passed (StandingBarriers passes the same one until its index changes) */
-  const groups = new WeakMap<ReadonlyArray<string>, ReadonlySet<number>>()
+  // one byte per edge: the search asks for every edge it relaxes
+  const groups = new WeakMap<ReadonlyArray<string>, Uint8Array>()
   const prepared = (keys: ReadonlyArray<string>) => {
-    let set = groups.get(keys)
-    if (!set) {
-      const ids = new Set<number>()
+    let marks = groups.get(keys)
+    if (!marks) {
+      marks = new Uint8Array(net.edgeCount)
       for (const k of keys) {
         const e = Number(k)
-        if (Number.isInteger(e) && e >= 0 && e < net.edgeCount) ids.add(e)
+        if (Number.isInteger(e) && e >= 0 && e < net.edgeCount) marks[e] = 1
       }
-      groups.set(keys, set = ids)
+      groups.set(keys, marks)
     }
-    return set
+    return marks
   }
 
   const edgeCovers = new EdgeCovers(net)

@@ -28,6 +28,8 @@ export interface SearchRules {
   readonly blocked: (e: number) => boolean
   /** the cost of `s` seconds' drive on edge e */
   readonly cost: (e: number, s: number) => number
+  /** of the blocked edges, those blocked only by the truck's own limits: `path` bounds what they could have saved (`liftedFloor`) */
+  readonly lifted?: (e: number) => boolean
 }
 
 export interface Snap {
@@ -109,6 +111,13 @@ export class RoadGraph {
   private search = 0
   /** nodes the last search settled (the benchmark prints them) */
   settled = 0
+  /** the last path's cost */
+  cost = Infinity
+  /**
+   * The least cost any way through a `lifted` edge could have had in the last search: at least
+   * the cost of the path found, no way past the truck's limits would have been faster
+   */
+  liftedFloor = Infinity
 
   constructor(readonly net: RoadNetwork) {
     this.arcs = buildArcs(net, false)
@@ -296,6 +305,8 @@ export class RoadGraph {
     const search = ++this.search
     queue.clear()
     this.settled = 0
+    this.liftedFloor = Infinity
+    this.cost = Infinity
     // pieces joining origin and destination to the network; parent codes −2, −3, … name them
     const joins: Array<Piece> = []
     const join = (p: Piece) => -2 - (joins.push(p) - 1)
@@ -363,11 +374,15 @@ export class RoadGraph {
         const u = head[k]
         if (closed[u] === search) continue
         const e = edge[k]
-        if (rules.blocked(e)) continue
+        if (rules.blocked(e)) {
+          if (rules.lifted?.(e)) this.liftedFloor = Math.min(this.liftedFloor, g[v] + rules.cost(e, net.edgeSeconds[e]) + bound(u))
+          continue
+        }
         relax(u, g[v] + rules.cost(e, net.edgeSeconds[e]), k, v)
       }
     }
     if (closed[END] !== search) return undefined
+    this.cost = g[END]
     const pieces: Array<Piece> = []
     for (let v = END; v !== -1; v = prev[v]) {
       const code = parent[v]
