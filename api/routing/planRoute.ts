@@ -176,9 +176,9 @@ const horizonMs = (arriveMs: number, departureMs: number) => departureMs + 2 * (
 
 /**
  * The worker's standing barriers (StandingBarriers) that the best route meets and that bar this
- * truck for the whole trip (what a search kept off them avoided), and the engine's road pieces
- * to keep off for all that bar it, worked out when first asked (most requests never ask: their
- * route meets none and needs no round). Undefined when the worker has no index yet.
+ * truck for the whole trip (what a search kept off them avoided), and what keeps a search off
+ * all that bar it (`BarrierIndex.keptOff`), asked for only when a search or a round needs it.
+ * Undefined when the worker has no index yet.
  */
 const standingBarriers = (first: EngineAnswer, o: HazardOptions, arriveMs: (r: EngineRoute) => number) =>
   Effect.gen(function* () {
