@@ -8,6 +8,8 @@ export interface ClusterOptions {
   readonly name: string
   /** how long a stop may take before the workers are killed (SHUTDOWN_TIMEOUT_MS) */
   readonly shutdownTimeoutMs: number
+  /** Node flags for the workers besides the primary's own (V8's heap is sized once, at a process's start) */
+  readonly workerArgs?: ReadonlyArray<string>
 }
 
 /** The primary runs no Effect program; its few lines go through the same logger as the workers'. */
@@ -27,6 +29,7 @@ export const runClusterPrimary = (options: ClusterOptions) => {
   // round (Node's default on Linux), one handed to a worker that dies before taking it stays open
   // in the primary, unanswered, until the client gives up (seen: 300 s after a kill -9)
   cluster.schedulingPolicy = cluster.SCHED_NONE
+  if (options.workerArgs?.length) cluster.setupPrimary({ execArgv: [...process.execArgv, ...options.workerArgs] })
   let stopping = false
   let unclean = false
   const slots = new Map<number, number>()

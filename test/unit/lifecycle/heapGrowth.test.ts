@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { API_HEAP_GROWING_PERCENT, DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth } from "../../../shared/lifecycle/heapGrowth.js"
+import { API_HEAP_GROWING_PERCENT, DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth, semiSpaceArgs } from "../../../shared/lifecycle/heapGrowth.js"
 
 describe("HEAP_GROWING_PERCENT", () => {
   it("applies the default when unset, the given percent when set, and nothing for 0", () => {
@@ -18,5 +18,22 @@ describe("HEAP_GROWING_PERCENT", () => {
     for (const bad of ["-5", "1.5", "lots", "5000"]) {
       expect(() => limitHeapGrowth({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT must be a whole number/)
     }
+  })
+})
+
+describe("API_SEMI_SPACE_MB", () => {
+  it("gives the API workers a 32 MB young generation unless told otherwise, and nothing for 0", () => {
+    expect(semiSpaceArgs({}, [])).toEqual(["--max-semi-space-size=32"])
+    expect(semiSpaceArgs({ API_SEMI_SPACE_MB: "64" }, [])).toEqual(["--max-semi-space-size=64"])
+    expect(semiSpaceArgs({ API_SEMI_SPACE_MB: "0" }, [])).toEqual([])
+  })
+
+  it("leaves a size already given alone, in the process's flags or NODE_OPTIONS", () => {
+    expect(semiSpaceArgs({}, ["--import", "tsx", "--max-semi-space-size=8"])).toEqual([])
+    expect(semiSpaceArgs({ NODE_OPTIONS: "--enable-source-maps --max_semi_space_size=8" }, [])).toEqual([])
+  })
+
+  it("refuses a size that is not a whole number of MB, naming the variable", () => {
+    for (const bad of ["-1", "2.5", "big", "4096"]) expect(() => semiSpaceArgs({ API_SEMI_SPACE_MB: bad }, [])).toThrow(/API_SEMI_SPACE_MB must be a whole number/)
   })
 })
