@@ -31,9 +31,10 @@ export const limitHeapGrowth = (env: NodeJS.ProcessEnv = process.env, roleDefaul
  * The API workers' young generation (V8's semi-space, in MB): a route request allocates tens of
  * MB that live as long as the request (rows read, covers, the answer), and with V8's default
  * (16 MB) much of it outlives two scavenges and is copied into the old generation, to be
- * collected again by a full collection. Measured with bench:routing (stop 56, same database, runs
- * alternating): whole request p99 246 and 275 ms against 300 and 287, with hours of service 266
- * and 219 against 252 and 262, a fleet of 1,000 in 32 and 28 s against 36 and 35.
+ * collected again by a full collection. Measured with bench:routing (stop 56, one database, three
+ * runs each, alternating): whole request p99 246, 275, 276 ms against 300, 287, 233; with hours
+ * of service 266, 219, 231 against 252, 262, 237; a fleet of 1,000 in 32, 28, 33 s against 36,
+ * 35, 32. A small gain, within the hour's noise but for the fleet's time.
  */
 export const API_SEMI_SPACE_MB = 32
 
