@@ -98,7 +98,6 @@ export const planRoute = (req: PlanRequest) =>
     // lies on) is where no other way goes: a round would only search again to find that
     const passedAnyway = (w: Warning) => keepOff && standing !== undefined && standing.kept().passedOn(barrierId(w), found.routes[0].segment_keys[w.segment])
     if (standing && standing.met.length > 0) {
-      // the best route's cells are read while the search keeps off the barriers: the route it finds shares most of them
       const kept = yield* Effect.either(engine.route(request()))
       if (kept._tag === "Right") {
         found = kept.right

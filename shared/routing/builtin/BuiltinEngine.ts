@@ -233,8 +233,10 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       })
     })
 
-  /** a group of barrier pieces as edge ids, worked out once per group passed (StandingBarriers passes the same one until its index changes) */
-  // one byte per edge: the search asks for every edge it relaxes
+  /**
+   * A group of barrier pieces as one byte per edge (the search asks about every edge it relaxes),
+   * worked out once per group passed: StandingBarriers passes the same one until its index changes.
+   */
   const groups = new WeakMap<ReadonlyArray<string>, Uint8Array>()
   const prepared = (keys: ReadonlyArray<string>) => {
     let marks = groups.get(keys)

@@ -61,8 +61,6 @@ export interface BarrierQuery {
  * it prepared), the second (often empty) holds the pieces of barriers with windows of their own.
  */
 export interface KeptOff {
-  /** whether the barrier of this id (a feature's or an event's) is among them */
-  readonly has: (id: string) => boolean
   readonly keys: ReadonlyArray<ReadonlyArray<string>>
   /**
    * Whether a route on this road piece passes that barrier by a piece it was to keep off: the
@@ -210,7 +208,8 @@ export class BarrierIndex {
    */
   keptOff(q: BarrierQuery): KeptOff {
     const t = q.truck
-    const signature = `${t.height_m + q.clearancePadM}|${t.weight_t}|${t.length_m}|${t.width_m}|${t.hazmat}|${q.bufferM}|${q.skipTemporal}`
+    // every field `bars` reads (a truck restriction's height is the truck's own, without the pad)
+    const signature = `${t.height_m}|${q.clearancePadM}|${t.weight_t}|${t.length_m}|${t.width_m}|${t.hazmat}|${q.bufferM}|${q.skipTemporal}`
     let entry = this.kept.get(signature)
     if (!entry || entry.version !== this.version || q.fromMs < entry.validFromMs) {
       // every barrier barring the truck by its limits, whatever its window
@@ -235,7 +234,7 @@ export class BarrierIndex {
       const b = this.byId.get(id)
       return b !== undefined && has(id) && b.keys.some((k, i) => k === key && b.distances[i] <= q.bufferM)
     }
-    return { has, passedOn, keys: windowed.length === 0 ? [keys] : [keys, this.keysOf(windowed, q.bufferM)] }
+    return { passedOn, keys: windowed.length === 0 ? [keys] : [keys, this.keysOf(windowed, q.bufferM)] }
   }
 
   /** The road pieces these barriers lie within the buffer of. */
