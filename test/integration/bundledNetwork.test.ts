@@ -17,20 +17,30 @@ const roads = (r: { sections: ReadonlyArray<{ summary: string; distance_m: numbe
 const metresOn = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }, re: RegExp) =>
   r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
 
+/**
+ * Random pairs of points on the network's shape points (a fixed seed: the same pairs every run),
+ * each snapped to a road `usable` allows; a pair where either fails to snap is drawn again.
+ */
+const snappedPairs = (seed: number, usable: (e: number) => boolean) => {
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+  return () => {
+    for (;;) {
+      const [i, j] = [Math.floor(rand() * net.shapeLat.length), Math.floor(rand() * net.shapeLat.length)]
+      const a = graph.snap(net.shapeLat[i], net.shapeLng[i], 100, usable)
+      const b = graph.snap(net.shapeLat[j], net.shapeLng[j], 100, usable)
+      if (a && b) return [a, b] as const
+    }
+  }
+}
+
 describe("the bundled US/Canada network", () => {
   it("says a destination is walled off only when no search reaches it, and finds walled-off ones", () => {
-    let seed = 11
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
     // one edge in six blocked, as dense as a bench's barriers near towns: some points get walled in
     const rules: SearchRules = { blocked: (e) => e % 6 === 1, cost: (_e, s) => s }
+    const next = snappedPairs(11, () => true)
     let walled = 0
-    let checked = 0
-    while (checked < 150) {
-      const [i, j] = [Math.floor(rand() * net.shapeLat.length), Math.floor(rand() * net.shapeLat.length)]
-      const a = graph.snap(net.shapeLat[i], net.shapeLng[i], 100, () => true)
-      const b = graph.snap(net.shapeLat[j], net.shapeLng[j], 100, () => true)
-      if (!a || !b) continue
-      checked++
+    for (let checked = 0; checked < 150; checked++) {
+      const [a, b] = next()
       const says = graph.walledOff(a, b, rules)
       const found = graph.path(a, b, rules)
       // never wrong when it says so (a false "no" only costs the full search)
@@ -43,8 +53,6 @@ describe("the bundled US/Canada network", () => {
   })
 
   it("bounds what roads closed to the truck could have saved: never below a faster way past them, and often enough to skip that search", () => {
-    let seed = 17
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
     // the roads the network closes to a 4.1 m, 36 t truck (parkways, low structures), and one edge in 41 closed outright
     const limited = (e: number) => violatedLimits(net.props[net.edgeProp[e]], { height_m: 4.1, weight_t: 36, hazmat: false }).length > 0
     const closed = (e: number) => e % 41 === 7
@@ -53,11 +61,10 @@ describe("the bundled US/Canada network", () => {
     let compared = 0
     let faster = 0
     let skipped = 0
+    const next = snappedPairs(17, (e) => !truck.blocked(e))
     while (compared < 120) {
-      const [i, j] = [Math.floor(rand() * net.shapeLat.length), Math.floor(rand() * net.shapeLat.length)]
-      const a = graph.snap(net.shapeLat[i], net.shapeLng[i], 100, (e) => !truck.blocked(e))
-      const b = graph.snap(net.shapeLat[j], net.shapeLng[j], 100, (e) => !truck.blocked(e))
-      if (!a || !b || !graph.path(a, b, truck)) continue
+      const [a, b] = next()
+      if (!graph.path(a, b, truck)) continue
       compared++
       const [cost, floor] = [graph.cost, graph.liftedFloor]
       expect(graph.path(a, b, unlimited)).toBeDefined()
@@ -73,17 +80,13 @@ describe("the bundled US/Canada network", () => {
   })
 
   it("finds, with the landmark heuristic, routes exactly as fast as a plain Dijkstra, with blocked roads and penalties", () => {
-    let seed = 5
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
     const rules: SearchRules = { blocked: (e) => e % 41 === 7, cost: (e, s) => s * (e % 3 === 0 ? 1.4 : 1) }
     const cost = (ps: ReadonlyArray<Piece>) => ps.reduce((t, p) => t + rules.cost(p.e, p.s), 0)
+    const next = snappedPairs(5, (e) => !rules.blocked(e))
     let compared = 0
     let pruned = 0
     while (compared < 60) {
-      const [i, j] = [Math.floor(rand() * net.shapeLat.length), Math.floor(rand() * net.shapeLat.length)]
-      const a = graph.snap(net.shapeLat[i], net.shapeLng[i], 100, (e) => !rules.blocked(e))
-      const b = graph.snap(net.shapeLat[j], net.shapeLng[j], 100, (e) => !rules.blocked(e))
-      if (!a || !b) continue
+      const [a, b] = next()
       const fast = graph.path(a, b, rules, true)
       const fastSettled = graph.settled
       const plain = graph.path(a, b, rules, false)
