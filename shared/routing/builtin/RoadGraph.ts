@@ -235,43 +235,19 @@ export class RoadGraph {
     const [first, last] = [net.shapeStart[to.e], net.shapeStart[to.e + 1] - 1]
     const atNode = to.j === first ? net.edgeFrom[to.e] : to.j === last ? net.edgeTo[to.e] : undefined
     if (rules.blocked(to.e) && atNode === undefined) return true
-    const { start, edge, to: head } = this.twoWay
-    const originNodes = [net.edgeFrom[from.e], net.edgeTo[from.e]]
-    const seen = new Set<number>(rules.blocked(to.e) ? [atNode!] : [net.edgeFrom[to.e], net.edgeTo[to.e]])
-    const stack = [...seen]
-    while (stack.length > 0) {
-      const v = stack.pop()!
-      if (originNodes.includes(v)) return false
-      for (let k = start[v]; k < start[v + 1]; k++) {
-        const u = head[k]
-        if (seen.has(u) || rules.blocked(edge[k])) continue
-        if (seen.size >= limit) return false
-        seen.add(u)
-        stack.push(u)
-      }
-    }
-    return true
-  }
-
-  /** Where a point meets the graph: its node, or mid-edge both of its edge's ends. */
-  private nodesOf(at: Snap): Array<number> {
-    const net = this.net
-    return at.j === net.shapeStart[at.e] ? [net.edgeFrom[at.e]] : at.j === net.shapeStart[at.e + 1] - 1 ? [net.edgeTo[at.e]] : [net.edgeFrom[at.e], net.edgeTo[at.e]]
+    return this.patch(rules.blocked(to.e) ? [atNode!] : [net.edgeFrom[to.e], net.edgeTo[to.e]], [net.edgeFrom[from.e], net.edgeTo[from.e]], rules.blocked, limit) !== undefined
   }
 
   /**
-   * The blocked edges walling a point in away from another: a walk from it over every unblocked
-   * edge, either way, ends within `limit` nodes without reaching the other's edge. Undefined when
-   * it reaches it or outgrows the limit (not walled in). At a node the walk starts there,
-   * mid-edge at both its edge's ends.
+   * A walk from `seeds` over every unblocked edge, either way: the nodes it reached and the
+   * blocked arcs it met, or undefined when it meets one of `targets` or outgrows `limit` nodes
+   * (the seeds are not walled in away from them).
    */
-  wallAround(at: Snap, other: Snap, blocked: (e: number) => boolean, limit = 2000): Array<number> | undefined {
+  private patch(seeds: ReadonlyArray<number>, targets: ReadonlyArray<number>, blocked: (e: number) => boolean, limit: number) {
     const { start, edge, to: head } = this.twoWay
-    const seen = new Set<number>(this.nodesOf(at))
-    const targets = this.nodesOf(other)
+    const seen = new Set<number>(seeds)
     if (targets.some((t) => seen.has(t))) return undefined
     const stack = [...seen]
-    // blocked arcs met on the way, by the node beyond them
     const met: Array<number> = []
     while (stack.length > 0) {
       const v = stack.pop()!
@@ -287,8 +263,27 @@ export class RoadGraph {
         stack.push(u)
       }
     }
-    // the wall: those leading out of the patch (a blocked road within it walls nothing in)
-    return [...new Set(met.filter((k) => !seen.has(head[k])).map((k) => edge[k]))]
+    return { seen, met }
+  }
+
+  /** Where a point meets the graph: its node, or mid-edge both of its edge's ends. */
+  private nodesOf(at: Snap): Array<number> {
+    const net = this.net
+    return at.j === net.shapeStart[at.e] ? [net.edgeFrom[at.e]] : at.j === net.shapeStart[at.e + 1] - 1 ? [net.edgeTo[at.e]] : [net.edgeFrom[at.e], net.edgeTo[at.e]]
+  }
+
+  /**
+   * The blocked edges walling a point in away from another: a walk from it over every unblocked
+   * edge, either way, ends within `limit` nodes without reaching the other's edge. Undefined when
+   * it reaches it or outgrows the limit (not walled in). At a node the walk starts there,
+   * mid-edge at both its edge's ends.
+   */
+  wallAround(at: Snap, other: Snap, blocked: (e: number) => boolean, limit = 2000): Array<number> | undefined {
+    const walked = this.patch(this.nodesOf(at), this.nodesOf(other), blocked, limit)
+    if (!walked) return undefined
+    const { edge, to: head } = this.twoWay
+    // the wall: the blocked arcs leading out of the patch (a blocked road within it walls nothing in)
+    return [...new Set(walked.met.filter((k) => !walked.seen.has(head[k])).map((k) => edge[k]))]
   }
 
   /**
