@@ -14,6 +14,7 @@ import type { SharedAnswers } from "./http/mountRoutes.js"
 import { ReadReplicas, ReadReplicasLive } from "./db/ReadReplicas.js"
 import { tracingOn } from "../shared/observability/Tracing.js"
 import { StandingBarriers, StandingBarriersLive } from "./routing/standingBarriers.js"
+import { HazardCellsLive } from "../shared/routing/hazards/HazardCells.js"
 
 /** How long an idle keep-alive connection is kept open: longer than load balancers' usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000
@@ -29,7 +30,8 @@ export interface ApiServerOptions {
 export const ApiServerLive = (options: ApiServerOptions = {}) =>
   Layer.provide(serverLayer(options), Layer.mergeAll(
     Layer.provideMerge(StandingBarriersLive, Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer)),
-    ReadReplicasLive
+    ReadReplicasLive,
+    HazardCellsLive
   ))
 
 const serverLayer = (options: ApiServerOptions) =>

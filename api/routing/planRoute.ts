@@ -8,7 +8,8 @@ import { stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
 import { BadRequest } from "../http/HttpError.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
-import { hazardRows, snapshotXmin } from "../../shared/routing/hazards/hazardRows.js"
+import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
+import { HazardCells, lookAtMarks } from "../../shared/routing/hazards/HazardCells.js"
 import { parentsAt5 } from "../../shared/geo/h3cells.js"
 import { arrivalWithRests, projectHos } from "../../shared/routing/hos/projectHos.js"
 import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shared/routing/hos/rulesets.js"
@@ -74,15 +75,17 @@ export const planRoute = (req: PlanRequest) =>
       alternatives: req.alternatives ?? 0, exclusions: []
     }
     // one reader for the request: hazards, requested features and, with hos, places to stop; what it
-    // reads is as new as the snapshot taken first (read while the first search runs)
-    const xminRead = yield* readAhead(snapshotXmin)
-    const rows = yield* hazardRows(featureTypesOf(evaluation))
+    // reads is as new as the snapshot taken first (read while the first search runs, with the
+    // worker's look at what changed since its last, which says what other routes read is still good)
+    const store = Option.getOrUndefined(yield* Effect.serviceOption(HazardCells))
+    const xminRead = yield* readAhead(lookAtMarks(store))
     // route, then move off what bars the truck on the best route, a few rounds at most
     const exclusions: Array<Exclusion> = []
     // barriers moved off, by hazardKey
     const movedOff = new Map<string, { warning_type: string; source_id: string; title: string }>()
     let found = yield* engine.route(base).pipe(traced("routing search"))
     const xmin = yield* Fiber.join(xminRead)
+    const rows = yield* hazardRows(featureTypesOf(evaluation), store?.view(Number(xmin)))
     // while rerouting, the primary's arrivals count its rests taken where the hours run out
     // (the final judging below stops at the places to rest it finds)
     const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined

@@ -1,6 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { parentsAt5 } from "../../shared/geo/h3cells.js"
-import { hazardRows, snapshotXmin } from "../../shared/routing/hazards/hazardRows.js"
+import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
+import { HazardCells, lookAtMarks } from "../../shared/routing/hazards/HazardCells.js"
 import { departingBy, featureTypesOf, placeRoutes } from "../../shared/routing/evaluation.js"
 import { keptRoutes, renderKept } from "../../shared/routing/keptRoute.js"
 import { randomBytes } from "node:crypto"
@@ -24,8 +25,9 @@ export const savedRouteAnswer = (row: RefetchRow, nowMs: number) =>
     const tracks = row.engine_routes
     if (tracks !== null && (kept === null || row.stale)) {
       // something changed along the route since it was read: read it again, and keep that
-      const xmin = yield* snapshotXmin
-      const rows = yield* hazardRows(featureTypesOf(evaluation))
+      const store = Option.getOrUndefined(yield* Effect.serviceOption(HazardCells))
+      const xmin = yield* lookAtMarks(store)
+      const rows = yield* hazardRows(featureTypesOf(evaluation), store?.view(Number(xmin)))
       kept = keptRoutes(tracks, evaluation, nowMs, yield* placeRoutes(tracks, evaluation, rows))
       yield* storePlacement(row.id, kept, parentsAt5(rows.cellsRead()), xmin)
     }

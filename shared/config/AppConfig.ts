@@ -69,6 +69,8 @@ export interface AppSettings {
   readonly drainGraceMs: number
   /** shared answers to identical questions, dropped when the change stream says they moved (issue 30) */
   readonly responseCache: boolean
+  /** each API worker keeps what routes read along themselves for the next, while no change marks its cells (issue 32) */
+  readonly routeReadsKept: boolean
   /** API worker processes on this machine (node:cluster); 1 runs the API in the starting process */
   readonly apiWorkers: number
   /** Postgres streaming replicas the API sends its data reads to (DATABASE_READ_URL, comma-separated); none: every read on the primary */
@@ -130,6 +132,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })),
   pollSpreadS: Config.number("POLL_SPREAD_S").pipe(Config.withDefault(0), Config.validate({ message: "POLL_SPREAD_S must be between 0 and 3600 seconds", validation: (n) => n >= 0 && n <= 3600 })),
   responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
+  routeReadsKept: Config.boolean("ROUTE_READS_KEPT").pipe(Config.withDefault(true)),
   apiWorkers: apiWorkersSetting,
   drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))
 })

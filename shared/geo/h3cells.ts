@@ -20,6 +20,9 @@ const RES_BITS = 0xfn << 52n
 const UNUSED_6_7 = 0x3fn << 24n
 const UNUSED_4_7 = 0xfffn << 24n
 
+/** The res-5 parent of a decimal res-7 cell id, by the H3 bit layout (as `cellsOf` makes it). */
+export const parentAt5 = (r7: string) => ((BigInt(r7) & ~RES_BITS) | (5n << 52n) | UNUSED_6_7).toString()
+
 /**
  * A point's cells at the stored resolutions. The coarser two are the res-7 cell's parents, made
  * by setting the index's resolution field and blanking the finer digits (the H3 bit layout),

@@ -31,6 +31,8 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
     // most tests write rows straight to Postgres, past the change stream that invalidates shared
     // answers; the cache's own tests turn it on and write through the materializer
     responseCache: false,
+    // the same for routes' kept reads, which a change is seen by through its cell marks
+    routeReadsKept: false,
     ...overrides
   })
   // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk

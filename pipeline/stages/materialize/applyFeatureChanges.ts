@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { FeatureChange } from "../../../shared/domain/Change.js"
 import { historyColumns, insertHistory, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { bboxOf } from "../../../shared/geo/bbox.js"
-import { cellsAlong, cellsOf } from "../../../shared/geo/h3cells.js"
+import { cellsAlong, cellsOf, parentAt5 } from "../../../shared/geo/h3cells.js"
 import { CRITICAL_FEATURE_TYPES } from "../../../shared/routing/hazards/routeHazards.js"
 import { markChangedCells, markRouteRechecks } from "./markRouteRechecks.js"
 
@@ -18,6 +18,15 @@ export const cellRows = (r: { id: string; feature_type: string; latitude: number
   if (r.geometry) for (const c of cellsAlong(r.geometry)) add(c.res, c.cell)
   return [...rows.values()]
 }
+
+/**
+ * The res-5 cells to mark for a feature's cell rows: its own res-5 cells and the parents of its
+ * res-7 ones. A line's res-5 cells are worked out from its points apart from its res-7 ones, so
+ * near a cell's edge a res-7 cell's parent may not be among them, and readers judge res-7 reads
+ * by their parents (saved routes, the API's hazard cells).
+ */
+const marksOf = (cells: ReadonlyArray<{ res: number; cell: string }>) =>
+  cells.flatMap((c) => (c.res === 5 ? [c.cell] : c.res === 7 ? [parentAt5(c.cell)] : []))
 
 /** Writes cell rows, copying each feature's list order and position from its row. */
 export const insertCells = (cells: ReadonlyArray<{ res: number; cell: string; feature_type: string; feature_id: string }>) =>
@@ -104,7 +113,7 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
           const cells = moved.flatMap((r) => cellRows(r))
           yield* insertCells(cells)
           yield* markRouteRechecks(cells.filter((c) => c.res === 7 && CRITICAL_FEATURE_TYPES.includes(c.feature_type)).map((c) => c.cell))
-          touchedCells.push(...old.filter((c) => c.res === 5).map((c) => c.cell), ...cells.filter((c) => c.res === 5).map((c) => c.cell))
+          touchedCells.push(...marksOf(old), ...marksOf(cells))
         }
         const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
         const recheck = [...new Set([...bare, ...inserted])]
@@ -119,8 +128,8 @@ export const applyFeatureChanges = (changes: ReadonlyArray<FeatureChange>) =>
             WHERE ft.id = h.feature_id AND h.change_type = 'deactivated' AND ft.version < h.version
             RETURNING ft.id`
           if (off.length > 0) {
-            const cells = yield* sql<{ cell: string }>`SELECT cell::text AS cell FROM feature_cells WHERE res = 5 AND feature_id = ANY(${off.map((o) => o.id)})`
-            touchedCells.push(...cells.map((c) => c.cell))
+            const cells = yield* sql<{ cell: string; res: number }>`SELECT cell::text AS cell, res FROM feature_cells WHERE res IN (5, 7) AND feature_id = ANY(${off.map((o) => o.id)})`
+            touchedCells.push(...marksOf(cells))
           }
         }
         yield* markChangedCells(touchedCells)

@@ -3,6 +3,8 @@ import { Chunk, Effect, Option } from "effect"
 import { FEATURE_COLUMNS } from "../../domain/featureColumns.js"
 import { routeCover } from "../../geo/routeCover.js"
 import { RoutingEngine, type RouteTrack } from "../RoutingEngine.js"
+import { cellsOf, parentAt5 } from "../../geo/h3cells.js"
+import type { HazardCellView } from "./HazardCells.js"
 
 export type Geometry = { type: string; coordinates: unknown }
 /** timestamps arrive as Date or as text, depending on the client's type parsing */
@@ -30,15 +32,21 @@ const CELLS_PER_QUERY = 1000
 /**
  * What lies in a request's route cells (res 7), read once per request: live events and the
  * cell index's feature candidates per cell, full feature rows per id. Reroute rounds and
- * alternatives share most of their cells, so later routes read only the cells they add.
+ * alternatives share most of their cells, so later routes read only the cells they add. With a
+ * view of the worker's store (HazardCells.ts, as of the request's look at the marks), reads
+ * another route made and no change has touched since are taken from there, and new ones kept.
  */
-export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
+export const hazardRows = (featureTypes: ReadonlyArray<string>, kept?: HazardCellView) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const engine = yield* Effect.serviceOption(RoutingEngine)
     const eventsIn = new Map<string, Array<EventRow>>()
     const candidatesIn = new Map<string, Array<Candidate>>()
     const features = new Map<string, FeatureRow | null>()
+    /** where each candidate met lies: an inactive feature's kept absence is judged by its cell */
+    const candidateAt = new Map<string, Candidate>()
+    const typesKey = (types: ReadonlyArray<string>) => `candidates:${[...types].sort().join(",")}`
+    const baseKind = typesKey(featureTypes)
 
     /** the cell index's candidates of these types, per cell */
     const candidatesQuery = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) => sql<Candidate & { cell: string }>`
@@ -62,12 +70,30 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
         // rows keep their `cell` (copying each without it cost more than the rest of the read)
         for (const e of events) eventsIn.get(e.cell)!.push(e)
         for (const f of candidates) candidatesIn.get(f.cell)!.push(f)
+        if (kept) {
+          for (const c of cells) {
+            const cell5 = parentAt5(c)
+            kept.put("events", c, eventsIn.get(c)!, cell5)
+            kept.put(baseKind, c, candidatesIn.get(c)!, cell5)
+          }
+        }
       }))
+
+    /** a cell's events and candidates another route read, when both are still good */
+    const fromStore = (c: string) => {
+      if (!kept) return false
+      const events = kept.get<Array<EventRow>>("events", c)
+      const candidates = events && kept.get<Array<Candidate>>(baseKind, c)
+      if (!events || !candidates) return false
+      eventsIn.set(c, events)
+      candidatesIn.set(c, candidates)
+      return true
+    }
 
     /** events and feature candidates in these cells, each once */
     const inCells = (cells: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        const missing = cells.filter((c) => !eventsIn.has(c))
+        const missing = cells.filter((c) => !eventsIn.has(c) && !fromStore(c))
         yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) => readCells(Chunk.toArray(chunk)), { discard: true })
         const events = new Map<string, EventRow>()
         const candidates = new Map<string, Candidate>()
@@ -75,17 +101,33 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
           for (const e of eventsIn.get(c)!) events.set(e.id, e)
           for (const f of candidatesIn.get(c)!) candidates.set(f.feature_id, f)
         }
+        if (kept) for (const f of candidates.values()) candidateAt.set(f.feature_id, f)
         return { events: [...events.values()], candidates: [...candidates.values()] }
       })
 
     /** the active features among these ids */
     const featureRows = (ids: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        const missing = ids.filter((id) => !features.has(id))
+        const missing = ids.filter((id) => {
+          if (features.has(id)) return false
+          const row = kept?.get<FeatureRow | null>("features", id)
+          if (row === undefined) return true
+          features.set(id, row)
+          return false
+        })
         if (missing.length > 0) {
           const rows = yield* sql<FeatureRow>`SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features WHERE id = ANY(${missing}) AND is_active`
           for (const id of missing) features.set(id, null)
           for (const r of rows) features.set(r.id, r)
+          if (kept) {
+            // a row is judged by its own res-5 cell (any change to it marks that cell); an absence
+            // (inactive) by the cell where its candidate lies, which a change back marks too
+            for (const id of missing) {
+              const row = features.get(id)!
+              const at = row ?? candidateAt.get(id)
+              if (at) kept.put("features", id, row, cellsOf(at.latitude, at.longitude).r5)
+            }
+          }
         }
         return ids.flatMap((id) => features.get(id) ?? [])
       })
@@ -100,14 +142,23 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
         const key = [...types].sort().join(",")
         const byCell = typedIn.get(key) ?? new Map<string, Array<Candidate>>()
         typedIn.set(key, byCell)
-        const missing = cells.filter((c) => !byCell.has(c))
+        const kind = typesKey(types)
+        const missing = cells.filter((c) => {
+          if (byCell.has(c)) return false
+          const hit = kept?.get<Array<Candidate>>(kind, c)
+          if (hit === undefined) return true
+          byCell.set(c, hit)
+          return false
+        })
         yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) =>
           Effect.map(candidatesQuery(Chunk.toArray(chunk), types), (rows) => {
             for (const c of chunk) byCell.set(c, [])
             for (const f of rows) byCell.get(f.cell)!.push(f)
+            if (kept) for (const c of chunk) kept.put(kind, c, byCell.get(c)!, parentAt5(c))
           }), { discard: true })
         const out = new Map<string, Candidate>()
         for (const c of cells) for (const f of byCell.get(c)!) out.set(f.feature_id, f)
+        if (kept) for (const f of out.values()) candidateAt.set(f.feature_id, f)
         return [...out.values()]
       })
 
@@ -152,10 +203,3 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>) =>
   })
 
 export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>
-
-/**
- * The oldest transaction that may still be uncommitted, taken before a request reads: any
- * change a request may not have seen was written by this transaction or a later one.
- */
-export const snapshotXmin = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ xmin: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`).pipe(Effect.map(([r]) => r.xmin))

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest"
+import { KEEP_NOTHING, makeHazardCellStore } from "../../../shared/routing/hazards/HazardCells.js"
+
+/** A store after its first look at xmin 100, with one cell read under that look. */
+const started = () => {
+  const store = makeHazardCellStore({ cells: 10, features: 10 })
+  store.observe(undefined, 100, [], true)
+  store.view(100)!.put("events", "c7", ["row"], "c5")
+  return store
+}
+
+describe("the store of route reads", () => {
+  it("serves a read until a look finds its res-5 cell marked at or after the read's look", () => {
+    const store = started()
+    expect(store.view(100)!.get("events", "c7")).toEqual(["row"])
+    // a mark by a transaction that ended before the read's look: the read saw it
+    store.observe(store.since(), 110, [["c5", 99]], true)
+    expect(store.view(110)!.get("events", "c7")).toEqual(["row"])
+    // a mark on another cell leaves it alone
+    store.observe(store.since(), 120, [["other", 105]], true)
+    expect(store.view(120)!.get("events", "c7")).toEqual(["row"])
+    // a change the read may not have seen
+    store.observe(store.since(), 130, [["c5", 100]], true)
+    expect(store.view(130)!.get("events", "c7")).toBeUndefined()
+    // read again under a later look: good again
+    store.view(130)!.put("events", "c7", ["new"], "c5")
+    expect(store.view(130)!.get("events", "c7")).toEqual(["new"])
+  })
+
+  it("asks each look from the newest xmin whose marks are all known", () => {
+    const store = started()
+    expect(store.since()).toBe(100)
+    store.observe(100, 150, [], true)
+    expect(store.since()).toBe(150)
+    // a look sent earlier (from 100) that answers late, with an older snapshot, moves nothing back
+    store.observe(100, 140, [], true)
+    expect(store.since()).toBe(150)
+  })
+
+  it("never serves a read older than the first look that knows marks", () => {
+    const store = makeHazardCellStore({ cells: 10, features: 10 })
+    // two first looks at once; the later snapshot answers first
+    store.observe(undefined, 100, [], true)
+    store.observe(undefined, 95, [], true)
+    expect(store.since()).toBe(100)
+    // the request of the older look may have read before a change (xid 97) that no look will ever report
+    store.view(95)!.put("events", "c7", ["row"], "c5")
+    expect(store.view(100)!.get("events", "c7")).toBeUndefined()
+  })
+
+  it("does not keep a read whose cell was marked before it was put", () => {
+    const store = started()
+    store.observe(100, 120, [["c5", 110]], true)
+    // a request whose look was at 105 read c8 before transaction 110 committed
+    store.view(105)!.put("events", "c8", ["row"], "c5")
+    expect(store.view(120)!.get("events", "c8")).toBeUndefined()
+  })
+
+  it("starts over when a look finds more marks than it takes", () => {
+    const store = started()
+    store.observe(100, 500, [["c9", 300]], false)
+    expect(store.view(500)!.get("events", "c7")).toBeUndefined()
+    expect(store.since()).toBe(500)
+    // a request of a look before the restart cannot put what it read
+    store.view(400)!.put("events", "c7", ["row"], "c5")
+    expect(store.view(500)!.get("events", "c7")).toBeUndefined()
+    expect(store.stats().restarts).toBe(1)
+  })
+
+  it("holds at most its limit per kind, the oldest read dropped first", () => {
+    const store = makeHazardCellStore({ cells: 2, features: 1 })
+    store.observe(undefined, 1, [], true)
+    const v = store.view(1)!
+    for (const c of ["a", "b", "c"]) v.put("events", c, [c], "c5")
+    expect(v.get("events", "a")).toBeUndefined()
+    expect(v.get("events", "c")).toEqual(["c"])
+    v.put("features", "f1", null, "c5")
+    v.put("features", "f2", null, "c5")
+    expect(v.get("features", "f1")).toBeUndefined()
+    // a kept absence is served as such
+    expect(v.get("features", "f2")).toBeNull()
+  })
+
+  it("keeps nothing and asks for no marks when switched off", () => {
+    const store = makeHazardCellStore(KEEP_NOTHING)
+    store.observe(undefined, 100, [], true)
+    expect(store.since()).toBeUndefined()
+    expect(store.view(100)).toBeUndefined()
+  })
+})
