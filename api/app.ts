@@ -16,6 +16,7 @@ import { type PortalAssets, servePortal } from "./portal/servePortal.js"
 import { metricsEndpoint, requestMetrics } from "./routes/metrics.js"
 import type { ApiRuntime } from "./runtime.js"
 import type { ReadReplicasShape } from "./db/ReadReplicas.js"
+import type { HazardCellStore } from "../shared/routing/hazards/HazardCells.js"
 import type { StandingBarriersShape } from "./routing/standingBarriers.js"
 
 /** Largest request body any endpoint accepts. */
@@ -34,6 +35,8 @@ export interface AppOptions {
   readonly replicas?: ReadReplicasShape | undefined
   /** this worker's barriers known ahead of routes (for a metric) */
   readonly barriers?: StandingBarriersShape | undefined
+  /** this worker's kept route reads (for a metric) */
+  readonly routeReads?: HazardCellStore | undefined
 }
 
 /** Middleware order lives here and only here. */
@@ -41,7 +44,7 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   const startedAt = options.startedAt ?? Date.now()
   const app = new Koa()
   app.proxy = false
-  const metrics = makeMetrics(rt, options.cache, options.replicas, options.barriers)
+  const metrics = makeMetrics(rt, options.cache, options.replicas, options.barriers, options.routeReads)
   app.use(requestMetrics(metrics))
   app.use(errorMiddleware)
   app.use(metricsEndpoint(metrics, options.metricsToken))

@@ -14,7 +14,7 @@ import type { SharedAnswers } from "./http/mountRoutes.js"
 import { ReadReplicas, ReadReplicasLive } from "./db/ReadReplicas.js"
 import { tracingOn } from "../shared/observability/Tracing.js"
 import { StandingBarriers, StandingBarriersLive } from "./routing/standingBarriers.js"
-import { HazardCellsLive } from "../shared/routing/hazards/HazardCells.js"
+import { HazardCells, HazardCellsLive } from "../shared/routing/hazards/HazardCells.js"
 
 /** How long an idle keep-alive connection is kept open: longer than load balancers' usual 60 s. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000
@@ -47,8 +47,9 @@ const serverLayer = (options: ApiServerOptions) =>
       const cache: SharedAnswers | undefined = config.responseCache ? makeResponseCache() : undefined
       const replicas = yield* ReadReplicas
       const barriers = yield* StandingBarriers
+      const routeReads = yield* HazardCells
       if (cache || replicas.configured) yield* invalidationFeed(cache, replicas.announced)
-      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache, replicas, barriers })
+      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache, replicas, barriers, routeReads })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {
           const s = app.listen(options.port ?? config.port, "0.0.0.0")

@@ -5,6 +5,7 @@ import type { ApiRuntime } from "../runtime.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
 import type { StandingBarriersShape } from "../routing/standingBarriers.js"
+import type { HazardCellStore } from "../../shared/routing/hazards/HazardCells.js"
 import type { ReadReplicasShape } from "../db/ReadReplicas.js"
 import { operationsSnapshot, type OperationsSnapshot } from "./operationsSnapshot.js"
 
@@ -18,7 +19,7 @@ const PUBLISH_EVERY_MS = 5000
  * (requests, latency, shared answers) are labelled `worker` and published to Redis like the
  * pipeline's: whichever worker answers shows every worker's series, and rates stay whole.
  */
-export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">, replicas?: ReadReplicasShape, barriers?: Pick<StandingBarriersShape, "size">) => {
+export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>, "counts" | "stats">, replicas?: ReadReplicasShape, barriers?: Pick<StandingBarriersShape, "size">, routeReads?: Pick<HazardCellStore, "stats">) => {
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry, prefix: "api_" })
   const self = `api-${process.pid}`
@@ -72,6 +73,19 @@ export const makeMetrics = (rt: ApiRuntime, cache?: Pick<ResponseCache<unknown>,
     new client.Gauge({
       name: "api_routing_standing_barriers", help: "Closures and truck-barring structures this worker's route planner knows ahead of any route; -1 until loaded", registers: [own],
       collect() { this.set(barriers.size()) }
+    })
+  }
+
+  if (routeReads) {
+    new client.Counter({
+      name: "api_routing_kept_reads_total", help: "Route reads (a cell's events or candidates, a feature row) by outcome: hit, kept from another route and unchanged since; miss, read from the database",
+      labelNames: ["outcome"] as const, registers: [own],
+      collect() {
+        this.reset()
+        const s = routeReads.stats()
+        this.inc({ outcome: "hit" }, s.hits)
+        this.inc({ outcome: "miss" }, s.misses)
+      }
     })
   }
 

@@ -33,7 +33,7 @@ export interface HazardCellLimits {
   readonly features: number
 }
 
-/** About 40 MB a worker at the bench's density (docs/api/routing.md). */
+/** About 130 MB of heap a worker at bench:routing's density, where 1,000 routes reach them (docs/api/routing.md). */
 export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = { cells: 150_000, features: 30_000 }
 
 interface Kept<A> {
