@@ -1,12 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { diffFeaturePoll, type FeatureSnap } from "../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
-import type { FeatureChange } from "../../shared/domain/Change.js"
-import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { makeTestEnv } from "../support/harness.js"
-import { feature } from "../support/changes.js"
+import { feature, featureChangeScript } from "../support/changes.js"
 
 const env = makeTestEnv()
 const rt = ManagedRuntime.make(env.layer)
@@ -14,19 +11,6 @@ afterAll(async () => {
   await rt.dispose()
   await env.cleanup()
 })
-
-const script = (polls: ReadonlyArray<ReadonlyArray<FeatureObservation>>) => {
-  let prev = new Map<string, FeatureSnap>()
-  const all: Array<FeatureChange> = []
-  polls.forEach((records, i) => {
-    const at = new Date(Date.UTC(2026, 10, 1) + i * 60_000)
-    const r = diffFeaturePoll({ source: "fs", polledAt: at, now: at, records, presentIds: [], prev })
-    prev = new Map(prev)
-    for (const [k, v] of r.upserts) prev.set(k, v)
-    all.push(...r.changes)
-  })
-  return all
-}
 
 const tables = Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
   sql`SELECT id, source_id, is_active, name, version, last_updated, created_at, properties FROM features ORDER BY id`,
@@ -45,7 +29,7 @@ const polls = [
 
 describe("feature materializer", () => {
   it("writes lifecycle history and follows the newest content, twice or in any order", async () => {
-    const changes = script(polls)
+    const changes = featureChangeScript(polls)
     const [direct, again, shuffled] = await rt.runPromise(Effect.gen(function* () {
       yield* reset
       yield* applyChanges(changes)
@@ -73,7 +57,7 @@ describe("observation stamps", () => {
   it("writes a new observed_at without moving last_updated; a new count moves it", async () => {
     const lot = (available: number, observed: string) =>
       feature("lot", { feature_type: "truck_parking", properties: { capacity: 10, available_spots: available, observed_at: observed } })
-    const changes = script([[lot(4, "2026-11-01T00:00:00Z")], [lot(4, "2026-11-01T00:01:00Z")], [lot(3, "2026-11-01T00:02:00Z")]])
+    const changes = featureChangeScript([[lot(4, "2026-11-01T00:00:00Z")], [lot(4, "2026-11-01T00:01:00Z")], [lot(3, "2026-11-01T00:02:00Z")]])
     expect(changes.map((c) => c.op)).toEqual(["created", "updated", "updated"])
     const rows = await rt.runPromise(Effect.gen(function* () {
       yield* reset

@@ -1,15 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { diffFeaturePoll, type FeatureSnap } from "../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
-import type { FeatureChange } from "../../shared/domain/Change.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { cellsOf, parentAt5 } from "../../shared/geo/h3cells.js"
 import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
 import { type HazardCellStore, lookAtMarks, makeHazardCellStore } from "../../shared/routing/hazards/HazardCells.js"
 import { makeTestEnv } from "../support/harness.js"
-import { changeScript, feature, observation } from "../support/changes.js"
+import { changeScript, feature, featureChangeScript, observation } from "../support/changes.js"
 
 /*
  * The API worker's store of route reads against real Postgres and the real materializer: a read
@@ -27,20 +25,6 @@ const LAT = 40.75
 const LNG = -73.99
 const CELL = cellsOf(LAT, LNG).r7
 const TYPES = ["weight_restrictions"]
-
-/** Feature polls as the differ turns them into changes, a minute apart from a fixed hour. */
-const featureScript = (polls: ReadonlyArray<ReadonlyArray<FeatureObservation>>) => {
-  let prev = new Map<string, FeatureSnap>()
-  const all: Array<FeatureChange> = []
-  polls.forEach((records, i) => {
-    const at = new Date(Date.UTC(2026, 10, 1) + i * 60_000)
-    const r = diffFeaturePoll({ source: "fs", polledAt: at, now: at, records, presentIds: [], prev })
-    prev = new Map(prev)
-    for (const [k, v] of r.upserts) prev.set(k, v)
-    all.push(...r.changes)
-  })
-  return all
-}
 
 /** The changes of a script's i-th poll (its polls are a minute apart, in order). */
 const poll = <C extends { at: string }>(changes: ReadonlyArray<C>, i: number) => {
@@ -65,7 +49,7 @@ describe("routes' kept reads (HazardCells)", () => {
   it("serve the next route until a materialized change marks the cell", async () => {
     const store = makeHazardCellStore()
     const events = changeScript("hc", [[observation("e1")], [observation("e1", { title: "lane closed" })], [observation("e1", { title: "lane closed", status: "archived" })]])
-    const feats = featureScript([[restriction()], [restriction({ is_active: false })], [restriction()]])
+    const feats = featureChangeScript([[restriction()], [restriction({ is_active: false })], [restriction()]])
     const steps = await rt.runPromise(Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* applyChanges([...poll(events, 0), ...poll(feats, 0)])
@@ -126,7 +110,7 @@ describe("routes' kept reads (HazardCells)", () => {
     // 30 km along a meridian whose points' own res-5 cells miss one of its res-7 cells' parents
     // (a res-7 cell near a res-5 edge lies partly outside its parent)
     const line = { type: "LineString", coordinates: [[-100.0, 42.0], [-100.0, 42.27]] }
-    const changes = featureScript([[feature("long", { feature_type: "truck_restrictions", geometry: line, latitude: 42, longitude: -100 })]])
+    const changes = featureChangeScript([[feature("long", { feature_type: "truck_restrictions", geometry: line, latitude: 42, longitude: -100 })]])
     const [cells7, marked] = await rt.runPromise(Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* applyChanges(changes)

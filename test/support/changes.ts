@@ -1,5 +1,6 @@
 import { diffPoll, type SnapEntry } from "../../pipeline/diff/Differ.js"
-import type { EventChange } from "../../shared/domain/Change.js"
+import { diffFeaturePoll, type FeatureSnap } from "../../pipeline/diff/FeatureDiffer.js"
+import type { EventChange, FeatureChange } from "../../shared/domain/Change.js"
 import type { EventObservation } from "../../shared/domain/Event.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 
@@ -34,3 +35,17 @@ export const feature = (id: string, over: Partial<FeatureObservation> = {}): Fea
   estimated_start_time: null, estimated_end_time: null, properties: { url: `https://x.invalid/${id}.jpg` }, has_details: false, ...over
 })
 
+
+/** Feature polls as the differ turns them into changes, a minute apart from 2026-11-01 00:00 UTC. */
+export const featureChangeScript = (polls: ReadonlyArray<ReadonlyArray<FeatureObservation>>, source = "fs") => {
+  let prev = new Map<string, FeatureSnap>()
+  const all: Array<FeatureChange> = []
+  polls.forEach((records, i) => {
+    const at = new Date(Date.UTC(2026, 10, 1) + i * 60_000)
+    const r = diffFeaturePoll({ source, polledAt: at, now: at, records, presentIds: [], prev })
+    prev = new Map(prev)
+    for (const [k, v] of r.upserts) prev.set(k, v)
+    all.push(...r.changes)
+  })
+  return all
+}
