@@ -1,5 +1,5 @@
 import * as turf from "@turf/turf"
-import { cellToBoundary, cellToLatLng, cellToParent, getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { cellToBoundary, cellToLatLng, getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
 
 /** Resolutions stored per row (columns h3_r3, h3_r5, h3_r7). */
 export const RESOLUTIONS = [7, 5, 3] as const
@@ -8,20 +8,25 @@ export type Resolution = (typeof RESOLUTIONS)[number]
 /** Cell ids as decimal strings: they fill int8 and would lose bits as JS numbers. */
 const toDecimal = (h: string) => BigInt("0x" + h).toString()
 
-/** The distinct res-5 parents of decimal cell ids at a finer resolution. */
-export const parentsAt5 = (cells: Iterable<string>) => {
-  const out = new Set<string>()
-  for (const c of cells) out.add(toDecimal(cellToParent(BigInt(c).toString(16), 5)))
-  return [...out]
-}
-
 const RES_BITS = 0xfn << 52n
 /** the digits of resolutions 6–7 (res 5 parent) and 4–7 (res 3 parent) set to 7, "unused" */
 const UNUSED_6_7 = 0x3fn << 24n
 const UNUSED_4_7 = 0xfffn << 24n
+/** the digits of resolutions 6–15 set to 7: a res-5 index below any finer one */
+const UNUSED_6_15 = (1n << 30n) - 1n
 
-/** The res-5 parent of a decimal res-7 cell id, by the H3 bit layout (as `cellsOf` makes it). */
-export const parentAt5 = (r7: string) => ((BigInt(r7) & ~RES_BITS) | (5n << 52n) | UNUSED_6_7).toString()
+/**
+ * The res-5 parent of a decimal cell id at resolution 5 or finer, by the H3 bit layout (as
+ * `cellsOf` makes it): far cheaper than asking h3-js, and routes ask it of thousands of cells.
+ */
+export const parentAt5 = (cell: string) => ((BigInt(cell) & ~RES_BITS) | (5n << 52n) | UNUSED_6_15).toString()
+
+/** The distinct res-5 parents of decimal cell ids at a finer resolution. */
+export const parentsAt5 = (cells: Iterable<string>) => {
+  const out = new Set<string>()
+  for (const c of cells) out.add(parentAt5(c))
+  return [...out]
+}
 
 /**
  * A point's cells at the stored resolutions. The coarser two are the res-7 cell's parents, made

@@ -139,10 +139,9 @@ export const hazardRows = (featureTypes: ReadonlyArray<string>, kept?: HazardCel
     const typedIn = new Map<string, Map<string, Array<Candidate>>>()
     const candidatesOf = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        const key = [...types].sort().join(",")
-        const byCell = typedIn.get(key) ?? new Map<string, Array<Candidate>>()
-        typedIn.set(key, byCell)
         const kind = typesKey(types)
+        const byCell = typedIn.get(kind) ?? new Map<string, Array<Candidate>>()
+        typedIn.set(kind, byCell)
         const missing = cells.filter((c) => {
           if (byCell.has(c)) return false
           const hit = kept?.get<Array<Candidate>>(kind, c)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import * as turf from "@turf/turf"
 import { cellToParent, getPentagons, cellToLatLng, latLngToCell } from "h3-js"
-import { cellsOf, coverBbox, coverCircle, r3Neighbourhood } from "../../../shared/geo/h3cells.js"
+import { cellsOf, coverBbox, coverCircle, parentAt5, r3Neighbourhood } from "../../../shared/geo/h3cells.js"
 
 const decimal = (h: string) => BigInt("0x" + h).toString()
 
@@ -36,6 +36,18 @@ const toward = (lat: number, lng: number, km: number, bearing: number) => {
   const [pLng, pLat] = turf.destination([lng, lat], km, bearing, { units: "kilometers" }).geometry.coordinates
   return { lat: pLat, lng: pLng }
 }
+
+describe("parentAt5", () => {
+  it("gives h3's own res-5 parent of a cell at any resolution from 5 to 15, anywhere on Earth", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -90, max: 90, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true }), fc.integer({ min: 5, max: 15 }), (lat, lng, res) => {
+        const h = latLngToCell(lat, lng, res)
+        expect(parentAt5(decimal(h))).toBe(decimal(cellToParent(h, 5)))
+      }),
+      { numRuns: 5000 }
+    )
+  })
+})
 
 describe("covers: every point the exact test keeps lies in a cell of the cover", () => {
   const inCircle = (lat: number, lng: number, radiusKm: number, share: number, bearing: number) => {
