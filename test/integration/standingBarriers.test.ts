@@ -155,6 +155,22 @@ describe("barriers known ahead of a route (api/routing/standingBarriers.ts)", ()
     expect(refsOf((await withIndex.runPromise(planRoute(request))).answer)).toEqual(["R1"])
   }, 60_000)
 
+  it("reads again only the structures whose version moved, not every row its look-back meets", async () => {
+    await bridges(false)
+    const refreshes = () => withIndex.runPromise(Effect.map(StandingBarriers, (s) => s.refreshes!()))
+    const before = await refreshes()
+    // two more looks with nothing changed: all sixteen bridges were written within the look-back
+    // (60 s), and each look used to read and place them all again
+    for (const deadline = Date.now() + 6 * BARRIER_REFRESH_MS; (await refreshes()).looks < before.looks + 2;) {
+      if (Date.now() > deadline) throw new Error("the index did not look again")
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    expect((await refreshes()).placedAgain).toBe(before.placedAgain)
+    // one bridge raised: that one alone is read and placed again
+    await bridges(true)
+    expect((await refreshes()).placedAgain).toBe(before.placedAgain + 1)
+  }, 60_000)
+
   it("leaves a closure that lifts before the truck could pass to the rounds, judged at its arrival", async () => {
     await bridges(true)
     const start = Date.now() - 3_600_000
