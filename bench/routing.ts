@@ -25,6 +25,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { readFileSync } from "node:fs"
 import { Agent, get } from "node:http"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { createKey } from "../infra/admin/keys.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { cellRows, insertCells } from "../pipeline/stages/materialize/applyFeatureChanges.js"
@@ -340,16 +341,22 @@ const main = async () => {
     const reLat: Array<number> = []
     let failed = 0
     const refetchCpu = cpuMeter()
+    // how late this process itself sent each refetch: its own pauses are timed as the API's
+    const sentLate: Array<number> = []
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+    loopDelay.enable()
     const t0 = performance.now()
     const inFlight: Array<Promise<void>> = []
     for (let i = 0; i < REEVAL_RATE * REEVAL_S; i++) {
       const due = t0 + (i * 1000) / REEVAL_RATE
       const wait = due - performance.now()
       if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      sentLate.push(Math.max(0, performance.now() - due))
       // open loop: a slow answer does not slow the arrivals
       inFlight.push(refetch(saved[i % saved.length]).then(() => void reLat.push(performance.now() - due), () => void failed++))
     }
     await Promise.all(inFlight)
+    loopDelay.disable()
     const refetchCpuS = refetchCpu()
     agent.destroy()
     const churned = await stopChurn()
@@ -377,6 +384,8 @@ const main = async () => {
     line(`whole request with hos (${CONCURRENCY} at a time)`, withHos)
     line(`saved-route refetch, ${REEVAL_RATE}/s open loop`, { p50: pct(reLat, 50), p99: pct(reLat, 99), rps: reLat.length / reSecs })
     line(`  floor: Postgres reads the saved row`, { p50: pct(rowFloor, 50), p99: pct(rowFloor, 99), rps: 0 })
+    line(`  the bench's own lateness sending them`, { p50: pct(sentLate, 50), p99: pct(sentLate, 99), rps: 0 })
+    console.log(`  (the bench process's event loop delay over the refetches: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms)`)
     console.log(`fleet: ${fmt(PAIRS)} routes as ${batches.length} batches of up to ${BATCH_SIZE}, ${CONCURRENCY} at a time: ${fleetS.toFixed(1)} s (${(PAIRS / fleetS).toFixed(1)} routes/s, ${fleetFailed} failed)`)
     const perRequest = (cpu: { api: number; postgres: number }, n: number) => ({ api: (cpu.api * 1000) / n, postgres: (cpu.postgres * 1000) / n })
     const cpuWhole = perRequest(wholeCpuS, PAIRS)
@@ -395,6 +404,7 @@ const main = async () => {
       bench: "routing", pairs: PAIRS, search_p50_ms: r1(search.p50), search_p99_ms: r1(search.p99), dijkstra_p50_ms: r1(floor.p50), dijkstra_p99_ms: r1(floor.p99),
       whole_p50_ms: r1(whole.p50), whole_p99_ms: r1(whole.p99), hos_p50_ms: r1(withHos.p50), hos_p99_ms: r1(withHos.p99),
       refetch_p50_ms: r1(pct(reLat, 50)), refetch_p99_ms: r1(reP99), refetch_failed: failed, row_floor_p50_ms: r1(pct(rowFloor, 50)),
+      refetch_sent_late_p99_ms: r1(pct(sentLate, 99)), refetch_client_loop_max_ms: r1(loopDelay.max / 1e6),
       whole_api_cpu_ms: r1(cpuWhole.api), hos_api_cpu_ms: r1(cpuHos.api), refetch_api_cpu_ms: r1(cpuRefetch.api), refetch_pg_cpu_ms: r1(cpuRefetch.postgres),
       fleet_s: r1(fleetS), fleet_1000_s: r1((fleetS * 1000) / PAIRS), fleet_routes_per_s: r1(PAIRS / fleetS), fleet_failed: fleetFailed,
       churn_per_s: CHURN, warmup_pairs: WARMUP, ...(warmup ? { warmup_p50_ms: r1(warmup.p50), warmup_p99_ms: r1(warmup.p99) } : {})
