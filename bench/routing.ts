@@ -143,9 +143,9 @@ const TRUCK = { height_m: 4.1, weight_t: 36, hazmat: false }
 /** a road this truck may drive (not a parkway or park road closed to trucks) */
 const truckRoad = (e: number) => violatedLimits(net.props[net.edgeProp[e]], TRUCK).length === 0
 
-/** Node pairs 10 … 3,000 km apart, both on roads of the main network the bench's truck may drive. */
 type Pair = [{ lat: number; lng: number }, { lat: number; lng: number }]
 
+/** Node pairs 10 … 3,000 km apart, both on roads of the main network the bench's truck may drive. */
 const pairs = (graph: RoadGraph, count = PAIRS, draw = rand) => {
   const out: Array<Pair> = []
   while (out.length < count) {
