@@ -9,8 +9,7 @@ export type Resolution = (typeof RESOLUTIONS)[number]
 const toDecimal = (h: string) => BigInt("0x" + h).toString()
 
 const RES_BITS = 0xfn << 52n
-/** the digits of resolutions 6–7 (res 5 parent) and 4–7 (res 3 parent) set to 7, "unused" */
-const UNUSED_6_7 = 0x3fn << 24n
+/** the digits of resolutions 4–7 set to 7, "unused": a res-3 index above a res-7 one */
 const UNUSED_4_7 = 0xfffn << 24n
 /** the digits of resolutions 6–15 set to 7: a res-5 index below any finer one */
 const UNUSED_6_15 = (1n << 30n) - 1n
@@ -38,7 +37,7 @@ export const cellsOf = (lat: number, lng: number) => {
   const base = r7 & ~RES_BITS
   return {
     r3: (base | (3n << 52n) | UNUSED_4_7).toString(),
-    r5: (base | (5n << 52n) | UNUSED_6_7).toString(),
+    r5: (base | (5n << 52n) | UNUSED_6_15).toString(),
     r7: r7.toString()
   }
 }
