@@ -32,15 +32,20 @@ const activeSourceIds = (s: { w: { run: (e: Effect.Effect<unknown, unknown, any>
   s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ source_id: string }>`SELECT source_id FROM events WHERE status = 'active'`))
     .then((rows) => (rows as Array<{ source_id: string }>).map((r) => r.source_id))
 
-/** Clicks where the event is drawn, as a person would. */
+/**
+ * Clicks where the event is drawn, as a person would. An event with a line (a work zone) is drawn
+ * as a circle at each of its vertices: it is clicked at its first one.
+ */
 const clickEvent = async (page: Page, id: string) => {
-  const at = await page.evaluate((eventId) => {
+  const at = await page.evaluate(({ eventId, layers }) => {
     const map = (window as any).__roadDataMap
-    const f = map.queryRenderedFeatures().find((x: any) => x.properties.id === eventId)
-    const p = map.project(f.geometry.coordinates)
+    const f = map.queryRenderedFeatures({ layers }).find((x: any) => x.properties.id === eventId)
+    let position = f.geometry.coordinates
+    while (Array.isArray(position[0])) position = position[0]
+    const p = map.project(position)
     const r = map.getCanvas().getBoundingClientRect()
     return { x: r.left + p.x, y: r.top + p.y }
-  }, id)
+  }, { eventId: id, layers: EVENT_LAYERS })
   await page.mouse.click(at.x, at.y)
 }
 
