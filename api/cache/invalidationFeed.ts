@@ -58,7 +58,12 @@ export const invalidationFeed = <T>(cache: ResponseCache<T> | undefined, announc
     sub.on("reconnecting", disconnected)
     // node-redis subscribes again by itself after a reconnect; the probe tells when that is done
     sub.on("ready", sendProbe)
-    yield* Effect.tryPromise(() => sub.subscribe(channel, onMessage))
+    // a Redis that goes away while this worker starts fails the SUBSCRIBE in flight; the worker
+    // waits for it as it waits for its first connection, instead of failing its start
+    yield* Effect.tryPromise(() => sub.subscribe(channel, onMessage)).pipe(
+      Effect.tapError((e) => Effect.logWarning(`invalidation feed: subscribing failed (${String(e.error)}); trying again`)),
+      Effect.retry(Schedule.spaced("500 millis"))
+    )
     sendProbe()
     // until the probe is heard the cache stays bypassed; ask again now and then in case it was lost
     yield* Effect.forkScoped(Effect.repeat(

@@ -20,6 +20,9 @@ export interface RedisService {
   readonly dedicated: Effect.Effect<RedisConnection, RedisError, Scope.Scope>
 }
 
+/** How long a closing connection waits for Redis to answer its QUIT before it is dropped. */
+const QUIT_WAIT = "2 seconds"
+
 const connect = (url: string, name: string) =>
   Effect.acquireRelease(
     // interruptible, unlike an acquire by default: a stop must not wait for a Redis that is away
@@ -41,10 +44,12 @@ const connect = (url: string, name: string) =>
       catch: (cause) => new RedisError({ op: "connect", cause })
     })),
     // QUIT waits for a reply a Redis that has gone away never sends (node-redis queues it until it
-    // reconnects, forever): only a ready connection is asked politely, and for 2 s at most
+    // reconnects, forever): only a ready connection is asked politely, and for 2 s at most. A
+    // release runs uninterruptibly, where a timeout cannot stop what it times: the QUIT is made
+    // interruptible, or a client that has not yet seen its Redis die waits on it for ever.
     (c) => {
       const drop = Effect.promise(() => c.disconnect().catch(() => undefined))
-      return c.isReady ? Effect.tryPromise(() => c.quit()).pipe(Effect.timeout("2 seconds"), Effect.catchAll(() => drop), Effect.asVoid) : drop
+      return c.isReady ? Effect.tryPromise(() => c.quit()).pipe(Effect.interruptible, Effect.timeout(QUIT_WAIT), Effect.catchAll(() => drop), Effect.asVoid) : drop
     }
   )
 
