@@ -83,7 +83,8 @@ const connect = (url: Redacted.Redacted<string>, maxConnections: number) =>
         pool.on("error", () => undefined)
         return pool
       }),
-      (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1_000))
+      // interruptible, or the timeout could not stop it: a release runs uninterruptibly
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1_000))
     ),
     types: pgTypes
   }).pipe(Effect.provide(Reactivity.layer))
