@@ -156,7 +156,12 @@ const streams = async (verb: string | undefined, rest: Array<string>) => {
 }
 
 const main = async () => {
-  const [area, verb, ...rest] = process.argv.slice(2)
+  const args = process.argv.slice(2)
+  if (args.includes("--help") || args.includes("-h") || args[0] === "help") {
+    console.log(USAGE)
+    return
+  }
+  const [area, verb, ...rest] = args
   if (area === "sources") return sources(verb, rest)
   if (area === "streams") return streams(verb, rest)
   if (area === "webhooks") return webhooks(verb, rest)
@@ -196,4 +201,11 @@ const main = async () => {
   console.log(created.key)
 }
 
-void main()
+// a mistyped option is the person's, not a crash: one line saying which, and the usage
+main().catch((e: { code?: string; message?: string }) => {
+  if (typeof e?.code === "string" && e.code.startsWith("ERR_PARSE_ARGS")) {
+    console.error(`error: ${e.message}\n${USAGE}`)
+    process.exit(2)
+  }
+  fail(e)
+})

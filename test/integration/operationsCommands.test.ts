@@ -36,6 +36,22 @@ const admin = async (...args: Array<string>) => {
 }
 
 describe("runbook commands", () => {
+  it("--help prints the usage and exits 0; a mistyped option says which, with the usage, and exits 2 without a stack trace", async () => {
+    const raw = (...args: Array<string>) =>
+      promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], { cwd: root, env: { ...process.env, DATABASE_URL: env.dbUrl } })
+        .then((r) => ({ code: 0, ...r }), (e: { code: number; stdout: string; stderr: string }) => e)
+    for (const args of [["--help"], ["keys", "create", "--help"], ["network", "import-clearances", "-h"]]) {
+      const help = await raw(...args)
+      expect(help.code, args.join(" ")).toBe(0)
+      expect(help.stdout).toContain("npm run -s admin -- keys create --plan")
+    }
+    const typo = await raw("keys", "create", "--plan", "pro", "--emial", "x@example.com")
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toMatch(/^error: Unknown option '--emial'/)
+    expect(typo.stderr).toContain("usage:")
+    expect(typo.stderr).not.toMatch(/\n\s+at /)
+  }, 60_000)
+
   it("SourceCircuitOpen: lists circuits, and reset-circuit closes an open one so the next poll reaches the feed", async () => {
     await run(Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
