@@ -37,15 +37,19 @@ const activeSourceIds = (s: { w: { run: (e: Effect.Effect<unknown, unknown, any>
  * as a circle at each of its vertices: it is clicked at its first one.
  */
 const clickEvent = async (page: Page, id: string) => {
-  const at = await page.evaluate(({ eventId, layers }) => {
+  // waited for: the live map redraws its data as new polls land, and for a frame the event may not be drawn
+  const handle = await page.waitForFunction(({ eventId, layers }) => {
     const map = (window as any).__roadDataMap
+    if (!map?.isStyleLoaded()) return null
     const f = map.queryRenderedFeatures({ layers }).find((x: any) => x.properties.id === eventId)
+    if (!f) return null
     let position = f.geometry.coordinates
     while (Array.isArray(position[0])) position = position[0]
     const p = map.project(position)
     const r = map.getCanvas().getBoundingClientRect()
     return { x: r.left + p.x, y: r.top + p.y }
-  }, { eventId: id, layers: EVENT_LAYERS })
+  }, { eventId: id, layers: EVENT_LAYERS }, { timeout: 15_000 })
+  const at = (await handle.jsonValue()) as { x: number; y: number }
   await page.mouse.click(at.x, at.y)
 }
 
