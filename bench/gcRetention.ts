@@ -27,6 +27,10 @@ import { pgTypes } from "../shared/db/Database.js"
 import { scratch } from "./scratch.js"
 
 const READS = Number(process.env.BENCH_READS ?? 2000)
+if (!Number.isInteger(READS) || READS < 100) {
+  console.error(`BENCH_READS must be a whole number of at least 100, got "${process.env.BENCH_READS}"`)
+  process.exit(2)
+}
 const ROWS = 200
 const ROW_BYTES = 140_000
 const WARM = 300
@@ -179,14 +183,18 @@ const main = async () => {
     await admin.query(`INSERT INTO gc_rows SELECT i, (SELECT string_agg(md5(random()::text), '') FROM generate_series(1, ${Math.ceil(ROW_BYTES / 32)})) FROM generate_series(0, ${ROWS - 1}) i`)
     console.log(`gc-retention: ${READS.toLocaleString("en-US")} reads of a ${Math.round(ROW_BYTES / 1000)} kB text row, one at a time, each way in a process of its own (--max-semi-space-size=32, as the API's workers)`)
     const figures: Array<WayFigures> = []
-    for (const way of WAYS) figures.push(await measure(way, world.dbUrl))
-    const floor = figures[0]
+    for (const way of WAYS) {
+      const f = await measure(way, world.dbUrl)
+      console.log(`  ${way}: ${f.promotedKb.toFixed(1)} kB promoted a read`)
+      figures.push(f)
+    }
+    const floor = figures.find((f) => f.way === "pg callback")
     const width = Math.max(...figures.map((f) => f.way.length)) + 1
     console.log(`${"way".padEnd(width)} kB promoted/read  scavenge ms/read  scavenges  full (ms)  ms/read`)
     for (const f of figures) {
       console.log(`${f.way.padEnd(width)} ${f.promotedKb.toFixed(1).padStart(17)}  ${f.scavengeMs.toFixed(3).padStart(16)}  ${String(f.scavenges).padStart(9)}  ${`${f.full} (${Math.round(f.fullMs)})`.padStart(9)}  ${f.readMs.toFixed(2).padStart(7)}`)
     }
-    console.log(`a read is ${Math.round(ROW_BYTES / 1000)} kB: promoted whole when kB/read is near that; the floor (${floor.way}) promotes ${floor.promotedKb.toFixed(1)} kB`)
+    console.log(`a read is ${Math.round(ROW_BYTES / 1000)} kB: promoted whole when kB/read is near that${floor ? `; the floor (pg callback) promotes ${floor.promotedKb.toFixed(1)} kB` : ""}`)
     const key = (w: Way) => w.replace(/[^a-z]+/gi, "_").replace(/^_|_$/g, "").toLowerCase()
     console.log(JSON.stringify({
       bench: "gc-retention", reads: READS, row_kb: ROW_BYTES / 1000,
