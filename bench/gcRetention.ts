@@ -24,6 +24,7 @@ import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { pgTypes } from "../shared/db/Database.js"
+import { ensureDatabase } from "../shared/db/ensureDatabase.js"
 import { scratch } from "./scratch.js"
 
 const READS = Number(process.env.BENCH_READS ?? 2000)
@@ -62,6 +63,9 @@ const child = async (way: Way, url: string) => {
   await client.connect()
   const pool = new pg.Pool({ connectionString: url, max: 2 })
   const rt = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(url), maxConnections: 2, types: pgTypes }))
+  type Resume = (effect: Effect.Effect<ReadonlyArray<Row>, Error>) => void
+  /** pg's callback handing the rows (or the error) to a suspended fiber */
+  const intoFiber = (resume: Resume) => (e: Error | null, r: pg.QueryResult<Row>) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows))
   const viaCallback = (id: number) => new Promise<ReadonlyArray<Row>>((resolve, reject) => {
     client.query(QUERY, [id], (e, r) => (e ? reject(e) : resolve(r.rows as Array<Row>)))
   })
@@ -69,21 +73,27 @@ const child = async (way: Way, url: string) => {
     "pg callback": viaCallback,
     "pg promise": (id) => client.query<Row>(QUERY, [id]).then((r) => r.rows),
     "Effect.async + pg": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
-      client.query<Row>(QUERY, [id], (e, r) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows)))
+      client.query<Row>(QUERY, [id], intoFiber(resume))
     })),
     "Effect.async + canceler": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
-      client.query<Row>(QUERY, [id], (e, r) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows)))
+      client.query<Row>(QUERY, [id], intoFiber(resume))
       return Effect.void
     })),
     "Effect.async + canceler holding resume": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
-      client.query<Row>(QUERY, [id], (e, r) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows)))
+      client.query<Row>(QUERY, [id], intoFiber(resume))
       return Effect.suspend(() => { resume(Effect.fail(new Error("interrupted"))); return Effect.void })
     })),
     "pg callback + .catch": (id) => new Promise<ReadonlyArray<Row>>((res, rej) => client.query<Row>(QUERY, [id], (e, r) => (e ? rej(e) : res(r.rows)))).catch((e: unknown) => { throw e }),
+    // the callback is assigned here, in the executor, as pg does: assigned in a helper function instead, nothing is kept
     "pg Query with late callback": (id) => {
       const q = new pg.Query<Row>(QUERY, [id])
       const p = new Promise<pg.QueryResult<Row>>((res, rej) => { (q as unknown as { callback: (e: Error | null, r: pg.QueryResult<Row>) => void }).callback = (e, r) => (e ? rej(e) : res(r)) }).catch((e: unknown) => { throw e })
       client.query(q)
+      return p.then((r) => r.rows)
+    },
+    "pg Query with late callback in an executor": (id) => {
+      const q = new pg.Query<Row>(QUERY, [id])
+      const p = new Promise<pg.QueryResult<Row>>((res, rej) => { (q as unknown as { callback: (e: Error | null, r: pg.QueryResult<Row>) => void }).callback = (e, r) => (e ? rej(e) : res(r)); client.query(q) })
       return p.then((r) => r.rows)
     },
     "pg callback via microtask": (id) => new Promise<ReadonlyArray<Row>>((res, rej) => client.query<Row>(QUERY, [id], (e, r) => queueMicrotask(() => (e ? rej(e) : res(r.rows))))),
@@ -92,31 +102,26 @@ const child = async (way: Way, url: string) => {
     "Effect.promise + pg": (id) => Effect.runPromise(Effect.promise(() => viaCallback(id))),
     "Effect.async + pg via runFork": (id) => new Promise<ReadonlyArray<Row>>((res) => {
       const f = Effect.runFork(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
-        client.query<Row>(QUERY, [id], (e, r) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows)))
+        client.query<Row>(QUERY, [id], intoFiber(resume))
       }))
       f.addObserver((exit) => res(exit._tag === "Success" ? exit.value : []))
     }),
     "Effect.async + pg in an executor": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
-      void new Promise<void>(() => { client.query<Row>(QUERY, [id], (e, r) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows))) })
+      void new Promise<void>(() => { client.query<Row>(QUERY, [id], intoFiber(resume)) })
     })),
-    "pg Query with late callback in an executor": (id) => {
-      const q = new pg.Query<Row>(QUERY, [id])
-      const p = new Promise<pg.QueryResult<Row>>((res, rej) => { (q as unknown as { callback: (e: Error | null, r: pg.QueryResult<Row>) => void }).callback = (e, r) => (e ? rej(e) : res(r)); client.query(q) })
-      return p.then((r) => r.rows)
-    },
     "Effect.async + span": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
-      client.query<Row>(QUERY, [id], (e, r) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows)))
+      client.query<Row>(QUERY, [id], intoFiber(resume))
     }).pipe(Effect.withSpan("read", { attributes: { id } }))),
     "Effect.async + pg.Pool": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
       pool.connect((e, c, release) => {
         if (e || !c) return resume(Effect.fail(e ?? new Error("no client")))
-        c.query<Row>(QUERY, [id], (e2, r) => { release(); resume(e2 ? Effect.fail(e2) : Effect.succeed(r.rows)) })
+        c.query<Row>(QUERY, [id], (e2, r) => { release(); intoFiber(resume)(e2, r) })
       })
     })),
     "Effect.async + once(error)": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>, Error>((resume) => {
       const onError = (e: Error) => resume(Effect.fail(e))
       client.once("error", onError)
-      client.query<Row>(QUERY, [id], (e, r) => { client.off("error", onError); resume(e ? Effect.fail(e) : Effect.succeed(r.rows)) })
+      client.query<Row>(QUERY, [id], (e, r) => { client.off("error", onError); intoFiber(resume)(e, r) })
     })),
     "@effect/sql-pg": (id) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Row>`SELECT body FROM gc_rows WHERE id = ${id}`))
   }
@@ -169,12 +174,7 @@ const measure = (way: Way, url: string) => new Promise<WayFigures>((resolve, rej
 
 const main = async () => {
   const world = scratch("gc")
-  const server = new URL(world.dbUrl)
-  server.pathname = "/postgres"
-  const creator = new pg.Client({ connectionString: server.toString() })
-  await creator.connect()
-  await creator.query(`CREATE DATABASE "${world.dbName}"`)
-  await creator.end()
+  await Effect.runPromise(ensureDatabase(Redacted.make(world.dbUrl)))
   const admin = new pg.Client({ connectionString: world.dbUrl })
   try {
     await admin.connect()

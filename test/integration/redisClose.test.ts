@@ -51,7 +51,8 @@ describe("closing a Redis connection", () => {
     const ms = performance.now() - t0
     // the QUIT's 2 s, then the socket dropped; before the fix this waited for ever
     expect(ms).toBeGreaterThanOrEqual(1_900)
-    expect(ms).toBeLessThan(4_000)
+    // generous: it only has to be seconds rather than for ever, on a busy machine too
+    expect(ms).toBeLessThan(10_000)
     expect(redis.client.isOpen).toBe(false)
   }, 20_000)
 })
