@@ -2,12 +2,15 @@
  * What a scavenge keeps of a database read (issue 32 item 6; docs/BENCHMARKS.md, stop 60).
  *
  * The same 140 kB text rows (a saved route's `placed_text` is 138 kB) read one after another,
- * READS times, four ways, each in a process of its own started with `--trace-gc-nvp`, which
+ * READS times, six ways, each in a process of its own started with `--trace-gc-nvp`, which
  * prints what every young-generation collection promoted into the old generation:
  *   - `pg` with a callback that resolves a Promise of our own: the floor;
  *   - `pg.Client#query`'s own Promise;
  *   - `Effect.async` around `pg`'s callback;
- *   - `@effect/sql-pg`, as the service reads.
+ *   - `@effect/sql-pg`, as the service reads;
+ *   - without a database: a fresh row of the same size returned by `Effect.sync`, and handed to
+ *     `Effect.async`'s resume at once (stop 61: the second is kept, the first not, so what keeps a
+ *     row is Effect 3's `Effect.async` itself, neither pg nor I/O nor Promises).
  * BENCH_WAYS=all adds the variations used to narrow the cause down (stop 60): Effect.async with a
  * canceler, a span, a pg.Pool, an error listener, run by runFork; Effect.promise; pg's callback
  * with .catch, resolved by microtask or with a nested Promise; a pg Query whose callback is set
@@ -35,11 +38,11 @@ if (!Number.isInteger(READS) || READS < 100) {
 const ROWS = 200
 const ROW_BYTES = 140_000
 const WARM = 300
-const ALL_WAYS = ["pg callback", "pg promise", "Effect.async + pg", "@effect/sql-pg", "Effect.async + canceler", "Effect.async + span", "Effect.async + pg.Pool", "Effect.async + once(error)", "Effect.async + canceler holding resume", "pg callback + .catch", "pg Query with late callback", "pg callback via microtask", "pg callback via nested Promise", "Effect.succeed after pg", "Effect.promise + pg", "Effect.async + pg via runFork", "Effect.async + pg in an executor", "pg Query with late callback in an executor"] as const
+const ALL_WAYS = ["pg callback", "pg promise", "Effect.async + pg", "@effect/sql-pg", "Effect.sync, no I/O", "Effect.async resumed at once, no I/O", "Effect.async + canceler", "Effect.async + span", "Effect.async + pg.Pool", "Effect.async + once(error)", "Effect.async + canceler holding resume", "pg callback + .catch", "pg Query with late callback", "pg callback via microtask", "pg callback via nested Promise", "Effect.succeed after pg", "Effect.promise + pg", "Effect.async + pg via runFork", "Effect.async + pg in an executor", "pg Query with late callback in an executor"] as const
 type Way = (typeof ALL_WAYS)[number]
 /** BENCH_WAYS: `all`, or ways by name, comma-separated; the first four unless set */
 const chosenWays = (raw: string | undefined): ReadonlyArray<Way> => {
-  if (raw === undefined || raw.trim() === "") return ALL_WAYS.slice(0, 4)
+  if (raw === undefined || raw.trim() === "") return ALL_WAYS.slice(0, 6)
   if (raw.trim() === "all") return ALL_WAYS
   const names = raw.split(",").map((w) => w.trim())
   const unknown = names.filter((w) => !(ALL_WAYS as ReadonlyArray<string>).includes(w))
@@ -66,6 +69,12 @@ const child = async (way: Way, url: string) => {
   type Resume = (effect: Effect.Effect<ReadonlyArray<Row>, Error>) => void
   /** pg's callback handing the rows (or the error) to a suspended fiber */
   const intoFiber = (resume: Resume) => (e: Error | null, r: pg.QueryResult<Row>) => resume(e ? Effect.fail(e) : Effect.succeed(r.rows))
+  // a fresh row of the same size without a database, made as pg makes one (a string decoded from bytes)
+  const rowBytes = Buffer.alloc(ROW_BYTES, 97)
+  const freshRow = (id: number): ReadonlyArray<Row> => {
+    rowBytes.writeUInt32LE(id, 0)
+    return [{ body: rowBytes.toString("latin1") }]
+  }
   const viaCallback = (id: number) => new Promise<ReadonlyArray<Row>>((resolve, reject) => {
     client.query(QUERY, [id], (e, r) => (e ? reject(e) : resolve(r.rows as Array<Row>)))
   })
@@ -123,6 +132,8 @@ const child = async (way: Way, url: string) => {
       client.once("error", onError)
       client.query<Row>(QUERY, [id], (e, r) => { client.off("error", onError); intoFiber(resume)(e, r) })
     })),
+    "Effect.sync, no I/O": (id) => Effect.runPromise(Effect.sync(() => freshRow(id))),
+    "Effect.async resumed at once, no I/O": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>>((resume) => resume(Effect.succeed(freshRow(id))))),
     "@effect/sql-pg": (id) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Row>`SELECT body FROM gc_rows WHERE id = ${id}`))
   }
   let bytes = 0
@@ -195,7 +206,7 @@ const main = async () => {
       console.log(`${f.way.padEnd(width)} ${f.promotedKb.toFixed(1).padStart(17)}  ${f.scavengeMs.toFixed(3).padStart(16)}  ${String(f.scavenges).padStart(9)}  ${`${f.full} (${Math.round(f.fullMs)})`.padStart(9)}  ${f.readMs.toFixed(2).padStart(7)}`)
     }
     console.log(`a read is ${Math.round(ROW_BYTES / 1000)} kB: promoted whole when kB/read is near that${floor ? `; the floor (pg callback) promotes ${floor.promotedKb.toFixed(1)} kB` : ""}`)
-    const key = (w: Way) => w.replace(/[^a-z]+/gi, "_").replace(/^_|_$/g, "").toLowerCase()
+    const key = (w: Way) => w.replace("I/O", "io").replace(/[^a-z]+/gi, "_").replace(/^_|_$/g, "").toLowerCase()
     console.log(JSON.stringify({
       bench: "gc-retention", reads: READS, row_kb: ROW_BYTES / 1000,
       ...Object.fromEntries(figures.flatMap((f) => [[`${key(f.way)}_promoted_kb`, Number(f.promotedKb.toFixed(1))], [`${key(f.way)}_scavenge_ms`, Number(f.scavengeMs.toFixed(3))], [`${key(f.way)}_full_gcs`, f.full]]))
