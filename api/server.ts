@@ -1,5 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
-import { Effect, Layer, Runtime } from "effect"
+import { Effect, Layer } from "effect"
 import type { Server } from "node:http"
 import { AppConfig } from "../shared/config/AppConfig.js"
 import { RoutingEngineLive } from "../shared/routing/RoutingEngineLive.js"
@@ -7,7 +7,7 @@ import { buildApp } from "./app.js"
 import { usageFlusher } from "./portal/requestUsage.js"
 import type { PortalAssets } from "./portal/servePortal.js"
 import { drainParticipant, drainRequested } from "../shared/lifecycle/Drain.js"
-import type { ApiRuntime, ApiServices } from "./runtime.js"
+import { type ApiServices, makeApiRuntime } from "./runtime.js"
 import { invalidationFeed } from "./cache/invalidationFeed.js"
 import { makeResponseCache } from "./cache/ResponseCache.js"
 import type { SharedAnswers } from "./http/mountRoutes.js"
@@ -41,7 +41,7 @@ const serverLayer = (options: ApiServerOptions) =>
       // without traces configured, requests run with the tracer off (no spans for @effect/sql's
       // statements), set once here rather than per request
       const runtime = yield* (tracingOn ? Effect.runtime<ApiServices>() : Effect.withTracerEnabled(Effect.runtime<ApiServices>(), false))
-      const rt: ApiRuntime = { run: (effect) => Runtime.runPromise(runtime)(effect), runExit: (effect) => Runtime.runPromiseExit(runtime)(effect) }
+      const rt = makeApiRuntime(runtime)
       // until the listener knows its port, the portal is assumed at the configured one
       let ownUrl = `http://localhost:${options.port || config.port}`
       const cache: SharedAnswers | undefined = config.responseCache ? makeResponseCache() : undefined

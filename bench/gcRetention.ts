@@ -2,7 +2,7 @@
  * What a scavenge keeps of a database read (issue 32 item 6; docs/BENCHMARKS.md, stop 60).
  *
  * The same 140 kB text rows (a saved route's `placed_text` is 138 kB) read one after another,
- * READS times, six ways, each in a process of its own started with `--trace-gc-nvp`, which
+ * READS times, eight ways, each in a process of its own started with `--trace-gc-nvp`, which
  * prints what every young-generation collection promoted into the old generation:
  *   - `pg` with a callback that resolves a Promise of our own: the floor;
  *   - `pg.Client#query`'s own Promise;
@@ -10,7 +10,11 @@
  *   - `@effect/sql-pg`, as the service reads;
  *   - without a database: a fresh row of the same size returned by `Effect.sync`, and handed to
  *     `Effect.async`'s resume at once (stop 61: the second is kept, the first not, so what keeps a
- *     row is Effect 3's `Effect.async` itself, neither pg nor I/O nor Promises).
+ *     row is Effect 3's `Effect.async` itself, neither pg nor I/O nor Promises);
+ *   - the same row returned by an `Effect.gen` whose generator function is made anew for each
+ *     read and captures it, and by one made once (`Effect.fnUntraced`) that takes it as an
+ *     argument (stop 61: V8 keeps a generator function that has made a generator, with all it
+ *     captured, until a full collection, as it keeps a function used with `new`).
  * BENCH_WAYS=all adds the variations used to narrow the cause down (stop 60): Effect.async with a
  * canceler, a span, a pg.Pool, an error listener, run by runFork; Effect.promise; pg's callback
  * with .catch, resolved by microtask or with a nested Promise; a pg Query whose callback is set
@@ -38,11 +42,11 @@ if (!Number.isInteger(READS) || READS < 100) {
 const ROWS = 200
 const ROW_BYTES = 140_000
 const WARM = 300
-const ALL_WAYS = ["pg callback", "pg promise", "Effect.async + pg", "@effect/sql-pg", "Effect.sync, no I/O", "Effect.async resumed at once, no I/O", "Effect.async + canceler", "Effect.async + span", "Effect.async + pg.Pool", "Effect.async + once(error)", "Effect.async + canceler holding resume", "pg callback + .catch", "pg Query with late callback", "pg callback via microtask", "pg callback via nested Promise", "Effect.succeed after pg", "Effect.promise + pg", "Effect.async + pg via runFork", "Effect.async + pg in an executor", "pg Query with late callback in an executor"] as const
+const ALL_WAYS = ["pg callback", "pg promise", "Effect.async + pg", "@effect/sql-pg", "Effect.sync (no I/O)", "Effect.async resumed at once (no I/O)", "Effect.gen made per read (no I/O)", "Effect.fnUntraced made once (no I/O)", "Effect.async + canceler", "Effect.async + span", "Effect.async + pg.Pool", "Effect.async + once(error)", "Effect.async + canceler holding resume", "pg callback + .catch", "pg Query with late callback", "pg callback via microtask", "pg callback via nested Promise", "Effect.succeed after pg", "Effect.promise + pg", "Effect.async + pg via runFork", "Effect.async + pg in an executor", "pg Query with late callback in an executor"] as const
 type Way = (typeof ALL_WAYS)[number]
 /** BENCH_WAYS: `all`, or ways by name, comma-separated; the first four unless set */
 const chosenWays = (raw: string | undefined): ReadonlyArray<Way> => {
-  if (raw === undefined || raw.trim() === "") return ALL_WAYS.slice(0, 6)
+  if (raw === undefined || raw.trim() === "") return ALL_WAYS.slice(0, 8)
   if (raw.trim() === "all") return ALL_WAYS
   const names = raw.split(",").map((w) => w.trim())
   const unknown = names.filter((w) => !(ALL_WAYS as ReadonlyArray<string>).includes(w))
@@ -75,6 +79,9 @@ const child = async (way: Way, url: string) => {
     rowBytes.writeUInt32LE(id, 0)
     return [{ body: rowBytes.toString("latin1") }]
   }
+  const passOn = Effect.fnUntraced(function* (rows: ReadonlyArray<Row>) {
+    return rows
+  })
   const viaCallback = (id: number) => new Promise<ReadonlyArray<Row>>((resolve, reject) => {
     client.query(QUERY, [id], (e, r) => (e ? reject(e) : resolve(r.rows as Array<Row>)))
   })
@@ -132,8 +139,16 @@ const child = async (way: Way, url: string) => {
       client.once("error", onError)
       client.query<Row>(QUERY, [id], (e, r) => { client.off("error", onError); intoFiber(resume)(e, r) })
     })),
-    "Effect.sync, no I/O": (id) => Effect.runPromise(Effect.sync(() => freshRow(id))),
-    "Effect.async resumed at once, no I/O": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>>((resume) => resume(Effect.succeed(freshRow(id))))),
+    "Effect.sync (no I/O)": (id) => Effect.runPromise(Effect.sync(() => freshRow(id))),
+    "Effect.async resumed at once (no I/O)": (id) => Effect.runPromise(Effect.async<ReadonlyArray<Row>>((resume) => resume(Effect.succeed(freshRow(id))))),
+    // the generator function below is made anew for every read, capturing the row from outside it
+    "Effect.gen made per read (no I/O)": (id) => {
+      const rows = freshRow(id)
+      return Effect.runPromise(Effect.gen(function* () {
+        return rows
+      }))
+    },
+    "Effect.fnUntraced made once (no I/O)": (id) => Effect.runPromise(passOn(freshRow(id))),
     "@effect/sql-pg": (id) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Row>`SELECT body FROM gc_rows WHERE id = ${id}`))
   }
   let bytes = 0

@@ -62,8 +62,12 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: Ap
   for (const r of routes) {
     const status = defaultStatus(r)
     router[r.method](r.path, async (ctx) => {
-      const headers: ResponseHeaders = { set: (name, value) => ctx.set(name, value) }
+      // recorded, then written: what a handler's closures hold is these few strings, not the
+      // Koa context (and through it the answer; see keptByScavenges below)
+      const recorded: Array<readonly [string, string]> = []
+      const headers: ResponseHeaders = { set: (name, value) => void recorded.push([name, value]) }
       const exit = await rt.runExit(withRequestSpan(r, ctx, program(r, ctx, headers, admission, rt)))
+      for (const [name, value] of recorded) ctx.set(name, value)
       if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
       if (exit.value instanceof Prepared) return writePrepared(ctx as Koa.Context, exit.value.answer, cacheControlOf(r))
       const reply = exit.value instanceof Reply ? exit.value : new Reply(status, exit.value)
@@ -133,43 +137,49 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
   }))
 }
 
-const serve = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) =>
-  Effect.gen(function* () {
-    const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
-    const query = yield* Effect.flatMap(rawQuery(ctx.query), (q) => decodePart(r.query, q, "query", "ignore"))
-    const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
-    const handled = r.handler({ params, query, body, headers })
-    return yield* (r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled)
-  })
+/*
+ * keptByScavenges: a request's generators are made once, here at module level (Effect.fnUntraced),
+ * not as a new `function*` per request. V8 gives each generator function it instantiates a map
+ * of its own in the old generation, which points back at the function: a generator closure made
+ * per request, and all it captured (the Koa context, its 148 kB answer), then outlives every
+ * young-generation collection until a full one (bench:gc "a generator made per call";
+ * docs/BENCHMARKS.md, stop 61).
+ */
+const serve = Effect.fnUntraced(function* (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) {
+  const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
+  const query = yield* Effect.flatMap(rawQuery(ctx.query), (q) => decodePart(r.query, q, "query", "ignore"))
+  const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
+  const handled = r.handler({ params, query, body, headers })
+  return yield* (r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled)
+})
 
-const program = (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, admission: Admission, rt: ApiRuntime) =>
-  Effect.gen(function* () {
-    // each kind of route gets the callers it knows; the others are absent by construction
-    const provide = (auth: AuthContext | undefined, browser: BrowserRequestShape | undefined, session: PortalSessionShape | undefined) =>
-      Effect.provide(serve(r, ctx, headers, admission.replicas), callers(auth, browser, session))
-    const origin = ctx.get("origin")
-    if (r.access === "portal" || r.access === "session") {
-      const browser = browserRequestOf(ctx as Koa.Context, admission.portalUrl())
-      // the portal is same-origin only: no CORS headers; every state-changing call proves it came from the portal's page
-      if (r.method !== "get") yield* Effect.provideService(checkCsrf, BrowserRequest, browser)
-      const session = r.access === "session" ? yield* Effect.provideService(currentSession, BrowserRequest, browser) : undefined
-      if (r.gate && session && !r.gate.allowed(session.plan)) return yield* planGate({ plan: session.plan, portalUrl: browser.portalUrl }, r.gate.code, r.gate.message)
-      return yield* provide(undefined, browser, session)
-    }
-    if (r.access === "public") {
-      if (origin) headers.set("Access-Control-Allow-Origin", "*")
-      return yield* provide(undefined, undefined, undefined)
-    }
-    const auth = yield* admission.authenticate(requestKey(ctx.get("x-api-key"), ctx.query.api_key))
-    yield* checkOrigin(origin, auth, headers)
-    yield* rateLimit(auth, headers)
-    if (r.gate && !r.gate.allowed(auth.plan)) return yield* planGate(auth, r.gate.code, r.gate.message)
-    const cache = admission.cache
-    if (r.shared && cache && r.method === "get") {
-      const key = cacheKeyOf(r.operationId, ctx.params ?? {}, ctx.querystring, auth)
-      const { value, outcome } = yield* Effect.promise(() => cache.answer(key, () => computeShared(r, ctx, auth, rt, admission.replicas)))
-      headers.set("X-Cache", outcome.toUpperCase())
-      return new Prepared(yield* value)
-    }
-    return yield* provide(auth, undefined, undefined)
-  })
+const program = Effect.fnUntraced(function* (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, admission: Admission, rt: ApiRuntime) {
+  // each kind of route gets the callers it knows; the others are absent by construction
+  const provide = (auth: AuthContext | undefined, browser: BrowserRequestShape | undefined, session: PortalSessionShape | undefined) =>
+    Effect.provide(serve(r, ctx, headers, admission.replicas), callers(auth, browser, session))
+  const origin = ctx.get("origin")
+  if (r.access === "portal" || r.access === "session") {
+    const browser = browserRequestOf(ctx as Koa.Context, admission.portalUrl())
+    // the portal is same-origin only: no CORS headers; every state-changing call proves it came from the portal's page
+    if (r.method !== "get") yield* Effect.provideService(checkCsrf, BrowserRequest, browser)
+    const session = r.access === "session" ? yield* Effect.provideService(currentSession, BrowserRequest, browser) : undefined
+    if (r.gate && session && !r.gate.allowed(session.plan)) return yield* planGate({ plan: session.plan, portalUrl: browser.portalUrl }, r.gate.code, r.gate.message)
+    return yield* provide(undefined, browser, session)
+  }
+  if (r.access === "public") {
+    if (origin) headers.set("Access-Control-Allow-Origin", "*")
+    return yield* provide(undefined, undefined, undefined)
+  }
+  const auth = yield* admission.authenticate(requestKey(ctx.get("x-api-key"), ctx.query.api_key))
+  yield* checkOrigin(origin, auth, headers)
+  yield* rateLimit(auth, headers)
+  if (r.gate && !r.gate.allowed(auth.plan)) return yield* planGate(auth, r.gate.code, r.gate.message)
+  const cache = admission.cache
+  if (r.shared && cache && r.method === "get") {
+    const key = cacheKeyOf(r.operationId, ctx.params ?? {}, ctx.querystring, auth)
+    const { value, outcome } = yield* Effect.promise(() => cache.answer(key, () => computeShared(r, ctx, auth, rt, admission.replicas)))
+    headers.set("X-Cache", outcome.toUpperCase())
+    return new Prepared(yield* value)
+  }
+  return yield* provide(auth, undefined, undefined)
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { API_HEAP_GROWING_PERCENT, DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth, semiSpaceArgs } from "../../../shared/lifecycle/heapGrowth.js"
+import { API_HEAP_GROWING_PERCENT, DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth, pretenuringArgs, semiSpaceArgs } from "../../../shared/lifecycle/heapGrowth.js"
 
 describe("HEAP_GROWING_PERCENT", () => {
   it("applies the default when unset, the given percent when set, and nothing for 0", () => {
@@ -35,5 +35,22 @@ describe("API_SEMI_SPACE_MB", () => {
 
   it("refuses a size that is not a whole number of MB, naming the variable", () => {
     for (const bad of ["-1", "2.5", "big", "4096"]) expect(() => semiSpaceArgs({ API_SEMI_SPACE_MB: bad }, [])).toThrow(/API_SEMI_SPACE_MB must be a whole number/)
+  })
+})
+
+describe("API_PRETENURING", () => {
+  it("starts the API without allocation-site pretenuring unless told on", () => {
+    expect(pretenuringArgs({}, [])).toEqual(["--no-allocation-site-pretenuring"])
+    expect(pretenuringArgs({ API_PRETENURING: "off" }, [])).toEqual(["--no-allocation-site-pretenuring"])
+    expect(pretenuringArgs({ API_PRETENURING: "on" }, [])).toEqual([])
+  })
+
+  it("leaves the flag alone when the process's flags or NODE_OPTIONS already give it, either way", () => {
+    expect(pretenuringArgs({}, ["--import", "tsx", "--allocation-site-pretenuring"])).toEqual([])
+    expect(pretenuringArgs({ NODE_OPTIONS: "--no_allocation_site_pretenuring" }, [])).toEqual([])
+  })
+
+  it("refuses anything but on or off, naming the variable", () => {
+    for (const bad of ["yes", "0", "ON"]) expect(() => pretenuringArgs({ API_PRETENURING: bad }, [])).toThrow(/API_PRETENURING must be "on" or "off"/)
   })
 })
