@@ -139,11 +139,11 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
 
 /*
  * keptByScavenges: a request's generators are made once, here at module level (Effect.fnUntraced),
- * not as a new `function*` per request. V8 gives each generator function it instantiates a map
- * of its own in the old generation, which points back at the function: a generator closure made
- * per request, and all it captured (the Koa context, its 148 kB answer), then outlives every
- * young-generation collection until a full one (bench:gc "a generator made per call";
- * docs/BENCHMARKS.md, stop 61).
+ * not as a new `function*` per request. V8 keeps a generator function that has made a generator
+ * (as it keeps a function used with `new`; likely through the map it makes for its objects, which
+ * lives in the old generation) past every young-generation collection until a full one, and with
+ * it all it captured: here the Koa context and its 148 kB answer (bench:gc "Effect.gen made per
+ * read"; docs/BENCHMARKS.md, stop 61).
  */
 const serve = Effect.fnUntraced(function* (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) {
   const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
