@@ -34,23 +34,21 @@ const common = { tag: "Routing", access: "key", gate: routingGate } as const
 const SavedPath = Schema.Struct({ id: Id("Route id (rte_…) from a routing answer", 100) })
 const gone = (id: string) => new NotFound({ message: `no saved route ${id}: it was never yours, was deleted, or its 30 minutes ran out without a persist`, docsUrl: "/docs/routing#saved-routes" })
 /** The caller's saved route while it is retrievable; anyone else's, or an expired one, is a 404. */
-const ownedRoute = (id: string) =>
-  Effect.gen(function* () {
-    const auth = yield* RequestAuth
-    const nowMs = yield* nowMillis
-    const row = yield* loadSavedRoute(auth.customerId, id, nowMs)
-    if (!row) return yield* gone(id)
-    return { auth, nowMs, row }
-  })
+const ownedRoute = Effect.fnUntraced(function* (id: string) {
+  const auth = yield* RequestAuth
+  const nowMs = yield* nowMillis
+  const row = yield* loadSavedRoute(auth.customerId, id, nowMs)
+  if (!row) return yield* gone(id)
+  return { auth, nowMs, row }
+})
 /** The same for a refetch, which reads the route's tracks only when it must read the route again. */
-const ownedRouteToShow = (id: string) =>
-  Effect.gen(function* () {
-    const auth = yield* RequestAuth
-    const nowMs = yield* nowMillis
-    const row = yield* loadSavedRoute(auth.customerId, id, nowMs, "when needed")
-    if (!row) return yield* gone(id)
-    return { auth, nowMs, row }
-  })
+const ownedRouteToShow = Effect.fnUntraced(function* (id: string) {
+  const auth = yield* RequestAuth
+  const nowMs = yield* nowMillis
+  const row = yield* loadSavedRoute(auth.customerId, id, nowMs, "when needed")
+  if (!row) return yield* gone(id)
+  return { auth, nowMs, row }
+})
 const notFound = { 404: { description: "No such route of yours, or its 30 minutes ran out" } }
 
 /** Routes of a batch planned at once on the worker that took it: one route's reads overlap the other's planning on its one core. */
@@ -60,32 +58,31 @@ const BATCH_CONCURRENCY = 2
  * One routing call: the truck resolved, the calls charged (given back if planning fails), the
  * route planned and saved with its usage. The single call's answer, and each route of a batch.
  */
-const routeAndSave = (body: RouteRequest, headers: ResponseHeaders, turn?: ChargeTurn) =>
-  Effect.gen(function* () {
-    const auth = yield* RequestAuth
-    const tollAlternative = (body.include ?? []).includes("toll_alternative")
-    if (tollAlternative && auth.plan.trial_days !== null) {
-      return yield* planGate(auth, "plan_truck", "include: toll_alternative is for paid plans (Pro and above)")
-    }
-    const truck = yield* resolveTruck(auth.customerId, body.truck)
-    // toll_alternative computes a second route and counts as two calls (SPEC §8)
-    if (turn) yield* turn.awaitTurn
-    const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers, turn?.settle).pipe(Effect.ensuring(turn?.passTurn ?? Effect.void))
-    return yield* Effect.gen(function* () {
-      const planned = yield* planRoute({ ...body, truck })
-      const answer = { ...planned.answer, resolved_truck: truck }
-      const nowMs = yield* nowMillis
-      const first = answer.routes[0].summary
-      yield* insertSavedRoute({
-        id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
-        request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells,
-        calls: charge.cost, usagePeriods: charge.periods,
-        placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
-        summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
-      }, nowMs)
-      return { answer, calls: charge.cost }
-    }).pipe(Effect.onError(() => charge.giveBack))
-  })
+const routeAndSave = Effect.fnUntraced(function* (body: RouteRequest, headers: ResponseHeaders, turn?: ChargeTurn) {
+  const auth = yield* RequestAuth
+  const tollAlternative = (body.include ?? []).includes("toll_alternative")
+  if (tollAlternative && auth.plan.trial_days !== null) {
+    return yield* planGate(auth, "plan_truck", "include: toll_alternative is for paid plans (Pro and above)")
+  }
+  const truck = yield* resolveTruck(auth.customerId, body.truck)
+  // toll_alternative computes a second route and counts as two calls (SPEC §8)
+  if (turn) yield* turn.awaitTurn
+  const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers, turn?.settle).pipe(Effect.ensuring(turn?.passTurn ?? Effect.void))
+  return yield* Effect.gen(function* () {
+    const planned = yield* planRoute({ ...body, truck })
+    const answer = { ...planned.answer, resolved_truck: truck }
+    const nowMs = yield* nowMillis
+    const first = answer.routes[0].summary
+    yield* insertSavedRoute({
+      id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
+      request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells,
+      calls: charge.cost, usagePeriods: charge.periods,
+      placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
+      summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
+    }, nowMs)
+    return { answer, calls: charge.cost }
+  }).pipe(Effect.onError(() => charge.giveBack))
+})
 
 type Planned = Effect.Effect.Success<ReturnType<typeof routeAndSave>>
 

@@ -39,135 +39,134 @@ export type PlanRequest = Omit<RouteRequest, "truck"> & { readonly truck: Resolv
  * off restrictions the truck violates where another way exists; what still lies on it becomes
  * a warning (critical where it bars the truck).
  */
-export const planRoute = (req: PlanRequest) =>
-  Effect.gen(function* () {
-    const engine = yield* RoutingEngine
-    const nowMs = yield* nowMillis
-    const departureMs = req.departure_time ? Date.parse(req.departure_time) : nowMs
-    const include = new Set(req.include ?? [])
-    const avoid = new Set((req.avoid ?? []).map((a) => AVOID_ALIASES[a]))
-    if (include.has("toll_alternative")) include.add("tolls")
-    const tolls = include.has("tolls") ? yield* tollTable : undefined
-    if (tolls && req.currency !== undefined && !tolls.perUsd.has(req.currency)) {
-      return yield* Effect.fail(new BadRequest({ message: `currency ${req.currency} is not in the rate table (${[...tolls.perUsd.keys()].join(", ")})` }))
+export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
+  const engine = yield* RoutingEngine
+  const nowMs = yield* nowMillis
+  const departureMs = req.departure_time ? Date.parse(req.departure_time) : nowMs
+  const include = new Set(req.include ?? [])
+  const avoid = new Set((req.avoid ?? []).map((a) => AVOID_ALIASES[a]))
+  if (include.has("toll_alternative")) include.add("tolls")
+  const tolls = include.has("tolls") ? yield* tollTable : undefined
+  if (tolls && req.currency !== undefined && !tolls.perUsd.has(req.currency)) {
+    return yield* Effect.fail(new BadRequest({ message: `currency ${req.currency} is not in the rate table (${[...tolls.perUsd.keys()].join(", ")})` }))
+  }
+  const hazmat = (req.truck.hazardous?.length ?? 0) > 0 || (req.cargo?.hazmat_class ?? "") !== ""
+  const truck = { height_m: req.truck.height_m, weight_t: req.truck.weight_t, length_m: req.truck.length_m, width_m: req.truck.width_m, axle_count: req.truck.axle_count, hazmat }
+  const e = req.enrichment ?? {}
+  const options: HazardOptions = {
+    bufferM: e.buffer_m ?? 100, clearancePadM: e.clearance_pad_m ?? 0.15, truck, departureMs,
+    skipTemporal: e.skip_temporal_filter ?? false, includeFeatures: e.include_features ?? []
+  }
+  // hours of service on the primary route only (SPEC §4.4 rule 1); the schema admits only the
+  // table's names, or "" for the deployment's default
+  const hosIn = req.truck.hos
+  const ruleset = hosIn === undefined ? undefined : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
+  const hosProblems = hosIn !== undefined && ruleset !== undefined ? hosInputProblems(ruleset, countersOf(hosIn)) : []
+  if (hosProblems.length > 0) return yield* Effect.fail(new BadRequest({ message: hosProblems.join("; ") }))
+  const evaluation: Evaluation = {
+    hazards: options,
+    shown: { minSeverity: e.min_severity ?? "info", excludeTypes: e.exclude_types ?? [], ...(e.max_distance_m !== undefined ? { maxDistanceM: e.max_distance_m } : {}) },
+    ...(hosIn !== undefined && ruleset !== undefined ? { hos: { ruleset, counters: countersOf(hosIn) } } : {})
+  }
+  const base: EngineRequest = {
+    points: [req.origin, ...(req.waypoints ?? []), req.destination], truck,
+    avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
+    alternatives: req.alternatives ?? 0, exclusions: []
+  }
+  // one reader for the request: hazards, requested features and, with hos, places to stop; what it
+  // reads is as new as the snapshot taken first (read while the first search runs, with the
+  // worker's look at what changed since its last, which says what other routes read is still good)
+  const store = Option.getOrUndefined(yield* Effect.serviceOption(HazardCells))
+  const xminRead = yield* readAhead(lookAtMarks(store))
+  // route, then move off what bars the truck on the best route, a few rounds at most
+  const exclusions: Array<Exclusion> = []
+  // barriers moved off, by hazardKey
+  const movedOff = new Map<string, { warning_type: string; source_id: string; title: string }>()
+  let found = yield* engine.route(base).pipe(traced("routing search"))
+  const xmin = yield* Fiber.join(xminRead)
+  const rows = yield* hazardRows(featureTypesOf(evaluation), store?.view(Number(xmin)))
+  // while rerouting, the primary's arrivals count its rests taken where the hours run out
+  // (the final judging below stops at the places to rest it finds)
+  const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
+  // barriers known ahead: every one that bars this truck for the whole trip is kept off in any
+  // search after the first, with no reads and no rounds for them; when the best route meets
+  // one, one search moves it off them all. What is left, or came after the worker's last
+  // look, the rounds below find on the route
+  const standing = yield* standingBarriers(found, options, (r) => arrival(r)?.(r.duration_s) ?? departureMs + r.duration_s * 1000)
+  // every search after the first keeps off them, until doing so has left no way through
+  let keepOff = standing !== undefined
+  const request = (): EngineRequest => (keepOff && standing ? { ...base, excluded_keys: standing.kept().keys } : base)
+  // a barrier the search was to keep off and passes all the same (a point walled in by such, the road piece a point
+  // lies on) is where no other way goes: a round would only search again to find that
+  const passedAnyway = (w: Warning) => keepOff && standing !== undefined && standing.kept().passedOn(barrierId(w), found.routes[0].segment_keys[w.segment])
+  if (standing && standing.met.length > 0) {
+    const kept = yield* Effect.either(engine.route(request()))
+    if (kept._tag === "Right") {
+      found = kept.right
+      for (const b of standing.met) movedOff.set(hazardKey(b.warning_type, b.source_id), b)
+    } else keepOff = false // keeping off them all leaves no way through: the rounds take them one by one
+  }
+  let placed0 = yield* placeHazards(found.routes[0], options, rows)
+  let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
+  for (let round = 0; round < MAX_REROUTES; round++) {
+    const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)) && !passedAnyway(w))
+    if (blocking.length === 0) break
+    let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
+    let retry = yield* Effect.either(engine.route({ ...request(), exclusions: [...exclusions, ...more] }))
+    if (retry._tag === "Left") {
+      // every road past one of them may cut the origin or destination off: keep only the pieces they
+      // lie on, and the barriers known ahead no longer
+      more = more.map((x) => ({ ...x, radius_m: 0 }))
+      keepOff = false
+      retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
     }
-    const hazmat = (req.truck.hazardous?.length ?? 0) > 0 || (req.cargo?.hazmat_class ?? "") !== ""
-    const truck = { height_m: req.truck.height_m, weight_t: req.truck.weight_t, length_m: req.truck.length_m, width_m: req.truck.width_m, axle_count: req.truck.axle_count, hazmat }
-    const e = req.enrichment ?? {}
-    const options: HazardOptions = {
-      bufferM: e.buffer_m ?? 100, clearancePadM: e.clearance_pad_m ?? 0.15, truck, departureMs,
-      skipTemporal: e.skip_temporal_filter ?? false, includeFeatures: e.include_features ?? []
-    }
-    // hours of service on the primary route only (SPEC §4.4 rule 1); the schema admits only the
-    // table's names, or "" for the deployment's default
-    const hosIn = req.truck.hos
-    const ruleset = hosIn === undefined ? undefined : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
-    const hosProblems = hosIn !== undefined && ruleset !== undefined ? hosInputProblems(ruleset, countersOf(hosIn)) : []
-    if (hosProblems.length > 0) return yield* Effect.fail(new BadRequest({ message: hosProblems.join("; ") }))
-    const evaluation: Evaluation = {
-      hazards: options,
-      shown: { minSeverity: e.min_severity ?? "info", excludeTypes: e.exclude_types ?? [], ...(e.max_distance_m !== undefined ? { maxDistanceM: e.max_distance_m } : {}) },
-      ...(hosIn !== undefined && ruleset !== undefined ? { hos: { ruleset, counters: countersOf(hosIn) } } : {})
-    }
-    const base: EngineRequest = {
-      points: [req.origin, ...(req.waypoints ?? []), req.destination], truck,
-      avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
-      alternatives: req.alternatives ?? 0, exclusions: []
-    }
-    // one reader for the request: hazards, requested features and, with hos, places to stop; what it
-    // reads is as new as the snapshot taken first (read while the first search runs, with the
-    // worker's look at what changed since its last, which says what other routes read is still good)
-    const store = Option.getOrUndefined(yield* Effect.serviceOption(HazardCells))
-    const xminRead = yield* readAhead(lookAtMarks(store))
-    // route, then move off what bars the truck on the best route, a few rounds at most
-    const exclusions: Array<Exclusion> = []
-    // barriers moved off, by hazardKey
-    const movedOff = new Map<string, { warning_type: string; source_id: string; title: string }>()
-    let found = yield* engine.route(base).pipe(traced("routing search"))
-    const xmin = yield* Fiber.join(xminRead)
-    const rows = yield* hazardRows(featureTypesOf(evaluation), store?.view(Number(xmin)))
-    // while rerouting, the primary's arrivals count its rests taken where the hours run out
-    // (the final judging below stops at the places to rest it finds)
-    const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
-    // barriers known ahead: every one that bars this truck for the whole trip is kept off in any
-    // search after the first, with no reads and no rounds for them; when the best route meets
-    // one, one search moves it off them all. What is left, or came after the worker's last
-    // look, the rounds below find on the route
-    const standing = yield* standingBarriers(found, options, (r) => arrival(r)?.(r.duration_s) ?? departureMs + r.duration_s * 1000)
-    // every search after the first keeps off them, until doing so has left no way through
-    let keepOff = standing !== undefined
-    const request = (): EngineRequest => (keepOff && standing ? { ...base, excluded_keys: standing.kept().keys } : base)
-    // a barrier the search was to keep off and passes all the same (a point walled in by such, the road piece a point
-    // lies on) is where no other way goes: a round would only search again to find that
-    const passedAnyway = (w: Warning) => keepOff && standing !== undefined && standing.kept().passedOn(barrierId(w), found.routes[0].segment_keys[w.segment])
-    if (standing && standing.met.length > 0) {
-      const kept = yield* Effect.either(engine.route(request()))
-      if (kept._tag === "Right") {
-        found = kept.right
-        for (const b of standing.met) movedOff.set(hazardKey(b.warning_type, b.source_id), b)
-      } else keepOff = false // keeping off them all leaves no way through: the rounds take them one by one
-    }
-    let placed0 = yield* placeHazards(found.routes[0], options, rows)
-    let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
-    for (let round = 0; round < MAX_REROUTES; round++) {
-      const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)) && !passedAnyway(w))
-      if (blocking.length === 0) break
-      let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
-      let retry = yield* Effect.either(engine.route({ ...request(), exclusions: [...exclusions, ...more] }))
-      if (retry._tag === "Left") {
-        // every road past one of them may cut the origin or destination off: keep only the pieces they
-        // lie on, and the barriers known ahead no longer
-        more = more.map((x) => ({ ...x, radius_m: 0 }))
-        keepOff = false
-        retry = yield* Effect.either(engine.route({ ...base, exclusions: [...exclusions, ...more] }))
-      }
-      if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
-      exclusions.push(...more)
-      for (const w of blocking) movedOff.set(hazardKey(w.type, w.source_id), { warning_type: w.type, source_id: w.source_id, title: w.title })
-      found = retry.right
-      placed0 = yield* placeHazards(found.routes[0], options, rows)
-      hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
-    }
-    // a barrier moved off in one round that a later route passes again was not avoided: it stays a warning only
-    for (const w of hazards.warnings) movedOff.delete(hazardKey(w.type, w.source_id))
-    const avoided = [
-      ...movedOff.values(),
-      // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
-      ...(found.limits_avoided ?? []).map((l) => ({ warning_type: LIMIT_WARNING[l.dimension], source_id: l.source ?? `network edge ${l.edge_key}`, title: l.title }))
-    ]
-    // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
-    const candidates = [...found.routes]
-    if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
-      const free = yield* Effect.either(engine.route({ ...request(), alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
-      if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
-    }
-    // state miles: the network's own where it knows them; the polygons are read only when it does not
-    const polygons = candidates.every((r) => r.regions) ? undefined : yield* stateBoundaries
-    const regions = candidates.map((r) => regionLengths(r, () => polygons!))
-    const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]])).pipe(traced("routing hazards"))
-    const results = judgeRoutes(candidates, evaluation, nowMs, placed)
-    const routes = candidates.map((r, i) => {
-      const shaped = { ...shapeRoute(r, req, tolls, truck), warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
-      return include.has("mileage_by_state") ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: mileageByState(regions[i]) } } : shaped
-    })
-    const answer = {
-      route_id: `rte_${randomBytes(12).toString("hex")}`,
-      routes,
-      ...(ruleset !== undefined ? { hos_ruleset: ruleset } : {}),
-      ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}),
-      engine: engine.name,
-      attribution: found.credit,
-      avoided,
-      departure_time: new Date(departureMs).toISOString(),
-      computed_at: new Date(nowMs).toISOString(),
-      hazard_count: routes.reduce((n, r) => n + r.warnings.length, 0)
-    }
-    // what a refetch and the monitor need to evaluate these routes again
-    const tracks = candidates.map((r, i) => trackOf(r, regions[i]))
-    const cells = rows.coverOf(candidates[0], options.bufferM)
-    // a refetch judges `placed` again as long as no change has touched these res-5 cells since xmin
-    return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
-  }).pipe(traced("routing plan"))
+    if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
+    exclusions.push(...more)
+    for (const w of blocking) movedOff.set(hazardKey(w.type, w.source_id), { warning_type: w.type, source_id: w.source_id, title: w.title })
+    found = retry.right
+    placed0 = yield* placeHazards(found.routes[0], options, rows)
+    hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
+  }
+  // a barrier moved off in one round that a later route passes again was not avoided: it stays a warning only
+  for (const w of hazards.warnings) movedOff.delete(hazardKey(w.type, w.source_id))
+  const avoided = [
+    ...movedOff.values(),
+    // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
+    ...(found.limits_avoided ?? []).map((l) => ({ warning_type: LIMIT_WARNING[l.dimension], source_id: l.source ?? `network edge ${l.edge_key}`, title: l.title }))
+  ]
+  // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
+  const candidates = [...found.routes]
+  if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
+    const free = yield* Effect.either(engine.route({ ...request(), alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
+    if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
+  }
+  // state miles: the network's own where it knows them; the polygons are read only when it does not
+  const polygons = candidates.every((r) => r.regions) ? undefined : yield* stateBoundaries
+  const regions = candidates.map((r) => regionLengths(r, () => polygons!))
+  const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]])).pipe(traced("routing hazards"))
+  const results = judgeRoutes(candidates, evaluation, nowMs, placed)
+  const routes = candidates.map((r, i) => {
+    const shaped = { ...shapeRoute(r, req, tolls, truck), warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
+    return include.has("mileage_by_state") ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: mileageByState(regions[i]) } } : shaped
+  })
+  const answer = {
+    route_id: `rte_${randomBytes(12).toString("hex")}`,
+    routes,
+    ...(ruleset !== undefined ? { hos_ruleset: ruleset } : {}),
+    ...(req.customer_route_id !== undefined ? { customer_route_id: req.customer_route_id } : {}),
+    engine: engine.name,
+    attribution: found.credit,
+    avoided,
+    departure_time: new Date(departureMs).toISOString(),
+    computed_at: new Date(nowMs).toISOString(),
+    hazard_count: routes.reduce((n, r) => n + r.warnings.length, 0)
+  }
+  // what a refetch and the monitor need to evaluate these routes again
+  const tracks = candidates.map((r, i) => trackOf(r, regions[i]))
+  const cells = rows.coverOf(candidates[0], options.bufferM)
+  // a refetch judges `placed` again as long as no change has touched these res-5 cells since xmin
+  return { answer, evaluation, tracks, cells, placed, cells5: parentsAt5(rows.cellsRead()), xmin }
+}, traced("routing plan"))
 
 /**
  * How long after departure a barrier must stay in force to be kept off ahead: twice the time the
@@ -182,21 +181,20 @@ const horizonMs = (arriveMs: number, departureMs: number) => departureMs + 2 * (
  * all that bar it (`BarrierIndex.keptOff`), asked for only when a search or a round needs it.
  * Undefined when the worker has no index yet.
  */
-const standingBarriers = (first: EngineAnswer, o: HazardOptions, arriveMs: (r: EngineRoute) => number) =>
-  Effect.gen(function* () {
-    const service = yield* Effect.serviceOption(StandingBarriers)
-    const index = Option.isSome(service) ? yield* service.value.current : undefined
-    if (!index || index.size === 0) return undefined
-    const q: BarrierQuery = {
-      truck: o.truck, clearancePadM: o.clearancePadM, bufferM: o.bufferM, skipTemporal: o.skipTemporal,
-      fromMs: o.departureMs, toMs: horizonMs(arriveMs(first.routes[0]), o.departureMs)
-    }
-    let kept: KeptOff | undefined
-    return {
-      met: index.along(new Set(first.routes[0].segment_keys), q).map((b) => index.avoided(b, q)),
-      kept: () => (kept ??= index.keptOff(q))
-    }
-  })
+const standingBarriers = Effect.fnUntraced(function* (first: EngineAnswer, o: HazardOptions, arriveMs: (r: EngineRoute) => number) {
+  const service = yield* Effect.serviceOption(StandingBarriers)
+  const index = Option.isSome(service) ? yield* service.value.current : undefined
+  if (!index || index.size === 0) return undefined
+  const q: BarrierQuery = {
+    truck: o.truck, clearancePadM: o.clearancePadM, bufferM: o.bufferM, skipTemporal: o.skipTemporal,
+    fromMs: o.departureMs, toMs: horizonMs(arriveMs(first.routes[0]), o.departureMs)
+  }
+  let kept: KeptOff | undefined
+  return {
+    met: index.along(new Set(first.routes[0].segment_keys), q).map((b) => index.avoided(b, q)),
+    kept: () => (kept ??= index.keptOff(q))
+  }
+})
 
 /** The feature or event a warning is for. */
 const barrierId = (w: Warning) => String(w.properties.feature_id ?? w.properties.event_id)

@@ -50,12 +50,14 @@ export interface PlacedRoute {
 
 /** Reads and places what lies along each route; `known` holds placements this request made already. */
 export const placeRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, rows: HazardRows, known?: ReadonlyMap<RouteTrack, PlacedHazards>) =>
-  Effect.forEach(routes, (r, i) =>
-    Effect.gen(function* () {
-      const hazards = known?.get(r) ?? (yield* placeHazards(r, e.hazards, rows))
-      const stops = i === 0 && e.hos ? yield* lookupStops(r, rows, e.hos, e.hazards.departureMs) : undefined
-      return { hazards, ...(stops !== undefined ? { stops } : {}) } satisfies PlacedRoute
-    }))
+  Effect.forEach(routes, (r, i) => placeRoute(r, i, e, rows, known))
+
+/** One route's placement; a generator made once, so it keeps no request's rows (keptByScavenges, api/http/mountRoutes.ts). */
+const placeRoute = Effect.fnUntraced(function* (r: RouteTrack, i: number, e: Evaluation, rows: HazardRows, known?: ReadonlyMap<RouteTrack, PlacedHazards>) {
+  const hazards = known?.get(r) ?? (yield* placeHazards(r, e.hazards, rows))
+  const stops = i === 0 && e.hos ? yield* lookupStops(r, rows, e.hos, e.hazards.departureMs) : undefined
+  return { hazards, ...(stops !== undefined ? { stops } : {}) } satisfies PlacedRoute
+})
 
 /**
  * Warnings and features of each route, and `hos[]` of the first (SPEC §4.4 rule 1), from placed

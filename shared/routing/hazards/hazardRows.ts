@@ -36,169 +36,172 @@ const CELLS_PER_QUERY = 1000
  * view of the worker's store (HazardCells.ts, as of the request's look at the marks), reads
  * another route made and no change has touched since are taken from there, and new ones kept.
  */
-export const hazardRows = (featureTypes: ReadonlyArray<string>, kept?: HazardCellView) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const engine = yield* Effect.serviceOption(RoutingEngine)
-    const eventsIn = new Map<string, Array<EventRow>>()
-    const candidatesIn = new Map<string, Array<Candidate>>()
-    const features = new Map<string, FeatureRow | null>()
-    /** where each candidate met lies: an inactive feature's kept absence is judged by its cell */
-    const candidateAt = new Map<string, Candidate>()
-    const typesKey = (types: ReadonlyArray<string>) => `candidates:${[...types].sort().join(",")}`
-    const baseKind = typesKey(featureTypes)
+export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArray<string>, kept?: HazardCellView) {
+  const sql = yield* SqlClient.SqlClient
+  const engine = yield* Effect.serviceOption(RoutingEngine)
+  const eventsIn = new Map<string, Array<EventRow>>()
+  const candidatesIn = new Map<string, Array<Candidate>>()
+  const features = new Map<string, FeatureRow | null>()
+  /** where each candidate met lies: an inactive feature's kept absence is judged by its cell */
+  const candidateAt = new Map<string, Candidate>()
+  const typesKey = (types: ReadonlyArray<string>) => `candidates:${[...types].sort().join(",")}`
+  const baseKind = typesKey(featureTypes)
 
-    /** the cell index's candidates of these types, per cell */
-    const candidatesQuery = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) => sql<Candidate & { cell: string }>`
-      SELECT c.cell::text AS cell, f.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
-        SELECT feature_id, latitude, longitude, is_point FROM feature_cells
-        WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${types}) OFFSET 0) f`
+  /** the cell index's candidates of these types, per cell */
+  const candidatesQuery = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) => sql<Candidate & { cell: string }>`
+    SELECT c.cell::text AS cell, f.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+      SELECT feature_id, latitude, longitude, is_point FROM feature_cells
+      WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${types}) OFFSET 0) f`
 
-    const readCells = (cells: ReadonlyArray<string>) =>
-      Effect.all([
-        sql<EventRow & { cell: string }>`
-          SELECT c.cell::text AS cell, e.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
-            SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
-              start_time, end_time, estimated_start_time, estimated_end_time
-            FROM events WHERE h3_r7 = c.cell AND archived_at IS NULL OFFSET 0) e`,
-        candidatesQuery(cells, featureTypes)
-      ], { concurrency: 2 }).pipe(Effect.map(([events, candidates]) => {
+  const readCells = (cells: ReadonlyArray<string>) =>
+    Effect.all([
+      sql<EventRow & { cell: string }>`
+        SELECT c.cell::text AS cell, e.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+          SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
+            start_time, end_time, estimated_start_time, estimated_end_time
+          FROM events WHERE h3_r7 = c.cell AND archived_at IS NULL OFFSET 0) e`,
+      candidatesQuery(cells, featureTypes)
+    ], { concurrency: 2 }).pipe(Effect.map(([events, candidates]) => {
+      for (const c of cells) {
+        eventsIn.set(c, [])
+        candidatesIn.set(c, [])
+      }
+      // rows keep their `cell` (copying each without it cost more than the rest of the read)
+      for (const e of events) eventsIn.get(e.cell)!.push(e)
+      for (const f of candidates) candidatesIn.get(f.cell)!.push(f)
+      if (kept) {
         for (const c of cells) {
-          eventsIn.set(c, [])
-          candidatesIn.set(c, [])
+          const cell5 = parentAt5(c)
+          kept.put("events", c, eventsIn.get(c)!, cell5)
+          kept.put(baseKind, c, candidatesIn.get(c)!, cell5)
         }
-        // rows keep their `cell` (copying each without it cost more than the rest of the read)
-        for (const e of events) eventsIn.get(e.cell)!.push(e)
-        for (const f of candidates) candidatesIn.get(f.cell)!.push(f)
+      }
+    }))
+
+  /** a cell's events and candidates another route read, when both are still good */
+  const fromStore = (c: string) => {
+    if (!kept) return false
+    const events = kept.get<Array<EventRow>>("events", c)
+    const candidates = events && kept.get<Array<Candidate>>(baseKind, c)
+    if (!events || !candidates) return false
+    eventsIn.set(c, events)
+    candidatesIn.set(c, candidates)
+    return true
+  }
+
+  /** events and feature candidates in these cells, each once */
+  // no generators made in here: each would keep this store's rows past the request (keptByScavenges, api/http/mountRoutes.ts)
+  const inCells = (cells: ReadonlyArray<string>) =>
+    Effect.suspend(() => {
+      const missing = cells.filter((c) => !eventsIn.has(c) && !fromStore(c))
+      return Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) => readCells(Chunk.toArray(chunk)), { discard: true })
+    }).pipe(Effect.map(() => {
+      const events = new Map<string, EventRow>()
+      const candidates = new Map<string, Candidate>()
+      for (const c of cells) {
+        for (const e of eventsIn.get(c)!) events.set(e.id, e)
+        for (const f of candidatesIn.get(c)!) candidates.set(f.feature_id, f)
+      }
+      if (kept) for (const f of candidates.values()) candidateAt.set(f.feature_id, f)
+      return { events: [...events.values()], candidates: [...candidates.values()] }
+    }))
+
+  /** the active features among these ids */
+  const featureRows = (ids: ReadonlyArray<string>) =>
+    Effect.suspend(() => {
+      const missing = ids.filter((id) => {
+        if (features.has(id)) return false
+        const row = kept?.get<FeatureRow | null>("features", id)
+        if (row === undefined) return true
+        features.set(id, row)
+        return false
+      })
+      const found = () => ids.flatMap((id) => features.get(id) ?? [])
+      if (missing.length === 0) return Effect.succeed(found())
+      return Effect.map(sql<FeatureRow>`SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features WHERE id = ANY(${missing}) AND is_active`, (rows) => {
+        for (const id of missing) features.set(id, null)
+        for (const r of rows) features.set(r.id, r)
         if (kept) {
-          for (const c of cells) {
-            const cell5 = parentAt5(c)
-            kept.put("events", c, eventsIn.get(c)!, cell5)
-            kept.put(baseKind, c, candidatesIn.get(c)!, cell5)
+          // a row is judged by its own res-5 cell (any change to it marks that cell); an absence
+          // (inactive) by the cell where its candidate lies, which a change back marks too
+          for (const id of missing) {
+            const row = features.get(id)!
+            const at = row ?? candidateAt.get(id)
+            if (at) kept.put("features", id, row, cellsOf(at.latitude, at.longitude).r5)
           }
         }
-      }))
-
-    /** a cell's events and candidates another route read, when both are still good */
-    const fromStore = (c: string) => {
-      if (!kept) return false
-      const events = kept.get<Array<EventRow>>("events", c)
-      const candidates = events && kept.get<Array<Candidate>>(baseKind, c)
-      if (!events || !candidates) return false
-      eventsIn.set(c, events)
-      candidatesIn.set(c, candidates)
-      return true
-    }
-
-    /** events and feature candidates in these cells, each once */
-    const inCells = (cells: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        const missing = cells.filter((c) => !eventsIn.has(c) && !fromStore(c))
-        yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) => readCells(Chunk.toArray(chunk)), { discard: true })
-        const events = new Map<string, EventRow>()
-        const candidates = new Map<string, Candidate>()
-        for (const c of cells) {
-          for (const e of eventsIn.get(c)!) events.set(e.id, e)
-          for (const f of candidatesIn.get(c)!) candidates.set(f.feature_id, f)
-        }
-        if (kept) for (const f of candidates.values()) candidateAt.set(f.feature_id, f)
-        return { events: [...events.values()], candidates: [...candidates.values()] }
+        return found()
       })
+    })
 
-    /** the active features among these ids */
-    const featureRows = (ids: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        const missing = ids.filter((id) => {
-          if (features.has(id)) return false
-          const row = kept?.get<FeatureRow | null>("features", id)
-          if (row === undefined) return true
-          features.set(id, row)
-          return false
-        })
-        if (missing.length > 0) {
-          const rows = yield* sql<FeatureRow>`SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features WHERE id = ANY(${missing}) AND is_active`
-          for (const id of missing) features.set(id, null)
-          for (const r of rows) features.set(r.id, r)
-          if (kept) {
-            // a row is judged by its own res-5 cell (any change to it marks that cell); an absence
-            // (inactive) by the cell where its candidate lies, which a change back marks too
-            for (const id of missing) {
-              const row = features.get(id)!
-              const at = row ?? candidateAt.get(id)
-              if (at) kept.put("features", id, row, cellsOf(at.latitude, at.longitude).r5)
-            }
-          }
-        }
-        return ids.flatMap((id) => features.get(id) ?? [])
+  /**
+   * Candidates of some feature types only, in cells of their own (places to stop lie within a
+   * wider band than hazards, and need neither events nor the other types there).
+   */
+  const typedIn = new Map<string, Map<string, Array<Candidate>>>()
+  const candidatesOf = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
+    Effect.suspend(() => {
+      const kind = typesKey(types)
+      const byCell = typedIn.get(kind) ?? new Map<string, Array<Candidate>>()
+      typedIn.set(kind, byCell)
+      const missing = cells.filter((c) => {
+        if (byCell.has(c)) return false
+        const hit = kept?.get<Array<Candidate>>(kind, c)
+        if (hit === undefined) return true
+        byCell.set(c, hit)
+        return false
       })
-
-    /**
-     * Candidates of some feature types only, in cells of their own (places to stop lie within a
-     * wider band than hazards, and need neither events nor the other types there).
-     */
-    const typedIn = new Map<string, Map<string, Array<Candidate>>>()
-    const candidatesOf = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        const kind = typesKey(types)
-        const byCell = typedIn.get(kind) ?? new Map<string, Array<Candidate>>()
-        typedIn.set(kind, byCell)
-        const missing = cells.filter((c) => {
-          if (byCell.has(c)) return false
-          const hit = kept?.get<Array<Candidate>>(kind, c)
-          if (hit === undefined) return true
-          byCell.set(c, hit)
-          return false
-        })
-        yield* Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) =>
-          Effect.map(candidatesQuery(Chunk.toArray(chunk), types), (rows) => {
-            for (const c of chunk) byCell.set(c, [])
-            for (const f of rows) byCell.get(f.cell)!.push(f)
-            if (kept) for (const c of chunk) kept.put(kind, c, byCell.get(c)!, parentAt5(c))
-          }), { discard: true })
+      return Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) =>
+        Effect.map(candidatesQuery(Chunk.toArray(chunk), types), (rows) => {
+          for (const c of chunk) byCell.set(c, [])
+          for (const f of rows) byCell.get(f.cell)!.push(f)
+          if (kept) for (const c of chunk) kept.put(kind, c, byCell.get(c)!, parentAt5(c))
+        }), { discard: true }).pipe(Effect.map(() => {
         const out = new Map<string, Candidate>()
         for (const c of cells) for (const f of byCell.get(c)!) out.set(f.feature_id, f)
         if (kept) for (const f of out.values()) candidateAt.set(f.feature_id, f)
         return [...out.values()]
-      })
+      }))
+    })
 
-    /**
-     * A route's res-7 cover at a buffer, worked out once per request: the union of its road
-     * pieces' covers where the engine keeps them (a route it just answered), else from its line.
-     */
-    const covers = new WeakMap<object, Map<number, ReadonlyArray<string>>>()
-    const coverOf = (route: RouteTrack & { readonly segment_keys?: ReadonlyArray<string> }, bufferM: number) => {
-      const byBuffer = covers.get(route) ?? new Map<number, ReadonlyArray<string>>()
-      covers.set(route, byBuffer)
-      let cells = byBuffer.get(bufferM)
-      if (!cells) {
-        const keys = route.segment_keys
-        cells = (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ?? routeCover(route.coordinates, route.along_m, bufferM).cells
-        byBuffer.set(bufferM, cells)
-      }
-      return cells
+  /**
+   * A route's res-7 cover at a buffer, worked out once per request: the union of its road
+   * pieces' covers where the engine keeps them (a route it just answered), else from its line.
+   */
+  const covers = new WeakMap<object, Map<number, ReadonlyArray<string>>>()
+  const coverOf = (route: RouteTrack & { readonly segment_keys?: ReadonlyArray<string> }, bufferM: number) => {
+    const byBuffer = covers.get(route) ?? new Map<number, ReadonlyArray<string>>()
+    covers.set(route, byBuffer)
+    let cells = byBuffer.get(bufferM)
+    if (!cells) {
+      const keys = route.segment_keys
+      cells = (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ?? routeCover(route.coordinates, route.along_m, bufferM).cells
+      byBuffer.set(bufferM, cells)
     }
+    return cells
+  }
 
-    /**
-     * The res-7 cover at a buffer of one stretch of a route, from `fromM` to `toM` along it: the
-     * road pieces that reach into the stretch, with one more on each side.
-     */
-    const coverOfStretch = (route: RouteTrack & { readonly segment_keys?: ReadonlyArray<string> }, bufferM: number, fromM: number, toM: number) => {
-      const along = route.along_m
-      let i0 = 0
-      while (i0 + 1 < along.length && along[i0 + 1] < fromM) i0++
-      let i1 = i0
-      while (i1 + 1 < along.length && along[i1] <= toM) i1++
-      i0 = Math.max(0, i0 - 1)
-      i1 = Math.min(along.length - 1, i1 + 1)
-      const keys = route.segment_keys?.slice(i0, i1 + 1)
-      return (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ??
-        routeCover(route.coordinates.slice(i0, i1 + 1), along.slice(i0, i1 + 1), bufferM).cells
-    }
+  /**
+   * The res-7 cover at a buffer of one stretch of a route, from `fromM` to `toM` along it: the
+   * road pieces that reach into the stretch, with one more on each side.
+   */
+  const coverOfStretch = (route: RouteTrack & { readonly segment_keys?: ReadonlyArray<string> }, bufferM: number, fromM: number, toM: number) => {
+    const along = route.along_m
+    let i0 = 0
+    while (i0 + 1 < along.length && along[i0 + 1] < fromM) i0++
+    let i1 = i0
+    while (i1 + 1 < along.length && along[i1] <= toM) i1++
+    i0 = Math.max(0, i0 - 1)
+    i1 = Math.min(along.length - 1, i1 + 1)
+    const keys = route.segment_keys?.slice(i0, i1 + 1)
+    return (keys && Option.isSome(engine) ? engine.value.covers?.(keys, bufferM) : undefined) ??
+      routeCover(route.coordinates.slice(i0, i1 + 1), along.slice(i0, i1 + 1), bufferM).cells
+  }
 
-    /** every res-7 cell read so far: what a later change must touch to matter to this request */
-    const cellsRead = () => [...new Set([...eventsIn.keys(), ...[...typedIn.values()].flatMap((m) => [...m.keys()])])]
+  /** every res-7 cell read so far: what a later change must touch to matter to this request */
+  const cellsRead = () => [...new Set([...eventsIn.keys(), ...[...typedIn.values()].flatMap((m) => [...m.keys()])])]
 
-    return { inCells, candidatesOf, featureRows, coverOf, coverOfStretch, cellsRead }
-  })
+  return { inCells, candidatesOf, featureRows, coverOf, coverOfStretch, cellsRead }
+})
 
 export type HazardRows = Effect.Effect.Success<ReturnType<typeof hazardRows>>

@@ -156,19 +156,18 @@ export interface PlacedHazards {
 }
 
 /** Finds and places the route's events and features (the part that reads the database). */
-export const placeHazards = (route: RouteTrack, o: HazardOptions, rows: HazardRows) =>
-  Effect.gen(function* () {
-    const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
-    const { events, candidates } = yield* rows.inCells(rows.coverOf(route, o.bufferM))
-    // a point feature's distance is known from the cell index: fetch only those near the line
-    const near = candidates.filter((c) => !c.is_point || routeLine.place(c.longitude, c.latitude) !== undefined)
-    const features = yield* rows.featureRows(near.map((c) => c.feature_id))
-    const place = <R extends Row>(r: R): Array<Placed<R>> => {
-      const p = routeLine.placeGeometry(r.geometry, r.longitude, r.latitude)
-      return p ? [{ row: r, alongM: Math.min(route.distance_m, p.alongM), segment: p.segment }] : []
-    }
-    return { events: events.flatMap(place), features: features.flatMap(place) } satisfies PlacedHazards
-  })
+export const placeHazards = Effect.fnUntraced(function* (route: RouteTrack, o: HazardOptions, rows: HazardRows) {
+  const routeLine = new RouteLine(route.coordinates, route.along_m, o.bufferM)
+  const { events, candidates } = yield* rows.inCells(rows.coverOf(route, o.bufferM))
+  // a point feature's distance is known from the cell index: fetch only those near the line
+  const near = candidates.filter((c) => !c.is_point || routeLine.place(c.longitude, c.latitude) !== undefined)
+  const features = yield* rows.featureRows(near.map((c) => c.feature_id))
+  const place = <R extends Row>(r: R): Array<Placed<R>> => {
+    const p = routeLine.placeGeometry(r.geometry, r.longitude, r.latitude)
+    return p ? [{ row: r, alongM: Math.min(route.distance_m, p.alongM), segment: p.segment }] : []
+  }
+  return { events: events.flatMap(place), features: features.flatMap(place) } satisfies PlacedHazards
+})
 
 /**
  * Hazards within `bufferM` of the route from live events and features, each placed along the

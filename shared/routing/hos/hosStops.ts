@@ -73,26 +73,25 @@ export const stretchesNeeded = (route: RouteTiming, ruleset: HosRulesetName, inp
  * every stop's suggestions are known. The plan made from them is the one the whole route's
  * places make; a long route reads a few hours of its length instead of all of it.
  */
-export const stopsForPlan = (route: RouteTrack, rows: HazardRows, ruleset: HosRulesetName, input: HosInput, departureMs: number) =>
-  Effect.gen(function* () {
-    const found = new Map<string, StopCandidate>()
-    let known: ReadonlyArray<readonly [number, number]> = []
-    // metres of slack on each side of a stretch: the seconds-to-metres conversion rounds
-    const slackM = 50
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const usable = [...found.values()].filter((c) => !c.unusable)
-      const needed = stretchesNeeded(route, ruleset, input, departureMs, usable, known)
-      if (needed.length === 0) return [...found.values()].sort(byPlace)
-      // one read for the round's stretches: their covers share the cells where they meet
-      const cells = new Set<string>()
-      for (const stretch of needed) {
-        for (const c of rows.coverOfStretch(route, STOP_REACH_M, metresAt(route, stretch[0]) - slackM, metresAt(route, stretch[1]) + slackM)) cells.add(c)
-        known = withStretch(known, stretch)
-      }
-      for (const c of yield* stopCandidates(route, rows, [...cells])) found.set(c.id, c)
+export const stopsForPlan = Effect.fnUntraced(function* (route: RouteTrack, rows: HazardRows, ruleset: HosRulesetName, input: HosInput, departureMs: number) {
+  const found = new Map<string, StopCandidate>()
+  let known: ReadonlyArray<readonly [number, number]> = []
+  // metres of slack on each side of a stretch: the seconds-to-metres conversion rounds
+  const slackM = 50
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const usable = [...found.values()].filter((c) => !c.unusable)
+    const needed = stretchesNeeded(route, ruleset, input, departureMs, usable, known)
+    if (needed.length === 0) return [...found.values()].sort(byPlace)
+    // one read for the round's stretches: their covers share the cells where they meet
+    const cells = new Set<string>()
+    for (const stretch of needed) {
+      for (const c of rows.coverOfStretch(route, STOP_REACH_M, metresAt(route, stretch[0]) - slackM, metresAt(route, stretch[1]) + slackM)) cells.add(c)
+      known = withStretch(known, stretch)
     }
-    return yield* stopCandidates(route, rows)
-  })
+    for (const c of yield* stopCandidates(route, rows, [...cells])) found.set(c.id, c)
+  }
+  return yield* stopCandidates(route, rows)
+})
 
 /**
  * The `hos[]` of a route (SPEC §2.10): the projection's stops, each with the places a driver can

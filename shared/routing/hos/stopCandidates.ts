@@ -44,30 +44,29 @@ const lineOf = (route: RouteTrack) => {
  * then holds every place whose position along the route falls in them, and may hold some
  * placed elsewhere).
  */
-export const stopCandidates = (route: RouteTrack, rows: HazardRows, cells = rows.coverOf(route, STOP_REACH_M)) =>
-  Effect.gen(function* () {
-    const line = lineOf(route)
-    const candidates = yield* rows.candidatesOf(cells, Object.keys(STOP_TYPES))
-    const near = candidates.filter((c) => !c.is_point || line.place(c.longitude, c.latitude) !== undefined)
-    const features = yield* rows.featureRows(near.map((c) => c.feature_id))
-    const out: Array<StopCandidate> = []
-    for (const f of features) {
-      const type = STOP_TYPES[f.feature_type]
-      const at = type && line.placeGeometry(f.geometry, f.longitude, f.latitude)
-      if (!type || !at) continue
-      const p = f.properties
-      const spots = num(p.available_spots)
-      const alongM = Math.min(route.distance_m, at.alongM)
-      out.push({
-        id: f.id, type, name: f.name, alongM, alongS: secondsAt(route, alongM),
-        capacity: num(p.capacity) ?? num(p.total_spaces) ?? null,
-        ...(spots !== undefined ? { available_spots: spots, as_of: typeof p.observed_at === "string" ? p.observed_at : iso(f.last_updated as Stamp) } : {}),
-        unusable: spots === 0 || p.open === false,
-        geometry: f.geometry ?? { type: "Point", coordinates: [f.longitude, f.latitude] }
-      })
-    }
-    return out.sort(byPlace)
-  })
+export const stopCandidates = Effect.fnUntraced(function* (route: RouteTrack, rows: HazardRows, cells = rows.coverOf(route, STOP_REACH_M)) {
+  const line = lineOf(route)
+  const candidates = yield* rows.candidatesOf(cells, Object.keys(STOP_TYPES))
+  const near = candidates.filter((c) => !c.is_point || line.place(c.longitude, c.latitude) !== undefined)
+  const features = yield* rows.featureRows(near.map((c) => c.feature_id))
+  const out: Array<StopCandidate> = []
+  for (const f of features) {
+    const type = STOP_TYPES[f.feature_type]
+    const at = type && line.placeGeometry(f.geometry, f.longitude, f.latitude)
+    if (!type || !at) continue
+    const p = f.properties
+    const spots = num(p.available_spots)
+    const alongM = Math.min(route.distance_m, at.alongM)
+    out.push({
+      id: f.id, type, name: f.name, alongM, alongS: secondsAt(route, alongM),
+      capacity: num(p.capacity) ?? num(p.total_spaces) ?? null,
+      ...(spots !== undefined ? { available_spots: spots, as_of: typeof p.observed_at === "string" ? p.observed_at : iso(f.last_updated as Stamp) } : {}),
+      unusable: spots === 0 || p.open === false,
+      geometry: f.geometry ?? { type: "Point", coordinates: [f.longitude, f.latitude] }
+    })
+  }
+  return out.sort(byPlace)
+})
 
 /** Route order, ties by id: the order every list of candidates keeps. */
 export const byPlace = (a: StopCandidate, b: StopCandidate) => a.alongM - b.alongM || a.id.localeCompare(b.id)
