@@ -20,8 +20,9 @@
  * with .catch, resolved by microtask or with a nested Promise; a pg Query whose callback is set
  * after it is made (as pg's own Promise does). BENCH_CHILD_FLAGS adds V8 flags to the children.
  * A read whose result is promoted costs a copy at the scavenge and stays until a full
- * collection; in the API every refetch's columns and answer are (360–385 kB a refetch), which
- * is what fills a worker's old generation to a gigabyte between full collections. The figures
+ * collection. In the API every refetch's columns and answer were promoted until stop 61 (360–385
+ * kB a refetch; 6–8 since), which filled a worker's old generation to a gigabyte between full
+ * collections. The figures
  * are kB promoted per read and scavenge ms per read, beside the floor's.
  */
 import { SqlClient } from "@effect/sql"
