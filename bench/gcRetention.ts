@@ -22,8 +22,7 @@
  * A read whose result is promoted costs a copy at the scavenge and stays until a full
  * collection. In the API every refetch's columns and answer were promoted until stop 61 (360–385
  * kB a refetch; 6–8 since), which filled a worker's old generation to a gigabyte between full
- * collections. The figures
- * are kB promoted per read and scavenge ms per read, beside the floor's.
+ * collections. The figures are kB promoted per read and scavenge ms per read, beside the floor's.
  */
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -45,7 +44,7 @@ const ROW_BYTES = 140_000
 const WARM = 300
 const ALL_WAYS = ["pg callback", "pg promise", "Effect.async + pg", "@effect/sql-pg", "Effect.sync (no I/O)", "Effect.async resumed at once (no I/O)", "Effect.gen made per read (no I/O)", "Effect.fnUntraced made once (no I/O)", "Effect.async + canceler", "Effect.async + span", "Effect.async + pg.Pool", "Effect.async + once(error)", "Effect.async + canceler holding resume", "pg callback + .catch", "pg Query with late callback", "pg callback via microtask", "pg callback via nested Promise", "Effect.succeed after pg", "Effect.promise + pg", "Effect.async + pg via runFork", "Effect.async + pg in an executor", "pg Query with late callback in an executor"] as const
 type Way = (typeof ALL_WAYS)[number]
-/** BENCH_WAYS: `all`, or ways by name, comma-separated; the first four unless set */
+/** BENCH_WAYS: `all`, or ways by name, comma-separated; the first eight unless set */
 const chosenWays = (raw: string | undefined): ReadonlyArray<Way> => {
   if (raw === undefined || raw.trim() === "") return ALL_WAYS.slice(0, 8)
   if (raw.trim() === "all") return ALL_WAYS

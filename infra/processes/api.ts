@@ -19,7 +19,7 @@ import { ApiServerLive } from "../../api/server.js"
 const workers = Effect.runSync(apiWorkersConfig)
 if (cluster.isPrimary && workers > 1) runClusterPrimary({ workers, name: "api", shutdownTimeoutMs, workerArgs: [...semiSpaceArgs(), ...pretenuringArgs()] })
 else {
-  // one process: set before it serves anything (a cluster worker is started with it instead)
-  if (cluster.isPrimary) for (const flag of pretenuringArgs()) setFlagsFromString(flag)
+  // a single process sets it before it serves anything; a cluster worker was started with it, so this finds it given
+  for (const flag of pretenuringArgs()) setFlagsFromString(flag)
   runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(ApiBaseLive), Layer.provide(TracingLive("api")))), { signals: workerSignals(), heapGrowingPercent: API_HEAP_GROWING_PERCENT })
 }

@@ -47,8 +47,7 @@ export const semiSpaceArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: Re
   const raw = env.API_SEMI_SPACE_MB
   const n = raw === undefined || raw.trim() === "" ? roleDefault : Number(raw)
   if (!Number.isInteger(n) || n < 0 || n > 1024) throw new Error(`API_SEMI_SPACE_MB must be a whole number of MB from 0 to 1024, got "${raw}"`)
-  const given = [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => /^--max[-_]semi[-_]space[-_]size/.test(a))
-  return n === 0 || given ? [] : [`--max-semi-space-size=${n}`]
+  return n === 0 || flagGiven(/^--max[-_]semi[-_]space[-_]size/, env, execArgv) ? [] : [`--max-semi-space-size=${n}`]
 }
 
 /**
@@ -64,6 +63,9 @@ export const semiSpaceArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: Re
 export const pretenuringArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv): Array<string> => {
   const raw = (env.API_PRETENURING ?? "").trim()
   if (raw !== "" && raw !== "on" && raw !== "off") throw new Error(`API_PRETENURING must be "on" or "off", got "${env.API_PRETENURING}"`)
-  const given = [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => /^--(no[-_])?allocation[-_]site[-_]pretenuring/.test(a))
-  return raw === "on" || given ? [] : ["--no-allocation-site-pretenuring"]
+  return raw === "on" || flagGiven(/^--(no[-_])?allocation[-_]site[-_]pretenuring/, env, execArgv) ? [] : ["--no-allocation-site-pretenuring"]
 }
+
+/** Whether a V8 flag is already among the process's own flags or NODE_OPTIONS (then it is left as given). */
+const flagGiven = (flag: RegExp, env: NodeJS.ProcessEnv, execArgv: ReadonlyArray<string>) =>
+  [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => flag.test(a))
