@@ -8,7 +8,7 @@ import { httpAnswer, NotFound } from "../http/HttpError.js"
 import { Id } from "../http/QueryParams.js"
 import { RequestAuth } from "../http/RequestAuth.js"
 import { Reply, type ResponseHeaders, route } from "../http/Route.js"
-import type { Plan } from "../middleware/auth.js"
+import type { AuthContext, Plan } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { planRoute } from "../routing/planRoute.js"
 import { type ChargeTurn, forEachInChargeOrder } from "../routing/chargeOrder.js"
@@ -68,20 +68,23 @@ const routeAndSave = Effect.fnUntraced(function* (body: RouteRequest, headers: R
   // toll_alternative computes a second route and counts as two calls (SPEC §8)
   if (turn) yield* turn.awaitTurn
   const charge = yield* chargeRouting(auth, tollAlternative ? 2 : 1, headers, turn?.settle).pipe(Effect.ensuring(turn?.passTurn ?? Effect.void))
-  return yield* Effect.gen(function* () {
-    const planned = yield* planRoute({ ...body, truck })
-    const answer = { ...planned.answer, resolved_truck: truck }
-    const nowMs = yield* nowMillis
-    const first = answer.routes[0].summary
-    yield* insertSavedRoute({
-      id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
-      request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells,
-      calls: charge.cost, usagePeriods: charge.periods,
-      placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
-      summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
-    }, nowMs)
-    return { answer, calls: charge.cost }
-  }).pipe(Effect.onError(() => charge.giveBack))
+  return yield* planAndSave(body, truck, auth, charge).pipe(Effect.onError(() => charge.giveBack))
+})
+
+/** The route planned and saved once charged (made once, as every generator on the request path: api/http/mountRoutes.ts keptByScavenges). */
+const planAndSave = Effect.fnUntraced(function* (body: RouteRequest, truck: Effect.Effect.Success<ReturnType<typeof resolveTruck>>, auth: AuthContext, charge: Effect.Effect.Success<ReturnType<typeof chargeRouting>>) {
+  const planned = yield* planRoute({ ...body, truck })
+  const answer = { ...planned.answer, resolved_truck: truck }
+  const nowMs = yield* nowMillis
+  const first = answer.routes[0].summary
+  yield* insertSavedRoute({
+    id: answer.route_id, customerId: auth.customerId, customerRouteId: body.customer_route_id ?? null,
+    request: { ...body, truck }, evaluation: planned.evaluation, tracks: planned.tracks, answer: storedAnswer(answer), cells: planned.cells,
+    calls: charge.cost, usagePeriods: charge.periods,
+    placed: keptRoutes(planned.tracks, planned.evaluation, nowMs, planned.placed), cells5: planned.cells5, xmin: planned.xmin,
+    summary: { origin: body.origin, destination: body.destination, distance_m: first.distance_m, duration_s: first.duration_s }
+  }, nowMs)
+  return { answer, calls: charge.cost }
 })
 
 type Planned = Effect.Effect.Success<ReturnType<typeof routeAndSave>>

@@ -93,40 +93,41 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
         return { good, bad, others, prepared: good.length === 0 ? Either.left("empty") : prepare(good.map(([, c]) => c)) }
       }
 
-      const handle = ({ good, bad, others, prepared }: ReadBatch<P>) =>
-        Effect.gen(function* () {
-          if (others.length > 0) yield* streams.ack(options.group, others.map((m) => m.id))
-          for (const [m, reason] of bad) {
-            yield* streams.deadLetter(options.group, m, reason)
+      // made once per loop start, not per batch: a generator function made per call keeps the batch
+      // it captured past young collections (docs/DECISIONS.md "A request's data dies young")
+      const handle = Effect.fnUntraced(function* ({ good, bad, others, prepared }: ReadBatch<P>) {
+        if (others.length > 0) yield* streams.ack(options.group, others.map((m) => m.id))
+        for (const [m, reason] of bad) {
+          yield* streams.deadLetter(options.group, m, reason)
+          yield* Metric.increment(deadTagged)
+        }
+        if (good.length === 0) return
+        const carried = good.map(([m, c]) => ({ changeId: c.change_id, traceparent: m.traceparent }))
+        const whole = Either.isRight(prepared)
+          ? yield* Effect.either(stage.write(prepared.right).pipe(
+            Effect.zipRight(Effect.logInfo(`${options.group}: wrote ${good.length} changes`).pipe(
+              Effect.annotateLogs({ first_change: good[0][1].change_id, last_change: good[good.length - 1][1].change_id }))),
+            batchSpan(`${options.group} batch`, carried)))
+          : Either.left(prepared.left)
+        if (Either.isRight(whole)) {
+          yield* streams.ack(options.group, good.map(([m]) => m.id))
+          yield* Metric.incrementBy(tagged, good.length)
+          return
+        }
+        yield* Effect.logWarning(`${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`)
+        const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
+        for (const [m, c] of good) {
+          const one = yield* Effect.either(applyOne(c).pipe(batchSpan(`${options.group} change`, [{ changeId: c.change_id, traceparent: m.traceparent }])))
+          if (Either.isRight(one)) {
+            yield* streams.ack(options.group, [m.id])
+            yield* Metric.increment(tagged)
+          } else if ((counts.get(m.id) ?? 1) >= options.maxDeliveries) {
+            yield* streams.deadLetter(options.group, m, String(one.left))
             yield* Metric.increment(deadTagged)
+            yield* Effect.logError(`${options.group}: change ${c.change_id} dead-lettered: ${String(one.left)}`)
           }
-          if (good.length === 0) return
-          const carried = good.map(([m, c]) => ({ changeId: c.change_id, traceparent: m.traceparent }))
-          const whole = Either.isRight(prepared)
-            ? yield* Effect.either(stage.write(prepared.right).pipe(
-              Effect.zipRight(Effect.logInfo(`${options.group}: wrote ${good.length} changes`).pipe(
-                Effect.annotateLogs({ first_change: good[0][1].change_id, last_change: good[good.length - 1][1].change_id }))),
-              batchSpan(`${options.group} batch`, carried)))
-            : Either.left(prepared.left)
-          if (Either.isRight(whole)) {
-            yield* streams.ack(options.group, good.map(([m]) => m.id))
-            yield* Metric.incrementBy(tagged, good.length)
-            return
-          }
-          yield* Effect.logWarning(`${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`)
-          const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
-          for (const [m, c] of good) {
-            const one = yield* Effect.either(applyOne(c).pipe(batchSpan(`${options.group} change`, [{ changeId: c.change_id, traceparent: m.traceparent }])))
-            if (Either.isRight(one)) {
-              yield* streams.ack(options.group, [m.id])
-              yield* Metric.increment(tagged)
-            } else if ((counts.get(m.id) ?? 1) >= options.maxDeliveries) {
-              yield* streams.deadLetter(options.group, m, String(one.left))
-              yield* Metric.increment(deadTagged)
-              yield* Effect.logError(`${options.group}: change ${c.change_id} dead-lettered: ${String(one.left)}`)
-            }
-          }
-        })
+        }
+      })
 
       let sinceClaim = Number.POSITIVE_INFINITY
       const nextBatch = Effect.gen(function* () {

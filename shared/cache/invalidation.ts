@@ -43,8 +43,8 @@ export const invalidationChannel = (redis: { readonly key: (...parts: ReadonlyAr
  * Advisory: a lost message costs freshness up to the cache's own age limit, never a failed batch
  * (the write already landed).
  */
-export const publishInvalidation = (tags: Iterable<string>) =>
-  Effect.gen(function* () {
+export const publishInvalidation = Effect.fnUntraced(
+  function* (tags: Iterable<string>) {
     const list = [...tags]
     if (list.length === 0) return
     const sql = yield* SqlClient.SqlClient
@@ -55,4 +55,6 @@ export const publishInvalidation = (tags: Iterable<string>) =>
     )
     const redis = yield* Redis
     yield* redis.use("cache invalidation", (c) => c.publish(invalidationChannel(redis), JSON.stringify({ tags: list, lsn })))
-  }).pipe(Effect.catchAll((e) => Effect.logWarning(`cache invalidation not published: ${e.message}`)))
+  },
+  Effect.catchAll((e) => Effect.logWarning(`cache invalidation not published: ${e.message}`))
+)

@@ -22,30 +22,29 @@ export interface PlacedSubject extends LinkSubject {
  * (h3_r3, source): one probe per source and cell, however many events a source has there (a
  * busy feed's own cells would otherwise be read whole for every batch it writes).
  */
-const candidatesOf = (subjects: ReadonlyArray<PlacedSubject>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.h3_r3)))]
-    const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
-    const present = yield* sql<{ cell: string; source: string }>`
-      WITH RECURSIVE s(cell, source) AS (
-        SELECT c, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = c) FROM unnest(${cells}::bigint[]) c
-        UNION ALL
-        SELECT s.cell, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = s.cell AND source > s.source)
-        FROM s WHERE s.source IS NOT NULL
-      )
-      SELECT cell::text AS cell, source FROM s WHERE source IS NOT NULL`
-    const sources = new Set(subjects.map((s) => s.source))
-    // a cell's events from the only source this batch writes cannot be anyone's partner
-    const wanted = present.filter((p) => !(sources.size === 1 && sources.has(p.source)))
-    if (wanted.length === 0) return []
-    return yield* sql<PlacedSubject>`
-      SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
-             estimated_end_time, latitude, longitude, geometry, h3_r3::text AS h3_r3
-      FROM events
-      WHERE status = 'active' AND (h3_r3, source) IN (SELECT * FROM unnest(${wanted.map((w) => w.cell)}::bigint[], ${wanted.map((w) => w.source)}::text[]))
-        AND road_keys && ${keys}::text[]`
-  })
+const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>) {
+  const sql = yield* SqlClient.SqlClient
+  const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.h3_r3)))]
+  const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
+  const present = yield* sql<{ cell: string; source: string }>`
+    WITH RECURSIVE s(cell, source) AS (
+      SELECT c, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = c) FROM unnest(${cells}::bigint[]) c
+      UNION ALL
+      SELECT s.cell, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = s.cell AND source > s.source)
+      FROM s WHERE s.source IS NOT NULL
+    )
+    SELECT cell::text AS cell, source FROM s WHERE source IS NOT NULL`
+  const sources = new Set(subjects.map((s) => s.source))
+  // a cell's events from the only source this batch writes cannot be anyone's partner
+  const wanted = present.filter((p) => !(sources.size === 1 && sources.has(p.source)))
+  if (wanted.length === 0) return []
+  return yield* sql<PlacedSubject>`
+    SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
+           estimated_end_time, latitude, longitude, geometry, h3_r3::text AS h3_r3
+    FROM events
+    WHERE status = 'active' AND (h3_r3, source) IN (SELECT * FROM unnest(${wanted.map((w) => w.cell)}::bigint[], ${wanted.map((w) => w.source)}::text[]))
+      AND road_keys && ${keys}::text[]`
+})
 
 /** Candidates by res-3 cell, then by each of their road keys. */
 type CandidateIndex = Map<string, Map<string, Array<PlacedSubject>>>
@@ -93,61 +92,60 @@ function* candidatesNear(index: CandidateIndex, s: PlacedSubject): Generator<Pla
  * changed event, and it re-picks the group's representative itself when it links (a row held by
  * an archive or a retention purge keeps its old mark until its group next changes).
  */
-export const linkEvents = (changed: ReadonlyArray<PlacedSubject>, inserted: ReadonlySet<string>, maxGapM: number, at: string) =>
-  Effect.gen(function* () {
-    if (changed.length === 0) return false
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`SELECT pg_advisory_xact_lock(${LINK_LOCK})`
-    const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
-    const links: Array<Link> = []
-    if (subjects.length > 0) {
-      const index = byCellAndRoad(yield* candidatesOf(subjects))
-      const seen = new Set<string>()
-      for (const s of subjects) {
-        for (const c of candidatesNear(index, s)) {
-          if (c.source === s.source) continue
-          const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
-          if (seen.has(pair)) continue
-          seen.add(pair)
-          const j = judgePair(s, c, maxGapM)
-          if (j) links.push({ a: s.id, b: c.id, ...j })
-        }
+export const linkEvents = Effect.fnUntraced(function* (changed: ReadonlyArray<PlacedSubject>, inserted: ReadonlySet<string>, maxGapM: number, at: string) {
+  if (changed.length === 0) return false
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`SELECT pg_advisory_xact_lock(${LINK_LOCK})`
+  const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
+  const links: Array<Link> = []
+  if (subjects.length > 0) {
+    const index = byCellAndRoad(yield* candidatesOf(subjects))
+    const seen = new Set<string>()
+    for (const s of subjects) {
+      for (const c of candidatesNear(index, s)) {
+        if (c.source === s.source) continue
+        const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
+        if (seen.has(pair)) continue
+        seen.add(pair)
+        const j = judgePair(s, c, maxGapM)
+        if (j) links.push({ a: s.id, b: c.id, ...j })
       }
     }
-    // an event just inserted has no links to lose
-    const ids = changed.map((r) => r.id).filter((id) => !inserted.has(id))
-    const keep = links.flatMap((l) => [`${l.a}|${l.b}`, `${l.b}|${l.a}`])
-    const dropped = ids.length === 0 ? [] : yield* sql<{ event_id: string; related_id: string }>`
-      DELETE FROM event_links WHERE (event_id = ANY(${ids}) OR related_id = ANY(${ids}))
-        AND NOT (event_id || '|' || related_id = ANY(${keep}))
-      RETURNING event_id, related_id`
-    if (links.length > 0) {
-      const rows = links.flatMap((l) => [
-        { event_id: l.a, related_id: l.b, reason: l.reason, confidence: l.confidence },
-        { event_id: l.b, related_id: l.a, reason: l.reason, confidence: l.confidence }
-      ])
-      yield* sql`
-        INSERT INTO event_links (event_id, related_id, reason, confidence, linked_at)
-        SELECT event_id, related_id, reason, confidence, ${at}::timestamptz
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(event_id text, related_id text, reason text, confidence real)
-        ON CONFLICT (event_id, related_id) DO UPDATE SET reason = excluded.reason, confidence = excluded.confidence`
-    }
-    const touched = [...new Set([...dropped.flatMap((d) => [d.event_id, d.related_id]), ...links.flatMap((l) => [l.a, l.b])])]
-    if (touched.length === 0) return false
-    // each touched event's whole group, found by walking links; its representative is the
-    // member materialized first (lowest seq), which is also the one whose event.created went out
+  }
+  // an event just inserted has no links to lose
+  const ids = changed.map((r) => r.id).filter((id) => !inserted.has(id))
+  const keep = links.flatMap((l) => [`${l.a}|${l.b}`, `${l.b}|${l.a}`])
+  const dropped = ids.length === 0 ? [] : yield* sql<{ event_id: string; related_id: string }>`
+    DELETE FROM event_links WHERE (event_id = ANY(${ids}) OR related_id = ANY(${ids}))
+      AND NOT (event_id || '|' || related_id = ANY(${keep}))
+    RETURNING event_id, related_id`
+  if (links.length > 0) {
+    const rows = links.flatMap((l) => [
+      { event_id: l.a, related_id: l.b, reason: l.reason, confidence: l.confidence },
+      { event_id: l.b, related_id: l.a, reason: l.reason, confidence: l.confidence }
+    ])
     yield* sql`
-      WITH RECURSIVE grp(root, id) AS (
-        SELECT x, x FROM unnest(${touched}::text[]) x
-        UNION
-        SELECT g.root, l.related_id FROM grp g JOIN event_links l ON l.event_id = g.id
-      ), rep AS (
-        SELECT DISTINCT ON (g.root) g.root, e.id AS rep FROM grp g JOIN events e ON e.id = g.id ORDER BY g.root, e.seq
-      ), member AS (
-        SELECT DISTINCT g.id, r.rep FROM grp g JOIN rep r ON r.root = g.root
-      )
-      UPDATE events e SET represented_by = NULLIF(m.rep, e.id)
-      FROM member m WHERE e.id = m.id AND e.represented_by IS DISTINCT FROM NULLIF(m.rep, e.id)
-        AND e.id IN (SELECT id FROM events WHERE id IN (SELECT id FROM member) FOR UPDATE SKIP LOCKED)`
-    return true
-  })
+      INSERT INTO event_links (event_id, related_id, reason, confidence, linked_at)
+      SELECT event_id, related_id, reason, confidence, ${at}::timestamptz
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(event_id text, related_id text, reason text, confidence real)
+      ON CONFLICT (event_id, related_id) DO UPDATE SET reason = excluded.reason, confidence = excluded.confidence`
+  }
+  const touched = [...new Set([...dropped.flatMap((d) => [d.event_id, d.related_id]), ...links.flatMap((l) => [l.a, l.b])])]
+  if (touched.length === 0) return false
+  // each touched event's whole group, found by walking links; its representative is the
+  // member materialized first (lowest seq), which is also the one whose event.created went out
+  yield* sql`
+    WITH RECURSIVE grp(root, id) AS (
+      SELECT x, x FROM unnest(${touched}::text[]) x
+      UNION
+      SELECT g.root, l.related_id FROM grp g JOIN event_links l ON l.event_id = g.id
+    ), rep AS (
+      SELECT DISTINCT ON (g.root) g.root, e.id AS rep FROM grp g JOIN events e ON e.id = g.id ORDER BY g.root, e.seq
+    ), member AS (
+      SELECT DISTINCT g.id, r.rep FROM grp g JOIN rep r ON r.root = g.root
+    )
+    UPDATE events e SET represented_by = NULLIF(m.rep, e.id)
+    FROM member m WHERE e.id = m.id AND e.represented_by IS DISTINCT FROM NULLIF(m.rep, e.id)
+      AND e.id IN (SELECT id FROM events WHERE id IN (SELECT id FROM member) FOR UPDATE SKIP LOCKED)`
+  return true
+})

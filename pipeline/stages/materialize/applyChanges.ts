@@ -27,12 +27,11 @@ export const planChanges = (changes: ReadonlyArray<Change>): ChangesPlan => {
 }
 
 /** Each kind is written in its own transaction; then the API workers hear what moved. */
-export const writeChanges = (plan: ChangesPlan) =>
-  Effect.gen(function* () {
-    const linked = plan.events ? yield* writeEventPlan(plan.events) : false
-    if (plan.features.length > 0) yield* applyFeatureChanges(plan.features)
-    if (plan.prices.length > 0) yield* applyFuelPriceChanges(plan.prices)
-    yield* publishInvalidation(linked ? [...plan.tags, everyTag("event")] : plan.tags)
-  })
+export const writeChanges = Effect.fnUntraced(function* (plan: ChangesPlan) {
+  const linked = plan.events ? yield* writeEventPlan(plan.events) : false
+  if (plan.features.length > 0) yield* applyFeatureChanges(plan.features)
+  if (plan.prices.length > 0) yield* applyFuelPriceChanges(plan.prices)
+  yield* publishInvalidation(linked ? [...plan.tags, everyTag("event")] : plan.tags)
+})
 
 export const applyChanges = (changes: ReadonlyArray<Change>) => Effect.suspend(() => writeChanges(planChanges(changes)))

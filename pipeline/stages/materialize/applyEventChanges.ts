@@ -100,111 +100,110 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
  * - per-event advisory locks order concurrent consumers touching the same event.
  * Answers whether links between reports changed (their reach is not known by jurisdiction).
  */
-export const writeEventPlan = (plan: EventPlan) =>
-  Effect.gen(function* () {
-    if (plan.touched.length === 0) return false
-    const sql = yield* SqlClient.SqlClient
-    const { linkMaxGapM } = yield* AppConfig
-    const c = plan.columns
-    const a = (k: keyof EventColumns) => arrayLiteral(c[k])
+export const writeEventPlan = Effect.fnUntraced(function* (plan: EventPlan) {
+  if (plan.touched.length === 0) return false
+  const sql = yield* SqlClient.SqlClient
+  const { linkMaxGapM } = yield* AppConfig
+  return yield* sql.withTransaction(writeEventPlanIn(plan, sql, linkMaxGapM))
+})
 
-    return yield* sql.withTransaction(
-      Effect.gen(function* () {
-        // the lock comes first, in its own statement: what follows must read after it is held
-        yield* lockIds(7, plan.touched)
-        const h = plan.history
-        // history and rows in one statement; `prev` reads each row as it was before this
-        // statement (a moved event leaves its old cell)
-        const upserted = yield* sql<{ id: string; inserted: boolean; before: string | null }>`
-            WITH history AS (
-              INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
-              SELECT change_id, subject_id, change_type, old_value, new_value, changed_at
-              FROM unnest(${arrayLiteral(h.change_id)}::text[], ${arrayLiteral(h.subject_id)}::text[], ${arrayLiteral(h.change_type)}::text[],
-                ${arrayLiteral(h.old_value)}::text[], ${arrayLiteral(h.new_value)}::text[], ${arrayLiteral(h.changed_at)}::timestamptz[])
-                AS x(change_id, subject_id, change_type, old_value, new_value, changed_at)
-              ORDER BY changed_at
-              ON CONFLICT (change_id, change_type) DO NOTHING),
-            prev AS (SELECT id, h3_r5 FROM events WHERE id = ANY(${a("id")}::text[])),
-            up AS (
-            INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title,
-              description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
-              estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
-              last_updated, created_at, archived_at, archive_reason, version, content_hash, last_seen_at,
-              h3_r3, h3_r5, h3_r7, emitted_at, materialized_at, road_keys)
-            SELECT id, source, source_id, jurisdiction, type, sub_type, cause, severity, 'active', title,
-              description, latitude, longitude, geometry_text::jsonb, string_to_array(roads_text, E'\\x1f'),
-              direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
-              source_created_at, source_updated_at, road_class, metadata_text::jsonb,
-              at, created_at, NULL, NULL, version, content_hash, at, h3_r3, h3_r5, h3_r7, emitted_at, clock_timestamp(),
-              string_to_array(keys_text, E'\\x1f')
-            FROM unnest(${a("id")}::text[], ${a("source")}::text[], ${a("source_id")}::text[],
-              ${a("jurisdiction")}::text[], ${a("type")}::text[], ${a("sub_type")}::text[], ${a("cause")}::text[],
-              ${a("severity")}::text[], ${a("title")}::text[], ${a("description")}::text[],
-              ${a("latitude")}::float8[], ${a("longitude")}::float8[], ${a("geometry")}::text[],
-              ${a("roads")}::text[], ${a("direction")}::text[], ${a("lanes_affected")}::text[],
-              ${a("start_time")}::timestamptz[], ${a("end_time")}::timestamptz[], ${a("estimated_start_time")}::timestamptz[],
-              ${a("estimated_end_time")}::timestamptz[], ${a("source_created_at")}::timestamptz[], ${a("source_updated_at")}::timestamptz[],
-              ${a("road_class")}::text[], ${a("metadata")}::text[], ${a("at")}::timestamptz[],
-              ${a("created_at")}::timestamptz[], ${a("version")}::bigint[], ${a("content_hash")}::text[],
-              ${a("h3_r3")}::bigint[], ${a("h3_r5")}::bigint[], ${a("h3_r7")}::bigint[], ${a("emitted_at")}::timestamptz[],
-              ${a("keys")}::text[])
-              AS x(id, source, source_id, jurisdiction, type, sub_type, cause, severity, title, description, latitude, longitude, geometry_text,
-                roads_text, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time, source_created_at,
-                source_updated_at, road_class, metadata_text, at, created_at, version, content_hash, h3_r3, h3_r5, h3_r7, emitted_at, keys_text)
-            ON CONFLICT (id) DO UPDATE SET
-              jurisdiction = excluded.jurisdiction, type = excluded.type, sub_type = excluded.sub_type,
-              cause = excluded.cause, severity = excluded.severity, status = 'active', title = excluded.title,
-              description = excluded.description, latitude = excluded.latitude, longitude = excluded.longitude,
-              geometry = excluded.geometry, affected_roads = excluded.affected_roads, direction = excluded.direction,
-              lanes_affected = excluded.lanes_affected, start_time = excluded.start_time, end_time = excluded.end_time,
-              estimated_start_time = excluded.estimated_start_time, estimated_end_time = excluded.estimated_end_time,
-              source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at,
-              road_class = excluded.road_class, metadata = excluded.metadata, last_updated = excluded.last_updated,
-              archived_at = NULL, archive_reason = NULL, version = excluded.version,
-              content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
-              h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
-              emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at, road_keys = excluded.road_keys
-            WHERE ev.version < excluded.version
-            RETURNING id, (xmax = 0) AS inserted)
-            SELECT up.id, up.inserted, prev.h3_r5::text AS before FROM up LEFT JOIN prev ON prev.id = up.id`
-        const changedIds = new Set(upserted.map((u) => u.id))
-        const changed = plan.rows.filter((r) => changedIds.has(r.id))
-        // a newly inserted row may have been archived already (its archive came first): this
-        // statement reads the history the one before wrote. It also marks, in one go, the
-        // monitored routes near new or changed content and every res-5 cell a row left or entered
-        // (cells in order, so concurrent materializers take their locks in the same order)
-        const recheck = [...new Set([...plan.archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
-        const cells5 = [...upserted.flatMap((u) => (u.before === null ? [] : [u.before])), ...changed.map((r) => r.h3_r5)]
-        const cells7 = [...new Set(changed.map((r) => r.h3_r7))]
-        if (recheck.length > 0 || cells5.length > 0) {
-          yield* sql`
-            WITH archived AS (
-              UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
-                -- an archive is a change: updated_after syncs must see it
-                last_updated = GREATEST(ev.last_updated, h.changed_at),
-                version = h.version, materialized_at = clock_timestamp()
-              FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
-                    FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${arrayLiteral(recheck)}::text[])
-                    ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
-              WHERE ev.id = h.event_id AND ev.version < h.version
-              RETURNING ev.h3_r5),
-            routes AS (
-              INSERT INTO route_rechecks (route_id, mark)
-              SELECT id, nextval('route_recheck_marks') FROM (
-                SELECT id FROM saved_routes WHERE monitor AND cells && ${arrayLiteral(cells7)}::bigint[] ORDER BY id) r
-              ON CONFLICT (route_id) DO UPDATE SET mark = excluded.mark)
-            INSERT INTO cell_marks (cell, xid)
-            SELECT c, pg_current_xact_id() FROM (
-              SELECT c FROM unnest(${arrayLiteral(cells5)}::bigint[]) AS c UNION SELECT h3_r5 FROM archived ORDER BY 1) s
-            ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid`
-        }
-        const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
-        const linked = yield* linkEvents(changed, inserted, linkMaxGapM, plan.at)
-        yield* keepEarliestCreation("event_history", plan.createdIds.filter((id) => !inserted.has(id)))
-        return linked
-      })
-    )
-  })
+/** The transaction's body; made once, as every generator on this path (a generator function made per call keeps what it captured past young collections). */
+const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlClient.SqlClient, linkMaxGapM: number) {
+  const c = plan.columns
+  const a = (k: keyof EventColumns) => arrayLiteral(c[k])
+  // the lock comes first, in its own statement: what follows must read after it is held
+  yield* lockIds(7, plan.touched)
+  const h = plan.history
+  // history and rows in one statement; `prev` reads each row as it was before this
+  // statement (a moved event leaves its old cell)
+  const upserted = yield* sql<{ id: string; inserted: boolean; before: string | null }>`
+      WITH history AS (
+        INSERT INTO event_history (change_id, event_id, change_type, old_value, new_value, changed_at)
+        SELECT change_id, subject_id, change_type, old_value, new_value, changed_at
+        FROM unnest(${arrayLiteral(h.change_id)}::text[], ${arrayLiteral(h.subject_id)}::text[], ${arrayLiteral(h.change_type)}::text[],
+          ${arrayLiteral(h.old_value)}::text[], ${arrayLiteral(h.new_value)}::text[], ${arrayLiteral(h.changed_at)}::timestamptz[])
+          AS x(change_id, subject_id, change_type, old_value, new_value, changed_at)
+        ORDER BY changed_at
+        ON CONFLICT (change_id, change_type) DO NOTHING),
+      prev AS (SELECT id, h3_r5 FROM events WHERE id = ANY(${a("id")}::text[])),
+      up AS (
+      INSERT INTO events AS ev (id, source, source_id, jurisdiction, type, sub_type, cause, severity, status, title,
+        description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
+        estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
+        last_updated, created_at, archived_at, archive_reason, version, content_hash, last_seen_at,
+        h3_r3, h3_r5, h3_r7, emitted_at, materialized_at, road_keys)
+      SELECT id, source, source_id, jurisdiction, type, sub_type, cause, severity, 'active', title,
+        description, latitude, longitude, geometry_text::jsonb, string_to_array(roads_text, E'\\x1f'),
+        direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
+        source_created_at, source_updated_at, road_class, metadata_text::jsonb,
+        at, created_at, NULL, NULL, version, content_hash, at, h3_r3, h3_r5, h3_r7, emitted_at, clock_timestamp(),
+        string_to_array(keys_text, E'\\x1f')
+      FROM unnest(${a("id")}::text[], ${a("source")}::text[], ${a("source_id")}::text[],
+        ${a("jurisdiction")}::text[], ${a("type")}::text[], ${a("sub_type")}::text[], ${a("cause")}::text[],
+        ${a("severity")}::text[], ${a("title")}::text[], ${a("description")}::text[],
+        ${a("latitude")}::float8[], ${a("longitude")}::float8[], ${a("geometry")}::text[],
+        ${a("roads")}::text[], ${a("direction")}::text[], ${a("lanes_affected")}::text[],
+        ${a("start_time")}::timestamptz[], ${a("end_time")}::timestamptz[], ${a("estimated_start_time")}::timestamptz[],
+        ${a("estimated_end_time")}::timestamptz[], ${a("source_created_at")}::timestamptz[], ${a("source_updated_at")}::timestamptz[],
+        ${a("road_class")}::text[], ${a("metadata")}::text[], ${a("at")}::timestamptz[],
+        ${a("created_at")}::timestamptz[], ${a("version")}::bigint[], ${a("content_hash")}::text[],
+        ${a("h3_r3")}::bigint[], ${a("h3_r5")}::bigint[], ${a("h3_r7")}::bigint[], ${a("emitted_at")}::timestamptz[],
+        ${a("keys")}::text[])
+        AS x(id, source, source_id, jurisdiction, type, sub_type, cause, severity, title, description, latitude, longitude, geometry_text,
+          roads_text, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time, source_created_at,
+          source_updated_at, road_class, metadata_text, at, created_at, version, content_hash, h3_r3, h3_r5, h3_r7, emitted_at, keys_text)
+      ON CONFLICT (id) DO UPDATE SET
+        jurisdiction = excluded.jurisdiction, type = excluded.type, sub_type = excluded.sub_type,
+        cause = excluded.cause, severity = excluded.severity, status = 'active', title = excluded.title,
+        description = excluded.description, latitude = excluded.latitude, longitude = excluded.longitude,
+        geometry = excluded.geometry, affected_roads = excluded.affected_roads, direction = excluded.direction,
+        lanes_affected = excluded.lanes_affected, start_time = excluded.start_time, end_time = excluded.end_time,
+        estimated_start_time = excluded.estimated_start_time, estimated_end_time = excluded.estimated_end_time,
+        source_created_at = excluded.source_created_at, source_updated_at = excluded.source_updated_at,
+        road_class = excluded.road_class, metadata = excluded.metadata, last_updated = excluded.last_updated,
+        archived_at = NULL, archive_reason = NULL, version = excluded.version,
+        content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
+        h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
+        emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at, road_keys = excluded.road_keys
+      WHERE ev.version < excluded.version
+      RETURNING id, (xmax = 0) AS inserted)
+      SELECT up.id, up.inserted, prev.h3_r5::text AS before FROM up LEFT JOIN prev ON prev.id = up.id`
+  const changedIds = new Set(upserted.map((u) => u.id))
+  const changed = plan.rows.filter((r) => changedIds.has(r.id))
+  // a newly inserted row may have been archived already (its archive came first): this
+  // statement reads the history the one before wrote. It also marks, in one go, the
+  // monitored routes near new or changed content and every res-5 cell a row left or entered
+  // (cells in order, so concurrent materializers take their locks in the same order)
+  const recheck = [...new Set([...plan.archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
+  const cells5 = [...upserted.flatMap((u) => (u.before === null ? [] : [u.before])), ...changed.map((r) => r.h3_r5)]
+  const cells7 = [...new Set(changed.map((r) => r.h3_r7))]
+  if (recheck.length > 0 || cells5.length > 0) {
+    yield* sql`
+      WITH archived AS (
+        UPDATE events AS ev SET status = 'archived', archived_at = h.changed_at, archive_reason = h.new_value,
+          -- an archive is a change: updated_after syncs must see it
+          last_updated = GREATEST(ev.last_updated, h.changed_at),
+          version = h.version, materialized_at = clock_timestamp()
+        FROM (SELECT DISTINCT ON (event_id) event_id, changed_at, new_value, split_part(change_id, ':', 2)::bigint AS version
+              FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${arrayLiteral(recheck)}::text[])
+              ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
+        WHERE ev.id = h.event_id AND ev.version < h.version
+        RETURNING ev.h3_r5),
+      routes AS (
+        INSERT INTO route_rechecks (route_id, mark)
+        SELECT id, nextval('route_recheck_marks') FROM (
+          SELECT id FROM saved_routes WHERE monitor AND cells && ${arrayLiteral(cells7)}::bigint[] ORDER BY id) r
+        ON CONFLICT (route_id) DO UPDATE SET mark = excluded.mark)
+      INSERT INTO cell_marks (cell, xid)
+      SELECT c, pg_current_xact_id() FROM (
+        SELECT c FROM unnest(${arrayLiteral(cells5)}::bigint[]) AS c UNION SELECT h3_r5 FROM archived ORDER BY 1) s
+      ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid`
+  }
+  const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
+  const linked = yield* linkEvents(changed, inserted, linkMaxGapM, plan.at)
+  yield* keepEarliestCreation("event_history", plan.createdIds.filter((id) => !inserted.has(id)))
+  return linked
+})
 
 /** Plans and writes one batch. */
 export const applyEventChanges = (changes: ReadonlyArray<EventChange>) => Effect.suspend(() => writeEventPlan(planEventChanges(changes)))
