@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Deferred, Effect, Exit, FiberId } from "effect"
 import { nowMillis } from "../shared/time/Now.js"
+import { trimOldest } from "../shared/cache/trimOldest.js"
 
 /*
  * In-process caches of values read from the database (metadata caches of SPEC §8). Hits are kept
@@ -72,7 +73,7 @@ export const keyedCache = <A, E, R>(ttlMs: number, max: number) => {
         return Effect.tap(effect, (value) => Effect.sync(() => {
           hits.delete(key)
           hits.set(key, { at: now, value })
-          if (hits.size > max) hits.delete(hits.keys().next().value as string)
+          trimOldest(hits, max)
         }))
       }))
 }

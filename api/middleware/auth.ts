@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { keyMatches, keyPrefix, looksLikeKey } from "../../shared/domain/ApiKey.js"
 import { nowMillis } from "../../shared/time/Now.js"
+import { trimOldest } from "../../shared/cache/trimOldest.js"
 import { Unauthorized } from "../http/HttpError.js"
 import { planGate } from "./planGate.js"
 
@@ -99,7 +100,7 @@ export const makeAuthenticator = (portalUrl: () => string | undefined) => {
         const row = rows.find((r) => keyMatches(key, Buffer.from(r.key_hash)))
         hit = { at: now, auth: row ? toAuth(row, portalUrl()) : null }
         if (!row || (row.key_active && row.customer_active)) cache.set(key, hit)
-        if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
+        trimOldest(cache, 10_000)
         if (row && (!row.key_active || !row.customer_active)) return yield* unauthorized("API key is disabled")
       }
       const auth = hit.auth

@@ -71,6 +71,8 @@ export interface AppSettings {
   readonly responseCache: boolean
   /** each API worker keeps what routes read along themselves for the next, while no change marks its cells (issue 32) */
   readonly routeReadsKept: boolean
+  /** most res-7 cells whose route reads an API worker keeps, per kind (ROUTE_READS_KEPT_CELLS) */
+  readonly routeReadsKeptCells: number
   /** API worker processes on this machine (node:cluster); 1 runs the API in the starting process */
   readonly apiWorkers: number
   /** Postgres streaming replicas the API sends its data reads to (DATABASE_READ_URL, comma-separated); none: every read on the primary */
@@ -133,6 +135,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   pollSpreadS: Config.number("POLL_SPREAD_S").pipe(Config.withDefault(0), Config.validate({ message: "POLL_SPREAD_S must be between 0 and 3600 seconds", validation: (n) => n >= 0 && n <= 3600 })),
   responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
   routeReadsKept: Config.boolean("ROUTE_READS_KEPT").pipe(Config.withDefault(true)),
+  routeReadsKeptCells: Config.integer("ROUTE_READS_KEPT_CELLS").pipe(Config.withDefault(150_000), Config.validate({ message: "ROUTE_READS_KEPT_CELLS must be between 1000 and 1000000", validation: (n) => n >= 1000 && n <= 1_000_000 })),
   apiWorkers: apiWorkersSetting,
   drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))
 })

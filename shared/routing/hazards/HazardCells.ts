@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
+import { trimOldest } from "../../cache/trimOldest.js"
 
 /*
  * What routes read along themselves (events and feature candidates per res-7 cell, full feature
@@ -106,7 +107,7 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
       m.set(key, { value, readXmin, cell5 })
       // the oldest read first
       const max = kind === "features" ? limits.features : limits.cells
-      while (m.size > max) m.delete(m.keys().next().value as string)
+      trimOldest(m, max)
     }
   })
 
@@ -124,7 +125,10 @@ export type HazardCellStore = ReturnType<typeof makeHazardCellStore>
 /** The worker's store of route reads (absent: every route reads all it needs itself). */
 export class HazardCells extends Context.Tag("api/HazardCells")<HazardCells, HazardCellStore>() {}
 
-export const HazardCellsLive = Layer.effect(HazardCells, Effect.map(AppConfig, (c) => makeHazardCellStore(c.routeReadsKept ? DEFAULT_HAZARD_CELL_LIMITS : KEEP_NOTHING)))
+/** The limits for a number of cells: full feature rows in the default's proportion (a fifth). */
+export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, features: Math.round(cells / 5) })
+
+export const HazardCellsLive = Layer.effect(HazardCells, Effect.map(AppConfig, (c) => makeHazardCellStore(c.routeReadsKept ? hazardCellLimits(c.routeReadsKeptCells) : KEEP_NOTHING)))
 
 /**
  * The oldest transaction that may still be uncommitted, taken before a request reads (any

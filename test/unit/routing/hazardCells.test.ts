@@ -1,5 +1,7 @@
+import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { KEEP_NOTHING, makeHazardCellStore } from "../../../shared/routing/hazards/HazardCells.js"
+import { AppConfig } from "../../../shared/config/AppConfig.js"
+import { DEFAULT_HAZARD_CELL_LIMITS, hazardCellLimits, KEEP_NOTHING, makeHazardCellStore } from "../../../shared/routing/hazards/HazardCells.js"
 
 /** A store after its first look at xmin 100, with one cell read under that look. */
 const started = () => {
@@ -86,5 +88,23 @@ describe("the store of route reads", () => {
     store.observe(undefined, 100, [], true)
     expect(store.since()).toBeUndefined()
     expect(store.view(100)).toBeUndefined()
+  })
+})
+
+describe("ROUTE_READS_KEPT_CELLS", () => {
+  const limitsFrom = (env: Record<string, string>) =>
+    Effect.runPromise(Effect.map(AppConfig, (c) => hazardCellLimits(c.routeReadsKeptCells)).pipe(
+      Effect.provide(AppConfig.layer),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+
+  it("sizes each worker's store, full feature rows at a fifth of the cells", async () => {
+    expect(await limitsFrom({})).toEqual(DEFAULT_HAZARD_CELL_LIMITS)
+    expect(await limitsFrom({ ROUTE_READS_KEPT_CELLS: "40000" })).toEqual({ cells: 40_000, features: 8_000 })
+  })
+
+  it("refuses a size outside 1,000 … 1,000,000 with the setting's name", async () => {
+    for (const bad of ["0", "999", "2000000", "many"]) {
+      await expect(limitsFrom({ ROUTE_READS_KEPT_CELLS: bad })).rejects.toThrow(/ROUTE_READS_KEPT_CELLS/)
+    }
   })
 })
