@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { dropOldestWhile, lowWater, trimOldest } from "../../../shared/cache/trimOldest.js"
 
-const filled = (n: number) => new Map(Array.from({ length: n }, (_, i) => [`k${i}`, i] as const))
+const filled = (n: number) => new Map<string, number>(Array.from({ length: n }, (_, i) => [`k${i}`, i] as const))
 
 describe("bounded maps", () => {
   it("leaves a map within its bound alone", () => {
