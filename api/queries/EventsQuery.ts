@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
+import { without } from "../../shared/domain/without.js"
 import { coverBbox, coverCircle } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../http/QueryParams.js"
 
@@ -98,8 +99,7 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
 /** `lanes_affected` is a string in SPEC §2.1: when the source does not say, the key is omitted, never null. */
 const withoutNullLanes = <R extends Record<string, unknown>>(row: R): R => {
   if (row.lanes_affected !== null) return row
-  const { lanes_affected: _l, ...rest } = row
-  return rest as R
+  return without(row, "lanes_affected") as unknown as R
 }
 
 /** Sub-types the store holds, lower case: what an unknown `sub_type` is checked against. */

@@ -6,6 +6,7 @@ import { arrivalWithRests } from "./hos/projectHos.js"
 import type { HosInput, HosRulesetName } from "./hos/rulesets.js"
 import type { StopCandidate } from "./hos/stopCandidates.js"
 import type { RouteTrack } from "./RoutingEngine.js"
+import { without } from "../domain/without.js"
 
 /**
  * How a route's warnings, features and hours-of-service stops are worked out, kept with a saved
@@ -30,7 +31,7 @@ export const shows = (s: Evaluation["shown"], type: string, severity: Severity, 
 
 /** The warnings the request's filter lets through, in the answer's shape. */
 export const shownWarnings = (warnings: ReadonlyArray<Warning>, s: Evaluation["shown"]): Array<ShownWarning> =>
-  warnings.filter((w) => shows(s, w.type, w.severity, w.distance_along_route_m)).map(({ blocking: _b, segment: _s, ...w }) => w)
+  warnings.filter((w) => shows(s, w.type, w.severity, w.distance_along_route_m)).map((w) => without(w, "blocking", "segment"))
 
 /** One warning's identity across evaluations: the hazard, and the dimension for a restriction. */
 export const warningKey = (w: ShownWarning) => `${w.type}|${w.source}|${w.source_id}|${String(w.properties.dimension ?? "")}`

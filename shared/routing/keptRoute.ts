@@ -6,6 +6,7 @@ import { arrivalWithRests } from "./hos/projectHos.js"
 import type { StopCandidate } from "./hos/stopCandidates.js"
 import type { RouteTiming, RouteTrack } from "./RoutingEngine.js"
 import { secondsAt } from "./routeTime.js"
+import { without } from "../domain/without.js"
 
 /** One warning as kept: its JSON without the arrival time, and what the request's filter reads. */
 export interface KeptWarning {
@@ -45,8 +46,7 @@ export interface KeptRoute {
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
 
 const kept = (w: ShownWarning): KeptWarning => {
-  const { projected_arrival_time: _t, ...rest } = w
-  return { json: JSON.stringify(rest), type: w.type, severity: w.severity, distance: w.distance_along_route_m }
+  return { json: JSON.stringify(without(w, "projected_arrival_time")), type: w.type, severity: w.severity, distance: w.distance_along_route_m }
 }
 
 /** The placed row a warning was judged from: its event or feature id, apart (the two may share ids). */
