@@ -12,13 +12,13 @@ import type { AuthContext, Plan } from "../middleware/auth.js"
 import { planGate } from "../middleware/planGate.js"
 import { planRoute } from "../routing/planRoute.js"
 import { type ChargeTurn, forEachInChargeOrder } from "../routing/chargeOrder.js"
-import { chargeRouting } from "../routing/routingQuota.js"
+import { chargeRouting, type RoutingCharge } from "../routing/routingQuota.js"
 import { savedRouteAnswer, storedAnswer } from "../routing/savedRouteAnswer.js"
 import { resolveTruck } from "../routing/truckProfiles.js"
 import { stateBoundaries } from "../routing/routingData.js"
 import { mileageCsv } from "../../shared/routing/stateMiles.js"
 import {
-  PersistedRouteList, PersistInput, PersistResponse, ROUTE_BATCH_MAX, RouteBatchRequest, RouteBatchResponse, RouteRequest, RouteResponse, SavedRouteResponse
+  PersistedRouteList, PersistInput, PersistResponse, type ResolvedTruck, ROUTE_BATCH_MAX, RouteBatchRequest, RouteBatchResponse, RouteRequest, RouteResponse, SavedRouteResponse
 } from "../schemas/routing.js"
 
 /**
@@ -72,7 +72,7 @@ const routeAndSave = Effect.fnUntraced(function* (body: RouteRequest, headers: R
 })
 
 /** The route planned and saved once charged (made once, as every generator on the request path: api/http/mountRoutes.ts keptByScavenges). */
-const planAndSave = Effect.fnUntraced(function* (body: RouteRequest, truck: Effect.Effect.Success<ReturnType<typeof resolveTruck>>, auth: AuthContext, charge: Effect.Effect.Success<ReturnType<typeof chargeRouting>>) {
+const planAndSave = Effect.fnUntraced(function* (body: RouteRequest, truck: ResolvedTruck, auth: AuthContext, charge: RoutingCharge) {
   const planned = yield* planRoute({ ...body, truck })
   const answer = { ...planned.answer, resolved_truck: truck }
   const nowMs = yield* nowMillis

@@ -34,8 +34,11 @@ export interface HazardCellLimits {
   readonly features: number
 }
 
-/** About 130 MB of heap a worker at bench:routing's density, where 1,000 routes reach them (docs/api/routing.md). */
-export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = { cells: 150_000, features: 30_000 }
+/** The limits for a number of cells: full feature rows in the default's proportion (a fifth). */
+export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, features: Math.round(cells / 5) })
+
+/** About 130 MB of heap a worker at bench:routing's density, where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
+export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = hazardCellLimits(150_000)
 
 interface Kept<A> {
   readonly value: A
@@ -124,9 +127,6 @@ export type HazardCellStore = ReturnType<typeof makeHazardCellStore>
 
 /** The worker's store of route reads (absent: every route reads all it needs itself). */
 export class HazardCells extends Context.Tag("api/HazardCells")<HazardCells, HazardCellStore>() {}
-
-/** The limits for a number of cells: full feature rows in the default's proportion (a fifth). */
-export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, features: Math.round(cells / 5) })
 
 export const HazardCellsLive = Layer.effect(HazardCells, Effect.map(AppConfig, (c) => makeHazardCellStore(c.routeReadsKept ? hazardCellLimits(c.routeReadsKeptCells) : KEEP_NOTHING)))
 

@@ -41,7 +41,7 @@ describe("bounded maps", () => {
     expect(m.size).toBe(0)
   })
 
-  it("costs a walk per trim, not per insert: a full map takes many inserts without slowing", () => {
+  it("trims a full map once per tenth of its bound, not once per insert", () => {
     // the count of slots walked, not time: each trim's walk is bounded by the map's table, and
     // trims come once per tenth of the bound
     const m = filled(10_000)
