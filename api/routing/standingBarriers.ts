@@ -54,7 +54,7 @@ export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarri
    * next minute met the same rows again, and placed each again, 12 times over: 200,000 rows a
    * look, up to 650 ms of Postgres and seconds of a worker's CPU (bench:routing, stop 58).
    */
-  const held = new Map<string, string>()
+  const held = new Map<string, number>()
   let looks = 0
   let placedAgain = 0
 
@@ -75,7 +75,7 @@ export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarri
         for (const r of rows) {
           const b = placeBarrier(sourceOf(r), locate)
           if (b) fresh.put(b)
-          held.set(r.id, String(r.version))
+          held.set(r.id, Number(r.version))
         }
         read += rows.length
         if (rows.length < page) break
@@ -111,14 +111,14 @@ export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarri
     const stamps = yield* sql<{ id: string; version: string }>`
       SELECT id, version::text AS version FROM features
       WHERE feature_type IN (${sql.literal(BARRIER_TYPES_SQL)}) AND materialized_at > ${new Date(since.getTime() - OVERLAP_S * 1000)}`
-    const moved = stamps.filter((s) => held.get(s.id) !== s.version).map((s) => s.id)
+    const moved = stamps.filter((s) => held.get(s.id) !== Number(s.version)).map((s) => s.id)
     for (let i = 0; i < moved.length; i += page) {
       const rows = yield* sql<BarrierRow>`SELECT ${sql.literal(FEATURE_FIELDS)} FROM features WHERE id = ANY(${moved.slice(i, i + page)})`
       for (const r of rows) {
         const b = r.is_active ? placeBarrier(sourceOf(r), locate) : undefined
         if (b) into.put(b)
         else into.remove(r.id)
-        held.set(r.id, String(r.version))
+        held.set(r.id, Number(r.version))
         placedAgain++
       }
     }

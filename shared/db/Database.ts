@@ -11,10 +11,14 @@ const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/
  * A timestamp as `Date.toISOString` writes it (milliseconds, truncated). The UTC form is
  * rewritten as text, several times cheaper than parsing a Date (every list row has several);
  * any other offset, and `timestamp` without a zone, go through Date.
+ *
+ * Joined, not concatenated: a template literal this long is a tree of V8 cons strings (about
+ * nine objects and 216 bytes a timestamp, against one and 48), and rows a worker keeps (route
+ * reads) hold several each (docs/BENCHMARKS.md, stop 63).
  */
 export const isoTimestamp = (v: string) => {
   const m = UTC_TIMESTAMP.exec(v)
-  return m ? `${m[1]}T${m[2]}.${((m[3] ?? "") + "000").slice(0, 3)}Z` : new Date(v).toISOString()
+  return m ? [m[1], "T", m[2], ".", ((m[3] ?? "") + "000").slice(0, 3), "Z"].join("") : new Date(v).toISOString()
 }
 
 // timestamps come back as ISO strings and int8 as JS numbers (our bigints fit in 2^53); replicas read the same way

@@ -12,27 +12,58 @@ const AVG_EDGE_M = getHexagonEdgeLengthAvg(RES, "m")
  */
 const CELL_RADIUS_M = AVG_EDGE_M * 1.2
 
-/** A res-7 cell's centre and decimal id (the column's form). */
-interface CellFact { readonly hex: string; readonly lng: number; readonly lat: number; readonly decimal: string; ring?: ReadonlyArray<CellFact> }
 /**
- * Cells met so far with their rings, kept per process: neighbouring road pieces and routes share
- * most of their cells, and h3's calls (centre, ring, each id as text) are most of a cover's cost.
- * About 250 bytes each, so at most about 40 MB: cleared at MAX_CELLS.
+ * Cells met so far, kept per process: neighbouring road pieces and routes share most of their
+ * cells, and h3's calls (centre, ring, each id as text) are most of a cover's cost. Each cell has
+ * a slot in flat arrays (its ids, centre, and ring as slots) rather than an object: as objects
+ * (the centre's numbers boxed, the ring an array) they were 850,000 of an API worker's 6.6
+ * million at bench:routing (docs/BENCHMARKS.md, stop 63), and every object costs a full
+ * collection's marking. About 200 bytes a cell; started over at MAX_CELLS, between covers only
+ * (a cover in progress holds slots).
  */
-const known = new Map<string, CellFact>()
 const MAX_CELLS = 150_000
-const cellOf = (h: string): CellFact => {
-  let f = known.get(h)
-  if (f === undefined) {
-    const [lat, lng] = cellToLatLng(h)
-    f = { hex: h, lng, lat, decimal: BigInt("0x" + h).toString() }
-    if (known.size >= MAX_CELLS) known.clear()
-    known.set(h, f)
-  }
-  return f
+const RING = 7
+const slotOf = new Map<string, number>()
+let hexes: Array<string> = []
+let decimals: Array<string> = []
+let lats: Array<number> = []
+let lngs: Array<number> = []
+/** RING slots a cell, UNKNOWN until asked; a pentagon's missing seventh is NONE */
+let rings: Array<number> = []
+const UNKNOWN = -1
+const NONE = -2
+
+const startOverWhenFull = () => {
+  if (hexes.length < MAX_CELLS) return
+  slotOf.clear()
+  hexes = []
+  decimals = []
+  lats = []
+  lngs = []
+  rings = []
 }
-/** A cell's six neighbours (and itself), asked of h3 once. */
-const ringOf = (f: CellFact) => (f.ring ??= gridDisk(f.hex, 1).map(cellOf))
+
+const slotOfCell = (h: string): number => {
+  let s = slotOf.get(h)
+  if (s === undefined) {
+    s = hexes.length
+    const [lat, lng] = cellToLatLng(h)
+    hexes.push(h)
+    decimals.push(BigInt("0x" + h).toString())
+    lats.push(lat)
+    lngs.push(lng)
+    for (let i = 0; i < RING; i++) rings.push(UNKNOWN)
+    slotOf.set(h, s)
+  }
+  return s
+}
+
+/** Fills a cell's six neighbours (and itself) in `rings`, asked of h3 once. */
+const askRing = (s: number) => {
+  if (rings[RING * s] !== UNKNOWN) return
+  const disk = gridDisk(hexes[s], 1)
+  for (let i = 0; i < RING; i++) rings[RING * s + i] = i < disk.length ? slotOfCell(disk[i]) : NONE
+}
 
 /**
  * The res-7 cells holding every point within `bufferM` of a route line (its coordinates in
@@ -48,17 +79,19 @@ const ringOf = (f: CellFact) => (f.ring ??= gridDisk(f.hex, 1).map(cellOf))
 export const routeCover = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, bufferM: number): CellCover => {
   if (coords.length === 0) return { res: RES, cells: [] }
   const line = new RouteLine(coords, alongM, bufferM + CELL_RADIUS_M)
-  const seed = latLngToCell(coords[0][1], coords[0][0], RES)
-  const first = cellOf(seed)
-  const seen = new Set<CellFact>([first])
+  startOverWhenFull()
+  const first = slotOfCell(latLngToCell(coords[0][1], coords[0][0], RES))
+  const seen = new Set<number>([first])
   const queue = [first]
   const cells: Array<string> = []
   for (let i = 0; i < queue.length; i++) {
     const cell = queue[i]
-    if (line.place(cell.lng, cell.lat) === undefined) continue
-    cells.push(cell.decimal)
-    for (const next of ringOf(cell)) {
-      if (seen.has(next)) continue
+    if (line.place(lngs[cell], lats[cell]) === undefined) continue
+    cells.push(decimals[cell])
+    askRing(cell)
+    for (let k = RING * cell; k < RING * cell + RING; k++) {
+      const next = rings[k]
+      if (next === NONE || seen.has(next)) continue
       seen.add(next)
       queue.push(next)
     }

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
 import { trimOldest } from "../../cache/trimOldest.js"
+import { makeInterner } from "../../cache/intern.js"
 
 /*
  * What routes read along themselves (events and feature candidates per res-7 cell, full feature
@@ -64,6 +65,8 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
   const marks = new Map<string, number>()
   const kinds = new Map<string, Map<string, Kept<unknown>>>()
   const counts = { hits: 0, misses: 0, restarts: 0 }
+  /** each res-5 cell's id once: every read kept names one, and a few thousand cover a continent's roads */
+  const cell5Of = makeInterner(MAX_MARKS)
 
   const restart = (xmin: number) => {
     validFrom = xmin
@@ -107,7 +110,7 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
       let m = kinds.get(kind)
       if (m === undefined) kinds.set(kind, m = new Map())
       m.delete(key)
-      m.set(key, { value, readXmin, cell5 })
+      m.set(key, { value, readXmin, cell5: cell5Of(cell5) })
       // the oldest read first
       const max = kind === "features" ? limits.features : limits.cells
       trimOldest(m, max)

@@ -108,10 +108,19 @@ export const placeBarrier = (s: BarrierSource, locate: EdgeLocator): StandingBar
     for (const [key, d] of locate(lat, lng, BARRIER_REACH_M)) if (!(d >= (near.get(key) ?? Infinity))) near.set(key, d)
   }
   if (near.size === 0) return undefined
+  // made at their size and filled: an array spread from an iterator holds each number boxed (an
+  // object apiece), and one grown by pushing holds 17 slots for one value
+  const keys = new Array<string>(near.size)
+  const distances = new Array<number>(near.size)
+  let i = 0
+  for (const [key, d] of near) {
+    keys[i] = key
+    distances[i++] = d
+  }
   return {
     id: s.id, kind: k.kind, warning_type: k.warning_type, source_id: s.source_id, name: s.name, limit,
     ...(k.kind === "truck" ? { properties: props } : {}),
-    start: s.start, end: s.end, keys: [...near.keys()], distances: [...near.values()]
+    start: s.start, end: s.end, keys, distances
   }
 }
 
@@ -124,7 +133,8 @@ export const placeBarrier = (s: BarrierSource, locate: EdgeLocator): StandingBar
  */
 export class BarrierIndex {
   private readonly byId = new Map<string, StandingBarrier>()
-  private readonly byKey = new Map<string, Array<StandingBarrier>>()
+  /** a road piece's barriers: the one barrier itself where it has one (most), not an array of one */
+  private readonly byKey = new Map<string, StandingBarrier | Array<StandingBarrier>>()
   /** bumped by every change: what `keptOff` worked out before is stale */
   private version = 0
   /**
@@ -151,9 +161,10 @@ export class BarrierIndex {
     this.remove(b.id)
     this.byId.set(b.id, b)
     for (const key of b.keys) {
-      const list = this.byKey.get(key)
-      if (list) list.push(b)
-      else this.byKey.set(key, [b])
+      const at = this.byKey.get(key)
+      if (at === undefined) this.byKey.set(key, b)
+      else if (Array.isArray(at)) at.push(b)
+      else this.byKey.set(key, [at, b])
     }
     this.sorted = undefined
     this.version++
@@ -164,9 +175,10 @@ export class BarrierIndex {
     if (!old) return
     this.byId.delete(id)
     for (const key of old.keys) {
-      const list = this.byKey.get(key)!.filter((x) => x !== old)
-      if (list.length === 0) this.byKey.delete(key)
-      else this.byKey.set(key, list)
+      const at = this.byKey.get(key)
+      const rest = Array.isArray(at) ? at.filter((x) => x !== old) : []
+      if (rest.length === 0) this.byKey.delete(key)
+      else this.byKey.set(key, rest.length === 1 ? rest[0] : rest)
     }
     this.sorted = undefined
     this.version++
@@ -247,12 +259,16 @@ export class BarrierIndex {
   /** The barriers barring the truck within the buffer of any of these road pieces (a route's). */
   along(keys: Iterable<string>, q: BarrierQuery): Array<StandingBarrier> {
     const out = new Set<StandingBarrier>()
+    const consider = (b: StandingBarrier, key: string) => {
+      if (out.has(b)) return
+      const i = b.keys.indexOf(key)
+      if (b.distances[i] <= q.bufferM && this.bars(b, q)) out.add(b)
+    }
     for (const key of keys) {
-      for (const b of this.byKey.get(key) ?? []) {
-        if (out.has(b)) continue
-        const i = b.keys.indexOf(key)
-        if (b.distances[i] <= q.bufferM && this.bars(b, q)) out.add(b)
-      }
+      const at = this.byKey.get(key)
+      if (at === undefined) continue
+      if (Array.isArray(at)) for (const b of at) consider(b, key)
+      else consider(at as StandingBarrier, key)
     }
     return [...out]
   }

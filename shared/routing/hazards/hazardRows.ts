@@ -5,6 +5,8 @@ import { routeCover } from "../../geo/routeCover.js"
 import { RoutingEngine, type RouteTrack } from "../RoutingEngine.js"
 import { cellsOf, parentAt5 } from "../../geo/h3cells.js"
 import type { HazardCellView } from "./HazardCells.js"
+import { addCandidates, type Candidate, type CandidateRow, type CellCandidates, groupCandidates } from "./cellCandidates.js"
+import { makeInterner } from "../../cache/intern.js"
 
 export type Geometry = { type: string; coordinates: unknown }
 /** timestamps arrive as Date or as text, depending on the client's type parsing */
@@ -13,12 +15,26 @@ export type Row = Record<string, unknown> & { id: string; source: string; source
 export type EventRow = Row & { type: string; sub_type: string | null; severity: string; status: string; title: string; description: string; affected_roads: Array<string>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
 export type FeatureRow = Row & { feature_type: string; name: string; description: string; properties: Record<string, unknown>; start_time: Stamp; end_time: Stamp; estimated_start_time: Stamp; estimated_end_time: Stamp }
 
-/** A feature in a route cell as its cell index stores it: enough to test a point feature's distance. */
-export interface Candidate {
-  readonly feature_id: string
-  readonly latitude: number
-  readonly longitude: number
-  readonly is_point: boolean
+export type { Candidate } from "./cellCandidates.js"
+
+/** Every event naming no road holds this one array (the driver makes one a row). */
+const NO_ROADS: ReadonlyArray<string> = Object.freeze([])
+
+/** Every cell without live events holds this one array. */
+const NO_EVENTS: ReadonlyArray<EventRow> = Object.freeze([])
+
+/**
+ * The few values an event's vocabulary columns take, one string each: the driver makes a new
+ * string per value read, and kept route reads hold tens of thousands of events.
+ */
+const vocabulary = makeInterner(10_000)
+const internEvent = (e: EventRow & { cell_at: number }) => {
+  e.source = vocabulary(e.source)
+  e.type = vocabulary(e.type)
+  e.severity = vocabulary(e.severity)
+  e.status = vocabulary(e.status)
+  if (e.sub_type !== null) e.sub_type = vocabulary(e.sub_type)
+  if (Array.isArray(e.affected_roads) && e.affected_roads.length === 0) e.affected_roads = NO_ROADS as Array<string>
 }
 
 /**
@@ -39,36 +55,43 @@ const CELLS_PER_QUERY = 1000
 export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArray<string>, kept?: HazardCellView) {
   const sql = yield* SqlClient.SqlClient
   const engine = yield* Effect.serviceOption(RoutingEngine)
-  const eventsIn = new Map<string, Array<EventRow>>()
-  const candidatesIn = new Map<string, Array<Candidate>>()
+  const eventsIn = new Map<string, ReadonlyArray<EventRow>>()
+  const candidatesIn = new Map<string, CellCandidates>()
   const features = new Map<string, FeatureRow | null>()
   /** where each candidate met lies: an inactive feature's kept absence is judged by its cell */
   const candidateAt = new Map<string, Candidate>()
   const typesKey = (types: ReadonlyArray<string>) => `candidates:${[...types].sort().join(",")}`
   const baseKind = typesKey(featureTypes)
 
-  /** the cell index's candidates of these types, per cell */
-  const candidatesQuery = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) => sql<Candidate & { cell: string }>`
-    SELECT c.cell::text AS cell, f.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+  /**
+   * the cell index's candidates of these types, per cell; rows name their cell by its place in
+   * the list asked (`cell_at`, a small integer), not by its id (a string per row)
+   */
+  const candidatesQuery = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) => Effect.map(sql<CandidateRow>`
+    SELECT c.at::int AS cell_at, f.* FROM unnest(${cells}::bigint[]) WITH ORDINALITY AS c(cell, at) CROSS JOIN LATERAL (
       SELECT feature_id, latitude, longitude, is_point FROM feature_cells
-      WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${types}) OFFSET 0) f`
+      WHERE res = 7 AND cell = c.cell AND feature_type = ANY(${types}) OFFSET 0) f`, (rows) => groupCandidates(cells.length, rows))
 
   const readCells = (cells: ReadonlyArray<string>) =>
     Effect.all([
-      sql<EventRow & { cell: string }>`
-        SELECT c.cell::text AS cell, e.* FROM unnest(${cells}::bigint[]) AS c(cell) CROSS JOIN LATERAL (
+      sql<EventRow & { cell_at: number }>`
+        SELECT c.at::int AS cell_at, e.* FROM unnest(${cells}::bigint[]) WITH ORDINALITY AS c(cell, at) CROSS JOIN LATERAL (
           SELECT id, source, source_id, type, sub_type, severity, status, title, description, latitude, longitude, geometry, affected_roads,
             start_time, end_time, estimated_start_time, estimated_end_time
           FROM events WHERE h3_r7 = c.cell AND archived_at IS NULL OFFSET 0) e`,
       candidatesQuery(cells, featureTypes)
     ], { concurrency: 2 }).pipe(Effect.map(([events, candidates]) => {
-      for (const c of cells) {
-        eventsIn.set(c, [])
-        candidatesIn.set(c, [])
+      // rows keep their `cell_at` (copying each without it cost more than the rest of the read)
+      const byCell: Array<Array<EventRow> | undefined> = new Array(cells.length)
+      for (const e of events) {
+        internEvent(e)
+        ;(byCell[e.cell_at - 1] ??= []).push(e)
       }
-      // rows keep their `cell` (copying each without it cost more than the rest of the read)
-      for (const e of events) eventsIn.get(e.cell)!.push(e)
-      for (const f of candidates) candidatesIn.get(f.cell)!.push(f)
+      for (let i = 0; i < cells.length; i++) {
+        // a copy at its size: an array grown by pushing holds 17 slots for one row
+        eventsIn.set(cells[i], byCell[i]?.slice() ?? NO_EVENTS)
+        candidatesIn.set(cells[i], candidates[i])
+      }
       if (kept) {
         for (const c of cells) {
           const cell5 = parentAt5(c)
@@ -81,8 +104,8 @@ export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArr
   /** a cell's events and candidates another route read, when both are still good */
   const fromStore = (c: string) => {
     if (!kept) return false
-    const events = kept.get<Array<EventRow>>("events", c)
-    const candidates = events && kept.get<Array<Candidate>>(baseKind, c)
+    const events = kept.get<ReadonlyArray<EventRow>>("events", c)
+    const candidates = events && kept.get<CellCandidates>(baseKind, c)
     if (!events || !candidates) return false
     eventsIn.set(c, events)
     candidatesIn.set(c, candidates)
@@ -100,7 +123,7 @@ export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArr
       const candidates = new Map<string, Candidate>()
       for (const c of cells) {
         for (const e of eventsIn.get(c)!) events.set(e.id, e)
-        for (const f of candidatesIn.get(c)!) candidates.set(f.feature_id, f)
+        addCandidates(candidatesIn.get(c)!, candidates)
       }
       if (kept) for (const f of candidates.values()) candidateAt.set(f.feature_id, f)
       return { events: [...events.values()], candidates: [...candidates.values()] }
@@ -138,27 +161,28 @@ export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArr
    * Candidates of some feature types only, in cells of their own (places to stop lie within a
    * wider band than hazards, and need neither events nor the other types there).
    */
-  const typedIn = new Map<string, Map<string, Array<Candidate>>>()
+  const typedIn = new Map<string, Map<string, CellCandidates>>()
   const candidatesOf = (cells: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
     Effect.suspend(() => {
       const kind = typesKey(types)
-      const byCell = typedIn.get(kind) ?? new Map<string, Array<Candidate>>()
+      const byCell = typedIn.get(kind) ?? new Map<string, CellCandidates>()
       typedIn.set(kind, byCell)
       const missing = cells.filter((c) => {
         if (byCell.has(c)) return false
-        const hit = kept?.get<Array<Candidate>>(kind, c)
+        const hit = kept?.get<CellCandidates>(kind, c)
         if (hit === undefined) return true
         byCell.set(c, hit)
         return false
       })
-      return Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) =>
-        Effect.map(candidatesQuery(Chunk.toArray(chunk), types), (rows) => {
-          for (const c of chunk) byCell.set(c, [])
-          for (const f of rows) byCell.get(f.cell)!.push(f)
-          if (kept) for (const c of chunk) kept.put(kind, c, byCell.get(c)!, parentAt5(c))
-        }), { discard: true }).pipe(Effect.map(() => {
+      return Effect.forEach(Chunk.chunksOf(Chunk.fromIterable(missing), CELLS_PER_QUERY), (chunk) => {
+        const asked = Chunk.toArray(chunk)
+        return Effect.map(candidatesQuery(asked, types), (found) => {
+          asked.forEach((c, i) => byCell.set(c, found[i]))
+          if (kept) for (const c of asked) kept.put(kind, c, byCell.get(c)!, parentAt5(c))
+        })
+      }, { discard: true }).pipe(Effect.map(() => {
         const out = new Map<string, Candidate>()
-        for (const c of cells) for (const f of byCell.get(c)!) out.set(f.feature_id, f)
+        for (const c of cells) addCandidates(byCell.get(c)!, out)
         if (kept) for (const f of out.values()) candidateAt.set(f.feature_id, f)
         return [...out.values()]
       }))
