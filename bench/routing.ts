@@ -146,6 +146,9 @@ const startChurn = (sql: SqlClient.SqlClient) => {
   }
 }
 
+/** progress on stderr, so a person (or a profiler waiting for a phase) sees where a run is; stdout keeps the table */
+const phase = (name: string) => process.stderr.write(`[bench:routing] ${new Date().toISOString()} ${name}\n`)
+
 /** BENCH_REUSE_DB=<name>: a database a BENCH_KEEP=1 run left, loaded already */
 const REUSE = process.env.BENCH_REUSE_DB
 
@@ -162,6 +165,7 @@ const main = async () => {
 
     // warm the JIT the way a running API is warm
     for (let i = 0; i < 20; i++) await Effect.runPromise(engine.route(req(PAIRS - 1 - i)))
+    phase("the path search alone")
     // 1. the path search alone
     const kms: Array<number> = []
     let k = 0
@@ -171,6 +175,7 @@ const main = async () => {
     })
     console.log(`route lengths: p50 ${fmt(pct(kms, 50))} km, max ${fmt(Math.max(...kms))} km`)
 
+    phase("the bare search and a plain Dijkstra")
     // 2. the bare search with and without its heuristic (a plain Dijkstra), on the first pairs
     const plain = { blocked: () => false, cost: (_e: number, sec: number) => sec }
     const snapped = od.slice(0, Math.min(DIJKSTRA_PAIRS, PAIRS)).map(([from, to]) => [graph.snap(from.lat, from.lng, 100, () => true)!, graph.snap(to.lat, to.lng, 100, () => true)!] as const)
@@ -188,6 +193,7 @@ const main = async () => {
       settled.astar.push(graph.settled)
     })
 
+    phase("whole requests")
     // 3. the whole request against the API, with live data along every route
     if (REUSE === undefined) {
       const secs = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => loadAlongNetwork(sql, net, { features: FEATURES, events: EVENTS, draw: rand })))
@@ -227,6 +233,7 @@ const main = async () => {
       avoided += body.avoided.length
     })
 
+    phase("whole requests with hos")
     // 4. the same requests with hours of service and truck parking: the saved routes for step 5
     const saved: Array<string> = []
     const stops: Array<number> = []
@@ -241,6 +248,7 @@ const main = async () => {
 
     const hosCpuS = hosCpu()
 
+    phase("a fleet's day in batches")
     // 4b. a fleet's day: the same routes sent as batches of up to 100, as many at once as the API
     // has workers, each on its own connection (docs/api/routing.md "Planning a fleet")
     const batches: Array<Array<number>> = []
@@ -261,6 +269,7 @@ const main = async () => {
     }))
     const fleetS = (performance.now() - fleetT0) / 1000
 
+    phase("saved-route refetches")
     // 5. refetches at a steady rate, each answered with its warnings worked out again; at most 64
     // connections, as a client pool would hold, so a backlog waits in the client and is timed
     const agent = new Agent({ keepAlive: true, maxSockets: 64 })
@@ -280,13 +289,19 @@ const main = async () => {
     loopDelay.enable()
     const t0 = performance.now()
     const inFlight: Array<Promise<void>> = []
+    /** the second of the phase each refetch over 50 ms was due in: a tail spread out, or one stall */
+    const reSlowAt: Array<number> = []
     for (let i = 0; i < REEVAL_RATE * REEVAL_S; i++) {
       const due = t0 + (i * 1000) / REEVAL_RATE
       const wait = due - performance.now()
       if (wait > 0) await new Promise((r) => setTimeout(r, wait))
       sentLate.push(Math.max(0, performance.now() - due))
       // open loop: a slow answer does not slow the arrivals
-      inFlight.push(refetch(saved[i % saved.length]).then(() => void reLat.push(performance.now() - due), () => void failed++))
+      inFlight.push(refetch(saved[i % saved.length]).then(() => {
+        const ms = performance.now() - due
+        reLat.push(ms)
+        if (ms > 50) reSlowAt.push(Math.floor((due - t0) / 1000))
+      }, () => void failed++))
     }
     await Promise.all(inFlight)
     loopDelay.disable()
@@ -319,6 +334,9 @@ const main = async () => {
     line(`  floor: Postgres reads the saved row`, { p50: pct(rowFloor, 50), p99: pct(rowFloor, 99), rps: 0 })
     line(`  the bench's own lateness sending them`, { p50: pct(sentLate, 50), p99: pct(sentLate, 99), rps: 0 })
     console.log(`  (the bench process's event loop delay over the refetches: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms)`)
+    const slowSeconds = new Map<number, number>()
+    for (const sec of reSlowAt) slowSeconds.set(sec, (slowSeconds.get(sec) ?? 0) + 1)
+    console.log(`  (refetches over 50 ms: ${fmt(reSlowAt.length)}, by the second of the phase they were due in: ${[...slowSeconds].sort((a, b) => a[0] - b[0]).map(([sec, n]) => `+${sec} s ${n}`).join(", ") || "none"})`)
     console.log(`fleet: ${fmt(PAIRS)} routes as ${batches.length} batches of up to ${BATCH_SIZE}, ${CONCURRENCY} at a time: ${fleetS.toFixed(1)} s (${(PAIRS / fleetS).toFixed(1)} routes/s, ${fleetFailed} failed)`)
     const perRequest = (cpu: { api: number; postgres: number }, n: number) => ({ api: (cpu.api * 1000) / n, postgres: (cpu.postgres * 1000) / n })
     const cpuWhole = perRequest(wholeCpuS, PAIRS)
