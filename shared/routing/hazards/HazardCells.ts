@@ -38,7 +38,7 @@ export interface HazardCellLimits {
 /** The limits for a number of cells: full feature rows in the default's proportion (a fifth). */
 export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, features: Math.round(cells / 5) })
 
-/** About 130 MB of heap a worker at bench:routing's density, where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
+/** About 100 MB of heap a worker at bench:routing's density (97 MB measured, stop 63), where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
 export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = hazardCellLimits(150_000)
 
 interface Kept<A> {
