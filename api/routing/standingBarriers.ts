@@ -88,14 +88,14 @@ export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarri
   })
 
   /** every live closure, placed again only when its version moved; closures gone are dropped */
-  const refreshClosures = (into: BarrierIndex, locate: EdgeLocator, seen: Map<string, string>) => Effect.gen(function* () {
+  const refreshClosures = (into: BarrierIndex, locate: EdgeLocator, seen: Map<string, number>) => Effect.gen(function* () {
     const rows = yield* sql<BarrierRow>`
       SELECT id, source_id, title AS name, 'closure' AS feature_type, latitude, longitude, geometry, NULL::jsonb AS properties, true AS is_active,
         start_time, end_time, estimated_start_time, estimated_end_time, version
       FROM events WHERE type = 'closure' AND archived_at IS NULL`
-    const now = new Map<string, string>()
+    const now = new Map<string, number>()
     for (const r of rows) {
-      const v = String(r.version)
+      const v = Number(r.version)
       now.set(r.id, v)
       if (seen.get(r.id) === v) continue
       const b = placeBarrier(sourceOf(r), locate)
@@ -108,10 +108,10 @@ export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarri
 
   /** the structures stamped since the last look (less the overlap), read in full only where their version moved */
   const changedSince = (into: BarrierIndex, locate: EdgeLocator, since: Date) => Effect.gen(function* () {
-    const stamps = yield* sql<{ id: string; version: string }>`
-      SELECT id, version::text AS version FROM features
+    const stamps = yield* sql<{ id: string; version: number }>`
+      SELECT id, version FROM features
       WHERE feature_type IN (${sql.literal(BARRIER_TYPES_SQL)}) AND materialized_at > ${new Date(since.getTime() - OVERLAP_S * 1000)}`
-    const moved = stamps.filter((s) => held.get(s.id) !== Number(s.version)).map((s) => s.id)
+    const moved = stamps.filter((s) => held.get(s.id) !== s.version).map((s) => s.id)
     for (let i = 0; i < moved.length; i += page) {
       const rows = yield* sql<BarrierRow>`SELECT ${sql.literal(FEATURE_FIELDS)} FROM features WHERE id = ANY(${moved.slice(i, i + page)})`
       for (const r of rows) {

@@ -23,46 +23,40 @@ const CELL_RADIUS_M = AVG_EDGE_M * 1.2
  */
 const MAX_CELLS = 150_000
 const RING = 7
-const slotOf = new Map<string, number>()
-let hexes: Array<string> = []
-let decimals: Array<string> = []
-let lats: Array<number> = []
-let lngs: Array<number> = []
-/** RING slots a cell, UNKNOWN until asked; a pentagon's missing seventh is NONE */
-let rings: Array<number> = []
 const UNKNOWN = -1
 const NONE = -2
 
-const startOverWhenFull = () => {
-  if (hexes.length < MAX_CELLS) return
-  slotOf.clear()
-  hexes = []
-  decimals = []
-  lats = []
-  lngs = []
-  rings = []
-}
+const emptyTable = () => ({
+  slotOf: new Map<string, number>(),
+  hexes: [] as Array<string>,
+  decimals: [] as Array<string>,
+  lats: [] as Array<number>,
+  lngs: [] as Array<number>,
+  /** RING slots a cell, UNKNOWN until asked; a pentagon's missing seventh is NONE */
+  rings: [] as Array<number>
+})
+let table = emptyTable()
 
 const slotOfCell = (h: string): number => {
-  let s = slotOf.get(h)
+  let s = table.slotOf.get(h)
   if (s === undefined) {
-    s = hexes.length
+    s = table.hexes.length
     const [lat, lng] = cellToLatLng(h)
-    hexes.push(h)
-    decimals.push(BigInt("0x" + h).toString())
-    lats.push(lat)
-    lngs.push(lng)
-    for (let i = 0; i < RING; i++) rings.push(UNKNOWN)
-    slotOf.set(h, s)
+    table.hexes.push(h)
+    table.decimals.push(BigInt("0x" + h).toString())
+    table.lats.push(lat)
+    table.lngs.push(lng)
+    for (let i = 0; i < RING; i++) table.rings.push(UNKNOWN)
+    table.slotOf.set(h, s)
   }
   return s
 }
 
-/** Fills a cell's six neighbours (and itself) in `rings`, asked of h3 once. */
+/** Fills a cell's six neighbours (and itself) in the rings, asked of h3 once. */
 const askRing = (s: number) => {
-  if (rings[RING * s] !== UNKNOWN) return
-  const disk = gridDisk(hexes[s], 1)
-  for (let i = 0; i < RING; i++) rings[RING * s + i] = i < disk.length ? slotOfCell(disk[i]) : NONE
+  if (table.rings[RING * s] !== UNKNOWN) return
+  const disk = gridDisk(table.hexes[s], 1)
+  for (let i = 0; i < RING; i++) table.rings[RING * s + i] = i < disk.length ? slotOfCell(disk[i]) : NONE
 }
 
 /**
@@ -79,8 +73,9 @@ const askRing = (s: number) => {
 export const routeCover = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, bufferM: number): CellCover => {
   if (coords.length === 0) return { res: RES, cells: [] }
   const line = new RouteLine(coords, alongM, bufferM + CELL_RADIUS_M)
-  startOverWhenFull()
+  if (table.hexes.length >= MAX_CELLS) table = emptyTable()
   const first = slotOfCell(latLngToCell(coords[0][1], coords[0][0], RES))
+  const { lats, lngs, decimals, rings } = table
   const seen = new Set<number>([first])
   const queue = [first]
   const cells: Array<string> = []

@@ -1,4 +1,5 @@
 import { routeCover } from "../../geo/routeCover.js"
+import { makeInterner } from "../../cache/intern.js"
 import { haversineM } from "../geometry.js"
 import type { RoadNetwork } from "../network/NetworkFile.js"
 
@@ -17,8 +18,8 @@ const KEPT_BUFFERS = 4
  */
 export class EdgeCovers {
   private readonly byBuffer = new Map<number, Map<number, ReadonlyArray<string>>>()
-  /** one string per cell, shared by the edges around it */
-  private readonly interned = new Map<string, string>()
+  /** one string per cell, shared by the edges around it (the bound is far above the network's cells: never reached) */
+  private readonly interned = makeInterner(10_000_000)
 
   constructor(private readonly net: RoadNetwork) {}
 
@@ -52,11 +53,6 @@ export class EdgeCovers {
       coords.push([shapeLng[j], shapeLat[j]])
       along.push(m)
     }
-    return routeCover(coords, along, bufferM).cells.map((c) => {
-      const kept = this.interned.get(c)
-      if (kept !== undefined) return kept
-      this.interned.set(c, c)
-      return c
-    })
+    return routeCover(coords, along, bufferM).cells.map(this.interned)
   }
 }

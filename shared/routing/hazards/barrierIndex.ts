@@ -268,7 +268,7 @@ export class BarrierIndex {
       const at = this.byKey.get(key)
       if (at === undefined) continue
       if (Array.isArray(at)) for (const b of at) consider(b, key)
-      else consider(at as StandingBarrier, key)
+      else consider(at, key)
     }
     return [...out]
   }

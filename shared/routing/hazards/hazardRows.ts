@@ -84,12 +84,14 @@ export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArr
       // rows keep their `cell_at` (copying each without it cost more than the rest of the read)
       const byCell: Array<Array<EventRow> | undefined> = new Array(cells.length)
       for (const e of events) {
-        internEvent(e)
+        // only rows the store keeps are worth sharing strings for
+        if (kept) internEvent(e)
         ;(byCell[e.cell_at - 1] ??= []).push(e)
       }
       for (let i = 0; i < cells.length; i++) {
-        // a copy at its size: an array grown by pushing holds 17 slots for one row
-        eventsIn.set(cells[i], byCell[i]?.slice() ?? NO_EVENTS)
+        // a kept list is copied at its size: an array grown by pushing holds 17 slots for one row
+        const list = byCell[i]
+        eventsIn.set(cells[i], list === undefined ? NO_EVENTS : kept ? list.slice() : list)
         candidatesIn.set(cells[i], candidates[i])
       }
       if (kept) {
