@@ -1,5 +1,6 @@
 import { clearanceOf } from "../../domain/clearance.js"
 import type { EdgeLocator } from "../RoutingEngine.js"
+import { grown, SlotPieces } from "./slotPieces.js"
 import { clearanceTitle, type TruckView, truckRestrictionTitle, violatedDimensions, weightLimitOf, weightTitle, type WarningType } from "./routeHazards.js"
 
 /**
@@ -124,91 +125,130 @@ export const placeBarrier = (s: BarrierSource, locate: EdgeLocator): StandingBar
   }
 }
 
+const KINDS: ReadonlyArray<StandingBarrier["kind"]> = ["clearance", "weight", "truck", "closure"]
+const CLEARANCE = 0
+const WEIGHT = 1
+const TRUCK = 2
+const WARNING_TYPE: ReadonlyArray<WarningType> = ["bridge_clearance", "weight_restriction", "truck_restriction", "traffic_event"]
+
 /**
  * The barriers a worker knows ahead of any route (issue 32): live closures and the structures
  * that bar some trucks, each on the engine's road pieces near it. A route request takes those
  * that bar its truck over its whole trip and has the engine keep off their pieces in its first
  * search, instead of finding them on a route and searching again, round after round. Judging
  * matches `judgeHazards`: the same limits, the clearance pad, the same titles.
+ *
+ * A barrier lives in a slot of columns (its strings in arrays, its numbers and pieces in typed
+ * arrays), not as an object: the index is a worker's largest long-lived structure, and a full
+ * collection's marking grows with the objects it holds (docs/BENCHMARKS.md, stop 64). `along`
+ * and `barring` answer slots; `idOf` and `avoided` read them.
  */
 export class BarrierIndex {
-  private readonly byId = new Map<string, StandingBarrier>()
-  /** a road piece's barriers: the one barrier itself where it has one (most), not an array of one */
-  private readonly byKey = new Map<string, StandingBarrier | Array<StandingBarrier>>()
+  private readonly slotOf = new Map<string, number>()
+  private readonly idAt: Array<string | undefined> = []
+  private readonly sourceIdAt: Array<string> = []
+  private readonly nameAt: Array<string> = []
+  private kindAt = new Uint8Array(1024)
+  /** clearance in metres, weight limit in tonnes; NaN for the other kinds */
+  private limitAt = new Float64Array(1024)
+  /** the window in ms, NaN for an open end */
+  private startAt = new Float64Array(1024)
+  private endAt = new Float64Array(1024)
+  /** a truck restriction's record (what `violatedDimensions` reads), by slot */
+  private readonly propertiesAt = new Map<number, Record<string, unknown>>()
+  private readonly pieces = new SlotPieces()
+  private readonly freeSlots: Array<number> = []
   /** bumped by every change: what `keptOff` worked out before is stale */
   private version = 0
   /**
    * Per truck and buffer: the barriers barring it with no end (already begun, or with no window)
    * and their pieces, and the others barring it by their limits (judged per request by their window)
    */
-  private readonly kept = new Map<string, { version: number; validFromMs: number; ids: Set<string>; keys: ReadonlyArray<string>; windowed: Array<StandingBarrier> }>()
-  /** clearances and weight postings in ascending limit, rebuilt on the first query after a change */
-  private sorted: { clearance: Array<StandingBarrier>; weight: Array<StandingBarrier>; other: Array<StandingBarrier> } | undefined
+  private readonly kept = new Map<string, { version: number; validFromMs: number; slots: Set<number>; keys: ReadonlyArray<string>; windowed: Array<number> }>()
+  /** clearance and weight slots in ascending limit, rebuilt on the first query after a change */
+  private sorted: { clearance: Array<number>; weight: Array<number>; other: Array<number> } | undefined
 
   get size() {
-    return this.byId.size
+    return this.slotOf.size
   }
 
   has(id: string) {
-    return this.byId.has(id)
+    return this.slotOf.has(id)
   }
 
   ids() {
-    return this.byId.keys()
+    return this.slotOf.keys()
+  }
+
+  idOf(slot: number): string {
+    return this.idAt[slot]!
   }
 
   put(b: StandingBarrier) {
     this.remove(b.id)
-    this.byId.set(b.id, b)
-    for (const key of b.keys) {
-      const at = this.byKey.get(key)
-      if (at === undefined) this.byKey.set(key, b)
-      else if (Array.isArray(at)) at.push(b)
-      else this.byKey.set(key, [at, b])
+    const slot = this.freeSlots.pop() ?? this.idAt.length
+    if (slot >= this.kindAt.length) {
+      this.kindAt = grown(this.kindAt, slot + 1)
+      this.limitAt = grown(this.limitAt, slot + 1)
+      this.startAt = grown(this.startAt, slot + 1)
+      this.endAt = grown(this.endAt, slot + 1)
     }
+    this.slotOf.set(b.id, slot)
+    this.idAt[slot] = b.id
+    this.sourceIdAt[slot] = b.source_id
+    this.nameAt[slot] = b.name
+    this.kindAt[slot] = KINDS.indexOf(b.kind)
+    this.limitAt[slot] = b.limit
+    this.startAt[slot] = b.start ?? NaN
+    this.endAt[slot] = b.end ?? NaN
+    if (b.kind === "truck") this.propertiesAt.set(slot, b.properties ?? {})
+    this.pieces.set(slot, b.keys, b.distances)
     this.sorted = undefined
     this.version++
   }
 
   remove(id: string) {
-    const old = this.byId.get(id)
-    if (!old) return
-    this.byId.delete(id)
-    for (const key of old.keys) {
-      const at = this.byKey.get(key)
-      const rest = Array.isArray(at) ? at.filter((x) => x !== old) : []
-      if (rest.length === 0) this.byKey.delete(key)
-      else this.byKey.set(key, rest.length === 1 ? rest[0] : rest)
-    }
+    const slot = this.slotOf.get(id)
+    if (slot === undefined) return
+    this.slotOf.delete(id)
+    this.pieces.clear(slot)
+    this.propertiesAt.delete(slot)
+    this.idAt[slot] = undefined
+    this.sourceIdAt[slot] = ""
+    this.nameAt[slot] = ""
+    this.freeSlots.push(slot)
     this.sorted = undefined
     this.version++
   }
 
-  /** Whether this barrier bars the truck for the whole span asked. */
-  bars(b: StandingBarrier, q: BarrierQuery): boolean {
-    if (!q.skipTemporal && !((b.start === null || b.start <= q.fromMs) && (b.end === null || b.end >= q.toMs))) return false
-    switch (b.kind) {
-      case "clearance": return b.limit < q.truck.height_m + q.clearancePadM
-      case "weight": return q.truck.weight_t > b.limit
-      case "truck": return violatedDimensions(b.properties!, q.truck).length > 0
-      case "closure": return true
+  /** Whether the barrier in this slot bars the truck for the whole span asked. */
+  private bars(slot: number, q: BarrierQuery): boolean {
+    const start = this.startAt[slot]
+    const end = this.endAt[slot]
+    if (!q.skipTemporal && !((Number.isNaN(start) || start <= q.fromMs) && (Number.isNaN(end) || end >= q.toMs))) return false
+    const limit = this.limitAt[slot]
+    switch (this.kindAt[slot]) {
+      case CLEARANCE: return limit < q.truck.height_m + q.clearancePadM
+      case WEIGHT: return q.truck.weight_t > limit
+      case TRUCK: return violatedDimensions(this.propertiesAt.get(slot)!, q.truck).length > 0
+      default: return true
     }
   }
 
   /** Every barrier that bars the truck over the span. */
-  barring(q: BarrierQuery): Array<StandingBarrier> {
+  barring(q: BarrierQuery): Array<number> {
     const s = (this.sorted ??= this.sortAll())
-    const out: Array<StandingBarrier> = []
+    const out: Array<number> = []
     const heightLimit = q.truck.height_m + q.clearancePadM
-    for (const b of s.clearance) {
-      if (b.limit >= heightLimit) break
-      if (this.bars(b, q)) out.push(b)
+    for (const slot of s.clearance) {
+      if (this.limitAt[slot] >= heightLimit) break
+      if (this.bars(slot, q)) out.push(slot)
     }
-    for (const b of s.weight) {
-      if (b.limit >= q.truck.weight_t) break
-      if (this.bars(b, q)) out.push(b)
+    for (const slot of s.weight) {
+      if (this.limitAt[slot] >= q.truck.weight_t) break
+      if (this.bars(slot, q)) out.push(slot)
     }
-    for (const b of s.other) if (this.bars(b, q)) out.push(b)
+    for (const slot of s.other) if (this.bars(slot, q)) out.push(slot)
     return out
   }
 
@@ -226,65 +266,76 @@ export class BarrierIndex {
     if (!entry || entry.version !== this.version || q.fromMs < entry.validFromMs) {
       // every barrier barring the truck by its limits, whatever its window
       const all = this.barring({ ...q, skipTemporal: true })
-      const settled = (b: StandingBarrier) => q.skipTemporal || (b.end === null && (b.start === null || b.start <= q.fromMs))
+      const settled = (slot: number) => q.skipTemporal || (Number.isNaN(this.endAt[slot]) && !(this.startAt[slot] > q.fromMs))
       const timeless = all.filter(settled)
       if (this.kept.size >= 64) this.kept.clear()
       entry = {
         version: this.version,
-        validFromMs: q.skipTemporal ? -Infinity : timeless.reduce((m, b) => Math.max(m, b.start ?? -Infinity), -Infinity),
-        ids: new Set(timeless.map((b) => b.id)),
+        // NaN (no start) never wins the max
+        validFromMs: q.skipTemporal ? -Infinity : timeless.reduce((m, slot) => (this.startAt[slot] > m ? this.startAt[slot] : m), -Infinity),
+        slots: new Set(timeless),
         keys: this.keysOf(timeless, q.bufferM),
-        windowed: all.filter((b) => !settled(b))
+        windowed: all.filter((slot) => !settled(slot))
       }
       this.kept.set(signature, entry)
     }
-    const { ids, keys } = entry
-    const windowed = entry.windowed.filter((b) => this.bars(b, q))
-    const more = new Set(windowed.map((b) => b.id))
-    const has = (id: string) => ids.has(id) || more.has(id)
+    const { slots, keys } = entry
+    const windowed = entry.windowed.filter((slot) => this.bars(slot, q))
+    const more = new Set(windowed)
     const passedOn = (id: string, key: string) => {
-      const b = this.byId.get(id)
-      return b !== undefined && has(id) && b.keys.some((k, i) => k === key && b.distances[i] <= q.bufferM)
+      const slot = this.slotOf.get(id)
+      const piece = this.pieces.pieceNumber(key)
+      return slot !== undefined && piece !== undefined && (slots.has(slot) || more.has(slot)) && this.pieces.distance(slot, piece) <= q.bufferM
     }
     return { passedOn, keys: windowed.length === 0 ? [keys] : [keys, this.keysOf(windowed, q.bufferM)] }
   }
 
   /** The road pieces these barriers lie within the buffer of. */
-  keysOf(barriers: Iterable<StandingBarrier>, bufferM: number): Array<string> {
-    const keys = new Set<string>()
-    for (const b of barriers) for (let i = 0; i < b.keys.length; i++) if (b.distances[i] <= bufferM) keys.add(b.keys[i])
-    return [...keys]
+  keysOf(slots: Iterable<number>, bufferM: number): Array<string> {
+    const pieces = new Set<number>()
+    const near = (piece: number, d: number) => {
+      if (d <= bufferM) pieces.add(piece)
+    }
+    for (const slot of slots) this.pieces.each(slot, near)
+    const keys = new Array<string>(pieces.size)
+    let i = 0
+    for (const piece of pieces) keys[i++] = this.pieces.key(piece)
+    return keys
   }
 
   /** The barriers barring the truck within the buffer of any of these road pieces (a route's). */
-  along(keys: Iterable<string>, q: BarrierQuery): Array<StandingBarrier> {
-    const out = new Set<StandingBarrier>()
-    const consider = (b: StandingBarrier, key: string) => {
-      if (out.has(b)) return
-      const i = b.keys.indexOf(key)
-      if (b.distances[i] <= q.bufferM && this.bars(b, q)) out.add(b)
+  along(keys: Iterable<string>, q: BarrierQuery): Array<number> {
+    const out = new Set<number>()
+    const consider = (slot: number, piece: number) => {
+      if (!out.has(slot) && this.pieces.distance(slot, piece) <= q.bufferM && this.bars(slot, q)) out.add(slot)
     }
-    for (const key of keys) {
-      const at = this.byKey.get(key)
-      if (at === undefined) continue
-      if (Array.isArray(at)) for (const b of at) consider(b, key)
-      else consider(at, key)
-    }
+    for (const key of keys) this.pieces.slotsAt(key, consider)
     return [...out]
   }
 
   /** A barrier as `avoided` names it: the type, source id and title its warning would have had. */
-  avoided(b: StandingBarrier, q: BarrierQuery): AvoidedBarrier {
-    const title = b.kind === "clearance" ? clearanceTitle(b.limit, b.name)
-      : b.kind === "weight" ? weightTitle(b.limit, b.name)
-      : b.kind === "truck" ? truckRestrictionTitle(violatedDimensions(b.properties!, q.truck)[0]?.dimension ?? "vehicle", b.name)
-      : b.name
-    return { warning_type: b.warning_type, source_id: b.source_id, title }
+  avoided(slot: number, q: BarrierQuery): AvoidedBarrier {
+    const kind = this.kindAt[slot]
+    const limit = this.limitAt[slot]
+    const name = this.nameAt[slot]
+    const title = kind === CLEARANCE ? clearanceTitle(limit, name)
+      : kind === WEIGHT ? weightTitle(limit, name)
+      : kind === TRUCK ? truckRestrictionTitle(violatedDimensions(this.propertiesAt.get(slot)!, q.truck)[0]?.dimension ?? "vehicle", name)
+      : name
+    return { warning_type: WARNING_TYPE[kind], source_id: this.sourceIdAt[slot], title }
   }
 
   private sortAll() {
-    const all = [...this.byId.values()]
-    const byLimit = (kind: StandingBarrier["kind"]) => all.filter((b) => b.kind === kind).sort((a, b) => a.limit - b.limit)
-    return { clearance: byLimit("clearance"), weight: byLimit("weight"), other: all.filter((b) => b.kind === "truck" || b.kind === "closure") }
+    const clearance: Array<number> = []
+    const weight: Array<number> = []
+    const other: Array<number> = []
+    for (const slot of this.slotOf.values()) {
+      const kind = this.kindAt[slot]
+      if (kind === CLEARANCE) clearance.push(slot)
+      else if (kind === WEIGHT) weight.push(slot)
+      else other.push(slot)
+    }
+    const byLimit = (a: number, b: number) => this.limitAt[a] - this.limitAt[b]
+    return { clearance: clearance.sort(byLimit), weight: weight.sort(byLimit), other }
   }
 }

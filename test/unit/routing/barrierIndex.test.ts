@@ -65,7 +65,7 @@ describe("what keeps a route off the barriers known ahead (BarrierIndex.keptOff)
 
   it("finds the barriers along a route's pieces, one or several to a piece, as they are put and removed", () => {
     const index = new BarrierIndex()
-    const ids = (keys: Array<string>) => index.along(keys, query()).map((b) => b.id).sort()
+    const ids = (keys: Array<string>) => index.along(keys, query()).map((slot) => index.idOf(slot)).sort()
     index.put(barrier("a", "clearance", 3.9, ["1", "2"]))
     expect(ids(["2"])).toEqual(["a"])
     index.put(barrier("b", "clearance", 3.5, ["2", "3"]))
