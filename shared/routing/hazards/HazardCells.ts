@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
-import { trimOldest } from "../../cache/trimOldest.js"
+import { dropOldestWhile, lowWater } from "../../cache/trimOldest.js"
 import { makeInterner } from "../../cache/intern.js"
 
 /*
@@ -41,13 +41,22 @@ export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, f
 /** About 100 MB of heap a worker at bench:routing's density (97 MB measured, stop 63), where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
 export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = hazardCellLimits(150_000)
 
-interface Kept<A> {
-  readonly value: A
+/**
+ * One kind's kept reads as slots in columns, not an object per read: the store holds a few
+ * hundred thousand reads for a worker's life, and a full collection marks every object it holds
+ * (docs/BENCHMARKS.md, stop 64). The key map's order is the reads' age (oldest first).
+ */
+interface KindReads {
+  readonly slotOf: Map<string, number>
+  readonly values: Array<unknown>
   /** the xmin of the look taken before the read */
-  readonly readXmin: number
+  readonly readXmin: Array<number>
   /** the res-5 cell whose marks judge it */
-  readonly cell5: string
+  readonly cell5: Array<string>
+  readonly free: Array<number>
 }
+
+const noReads = (): KindReads => ({ slotOf: new Map(), values: [], readXmin: [], cell5: [], free: [] })
 
 /** One request's view of the store: reads judged, and new ones kept, as of its look. */
 export interface HazardCellView {
@@ -63,7 +72,7 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
   let validFrom: number | undefined
   let seen: number | undefined
   const marks = new Map<string, number>()
-  const kinds = new Map<string, Map<string, Kept<unknown>>>()
+  const kinds = new Map<string, KindReads>()
   const counts = { hits: 0, misses: 0, restarts: 0 }
   /** each res-5 cell's id once: every read kept names one, and a few thousand cover a continent's roads */
   const cell5Of = makeInterner(MAX_MARKS)
@@ -92,14 +101,27 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
     if (seen !== undefined && since <= seen && xmin > seen) seen = xmin
   }
 
-  const valid = (k: Kept<unknown>) => validFrom !== undefined && k.readXmin >= validFrom && (marks.get(k.cell5) ?? -1) < k.readXmin
+  const valid = (r: KindReads, slot: number) => {
+    const readXmin = r.readXmin[slot]
+    return validFrom !== undefined && readXmin >= validFrom && (marks.get(r.cell5[slot]) ?? -1) < readXmin
+  }
+
+  /** lets the read in a slot go: its value and cell are no longer held */
+  const release = (r: KindReads, key: string) => {
+    const slot = r.slotOf.get(key)!
+    r.slotOf.delete(key)
+    r.values[slot] = undefined
+    r.cell5[slot] = ""
+    r.free.push(slot)
+  }
 
   const view = (readXmin: number): HazardCellView | undefined => !keeps ? undefined : ({
     get: <A>(kind: string, key: string) => {
-      const k = kinds.get(kind)?.get(key)
-      if (k !== undefined && valid(k)) {
+      const r = kinds.get(kind)
+      const slot = r?.slotOf.get(key)
+      if (slot !== undefined && valid(r!, slot)) {
         counts.hits++
-        return k.value as A
+        return r!.values[slot] as A
       }
       counts.misses++
       return undefined
@@ -107,13 +129,23 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
     put: <A>(kind: string, key: string, value: A, cell5: string) => {
       // read before the store started over, or already marked since: not worth keeping
       if (validFrom === undefined || readXmin < validFrom || (marks.get(cell5) ?? -1) >= readXmin) return
-      let m = kinds.get(kind)
-      if (m === undefined) kinds.set(kind, m = new Map())
-      m.delete(key)
-      m.set(key, { value, readXmin, cell5: cell5Of(cell5) })
-      // the oldest read first
+      let r = kinds.get(kind)
+      if (r === undefined) kinds.set(kind, r = noReads())
+      // a read kept again is the newest: its key moves to the end of the map's order
+      let slot = r.slotOf.get(key)
+      if (slot !== undefined) r.slotOf.delete(key)
+      else slot = r.free.pop() ?? r.values.length
+      r.slotOf.set(key, slot)
+      r.values[slot] = value
+      r.readXmin[slot] = readXmin
+      r.cell5[slot] = cell5Of(cell5)
+      // the oldest reads go first, down to nine tenths of the bound in one walk (trimOldest)
       const max = kind === "features" ? limits.features : limits.cells
-      trimOldest(m, max)
+      if (r.slotOf.size > max) {
+        const keep = lowWater(max)
+        const reads = r
+        dropOldestWhile(reads.slotOf, () => reads.slotOf.size > keep, (k) => release(reads, k))
+      }
     }
   })
 
@@ -122,7 +154,7 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
     since: () => (keeps ? seen : undefined),
     observe,
     view,
-    stats: () => ({ ...counts, marks: marks.size, held: [...kinds.values()].reduce((n, m) => n + m.size, 0) })
+    stats: () => ({ ...counts, marks: marks.size, held: [...kinds.values()].reduce((n, r) => n + r.slotOf.size, 0) })
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Which road pieces each barrier slot lies near, at what distance, and which slots each piece
- * has, in typed arrays. A worker holds about 100,000 barriers for its whole life and every full
+ * has, in typed arrays (a piece's slots as a chain through the entries: many pieces have several). A worker holds about 100,000 barriers for its whole life and every full
  * collection marks all they hold: as an object with its own arrays of keys and distances, a
  * barrier was about eleven heap objects; here its pieces are none (docs/BENCHMARKS.md, stop 64).
  * A piece is the engine's key, numbered once (the network bounds how many there are); a slot is
@@ -12,14 +12,18 @@ export class SlotPieces {
   /** per slot: where its pieces start in the pool, and how many */
   private from = new Int32Array(1024)
   private count = new Int32Array(1024)
-  /** every slot's pieces and distances, one run per slot; a cleared run stays until compaction */
+  /**
+   * Every slot's pieces and distances, one run of entries per slot (a cleared run stays until
+   * compaction); each entry's slot, and the next entry at the same piece (-1: none)
+   */
   private pool = new Int32Array(4096)
   private dist = new Float64Array(4096)
+  private slotAt = new Int32Array(4096)
+  private nextAt = new Int32Array(4096)
   private used = 0
   private dead = 0
-  /** per piece: one of its slots plus one (0: none), the others in `more` (few pieces have several) */
-  private first = new Int32Array(1024)
-  private readonly more = new Map<number, Array<number>>()
+  /** per piece: its newest entry plus one (0: none); the piece's other entries follow through `nextAt` */
+  private head = new Int32Array(1024)
 
   /** The slot's pieces from now on (none before: `clear` first when it had some). */
   set(slot: number, keys: ReadonlyArray<string>, distances: ReadonlyArray<number>) {
@@ -31,32 +35,34 @@ export class SlotPieces {
     this.from[slot] = this.used
     this.count[slot] = keys.length
     for (let i = 0; i < keys.length; i++) {
-      const piece = this.pieceOf(keys[i])
-      this.pool[this.used] = piece
-      this.dist[this.used++] = distances[i]
-      if (this.first[piece] === 0) this.first[piece] = slot + 1
-      else {
-        const list = this.more.get(piece)
-        if (list) list.push(slot)
-        else this.more.set(piece, [slot])
-      }
+      const entry = this.used++
+      this.pool[entry] = this.pieceOf(keys[i])
+      this.dist[entry] = distances[i]
+      this.slotAt[entry] = slot
+      this.link(entry)
     }
+  }
+
+  /** puts an entry first in its piece's chain */
+  private link(entry: number) {
+    const piece = this.pool[entry]
+    this.nextAt[entry] = this.head[piece] - 1
+    this.head[piece] = entry + 1
   }
 
   clear(slot: number) {
     const n = this.count[slot]
-    for (let i = this.from[slot]; i < this.from[slot] + n; i++) {
-      const piece = this.pool[i]
-      const list = this.more.get(piece)
-      if (this.first[piece] === slot + 1) {
-        // another slot at the piece moves up, or the piece has none
-        this.first[piece] = list ? list.pop()! + 1 : 0
-        if (list && list.length === 0) this.more.delete(piece)
-      } else if (list) {
-        const at = list.indexOf(slot)
-        if (at >= 0) list.splice(at, 1)
-        if (list.length === 0) this.more.delete(piece)
+    for (let entry = this.from[slot]; entry < this.from[slot] + n; entry++) {
+      // unlinked from its piece's chain (a few entries long)
+      const piece = this.pool[entry]
+      let before = -1
+      let at = this.head[piece] - 1
+      while (at !== entry) {
+        before = at
+        at = this.nextAt[at]
       }
+      if (before < 0) this.head[piece] = this.nextAt[entry] + 1
+      else this.nextAt[before] = this.nextAt[entry]
     }
     this.count[slot] = 0
     this.dead += n
@@ -78,10 +84,8 @@ export class SlotPieces {
   /** Calls `f` with each slot near the piece this key names (none for a key never set). */
   slotsAt(key: string, f: (slot: number, piece: number) => void) {
     const piece = this.numberOf.get(key)
-    if (piece === undefined || this.first[piece] === 0) return
-    f(this.first[piece] - 1, piece)
-    const list = this.more.get(piece)
-    if (list) for (const slot of list) f(slot, piece)
+    if (piece === undefined) return
+    for (let entry = this.head[piece] - 1; entry >= 0; entry = this.nextAt[entry]) f(this.slotAt[entry], piece)
   }
 
   /** A piece's number for an engine key, or undefined for a key never set. */
@@ -99,7 +103,7 @@ export class SlotPieces {
       piece = this.keys.length
       this.keys.push(key)
       this.numberOf.set(key, piece)
-      if (piece >= this.first.length) this.first = grown(this.first, piece + 1)
+      if (piece >= this.head.length) this.head = grown(this.head, piece + 1)
     }
     return piece
   }
@@ -110,19 +114,26 @@ export class SlotPieces {
     const size = Math.max(this.pool.length, 2 * (live + more))
     const pool = new Int32Array(size)
     const dist = new Float64Array(size)
+    const slotAt = new Int32Array(size)
     let at = 0
     for (let slot = 0; slot < this.from.length; slot++) {
       const n = this.count[slot]
       if (n === 0) continue
       pool.set(this.pool.subarray(this.from[slot], this.from[slot] + n), at)
       dist.set(this.dist.subarray(this.from[slot], this.from[slot] + n), at)
+      slotAt.fill(slot, at, at + n)
       this.from[slot] = at
       at += n
     }
     this.pool = pool
     this.dist = dist
+    this.slotAt = slotAt
+    this.nextAt = new Int32Array(size)
     this.used = at
     this.dead = 0
+    // the chains again, over the entries' new places
+    this.head.fill(0)
+    for (let entry = 0; entry < at; entry++) this.link(entry)
   }
 }
 

@@ -83,6 +83,29 @@ describe("the store of route reads", () => {
     expect(v.get("features", "f2")).toBeNull()
   })
 
+  it("keeps each read's own value, look and cell while slots are let go and taken again", () => {
+    const store = makeHazardCellStore({ cells: 100, features: 10 })
+    store.observe(undefined, 1, [], true)
+    // 1,000 reads through a bound of 100: the newest 90–100 stay, each with what it was put with
+    for (let i = 0; i < 1_000; i++) store.view(1 + (i % 7))!.put("events", `c${i}`, [i], `r5-${i % 13}`)
+    const v = store.view(10)!
+    expect(v.get("events", "c0")).toBeUndefined()
+    expect(v.get("events", "c899")).toBeUndefined()
+    for (let i = 910; i < 1_000; i++) expect(v.get("events", `c${i}`)).toEqual([i])
+    // a read put again is the newest: it outlives reads put after it the first time
+    v.put("events", "c910", ["again"], "r5-0")
+    for (let i = 1_000; i < 1_089; i++) v.put("events", `c${i}`, [i], "r5-1")
+    expect(v.get("events", "c910")).toEqual(["again"])
+    expect(v.get("events", "c911")).toBeUndefined()
+    // a mark judges only the reads of its own res-5 cell, by each read's own look (c1000 was read under look 10)
+    store.observe(store.since(), 20, [["r5-1", 9]], true)
+    expect(store.view(20)!.get("events", "c1000")).toEqual([1_000])
+    store.observe(store.since(), 30, [["r5-1", 10]], true)
+    expect(store.view(30)!.get("events", "c1000")).toBeUndefined()
+    expect(store.view(30)!.get("events", "c910")).toEqual(["again"])
+    expect(store.stats().held).toBeLessThanOrEqual(100)
+  })
+
   it("keeps nothing and asks for no marks when switched off", () => {
     const store = makeHazardCellStore(KEEP_NOTHING)
     store.observe(undefined, 100, [], true)
