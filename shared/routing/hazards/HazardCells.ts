@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
-import { dropOldestWhile, lowWater } from "../../cache/trimOldest.js"
+import { trimOldest } from "../../cache/trimOldest.js"
 import { makeInterner } from "../../cache/intern.js"
 
 /*
@@ -38,7 +38,7 @@ export interface HazardCellLimits {
 /** The limits for a number of cells: full feature rows in the default's proportion (a fifth). */
 export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, features: Math.round(cells / 5) })
 
-/** About 100 MB of heap a worker at bench:routing's density (97 MB measured, stop 63), where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
+/** About 100 MB of heap a worker at bench:routing's density (89 MB measured, stop 64), where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
 export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = hazardCellLimits(150_000)
 
 /**
@@ -139,13 +139,9 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
       r.values[slot] = value
       r.readXmin[slot] = readXmin
       r.cell5[slot] = cell5Of(cell5)
-      // the oldest reads go first, down to nine tenths of the bound in one walk (trimOldest)
-      const max = kind === "features" ? limits.features : limits.cells
-      if (r.slotOf.size > max) {
-        const keep = lowWater(max)
-        const reads = r
-        dropOldestWhile(reads.slotOf, () => reads.slotOf.size > keep, (k) => release(reads, k))
-      }
+      // the oldest read first
+      const reads = r
+      trimOldest(r.slotOf, kind === "features" ? limits.features : limits.cells, (k) => release(reads, k))
     }
   })
 

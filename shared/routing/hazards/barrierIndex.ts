@@ -109,8 +109,7 @@ export const placeBarrier = (s: BarrierSource, locate: EdgeLocator): StandingBar
     for (const [key, d] of locate(lat, lng, BARRIER_REACH_M)) if (!(d >= (near.get(key) ?? Infinity))) near.set(key, d)
   }
   if (near.size === 0) return undefined
-  // made at their size and filled: an array spread from an iterator holds each number boxed (an
-  // object apiece), and one grown by pushing holds 17 slots for one value
+  // made at their size and filled (the index copies them into its pool)
   const keys = new Array<string>(near.size)
   const distances = new Array<number>(near.size)
   let i = 0
@@ -129,7 +128,8 @@ const KINDS: ReadonlyArray<StandingBarrier["kind"]> = ["clearance", "weight", "t
 const CLEARANCE = 0
 const WEIGHT = 1
 const TRUCK = 2
-const WARNING_TYPE: ReadonlyArray<WarningType> = ["bridge_clearance", "weight_restriction", "truck_restriction", "traffic_event"]
+/** each kind's warning type, as KIND_OF pairs them */
+const WARNING_TYPE: ReadonlyArray<WarningType> = KINDS.map((kind) => Object.values(KIND_OF).find((k) => k.kind === kind)!.warning_type)
 
 /**
  * The barriers a worker knows ahead of any route (issue 32): live closures and the structures

@@ -1,10 +1,11 @@
 /**
  * Which road pieces each barrier slot lies near, at what distance, and which slots each piece
- * has, in typed arrays (a piece's slots as a chain through the entries: many pieces have several). A worker holds about 100,000 barriers for its whole life and every full
- * collection marks all they hold: as an object with its own arrays of keys and distances, a
- * barrier was about eleven heap objects; here its pieces are none (docs/BENCHMARKS.md, stop 64).
- * A piece is the engine's key, numbered once (the network bounds how many there are); a slot is
- * the caller's small integer.
+ * has, in typed arrays; a piece's slots are a chain through the entries (many pieces have
+ * several). A worker holds about 100,000 barriers for its whole life and every full collection
+ * marks all they hold: as an object with its own arrays of keys and distances, a barrier was
+ * about eleven heap objects; here its pieces add none (docs/BENCHMARKS.md, stop 64). A piece is
+ * the engine's key, numbered once (the network bounds how many there are); a slot is the
+ * caller's small integer.
  */
 export class SlotPieces {
   private readonly numberOf = new Map<string, number>()
