@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
 import { Chunk, Effect, Option } from "effect"
-import { FEATURE_COLUMNS } from "../../domain/featureColumns.js"
 import { routeCover } from "../../geo/routeCover.js"
 import { RoutingEngine, type RouteTrack } from "../RoutingEngine.js"
 import { cellsOf, parentAt5 } from "../../geo/h3cells.js"
@@ -35,6 +34,20 @@ const internEvent = (e: EventRow & { cell_at: number }) => {
   e.status = vocabulary(e.status)
   if (e.sub_type !== null) e.sub_type = vocabulary(e.sub_type)
   if (Array.isArray(e.affected_roads) && e.affected_roads.length === 0) e.affected_roads = NO_ROADS as Array<string>
+}
+
+/**
+ * What judging, the places to stop and the answers read of a feature row; the rest of the API's
+ * columns (jurisdiction, road name, direction, flags) would only be parsed and, in kept reads,
+ * held for a worker's life.
+ */
+const ROUTE_FEATURE_COLUMNS = `id, source, source_id, feature_type, name, description, latitude, longitude, geometry,
+  start_time, end_time, estimated_start_time, estimated_end_time, properties, last_updated`
+
+/** A kept feature row's vocabulary columns as one string per value (as `internEvent`). */
+const internFeature = (f: FeatureRow) => {
+  f.source = vocabulary(f.source)
+  f.feature_type = vocabulary(f.feature_type)
 }
 
 /**
@@ -143,10 +156,11 @@ export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArr
       })
       const found = () => ids.flatMap((id) => features.get(id) ?? [])
       if (missing.length === 0) return Effect.succeed(found())
-      return Effect.map(sql<FeatureRow>`SELECT ${sql.literal(FEATURE_COLUMNS)} FROM features WHERE id = ANY(${missing}) AND is_active`, (rows) => {
+      return Effect.map(sql<FeatureRow>`SELECT ${sql.literal(ROUTE_FEATURE_COLUMNS)} FROM features WHERE id = ANY(${missing}) AND is_active`, (rows) => {
         for (const id of missing) features.set(id, null)
         for (const r of rows) features.set(r.id, r)
         if (kept) {
+          for (const r of rows) internFeature(r)
           // a row is judged by its own res-5 cell (any change to it marks that cell); an absence
           // (inactive) by the cell where its candidate lies, which a change back marks too
           for (const id of missing) {
