@@ -125,9 +125,9 @@ export const placeBarrier = (s: BarrierSource, locate: EdgeLocator): StandingBar
 }
 
 const KINDS: ReadonlyArray<StandingBarrier["kind"]> = ["clearance", "weight", "truck", "closure"]
-const CLEARANCE = 0
-const WEIGHT = 1
-const TRUCK = 2
+const CLEARANCE = KINDS.indexOf("clearance")
+const WEIGHT = KINDS.indexOf("weight")
+const TRUCK = KINDS.indexOf("truck")
 /** each kind's warning type, as KIND_OF pairs them */
 const WARNING_TYPE: ReadonlyArray<WarningType> = KINDS.map((kind) => Object.values(KIND_OF).find((k) => k.kind === kind)!.warning_type)
 

@@ -158,9 +158,11 @@ export const hazardRows = Effect.fnUntraced(function* (featureTypes: ReadonlyArr
       if (missing.length === 0) return Effect.succeed(found())
       return Effect.map(sql<FeatureRow>`SELECT ${sql.literal(ROUTE_FEATURE_COLUMNS)} FROM features WHERE id = ANY(${missing}) AND is_active`, (rows) => {
         for (const id of missing) features.set(id, null)
-        for (const r of rows) features.set(r.id, r)
+        for (const r of rows) {
+          if (kept) internFeature(r)
+          features.set(r.id, r)
+        }
         if (kept) {
-          for (const r of rows) internFeature(r)
           // a row is judged by its own res-5 cell (any change to it marks that cell); an absence
           // (inactive) by the cell where its candidate lies, which a change back marks too
           for (const id of missing) {
