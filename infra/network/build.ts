@@ -10,6 +10,7 @@ import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
 import { encodeNetwork, RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
 import { interchangeLinks } from "./interchangeLinks.js"
 import { namedJunctionLinks } from "./namedJunctionLinks.js"
+import { tollLinks } from "./linkTolls.js"
 import { classedRoutes, lengthFactor, readTables, readTravelMapping, travelMappingLines } from "./travelMapping.js"
 
 export const NETWORK_DIR = dirname(fileURLToPath(import.meta.url))
@@ -36,7 +37,9 @@ const main = () => {
   const freewayRoots = new Set(freeways.map((r) => r.root))
   const named = namedJunctionLinks(roads.map((r) => r.route), (r) => freewayRoots.has(r.root))
   console.log(`${interchanges.length} interchange links where freeways cross or end without a shared waypoint; ${named.length} junction links where a waypoint names a route not met there`)
-  const lines = [...travelMappingLines(routes, tables), ...interchanges, ...named]
+  // ramp tolls (tolls.csv rows matching link:…) sit on the links, not on the routes
+  const links = tollLinks([...interchanges, ...named], routes, tables.tolls)
+  const lines = [...travelMappingLines(routes, tables), ...links]
   const calibration = lengthFactor(routes, dataDir)
   for (const r of calibration.perRoute) console.log(`  ${r.route.padEnd(5)} posted ${r.posted_mi.toFixed(0)} mi, waypoints ${r.measured_mi.toFixed(0)} mi (${((r.measured_mi / r.posted_mi - 1) * 100).toFixed(2)} %)`)
   const factor = Math.round(calibration.factor * 10_000) / 10_000

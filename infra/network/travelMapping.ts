@@ -4,6 +4,7 @@ import { gunzipSync } from "node:zlib"
 import { FREE_ROAD, type RoadClass, type RoadLine, type RoadProps } from "../../shared/routing/network/RoadLine.js"
 import { haversineM, metresToSegment } from "../../shared/routing/geometry.js"
 import { readCsv } from "../../shared/routing/csv.js"
+import { isLinkRow } from "./linkTolls.js"
 
 /** One route file of ../shared/data/travelmapping/routes_us_ca.ndjson.gz */
 interface TmRoute {
@@ -202,7 +203,7 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
     const exits = cls === "motorway" || cls === "ferry" ? [] : exitStretches(r.points.map((p) => p[0]))
     const seg: Array<RoadProps> = r.points.slice(1).map((_p, k) => (exits[k] ? freeway : base))
     for (const row of t.tolls) {
-      if (!matches(row, r)) continue
+      if (isLinkRow(row) || !matches(row, r)) continue
       used.add(row)
       const [a, b] = segmentRange(row, r)
       for (let k = a; k < b; k++) seg[k] = { ...seg[k], toll: row.toll }
@@ -221,7 +222,7 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
     }
   }
   // a row that found no road (a renamed route, a mid-span off every line) would leave a toll or a limit off the network unnoticed
-  const unused = [...t.tolls, ...t.restrictions].filter((row) => !used.has(row))
+  const unused = [...t.tolls.filter((row) => !isLinkRow(row)), ...t.restrictions].filter((row) => !used.has(row))
   if (unused.length > 0) throw new Error(`rows that match no road: ${unused.map((row) => `${row.match} ${row.from_label}–${row.to_label}`).join(", ")}`)
   return out
 }

@@ -213,6 +213,44 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect([...grapevine, ...tomballParkway].map((x) => x.toll)).toEqual([])
   })
 
+  it("Texas: roads whose tolls ended or never began are free (SH-255 since 2017, SH-249 north of Todd Mission, the Grand Parkway from I-10 to the Westpark Tollway)", async () => {
+    // each pair is two Travel Mapping waypoints of the road, driven both ways
+    const free = [
+      [{ lat: 27.7564, lng: -99.6306 }, { lat: 27.8201, lng: -99.4654 }], // SH-255, FM-3338 → US-83 (SB 312, 2017)
+      [{ lat: 30.3074, lng: -95.9164 }, { lat: 30.3558, lng: -95.9682 }], // SH-249, CR-304 → SH-105 (TxDOT's segment 2)
+      [{ lat: 29.7142, lng: -95.7734 }, { lat: 29.7721, lng: -95.7772 }] // SH-99, Fry Road → Kingsland Boulevard (Segment D, free since 1994)
+    ] as const
+    for (const [a, b] of free) {
+      for (const [from, to] of [[a, b], [b, a]]) {
+        expect((await priced(from, to, 5)).map((x) => x.toll), `${JSON.stringify(from)} → ${JSON.stringify(to)}`).toEqual([])
+      }
+    }
+  })
+
+  it("Texas: the Grand Parkway's Segment D south of the Westpark Tollway is Fort Bend County's toll road, not TxDOT's", async () => {
+    const SUGAR_LAND = { lat: 29.6016, lng: -95.6844 } // SH-99 at US-90A
+    const BELLAIRE = { lat: 29.6905, lng: -95.7696 } // SH-99 at Bellaire Boulevard
+    for (const [from, to] of [[SUGAR_LAND, BELLAIRE], [BELLAIRE, SUGAR_LAND]]) {
+      const found = await priced(from, to, 5)
+      expect(found.map((x) => x.toll), JSON.stringify(from)).toContain("tx_grand_parkway_d")
+      expect(found.map((x) => x.toll)).not.toContain("tx_grand_parkway")
+    }
+    expect(tolls.facilities.get("tx_grand_parkway_d")!.operator).toBe("Fort Bend Grand Parkway Toll Road Authority")
+  })
+
+  it("Delaware: leaving SR 1 southbound at exit 114 for US-13 pays the ramp toll; driving past the exit does not", async () => {
+    const SR1_EXIT_136 = { lat: 39.4551, lng: -75.6747 }
+    const US13_SOUTH_OF_SMYRNA = { lat: 39.2492, lng: -75.5874 } // US-13 at Hickory Ridge Road
+    const off = await route(request(SR1_EXIT_136, US13_SOUTH_OF_SMYRNA))
+    const ramp = off.sections.filter((s) => s.toll === "de1_exit114_ramp")
+    expect(ramp.length, off.sections.map((s) => `${s.summary}:${s.toll}`).join(", ")).toBeGreaterThan(0)
+    const fare = tolls.sectionTolls(off.sections, truckOf(5), undefined, undefined).find((t) => t?.system.includes("exit 114"))!
+    expect(fare.fares[0].unpriced_reason).toMatch(/not on file/)
+    // through on SR 1 past exit 114 to exit 104: the Dover plaza's stretch is not reached, and no ramp is taken
+    const past = await priced(SR1_EXIT_136, { lat: 39.2054, lng: -75.543 }, 5)
+    expect(past.map((x) => x.toll)).not.toContain("de1_exit114_ramp")
+  })
+
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
     const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
     const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")

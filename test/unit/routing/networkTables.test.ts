@@ -4,6 +4,8 @@ import { readCsv } from "../../../shared/routing/csv.js"
 
 const table = (name: string) => readCsv(fileURLToPath(new URL(`../../../infra/network/data/${name}`, import.meta.url)))
 const MATCH = /^(root:[a-z]{2}\.[a-z0-9]+|system:[a-z]+|near:-?\d+\.\d+,-?\d+\.\d+,\d+)$/
+/** a toll may also sit on the link between two routes' waypoints (a ramp toll: infra/network/linkTolls.ts) */
+const TOLL_MATCH = /^(root:[a-z]{2}\.[a-z0-9]+|system:[a-z]+|near:-?\d+\.\d+,-?\d+\.\d+,\d+|link:[a-z]{2}\.[a-z0-9]+>[a-z]{2}\.[a-z0-9]+)$/
 
 // Only a table's last column may hold ';': one inside an earlier column shifts every later one
 // (a publication's date read as its source), which the network build cannot see.
@@ -26,7 +28,8 @@ describe("the network's data tables are well formed (infra/network/data)", () =>
     const fares = new Set(table("toll_fares.csv").map((f) => f.toll))
     expect(rows.length).toBeGreaterThan(140)
     for (const r of rows) {
-      expect(r.match, r.toll).toMatch(MATCH)
+      expect(r.match, r.toll).toMatch(TOLL_MATCH)
+      if (r.match.startsWith("link:")) expect([r.from_label, r.to_label].every((l) => l !== ""), r.toll).toBe(true)
       expect(r.collected, r.toll).toMatch(/^(both|toward:[A-Z]{2})$/)
       expect(["USD", "CAD"], r.toll).toContain(r.currency)
       expect(r.operator, r.toll).not.toBe("")
