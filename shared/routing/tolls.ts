@@ -88,6 +88,8 @@ export class TollTable {
     this.fares = readCsv(join(dir, "toll_fares.csv")).map((r) => {
       if (!BASES.has(r.basis)) throw new Error(`toll_fares.csv: ${r.toll}: basis ${r.basis}`)
       if (!facilities.has(r.toll)) throw new Error(`toll_fares.csv: ${r.toll} is not in tolls.csv`)
+      // a road is priced by the km driven, a bridge, tunnel or crossing once per passage: a trip fare on a road would be charged on every section
+      if ((facilities.get(r.toll)!.kind === "road") !== (r.basis === "per_km")) throw new Error(`toll_fares.csv: ${r.toll}: a ${facilities.get(r.toll)!.kind} takes ${facilities.get(r.toll)!.kind === "road" ? "per_km" : "per_trip or per_axle"} fares, not ${r.basis}`)
       return {
         toll: r.toll, class: r.class, min_axles: Number(r.min_axles), max_axles: Number(r.max_axles), basis: r.basis as FareRow["basis"],
         rate: Number(r.rate), currency: r.currency, payment: (r.payment || "any") as FareRow["payment"], toward: r.toward ?? ""

@@ -58,6 +58,71 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     never0ForWantOfARate([...there, ...back])
   })
 
+  it("the Delaware River bridges charge Pennsylvania-bound per axle: the DRJTBC's I-78 bridge (E-ZPass and cash) and the DRPA's Ben Franklin", async () => {
+    const ALLENTOWN = { lat: 40.5784, lng: -75.4902 } // I-78 exit 55
+    const CLINTON_NJ = { lat: 40.6354, lng: -74.9148 } // I-78 exit 15
+    const drjtbc = new Set(["drjtbc_i78", "drjtbc_easton_phillipsburg"])
+    // 2021 schedule: US$4.50 an axle with E-ZPass, US$5.00 cash, for every vehicle of 2 or more axles 8 ft and over
+    const west = (await priced(CLINTON_NJ, ALLENTOWN, 5)).filter((x) => drjtbc.has(x.toll))
+    expect(west.length, "one Delaware River toll bridge").toBe(1)
+    expect(west[0].fare.price).toEqual({ currency: "USD", value: 22.5 })
+    expect((await priced(CLINTON_NJ, ALLENTOWN, 5, "cash")).find((x) => drjtbc.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 25 })
+    expect((await priced(CLINTON_NJ, ALLENTOWN, 2)).find((x) => drjtbc.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 9 })
+    const east = (await priced(ALLENTOWN, CLINTON_NJ, 5)).filter((x) => drjtbc.has(x.toll))
+    expect(east[0].fare.name).toMatch(/no toll NJ-bound \(collected PA-bound only\)/)
+    // DRPA since 2024-09-01: US$18 for 2 axles and US$9 for each axle more
+    const CAMDEN = { lat: 39.9448, lng: -75.1196 }
+    const PHILADELPHIA = { lat: 39.9556, lng: -75.1636 }
+    const drpa = new Set(["ben_franklin_bridge", "walt_whitman_bridge", "betsy_ross_bridge"])
+    const intoPa = (await priced(CAMDEN, PHILADELPHIA, 5)).filter((x) => drpa.has(x.toll))
+    expect(intoPa.length, "one DRPA bridge").toBe(1)
+    expect(intoPa[0].fare.price).toEqual({ currency: "USD", value: 45 })
+    expect((await priced(CAMDEN, PHILADELPHIA, 2)).find((x) => drpa.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 18 })
+    never0ForWantOfARate([...west, ...east, ...intoPa])
+  })
+
+  it("Maryland: the Baltimore harbor crossings and the Susquehanna toll point are priced per class (MDTA's rates from 2015), the Nice Bridge charges Virginia-bound only", async () => {
+    const harbor = new Set(["md_fort_mchenry_tunnel", "md_harbor_tunnel"])
+    const through = (await priced({ lat: 39.2694, lng: -76.6335 }, { lat: 39.288, lng: -76.5332 }, 5)).filter((x) => harbor.has(x.toll)) // I-95 exit 52 → 59
+    expect(through.length, "one harbor crossing").toBe(1)
+    expect(through[0].fare.price).toEqual({ currency: "USD", value: 24 })
+    const twoAxles = (await priced({ lat: 39.2694, lng: -76.6335 }, { lat: 39.288, lng: -76.5332 }, 2)).find((x) => harbor.has(x.toll))!
+    expect(twoAxles.fare.price).toEqual({ currency: "USD", value: 3 }) // E-ZPass Maryland
+    expect((await priced({ lat: 39.2694, lng: -76.6335 }, { lat: 39.288, lng: -76.5332 }, 2, "cash")).find((x) => harbor.has(x.toll))!.fare.price).toEqual({ currency: "USD", value: 4 })
+    // north-east on I-95 over the Susquehanna: the Tydings Bridge toll point (or the Hatem Bridge beside it), US$48 for 5 axles, once
+    const susquehanna = new Set(["md_jfk_highway", "md_hatem_bridge"])
+    const ne = (await priced({ lat: 39.5265, lng: -76.1918 }, { lat: 39.641, lng: -75.802 }, 5)).filter((x) => susquehanna.has(x.toll))
+    expect(ne.filter((x) => x.fare.price !== undefined).map((x) => x.fare.price)).toEqual([{ currency: "USD", value: 48 }])
+    // US-301 over the Potomac: into Virginia pays (price not on file), into Maryland does not
+    const MD_SIDE = { lat: 38.3797, lng: -76.957 }
+    const VA_SIDE = { lat: 38.3398, lng: -77.0755 }
+    const south = (await priced(MD_SIDE, VA_SIDE, 5)).filter((x) => x.toll === "md_nice_bridge")
+    expect(south[0].fare.unpriced_reason).toMatch(/not on file/)
+    expect((await priced(VA_SIDE, MD_SIDE, 5)).find((x) => x.toll === "md_nice_bridge")!.fare.name).toMatch(/no toll MD-bound \(collected VA-bound only\)/)
+    never0ForWantOfARate([...through, ...ne, ...south])
+  })
+
+  it("the Sunshine Skyway, the Newport Pell Bridge and the Monroe Expressway are priced per class as their operators published", async () => {
+    const ST_PETE = { lat: 27.716, lng: -82.6795 } // I-275 exit 17
+    const TERRA_CEIA = { lat: 27.5854, lng: -82.5402 } // I-275 exit 2
+    const skyway = (await priced(ST_PETE, TERRA_CEIA, 5)).filter((x) => x.toll === "fl_sunshine_skyway")
+    expect(skyway.filter((x) => x.fare.price !== undefined).map((x) => x.fare.price)).toEqual([{ currency: "USD", value: 4.64 }]) // SunPass, once
+    expect((await priced(TERRA_CEIA, ST_PETE, 5, "cash")).find((x) => x.toll === "fl_sunshine_skyway")!.fare.price).toEqual({ currency: "USD", value: 7 })
+    expect((await priced(ST_PETE, TERRA_CEIA, 6)).find((x) => x.toll === "fl_sunshine_skyway")!.fare.unpriced_reason).toMatch(/6 axles and more are not on file/)
+    const JAMESTOWN = { lat: 41.5127, lng: -71.367 }
+    const NEWPORT = { lat: 41.507, lng: -71.3176 }
+    expect((await priced(JAMESTOWN, NEWPORT, 5)).find((x) => x.toll === "ri_pell_bridge")!.fare.price).toEqual({ currency: "USD", value: 10 })
+    expect((await priced(NEWPORT, JAMESTOWN, 5, "cash")).find((x) => x.toll === "ri_pell_bridge")!.fare.price).toEqual({ currency: "USD", value: 15 })
+    // the whole Monroe Expressway: US$2.54 for 2 axles with a transponder, US$15.68 billed by mail for 4 or more (per km over its length)
+    const STALLINGS = { lat: 35.0912, lng: -80.6692 }
+    const MARSHVILLE = { lat: 34.984, lng: -80.4074 }
+    const sum = (rows: ReadonlyArray<{ toll: string; fare: { price?: { value: number } } }>) => rows.filter((x) => x.toll === "nc_monroe_expressway").reduce((a, x) => a + (x.fare.price?.value ?? 0), 0)
+    const two = sum(await priced(STALLINGS, MARSHVILLE, 2))
+    expect(two).toBeGreaterThan(2.54 * 0.9) // the route snaps onto the road a little inside its ends
+    expect(two).toBeLessThanOrEqual(2.54 * 1.01)
+    expect(sum(await priced(STALLINGS, MARSHVILLE, 5, "cash")) / two).toBeCloseTo(15.68 / 2.54, 1)
+  })
+
   it("Portsmouth → Norfolk, Virginia: a tunnel under the Elizabeth River is priced both ways, a heavy vehicle paying more", async () => {
     const PORTSMOUTH = { lat: 36.8354, lng: -76.3360 }
     const NORFOLK = { lat: 36.8508, lng: -76.2859 }
@@ -213,12 +278,13 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect([...grapevine, ...tomballParkway].map((x) => x.toll)).toEqual([])
   })
 
-  it("Texas: roads whose tolls ended or never began are free (SH-255 since 2017, SH-249 north of Todd Mission, the Grand Parkway from I-10 to the Westpark Tollway)", async () => {
+  it("roads whose tolls ended or never began are free (SH-255 since 2017, SH-249 north of Todd Mission, the Grand Parkway from I-10 to the Westpark Tollway, the Coleman Bridge since 2025)", async () => {
     // each pair is two Travel Mapping waypoints of the road, driven both ways
     const free = [
       [{ lat: 27.7564, lng: -99.6306 }, { lat: 27.8201, lng: -99.4654 }], // SH-255, FM-3338 → US-83 (SB 312, 2017)
       [{ lat: 30.3074, lng: -95.9164 }, { lat: 30.3558, lng: -95.9682 }], // SH-249, CR-304 → SH-105 (TxDOT's segment 2)
-      [{ lat: 29.7142, lng: -95.7734 }, { lat: 29.7721, lng: -95.7772 }] // SH-99, Fry Road → Kingsland Boulevard (Segment D, free since 1994)
+      [{ lat: 29.7142, lng: -95.7734 }, { lat: 29.7721, lng: -95.7772 }], // SH-99, Fry Road → Kingsland Boulevard (Segment D, free since 1994)
+      [{ lat: 37.2238, lng: -76.5152 }, { lat: 37.2767, lng: -76.5004 }] // Virginia's US-17 over the York River: the Coleman Bridge, free since 2025-08-08
     ] as const
     for (const [a, b] of free) {
       for (const [from, to] of [[a, b], [b, a]]) {

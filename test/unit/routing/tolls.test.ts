@@ -1,5 +1,7 @@
 import fc from "fast-check"
-import { readFileSync } from "node:fs"
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { TollTable, tollCosts } from "../../../shared/routing/tolls.js"
@@ -86,5 +88,20 @@ describe("toll pricing", () => {
     expect(priced[1]!.fares[0].price).toEqual({ currency: "CAD", value: 23.75 }) // entering Michigan
     expect(priced[2]!.fares[0]).toEqual({ name: "5 axles", unpriced_reason: "one toll per passage, priced on the section before" })
     expect(priced[3]!.fares[0].price!.value).toBeCloseTo(0.146 * 10, 2)
+  })
+
+  it("refuses a trip fare on a road (it would be charged on every section) and a per-km fare on a bridge", () => {
+    const data = fileURLToPath(new URL("../../../infra/network/data", import.meta.url))
+    const dir = mkdtempSync(join(tmpdir(), "tolls-"))
+    try {
+      for (const f of ["tolls.csv", "fx_rates.csv"]) copyFileSync(join(data, f), join(dir, f))
+      const header = "toll;class;min_axles;max_axles;basis;rate;currency;payment;toward;as_of;source\n"
+      writeFileSync(join(dir, "toll_fares.csv"), `${header}ohio_turnpike;5 axles;5;5;per_trip;40;USD;any;;2026-01-01;test\n`)
+      expect(() => new TollTable(dir)).toThrow(/ohio_turnpike: a road takes per_km fares, not per_trip/)
+      writeFileSync(join(dir, "toll_fares.csv"), `${header}goethals_bridge;5 axles;5;5;per_km;1;USD;any;;2026-01-01;test\n`)
+      expect(() => new TollTable(dir)).toThrow(/goethals_bridge: a bridge takes per_trip or per_axle fares, not per_km/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
