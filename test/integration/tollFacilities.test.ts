@@ -123,6 +123,18 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect(sum(await priced(STALLINGS, MARSHVILLE, 5, "cash")) / two).toBeCloseTo(15.68 / 2.54, 1)
   })
 
+  it.each([
+    ["il_390_tollway", { lat: 41.9934, lng: -88.1217 }, { lat: 41.992, lng: -88.0463 }, "IL-390, exits 7B → 11, the former Elgin-O'Hare"],
+    ["nh_turnpikes", { lat: 42.8945, lng: -70.8799 }, { lat: 43.058, lng: -70.8044 }, "I-95 in New Hampshire through the Hampton plaza, the Blue Star Turnpike"],
+    ["louisville_riverlink", { lat: 38.3149, lng: -85.5819 }, { lat: 38.3441, lng: -85.7063 }, "the Lewis and Clark Bridge, Prospect → Utica"]
+  ] as const)("%s is on the routes that drive it, both ways (%j → %j: %s)", async (toll, a, b, _what) => {
+    for (const [from, to] of [[a, b], [b, a]]) {
+      const found = await priced(from, to, 5)
+      expect(found.map((x) => x.toll), `${JSON.stringify(from)} → ${JSON.stringify(to)}`).toContain(toll)
+      never0ForWantOfARate(found)
+    }
+  })
+
   it("Portsmouth → Norfolk, Virginia: a tunnel under the Elizabeth River is priced both ways, a heavy vehicle paying more", async () => {
     const PORTSMOUTH = { lat: 36.8354, lng: -76.3360 }
     const NORFOLK = { lat: 36.8508, lng: -76.2859 }
