@@ -102,7 +102,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     never0ForWantOfARate([...through, ...ne, ...south])
   })
 
-  it("the Sunshine Skyway, the Newport Pell Bridge and the Monroe Expressway are priced per class as their operators published", async () => {
+  it("the Sunshine Skyway, the Newport Pell and Hood River bridges and the Monroe Expressway are priced per class as their operators published", async () => {
     const ST_PETE = { lat: 27.716, lng: -82.6795 } // I-275 exit 17
     const TERRA_CEIA = { lat: 27.5854, lng: -82.5402 } // I-275 exit 2
     const skyway = (await priced(ST_PETE, TERRA_CEIA, 5)).filter((x) => x.toll === "fl_sunshine_skyway")
@@ -113,6 +113,11 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     const NEWPORT = { lat: 41.507, lng: -71.3176 }
     expect((await priced(JAMESTOWN, NEWPORT, 5)).find((x) => x.toll === "ri_pell_bridge")!.fare.price).toEqual({ currency: "USD", value: 10 })
     expect((await priced(NEWPORT, JAMESTOWN, 5, "cash")).find((x) => x.toll === "ri_pell_bridge")!.fare.price).toEqual({ currency: "USD", value: 15 })
+    // the Hood River bridge since 2023-09-01: US$3 an axle with BreezeBy, US$4 in cash
+    const HOOD_RIVER = { lat: 45.7105, lng: -121.5018 }
+    const WHITE_SALMON = { lat: 45.724, lng: -121.49 }
+    expect((await priced(HOOD_RIVER, WHITE_SALMON, 5)).find((x) => x.toll === "hood_river_bridge")!.fare.price).toEqual({ currency: "USD", value: 15 })
+    expect((await priced(WHITE_SALMON, HOOD_RIVER, 5, "cash")).find((x) => x.toll === "hood_river_bridge")!.fare.price).toEqual({ currency: "USD", value: 20 })
     // the whole Monroe Expressway: US$2.54 for 2 axles with a transponder, US$15.68 billed by mail for 4 or more (per km over its length)
     const STALLINGS = { lat: 35.0912, lng: -80.6692 }
     const MARSHVILLE = { lat: 34.984, lng: -80.4074 }
@@ -126,7 +131,9 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
   it.each([
     ["il_390_tollway", { lat: 41.9934, lng: -88.1217 }, { lat: 41.992, lng: -88.0463 }, "IL-390, exits 7B → 11, the former Elgin-O'Hare"],
     ["nh_turnpikes", { lat: 42.8945, lng: -70.8799 }, { lat: 43.058, lng: -70.8044 }, "I-95 in New Hampshire through the Hampton plaza, the Blue Star Turnpike"],
-    ["louisville_riverlink", { lat: 38.3149, lng: -85.5819 }, { lat: 38.3441, lng: -85.7063 }, "the Lewis and Clark Bridge, Prospect → Utica"]
+    ["louisville_riverlink", { lat: 38.3149, lng: -85.5819 }, { lat: 38.3441, lng: -85.7063 }, "the Lewis and Clark Bridge, Prospect → Utica"],
+    ["bridge_of_the_gods", { lat: 45.6631, lng: -121.9052 }, { lat: 45.663, lng: -121.8961 }, "the Bridge of the Gods, WA-14 → Cascade Locks"],
+    ["del_rio_bridge", { lat: 29.3269, lng: -100.9275 }, { lat: 29.3621, lng: -100.9097 }, "the Del Rio international bridge into Del Rio"]
   ] as const)("%s is on the routes that drive it, both ways (%j → %j: %s)", async (toll, a, b, _what) => {
     for (const [from, to] of [[a, b], [b, a]]) {
       const found = await priced(from, to, 5)
