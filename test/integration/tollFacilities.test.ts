@@ -102,7 +102,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     never0ForWantOfARate([...through, ...ne, ...south])
   })
 
-  it("the Sunshine Skyway, the Newport Pell and Hood River bridges and the Monroe Expressway are priced per class as their operators published", async () => {
+  it("the Sunshine Skyway, the Chicago Skyway, the Newport Pell, Hood River and Bay Area bridges and the Monroe Expressway are priced per class as their operators published", async () => {
     const ST_PETE = { lat: 27.716, lng: -82.6795 } // I-275 exit 17
     const TERRA_CEIA = { lat: 27.5854, lng: -82.5402 } // I-275 exit 2
     const skyway = (await priced(ST_PETE, TERRA_CEIA, 5)).filter((x) => x.toll === "fl_sunshine_skyway")
@@ -118,6 +118,18 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     const WHITE_SALMON = { lat: 45.724, lng: -121.49 }
     expect((await priced(HOOD_RIVER, WHITE_SALMON, 5)).find((x) => x.toll === "hood_river_bridge")!.fare.price).toEqual({ currency: "USD", value: 15 })
     expect((await priced(WHITE_SALMON, HOOD_RIVER, 5, "cash")).find((x) => x.toll === "hood_river_bridge")!.fare.price).toEqual({ currency: "USD", value: 20 })
+    // the seven state-owned Bay Area bridges since 2025-01-01: US$8 for 2 axles, US$28 for 5, one toll per crossing
+    const OAKLAND = { lat: 37.8253, lng: -122.2918 }
+    const SAN_FRANCISCO = { lat: 37.7786, lng: -122.3893 }
+    const bay = (await priced(OAKLAND, SAN_FRANCISCO, 5)).filter((x) => x.toll === "sf_oakland_bay_bridge" && x.fare.price !== undefined)
+    expect(bay.map((x) => x.fare.price)).toEqual([{ currency: "USD", value: 28 }])
+    expect((await priced(SAN_FRANCISCO, OAKLAND, 2)).find((x) => x.toll === "sf_oakland_bay_bridge")!.fare.price).toEqual({ currency: "USD", value: 8 })
+    // the Chicago Skyway since 2025-01-01, peak: US$45.40 for 5 axles and US$7.80 for 2, once per passage
+    const DAN_RYAN = { lat: 41.7753, lng: -87.6273 }
+    const INDIANA_LINE = { lat: 41.7031, lng: -87.5246 }
+    const skyway5 = (await priced(DAN_RYAN, INDIANA_LINE, 5)).filter((x) => x.toll === "chicago_skyway" && x.fare.price !== undefined)
+    expect(skyway5.map((x) => x.fare.price)).toEqual([{ currency: "USD", value: 45.4 }])
+    expect((await priced(INDIANA_LINE, DAN_RYAN, 2)).find((x) => x.toll === "chicago_skyway")!.fare.price).toEqual({ currency: "USD", value: 7.8 })
     // the whole Monroe Expressway: US$2.54 for 2 axles with a transponder, US$15.68 billed by mail for 4 or more (per km over its length)
     const STALLINGS = { lat: 35.0912, lng: -80.6692 }
     const MARSHVILLE = { lat: 34.984, lng: -80.4074 }
