@@ -38,7 +38,7 @@ const main = () => {
   const named = namedJunctionLinks(roads.map((r) => r.route), (r) => freewayRoots.has(r.root))
   console.log(`${interchanges.length} interchange links where freeways cross or end without a shared waypoint; ${named.length} junction links where a waypoint names a route not met there`)
   // ramp tolls (tolls.csv rows matching link:…) sit on the links, not on the routes
-  const links = tollLinks([...interchanges, ...named], routes, tables.tolls)
+  const links = tollLinks([...interchanges, ...named], routes, tables.linkTolls)
   const lines = [...travelMappingLines(routes, tables), ...links]
   const calibration = lengthFactor(routes, dataDir)
   for (const r of calibration.perRoute) console.log(`  ${r.route.padEnd(5)} posted ${r.posted_mi.toFixed(0)} mi, waypoints ${r.measured_mi.toFixed(0)} mi (${((r.measured_mi / r.posted_mi - 1) * 100).toFixed(2)} %)`)

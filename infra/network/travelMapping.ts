@@ -83,7 +83,10 @@ export interface TravelMappingTables {
   readonly limits: ReadonlyMap<string, TruckLimits>
   readonly systems: ReadonlyMap<string, { use: string; class: RoadClass }>
   readonly tiers: ReadonlyMap<string, number>
+  /** toll rows on routes' stretches */
   readonly tolls: ReadonlyArray<Stretch & { toll: string }>
+  /** toll rows on junction links (`link:…`, linkTolls.ts) */
+  readonly linkTolls: ReadonlyArray<Stretch & { toll: string }>
   readonly restrictions: ReadonlyArray<Stretch & { field: string; value: string; structure: string; publication: string; as_of: string }>
 }
 
@@ -97,13 +100,17 @@ export const readSpeedTables = (dataDir: string): Pick<TravelMappingTables, "spe
   }))
 })
 
-export const readTables = (tmDir: string, dataDir: string): TravelMappingTables => ({
-  ...readSpeedTables(dataDir),
-  systems: new Map(readCsv(join(dataDir, "systems.csv")).map((r) => [r.system, { use: r.use, class: r.class as RoadClass }])),
-  tiers: new Map(readCsv(join(tmDir, "systems_us_ca.csv")).map((r) => [r.System, Number(r.Tier)])),
-  tolls: readCsv(join(dataDir, "tolls.csv")) as unknown as TravelMappingTables["tolls"],
-  restrictions: readCsv(join(dataDir, "restrictions.csv")) as unknown as TravelMappingTables["restrictions"]
-})
+export const readTables = (tmDir: string, dataDir: string): TravelMappingTables => {
+  const tolls = readCsv(join(dataDir, "tolls.csv")) as unknown as TravelMappingTables["tolls"]
+  return {
+    ...readSpeedTables(dataDir),
+    systems: new Map(readCsv(join(dataDir, "systems.csv")).map((r) => [r.system, { use: r.use, class: r.class as RoadClass }])),
+    tiers: new Map(readCsv(join(tmDir, "systems_us_ca.csv")).map((r) => [r.System, Number(r.Tier)])),
+    tolls: tolls.filter((row) => !isLinkRow(row)),
+    linkTolls: tolls.filter(isLinkRow),
+    restrictions: readCsv(join(dataDir, "restrictions.csv")) as unknown as TravelMappingTables["restrictions"]
+  }
+}
 
 /** Systems without a row in systems.csv take their class from Travel Mapping's tier. */
 const classOf = (system: string, t: TravelMappingTables): RoadClass | undefined => {
@@ -203,7 +210,7 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
     const exits = cls === "motorway" || cls === "ferry" ? [] : exitStretches(r.points.map((p) => p[0]))
     const seg: Array<RoadProps> = r.points.slice(1).map((_p, k) => (exits[k] ? freeway : base))
     for (const row of t.tolls) {
-      if (isLinkRow(row) || !matches(row, r)) continue
+      if (!matches(row, r)) continue
       used.add(row)
       const [a, b] = segmentRange(row, r)
       for (let k = a; k < b; k++) seg[k] = { ...seg[k], toll: row.toll }
@@ -222,7 +229,7 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
     }
   }
   // a row that found no road (a renamed route, a mid-span off every line) would leave a toll or a limit off the network unnoticed
-  const unused = [...t.tolls.filter((row) => !isLinkRow(row)), ...t.restrictions].filter((row) => !used.has(row))
+  const unused = [...t.tolls, ...t.restrictions].filter((row) => !used.has(row))
   if (unused.length > 0) throw new Error(`rows that match no road: ${unused.map((row) => `${row.match} ${row.from_label}–${row.to_label}`).join(", ")}`)
   return out
 }

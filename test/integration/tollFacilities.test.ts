@@ -18,6 +18,8 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     const fares = tolls.sectionTolls(r.sections, truckOf(axles), undefined, payment)
     return r.sections.flatMap((s, i) => (s.toll === null ? [] : [{ toll: s.toll, summary: s.summary, fare: fares[i]!.fares[0] }]))
   }
+  /** a trip and its return */
+  const bothWays = (a: LatLng, b: LatLng) => [[a, b], [b, a]] as const
   const never0ForWantOfARate = (rows: ReadonlyArray<{ fare: { price?: { value: number }; unpriced_reason?: string; name: string } }>) => {
     for (const { fare } of rows) {
       // a fare has a price or says why not; a price of 0 only where the toll is collected the other way
@@ -147,7 +149,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     ["bridge_of_the_gods", { lat: 45.6631, lng: -121.9052 }, { lat: 45.663, lng: -121.8961 }, "the Bridge of the Gods, WA-14 → Cascade Locks"],
     ["del_rio_bridge", { lat: 29.3269, lng: -100.9275 }, { lat: 29.3621, lng: -100.9097 }, "the Del Rio international bridge into Del Rio"]
   ] as const)("%s is on the routes that drive it, both ways (%j → %j: %s)", async (toll, a, b, _what) => {
-    for (const [from, to] of [[a, b], [b, a]]) {
+    for (const [from, to] of bothWays(a, b)) {
       const found = await priced(from, to, 5)
       expect(found.map((x) => x.toll), `${JSON.stringify(from)} → ${JSON.stringify(to)}`).toContain(toll)
       never0ForWantOfARate(found)
@@ -210,7 +212,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
   it("Les Cèdres → the south shore on Autoroute 30 crosses the tolled Serge-Marcil Bridge, both ways", async () => {
     const LES_CEDRES_A30 = { lat: 45.3591, lng: -74.0478 } // exit 5
     const SOUTH_SHORE_A30 = { lat: 45.2911, lng: -73.8907 } // exit 22
-    for (const [from, to] of [[LES_CEDRES_A30, SOUTH_SHORE_A30], [SOUTH_SHORE_A30, LES_CEDRES_A30]]) {
+    for (const [from, to] of bothWays(LES_CEDRES_A30, SOUTH_SHORE_A30)) {
       const rows = await priced(from, to, 5)
       const bridge = rows.find((x) => x.toll === "a30_bridge")
       expect(bridge, rows.map((x) => x.toll).join(", ")).toBeDefined()
@@ -226,7 +228,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     { toll: "de1_dover", name: "Dover", south: { lat: 39.142289, lng: -75.497862 } /* exit 95 */, north: { lat: 39.227217, lng: -75.572561 } /* 104–114 */, short: { lat: 39.149734, lng: -75.495029 } /* exit 97 */ }
   ]
   it.each(SR1_PLAZAS)("Delaware Route 1 past $name pays that SR 1 plaza both ways (never shown free); a route that stops short of it does not", async ({ toll, south, north, short }) => {
-    for (const [from, to] of [[south, north], [north, south]]) {
+    for (const [from, to] of bothWays(south, north)) {
       const rows = await priced(from, to, 5)
       const plaza = rows.find((x) => x.toll === toll)
       expect(plaza, rows.map((x) => x.toll).join(", ")).toBeDefined()
@@ -241,7 +243,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     const EXIT_13 = { lat: 33.637721, lng: -117.856291 }
     const EXIT_15 = { lat: 33.655383, lng: -117.864997 } // Jamboree Road, the toll road's north end
     const I_405 = { lat: 33.687657, lng: -117.899652 }
-    for (const [from, to] of [[EXIT_7, EXIT_13], [EXIT_13, EXIT_7]]) {
+    for (const [from, to] of bothWays(EXIT_7, EXIT_13)) {
       const rows = await priced(from, to, 5)
       const road = rows.find((x) => x.toll === "ca_sr73")
       expect(road, rows.map((x) => x.toll).join(", ")).toBeDefined()
@@ -260,7 +262,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     // Buffalo → Niagara Falls crosses both Grand Island bridges; Buffalo → Tonawanda, on the same Niagara Thruway, none
     const BUFFALO = { lat: 42.8864, lng: -78.8784 }
     const NIAGARA_FALLS = { lat: 43.0962, lng: -79.0377 }
-    for (const [from, to] of [[BUFFALO, NIAGARA_FALLS], [NIAGARA_FALLS, BUFFALO]]) {
+    for (const [from, to] of bothWays(BUFFALO, NIAGARA_FALLS)) {
       const rows = await priced(from, to, 5)
       expect(rows.map((x) => x.toll).sort()).toEqual(["ny_grand_island_north", "ny_grand_island_south"])
       for (const x of rows) expect(x.fare.unpriced_reason).toMatch(/Grand Island bridges are not on file/)
@@ -296,7 +298,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     ["tx_sh249_tollway", { lat: 30.0894, lng: -95.636 }, { lat: 30.1545, lng: -95.6668 }, "SH-249 north of FM-2920"],
     ["tx_sh550", { lat: 25.9839, lng: -97.445 }, { lat: 26.0229, lng: -97.5123 }, "SH-550 to the Port of Brownsville"]
   ] as const)("Texas: %s is a toll road both ways, unpriced with its reason (%j → %j: %s)", async (toll, a, b, _what) => {
-    for (const [from, to] of [[a, b], [b, a]]) {
+    for (const [from, to] of bothWays(a, b)) {
       const found = (await priced(from, to, 5)).filter((x) => x.toll === toll)
       expect(found.length, `${toll} ${JSON.stringify(from)} → ${JSON.stringify(to)}`).toBeGreaterThan(0)
       expect(found[0].fare.unpriced_reason).toMatch(/not on file/)
@@ -318,7 +320,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
       [{ lat: 37.2238, lng: -76.5152 }, { lat: 37.2767, lng: -76.5004 }] // Virginia's US-17 over the York River: the Coleman Bridge, free since 2025-08-08
     ] as const
     for (const [a, b] of free) {
-      for (const [from, to] of [[a, b], [b, a]]) {
+      for (const [from, to] of bothWays(a, b)) {
         expect((await priced(from, to, 5)).map((x) => x.toll), `${JSON.stringify(from)} → ${JSON.stringify(to)}`).toEqual([])
       }
     }
@@ -327,7 +329,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
   it("Texas: the Grand Parkway's Segment D south of the Westpark Tollway is Fort Bend County's toll road, not TxDOT's", async () => {
     const SUGAR_LAND = { lat: 29.6016, lng: -95.6844 } // SH-99 at US-90A
     const BELLAIRE = { lat: 29.6905, lng: -95.7696 } // SH-99 at Bellaire Boulevard
-    for (const [from, to] of [[SUGAR_LAND, BELLAIRE], [BELLAIRE, SUGAR_LAND]]) {
+    for (const [from, to] of bothWays(SUGAR_LAND, BELLAIRE)) {
       const found = await priced(from, to, 5)
       expect(found.map((x) => x.toll), JSON.stringify(from)).toContain("tx_grand_parkway_d")
       expect(found.map((x) => x.toll)).not.toContain("tx_grand_parkway")
