@@ -56,29 +56,32 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
     const seen = content.get(c.event_id)
     if (c.event && (!seen || seen.version < c.version)) content.set(c.event_id, c)
   }
-  const columns = Object.fromEntries(EVENT_COLUMNS.map((k) => [k, []])) as unknown as EventColumns
+  // sized once: a column grown by push makes and drops its backing store several times a batch
+  const columns = Object.fromEntries(EVENT_COLUMNS.map((k) => [k, new Array(content.size)])) as unknown as EventColumns
   const rows: Array<WrittenRow> = []
+  let j = 0
   for (const c of content.values()) {
     const e = c.event!
     const cells = cellsOf(e.latitude, e.longitude)
     const keys = roadKeys(e.affected_roads)
     const put = columns
-    put.id.push(c.event_id); put.source.push(c.source); put.source_id.push(e.source_id); put.jurisdiction.push(e.jurisdiction)
-    put.type.push(e.type); put.sub_type.push(e.sub_type); put.cause.push(e.cause); put.severity.push(e.severity)
-    put.title.push(e.title); put.description.push(e.description); put.latitude.push(e.latitude); put.longitude.push(e.longitude)
-    put.geometry.push(e.geometry === null ? null : JSON.stringify(e.geometry)); put.roads.push(joined(e.affected_roads))
-    put.direction.push(e.direction); put.lanes_affected.push(e.lanes_affected); put.start_time.push(e.start_time); put.end_time.push(e.end_time)
-    put.estimated_start_time.push(e.estimated_start_time); put.estimated_end_time.push(e.estimated_end_time)
-    put.source_created_at.push(e.source_created_at); put.source_updated_at.push(e.source_updated_at); put.road_class.push(e.road_class)
-    put.metadata.push(JSON.stringify(e.metadata)); put.at.push(c.at); put.created_at.push(createdAt.get(c.event_id) ?? c.at)
-    put.version.push(c.version); put.content_hash.push(c.content_hash); put.h3_r3.push(cells.r3); put.h3_r5.push(cells.r5)
-    put.h3_r7.push(cells.r7); put.emitted_at.push(c.emitted_at); put.keys.push(joined(keys))
+    put.id[j] = c.event_id; put.source[j] = c.source; put.source_id[j] = e.source_id; put.jurisdiction[j] = e.jurisdiction
+    put.type[j] = e.type; put.sub_type[j] = e.sub_type; put.cause[j] = e.cause; put.severity[j] = e.severity
+    put.title[j] = e.title; put.description[j] = e.description; put.latitude[j] = e.latitude; put.longitude[j] = e.longitude
+    put.geometry[j] = e.geometry === null ? null : JSON.stringify(e.geometry); put.roads[j] = joined(e.affected_roads)
+    put.direction[j] = e.direction; put.lanes_affected[j] = e.lanes_affected; put.start_time[j] = e.start_time; put.end_time[j] = e.end_time
+    put.estimated_start_time[j] = e.estimated_start_time; put.estimated_end_time[j] = e.estimated_end_time
+    put.source_created_at[j] = e.source_created_at; put.source_updated_at[j] = e.source_updated_at; put.road_class[j] = e.road_class
+    put.metadata[j] = JSON.stringify(e.metadata); put.at[j] = c.at; put.created_at[j] = createdAt.get(c.event_id) ?? c.at
+    put.version[j] = c.version; put.content_hash[j] = c.content_hash; put.h3_r3[j] = cells.r3; put.h3_r5[j] = cells.r5
+    put.h3_r7[j] = cells.r7; put.emitted_at[j] = c.emitted_at; put.keys[j] = joined(keys)
     rows.push({
       id: c.event_id, source: c.source, type: e.type, cause: e.cause, direction: e.direction, affected_roads: e.affected_roads,
       road_keys: keys, start_time: e.start_time, end_time: e.end_time, estimated_start_time: e.estimated_start_time,
       estimated_end_time: e.estimated_end_time, latitude: e.latitude, longitude: e.longitude, geometry: e.geometry,
       h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
     })
+    j++
   }
   return {
     touched: [...touched].sort(),

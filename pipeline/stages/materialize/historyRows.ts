@@ -5,11 +5,12 @@ import { arrayLiteral } from "../../../shared/db/arrayLiteral.js"
 /**
  * Per-row advisory locks, taken in id order so two consumers never deadlock: concurrent
  * batches touching the same event or feature run one after the other. `space` keeps the
- * event and feature id spaces apart.
+ * event and feature id spaces apart. The ids go as one literal (arrayLiteral), not as a
+ * driver array, which node-postgres builds by appending to a string element by element.
  */
 export const lockIds = (space: number, ids: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`SELECT pg_advisory_xact_lock(hashtextextended(id, ${space})) FROM (SELECT id FROM unnest(${ids}::text[]) AS id ORDER BY id) s`
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(id, ${space})) FROM (SELECT id FROM unnest(${arrayLiteral(ids)}::text[]) AS id ORDER BY id) s`
   )
 
 /** History rows of a batch, one array per column (row i is element i of each). */
@@ -72,5 +73,5 @@ export const keepEarliestCreation = (table: keyof typeof TABLES, ids: ReadonlyAr
     : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
         UPDATE ${sql.literal(SUBJECTS[table])} AS t SET created_at = h.first
         FROM (SELECT ${sql.literal(TABLES[table])} AS id, min(changed_at) AS first FROM ${sql.literal(table)}
-              WHERE change_type = 'created' AND ${sql.literal(TABLES[table])} = ANY(${ids}) GROUP BY 1) h
+              WHERE change_type = 'created' AND ${sql.literal(TABLES[table])} = ANY(${arrayLiteral(ids)}::text[]) GROUP BY 1) h
         WHERE t.id = h.id AND t.created_at > h.first`).pipe(Effect.asVoid)
