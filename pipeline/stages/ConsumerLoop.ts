@@ -39,9 +39,14 @@ export interface Stage<P, E, R> {
   readonly write: (prepared: P) => Effect.Effect<void, E, R>
 }
 
-/** A batch as read: the messages that decoded, those that did not, and what was prepared from the good ones. */
+/**
+ * A batch as read: the messages that decoded (with their change ids), those that did not, and
+ * what was prepared from the good ones. The decoded changes themselves are not kept: once
+ * prepared they die young instead of living through the batch's write (docs/BENCHMARKS.md,
+ * bench:scale, stop 66); the rare retry one by one decodes its message again.
+ */
 interface ReadBatch<P> {
-  readonly good: ReadonlyArray<readonly [StreamMessage, Change]>
+  readonly good: ReadonlyArray<readonly [StreamMessage, string]>
   readonly bad: ReadonlyArray<readonly [StreamMessage, string]>
   /** dead letters replayed for another group: acknowledged unread */
   readonly others: ReadonlyArray<StreamMessage>
@@ -78,7 +83,8 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
         Either.match(prepare([c]), { onLeft: (e) => Effect.fail(e), onRight: (p) => stage.write(p) })
 
       const decodeBatch = (messages: ReadonlyArray<StreamMessage>): ReadBatch<P> => {
-        const good: Array<readonly [StreamMessage, Change]> = []
+        const good: Array<readonly [StreamMessage, string]> = []
+        const changes: Array<Change> = []
         const bad: Array<readonly [StreamMessage, string]> = []
         const others: Array<StreamMessage> = []
         for (const m of messages) {
@@ -88,9 +94,12 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
           }
           const decoded = decodeChange(m.body)
           if (Either.isLeft(decoded)) bad.push([m, `undecodable change: ${String(decoded.left).slice(0, 500)}`])
-          else good.push([m, decoded.right])
+          else {
+            good.push([m, decoded.right.change_id])
+            changes.push(decoded.right)
+          }
         }
-        return { good, bad, others, prepared: good.length === 0 ? Either.left("empty") : prepare(good.map(([, c]) => c)) }
+        return { good, bad, others, prepared: changes.length === 0 ? Either.left("empty") : prepare(changes) }
       }
 
       // made once per loop start, not per batch: a generator function made per call keeps the batch
@@ -102,11 +111,11 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
           yield* Metric.increment(deadTagged)
         }
         if (good.length === 0) return
-        const carried = good.map(([m, c]) => ({ changeId: c.change_id, traceparent: m.traceparent }))
+        const carried = good.map(([m, changeId]) => ({ changeId, traceparent: m.traceparent }))
         const whole = Either.isRight(prepared)
           ? yield* Effect.either(stage.write(prepared.right).pipe(
             Effect.zipRight(Effect.logInfo(`${options.group}: wrote ${good.length} changes`).pipe(
-              Effect.annotateLogs({ first_change: good[0][1].change_id, last_change: good[good.length - 1][1].change_id }))),
+              Effect.annotateLogs({ first_change: good[0][1], last_change: good[good.length - 1][1] }))),
             batchSpan(`${options.group} batch`, carried)))
           : Either.left(prepared.left)
         if (Either.isRight(whole)) {
@@ -116,15 +125,19 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
         }
         yield* Effect.logWarning(`${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`)
         const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
-        for (const [m, c] of good) {
-          const one = yield* Effect.either(applyOne(c).pipe(batchSpan(`${options.group} change`, [{ changeId: c.change_id, traceparent: m.traceparent }])))
+        for (const [m, changeId] of good) {
+          // the same body decoded a moment ago, so it decodes again; were it not to, it counts as this change's failure
+          const decoded = decodeChange(m.body)
+          const one = Either.isLeft(decoded)
+            ? Either.left(decoded.left)
+            : yield* Effect.either(applyOne(decoded.right).pipe(batchSpan(`${options.group} change`, [{ changeId, traceparent: m.traceparent }])))
           if (Either.isRight(one)) {
             yield* streams.ack(options.group, [m.id])
             yield* Metric.increment(tagged)
           } else if ((counts.get(m.id) ?? 1) >= options.maxDeliveries) {
             yield* streams.deadLetter(options.group, m, String(one.left))
             yield* Metric.increment(deadTagged)
-            yield* Effect.logError(`${options.group}: change ${c.change_id} dead-lettered: ${String(one.left)}`)
+            yield* Effect.logError(`${options.group}: change ${changeId} dead-lettered: ${String(one.left)}`)
           }
         }
       })
