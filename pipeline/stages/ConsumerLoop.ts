@@ -39,22 +39,14 @@ export interface Stage<P, E, R> {
   readonly write: (prepared: P) => Effect.Effect<void, E, R>
 }
 
-/** A message that decoded, as its batch keeps it while written: no body, no decoded change. */
-interface Taken {
-  readonly id: string
-  readonly changeId: string
-  readonly traceparent: string | undefined
-}
-
 /**
- * A batch as read: the messages that decoded, those that did not, and what was prepared from
- * the good ones. Neither the good messages' bodies nor their decoded changes are kept: once
+ * A batch as read: the messages that decoded (with their change ids), those that did not, and
+ * what was prepared from the good ones. The decoded changes themselves are not kept: once
  * prepared they die young instead of living through the batch's write (docs/BENCHMARKS.md,
- * bench:scale, stop 66). The rare retry one by one reads its messages again from the stream,
- * where a pending message stays until acknowledged.
+ * bench:scale, stop 66); the rare retry one by one decodes its message again.
  */
 interface ReadBatch<P> {
-  readonly good: ReadonlyArray<Taken>
+  readonly good: ReadonlyArray<readonly [StreamMessage, string]>
   readonly bad: ReadonlyArray<readonly [StreamMessage, string]>
   /** dead letters replayed for another group: acknowledged unread */
   readonly others: ReadonlyArray<StreamMessage>
@@ -91,7 +83,7 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
         Either.match(prepare([c]), { onLeft: (e) => Effect.fail(e), onRight: (p) => stage.write(p) })
 
       const decodeBatch = (messages: ReadonlyArray<StreamMessage>): ReadBatch<P> => {
-        const good: Array<Taken> = []
+        const good: Array<readonly [StreamMessage, string]> = []
         const changes: Array<Change> = []
         const bad: Array<readonly [StreamMessage, string]> = []
         const others: Array<StreamMessage> = []
@@ -103,7 +95,7 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
           const decoded = decodeChange(m.body)
           if (Either.isLeft(decoded)) bad.push([m, `undecodable change: ${String(decoded.left).slice(0, 500)}`])
           else {
-            good.push({ id: m.id, changeId: decoded.right.change_id, traceparent: m.traceparent })
+            good.push([m, decoded.right.change_id])
             changes.push(decoded.right)
           }
         }
@@ -119,29 +111,26 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
           yield* Metric.increment(deadTagged)
         }
         if (good.length === 0) return
-        const carried = good.map((t) => ({ changeId: t.changeId, traceparent: t.traceparent }))
+        const carried = good.map(([m, changeId]) => ({ changeId, traceparent: m.traceparent }))
         const whole = Either.isRight(prepared)
           ? yield* Effect.either(stage.write(prepared.right).pipe(
             Effect.zipRight(Effect.logInfo(`${options.group}: wrote ${good.length} changes`).pipe(
-              Effect.annotateLogs({ first_change: good[0].changeId, last_change: good[good.length - 1].changeId }))),
+              Effect.annotateLogs({ first_change: good[0][1], last_change: good[good.length - 1][1] }))),
             batchSpan(`${options.group} batch`, carried)))
           : Either.left(prepared.left)
         if (Either.isRight(whole)) {
-          yield* streams.ack(options.group, good.map((t) => t.id))
+          yield* streams.ack(options.group, good.map(([m]) => m.id))
           yield* Metric.incrementBy(tagged, good.length)
           return
         }
         yield* Effect.logWarning(`${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`)
-        const ids = good.map((t) => t.id)
-        const counts = yield* streams.deliveries(options.group, ids)
-        const again = yield* streams.messages(ids)
-        for (const { id, changeId, traceparent } of good) {
-          // read and decoded a moment ago, so it is read and decodes again; were it not to, that is this change's failure
-          const m: StreamMessage = again.get(id) ?? { id, body: "", ...(traceparent ? { traceparent } : {}) }
-          const decoded = again.has(id) ? decodeChange(m.body) : Either.left("the message is no longer on the stream")
+        const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
+        for (const [m, changeId] of good) {
+          // the same body decoded a moment ago, so it decodes again; were it not to, it counts as this change's failure
+          const decoded = decodeChange(m.body)
           const one = Either.isLeft(decoded)
             ? Either.left(decoded.left)
-            : yield* Effect.either(applyOne(decoded.right).pipe(batchSpan(`${options.group} change`, [{ changeId, traceparent }])))
+            : yield* Effect.either(applyOne(decoded.right).pipe(batchSpan(`${options.group} change`, [{ changeId, traceparent: m.traceparent }])))
           if (Either.isRight(one)) {
             yield* streams.ack(options.group, [m.id])
             yield* Metric.increment(tagged)

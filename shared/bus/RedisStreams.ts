@@ -45,12 +45,6 @@ export interface RedisStreamsService {
   readonly autoClaim: (
     group: string, consumer: string, minIdleMs: number, count: number
   ) => Effect.Effect<ReadonlyArray<StreamMessage>, RedisError>
-  /**
-   * Messages read again by id (one XRANGE each, in one round trip), for a batch that failed and
-   * let go of its bodies: a message still pending for a group is never trimmed (trimProcessed),
-   * so each is there unless someone deleted it by hand; those are missing from the map.
-   */
-  readonly messages: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, StreamMessage>, RedisError>
   /** How many times each message was delivered to the group (from XPENDING). */
   readonly deliveries: (group: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>, RedisError>
   readonly deadLetter: (group: string, msg: StreamMessage, cause: string) => Effect.Effect<void, RedisError>
@@ -164,14 +158,6 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
           wrap("xautoclaim", () => redis.client.xAutoClaim(streamKey, group, consumer, minIdleMs, "0-0", { COUNT: count })).pipe(
             Effect.map((r) => toMessages(r.messages))
           ),
-        messages: (ids) =>
-          ids.length === 0
-            ? Effect.succeed(new Map())
-            : wrap("xrange by id", () => {
-              const m = redis.client.multi()
-              for (const id of ids) m.xRange(streamKey, id, id)
-              return m.exec() as unknown as Promise<Array<Array<{ id: string; message: Record<string, string> }>>>
-            }).pipe(Effect.map((rows) => new Map(rows.flatMap((r) => toMessages(r)).map((msg) => [msg.id, msg] as const)))),
         deliveries: (group, ids) =>
           ids.length === 0
             ? Effect.succeed(new Map())
