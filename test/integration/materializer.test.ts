@@ -200,7 +200,7 @@ describe("materializer", () => {
     expect(mine).toHaveLength(2)
     expect(mine.map((m) => m.message.cause).join("\n")).toMatch(/undecodable change/)
     expect(mine.map((m) => m.message.cause).join("\n")).toMatch(/SqlError|out of range|Failed/i)
-    // the failing batch let go of its bodies while written: the dead letter is the message as published, read again
+    // a dead letter holds the message exactly as published (the retry one by one decodes it again from its body)
     expect(mine.find((m) => m.message.cause.match(/SqlError|out of range|Failed/i))?.message.c).toBe(JSON.stringify(poison))
     expect(mine.find((m) => m.message.cause.includes("undecodable"))?.message.c).toBe("not json at all")
     const [events] = await rt.runPromise(tables)
