@@ -25,3 +25,18 @@ export const rssOf = (pid: number) => {
 
 /** A process's parent pid; throws when it is gone. */
 export const parentOf = (pid: number | string) => Number(statOf(pid).fields[1])
+
+/**
+ * Waits until every process has gone idle (under `perSecond` CPU seconds in a second: its
+ * start-up spent) and `ready` holds; throws after 2 minutes naming `what`.
+ */
+export const untilIdle = async (pids: ReadonlyArray<number>, what: string, perSecond: number, ready: () => Promise<boolean> = async () => true) => {
+  const started = Date.now()
+  for (let last = pids.map(cpuSecondsOf); ;) {
+    await new Promise((r) => setTimeout(r, 1000))
+    const now = pids.map(cpuSecondsOf)
+    if ((await ready()) && now.every((t, i) => t - last[i] < perSecond)) return
+    if (Date.now() - started > 120_000) throw new Error(`${what} not ready in 2 minutes`)
+    last = now
+  }
+}

@@ -6,7 +6,7 @@ import { roadKeys } from "../pipeline/stages/link/sameEvent.js"
 import { cellsOf } from "../shared/geo/h3cells.js"
 import { cpuMeter, roles } from "./cpu.js"
 import { creations } from "./materializerFloor.js"
-import { cpuSecondsOf } from "./proc.js"
+import { untilIdle } from "./proc.js"
 import { stopChild } from "./measure.js"
 
 /*
@@ -66,24 +66,12 @@ const relay = async (dbUrl: string, redisUrl: string, stream: string, name: stri
   }
 }
 
-/** Waits until every process has gone idle: its start-up's CPU is not the floor's. */
-const settled = async (procs: ReadonlyArray<ChildProcess>) => {
-  const started = Date.now()
-  for (let last = procs.map((c) => cpuSecondsOf(c.pid!)); ;) {
-    await new Promise((r) => setTimeout(r, 1000))
-    const now = procs.map((c) => cpuSecondsOf(c.pid!))
-    if (now.every((t, i) => t - last[i] < 0.05)) return
-    if (Date.now() - started > 120_000) throw new Error(`${procs.length} relay process(es) not idle in 2 minutes`)
-    last = now
-  }
-}
-
 /**
  * `n` creations through `processes` relays into the (emptied) event tables: changes a second
  * from the first row written to the last, and CPU a change of the relays and of Postgres.
  */
 export const relayFloor = async (
-  opts: { dbUrl: string; redisUrl: string; stream: string; n: number; processes: number },
+  opts: { dbUrl: string; redisUrl: string; stream: string; n: number; processes: number; idleCpuS: number },
   db: { truncate: () => Promise<void>; count: () => Promise<number>; span: () => Promise<number> }
 ) => {
   await db.truncate()
@@ -95,7 +83,7 @@ export const relayFloor = async (
     for (let i = 0; i < opts.processes; i++) {
       procs.push(spawn(process.execPath, ["--import", "tsx", self, "relay", opts.dbUrl, opts.redisUrl, opts.stream, `r${i}`], { stdio: ["ignore", "ignore", "inherit"] }))
     }
-    await settled(procs)
+    await untilIdle(procs.map((p) => p.pid!), `${procs.length} relay process(es)`, opts.idleCpuS)
     const meter = cpuMeter({ relay: (cmd) => cmd.includes(`${self}\u0000relay\u0000`), postgres: roles.postgres })
     for (let off = 0; off < opts.n; off += 5000) {
       const m = redis.multi()

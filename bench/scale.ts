@@ -34,7 +34,7 @@ import { baseLayer } from "../shared/db/BaseLive.js"
 import { CA_PROVINCES, US_STATES } from "../shared/domain/Jurisdictions.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
 import { cpuMeter, roles } from "./cpu.js"
-import { cpuSecondsOf, rssOf } from "./proc.js"
+import { rssOf, untilIdle } from "./proc.js"
 import { creations, unnestFloor } from "./materializerFloor.js"
 import { relayFloor } from "./relayFloor.js"
 import { benchChild, fmt, pct, stopChild } from "./measure.js"
@@ -55,6 +55,8 @@ const SUBSCRIPTIONS = 20
 const IN_FLIGHT = process.env.BENCH_IN_FLIGHT ?? "1"
 // how long the first round may take to be written and drained before the run gives up
 const FIRST_ROUND_MIN = Number(process.env.BENCH_FIRST_ROUND_MIN ?? 30)
+// a started process counts as idle under this CPU a second (the sampling profiler alone keeps one near 5 % of a core)
+const IDLE_CPU_S = process.env.BENCH_PROFILE ? 0.15 : 0.05
 const cores = availableParallelism()
 const figures: Record<string, number | string | boolean> = { poll_spread_s: SPREAD_S }
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
@@ -248,9 +250,16 @@ const main = async () => {
 
     // 3. materializer processes against the floor
     const batch = 1000
+    // the event tables as both drains use them: emptied first, then timed from the first row written to the last
+    const events = {
+      truncate: () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE events, event_history, event_links, cell_marks`)).then(() => undefined),
+      count,
+      span: () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secs: number }>`
+        SELECT extract(epoch FROM max(materialized_at) - min(materialized_at)) AS secs FROM events`)).then((r) => Number(r[0].secs))
+    }
     const materializers = async (processes: number) => {
       const prefix = `${world.prefix}:m${processes}`
-      await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE events, event_history, event_links, cell_marks`))
+      await events.truncate()
       const redis = createClient({ url: world.redisUrl })
       await redis.connect()
       const stream = `${prefix}:changes`
@@ -259,15 +268,7 @@ const main = async () => {
       children.push(...procs)
       // ready: the group exists and every process has gone idle (its start-up's CPU spent)
       const groupExists = async () => (await redis.sendCommand<Array<unknown>>(["XINFO", "GROUPS", stream]).catch(() => [])).length > 0
-      const booted = Date.now()
-      for (let last = procs.map((c) => cpuSecondsOf(c.pid!)); ;) {
-        await new Promise((r) => setTimeout(r, 1000))
-        const now = procs.map((c) => cpuSecondsOf(c.pid!))
-        // the sampling profiler alone keeps a process near 5 % of a core
-        if ((await groupExists()) && now.every((t, i) => t - last[i] < (process.env.BENCH_PROFILE ? 0.15 : 0.05))) break
-        if (Date.now() - booted > 120_000) throw new Error(`${processes} materializer(s) not ready in 2 minutes`)
-        last = now
-      }
+      await untilIdle(procs.map((c) => c.pid!), `${processes} materializer(s)`, IDLE_CPU_S, groupExists)
       // CPU per change, by process: the drain's whole cost, which is what two cores bound
       const meter = cpuMeter({ materializer: roles.materializer, postgres: roles.postgres })
       // the stream fills about ten times faster than it is drained
@@ -288,9 +289,7 @@ const main = async () => {
       await redis.del(stream)
       await redis.quit()
       // from the first row written to the last: the processes' start-up is not counted
-      const [{ secs }] = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secs: number }>`
-        SELECT extract(epoch FROM max(materialized_at) - min(materialized_at)) AS secs FROM events`))
-      return { rate: RECORDS / Number(secs), nodeUs: (cpu.materializer / RECORDS) * 1e6, pgUs: (cpu.postgres / RECORDS) * 1e6 }
+      return { rate: RECORDS / (await events.span()), nodeUs: (cpu.materializer / RECORDS) * 1e6, pgUs: (cpu.postgres / RECORDS) * 1e6 }
     }
     const floor = async (connections: number) => {
       const meter = cpuMeter({ postgres: roles.postgres })
@@ -298,12 +297,6 @@ const main = async () => {
       return { rate: r.n / r.secs, pgUs: (meter().postgres / r.n) * 1e6 }
     }
     const us = (x: number) => `${x.toFixed(0)} µs`
-    const relayDb = {
-      truncate: () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE events, event_history, event_links, cell_marks`)).then(() => undefined),
-      count,
-      span: () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secs: number }>`
-        SELECT extract(epoch FROM max(materialized_at) - min(materialized_at)) AS secs FROM events`)).then((r) => Number(r[0].secs))
-    }
     if (PARTS.has("materializers")) {
       for (const n of [1, 2]) {
         const run = await materializers(n)
@@ -316,7 +309,7 @@ const main = async () => {
         // the floor's arrays are built before its clock starts: its client's CPU is not counted
         console.log(`  CPU per change: materializer${n > 1 ? "s" : ""} ${us(run.nodeUs)} + Postgres ${us(run.pgUs)}; floor's Postgres ${us(fl.pgUs)}`)
         // the stream's and the decoding's cost without the materializer's checks: a second comparison, not the target's
-        const rl = await relayFloor({ dbUrl: world.dbUrl, redisUrl: world.redisUrl, stream: `${world.prefix}:relay${n}`, n: RECORDS, processes: n }, relayDb)
+        const rl = await relayFloor({ dbUrl: world.dbUrl, redisUrl: world.redisUrl, stream: `${world.prefix}:relay${n}`, n: RECORDS, processes: n, idleCpuS: IDLE_CPU_S }, events)
         console.log(`  relay floor, ${n} process${n > 1 ? "es" : ""} (read, Postgres decodes, ack; no checks) ${fmt(rl.rate)} changes/s: materializer${n > 1 ? "s" : ""} ${(run.rate / rl.rate).toFixed(2)}x; CPU per change: relay ${us(rl.nodeUs)} + Postgres ${us(rl.pgUs)}`)
         Object.assign(figures, {
           [`materializer_${n}_cps`]: Math.round(run.rate), [`floor_${n}_rps`]: Math.round(fl.rate), [`materializer_${n}_floor_ratio`]: Number(ratio.toFixed(2)),
