@@ -206,7 +206,9 @@ export const Route = Schema.Struct({
         name: Schema.String.annotations({ description: "The class applied (and payment, where the tariff tells them apart)" }),
         price: Schema.optional(Money.annotations({ description: "Missing means not priced (see unpriced_reason), never free" })),
         payment: Schema.optional(Schema.Literal("transponder", "cash")),
-        unpriced_reason: Schema.optional(Schema.String.annotations({ description: "Why no price is given: the tariff is not on file, or the passage was priced on the section before" }))
+        unpriced_reason: Schema.optional(Schema.String.annotations({ description: "Why no price is given: the tariff is not on file, or the passage was priced on the section before" })),
+        as_of: Schema.optional(Schema.String.annotations({ description: "With a price: the date the rate took effect, as its source publication gives it (YYYY-MM-DD)" })),
+        superseded: Schema.optional(Schema.String.annotations({ description: "With a price: a later schedule is known whose rate is not on file; the price is the older rate of as_of, likely below today's" }))
       }))
     })))
   })),

@@ -13,6 +13,10 @@ export interface Fare {
   readonly payment?: TollPayment
   /** why no price is given (never a price of 0 for a toll that is charged) */
   readonly unpriced_reason?: string
+  /** the date the rate took effect, as its source publication gives it: a planning estimate, dated */
+  readonly as_of?: string
+  /** a later schedule the source knows of but whose rate is not on file: the price is that older rate */
+  readonly superseded?: string
 }
 
 export type TollPayment = "transponder" | "cash"
@@ -51,6 +55,9 @@ interface FareRow {
   readonly payment: TollPayment | "any"
   /** a fare one direction only: the state or province entered; "" both ways */
   readonly toward: string
+  readonly as_of: string
+  /** "" when no later schedule is known */
+  readonly superseded: string
 }
 
 /** What a section crosses, in the order the route drives it. */
@@ -89,10 +96,12 @@ export class TollTable {
       if (!BASES.has(r.basis)) throw new Error(`toll_fares.csv: ${r.toll}: basis ${r.basis}`)
       if (!facilities.has(r.toll)) throw new Error(`toll_fares.csv: ${r.toll} is not in tolls.csv`)
       // a road is priced by the km driven, a bridge, tunnel or crossing once per passage: a trip fare on a road would be charged on every section
+      if (!/^\d{4}-\d\d-\d\d$/.test(r.as_of ?? "")) throw new Error(`toll_fares.csv: ${r.toll}: ${r.class}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
       if ((facilities.get(r.toll)!.kind === "road") !== (r.basis === "per_km")) throw new Error(`toll_fares.csv: ${r.toll}: a ${facilities.get(r.toll)!.kind} takes ${facilities.get(r.toll)!.kind === "road" ? "per_km" : "per_trip or per_axle"} fares, not ${r.basis}`)
       return {
         toll: r.toll, class: r.class, min_axles: Number(r.min_axles), max_axles: Number(r.max_axles), basis: r.basis as FareRow["basis"],
-        rate: Number(r.rate), currency: r.currency, payment: (r.payment || "any") as FareRow["payment"], toward: r.toward ?? ""
+        rate: Number(r.rate), currency: r.currency, payment: (r.payment || "any") as FareRow["payment"], toward: r.toward ?? "",
+        as_of: r.as_of, superseded: r.superseded ?? ""
       }
     })
     this.perUsd = new Map(readCsv(join(dir, "fx_rates.csv")).map((r) => [r.currency, { rate: Number(r.per_usd), as_of: r.as_of }]))
@@ -128,7 +137,10 @@ export class TollTable {
     const value = row.basis === "per_km" ? row.rate * km : row.basis === "per_axle" ? row.rate * axles : row.rate
     return {
       system,
-      fares: [{ name: row.payment === "any" ? row.class : `${row.class}, ${row.payment}`, price: this.convert({ currency: row.currency, value }, currency), ...(row.payment === "any" ? {} : { payment: row.payment }) }]
+      fares: [{
+        name: row.payment === "any" ? row.class : `${row.class}, ${row.payment}`, price: this.convert({ currency: row.currency, value }, currency),
+        ...(row.payment === "any" ? {} : { payment: row.payment }), as_of: row.as_of, ...(row.superseded === "" ? {} : { superseded: row.superseded })
+      }]
     }
   }
 

@@ -118,7 +118,8 @@ describe("POST /routing/route", () => {
     const tolled = r.sections.filter((s: { tolls?: unknown }) => s.tolls !== undefined)
     expect(tolled).toHaveLength(1)
     const km = tolled[0].distance_m / 1000
-    expect(tolled[0].tolls).toEqual([{ system: "Test Toll", fares: [{ name: "Class 5", price: { currency: "USD", value: Math.round(km * 0.1 * 100) / 100 } }] }])
+    // dated as its source gives the rate; nothing later known, so nothing superseded
+    expect(tolled[0].tolls).toEqual([{ system: "Test Toll", fares: [{ name: "Class 5", price: { currency: "USD", value: Math.round(km * 0.1 * 100) / 100 }, as_of: "2026-01-01" }] }])
     expect(r.summary.toll_costs).toEqual([{ currency: "USD", value: Math.round(km * 0.1 * 100) / 100 }])
     expect(r.sections.filter((s: { tolls?: unknown }) => s.tolls === undefined).length).toBeGreaterThan(0)
 
@@ -130,6 +131,12 @@ describe("POST /routing/route", () => {
     const fare = twoAxles.body.routes[0].sections.find((s: { tolls?: unknown }) => s.tolls).tolls[0].fares[0]
     expect(fare).toEqual({ name: "2 axles", unpriced_reason: "no rate on file for 2 axles" })
     expect(twoAxles.body.routes[0].summary).not.toHaveProperty("toll_costs")
+
+    // six axles: the latest rate on file was replaced by one that is not: still priced (an unpriced
+    // fare would count as nothing in toll_costs), dated, and flagged
+    const sixAxles = await post({ origin: W, destination: to, truck: { ...truck, axle_count: 6 }, include: ["tolls"] })
+    const six = sixAxles.body.routes[0].sections.find((s: { tolls?: unknown }) => s.tolls).tolls[0].fares[0]
+    expect(six).toEqual({ name: "Class 6", price: { currency: "USD", value: Math.round(km * 0.12 * 100) / 100 }, as_of: "2020-01-01", superseded: "raised in 2024, that rate not on file" })
 
     const withAlt = await post({ origin: W, destination: to, truck: { ...truck, axle_count: 5 }, include: ["toll_alternative"] })
     expect(withAlt.body.routes).toHaveLength(2)

@@ -47,11 +47,29 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
     expect(back.find((x) => x.toll === bridge!.toll)!.fare.price!.value).toBe(bridge!.fare.price!.value)
   })
 
+  it("the Chesapeake Bay Bridge-Tunnel: Norfolk → Cape Charles is priced from the 2014 truck schedule, dated and flagged as raised since", async () => {
+    const NORFOLK = { lat: 36.8508, lng: -76.2859 }
+    const CAPE_CHARLES = { lat: 37.2707, lng: -76.0160 }
+    for (const [a, b] of bothWays(NORFOLK, CAPE_CHARLES)) {
+      const five = await priced(a, b, 5)
+      const crossing = five.filter((x) => x.toll === "chesapeake_bay_bridge_tunnel")
+      expect(crossing.length, five.map((x) => x.toll).join(", ")).toBeGreaterThan(0)
+      // once per passage, both ways: US$39 for 5 axles, US$19 for a six-tire 2-axle truck (FleetOwner, rates from 2014-01-01)
+      expect(crossing.filter((x) => x.fare.price).map((x) => x.fare.price)).toEqual([{ currency: "USD", value: 39 }])
+      expect(crossing[0].fare).toMatchObject({ as_of: "2014-01-01", superseded: expect.stringMatching(/2019-01-01 .* 2024-01-01/) })
+      expect((await priced(a, b, 2)).find((x) => x.toll === "chesapeake_bay_bridge_tunnel")!.fare.price).toEqual({ currency: "USD", value: 19 })
+      never0ForWantOfARate(five)
+    }
+  })
+
   it("New York: Newark → Brooklyn prices the Goethals entering New York, and the way back says it is collected New York-bound only", async () => {
     const there = await priced(NEWARK, BROOKLYN, 2)
     const goethals = there.find((x) => x.toll === "goethals_bridge")
     expect(goethals, there.map((x) => x.toll).join(", ")).toBeDefined()
     expect(goethals!.fare.price).toEqual({ currency: "USD", value: 40 })
+    // the 2023 schedule is the latest with truck classes on file, and the answer says it was raised since
+    expect(goethals!.fare.as_of).toBe("2023-01-08")
+    expect(goethals!.fare.superseded).toMatch(/2024, 2025-01-05 .* and 2026-01-04/)
     // the Verrazzano is a known facility even though its truck classes are not on file
     expect(there.find((x) => x.toll === "verrazzano_narrows_bridge")!.fare.unpriced_reason).toMatch(/not on file/)
     expect((await priced(NEWARK, BROOKLYN, 3, "cash")).find((x) => x.toll === "goethals_bridge")!.fare.price!.value).toBe(69)

@@ -51,7 +51,7 @@ writeFileSync(boundariesFile, JSON.stringify({ type: "FeatureCollection", featur
 const dataDir = join(dir, "data")
 mkdirSync(dataDir)
 writeFileSync(join(dataDir, "tolls.csv"), "toll;name;kind;operator;currency;collected;unpriced;match;from_label;to_label;as_of;source\ntest_toll;Test Toll;road;Test Authority;USD;both;;;;;2026-01-01;test\n")
-writeFileSync(join(dataDir, "toll_fares.csv"), "toll;class;min_axles;max_axles;basis;rate;currency;payment;toward;as_of;source\ntest_toll;Class 5;5;5;per_km;0.10;USD;any;;2026-01-01;test\n")
+writeFileSync(join(dataDir, "toll_fares.csv"), "toll;class;min_axles;max_axles;basis;rate;currency;payment;toward;as_of;superseded;source\ntest_toll;Class 5;5;5;per_km;0.10;USD;any;;2026-01-01;;test\ntest_toll;Class 6;6;6;per_km;0.12;USD;any;;2020-01-01;raised in 2024, that rate not on file;test\n")
 writeFileSync(join(dataDir, "fx_rates.csv"), "currency;per_usd;as_of;source\nUSD;1;2026-11-02;identity\nCAD;1.5;2026-11-02;test\n")
 
 

@@ -9,6 +9,16 @@ const miles = (m: number) => `${(m / 1609.344).toLocaleString("en-US", { maximum
 export const duration = (s: number) => `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, "0")} min`
 const money = (v: { currency: string; value: number }) => `${v.value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${v.currency}`
 
+type Fare = NonNullable<Route["sections"][number]["tolls"]>[number]["fares"][number]
+
+/** A fare as a dispatcher reads it: the price with the date its rate took effect, and whether a later schedule replaced it. */
+const fareText = (f: Fare) => {
+  if (!f.price) return `${f.name} (price unknown: ${f.unpriced_reason ?? "no rate on file"})`
+  // the API's `superseded` names the later schedules; the table only says there are some
+  const dated = f.as_of ? ` (rate of ${f.as_of}${f.superseded ? ", since raised" : ""})` : ""
+  return `${f.name}: ${money(f.price)}${dated}`
+}
+
 /** A warning's own window (start–end) when the hazard has one: a work zone, a closure, a special event. */
 export const warningWindow = (p: Record<string, unknown>): string => {
   const w = p.window as { start?: string | null; end?: string | null } | undefined
@@ -109,7 +119,7 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
       {route.sections.some((x) => x.tolls && x.tolls.length > 0) ? (
         <Table head={["Section", "Length", "Toll system", "Fare"]} testId="tolls" label="Tolls by section" wide>
           {route.sections.flatMap((x, i) => (x.tolls ?? []).map((t, j) => (
-            <tr key={`${i}-${j}`}><td>{x.summary}</td><td>{km(x.distance_m)}</td><td>{t.system}</td><td>{t.fares.map((f) => `${f.name}${f.price ? `: ${money(f.price)}` : ` (price unknown: ${f.unpriced_reason ?? "no rate on file"})`}`).join("; ")}</td></tr>
+            <tr key={`${i}-${j}`}><td>{x.summary}</td><td>{km(x.distance_m)}</td><td>{t.system}</td><td>{t.fares.map(fareText).join("; ")}</td></tr>
           )))}
         </Table>
       ) : <p class="hint" data-testid="tolls">No tolled sections.</p>}

@@ -45,11 +45,37 @@ describe("toll pricing", () => {
     }
     // the crossings the issue found free are facilities now
     for (const id of ["ambassador_bridge", "blue_water_bridge", "gordie_howe_bridge", "goethals_bridge", "hugh_l_carey_tunnel"]) expect(table.facilities.has(id)).toBe(true)
-    const rows = readFileSync(fileURLToPath(new URL("../../../infra/network/data/toll_fares.csv", import.meta.url)), "utf8").trim().split("\n").slice(1)
+    const [header, ...rows] = readFileSync(fileURLToPath(new URL("../../../infra/network/data/toll_fares.csv", import.meta.url)), "utf8").trim().split("\n")
+    // only the last column (the source) may hold ';': a ';' earlier would shift the date into another column
+    expect(header.split(";").slice(-3)).toEqual(["as_of", "superseded", "source"])
     for (const row of rows) {
       const cells = row.split(";")
       expect(cells[9], row).toMatch(/^\d{4}-\d\d-\d\d$/)
-      expect(cells.slice(10).join(";").length, row).toBeGreaterThan(20)
+      expect(cells.slice(11).join(";").length, row).toBeGreaterThan(20)
+    }
+  })
+
+  it("dates every priced fare, and says so where a later schedule replaced the rate on file", () => {
+    const fare = (toll: string, axles: number, to?: string) => table.fare(toll, 1.2, truckOf(axles), undefined, "transponder", to).fares[0]
+    // a current rate: its date, nothing superseded
+    expect(fare("gordie_howe_bridge", 5)).toMatchObject({ as_of: "2026-03-11" })
+    expect(fare("gordie_howe_bridge", 5).superseded).toBeUndefined()
+    // the Port Authority's 2023 schedule is still the latest with truck classes on file: priced, dated and flagged
+    const pa = fare("george_washington_bridge", 2, "NY")
+    expect(pa.price).toEqual({ currency: "USD", value: 40 })
+    expect(pa.as_of).toBe("2023-01-08")
+    expect(pa.superseded).toMatch(/2026-01-04/)
+    // the Chesapeake Bay Bridge-Tunnel's 2014 truck rates (FleetOwner): 2 and 5 axles differ as the schedule says
+    expect(fare("chesapeake_bay_bridge_tunnel", 2)).toMatchObject({ name: "2 axles, six tires", price: { currency: "USD", value: 19 }, as_of: "2014-01-01" })
+    expect(fare("chesapeake_bay_bridge_tunnel", 5)).toMatchObject({ name: "5 axles", price: { currency: "USD", value: 39 } })
+    expect(fare("chesapeake_bay_bridge_tunnel", 5).superseded).toMatch(/2024-01-01/)
+    expect(fare("chesapeake_bay_bridge_tunnel", 7)).toEqual({ name: "7 axles", unpriced_reason: "the District's rates for 7 axles and more are not on file" })
+    // a one-way toll driven the free way is a 0 of no schedule: no date
+    expect(fare("george_washington_bridge", 5, "NJ").as_of).toBeUndefined()
+    // every priced fare of every facility carries a date
+    for (const toll of systems) for (const axles of [2, 3, 5, 6]) {
+      const f = table.fare(toll, 10, truckOf(axles), undefined).fares[0]
+      if (f.price && f.price.value > 0) expect(f.as_of, `${toll} ${axles}`).toMatch(/^\d{4}-\d\d-\d\d$/)
     }
   })
 
@@ -90,7 +116,7 @@ describe("toll pricing", () => {
     expect(priced[3]!.fares[0].price!.value).toBeCloseTo(0.146 * 10, 2)
   })
 
-  it("refuses a trip fare on a road (it would be charged on every section) and a per-km fare on a bridge", () => {
+  it("refuses a trip fare on a road (it would be charged on every section), a per-km fare on a bridge and an undated fare", () => {
     const data = fileURLToPath(new URL("../../../infra/network/data", import.meta.url))
     const dir = mkdtempSync(join(tmpdir(), "tolls-"))
     try {
@@ -100,6 +126,9 @@ describe("toll pricing", () => {
       expect(() => new TollTable(dir)).toThrow(/ohio_turnpike: a road takes per_km fares, not per_trip/)
       writeFileSync(join(dir, "toll_fares.csv"), `${header}goethals_bridge;5 axles;5;5;per_km;1;USD;any;;2026-01-01;test\n`)
       expect(() => new TollTable(dir)).toThrow(/goethals_bridge: a bridge takes per_trip or per_axle fares, not per_km/)
+      // a fare is a planning estimate only with its date: an undated row stops the table loading
+      writeFileSync(join(dir, "toll_fares.csv"), `${header}goethals_bridge;5 axles;5;5;per_trip;90;USD;any;;;test\n`)
+      expect(() => new TollTable(dir)).toThrow(/goethals_bridge: 5 axles: as_of  is not a date/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
