@@ -76,6 +76,16 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     await s.page.getByRole("button", { name: "Plan route" }).click()
     await expect.poll(() => s.page.getByTestId("hos-stops").locator(":scope > li").first().innerText(), { timeout: 60_000 })
       .toMatch(/^cycle limit at .*rest 34 h 00 min \(cycle reset\)/)
-    expect([...overflow, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container", ".maplibregl-marker"])]).toEqual([])
-  }, 150_000)
+
+    // a tolled crossing: the fare shows the date its rate took effect, and that a later schedule raised it
+    await s.page.getByLabel("From", { exact: true }).fill("36.8508, -76.2859")
+    await s.page.getByLabel("To", { exact: true }).fill("37.2707, -76.0160")
+    await s.page.getByLabel("Height (m)").fill("4.0")
+    await s.page.getByLabel("Cycle left (h)").fill("")
+    await s.page.getByRole("button", { name: "Plan route" }).click()
+    await expect.poll(() => s.page.getByTestId("tolls").innerText(), { timeout: 60_000 }).toContain("Chesapeake Bay Bridge-Tunnel")
+    expect(await s.page.getByTestId("tolls").innerText()).toMatch(/5 axles: 39\.00 USD \(rate of 2014-01-01, since raised\)/)
+    const tolled = await screenshots(s.page, "route-tolls")
+    expect([...overflow, ...tolled, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container", ".maplibregl-marker"])]).toEqual([])
+  }, 180_000)
 })
