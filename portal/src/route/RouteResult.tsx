@@ -117,9 +117,9 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
 
       <h3>Tolls by section</h3>
       {route.sections.some((x) => x.tolls && x.tolls.length > 0) ? (
-        <Table head={["Section", "Length", "Toll system", "Fare"]} testId="tolls" label="Tolls by section" wide>
+        <Table head={["Section", "Length", "Toll system", "Fare"]} testId="tolls" label="Tolls by section">
           {route.sections.flatMap((x, i) => (x.tolls ?? []).map((t, j) => (
-            <tr key={`${i}-${j}`}><td>{x.summary}</td><td>{km(x.distance_m)}</td><td>{t.system}</td><td class="wrap">{t.fares.map(fareText).join("; ")}</td></tr>
+            <tr key={`${i}-${j}`}><td>{x.summary}</td><td>{km(x.distance_m)}</td><td>{t.system}</td><td>{t.fares.map(fareText).join("; ")}</td></tr>
           )))}
         </Table>
       ) : <p class="hint" data-testid="tolls">No tolled sections.</p>}
