@@ -5,8 +5,8 @@ import { createClient } from "redis"
 import { roadKeys } from "../pipeline/stages/link/sameEvent.js"
 import { cellsOf } from "../shared/geo/h3cells.js"
 import { cpuMeter, roles } from "./cpu.js"
-import { creations } from "./materializerFloor.js"
 import { untilIdle } from "./proc.js"
+import { fillWithCreations, untilRows } from "./streamDrain.js"
 import { stopChild } from "./measure.js"
 
 /*
@@ -85,23 +85,12 @@ export const relayFloor = async (
     }
     await untilIdle(procs.map((p) => p.pid!), `${procs.length} relay process(es)`, opts.idleCpuS)
     const meter = cpuMeter({ relay: (cmd) => cmd.includes(`${self}\u0000relay\u0000`), postgres: roles.postgres })
-    for (let off = 0; off < opts.n; off += 5000) {
-      const m = redis.multi()
-      for (const c of creations(Math.min(5000, opts.n - off), off, () => new Date().toISOString())) {
-        const e = c.event!
-        m.xAdd(opts.stream, "*", { c: JSON.stringify({ ...c, cells: cellsOf(e.latitude, e.longitude), road_keys: roadKeys(e.affected_roads) }) })
-      }
-      await m.exec()
-    }
-    const started = Date.now()
-    for (;;) {
-      const done = await db.count()
-      if (done >= opts.n) break
+    await fillWithCreations(redis, opts.stream, opts.n, (c) =>
+      JSON.stringify({ ...c, cells: cellsOf(c.event!.latitude, c.event!.longitude), road_keys: roadKeys(c.event!.affected_roads) }))
+    await untilRows(db.count, opts.n, "relay floor", () => {
       const exited = procs.find((p) => p.exitCode !== null)
-      if (exited) throw new Error(`a relay process exited (code ${exited.exitCode}) at ${done} of ${opts.n}`)
-      if (Date.now() - started > 10 * 60_000) throw new Error(`relay floor stalled at ${done} of ${opts.n}`)
-      await new Promise((r) => setTimeout(r, 200))
-    }
+      return exited ? `a relay process exited (code ${exited.exitCode})` : undefined
+    })
     const cpu = meter()
     return { rate: opts.n / (await db.span()), nodeUs: (cpu.relay / opts.n) * 1e6, pgUs: (cpu.postgres / opts.n) * 1e6 }
   } finally {

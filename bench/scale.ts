@@ -35,7 +35,8 @@ import { CA_PROVINCES, US_STATES } from "../shared/domain/Jurisdictions.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
 import { cpuMeter, roles } from "./cpu.js"
 import { rssOf, untilIdle } from "./proc.js"
-import { creations, unnestFloor } from "./materializerFloor.js"
+import { unnestFloor } from "./materializerFloor.js"
+import { fillWithCreations, untilRows } from "./streamDrain.js"
 import { relayFloor } from "./relayFloor.js"
 import { benchChild, fmt, pct, stopChild } from "./measure.js"
 import { feedBody, kindOf, type Place, sizeOf } from "./scaleFeeds.js"
@@ -271,19 +272,8 @@ const main = async () => {
       await untilIdle(procs.map((c) => c.pid!), `${processes} materializer(s)`, IDLE_CPU_S, groupExists)
       // CPU per change, by process: the drain's whole cost, which is what two cores bound
       const meter = cpuMeter({ materializer: roles.materializer, postgres: roles.postgres })
-      // the stream fills about ten times faster than it is drained
-      for (let off = 0; off < RECORDS; off += 5000) {
-        const m = redis.multi()
-        for (const ch of creations(Math.min(5000, RECORDS - off), off, () => new Date().toISOString())) m.xAdd(stream, "*", { c: JSON.stringify(ch) })
-        await m.exec()
-      }
-      const started = Date.now()
-      for (;;) {
-        const n = await count()
-        if (n >= RECORDS) break
-        if (Date.now() - started > 10 * 60_000) throw new Error(`materializers stalled at ${n} of ${RECORDS}`)
-        await new Promise((r) => setTimeout(r, 200))
-      }
+      await fillWithCreations(redis, stream, RECORDS)
+      await untilRows(count, RECORDS, "materializers")
       const cpu = meter()
       await Promise.all(procs.map(stopChild))
       await redis.del(stream)

@@ -68,6 +68,7 @@ export interface TolledSection {
 }
 
 const cents = (v: number) => Math.round(v * 100) / 100
+const DATE = /^\d{4}-\d\d-\d\d$/
 const BASES = new Set(["per_km", "per_trip", "per_axle"])
 const KINDS = new Set(["road", "bridge", "tunnel", "crossing"])
 
@@ -88,15 +89,15 @@ export class TollTable {
       if (!KINDS.has(r.kind)) throw new Error(`tolls.csv: ${r.toll}: kind ${r.kind} is not road, bridge, tunnel or crossing`)
       const toward = r.collected === "both" ? null : r.collected.startsWith("toward:") ? r.collected.slice(7) : undefined
       if (toward === undefined) throw new Error(`tolls.csv: ${r.toll}: collected ${r.collected} is neither both nor toward:<region>`)
-      if (!/^\d{4}-\d\d-\d\d$/.test(r.as_of ?? "")) throw new Error(`tolls.csv: ${r.toll}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
+      if (!DATE.test(r.as_of ?? "")) throw new Error(`tolls.csv: ${r.toll}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
       facilities.set(r.toll, { toll: r.toll, name: r.name, kind: r.kind as TollFacility["kind"], operator: r.operator, currency: r.currency, collectedToward: toward, unpriced: r.unpriced, asOf: r.as_of })
     }
     this.facilities = facilities
     this.fares = readCsv(join(dir, "toll_fares.csv")).map((r) => {
       if (!BASES.has(r.basis)) throw new Error(`toll_fares.csv: ${r.toll}: basis ${r.basis}`)
       if (!facilities.has(r.toll)) throw new Error(`toll_fares.csv: ${r.toll} is not in tolls.csv`)
+      if (!DATE.test(r.as_of ?? "")) throw new Error(`toll_fares.csv: ${r.toll}: ${r.class}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
       // a road is priced by the km driven, a bridge, tunnel or crossing once per passage: a trip fare on a road would be charged on every section
-      if (!/^\d{4}-\d\d-\d\d$/.test(r.as_of ?? "")) throw new Error(`toll_fares.csv: ${r.toll}: ${r.class}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
       if ((facilities.get(r.toll)!.kind === "road") !== (r.basis === "per_km")) throw new Error(`toll_fares.csv: ${r.toll}: a ${facilities.get(r.toll)!.kind} takes ${facilities.get(r.toll)!.kind === "road" ? "per_km" : "per_trip or per_axle"} fares, not ${r.basis}`)
       return {
         toll: r.toll, class: r.class, min_axles: Number(r.min_axles), max_axles: Number(r.max_axles), basis: r.basis as FareRow["basis"],
