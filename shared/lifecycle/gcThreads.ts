@@ -1,0 +1,27 @@
+import { availableParallelism } from "node:os"
+
+/**
+ * The API workers' V8 thread pool (`--v8-pool-size`: the threads that mark, scavenge and sweep
+ * beside a worker's own thread). Node starts 4 whatever the machine, so two workers on two cores
+ * bring eight collector threads; a full collection's concurrent marking in one worker then takes
+ * both cores for a few hundred ms, and Postgres, Redis and the other worker wait behind it.
+ * Measured with bench:routing (stop 69, runs alternating): with the pool at cores ÷ workers,
+ * refetch p99 40.2–64.4 ms in six runs (four under 50 ms) against 57.5–135.5 in six with Node's
+ * pool (none), and the refetch phase's first second held 0–7 refetches over 50 ms against up
+ * to 55 (docs/BENCHMARKS.md).
+ */
+export const apiPoolSize = (workers: number, cores: number = availableParallelism()) =>
+  Math.max(1, Math.floor(cores / Math.max(1, workers)))
+
+/**
+ * The flag a cluster primary passes its workers for API_V8_POOL_SIZE (unset: `apiPoolSize`; 0
+ * leaves Node's own): none when the process's own flags or NODE_OPTIONS already give one. The
+ * pool is made once, at start, so it is set where the worker is started.
+ */
+export const poolSizeArgs = (workers: number, env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv, cores: number = availableParallelism()): Array<string> => {
+  const raw = env.API_V8_POOL_SIZE
+  const n = raw === undefined || raw.trim() === "" ? apiPoolSize(workers, cores) : Number(raw)
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new Error(`API_V8_POOL_SIZE must be a whole number of threads from 0 to 64, got "${raw}"`)
+  const given = [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => /^--v8[-_]pool[-_]size/.test(a))
+  return n === 0 || given ? [] : [`--v8-pool-size=${n}`]
+}
