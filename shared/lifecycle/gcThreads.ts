@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os"
  * bring eight collector threads; a full collection's concurrent marking in one worker then takes
  * both cores for a few hundred ms, and Postgres, Redis and the other worker wait behind it.
  * Measured with bench:routing (stop 69, runs alternating): with the pool at cores ÷ workers,
- * refetch p99 40.2–64.4 ms in six runs (four under 50 ms) against 57.5–135.5 in six with Node's
+ * refetch p99 40.2–64.4 ms in seven runs (four under 50 ms) against 57.5–135.5 in six with Node's
  * pool (none), and the refetch phase's first second held 0–7 refetches over 50 ms against up
  * to 55 (docs/BENCHMARKS.md).
  */
