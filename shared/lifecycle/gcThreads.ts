@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os"
+import { flagGiven, wholeNumberSetting } from "./v8Settings.js"
 
 /**
  * The API workers' V8 thread pool (`--v8-pool-size`: the threads that mark, scavenge and sweep
@@ -19,9 +20,6 @@ export const apiPoolSize = (workers: number, cores: number = availableParallelis
  * pool is made once, at start, so it is set where the worker is started.
  */
 export const poolSizeArgs = (workers: number, env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv, cores: number = availableParallelism()): Array<string> => {
-  const raw = env.API_V8_POOL_SIZE
-  const n = raw === undefined || raw.trim() === "" ? apiPoolSize(workers, cores) : Number(raw)
-  if (!Number.isInteger(n) || n < 0 || n > 64) throw new Error(`API_V8_POOL_SIZE must be a whole number of threads from 0 to 64, got "${raw}"`)
-  const given = [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => /^--v8[-_]pool[-_]size/.test(a))
-  return n === 0 || given ? [] : [`--v8-pool-size=${n}`]
+  const n = wholeNumberSetting(env, "API_V8_POOL_SIZE", apiPoolSize(workers, cores), 64, "threads")
+  return n === 0 || flagGiven(/^--v8[-_]pool[-_]size/, env, execArgv) ? [] : [`--v8-pool-size=${n}`]
 }

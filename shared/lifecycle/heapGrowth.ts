@@ -1,4 +1,5 @@
 import { setFlagsFromString } from "node:v8"
+import { flagGiven, wholeNumberSetting } from "./v8Settings.js"
 
 /** What HEAP_GROWING_PERCENT defaults to: see `limitHeapGrowth`. */
 export const DEFAULT_HEAP_GROWING_PERCENT = 30
@@ -19,9 +20,7 @@ export const API_HEAP_GROWING_PERCENT = 0
  * choice; unset, the role's default applies. Returns the percent applied, or null when left alone.
  */
 export const limitHeapGrowth = (env: NodeJS.ProcessEnv = process.env, roleDefault = DEFAULT_HEAP_GROWING_PERCENT): number | null => {
-  const raw = env.HEAP_GROWING_PERCENT
-  const n = raw === undefined || raw.trim() === "" ? roleDefault : Number(raw)
-  if (!Number.isInteger(n) || n < 0 || n > 1000) throw new Error(`HEAP_GROWING_PERCENT must be a whole number from 0 to 1000, got "${raw}"`)
+  const n = wholeNumberSetting(env, "HEAP_GROWING_PERCENT", roleDefault, 1000)
   if (n === 0) return null
   setFlagsFromString(`--heap-growing-percent=${n}`)
   return n
@@ -44,9 +43,7 @@ export const API_SEMI_SPACE_MB = 32
  * its heap once, at start, so it is set where the worker is started.
  */
 export const semiSpaceArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv, roleDefault = API_SEMI_SPACE_MB): Array<string> => {
-  const raw = env.API_SEMI_SPACE_MB
-  const n = raw === undefined || raw.trim() === "" ? roleDefault : Number(raw)
-  if (!Number.isInteger(n) || n < 0 || n > 1024) throw new Error(`API_SEMI_SPACE_MB must be a whole number of MB from 0 to 1024, got "${raw}"`)
+  const n = wholeNumberSetting(env, "API_SEMI_SPACE_MB", roleDefault, 1024, "MB")
   return n === 0 || flagGiven(/^--max[-_]semi[-_]space[-_]size/, env, execArgv) ? [] : [`--max-semi-space-size=${n}`]
 }
 
@@ -65,7 +62,3 @@ export const pretenuringArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: 
   if (raw !== "" && raw !== "on" && raw !== "off") throw new Error(`API_PRETENURING must be "on" or "off", got "${env.API_PRETENURING}"`)
   return raw === "on" || flagGiven(/^--(no[-_])?allocation[-_]site[-_]pretenuring/, env, execArgv) ? [] : ["--no-allocation-site-pretenuring"]
 }
-
-/** Whether a V8 flag is already among the process's own flags or NODE_OPTIONS (then it is left as given). */
-const flagGiven = (flag: RegExp, env: NodeJS.ProcessEnv, execArgv: ReadonlyArray<string>) =>
-  [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => flag.test(a))

@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
-import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
+import { apiPoolSize } from "../../shared/lifecycle/gcThreads.js"
 import { makeTestEnv } from "../support/harness.js"
 import { freePort } from "../support/processes.js"
 
@@ -78,12 +78,11 @@ describe("API workers", () => {
   })
 
   it("starts each worker with the API's V8 flags: its young generation, no pretenuring, a thread pool of its share of the cores", () => {
-    const cores = availableParallelism()
     for (const w of workers()) {
       const args = readFileSync(`/proc/${w.pid}/cmdline`, "utf8").split("\0")
       expect(args).toContain("--max-semi-space-size=32")
       expect(args).toContain("--no-allocation-site-pretenuring")
-      expect(args).toContain(`--v8-pool-size=${Math.max(1, Math.floor(cores / WORKERS))}`)
+      expect(args).toContain(`--v8-pool-size=${apiPoolSize(WORKERS)}`)
     }
   })
 
