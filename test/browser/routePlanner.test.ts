@@ -86,6 +86,14 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     await expect.poll(() => s.page.getByTestId("tolls").innerText(), { timeout: 60_000 }).toContain("Chesapeake Bay Bridge-Tunnel")
     expect(await s.page.getByTestId("tolls").innerText()).toMatch(/5 axles: 39\.00 USD \(rate of 2014-01-01, since raised\)/)
     const tolled = await screenshots(s.page, "route-tolls")
+    // planned on a wide window, read on a phone: the map fits the route again, both ends in view
+    const size = s.page.viewportSize()!
+    await s.page.setViewportSize({ width: 390, height: 844 })
+    await expect.poll(() => s.page.evaluate(() => {
+      const view = (window as any).__roadDataMap.getBounds()
+      return [[-76.2859, 36.8508], [-76.016, 37.2707]].every((p) => view.contains(p))
+    }), { timeout: 5_000 }).toBe(true)
+    await s.page.setViewportSize(size)
     expect([...overflow, ...tolled, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container", ".maplibregl-marker"])]).toEqual([])
   }, 180_000)
 })

@@ -39,6 +39,8 @@ const PlaceField = ({ end, label, text, setText, places, picking, pick }: {
 /** the cycles a ruleset offers, its default first */
 const cyclesOf = (ruleset: string): ReadonlyArray<string> => (HOS_RULESETS as ReadonlyArray<string>).includes(ruleset) ? HOS_CYCLES[ruleset as HosRulesetName] : []
 const CYCLE_NAMES: Record<string, string> = { "70_8": "70 h, 8 d", "60_7": "60 h, 7 d", cycle_1: "Cycle 1", cycle_2: "Cycle 2" }
+// room for the zoom buttons (top right) and the credits line (bottom) around a fitted route
+const FIT = { padding: { top: 40, right: 56, bottom: 64, left: 40 }, duration: 0 }
 const hoursToS = (h: string) => (h.trim() === "" ? undefined : Math.round(Number(h) * 3600))
 
 /**
@@ -72,10 +74,20 @@ export const RoutePage = () => {
   const chosenRef = useRef(0)
   chosenRef.current = chosen
   const lib = useRef<MapLibre | null>(null)
+  // the planned routes' box while the view is still the one fitted to it (the person has not moved the map)
+  const fitted = useRef<[[number, number], [number, number]] | null>(null)
 
   const { host, map, failed } = useBaseMap(customerId !== 0, (m, maplibre) => {
     lib.current = maplibre
     addRouteLayers(m)
+    // a resize keeps the centre and zoom, which on a phone turned or a window narrowed leaves the
+    // route's ends out of view: fit again unless the person has moved the map since
+    m.on("resize", () => {
+      if (fitted.current) m.fitBounds(fitted.current, FIT)
+    })
+    m.on("movestart", (e) => {
+      if ((e as { originalEvent?: unknown }).originalEvent) fitted.current = null
+    })
     m.on("click", (e) => {
       const end = pickingRef.current
       if (end) {
@@ -164,7 +176,8 @@ export const RoutePage = () => {
       if (map && a.routes[0]) {
         const xs = a.routes.flatMap((r) => r.geometry.coordinates.map((c) => c[0]))
         const ys = a.routes.flatMap((r) => r.geometry.coordinates.map((c) => c[1]))
-        map.fitBounds([[Math.min(...xs), Math.min(...ys)], [Math.max(...xs), Math.max(...ys)]], { padding: 40, duration: 0 })
+        fitted.current = [[Math.min(...xs), Math.min(...ys)], [Math.max(...xs), Math.max(...ys)]]
+        map.fitBounds(fitted.current, FIT)
       }
     } catch (err) {
       setAnswer(null)
