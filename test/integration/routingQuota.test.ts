@@ -46,6 +46,11 @@ describe("routing quota", () => {
     // refetching the saved route is free, and shows what is left
     const refetch = await call(`/routing/route/saved/${one.body.route_id}`)
     expect(left(refetch)).toBe(4)
+    expect(left(await call(`/routing/route/saved/${one.body.route_id}/mileage.csv`))).toBe(4)
+    // the quota is read beside the route: a route that is not there answers 404 without it
+    const missing = await call("/routing/route/saved/rte_not_there")
+    expect(missing.status).toBe(404)
+    expect(missing.headers.get("x-routing-quota-remaining")).toBeNull()
     // a route that cannot be made gives its call back
     const nowhere = await call("/routing/route", json({ origin: W, destination: { lat: 10, lng: 10 }, truck }))
     expect(nowhere.status).toBe(422)
