@@ -47,7 +47,7 @@ describe("routing quota", () => {
     const refetch = await call(`/routing/route/saved/${one.body.route_id}`)
     expect(left(refetch)).toBe(4)
     expect(left(await call(`/routing/route/saved/${one.body.route_id}/mileage.csv`))).toBe(4)
-    // the quota is read beside the route: a route that is not there answers 404 without it
+    // a route that is not there answers 404, without the quota
     const missing = await call("/routing/route/saved/rte_not_there")
     expect(missing.status).toBe(404)
     expect(missing.headers.get("x-routing-quota-remaining")).toBeNull()

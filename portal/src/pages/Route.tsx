@@ -41,6 +41,19 @@ const cyclesOf = (ruleset: string): ReadonlyArray<string> => (HOS_RULESETS as Re
 const CYCLE_NAMES: Record<string, string> = { "70_8": "70 h, 8 d", "60_7": "60 h, 7 d", cycle_1: "Cycle 1", cycle_2: "Cycle 2" }
 // room for the zoom buttons (top right) and the credits line (bottom) around a fitted route
 const FIT = { padding: { top: 40, right: 56, bottom: 64, left: 40 }, duration: 0 }
+/** the routes' bounding box; a loop, since spreading a long route's positions into Math.min can exceed the argument limit */
+const boxOf = (routes: RouteAnswer["routes"]): [[number, number], [number, number]] => {
+  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity]
+  for (const r of routes) {
+    for (const [x, y] of r.geometry.coordinates) {
+      if (x < w) w = x
+      if (x > e) e = x
+      if (y < s) s = y
+      if (y > n) n = y
+    }
+  }
+  return [[w, s], [e, n]]
+}
 const hoursToS = (h: string) => (h.trim() === "" ? undefined : Math.round(Number(h) * 3600))
 
 /**
@@ -174,9 +187,7 @@ export const RoutePage = () => {
       setAnswer(a)
       setChosen(0)
       if (map && a.routes[0]) {
-        const xs = a.routes.flatMap((r) => r.geometry.coordinates.map((c) => c[0]))
-        const ys = a.routes.flatMap((r) => r.geometry.coordinates.map((c) => c[1]))
-        fitted.current = [[Math.min(...xs), Math.min(...ys)], [Math.max(...xs), Math.max(...ys)]]
+        fitted.current = boxOf(a.routes)
         map.fitBounds(fitted.current, FIT)
       }
     } catch (err) {
