@@ -72,7 +72,8 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: Ap
       if (exit.value instanceof Prepared) return writePrepared(ctx as Koa.Context, exit.value.answer, cacheControlOf(r))
       const reply = exit.value instanceof Reply ? exit.value : new Reply(status, exit.value)
       const type = reply.contentType ?? r.responses[reply.status]?.contentType
-      // every JSON GET answer gets a validator, shared or not
+      // every JSON GET answer gets a validator, shared or not; a body already serialized (the
+      // saved-route refetch, different at every instant) is written as it is, without one
       if (r.method === "get" && reply.status === 200 && isJsonBody(reply.body) && isJsonType(type)) {
         return writePrepared(ctx as Koa.Context, prepareJson(200, reply.body, type ?? "application/json"), cacheControlOf(r))
       }

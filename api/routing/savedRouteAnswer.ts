@@ -61,6 +61,7 @@ export const savedRouteAnswer = Effect.fnUntraced(function* (row: RefetchRow, no
     }
   }).replace(new RegExp(`\\["@@${nonce}:(w|f):(\\d+)@@"\\]|"@@${nonce}:g:(\\d+)@@"`, "g"), (_m, kind: string | undefined, i: string | undefined, g: string | undefined) =>
     g !== undefined ? geometry(Number(g)) : `[${(kind === "w" ? rendered[Number(i)].warnings : rendered[Number(i)].features).join(",")}]`)
+  // text, not an object: mountRoutes gives it no ETag (no two refetches are equal; docs/DECISIONS.md)
   return new Reply(200, body, "application/json")
 })
 
