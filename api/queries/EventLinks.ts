@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 
 /** Another source's report of the same real-world event (issue 13), as an event shows it. */
 export interface RelatedEvent {
@@ -9,20 +9,14 @@ export interface RelatedEvent {
   readonly confidence: number
 }
 
-/** Each event's links, strongest first; an event with none maps to an empty list. */
-export const relatedOf = (ids: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const out = new Map<string, Array<RelatedEvent>>(ids.map((id) => [id, []]))
-    if (ids.length === 0) return out
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<RelatedEvent & { event_id: string }>`
-      SELECT l.event_id, l.related_id AS id, e.source, l.reason, l.confidence
-      FROM event_links l JOIN events e ON e.id = l.related_id
-      WHERE l.event_id = ANY(${ids})
-      ORDER BY l.event_id, l.confidence DESC, l.related_id`
-    for (const { event_id, ...r } of rows) out.get(event_id)?.push({ ...r, confidence: Math.round(r.confidence * 100) / 100 })
-    return out
-  })
+/** The `related` column the event statements read (EventsQuery's `relatedColumn`): NULL when none. */
+const RelatedColumn = Schema.NullOr(Schema.Array(Schema.Struct({ id: Schema.String, source: Schema.String, reason: Schema.String, confidence: Schema.Number })))
+const decodeRelated = Schema.decodeUnknown(RelatedColumn)
+
+/** An event's links as shown, strongest first (the column's order), confidence to two places. */
+const shownRelated = (raw: unknown) =>
+  Effect.map(decodeRelated(raw), (links): ReadonlyArray<RelatedEvent> =>
+    (links ?? []).map((l) => ({ id: l.id, source: l.source, reason: l.reason, confidence: Math.round(l.confidence * 100) / 100 })))
 
 /** The members of linked groups, by group (its representative's id): who else reported each. */
 export const groupMembers = (groups: ReadonlyArray<string>) =>
@@ -39,21 +33,35 @@ export const groupMembers = (groups: ReadonlyArray<string>) =>
   })
 
 /**
- * Event rows as the API shows them: `related[]` on every one and, when the list was deduplicated,
- * `also_reported_by[]` (the other members of its group). The bookkeeping column goes.
+ * An event row as the API shows it, in one copy made key by key (an object rest and a spread made
+ * two): without the bookkeeping `represented_by`, without `lanes_affected` when the source did not
+ * say (SPEC §2.1: a string, omitted rather than null), and with `related[]` last.
+ */
+const shownRow = <R extends Record<string, unknown>>(row: R, related: ReadonlyArray<RelatedEvent>, alsoReportedBy: ReadonlyArray<{ id: string; source: string }> | undefined): R => {
+  const out: Record<string, unknown> = {}
+  for (const k in row) {
+    if (k === "represented_by" || k === "related" || (k === "lanes_affected" && row[k] === null)) continue
+    out[k] = row[k]
+  }
+  out.related = related
+  if (alsoReportedBy) out.also_reported_by = alsoReportedBy
+  // the row type is kept (its seq still pages the list); the added keys ride along
+  return out as R
+}
+
+/**
+ * Event rows, read with their `related` column, as the API shows them: `related[]` on every one
+ * and, when the list was deduplicated, `also_reported_by[]` (the other members of its group).
  */
 export const withLinks = <R extends Record<string, unknown>>(rows: ReadonlyArray<R>, dedupe: boolean) =>
   Effect.gen(function* () {
-    const related = yield* relatedOf(rows.map((r) => String(r.id)))
     const groupOf = (r: R) => String(r.represented_by ?? r.id)
-    const members = dedupe ? yield* groupMembers([...new Set(rows.filter((r) => r.represented_by != null || (related.get(String(r.id))?.length ?? 0) > 0).map(groupOf))]) : new Map()
-    // the row type is kept (its seq still pages the list); the added keys ride along
-    return rows.map((r) => {
-      const { represented_by: _r, ...rest } = r
-      return {
-        ...rest,
-        related: related.get(String(r.id)) ?? [],
-        ...(dedupe ? { also_reported_by: (members.get(groupOf(r)) ?? []).filter((m: { id: string }) => m.id !== r.id) } : {})
-      } as unknown as R
-    })
+    const members = dedupe ? yield* groupMembers([...new Set(rows.filter((r) => r.represented_by != null || r.related != null).map(groupOf))]) : new Map<string, Array<{ id: string; source: string }>>()
+    const out: Array<R> = []
+    for (const r of rows) {
+      // most events have no links: no decoding, no effect step for those
+      const related = r.related === null || r.related === undefined ? [] : yield* shownRelated(r.related)
+      out.push(shownRow(r, related, dedupe ? (members.get(groupOf(r)) ?? []).filter((m) => m.id !== r.id) : undefined))
+    }
+    return out
   })

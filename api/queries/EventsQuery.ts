@@ -2,7 +2,6 @@ import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
-import { without } from "../../shared/domain/without.js"
 import { coverBbox, coverCircle } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../http/QueryParams.js"
 
@@ -43,6 +42,21 @@ const FULL_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause
   affected_roads, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
   source_created_at, source_updated_at, latitude, longitude, road_class, metadata, last_updated, created_at,
   archived_at, archive_reason, represented_by`
+
+/**
+ * An event's links to other sources' reports of it (issue 13) as one JSON column, strongest first,
+ * NULL when it has none: read in the statement that reads the rows, not in one of its own (each
+ * statement costs the API about half a millisecond of CPU: bench:load, stop 73). `EventLinks`
+ * decodes it. Given the column that holds the event's id; made once per use, as constants.
+ */
+const relatedColumn = (idColumn: "p.id" | "events.id") => `(
+  SELECT json_agg(json_build_object('id', l.related_id, 'source', r.source, 'reason', l.reason, 'confidence', l.confidence)
+                  ORDER BY l.confidence DESC, l.related_id)
+  FROM event_links l JOIN events r ON r.id = l.related_id WHERE l.event_id = ${idColumn}) AS related`
+/** the links of a list's page rows (`p`, the page inside its statement) */
+const RELATED_OF_PAGE = relatedColumn("p.id")
+/** the links of rows read straight from `events` */
+const RELATED_OF_ROW = relatedColumn("events.id")
 
 /** Beyond this many cells the H3 prefilter costs more than it saves; the lat/lng box does it alone. */
 const MAX_PREFILTER_CELLS = 1000
@@ -96,12 +110,6 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   return w
 }
 
-/** `lanes_affected` is a string in SPEC §2.1: when the source does not say, the key is omitted, never null. */
-const withoutNullLanes = <R extends Record<string, unknown>>(row: R): R => {
-  if (row.lanes_affected !== null) return row
-  return without(row, "lanes_affected") as unknown as R
-}
-
 /** Sub-types the store holds, lower case: what an unknown `sub_type` is checked against. */
 export const knownSubTypes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ v: string }>`SELECT DISTINCT lower(sub_type) AS v FROM events WHERE sub_type IS NOT NULL LIMIT 5000`
@@ -115,30 +123,41 @@ export interface EventListResult {
   readonly hasMore: boolean
 }
 
-/** One page in `seq` order (insertion order: stable while rows are added), plus the exact total. */
+/**
+ * One page in `seq` order (insertion order: stable while rows are added), plus the exact total,
+ * in one statement: the count on the left of a lateral join, so a page past the end still answers
+ * it (one row of NULL columns), and each scan keeps the plan it had as a statement of its own (the
+ * page's may stop at its LIMIT along the `seq` index; the count may stay in an index). One
+ * statement, not two side by side: a list holds one pooled connection, not two, and pays one
+ * round trip and one statement's overhead in the API and in Postgres.
+ */
 export const listEvents = (f: EventFilters, page: Page) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const where = and(sql, whereClauses(sql, f, yield* nowMillis))
     const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
-    const [rows, [{ total }]] = yield* Effect.all([
-      sql<Record<string, unknown> & { seq: number }>`
+    const found = yield* sql<Record<string, unknown> & { seq: number; _total: number }>`
+      SELECT p.*, c._total, ${sql.literal(RELATED_OF_PAGE)} FROM (SELECT count(*)::int AS _total FROM events WHERE ${where}) c
+      LEFT JOIN LATERAL (
         SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE ${where} ${keyset}
-        ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
-      sql<{ total: number }>`SELECT count(*)::int AS total FROM events WHERE ${where}`
-    ], { concurrency: 2 })
-    return { rows: rows.slice(0, page.limit).map(withoutNullLanes), total, hasMore: rows.length > page.limit } satisfies EventListResult
+        ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}) p ON TRUE
+      ORDER BY p.seq`
+    const total = found[0]._total
+    // past the end: the count's one row, with no event in it
+    const rows = found[0].id === null ? [] : found
+    // `_total` rides on the rows to the envelope, which drops it with `seq` (one copy of each row, not two)
+    return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit } satisfies EventListResult
   })
 
 export const eventsByIds = (ids: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<Record<string, unknown> & { seq: number }>`SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE id = ANY(${ids}) ORDER BY seq`
-  ).pipe(Effect.map((rows) => rows.map(withoutNullLanes)))
+    sql<Record<string, unknown> & { seq: number }>`SELECT ${sql.literal(LIST_COLUMNS)}, ${sql.literal(RELATED_OF_ROW)} FROM events WHERE id = ANY(${ids}) ORDER BY seq`
+  )
 
 export const getEvent = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<Record<string, unknown>>`SELECT ${sql.literal(FULL_COLUMNS)} FROM events WHERE id = ${id}`
-  ).pipe(Effect.map((rows) => (rows[0] ? withoutNullLanes(rows[0]) : null)))
+    sql<Record<string, unknown>>`SELECT ${sql.literal(FULL_COLUMNS)}, ${sql.literal(RELATED_OF_ROW)} FROM events WHERE id = ${id}`
+  ).pipe(Effect.map((rows) => rows[0] ?? null))
 
 export const eventHistory = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -1,4 +1,5 @@
-import { Layer, ManagedRuntime } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../api/server.js"
 import { createKey } from "../../infra/admin/keys.js"
@@ -94,6 +95,33 @@ describe("GET /events filters", () => {
   })
 })
 
+describe("GET /events links", () => {
+  // the links come in the rows' own statement (one JSON column): strongest first, two places, on
+  // lists, ids and the detail; distinct query strings, so no answer shared before the links is met
+  it("shows each event's related reports, strongest first, wherever an event is shown", async () => {
+    const sql = (f: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f) as Effect.Effect<unknown>)
+    const idOf = async (sourceId: string) => ((await sql((q) => q`SELECT id FROM events WHERE source_id = ${sourceId}`)) as Array<{ id: string }>)[0].id
+    const [near, far, wz] = [await idOf("near"), await idOf("far"), await idOf("wz")]
+    await sql((q) => q`INSERT INTO event_links (event_id, related_id, reason, confidence, linked_at) VALUES
+      (${near}, ${wz}, 'same road', 0.5, now()), (${near}, ${far}, 'nearby', 0.876, now())`)
+    try {
+      const expected = [{ id: far, source: "api-src", reason: "nearby", confidence: 0.88 }, { id: wz, source: "api-src", reason: "same road", confidence: 0.5 }]
+      const list = (await pro()("/events?type=construction,closure&limit=11")).body
+      expect(list.data.find((e: { id: string }) => e.id === near).related).toEqual(expected)
+      expect(list.data.find((e: { id: string }) => e.id === wz).related).toEqual([])
+      expect((await pro()(`/events?ids=${near},${far}`)).body.data.find((e: { id: string }) => e.id === near).related).toEqual(expected)
+      const detail = (await pro()(`/events/${near}?links=1`)).body
+      expect(detail.related).toEqual(expected)
+      for (const e of [...list.data, detail]) {
+        expect(e).not.toHaveProperty("represented_by")
+        expect(Object.keys(e).at(-1)).toBe("related")
+      }
+    } finally {
+      await sql((q) => q`DELETE FROM event_links WHERE event_id = ${near}`)
+    }
+  })
+})
+
 describe("GET /events paging", () => {
   it("pages by offset with an exact has_more and total", async () => {
     const a = await pro()("/events?jurisdiction=NY&limit=20")
@@ -103,6 +131,17 @@ describe("GET /events paging", () => {
     expect(b.body.data).toHaveLength(14)
     const exact = await pro()("/events?jurisdiction=NY&limit=14&offset=20")
     expect(exact.body.has_more).toBe(false)
+    // the rows and the count are one statement: its bookkeeping columns never reach a row
+    for (const e of [...a.body.data, ...b.body.data]) expect(Object.keys(e)).not.toEqual(expect.arrayContaining(["_total"]))
+    for (const e of [...a.body.data, ...b.body.data]) expect(e).not.toHaveProperty("seq")
+  })
+
+  it("answers a page past the end with no rows and the exact total", async () => {
+    const past = await pro()("/events?jurisdiction=NY&limit=20&offset=40")
+    expect(past.status).toBe(200)
+    expect(past.body).toMatchObject({ data: [], total: 34, offset: 40, has_more: false })
+    const none = await pro()("/events?jurisdiction=NY&severity=minor&road=no-such-road&limit=5")
+    expect(none.body).toMatchObject({ data: [], total: 0, has_more: false })
   })
 
   it("pages by cursor through the same rows in the same order as offset paging", async () => {
