@@ -193,6 +193,23 @@ const main = async () => {
       }
     })()
 
+    // The materializer's backlog every 250 ms, by phase. The ingest lag printed at the end is each
+    // event's last update, and those fall in the last 20 s of the ingest: the floors' phases. This
+    // says how far behind the ingest ran while the API itself was measured.
+    const materializerBehind = async () => {
+      const groups = await rt.runPromise(Effect.provide(Effect.flatMap(RedisStreams, (s) => s.groups), RedisStreams.layer))
+      return groups.filter((g) => g.group === "materialize").reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0)
+    }
+    let phase = "polling"
+    const backlog = new Map<string, Array<number>>()
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        const behind = await materializerBehind().catch(() => undefined)
+        if (behind !== undefined && phase !== "waiting") backlog.set(phase, [...(backlog.get(phase) ?? []), behind])
+        await sleep(250)
+      }
+    })()
     // 1 + 2: the polling mix, with probes timed through the cache
     const probes: Array<{ id: string; seenAt: number }> = []
     let probing = true
@@ -227,17 +244,21 @@ const main = async () => {
     // neither side is charged for the backlog the phase before it left (the polling phase leaves
     // up to a second or two of changes)
     const caughtUp = async () => {
+      const was = phase
+      phase = "waiting"
       const started = performance.now()
       for (;;) {
-        const groups = await rt.runPromise(Effect.provide(Effect.flatMap(RedisStreams, (s) => s.groups), RedisStreams.layer))
-        const behind = groups.filter((g) => g.group === "materialize").reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0)
-        if (behind <= RATE / 10 || performance.now() - started > 30_000) return (performance.now() - started) / 1000
+        if ((await materializerBehind()) <= RATE / 10 || performance.now() - started > 30_000) {
+          phase = was
+          return (performance.now() - started) / 1000
+        }
         await sleep(100)
       }
     }
     const cpu: Record<string, Record<string, number>> = {}
     const waits: Array<number> = [await caughtUp()]
     // 3: the distinct mix, no answer shared
+    phase = "API distinct"
     let meter = cpuMeter()
     const distinct = await cannon({
       url: url.origin, connections: CONNECTIONS, duration: SECONDS,
@@ -246,10 +267,14 @@ const main = async () => {
     cpu.distinct = meter()
     // 4: the SQL floors at the same concurrency, through as many connections as the workers hold
     waits.push(await caughtUp())
+    phase = "distinct floor"
     meter = cpuMeter()
     const distinctFloor = await driveFloor(pool, distinctSets, CONNECTIONS, SECONDS * 1000)
     cpu.distinctFloor = meter()
+    phase = "polling floor"
     const pollingFloor = await driveFloor(pool, pollingSets, CONNECTIONS, Math.min(10, SECONDS) * 1000)
+    sampling = false
+    await sampler
     ingesting = false
     await ingest
     // every update applied: the history holds one row per change offered
@@ -274,7 +299,9 @@ const main = async () => {
     console.log(`CPU ms per request    distinct mix via API: ${perReq(cpu.distinct, distinct.requests.total)}; via SQL floor: ${perReq(cpu.distinctFloor, distinctFloor.requests)}`)
     console.log(`                      (each started with the ingest caught up: waited ${waits.map((w) => `${w.toFixed(1)} s`).join(" and ")})`)
     console.log(`fresh through cache    ${fresh.length} probes: change queryable → seen p50 ${pct(fresh, 50)?.toFixed(0)} ms, p99 ${pct(fresh, 99)?.toFixed(0)} ms, max ${Math.max(...fresh).toFixed(0)} ms`)
-    console.log(`ingest lag             ${fmt(sent)} updates offered at ${fmt(RATE)}/s, each event's last one: p50 ${pct(lagMs, 50).toFixed(0)} ms, p99 ${pct(lagMs, 99).toFixed(0)} ms`)
+    console.log(`ingest lag             ${fmt(sent)} updates offered at ${fmt(RATE)}/s, each event's last one (offered in the last 20 s: the floors' phases): p50 ${pct(lagMs, 50).toFixed(0)} ms, p99 ${pct(lagMs, 99).toFixed(0)} ms`)
+    const behindS = (name: string) => (pct(backlog.get(name) ?? [], 99) ?? 0) / RATE
+    console.log(`materializer behind    p99 by phase, in seconds of changes (every 250 ms): ${[...backlog.keys()].map((k) => `${k} ${behindS(k).toFixed(2)} s`).join(", ")}`)
 
     // the floor of HTTP itself: a bare Node server answering the same bytes, same connections
     const bare = createServer((_req, res) => {
@@ -292,7 +319,9 @@ const main = async () => {
       distinct_rps: Math.round(distinct.requests.average), distinct_p99_ms: distinct.latency.p99,
       distinct_sql_floor_rps: Math.round(distinctFloor.rps), distinct_floor_ratio: Number((distinct.requests.average / distinctFloor.rps).toFixed(2)),
       fresh_p50_ms: Math.round(pct(fresh, 50) ?? -1), fresh_p99_ms: Math.round(pct(fresh, 99) ?? -1), probes: fresh.length,
-      lag_p99_ms: Math.round(pct(lagMs, 99)), errors: errorsOf(polling) + errorsOf(distinct),
+      lag_p99_ms: Math.round(pct(lagMs, 99)),
+      behind_p99_s: { polling: behindS("polling"), distinct: behindS("API distinct"), distinct_floor: behindS("distinct floor"), polling_floor: behindS("polling floor") },
+      errors: errorsOf(polling) + errorsOf(distinct),
       bare_http_rps: Math.round(floor.requests.average)
     }))
   } finally {
