@@ -1,5 +1,6 @@
 import * as turf from "@turf/turf"
-import { cellToBoundary, cellToLatLng, getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { CellFacts, H3_EARTH_KM, km, RAD } from "./cellFacts.js"
 
 /** Resolutions stored per row (columns h3_r3, h3_r5, h3_r7). */
 export const RESOLUTIONS = [7, 5, 3] as const
@@ -68,32 +69,8 @@ export interface CellCover {
   readonly cells: ReadonlyArray<string>
 }
 
-/** What the covers ask of a cell: its neighbours, boundary, center and decimal id. */
-interface CellFacts {
-  readonly ring: ReadonlyArray<string>
-  readonly boundary: ReadonlyArray<LatLng>
-  readonly center: LatLng
-  readonly decimal: string
-  /** how far the cell reaches from its center (reachKm) */
-  readonly reach: number
-}
-
-/** Cells already asked about: covers of nearby questions share most cells, and each h3-js call crosses into wasm. */
-const facts = new Map<string, CellFacts>()
-/** About 150 bytes each: a few tens of MB at most, for every resolution-5 cell of the continent and then some. */
-const MAX_FACTS = 200_000
-
-const factsOf = (cell: string): CellFacts => {
-  let f = facts.get(cell)
-  if (f === undefined) {
-    const boundary = cellToBoundary(cell) as Array<LatLng>
-    const center = cellToLatLng(cell) as LatLng
-    f = { ring: gridDisk(cell, 1), boundary, center, decimal: toDecimal(cell), reach: reachKm(center, boundary) }
-    if (facts.size >= MAX_FACTS) facts.clear()
-    facts.set(cell, f)
-  }
-  return f
-}
+/** What the covers know of cells, per process. */
+const facts = new CellFacts()
 
 /** A cover larger than this is not worth sending as a prefilter (the queries skip it past 1,000); growing stops there. */
 const MAX_COVER_CELLS = 1000
@@ -112,43 +89,24 @@ const hopeless = (areaKm2: number, res: Resolution) => areaKm2 / getHexagonAreaA
  * (gridRing at large k costs milliseconds per ring: a national view took seconds). `mayTouch` may
  * say yes too often (more cells), never too rarely. Null when the cover would exceed MAX_COVER_CELLS.
  */
-const growCover = (res: Resolution, seed: string, mayTouch: (cell: CellFacts) => boolean): CellCover | null => {
-  const cells = [factsOf(seed)]
-  const seen = new Set([seed])
+const growCover = (res: Resolution, seed: string, mayTouch: (slot: number) => boolean): CellCover | null => {
+  facts.startCover()
+  const first = facts.slot(seed)
+  facts.firstSeen(first)
+  const cells = [first]
   for (let i = 0; i < cells.length; i++) {
-    for (const next of cells[i].ring) {
-      if (seen.has(next)) continue
-      seen.add(next)
-      const f = factsOf(next)
-      if (!mayTouch(f)) continue
-      cells.push(f)
+    const ring = facts.ring(cells[i])
+    for (let j = 0; j < ring.length; j++) {
+      const next = ring[j]
+      if (!facts.firstSeen(next) || !mayTouch(next)) continue
+      cells.push(next)
       if (cells.length > MAX_COVER_CELLS) return null
     }
   }
-  return { res, cells: cells.map((c) => c.decimal) }
+  return { res, cells: cells.map((c) => facts.decimal[c]) }
 }
 
 type LatLng = [number, number]
-/** H3's own Earth radius (greatCircleDistance), in JS: the wasm call costs more than the sum. */
-const H3_EARTH_KM = 6371.007180918475
-const RAD = Math.PI / 180
-const km = (a: LatLng, b: LatLng) => {
-  const sLat = Math.sin(((b[0] - a[0]) * RAD) / 2)
-  const sLng = Math.sin(((b[1] - a[1]) * RAD) / 2)
-  const h = sLat * sLat + Math.cos(a[0] * RAD) * Math.cos(b[0] * RAD) * sLng * sLng
-  return 2 * H3_EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)))
-}
-
-/**
- * How far a cell reaches from its center: the farthest boundary vertex. H3 edges are great-circle
- * arcs (straight lines in the gnomonic face projection, with extra vertices where they cross a
- * face), and along a short arc the distance from a point peaks at an end.
- */
-const reachKm = (center: LatLng, boundary: ReadonlyArray<LatLng>) => {
-  let far = 0
-  for (const v of boundary) far = Math.max(far, km(center, v))
-  return far
-}
 
 /** Beyond this a cover is no cheaper than the exact test (and would exceed MAX_COVER_CELLS). */
 const MAX_COVER_RADIUS_KM = 2000
@@ -162,12 +120,8 @@ export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCov
   if (radiusKm > MAX_COVER_RADIUS_KM) return null
   const res = pickResolution(Math.PI * radiusKm * radiusKm)
   if (hopeless(Math.PI * radiusKm * radiusKm, res)) return null
-  const center: LatLng = [lat, lng]
   const reach = radiusKm * 1.001 + 0.01
-  return growCover(res, latLngToCell(lat, lng, res), (cell) => {
-    const d = km(center, cell.center)
-    return d <= reach + cell.reach
-  })
+  return growCover(res, latLngToCell(lat, lng, res), (cell) => km(lat, lng, facts.lat[cell], facts.lng[cell]) <= reach + facts.reach[cell])
 }
 
 /**
@@ -183,21 +137,15 @@ export const coverBbox = (minLng: number, minLat: number, maxLng: number, maxLat
   if (Math.max(Math.abs(minLat), Math.abs(maxLat)) > MAX_COVER_LAT || minLng > maxLng || minLat > maxLat) return null
   // sized by the circle around the box, so a long thin box does not take hundreds of rings
   const center: LatLng = [(minLat + maxLat) / 2, (minLng + maxLng) / 2]
-  const halfDiagKm = Math.max(km(center, [minLat, minLng]), km(center, [maxLat, maxLng]), km(center, [minLat, maxLng]))
+  const halfDiagKm = Math.max(km(center[0], center[1], minLat, minLng), km(center[0], center[1], maxLat, maxLng), km(center[0], center[1], minLat, maxLng))
   const res = pickResolution(Math.PI * halfDiagKm * halfDiagKm)
   const boxKm2 = H3_EARTH_KM * H3_EARTH_KM * (maxLng - minLng) * RAD * Math.abs(Math.sin(maxLat * RAD) - Math.sin(minLat * RAD))
   if (hopeless(boxKm2, res)) return null
   return growCover(res, latLngToCell(center[0], center[1], res), (cell) => {
-    let south = Infinity, north = -Infinity, west = Infinity, east = -Infinity
-    for (const [vLat, vLng] of cell.boundary) {
-      south = Math.min(south, vLat)
-      north = Math.max(north, vLat)
-      west = Math.min(west, vLng)
-      east = Math.max(east, vLng)
-    }
+    const west = facts.west[cell], east = facts.east[cell]
     // a cell across the antimeridian spans every longitude here: kept, never wrongly dropped
     const lngOverlap = east - west > 180 || (east >= minLng && west <= maxLng)
-    return lngOverlap && north + EDGE_BULGE_DEG >= minLat && south - EDGE_BULGE_DEG <= maxLat
+    return lngOverlap && facts.north[cell] + EDGE_BULGE_DEG >= minLat && facts.south[cell] - EDGE_BULGE_DEG <= maxLat
   })
 }
 
