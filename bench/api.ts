@@ -8,7 +8,10 @@
  * new, so no answer is shared; each scenario's questions are replayed once untimed first, so both
  * sides meet their pages equally warm. A third line, the bare handler (bareHandler.ts), is the
  * leanest Node server doing the same statements, and CPU per request by process says where the
- * machine's time went. Ends with one JSON line of figures.
+ * machine's time went. Each scenario runs BENCH_ROUNDS (3) rounds, each of new questions asked of
+ * the API and then of the floor straight after; every round is printed and the median round's
+ * ratio is the figure (a single round lasts about two seconds on this machine, and its ratio moves
+ * by ±0.1 with what else the machine is doing). Ends with one JSON line of figures.
  * Before its timed run each scenario is asked BENCH_WARM (3,000) other questions of its kind,
  * untimed: the API is measured as a server that has run a while, as the floor's client is.
  * BENCH_FEATURES, BENCH_REQUESTS, BENCH_CONCURRENCY and API_WORKERS change the load; BENCH_KEEP=1
@@ -33,6 +36,9 @@ import { seededRandom } from "./random.js"
 const N = Number(process.env.BENCH_FEATURES ?? 1_000_000)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
+/** rounds per scenario, each the API and then its SQL floor on new questions; the median round's ratio is the figure */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 /** untimed questions per scenario before its timed run (new ones, none of the timed): a server that has run a while */
 const WARM = Number(process.env.BENCH_WARM ?? 3000)
 const WORKERS = Number(process.env.API_WORKERS ?? availableParallelism())
@@ -143,7 +149,7 @@ const main = async () => {
     // the floors' statements: each scenario's questions asked once through an API in this process
     const floorSets = new Map<string, Awaited<ReturnType<typeof recordStatementSets>>>()
     // the same questions go to the API later: both sides meet the same rows, equally warm
-    const questions = new Map(scenarios.map((s) => [s.key, Array.from({ length: REQUESTS }, () => s.make().path)]))
+    const questions = new Map(scenarios.map((s) => [s.key, Array.from({ length: REQUESTS * ROUNDS }, () => s.make().path)]))
     for (const s of scenarios) {
       floorSets.set(s.key, await recordStatementSets({ databaseUrl: Redacted.make(dbUrl.toString()), redisUrl: world.redisUrl, redisPrefix: `${prefix}:floor` }, key, questions.get(s.key)!))
       const c = statementCounts(floorSets.get(s.key)!)
@@ -170,7 +176,7 @@ const main = async () => {
       return r
     }
     const pool = new pg.Pool({ connectionString: dbUrl.toString(), max: WORKERS * 10 })
-    console.log(`\n${WORKERS} API workers; ${"scenario".padEnd(32)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"SQL p50/p99 ms".padStart(16)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)} ${"bare req/s".padStart(9)} ${"bare/SQL".padStart(9)}`)
+    console.log(`\n${WORKERS} API workers, ${ROUNDS} rounds of ${REQUESTS} new questions per scenario (* the median round, which the JSON line carries)\n${"scenario".padEnd(40)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"SQL p50/p99 ms".padStart(16)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)} ${"bare req/s".padStart(9)} ${"bare/SQL".padStart(9)}`)
     const figures: Record<string, number> = {}
     const cpuLines: Array<string> = []
     for (const s of scenarios) {
@@ -178,29 +184,54 @@ const main = async () => {
       // that has run a while: compiled by the JIT, its per-process cell facts filled. Each scenario is
       // first asked WARM other questions of its kind, untimed.
       if (WARM > 0) await ask(Array.from({ length: WARM }, () => s.make().path), `${s.name} warm-up`)
-      // both sides meet these questions' pages equally warm (the database is larger than shared_buffers)
-      await replayOnce(pool, floorSets.get(s.key)!, CONCURRENCY)
-      const t0 = performance.now()
-      const readBefore = await blocksRead(pool)
-      let meter = cpuMeter()
-      const a = await ask(questions.get(s.key)!, s.name)
-      const apiCpu = meter()
-      const apiRps = a.requests.total / (a.duration || 1)
-      const readMid = await blocksRead(pool)
-      meter = cpuMeter()
-      const d = await driveFloor(pool, floorSets.get(s.key)!, CONCURRENCY, performance.now() - t0)
-      const floorCpu = meter()
-      const readAfter = await blocksRead(pool)
-      meter = cpuMeter()
-      const bare = await driveBareHandler(pool, world.redisUrl, prefix, floorSets.get(s.key)!, CONCURRENCY, Math.max(3, Math.round((performance.now() - t0) / 2000)))
-      const bareCpu = meter()
-      const perReq = (c: Record<string, number>, n: number) => Object.entries(c).filter(([k]) => k !== "materializer").map(([k, v]) => `${k} ${((v * 1000) / Math.max(1, n)).toFixed(2)}`).join(", ")
-      cpuLines.push(`${s.name.padEnd(32)} via API: ${perReq(apiCpu, a.requests.total)}, blocks read ${((readMid - readBefore) / a.requests.total).toFixed(1)}; via SQL floor: ${perReq(floorCpu, d.requests)}, blocks read ${((readAfter - readMid) / Math.max(1, d.requests)).toFixed(1)}; via bare handler (its server is in the bench process): ${perReq(bareCpu, bare.requests)}`)
-      console.log(`${s.name.padEnd(32)} ${`${a.latency.p50} / ${a.latency.p99}`.padStart(16)} ${fmt(apiRps).padStart(10)} ${`${d.p50.toFixed(1)} / ${d.p99.toFixed(1)}`.padStart(16)} ${fmt(d.rps).padStart(10)} ${(apiRps / d.rps).toFixed(2).padStart(8)} ${fmt(bare.rps).padStart(9)} ${(bare.rps / d.rps).toFixed(2).padStart(9)}`)
-      figures[`${s.key}_p99_ms`] = a.latency.p99
-      figures[`${s.key}_rps`] = Math.round(apiRps)
-      figures[`${s.key}_floor_ratio`] = Number((apiRps / d.rps).toFixed(2))
-      figures[`${s.key}_bare_handler_floor_ratio`] = Number((bare.rps / d.rps).toFixed(2))
+      const rounds: Array<{ api: autocannon.Result; apiRps: number; floor: Awaited<ReturnType<typeof driveFloor>>; bare: Awaited<ReturnType<typeof driveBareHandler>> }> = []
+      const cpu = { api: [] as Array<[Record<string, number>, number]>, floor: [] as Array<[Record<string, number>, number]>, bare: [] as Array<[Record<string, number>, number]> }
+      const blocks = { api: 0, floor: 0, apiN: 0, floorN: 0 }
+      for (let r = 0; r < ROUNDS; r++) {
+        // each round its own new questions, asked of the API and then of the floor straight after:
+        // a round's two sides meet the same hour of this machine, and its pages equally warm
+        const paths = questions.get(s.key)!.slice(r * REQUESTS, (r + 1) * REQUESTS)
+        const sets = floorSets.get(s.key)!.slice(r * REQUESTS, (r + 1) * REQUESTS)
+        await replayOnce(pool, sets, CONCURRENCY)
+        const t0 = performance.now()
+        const readBefore = await blocksRead(pool)
+        let meter = cpuMeter()
+        const a = await ask(paths, s.name)
+        cpu.api.push([meter(), a.requests.total])
+        const readMid = await blocksRead(pool)
+        meter = cpuMeter()
+        const d = await driveFloor(pool, sets, CONCURRENCY, performance.now() - t0)
+        cpu.floor.push([meter(), d.requests])
+        const readAfter = await blocksRead(pool)
+        meter = cpuMeter()
+        const bare = await driveBareHandler(pool, world.redisUrl, prefix, sets, CONCURRENCY, Math.max(3, Math.round((performance.now() - t0) / 2000)))
+        cpu.bare.push([meter(), bare.requests])
+        blocks.api += readMid - readBefore
+        blocks.apiN += a.requests.total
+        blocks.floor += readAfter - readMid
+        blocks.floorN += d.requests
+        rounds.push({ api: a, apiRps: a.requests.total / (a.duration || 1), floor: d, bare })
+      }
+      const perReq = (cs: Array<[Record<string, number>, number]>) => {
+        const n = Math.max(1, cs.reduce((x, [, k]) => x + k, 0))
+        return Object.keys(cs[0][0]).filter((k) => k !== "materializer").map((k) => `${k} ${((cs.reduce((x, [c]) => x + c[k], 0) * 1000) / n).toFixed(2)}`).join(", ")
+      }
+      cpuLines.push(`${s.name.padEnd(32)} via API: ${perReq(cpu.api)}, blocks read ${(blocks.api / blocks.apiN).toFixed(1)}; via SQL floor: ${perReq(cpu.floor)}, blocks read ${(blocks.floor / Math.max(1, blocks.floorN)).toFixed(1)}; via bare handler (its server is in the bench process): ${perReq(cpu.bare)}`)
+      const ratios = rounds.map((x) => x.apiRps / x.floor.rps)
+      const bareRatios = rounds.map((x) => x.bare.rps / x.floor.rps)
+      // the round whose API/SQL ratio is the median stands for the scenario; every round is printed
+      const mid = rounds.map((_, i) => i).sort((i, j) => ratios[i] - ratios[j])[Math.floor(rounds.length / 2)]
+      const m = rounds[mid]
+      for (const [i, x] of rounds.entries()) {
+        const label = rounds.length === 1 ? s.name : `${s.name}, round ${i + 1}${i === mid ? " *" : ""}`
+        console.log(`${label.padEnd(40)} ${`${x.api.latency.p50} / ${x.api.latency.p99}`.padStart(16)} ${fmt(x.apiRps).padStart(10)} ${`${x.floor.p50.toFixed(1)} / ${x.floor.p99.toFixed(1)}`.padStart(16)} ${fmt(x.floor.rps).padStart(10)} ${ratios[i].toFixed(2).padStart(8)} ${fmt(x.bare.rps).padStart(9)} ${bareRatios[i].toFixed(2).padStart(9)}`)
+      }
+      figures[`${s.key}_p99_ms`] = m.api.latency.p99
+      figures[`${s.key}_rps`] = Math.round(m.apiRps)
+      figures[`${s.key}_floor_ratio`] = Number(ratios[mid].toFixed(2))
+      figures[`${s.key}_bare_handler_floor_ratio`] = Number(median(bareRatios).toFixed(2))
+      figures[`${s.key}_floor_ratio_min`] = Number(Math.min(...ratios).toFixed(2))
+      figures[`${s.key}_floor_ratio_max`] = Number(Math.max(...ratios).toFixed(2))
     }
     await pool.end()
     console.log(`\nCPU ms per request by process\n${cpuLines.join("\n")}`)
