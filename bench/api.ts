@@ -38,7 +38,6 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 /** rounds per scenario, each the API and then its SQL floor on new questions; the median round's ratio is the figure */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 /** untimed questions per scenario before its timed run (new ones, none of the timed): a server that has run a while */
 const WARM = Number(process.env.BENCH_WARM ?? 3000)
 const WORKERS = Number(process.env.API_WORKERS ?? availableParallelism())
@@ -129,6 +128,22 @@ const scenarios: ReadonlyArray<Scenario> = [
   }
 ]
 
+/** What one side of a round cost: CPU seconds by role, requests answered, blocks read from outside Postgres's buffers. */
+interface Spent {
+  readonly cpu: Record<string, number>
+  readonly requests: number
+  readonly blocks: number
+}
+
+const totalRequests = (spent: ReadonlyArray<Spent>) => Math.max(1, spent.reduce((n, x) => n + x.requests, 0))
+
+/** CPU ms per request by role over a side's rounds. */
+const perRequest = (spent: ReadonlyArray<Spent>) =>
+  Object.keys(spent[0].cpu).filter((k) => k !== "materializer")
+    .map((k) => `${k} ${((spent.reduce((t, x) => t + x.cpu[k], 0) * 1000) / totalRequests(spent)).toFixed(2)}`).join(", ")
+
+const blocksPerRequest = (spent: ReadonlyArray<Spent>) => (spent.reduce((t, x) => t + x.blocks, 0) / totalRequests(spent)).toFixed(1)
+
 const main = async () => {
   // BENCH_REUSE_DB=<name> measures a database kept by an earlier BENCH_KEEP=1 run, without loading
   const reuse = process.env.BENCH_REUSE_DB
@@ -185,8 +200,8 @@ const main = async () => {
       // first asked WARM other questions of its kind, untimed.
       if (WARM > 0) await ask(Array.from({ length: WARM }, () => s.make().path), `${s.name} warm-up`)
       const rounds: Array<{ api: autocannon.Result; apiRps: number; floor: Awaited<ReturnType<typeof driveFloor>>; bare: Awaited<ReturnType<typeof driveBareHandler>> }> = []
-      const cpu = { api: [] as Array<[Record<string, number>, number]>, floor: [] as Array<[Record<string, number>, number]>, bare: [] as Array<[Record<string, number>, number]> }
-      const blocks = { api: 0, floor: 0, apiN: 0, floorN: 0 }
+      /** each side's rounds: CPU by role, requests answered, blocks read from outside Postgres's buffers */
+      const sides = { api: [] as Array<Spent>, floor: [] as Array<Spent>, bare: [] as Array<Spent> }
       for (let r = 0; r < ROUNDS; r++) {
         // each round its own new questions, asked of the API and then of the floor straight after:
         // a round's two sides meet the same hour of this machine, and its pages equally warm
@@ -197,26 +212,19 @@ const main = async () => {
         const readBefore = await blocksRead(pool)
         let meter = cpuMeter()
         const a = await ask(paths, s.name)
-        cpu.api.push([meter(), a.requests.total])
+        const apiCpu = meter()
         const readMid = await blocksRead(pool)
+        sides.api.push({ cpu: apiCpu, requests: a.requests.total, blocks: readMid - readBefore })
         meter = cpuMeter()
         const d = await driveFloor(pool, sets, CONCURRENCY, performance.now() - t0)
-        cpu.floor.push([meter(), d.requests])
-        const readAfter = await blocksRead(pool)
+        const floorCpu = meter()
+        sides.floor.push({ cpu: floorCpu, requests: d.requests, blocks: (await blocksRead(pool)) - readMid })
         meter = cpuMeter()
         const bare = await driveBareHandler(pool, world.redisUrl, prefix, sets, CONCURRENCY, Math.max(3, Math.round((performance.now() - t0) / 2000)))
-        cpu.bare.push([meter(), bare.requests])
-        blocks.api += readMid - readBefore
-        blocks.apiN += a.requests.total
-        blocks.floor += readAfter - readMid
-        blocks.floorN += d.requests
+        sides.bare.push({ cpu: meter(), requests: bare.requests, blocks: 0 })
         rounds.push({ api: a, apiRps: a.requests.total / (a.duration || 1), floor: d, bare })
       }
-      const perReq = (cs: Array<[Record<string, number>, number]>) => {
-        const n = Math.max(1, cs.reduce((x, [, k]) => x + k, 0))
-        return Object.keys(cs[0][0]).filter((k) => k !== "materializer").map((k) => `${k} ${((cs.reduce((x, [c]) => x + c[k], 0) * 1000) / n).toFixed(2)}`).join(", ")
-      }
-      cpuLines.push(`${s.name.padEnd(32)} via API: ${perReq(cpu.api)}, blocks read ${(blocks.api / blocks.apiN).toFixed(1)}; via SQL floor: ${perReq(cpu.floor)}, blocks read ${(blocks.floor / Math.max(1, blocks.floorN)).toFixed(1)}; via bare handler (its server is in the bench process): ${perReq(cpu.bare)}`)
+      cpuLines.push(`${s.name.padEnd(32)} via API: ${perRequest(sides.api)}, blocks read ${blocksPerRequest(sides.api)}; via SQL floor: ${perRequest(sides.floor)}, blocks read ${blocksPerRequest(sides.floor)}; via bare handler (its server is in the bench process): ${perRequest(sides.bare)}`)
       const ratios = rounds.map((x) => x.apiRps / x.floor.rps)
       const bareRatios = rounds.map((x) => x.bare.rps / x.floor.rps)
       // the round whose API/SQL ratio is the median stands for the scenario; every round is printed
@@ -229,7 +237,7 @@ const main = async () => {
       figures[`${s.key}_p99_ms`] = m.api.latency.p99
       figures[`${s.key}_rps`] = Math.round(m.apiRps)
       figures[`${s.key}_floor_ratio`] = Number(ratios[mid].toFixed(2))
-      figures[`${s.key}_bare_handler_floor_ratio`] = Number(median(bareRatios).toFixed(2))
+      figures[`${s.key}_bare_handler_floor_ratio`] = Number(pct(bareRatios, 50).toFixed(2))
       figures[`${s.key}_floor_ratio_min`] = Number(Math.min(...ratios).toFixed(2))
       figures[`${s.key}_floor_ratio_max`] = Number(Math.max(...ratios).toFixed(2))
     }
