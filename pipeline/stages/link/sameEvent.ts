@@ -79,12 +79,22 @@ const shapeOf = (e: LinkSubject): Shape => {
   return s
 }
 
+/** Vertices closer than this in both coordinates (about 0.1 mm) are one vertex. */
+const SAME_VERTEX_DEG = 1e-9
+
 /** The geometry as lines (rings are lines) and lone points; a missing or unusable geometry is the event's point. */
 const readShape = (e: LinkSubject): Shape => {
   const lines: Array<Array<Position>> = []
   const points: Array<Position> = []
   const addLine = (cs: ReadonlyArray<unknown>) => {
-    const ps = cs.filter(isPosition)
+    // a vertex within a fraction of a millimetre of the one before adds nothing, and turf's
+    // point-to-line distance answers 0 for a segment that short (7e-15° long, 5.6 km away)
+    const ps: Array<Position> = []
+    for (const c of cs) {
+      if (!isPosition(c)) continue
+      const last = ps[ps.length - 1]
+      if (last === undefined || Math.abs(c[0] - last[0]) > SAME_VERTEX_DEG || Math.abs(c[1] - last[1]) > SAME_VERTEX_DEG) ps.push(c)
+    }
     if (ps.length >= 2) lines.push(ps)
     else points.push(...ps)
   }

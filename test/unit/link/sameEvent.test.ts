@@ -76,6 +76,13 @@ describe("gapLowerBound", () => {
     start_time: null, end_time: null, latitude: lat, longitude: lng,
     geometry: line ? { type: "LineString", coordinates: [[lng, lat], [lng + dx, lat + dy]] } : null
   })
+  it("measures a line whose two vertices all but coincide as the point it is (turf answers 0 for it)", () => {
+    // found by the property below (seed -1988952855): a point 5.6 km north of a 7e-15° segment
+    const a = shape(-52.39459843674578, 0, 0, 0, false)
+    const b = shape(-52.39459843674578, -0.04999999999949104, 3.552713678800502e-15, 0, true)
+    expect(gapMeters(a, b)).toBeCloseTo(5559.75, 1)
+    expect(gapLowerBound(a, b)).toBeLessThanOrEqual(gapMeters(a, b))
+  })
   it("never exceeds the exact gap, so the box test rejects only pairs the exact test would", () => {
     fc.assert(
       fc.property(
