@@ -11,7 +11,9 @@
  * machine's time went. Each scenario runs BENCH_ROUNDS (3) rounds, each of new questions asked of
  * the API and then of the floor straight after; every round is printed and the median round's
  * ratio is the figure (a single round lasts about two seconds on this machine, and its ratio moves
- * by ±0.1 with what else the machine is doing). Ends with one JSON line of figures.
+ * by ±0.1 with what else the machine is doing). Then the request path alone (a keyed answer from
+ * memory) says how much of the API's CPU an answer is its request path and how much its handler.
+ * Ends with one JSON line of figures.
  * Before its timed run each scenario is asked BENCH_WARM (3,000) other questions of its kind,
  * untimed: the API is measured as a server that has run a while, as the floor's client is.
  * BENCH_FEATURES, BENCH_REQUESTS, BENCH_CONCURRENCY and API_WORKERS change the load; BENCH_KEEP=1
@@ -142,6 +144,9 @@ const perRequest = (spent: ReadonlyArray<Spent>) =>
   Object.keys(spent[0].cpu).filter((k) => k !== "materializer")
     .map((k) => `${k} ${((spent.reduce((t, x) => t + x.cpu[k], 0) * 1000) / totalRequests(spent)).toFixed(2)}`).join(", ")
 
+/** The API workers' CPU ms per answer over a side's rounds. */
+const apiCpuMs = (spent: ReadonlyArray<Spent>) => (spent.reduce((t, x) => t + x.cpu.api, 0) * 1000) / totalRequests(spent)
+
 const blocksPerRequest = (spent: ReadonlyArray<Spent>) => (spent.reduce((t, x) => t + x.blocks, 0) / totalRequests(spent)).toFixed(1)
 
 const main = async () => {
@@ -240,9 +245,20 @@ const main = async () => {
       figures[`${s.key}_bare_handler_floor_ratio`] = Number(pct(bareRatios, 50).toFixed(2))
       figures[`${s.key}_floor_ratio_min`] = Number(Math.min(...ratios).toFixed(2))
       figures[`${s.key}_floor_ratio_max`] = Number(Math.max(...ratios).toFixed(2))
+      figures[`${s.key}_api_cpu_ms`] = Number(apiCpuMs(sides.api).toFixed(2))
     }
     await pool.end()
     console.log(`\nCPU ms per request by process\n${cpuLines.join("\n")}`)
+    // The request path alone: a keyed answer the handler holds in memory, asked as often and as many
+    // at a time as a scenario's rounds. Key, rate limit, the Effect run, the ETag and HTTP are in it;
+    // what a list answer's API CPU holds beyond it is that handler's own work.
+    const groups = Array.from({ length: REQUESTS * ROUNDS }, () => "/features/groups")
+    await ask(groups.slice(0, REQUESTS), "request path warm-up")
+    const pathMeter = cpuMeter()
+    const alone = await ask(groups, "request path alone")
+    const pathMs = apiCpuMs([{ cpu: pathMeter(), requests: alone.requests.total, blocks: 0 }])
+    console.log(`the request path alone (/features/groups, an answer from memory, ${fmt(alone.requests.total)} asks): API ${pathMs.toFixed(2)} ms an answer, ${fmt(alone.requests.total / (alone.duration || 1))} req/s; a list answer's API CPU beyond it is its handler's`)
+    figures.request_path_api_cpu_ms = Number(pathMs.toFixed(2))
     // cursor paging: every page's latency, to depth 50,000 (limit 1,000)
     const pages: Array<number> = []
     let cursor: string | undefined
