@@ -5,6 +5,8 @@ import { EVENT_TYPES, type EventObservation, type EventType } from "../../shared
 import { KNOWN_FEATURE_TYPES } from "../../shared/domain/FeatureGroups.js"
 import { compiledGuard } from "../../shared/schema/compiledGuard.js"
 import { itemTexts } from "./itemTexts.js"
+import { editEvent } from "./lib/editEvent.js"
+import { editFeature } from "./lib/editFeature.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 
@@ -116,13 +118,16 @@ export interface RecordFormat<E, R, A> {
   readonly idOf: (raw: unknown) => string | undefined
 }
 
+/** Goes up whenever the editor (lib/editEvent, lib/editFeature) publishes differently: every record is then decoded anew. */
+const EDITOR_REVISION = 1
+
 /**
  * Raw fingerprints: a short tag of the adapter and its revision (a new revision decodes every
  * record again) before the hash of the record's JSON text, as it arrived or serialized again.
  * The tag is its own part rather than hashed with the text, which would copy every record's text.
  */
 const fingerprinter = (adapter: { id: string; revision: number }) => {
-  const tag = hash("sha1", `${adapter.id}@${adapter.revision}`, "base64url").slice(0, 6)
+  const tag = hash("sha1", `${adapter.id}@${adapter.revision}/${EDITOR_REVISION}`, "base64url").slice(0, 6)
   return (text: string) => tag + hash("sha1", text, "base64url")
 }
 
@@ -232,5 +237,20 @@ export const defineAdapter = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K
   const vocabulary: ReadonlyArray<string> | null = spec.kind === "events" ? EVENT_TYPES : spec.kind === "features" ? KNOWN_FEATURE_TYPES : null
   const unknown = vocabulary ? spec.yields.filter((y) => !vocabulary.includes(y)) : []
   if (unknown.length > 0) fail(`yields ${unknown.join(", ")}, outside the ${spec.kind} vocabulary`)
-  return spec
+  return edited(spec)
+}
+
+/**
+ * Every event and feature an adapter decodes passes the one editor on its way out (clean text,
+ * no placeholders, codes in words, quality flags), so no adapter patches its own text.
+ */
+const edited = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K>): AdapterOf<K> => {
+  if (spec.kind === "prices") return spec
+  const decode = spec.decode as (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<unknown>, string>
+  const edit = (spec.kind === "events" ? (r: EventObservation) => editEvent(r).event : (r: FeatureObservation) => editFeature(r, spec.id)) as (r: unknown) => unknown
+  return {
+    ...spec,
+    decode: (payload: unknown, ctx: DecodeContext) =>
+      Either.map(decode(payload, ctx), (d) => ({ ...d, records: d.records.map(edit) }))
+  } as AdapterOf<K>
 }

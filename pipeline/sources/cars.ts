@@ -33,7 +33,8 @@ const Detail = Schema.Struct({
   "end-time": Schema.optional(CarsTime),
   "update-time": Schema.optional(CarsTime),
   "duration-was-specified": Lenient.optBoolean,
-  descriptions: Schema.optional(Schema.Array(Schema.Struct({ kind: Schema.Struct({ category: Schema.String, code: Schema.String }) }))),
+  // feeds differ: `kind` as {category, code}, as a plain code string, or absent (a bare phrase)
+  descriptions: Schema.optional(Schema.NullOr(Schema.Array(Schema.Unknown))),
   locations: Schema.optional(Schema.Array(Location))
 })
 const Event = Schema.Struct({
@@ -63,9 +64,34 @@ const Event = Schema.Struct({
 })
 type Event = typeof Event.Type
 
+/** Headline categories in any case, with or without separators: `roadwork`, `ROAD_WORK`, `Winter Driving` … */
 const TYPES: Record<string, EventType> = {
-  CONSTRUCTION: "construction", INCIDENT: "incident", SPECIAL_EVENT: "special_event",
-  WEATHER_CONDITION: "weather", ROAD_CONDITION: "advisory", CHAIN_UP: "restriction"
+  CONSTRUCTION: "construction", ROADWORK: "construction", MAINTENANCE: "construction", INCIDENT: "incident", INCIDENTS: "incident",
+  ACCIDENT: "incident", CRASH: "incident", SPECIALEVENT: "special_event", SPECIALEVENTS: "special_event", WEATHERCONDITION: "weather",
+  WEATHER: "weather", WINTERDRIVING: "weather", ROADCONDITION: "advisory", ROADCONDITIONS: "advisory", ADVISORY: "advisory",
+  CHAINUP: "restriction", CHAINLAW: "restriction", RESTRICTION: "restriction", RESTRICTIONS: "restriction", CLOSURE: "closure",
+  CLOSURES: "closure", ROADCLOSURE: "closure"
+}
+const categoryKey = (c: string) => c.replace(/[\s_-]+/g, "").toUpperCase()
+
+/** One detail phrase, however the feed wrote it: `{kind: {category, code}}`, `{kind: "code"}`, `{category, code}` or a bare string. */
+interface Phrase {
+  readonly category: string | null
+  readonly code: string
+}
+const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null)
+const phraseOf = (d: unknown): Phrase | null => {
+  if (typeof d === "string") return str(d) ? { category: null, code: d.trim() } : null
+  if (typeof d !== "object" || d === null) return null
+  const o = d as Record<string, unknown>
+  const kind = o.kind
+  if (typeof kind === "object" && kind !== null) {
+    const k = kind as Record<string, unknown>
+    const code = str(k.code) ?? str(k.description)
+    return code ? { category: str(k.category), code } : null
+  }
+  const code = str(kind) ?? str(o.code) ?? str(o.description) ?? str(o.text) ?? str(o.phrase)
+  return code ? { category: str(o.category), code } : null
 }
 const SEVERITIES: Record<string, Severity> = { MINOR: "minor", MODERATE: "moderate", MAJOR: "major" }
 const ENDED = new Set(["CLEARED", "ARCHIVED", "DELETED", "ENDED", "INACTIVE"])
@@ -96,20 +122,21 @@ const geometryOf = (e: Event, loc: typeof Location.Type | undefined) => {
 
 const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string | null => {
   if (e["is-draft"] === true) return null // not published yet
-  const category = e.headline.category.toUpperCase()
-  const type0 = TYPES[category]
-  if (!type0) return `unknown headline category ${e.headline.category}`
+  const category = categoryKey(e.headline.category)
+  const chainUpCategory = category === "CHAINUP" || category === "CHAINLAW"
+  // a category this mapping does not know yet is published as an advisory, its category kept
+  const type0 = TYPES[category] ?? "advisory"
   const detail = e.details[0]
   if (!detail) return "no details element"
   const loc = detail.locations?.[0]
   const geometry = geometryOf(e, loc)
   const point = geometry ? representativePoint(geometry) : null
   if (!geometry || !point) return "no usable geometry or geo-location"
-  const phrases = (detail.descriptions ?? []).map((d) => d.kind)
-  const pattern = phrases.filter((k) => k.category === "traffic_pattern").map((k) => k.code)
+  const phrases = (detail.descriptions ?? []).map(phraseOf).filter((p): p is Phrase => p !== null)
+  const pattern = phrases.filter((k) => k.category?.toLowerCase() === "traffic_pattern").map((k) => k.code)
   const type: EventType = pattern.some((c) => CLOSED.test(c)) ? "closure" : type0
   const code = e.headline.code ?? phrases[0]?.code ?? null
-  const chainUp = category === "CHAIN_UP" ? { commercial: /commercial/i.test(code ?? ""), requirement: code } : null
+  const chainUp = chainUpCategory ? { commercial: /commercial/i.test(code ?? ""), requirement: code } : null
   const o = e["open511-event-details"]
   const road = loc?.["route-designator"] ?? null
   const roads = [...new Set((detail.locations ?? []).map((l) => l["route-designator"]).filter((r): r is string => !!r))]
@@ -130,6 +157,7 @@ const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string 
     sub_type: subType,
     cause: causeFromText(code, ...phrases.map((k) => k.code), type0 === "construction" ? "roadwork" : null, chainUp ? "snow" : null),
     severity: SEVERITIES[e.representation?.priority?.name?.toUpperCase() ?? ""] ?? (e.priority !== undefined && e.priority !== null && e.priority <= 1 ? "major" : "minor"),
+    ...(SEVERITIES[e.representation?.priority?.name?.toUpperCase() ?? ""] || (e.priority !== undefined && e.priority !== null) ? {} : { quality_flags: ["severity_inferred"] }),
     status: ENDED.has((e.status ?? "").toUpperCase()) ? "archived" : "active",
     title: buildTitle({ what: code ?? type0, road, direction, from, to }),
     description: plan("WEB") || plan("FULL_PREVIEW") || plan("AUDIO"),
@@ -162,7 +190,7 @@ const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string 
 
 export const cars: EventAdapter = defineAdapter({
   id: "cars",
-  revision: 1,
+  revision: 2,
   kind: "events",
   formats: ["castle-rock-cars-json"],
   yields: ["construction", "incident", "special_event", "weather", "advisory", "restriction", "closure"],

@@ -57,6 +57,7 @@ const toEvent = (jurisdiction: string) => (f: OpenTmsFeature): EventObservation 
     sub_type: p.type.toLowerCase(),
     cause: causeFromText(p.type, type === "construction" ? "roadwork" : null, message),
     severity,
+    ...(SEVERITIES[(p.severity ?? p.responseLevel ?? "").toLowerCase()] ? {} : { quality_flags: ["severity_inferred"] }),
     status: ENDED.test(p.status ?? "") ? "archived" : "active",
     title: readableTitle(name, { what: p.type, road, direction, from, to }),
     description: message,

@@ -33,7 +33,10 @@ const Record511 = Schema.Struct({
   IsFullClosure: Lenient.optBoolean,
   Severity: Lenient.optString,
   EncodedPolyline: Lenient.optString,
-  Comment: Lenient.optString
+  Comment: Lenient.optString,
+  Details: Lenient.optString,
+  DetourInstructions: Schema.optional(Schema.Unknown),
+  LanesStatus: Lenient.optString
 })
 type Record511 = typeof Record511.Type
 
@@ -55,6 +58,10 @@ const SEVERITIES: Record<string, Severity> = {
   critical: "critical", severe: "critical"
 }
 
+/** Detour instructions come as a text or a list of texts. */
+const textOf = (v: unknown): string | null =>
+  typeof v === "string" ? v : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").join("\n") || null : null
+
 const lineFrom = (encoded: string | null | undefined): Geometry | null => {
   if (!encoded) return null
   try {
@@ -75,22 +82,27 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
   const plannedEnd = toIso(r.PlannedEndDate)
   const road = r.RoadwayName?.trim() || null
   const subType = r.EventSubType?.trim() || null
+  const severityGiven = SEVERITIES[(r.Severity ?? "").trim().toLowerCase()]
+  // the agency's own remarks ("Open to local traffic only.") belong with its description
+  const said = (r.Description ?? "").trim()
+  const remarks = [r.Comment, r.Details, textOf(r.DetourInstructions)].map((t) => t?.trim() ?? "").filter((t) => t !== "" && !said.includes(t))
   return {
     source_id: String(r.ID),
     jurisdiction,
     type,
     sub_type: subType,
     cause: causeFromText(subType, type0 === "construction" ? "roadwork" : null, r.Description),
-    severity: SEVERITIES[(r.Severity ?? "").trim().toLowerCase()] ?? (r.IsFullClosure ? "major" : "minor"),
+    severity: severityGiven ?? (r.IsFullClosure ? "major" : "minor"),
+    ...(severityGiven ? {} : { quality_flags: ["severity_inferred"] }),
     status: "active",
     title: `${subType ?? type0.replace("_", " ")}${road ? ` on ${road}` : ""}`.replace(/^./, (c) => c.toUpperCase()),
-    description: r.Description ?? "",
+    description: [said, ...new Set(remarks)].filter((t) => t !== "").join("\n\n"),
     latitude: r.Latitude,
     longitude: r.Longitude,
     geometry: lineFrom(r.EncodedPolyline) ?? { type: "Point", coordinates: [r.Longitude, r.Latitude] },
     affected_roads: road ? [road] : [],
     direction: directionOf(r.DirectionOfTravel),
-    lanes_affected: r.LanesAffected?.trim() || null,
+    lanes_affected: r.LanesAffected?.trim() || r.LanesStatus?.trim() || null,
     start_time: start,
     end_time: null,
     estimated_start_time: null,
@@ -103,14 +115,16 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
       organization: r.Organization ?? null,
       upstream_source_id: r.SourceId ?? null,
       is_full_closure: r.IsFullClosure ?? null,
-      severity: r.Severity ?? null
+      severity: r.Severity ?? null,
+      comment: r.Comment?.trim() || null,
+      details: r.Details?.trim() || null
     }
   }
 }
 
 export const ibi511: EventAdapter = defineAdapter({
   id: "ibi511",
-  revision: 1,
+  revision: 2,
   kind: "events",
   formats: ["ibi511-v2-get-event"],
   yields: ["construction", "closure", "incident", "special_event", "advisory", "weather", "restriction"],

@@ -66,6 +66,7 @@ const toEvent = (jurisdiction: string) => (i: Incident): EventObservation | stri
   const closed = kind === "ROAD_CLOSED" || /ROAD_CLOSED/i.test(subtype ?? "")
   const laneClosed = /LANE_CLOSED/i.test(subtype ?? "")
   const type: EventType = closed ? "closure" : type0
+  // iCone gives no severity: this is the closure facts read as the editor's table reads them
   const severity: Severity = closed ? "major" : laneClosed ? "moderate" : "minor"
   // "19-1245: Roadwork between MP 40 and MP 48 [iCone]": the project number and the tag go
   const said = (text(i.description) ?? "").replace(/\s*\[iCone\]\s*$/i, "").replace(/^[\w-]*\d[\w-]*:\s*/, "").trim()
@@ -77,6 +78,7 @@ const toEvent = (jurisdiction: string) => (i: Incident): EventObservation | stri
     sub_type: subtype?.toLowerCase() ?? null,
     cause: causeFromText(type0 === "construction" ? "roadwork" : null, subtype, said),
     severity,
+    quality_flags: ["severity_inferred"],
     status: "active", // an incident that ends leaves the feed
     title: buildTitle({ what, road, direction: direction ?? (both ? "both" : null) }),
     description: text(i.description)?.replace(/\s*\[iCone\]\s*$/i, "") ?? "",

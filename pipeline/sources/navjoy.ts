@@ -80,6 +80,7 @@ const toEvent = (jurisdiction: string) => (p: Permit): EventObservation | string
   const restriction = d.travelRestriction?.trim() || null
   const closed = restriction !== null && FULL_CLOSURE.test(restriction)
   const type: EventType = closed ? "closure" : "construction"
+  // a permit gives no severity: it is worked out from the restriction, and says so
   const severity: Severity = closed ? "major" : restriction !== null ? "moderate" : "minor"
   const road = d.routeName?.trim() || null
   const direction = directionOfTraffic(d.directionOfTraffic) ?? (restriction && /both directions/i.test(restriction) ? "both" : null)
@@ -93,6 +94,7 @@ const toEvent = (jurisdiction: string) => (p: Permit): EventObservation | string
     sub_type: speedRequest ? "speed_reduction" : (d.constructionType?.trim().toLowerCase() ?? null),
     cause: causeFromText("roadwork"),
     severity,
+    quality_flags: ["severity_inferred"],
     status: ENDED.test(d.closureStatus?.trim() ?? "") ? "archived" : "active",
     title: buildTitle({ what, road, direction, from: d.streetNameFrom?.trim() || mm(d.mileMarkerStart), to: d.streetNameTo?.trim() || mm(d.mileMarkerEnd) }),
     description,

@@ -90,6 +90,7 @@ const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string 
     sub_type: subType,
     cause: causeFromText(...subTypes, type0 === "construction" ? "roadwork" : null, e.description),
     severity: SEVERITIES[e.severity?.toUpperCase() ?? ""] ?? "minor",
+    ...(SEVERITIES[e.severity?.toUpperCase() ?? ""] ? {} : { quality_flags: ["severity_inferred"] }),
     status: e.status === "ARCHIVED" ? "archived" : "active",
     title: headline ?? `${type0.replace("_", " ")}${where ? ` on ${where}` : ""}`.replace(/^./, (c) => c.toUpperCase()),
     description: e.description ?? "",

@@ -138,6 +138,7 @@ const toEvent = (jurisdiction: string) => (f: Feu): EventObservation | string =>
     sub_type: subType,
     cause: causeFromText(subType, type === "construction" ? "roadwork" : null, description),
     severity: SEVERITIES[indicator("severity")?.toLowerCase() ?? ""] ?? "minor",
+    ...(SEVERITIES[indicator("severity")?.toLowerCase() ?? ""] ? {} : { quality_flags: ["severity_inferred"] }),
     status: ended ? "archived" : "active",
     title: readableTitle(name, { what, road, direction, from, to }),
     description,

@@ -55,6 +55,7 @@ const Envelope = Schema.Struct({
   feed_info: Schema.optional(Schema.Struct({ version: Lenient.optString, publisher: Lenient.optString }))
 })
 
+/** WZDx gives no severity: the vehicle impact is the agency's fact, and the editor works severity out from it. */
 const severityOf = (impact: string | null | undefined): Severity => {
   switch (impact) {
     case "all-lanes-closed":
@@ -83,10 +84,14 @@ const typeOf = (eventType: string, impact: string | null | undefined): EventType
   }
 }
 
+/** A lane as a reader names it: "shoulder", "lane 2", "exit ramp". */
+const laneName = (l: { order?: number | null; type?: string | null }) =>
+  l.type && l.type !== "general" ? l.type.replace(/-/g, " ") : `lane ${l.order ?? "?"}`
+
 const lanesText = (f: Feature["properties"]): string | null => {
   const closed = (f.lanes ?? [])
     .filter((l) => l.status && l.status !== "open")
-    .map((l) => `lane ${l.order ?? "?"} (${l.type ?? "general"}) ${l.status}`)
+    .map((l) => `${laneName(l)} ${l.status}`)
   const parts = [f.vehicle_impact && f.vehicle_impact !== "unknown" ? f.vehicle_impact : null, ...closed].filter(Boolean)
   return parts.length > 0 ? parts.join("; ") : null
 }
@@ -148,13 +153,14 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
       ending_milepost: p.ending_milepost ?? null,
       data_source_id: core.data_source_id ?? null,
       upstream_name: core.name ?? null
-    }
+    },
+    quality_flags: ["severity_inferred"]
   }
 }
 
 export const wzdx: EventAdapter = defineAdapter({
   id: "wzdx",
-  revision: 2,
+  revision: 3,
   kind: "events",
   formats: ["wzdx-4.x-workzonefeed", "cwz-1.0"],
   yields: ["construction", "closure", "advisory", "restriction", "incident"],

@@ -48,6 +48,12 @@ export const EventObservation = Schema.Struct({
   source_created_at: NullableString,
   source_updated_at: NullableString,
   road_class: NullableString,
-  metadata: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  metadata: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  /**
+   * What the record says of its own data (shared/domain/qualityFlags.ts), set by the editor every
+   * event passes through. An adapter whose agency gives no severity sets `severity_inferred`, and
+   * the editor works the severity out from the facts.
+   */
+  quality_flags: Schema.optional(Schema.Array(Schema.String))
 })
 export type EventObservation = typeof EventObservation.Type

@@ -11,6 +11,8 @@ export const looksLikeId = (name: string): boolean => {
   if (t === "") return true
   if (/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(t)) return true
   if (/^\S+$/.test(t) && /\d/.test(t) && !/^(I|US|SR|HWY|Highway|Route)[- ]?\d+[A-Z]?$/i.test(t)) return true
+  // "121388 Eastbound", "67890 Detour (Segment 1)": a record number in front is not a name
+  if (/^\d{4,}\b/.test(t)) return true
   // "Event 123456", "Project 65773 Event 1": numbered records, not names
   return /^((project|event|incident|wz|work ?zone|id|record|segment|section|phase)[\s#:_-]*\d+[\s_-]*)+$/i.test(t)
 }
@@ -44,6 +46,6 @@ export const buildTitle = (p: TitleParts): string => {
 export const readableTitle = (name: string | null | undefined, parts: TitleParts): string =>
   name && !looksLikeId(name) ? name.trim() : buildTitle(parts)
 
-/** A milepost as a place: 117.242 → "km 117.2" or "MM 117.2". */
+/** A milepost as a place: 117.242 → "km 117.2" or "mile 117.2". */
 export const milepost = (value: number | null | undefined, unit: "km" | "mi"): string | null =>
-  value === null || value === undefined || !Number.isFinite(value) ? null : `${unit === "km" ? "km" : "MM"} ${Math.round(value * 10) / 10}`
+  value === null || value === undefined || !Number.isFinite(value) ? null : `${unit === "km" ? "km" : "mile"} ${Math.round(value * 10) / 10}`

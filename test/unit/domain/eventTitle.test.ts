@@ -13,7 +13,7 @@ describe("event titles", () => {
     ["Highway 99", false],
     ["Test Incident 1234", false],
     ["Right lane closed on I-25 at Exit 180", false],
-    ["67890 Detour (Segment 1)", false],
+    ["67890 Detour (Segment 1)", true],
     ["Maintenance", false]
   ])("%j looks like an id: %s", (name, id) => {
     expect(looksLikeId(name)).toBe(id)
@@ -33,7 +33,7 @@ describe("event titles", () => {
 
   it("writes mileposts in the source's unit", () => {
     expect(milepost(117.242, "km")).toBe("km 117.2")
-    expect(milepost(98.4, "mi")).toBe("MM 98.4")
+    expect(milepost(98.4, "mi")).toBe("mile 98.4")
     expect(milepost(null, "mi")).toBeNull()
   })
 })

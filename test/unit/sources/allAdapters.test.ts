@@ -30,7 +30,7 @@ for (const adapter of adapters.values()) {
 describe("defineAdapter", () => {
   const base: EventAdapter = { id: "x_feed", revision: 1, kind: "events", formats: ["x"], yields: ["incident"], attribution: null, decode: () => { throw new Error("unused") } }
   it("accepts a well-formed declaration as is", () => {
-    expect(defineAdapter(base)).toBe(base)
+    expect(defineAdapter(base)).toMatchObject({ id: base.id, revision: 1, kind: "events", formats: ["x"] })
   })
   it.each([
     [{ id: "X Feed" }, /lower snake case/],

@@ -19,7 +19,7 @@ describe("cars mapping", () => {
   it("maps a closed traffic pattern to a closure, with severity, direction, lanes and times", () => {
     expect(bridge).toMatchObject({
       source_id: "FX-CARS-1", type: "closure", sub_type: "road_construction", cause: "roadwork", severity: "major", status: "active",
-      direction: "both", affected_roads: ["Highway 1"], lanes_affected: "closed",
+      direction: "both", affected_roads: ["Highway 1"], lanes_affected: "Closed",
       start_time: "2026-11-01T08:00:00.000Z", end_time: "2026-11-02T08:00:00.000Z", estimated_end_time: null,
       source_updated_at: "2026-11-01T16:00:00.000Z", title: "Bridge work on Highway 1 both directions at Cheam Ave",
       description: "Highway 1, in both directions. Bridge work at Cheam Ave. Road closed."

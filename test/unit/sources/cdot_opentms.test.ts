@@ -18,7 +18,7 @@ describe("cdot_opentms mapping", () => {
   it("maps an incident: type, severity, road without its direction letter, lanes, span from the message", () => {
     expect(crash).toMatchObject({
       source_id: "OpenTMS-Incident9000001", type: "incident", sub_type: "crash", cause: "accident", severity: "major", status: "active",
-      affected_roads: ["I-70"], direction: "westbound", lanes_affected: "west: 1 of 2 lanes closed", road_class: "interstate",
+      affected_roads: ["I-70"], direction: "westbound", lanes_affected: "West: 1 of 2 lanes closed", road_class: "interstate",
       title: "Crash on I-70 westbound from Exit 221: Bakerville to Exit 218", start_time: "2026-11-01T15:10:00.000Z",
       geometry: { type: "MultiPoint", coordinates: [[-105.701, 39.681], [-105.652, 39.702]] }
     })
@@ -27,7 +27,7 @@ describe("cdot_opentms mapping", () => {
 
   it("maps planned work closing every lane as a closure, with truck limits in metadata and its name without the project number", () => {
     expect(works).toMatchObject({
-      type: "closure", severity: "major", title: "SH-91 Resurfacing", lanes_affected: "all lanes closed",
+      type: "closure", severity: "major", title: "SH-91 Resurfacing", lanes_affected: "All lanes closed",
       start_time: "2026-11-03T14:00:00.000Z", end_time: "2026-11-04T01:00:00.000Z"
     })
     expect(works.metadata).toMatchObject({ oversize_loads_prohibited: true, width_limit_m: 3.05, upstream_name: "SH-91 Resurfacing-99001" })

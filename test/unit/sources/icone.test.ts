@@ -19,7 +19,7 @@ describe("icone mapping", () => {
   it("maps a lane closure along its whole polyline, the road and direction from the street", () => {
     expect(lane).toMatchObject({
       source_id: "FX-IC-1", type: "construction", sub_type: "hazard_on_road_lane_closed", cause: "roadwork", severity: "moderate",
-      affected_roads: ["I-25"], direction: "southbound", lanes_affected: "lane closed", road_class: "interstate",
+      affected_roads: ["I-25"], direction: "southbound", lanes_affected: "Lane closed", road_class: "interstate",
       start_time: "2026-11-01T14:00:00.000Z", end_time: "2026-11-01T22:00:00.000Z", source_updated_at: "2026-11-01T15:58:00.000Z",
       geometry: { type: "LineString", coordinates: [[-104.87, 39.5], [-104.871, 39.49], [-104.872, 39.48]] },
       title: "Lane Closed, MERGE RIGHT on I-25 southbound", description: "22-0417: Lane Closed, MERGE RIGHT"
@@ -31,7 +31,7 @@ describe("icone mapping", () => {
   })
 
   it("maps a road closure in both directions at one point", () => {
-    expect(closed).toMatchObject({ type: "closure", severity: "major", direction: "both", lanes_affected: "all lanes closed", geometry: { type: "Point", coordinates: [-105.4, 39.74] }, title: "Road closed for blasting on US-6 both directions" })
+    expect(closed).toMatchObject({ type: "closure", severity: "major", direction: "both", lanes_affected: "All lanes closed", geometry: { type: "Point", coordinates: [-105.4, 39.74] }, title: "Road closed for blasting on US-6 both directions" })
   })
 
   it("quarantines an incident whose polyline cannot be read, and refuses a document that is not iCone's", () => {

@@ -30,7 +30,7 @@ describe("navjoy mapping", () => {
   it("maps an approved speed reduction along its line, with both speeds", () => {
     expect(speed).toMatchObject({
       source_id: "Form568-fx-0002", type: "construction", sub_type: "speed_reduction", direction: "both",
-      title: "Work zone speed reduction on US-34 both directions from MM 97 to MM 102",
+      title: "Work zone speed reduction on US-34 both directions from mile 97 to mile 102",
       start_time: "2026-11-03T13:00:00.000Z", estimated_end_time: "2026-11-21T23:00:00.000Z",
       geometry: { type: "LineString", coordinates: [[-105.2, 40.4], [-105.1, 40.41], [-105.0, 40.42]] }
     })

@@ -26,8 +26,8 @@ describe("open511 mapping", () => {
       lanes_affected: "Highway 97: 1 closed, 1 open", source_created_at: "2026-11-01T16:00:00.000Z"
     })
     expect(archived).toMatchObject({ source_id: "FX-2", status: "archived", title: "Paving finished" })
-    // a closed road makes a closure; UNKNOWN severity is minor, never invented upward
-    expect(weather).toMatchObject({ type: "closure", severity: "minor", lanes_affected: "all lanes closed", direction: "southbound" })
+    // a closed road makes a closure, and a closure is never minor: UNKNOWN severity is worked out from the closure and flagged
+    expect(weather).toMatchObject({ type: "closure", severity: "major", quality_flags: ["severity_inferred"], lanes_affected: "All lanes closed", direction: "southbound" })
   })
   it.skipIf(!sharedAvailable)("quarantines the DriveBC record without an id", () => {
     const d = decodeOk(open511, readJson(`${SHARED_UPSTREAM}/open511/drivebc/event_feed_list_of_five_with_validation_error.json`))

@@ -19,7 +19,7 @@ describe("tmdd mapping", () => {
   it("maps type, severity, road, direction, lanes and a stretch kept as a line", () => {
     expect(works).toMatchObject({
       source_id: "RW-100", type: "construction", sub_type: "road construction", cause: "roadwork", severity: "moderate", status: "active",
-      affected_roads: ["I-25"], direction: "northbound", road_class: "interstate", lanes_affected: "through lanes: 1 of 3 lanes affected",
+      affected_roads: ["I-25"], direction: "northbound", road_class: "interstate", lanes_affected: "Through lanes: 1 of 3 lanes affected",
       description: "Bridge deck repair, right lane closed.",
       geometry: { type: "LineString", coordinates: [[-104.9, 39.5], [-104.91, 39.55]] }, latitude: 39.5, longitude: -104.9
     })
@@ -56,6 +56,6 @@ describe("tmdd mapping", () => {
     expect(first).toMatchObject({ source_id: "1681", type: "special_event", latitude: 33.07385, longitude: -117.070234, direction: "southbound", title: "Special event on I-1 southbound at INTERSECTION HWY" })
     expect(second).toMatchObject({ source_id: "1690", type: "incident", estimated_start_time: "2012-04-16T15:56:05.000Z", estimated_end_time: "2012-04-16T16:41:05.000Z" })
     const [one] = decodeOk(tmdd, readPayload(`${SHARED_UPSTREAM}/tmdd/tmdd-input-2.xml`)).records
-    expect(one).toMatchObject({ source_id: "91", sub_type: "accident", cause: "accident", severity: "major", title: "Test Incident 1234", lanes_affected: "lanes 4, 5 of 5 affected" })
+    expect(one).toMatchObject({ source_id: "91", sub_type: "accident", cause: "accident", severity: "major", title: "Test Incident 1234", lanes_affected: "Lanes 4, 5 of 5 affected" })
   })
 })

@@ -60,7 +60,7 @@ describe("tpims: absent is never zero", () => {
   })
 
   it("takes the state from the site, the name without its list number", () => {
-    expect(rest).toMatchObject({ jurisdiction: "IN", name: "I-70 EB @ MP 100 Rest Area", feature_type: "truck_parking", road_name: "I-70", direction: "eastbound" })
+    expect(rest).toMatchObject({ jurisdiction: "IN", name: "I-70 EB @ mile 100 Rest Area", feature_type: "truck_parking", road_name: "I-70", direction: "eastbound" })
     expect(full.jurisdiction).toBe(ctx.jurisdiction)
   })
 

@@ -24,7 +24,7 @@ describe("wzdx mapping", () => {
     expect(closed).toMatchObject({
       source_id: "fx-wz-1", type: "closure", severity: "major", cause: "roadwork", direction: "southbound",
       start_time: "2026-11-01T06:00:00.000Z", end_time: "2026-11-20T18:00:00.000Z", estimated_end_time: null,
-      road_class: "interstate", source_updated_at: "2026-10-31T10:00:00.123Z", lanes_affected: "all-lanes-closed; lane 1 (general) closed"
+      road_class: "interstate", source_updated_at: "2026-10-31T10:00:00.123Z", lanes_affected: "All lanes closed; lane 1 closed"
     })
     expect(closed.latitude).toBeCloseTo(42.51, 2)
     // unverified dates are estimates; MultiPoint stands for its start point
