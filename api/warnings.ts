@@ -1,6 +1,6 @@
 /** Every warning code the API sends; the OpenAPI document lists these. */
 export const WARNING_CODES = [
-  "unknown_jurisdiction", "unknown_type", "unknown_sub_type", "unknown_cause", "unknown_severity", "unknown_status",
+  "unknown_jurisdiction", "unknown_quality_flag", "unknown_type", "unknown_sub_type", "unknown_cause", "unknown_severity", "unknown_status",
   "unknown_fuel_type", "unknown_country", "unknown_change_type", "type_not_in_group", "data_delayed", "not_covered", "covered_but_empty"
 ] as const
 export type WarningCode = (typeof WARNING_CODES)[number]

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import { nowMillis } from "../../shared/time/Now.js"
+import { END_PASSED_GRACE_MS } from "../../shared/domain/qualityFlags.js"
 import { coverBbox, coverCircle } from "../../shared/geo/h3cells.js"
 import type { Bbox, Circle } from "../http/QueryParams.js"
 
@@ -24,6 +25,8 @@ export interface EventFilters {
   readonly historyDays?: number
   /** one report per linked group: a report is left out when its group's representative is in the answer */
   readonly dedupe?: boolean
+  /** quality flags that leave a row out (shared/domain/qualityFlags.ts) */
+  readonly excludeFlags?: ReadonlyArray<string>
 }
 
 /** One page of a list in `seq` order: `afterSeq` (from a cursor) replaces the offset. */
@@ -57,6 +60,18 @@ const relatedColumn = (idColumn: "p.id" | "events.id") => `(
 const RELATED_OF_PAGE = relatedColumn("p.id")
 /** the links of rows read straight from `events` */
 const RELATED_OF_ROW = relatedColumn("events.id")
+
+/** The time before which an active event's end has passed, for a question asked at `nowMs`. */
+const passedBefore = (nowMs: number) => new Date(nowMs - END_PASSED_GRACE_MS).toISOString()
+
+/**
+ * The flags an event is published with: those its record carries, and `end_time_passed` worked out
+ * at the question's time (shared/domain/qualityFlags.ts publishedFlags, in SQL).
+ */
+const qualityFlagsColumn = (sql: SqlClient.SqlClient, nowMs: number) => sql`CASE
+  WHEN status = 'active' AND COALESCE(end_time, estimated_end_time) < ${passedBefore(nowMs)}::timestamptz
+    AND NOT ('end_time_passed' = ANY(quality_flags)) THEN array_prepend('end_time_passed'::text, quality_flags)
+  ELSE quality_flags END AS quality_flags`
 
 /** Beyond this many cells the H3 prefilter costs more than it saves; the lat/lng box does it alone. */
 const MAX_PREFILTER_CELLS = 1000
@@ -99,6 +114,13 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   if (f.updatedAfter) w.push(sql`last_updated >= ${f.updatedAfter}`)
   if (f.updatedBefore) w.push(sql`last_updated < ${f.updatedBefore}`)
   if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
+  if (f.excludeFlags && f.excludeFlags.length > 0) {
+    const stored = f.excludeFlags.filter((x) => x !== "end_time_passed")
+    if (stored.length > 0) w.push(sql`NOT (quality_flags && ${stored}::text[])`)
+    if (f.excludeFlags.includes("end_time_passed")) {
+      w.push(sql`NOT (status = 'active' AND COALESCE(end_time, estimated_end_time) IS NOT NULL AND COALESCE(end_time, estimated_end_time) < ${passedBefore(nowMs)}::timestamptz)`)
+    }
+  }
   if (f.historyDays !== undefined) w.push(sql`(status = 'active' OR last_updated >= ${new Date(nowMs - f.historyDays * 86_400_000).toISOString()}::timestamptz)`)
   if (f.dedupe) {
     // the representative is judged by the same filters (unqualified names resolve to rep inside
@@ -134,12 +156,13 @@ export interface EventListResult {
 export const listEvents = (f: EventFilters, page: Page) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const where = and(sql, whereClauses(sql, f, yield* nowMillis))
+    const nowMs = yield* nowMillis
+    const where = and(sql, whereClauses(sql, f, nowMs))
     const keyset = page.afterSeq !== undefined ? sql`AND seq > ${page.afterSeq}` : sql``
     const found = yield* sql<Record<string, unknown> & { seq: number; _total: number }>`
       SELECT p.*, c._total, ${sql.literal(RELATED_OF_PAGE)} FROM (SELECT count(*)::int AS _total FROM events WHERE ${where}) c
       LEFT JOIN LATERAL (
-        SELECT ${sql.literal(LIST_COLUMNS)} FROM events WHERE ${where} ${keyset}
+        SELECT ${sql.literal(LIST_COLUMNS)}, ${qualityFlagsColumn(sql, nowMs)} FROM events WHERE ${where} ${keyset}
         ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}) p ON TRUE
       ORDER BY p.seq`
     const total = found[0]._total
@@ -150,14 +173,21 @@ export const listEvents = (f: EventFilters, page: Page) =>
   })
 
 export const eventsByIds = (ids: ReadonlyArray<string>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<Record<string, unknown> & { seq: number }>`SELECT ${sql.literal(LIST_COLUMNS)}, ${sql.literal(RELATED_OF_ROW)} FROM events WHERE id = ANY(${ids}) ORDER BY seq`
-  )
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const nowMs = yield* nowMillis
+    return yield* sql<Record<string, unknown> & { seq: number }>`
+      SELECT ${sql.literal(LIST_COLUMNS)}, ${qualityFlagsColumn(sql, nowMs)}, ${sql.literal(RELATED_OF_ROW)} FROM events WHERE id = ANY(${ids}) ORDER BY seq`
+  })
 
 export const getEvent = (id: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<Record<string, unknown>>`SELECT ${sql.literal(FULL_COLUMNS)}, ${sql.literal(RELATED_OF_ROW)} FROM events WHERE id = ${id}`
-  ).pipe(Effect.map((rows) => rows[0] ?? null))
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const nowMs = yield* nowMillis
+    const rows = yield* sql<Record<string, unknown>>`
+      SELECT ${sql.literal(FULL_COLUMNS)}, ${qualityFlagsColumn(sql, nowMs)}, ${sql.literal(RELATED_OF_ROW)} FROM events WHERE id = ${id}`
+    return rows[0] ?? null
+  })
 
 export const eventHistory = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

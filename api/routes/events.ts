@@ -1,3 +1,4 @@
+import { QUALITY_FLAGS } from "../../shared/domain/qualityFlags.js"
 import { Effect, Schema } from "effect"
 import { CAUSES } from "../../shared/domain/Cause.js"
 import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES } from "../../shared/domain/Event.js"
@@ -34,6 +35,7 @@ export const EventQuery = Schema.Struct({
   bbox: Schema.optional(BboxParam),
   updated_after: Schema.optional(Instant("last_updated at or after")),
   updated_before: Schema.optional(Instant("last_updated before")),
+  exclude_flags: Schema.optional(List(`Leave out events carrying any of these quality flags: ${QUALITY_FLAGS.join(", ")}. For events the agency's own times say are on now: end_time_passed,end_before_start,not_scheduled`)),
   dedupe: Schema.optional(Bool("One report per real-world event: a report another source's linked report stands for is left out, and each item lists also_reported_by[]; default false")),
   ...pageFields()
 })
@@ -100,7 +102,8 @@ export const readEventFilters = (q: Omit<EventQuery, "ids" | "limit" | "offset" 
       updatedBefore: q.updated_before,
       delaySec: auth.plan.data_delay_sec,
       historyDays: auth.plan.event_history_days ?? undefined,
-      ...(q.dedupe ? { dedupe: true } : {})
+      ...(q.dedupe ? { dedupe: true } : {}),
+      excludeFlags: vocabularyFilter(q.exclude_flags, "exclude_flags", QUALITY_FLAGS, "unknown_quality_flag", warnings)
     }
     return { filters, ref }
   })
@@ -146,7 +149,8 @@ export const eventRoutes = [
           geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
           properties: {
             id: e.id, source: e.source, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity, status: e.status,
-            title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time
+            title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time,
+            quality_flags: e.quality_flags
           }
         }))
       })

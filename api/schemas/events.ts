@@ -1,7 +1,14 @@
+import { QUALITY_FLAG_WORDS, QUALITY_FLAGS } from "../../shared/domain/qualityFlags.js"
 import { Schema } from "effect"
 import { HistoryType } from "../../shared/domain/Change.js"
 import { ArchiveReason, EventStatus, EventType, Severity } from "../../shared/domain/Event.js"
 import { Count, DateTime, FeatureCollectionOf, NullableDateTime, NullableText, OpenObject, Paged, Texts } from "./common.js"
+
+const QualityFlags = Schema.Array(Schema.Literal(...QUALITY_FLAGS)).annotations({
+  description: "What the agency's record cannot be taken at its word on; empty when nothing. " +
+    QUALITY_FLAGS.map((f) => `${f}: ${QUALITY_FLAG_WORDS[f]}.`).join(" ") +
+    " end_time_passed is judged when the event is read: the agency's end (or estimated end) more than an hour before then, while its feed still lists the event"
+})
 
 const listFields = {
   id: Schema.String.annotations({ description: "Stable id: ev_ + 22 characters" }),
@@ -26,6 +33,7 @@ const listFields = {
   road_class: NullableText,
   last_updated: DateTime,
   created_at: DateTime,
+  quality_flags: QualityFlags,
   related: Schema.Array(Schema.Struct({
     id: Schema.String.annotations({ description: "The other report's event id" }),
     source: Schema.String,
@@ -59,7 +67,7 @@ export const EventPage = Paged(Event, "EventPage")
 
 export const EventCollection = FeatureCollectionOf(Schema.Struct({
   id: Schema.String, source: Schema.String, jurisdiction: Schema.String, type: EventType, severity: Severity, status: EventStatus,
-  title: Schema.String, affected_roads: Texts, direction: NullableText, start_time: NullableDateTime
+  title: Schema.String, affected_roads: Texts, direction: NullableText, start_time: NullableDateTime, quality_flags: QualityFlags
 }), "EventCollection")
 
 const historyFields = {

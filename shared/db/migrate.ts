@@ -21,6 +21,7 @@ import savedRouteLz4 from "./migrations/0017_saved_route_lz4.js"
 import deliveryTrace from "./migrations/0018_delivery_trace.js"
 import standingBarriers from "./migrations/0019_standing_barriers.js"
 import cellMarksXid from "./migrations/0020_cell_marks_xid.js"
+import eventQualityFlags from "./migrations/0021_event_quality_flags.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -43,7 +44,8 @@ export const MIGRATIONS = {
   "0017_saved_route_lz4": savedRouteLz4,
   "0018_delivery_trace": deliveryTrace,
   "0019_standing_barriers": standingBarriers,
-  "0020_cell_marks_xid": cellMarksXid
+  "0020_cell_marks_xid": cellMarksXid,
+  "0021_event_quality_flags": eventQualityFlags
 }
 
 const run = Migrator.make({})

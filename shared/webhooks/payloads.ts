@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import type { EventChange } from "../domain/Change.js"
+import { publishedFlags } from "../domain/qualityFlags.js"
 
 /** Webhook event names (SPEC §6). */
 export type WebhookEventName = "event.created" | "event.severity_change" | "event.status_change" | "event.archived" | "route.warning" | "test"
@@ -16,6 +17,8 @@ export interface WebhookItem {
     readonly cause: string | null
     readonly severity: string
     readonly road_name: string | null
+    /** as on the event (docs/api/events.md#quality-flags), judged at the change's time; empty on an archive */
+    readonly quality_flags: ReadonlyArray<string>
     readonly changes?: { readonly old_severity: string | null; readonly new_severity: string | null }
   }
 }
@@ -28,7 +31,8 @@ export interface WebhookItem {
 export const webhookItems = (c: EventChange): Array<WebhookItem> => {
   const base = {
     event_id: c.event_id, jurisdiction: c.keys.jurisdiction, type: c.keys.type, sub_type: c.keys.sub_type,
-    cause: c.keys.cause, severity: c.keys.severity, road_name: c.keys.road_name
+    cause: c.keys.cause, severity: c.keys.severity, road_name: c.keys.road_name,
+    quality_flags: c.event ? publishedFlags(c.event.quality_flags, { ...c.event, status: "active" }, Date.parse(c.at)) : []
   }
   const item = (event: WebhookEventName, extra: Partial<WebhookItem["data"]> = {}): WebhookItem => ({ event, timestamp: c.at, data: { ...base, ...extra } })
   if (c.op === "archived") return [item("event.status_change"), item("event.archived")]
@@ -68,5 +72,5 @@ export const batchBody = (windowSeconds: number, startedAt: string, endedAt: str
 export const testItem = (at: string): WebhookItem => ({
   event: "test",
   timestamp: at,
-  data: { event_id: "ev_test", jurisdiction: "TEST", type: "incident", sub_type: null, cause: null, severity: "minor", road_name: null }
+  data: { event_id: "ev_test", jurisdiction: "TEST", type: "incident", sub_type: null, cause: null, severity: "minor", road_name: null, quality_flags: [] }
 })

@@ -246,7 +246,7 @@ describe("GET /events/{id} and history", () => {
     expect(Object.keys(one.body).sort()).toEqual([
       "affected_roads", "archive_reason", "archived_at", "cause", "created_at", "description", "direction",
       "end_time", "estimated_end_time", "estimated_start_time", "id", "jurisdiction",
-      "last_updated", "latitude", "location", "longitude", "metadata", "related", "road_class", "severity", "source",
+      "last_updated", "latitude", "location", "longitude", "metadata", "quality_flags", "related", "road_class", "severity", "source",
       "source_created_at", "source_id", "source_updated_at", "start_time", "status", "sub_type", "title", "type"
     ])
     expect(one.body.related).toEqual([]) // one source: nothing to link
@@ -276,7 +276,7 @@ describe("GET /events/geojson", () => {
     expect(r.headers.get("content-type")).toMatch(/^application\/geo\+json/)
     const [f] = r.body.features
     expect(f.geometry).toEqual({ type: "Point", coordinates: [-73.99, f.geometry.coordinates[1]] })
-    expect(Object.keys(f.properties).sort()).toEqual(["affected_roads", "direction", "id", "jurisdiction", "severity", "source", "start_time", "status", "title", "type"])
+    expect(Object.keys(f.properties).sort()).toEqual(["affected_roads", "direction", "id", "jurisdiction", "quality_flags", "severity", "source", "start_time", "status", "title", "type"])
     expect(r.body).toMatchObject({ type: "FeatureCollection", total: 1, has_more: false })
   })
 

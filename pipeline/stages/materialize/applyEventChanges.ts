@@ -21,7 +21,7 @@ const EVENT_COLUMNS = [
   "id", "source", "source_id", "jurisdiction", "type", "sub_type", "cause", "severity", "title", "description",
   "latitude", "longitude", "geometry", "roads", "direction", "lanes_affected", "start_time", "end_time",
   "estimated_start_time", "estimated_end_time", "source_created_at", "source_updated_at", "road_class", "metadata",
-  "at", "created_at", "version", "content_hash", "h3_r3", "h3_r5", "h3_r7", "emitted_at", "keys"
+  "at", "created_at", "version", "content_hash", "h3_r3", "h3_r5", "h3_r7", "emitted_at", "keys", "flags"
 ] as const
 type EventColumns = Record<(typeof EVENT_COLUMNS)[number], Array<string | number | null>>
 
@@ -74,7 +74,7 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
     put.source_created_at[j] = e.source_created_at; put.source_updated_at[j] = e.source_updated_at; put.road_class[j] = e.road_class
     put.metadata[j] = JSON.stringify(e.metadata); put.at[j] = c.at; put.created_at[j] = createdAt.get(c.event_id) ?? c.at
     put.version[j] = c.version; put.content_hash[j] = c.content_hash; put.h3_r3[j] = cells.r3; put.h3_r5[j] = cells.r5
-    put.h3_r7[j] = cells.r7; put.emitted_at[j] = c.emitted_at; put.keys[j] = joined(keys)
+    put.h3_r7[j] = cells.r7; put.emitted_at[j] = c.emitted_at; put.keys[j] = joined(keys); put.flags[j] = joined(e.quality_flags ?? [])
     rows.push({
       id: c.event_id, source: c.source, type: e.type, cause: e.cause, direction: e.direction, affected_roads: e.affected_roads,
       road_keys: keys, start_time: e.start_time, end_time: e.end_time, estimated_start_time: e.estimated_start_time,
@@ -134,13 +134,13 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
         description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
         estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
         last_updated, created_at, archived_at, archive_reason, version, content_hash, last_seen_at,
-        h3_r3, h3_r5, h3_r7, emitted_at, materialized_at, road_keys)
+        h3_r3, h3_r5, h3_r7, emitted_at, materialized_at, road_keys, quality_flags)
       SELECT id, source, source_id, jurisdiction, type, sub_type, cause, severity, 'active', title,
         description, latitude, longitude, geometry_text::jsonb, string_to_array(roads_text, E'\\x1f'),
         direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
         source_created_at, source_updated_at, road_class, metadata_text::jsonb,
         at, created_at, NULL, NULL, version, content_hash, at, h3_r3, h3_r5, h3_r7, emitted_at, clock_timestamp(),
-        string_to_array(keys_text, E'\\x1f')
+        string_to_array(keys_text, E'\\x1f'), string_to_array(flags_text, E'\\x1f')
       FROM unnest(${a("id")}::text[], ${a("source")}::text[], ${a("source_id")}::text[],
         ${a("jurisdiction")}::text[], ${a("type")}::text[], ${a("sub_type")}::text[], ${a("cause")}::text[],
         ${a("severity")}::text[], ${a("title")}::text[], ${a("description")}::text[],
@@ -151,10 +151,10 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
         ${a("road_class")}::text[], ${a("metadata")}::text[], ${a("at")}::timestamptz[],
         ${a("created_at")}::timestamptz[], ${a("version")}::bigint[], ${a("content_hash")}::text[],
         ${a("h3_r3")}::bigint[], ${a("h3_r5")}::bigint[], ${a("h3_r7")}::bigint[], ${a("emitted_at")}::timestamptz[],
-        ${a("keys")}::text[])
+        ${a("keys")}::text[], ${a("flags")}::text[])
         AS x(id, source, source_id, jurisdiction, type, sub_type, cause, severity, title, description, latitude, longitude, geometry_text,
           roads_text, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time, source_created_at,
-          source_updated_at, road_class, metadata_text, at, created_at, version, content_hash, h3_r3, h3_r5, h3_r7, emitted_at, keys_text)
+          source_updated_at, road_class, metadata_text, at, created_at, version, content_hash, h3_r3, h3_r5, h3_r7, emitted_at, keys_text, flags_text)
       ON CONFLICT (id) DO UPDATE SET
         jurisdiction = excluded.jurisdiction, type = excluded.type, sub_type = excluded.sub_type,
         cause = excluded.cause, severity = excluded.severity, status = 'active', title = excluded.title,
@@ -167,7 +167,8 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
         archived_at = NULL, archive_reason = NULL, version = excluded.version,
         content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
         h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
-        emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at, road_keys = excluded.road_keys
+        emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at, road_keys = excluded.road_keys,
+        quality_flags = excluded.quality_flags
       WHERE ev.version < excluded.version
       RETURNING id, (xmax = 0) AS inserted)
       SELECT up.id, up.inserted, prev.h3_r5::text AS before FROM up LEFT JOIN prev ON prev.id = up.id`
