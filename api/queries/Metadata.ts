@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { keyedCache } from "../cached.js"
+import { NO_QUALITY, sourceQualityCached } from "./SourceQuality.js"
 
 export interface SourceCreditRow {
   readonly name: string
@@ -11,8 +12,7 @@ export interface SourceCreditRow {
 }
 
 /** Sources as the catalogue last registered them, with their latest poll. */
-export const dataSources = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{
+export const dataSources = Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.zip(sql<{
     id: string; adapter: string; jurisdiction: string; poll_interval_s: number; attribution: SourceCreditRow | null
     format: string | null; kind: string | null; yields: ReadonlyArray<string>; last_poll_at: string | null; last_outcome: string | null
     read_at: string | null; read_records: number | null; read_rejected: number | null
@@ -26,16 +26,19 @@ export const dataSources = Effect.flatMap(SqlClient.SqlClient, (sql) =>
     -- a 304 or a failed fetch reads no records: what was refused is the last payload actually read
     LEFT JOIN LATERAL (SELECT started_at, record_count, rejected_count, rejected_reasons FROM source_polls
                        WHERE source = s.id AND outcome IN ('ok', 'empty') ORDER BY started_at DESC, id DESC LIMIT 1) r ON true
-    ORDER BY s.id`
+    ORDER BY s.id`, sourceQualityCached)
 ).pipe(
-  Effect.map((rows) =>
+  Effect.map(([rows, quality]) =>
     rows.map((r) => ({
       id: r.id, jurisdiction: r.jurisdiction, format: r.format ?? r.adapter, kind: r.kind ?? "unknown",
       yields: r.yields, poll_interval_s: r.poll_interval_s, last_poll_at: r.last_poll_at, last_outcome: r.last_outcome,
       requires_attribution: r.attribution !== null, attribution: r.attribution,
       last_read: r.read_at === null
         ? null
-        : { polled_at: r.read_at, records: r.read_records ?? 0, rejected: r.read_rejected ?? 0, top_reasons: r.read_reasons ?? [] }
+        : {
+          polled_at: r.read_at, records: r.read_records ?? 0, rejected: r.read_rejected ?? 0, top_reasons: r.read_reasons ?? [],
+          quality: quality.get(r.id) ?? NO_QUALITY
+        }
     }))
   )
 )

@@ -3,6 +3,7 @@ import { Effect, Option } from "effect"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
 import { CIRCUIT_SKIP, readCircuits } from "../../shared/sources/pollState.js"
 import { nowMillis } from "../../shared/time/Now.js"
+import { NO_QUALITY, sourceQualityCached } from "./SourceQuality.js"
 
 const DAY_MS = 86_400_000
 /** Reasons shown per source (`/data-sources` shows the last read's own). */
@@ -83,6 +84,7 @@ export const sourceStatusReport = Effect.gen(function* () {
     SELECT r.*, (SELECT min(q.started_at) FROM source_polls q WHERE q.source = r.source AND q.started_at > r.last_error_at AND q.outcome <> 'error') AS ended_at
     FROM runs r WHERE r.skipped_polls > 0 ORDER BY r.began_at DESC LIMIT ${MAX_INCIDENTS}`
   const circuits = yield* readCircuits(sources.map((s) => s.id))
+  const quality = yield* sourceQualityCached
   const jurisdictionOf = new Map(sources.map((s) => [s.id, s.jurisdiction]))
   const perDay = new Map(daily.map((d) => [`${d.source} ${d.day}`, d]))
   const reasonsOf = new Map<string, Array<{ reason: string; count: number }>>()
@@ -103,7 +105,7 @@ export const sourceStatusReport = Effect.gen(function* () {
         poll_interval_s: s.poll_interval_s, last_poll_at: s.last_poll_at, last_outcome: s.last_outcome, last_http_status: s.last_http_status,
         circuit: openUntil > now ? "open" as const : "closed" as const,
         circuit_open_until: openUntil > now ? new Date(openUntil).toISOString() : null,
-        records: s.records, rejected_7d: s.rejected_7d, top_reasons: reasonsOf.get(s.id) ?? [],
+        records: s.records, rejected_7d: s.rejected_7d, top_reasons: reasonsOf.get(s.id) ?? [], quality: quality.get(s.id) ?? NO_QUALITY,
         uptime_7day_percent: percent(good, polls),
         uptime_by_day: counted.map((d) => ({ day: d.day, polls: d.polls, uptime_percent: percent(d.good, d.polls) }))
       }

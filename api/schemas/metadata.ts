@@ -3,6 +3,12 @@ import { ApiWarning, Count, DataOf, DateTime, Int, NullableDateTime, NullableTex
 
 const Counts = Schema.Record({ key: Schema.String, value: Count })
 
+/** What the editor repaired and flagged among the records a source's feed lists now. */
+export const SourceQuality = Schema.Struct({
+  repaired: Counts.annotations({ description: "Records whose text the editor repaired, by kind: markup, whitespace, placeholder, code_words, milepost_code, agency_prefix, title_cut, description_written (docs/ADAPTERS.md, The editor)" }),
+  flagged: Counts.annotations({ description: "Records carrying each quality flag (end_time_passed judged now), and features whose reading is stale (stale_reading)" })
+}).annotations({ identifier: "SourceQuality", description: "Over the records the source's feed lists now (its active events and features), counted at most once a minute" })
+
 export const Jurisdiction = Schema.Struct({
   code: Schema.String, name: Schema.String, official_name: NullableText,
   country: Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^[A-Z]{2}$" } }),
@@ -32,7 +38,8 @@ export const DataSource = Schema.Struct({
       reason: Schema.String.annotations({ description: "The kind of refusal: numbers and quoted values folded, so one drifting field is one reason" }),
       count: Count,
       example: Schema.String.annotations({ description: "One refusal of this kind as the adapter wrote it" })
-    }).annotations({ identifier: "RejectionReason" })).annotations({ description: "At most 5, commonest first" })
+    }).annotations({ identifier: "RejectionReason" })).annotations({ description: "At most 5, commonest first" }),
+    quality: SourceQuality
   }).annotations({ identifier: "LastRead", description: "The last poll that read a payload (a 304 or a failed fetch reads none); null before the first" }))
 }).annotations({ identifier: "DataSource" })
 export const DataSourceList = DataOf(DataSource, "DataSourceList")
@@ -82,7 +89,7 @@ export const SourceStatus = Schema.Struct({
   last_outcome: Schema.NullOr(Schema.Literal("ok", "not_modified", "empty", "error")), last_http_status: Schema.NullOr(Int),
   circuit: Schema.Literal("closed", "open"), circuit_open_until: NullableDateTime,
   records: Schema.NullOr(Count).annotations({ description: "Records in the last poll that read the feed" }),
-  rejected_7d: Count, top_reasons: Schema.Array(Schema.Struct({ reason: Schema.String, count: Count })),
+  rejected_7d: Count, top_reasons: Schema.Array(Schema.Struct({ reason: Schema.String, count: Count })), quality: SourceQuality,
   uptime_7day_percent: Schema.NullOr(Schema.Number), uptime_by_day: Schema.Array(UptimeDay)
 }).annotations({ identifier: "SourceStatus" })
 

@@ -41,8 +41,11 @@ const Dynamic = Schema.Struct({
   capacity: Lenient.optNumber
 })
 
-/** One site as the adapter sees it: its static record and, when published, its dynamic one. */
-const Site = Schema.Struct({ static: Static, dynamic: Schema.optional(Schema.NullOr(Dynamic)) })
+/**
+ * One site as the adapter sees it: its static record, its dynamic one when published, and the
+ * feed's own time (its newest reading), against which the reading's age is judged.
+ */
+const Site = Schema.Struct({ static: Static, dynamic: Schema.optional(Schema.NullOr(Dynamic)), feed_time: Schema.NullOr(Schema.String) })
 type Site = typeof Site.Type
 
 const Envelope = Schema.Struct({ static: Schema.Array(Schema.Unknown), dynamic: Schema.optional(Schema.Array(Schema.Unknown)) })
@@ -53,18 +56,32 @@ const siteIdOf = (raw: unknown) =>
 /** Joins by siteId; the joined pair is what gets fingerprinted, so an availability change is seen. */
 const join = (e: typeof Envelope.Type): ReadonlyArray<unknown> => {
   const dynamic = new Map<string, unknown>()
+  let newest = -Infinity
   for (const d of e.dynamic ?? []) {
     const id = siteIdOf(d)
     if (id !== undefined) dynamic.set(id, d)
+    const t = Date.parse(toIso((d as { timeStamp?: string } | null)?.timeStamp) ?? "")
+    if (Number.isFinite(t) && t > newest) newest = t
   }
-  return e.static.map((s) => ({ static: s, dynamic: dynamic.get(siteIdOf(s) ?? "") ?? null }))
+  const feedTime = Number.isFinite(newest) ? new Date(newest).toISOString() : null
+  return e.static.map((s) => ({ static: s, dynamic: dynamic.get(siteIdOf(s) ?? "") ?? null, feed_time: feedTime }))
 }
+
+/**
+ * A reading this much older than the feed's newest is no current count: its figure is not
+ * published (absent, never zero), its `observed_at` stays, and it says `stale: true`.
+ */
+export const STALE_READING_MS = 3_600_000
 
 /** A capacity is a figure only when positive; 0 or negative is the feeds' "unknown". */
 const realCapacity = (n: number | null | undefined): number | undefined => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined)
 
-const availability = (d: typeof Dynamic.Type | null | undefined, capacity: number | undefined) => {
+const availability = (d: typeof Dynamic.Type | null | undefined, capacity: number | undefined, feedTime: string | null) => {
   if (!d) return {}
+  const observed = toIso(d.timeStamp)
+  if (observed && feedTime && Date.parse(observed) < Date.parse(feedTime) - STALE_READING_MS) {
+    return { ...(d.open !== undefined && d.open !== null ? { open: d.open } : {}), observed_at: observed, stale: true }
+  }
   const raw = d.reportedAvailable
   const text = typeof raw === "number" ? String(raw) : raw?.trim() ?? ""
   const trusted = d.trustData !== false
@@ -113,7 +130,7 @@ const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | s
       ...(s.ownership ? { ownership: s.ownership === "PU" ? "public" : s.ownership === "PR" ? "private" : s.ownership } : {}),
       ...(s.exitID ? { exit_id: s.exitID } : {}),
       ...(milepost !== undefined && Number.isFinite(milepost) ? { milepost } : {}),
-      ...availability(site.dynamic, capacity)
+      ...availability(site.dynamic, capacity, site.feed_time)
     },
     has_details: false
   }
@@ -121,7 +138,7 @@ const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | s
 
 export const tpims: FeatureAdapter = defineAdapter({
   id: "tpims",
-  revision: 2,
+  revision: 3,
   kind: "features",
   formats: ["maasto-tpims-static+dynamic"],
   yields: ["truck_parking"],

@@ -13,6 +13,15 @@ export const QUALITY_FLAG_WORDS: Record<QualityFlag, string> = {
   severity_inferred: "Severity worked out from the lane and road closures (the agency gave none)"
 }
 
+/** Each flag as a short label, for a list row or a status line. */
+export const QUALITY_FLAG_LABELS: Record<QualityFlag | "stale_reading", string> = {
+  end_time_passed: "Past its end time",
+  end_before_start: "Ends before it starts",
+  not_scheduled: "Not currently scheduled",
+  severity_inferred: "Severity worked out",
+  stale_reading: "Stale reading"
+}
+
 /** An end this far behind the feed's time, on an event the feed still lists, is one that has passed. */
 export const END_PASSED_GRACE_MS = 3_600_000
 

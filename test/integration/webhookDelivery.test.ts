@@ -99,7 +99,7 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-const DATA_KEYS = ["event_id", "jurisdiction", "type", "sub_type", "cause", "severity", "road_name"]
+const DATA_KEYS = ["event_id", "jurisdiction", "type", "sub_type", "cause", "severity", "road_name", "quality_flags"]
 
 describe("webhook deliveries", () => {
   it("immediate form: one POST per change, exactly {event, timestamp, data}, changes on severity changes", () => {

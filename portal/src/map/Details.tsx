@@ -6,6 +6,7 @@ import { ApiError, explain } from "../api.js"
 import { formatDate } from "../forms.js"
 import { Link } from "../router.js"
 import { SEVERITY_COLOURS } from "./style.js"
+import { QUALITY_FLAG_WORDS } from "../../../shared/domain/qualityFlags.js"
 import type { Get } from "../portalKey.js"
 
 export type Selection = { readonly kind: "event" | "feature"; readonly id: string }
@@ -65,6 +66,11 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
     <div data-testid="event-details">
       <h3 class="detail-title">{e.title || "Untitled event"}</h3>
       <p class="detail-tags"><span class="sev" style={{ background: SEVERITY_COLOURS[e.severity] }}>{e.severity}</span> {e.type.replace("_", " ")}{e.sub_type ? ` · ${e.sub_type}` : ""} · {e.status}</p>
+      {e.quality_flags.length > 0 && (
+        <ul class="detail-flags" data-testid="quality-flags">
+          {e.quality_flags.map((f) => <li key={f}>{QUALITY_FLAG_WORDS[f]}</li>)}
+        </ul>
+      )}
       {e.description && e.description !== e.title && <p class="detail-desc">{e.description}</p>}
       <dl class="detail-list">
         <Row label="Roads" value={e.affected_roads.join(", ")} />

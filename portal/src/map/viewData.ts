@@ -71,7 +71,9 @@ const cellItems = (cells: typeof MapCells.Type, kind: "event-cell" | "feature-ce
 export const eventItem = (e: EventRow): MapItem => ({
   type: "Feature",
   geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
-  properties: { kind: "event", id: e.id, type: e.type, severity: e.severity, status: e.status, title: e.title, jurisdiction: e.jurisdiction }
+  properties: { kind: "event", id: e.id, type: e.type, severity: e.severity, status: e.status, title: e.title, jurisdiction: e.jurisdiction,
+    // MapLibre keeps properties flat: the flags travel as one text
+    flags: e.quality_flags.join(",") }
 })
 
 /** Events in view: the items when they are few, else counts per cell (server-side aggregation). */

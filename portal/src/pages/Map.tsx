@@ -9,6 +9,11 @@ import { addDataLayers, CELL_LAYERS, eventLayerId, ITEM_LAYERS, setData } from "
 import { Details, type Selection } from "../map/Details.js"
 import { type Get, keyedGet } from "../portalKey.js"
 import { GROUP_COLOURS, SEVERITY_COLOURS } from "../map/style.js"
+import { QUALITY_FLAG_LABELS, type QualityFlag } from "../../../shared/domain/qualityFlags.js"
+
+/** An event's quality flags in words, after its severity in the list. */
+const flagLabels = (flags: unknown) =>
+  typeof flags === "string" && flags !== "" ? ` · ${flags.split(",").map((f) => QUALITY_FLAG_LABELS[f as QualityFlag] ?? f).join(" · ")}` : ""
 import { useBaseMap } from "../map/useBaseMap.js"
 import { type Layered, loadEvents, loadFeatures, type MapFilters, type View } from "../map/viewData.js"
 import { useSession } from "../session.js"
@@ -217,7 +222,7 @@ export const MapPage = () => {
           <summary>Events in view, as a list</summary>
           <ul>
             {eventsInView.map((e) => (
-              <li key={String(e.properties.id)}><button type="button" class="link-button" onClick={() => setSelection({ kind: "event", id: String(e.properties.id) })}>{String(e.properties.title || e.properties.type)}</button> <span class="hint">{String(e.properties.severity)} · {String(e.properties.jurisdiction)}</span></li>
+              <li key={String(e.properties.id)}><button type="button" class="link-button" onClick={() => setSelection({ kind: "event", id: String(e.properties.id) })}>{String(e.properties.title || e.properties.type)}</button> <span class="hint">{String(e.properties.severity)} · {String(e.properties.jurisdiction)}{flagLabels(e.properties.flags)}</span></li>
             ))}
           </ul>
         </details>

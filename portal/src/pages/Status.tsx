@@ -3,6 +3,7 @@ import type { SourceStatusReport, Status } from "../../../api/schemas/metadata.j
 import { call, explain } from "../api.js"
 import { fmt, formatDate } from "../forms.js"
 import { Alert, Badge, Card, Table } from "../ui.js"
+import { QUALITY_FLAG_LABELS } from "../../../shared/domain/qualityFlags.js"
 
 // the API's own answer Schemas, as types only: a renamed field breaks this page's build
 type Overall = typeof Status.Encoded
@@ -22,6 +23,14 @@ const outcomeBadge = (s: Source) => {
   if (s.last_outcome === null) return <Badge kind="muted">Not polled yet</Badge>
   if (s.last_outcome === "error") return <Badge kind="off">Failed{s.last_http_status ? ` (HTTP ${s.last_http_status})` : ""}</Badge>
   return <Badge kind="ok">{s.last_outcome === "not_modified" ? "Unchanged" : s.last_outcome === "empty" ? "Empty feed" : "OK"}</Badge>
+}
+
+/** One line per source: how many records the editor repaired, and how many carry each flag. */
+const qualityLine = (q: Source["quality"]) => {
+  const repaired = Object.values(q.repaired).reduce((n, c) => n + c, 0)
+  const flagged = Object.entries(q.flagged).map(([k, n]) => `${fmt(n)} ${(QUALITY_FLAG_LABELS[k as keyof typeof QUALITY_FLAG_LABELS] ?? k).toLowerCase()}`)
+  const parts = [...(repaired > 0 ? [`${fmt(repaired)} text repairs`] : []), ...flagged]
+  return parts.length === 0 ? "Clean" : parts.join(" · ")
 }
 
 const shade = (uptime: number | null) => (uptime === null ? "none" : uptime >= 99 ? "good" : uptime >= 90 ? "fair" : "poor")
@@ -95,7 +104,7 @@ export const StatusPage = () => {
               <td class="wrap"><strong>{s.id}</strong><br /><span class="muted">{s.jurisdiction_name}{s.kind ? ` · ${s.kind}` : ""}{s.format ? ` · ${s.format}` : ""}</span></td>
               <td>{outcomeBadge(s)}<br /><span class="muted">{s.last_poll_at ? formatDate(s.last_poll_at) : "never"}</span></td>
               <td>{s.circuit === "open" ? <Badge kind="off">Open until {formatDate(s.circuit_open_until)}</Badge> : <Badge kind="ok">Closed</Badge>}</td>
-              <td>{s.records === null ? "–" : fmt(s.records)}</td>
+              <td class="wrap">{s.records === null ? "–" : fmt(s.records)}<br /><span class="muted quality" data-quality>{qualityLine(s.quality)}</span></td>
               <td class="wrap reasons-cell">
                 {fmt(s.rejected_7d)}
                 {s.top_reasons.length > 0 && (

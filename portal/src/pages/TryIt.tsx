@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
 import { formatDate } from "../forms.js"
 import { Card, Table } from "../ui.js"
+import { QUALITY_FLAG_LABELS, type QualityFlag } from "../../../shared/domain/qualityFlags.js"
 
 interface EventRow {
   readonly id: string
@@ -10,6 +11,7 @@ interface EventRow {
   readonly severity: string
   readonly affected_roads: ReadonlyArray<string> | null
   readonly last_updated: string
+  readonly quality_flags?: ReadonlyArray<string>
 }
 
 /**
@@ -53,7 +55,7 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
         result.events.length === 0 ? <p role="status">No active events there right now.</p> : (
           <Table head={["Title", "Type", "Severity", "Road", "Updated"]} testId="try-events">
             {result.events.map((ev) => (
-              <tr key={ev.id}><td>{ev.title ?? "—"}</td><td>{ev.type}</td><td>{ev.severity}</td><td>{ev.affected_roads?.join(", ") || "—"}</td><td>{formatDate(ev.last_updated)}</td></tr>
+              <tr key={ev.id}><td>{ev.title ?? "—"}{(ev.quality_flags ?? []).length > 0 && <><br /><span class="muted">{(ev.quality_flags ?? []).map((f) => QUALITY_FLAG_LABELS[f as QualityFlag] ?? f).join(" · ")}</span></>}</td><td>{ev.type}</td><td>{ev.severity}</td><td>{ev.affected_roads?.join(", ") || "—"}</td><td>{formatDate(ev.last_updated)}</td></tr>
             ))}
           </Table>
         )

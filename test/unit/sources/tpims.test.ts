@@ -78,3 +78,26 @@ describe("tpims: absent is never zero", () => {
     expect(second.changes.map((c) => [c.op, c.feature?.properties.available_spots])).toEqual([["updated", 3]])
   })
 })
+
+describe("tpims: a stale reading is no current count", () => {
+  const site = (id: string) => ({ siteId: id, name: `Site ${id}`, relevantHighway: "I-39", referencePost: 85, location: { latitude: 41.5, longitude: -89.1, state: "IL" }, capacity: 40 })
+  const payload = {
+    static: [site("fresh"), site("old")],
+    dynamic: [
+      { siteId: "fresh", timeStamp: "2026-07-15T12:00:00Z", reportedAvailable: "12", trustData: true, open: true },
+      // observed eight months before the feed's own time
+      { siteId: "old", timeStamp: "2025-11-15T12:00:00Z", reportedAvailable: "30", trustData: true, open: true }
+    ]
+  }
+  it("publishes no figure for a reading more than an hour older than the feed's newest, keeps its time and says it is stale", () => {
+    const [fresh, old] = decodeOk(tpims, payload).records
+    expect(fresh.properties).toMatchObject({ available_spots: 12, observed_at: "2026-07-15T12:00:00.000Z" })
+    expect(fresh.properties).not.toHaveProperty("stale")
+    expect(old.properties).toEqual({ capacity: 40, milepost: 85, open: true, observed_at: "2025-11-15T12:00:00.000Z", stale: true })
+    expect(old.description).toBe("I-39, mile 85")
+  })
+  it("a reading within the hour is current", () => {
+    const near = { ...payload, dynamic: [payload.dynamic[0], { ...payload.dynamic[1], timeStamp: "2026-07-15T11:05:00Z" }] }
+    expect(decodeOk(tpims, near).records[1]!.properties).toMatchObject({ available_spots: 30 })
+  })
+})
