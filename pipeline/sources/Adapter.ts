@@ -7,6 +7,7 @@ import { compiledGuard } from "../../shared/schema/compiledGuard.js"
 import { itemTexts } from "./itemTexts.js"
 import { editEvent } from "./lib/editEvent.js"
 import { editFeature } from "./lib/editFeature.js"
+import { tieWithinFeed } from "./lib/tieWithinFeed.js"
 import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 
@@ -247,10 +248,12 @@ export const defineAdapter = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K
 const edited = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K>): AdapterOf<K> => {
   if (spec.kind === "prices") return spec
   const decode = spec.decode as (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<unknown>, string>
-  const edit = (spec.kind === "events" ? (r: EventObservation) => editEvent(r).event : (r: FeatureObservation) => editFeature(r, spec.id)) as (r: unknown) => unknown
+  const edit = (spec.kind === "events"
+    ? (rs: ReadonlyArray<EventObservation>) => tieWithinFeed(rs.map((r) => editEvent(r).event))
+    : (rs: ReadonlyArray<FeatureObservation>) => rs.map((r) => editFeature(r, spec.id))) as (rs: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
   return {
     ...spec,
     decode: (payload: unknown, ctx: DecodeContext) =>
-      Either.map(decode(payload, ctx), (d) => ({ ...d, records: d.records.map(edit) }))
+      Either.map(decode(payload, ctx), (d) => ({ ...d, records: edit(d.records) }))
   } as AdapterOf<K>
 }

@@ -28,7 +28,8 @@ export const Feature = Schema.Struct({
       description: Lenient.optString,
       creation_date: Lenient.optString,
       update_date: Lenient.optString,
-      data_source_id: Lenient.optString
+      data_source_id: Lenient.optString,
+      related_road_events: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String }))))
     }),
     start_date: Schema.String,
     end_date: Lenient.optString,
@@ -103,6 +104,12 @@ const whatOf = (type: EventType, eventType: string, work: string | null) => {
   return eventType === "detour" ? "Detour" : eventType === "restriction" ? "Restriction" : eventType === "incident" ? "Incident" : "Work zone"
 }
 
+const tiesOf = (related: ReadonlyArray<{ type: string; id: string }> | null | undefined) => {
+  const workZone = related?.find((r) => r.type === "related-work-zone")?.id
+  const detours = (related ?? []).filter((r) => r.type === "related-detour").map((r) => r.id)
+  return { ...(workZone ? { detour_for: workZone } : {}), ...(detours.length > 0 ? { detours } : {}) }
+}
+
 const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | string => {
   const p = f.properties
   const core = p.core_details
@@ -152,7 +159,9 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
       beginning_milepost: p.beginning_milepost ?? null,
       ending_milepost: p.ending_milepost ?? null,
       data_source_id: core.data_source_id ?? null,
-      upstream_name: core.name ?? null
+      upstream_name: core.name ?? null,
+      // a detour names the work zone it serves; the work zone its detours: the pipeline links them
+      ...tiesOf(core.related_road_events)
     },
     quality_flags: ["severity_inferred"]
   }

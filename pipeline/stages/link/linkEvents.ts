@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { r3Neighbourhood } from "../../../shared/geo/h3cells.js"
+import { eventId } from "../../../shared/domain/ids.js"
 import { judgePair, type LinkJudgement, type LinkSubject } from "./sameEvent.js"
 
 /** The advisory lock key linking transactions take in turn ("link" in ASCII). */
@@ -14,7 +15,25 @@ interface Link extends LinkJudgement {
 /** A changed event and the res-3 cell its point is in. */
 export interface PlacedSubject extends LinkSubject {
   readonly h3_r3: string
+  /** records of its own feed it is tied to by upstream id (pipeline/sources/lib/tieWithinFeed.ts) */
+  readonly ties?: ReadonlyArray<{ readonly sourceId: string; readonly reason: string }>
 }
+
+/** Confidence of a tie a feed states or the editor found: the same record twice, or a work zone and its detour. */
+const TIE_CONFIDENCE = { same: 1, detour: 0.9 } as const
+
+/** Links to the active events of the subjects' own feeds that they are tied to. */
+const tiesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>) {
+  const wanted = subjects.flatMap((s) => (s.ties ?? []).map((t) => ({ a: s.id, b: eventId(s.source, t.sourceId), reason: t.reason })))
+    .filter((t) => t.a !== t.b)
+  if (wanted.length === 0) return [] as Array<Link>
+  const sql = yield* SqlClient.SqlClient
+  const found = new Set((yield* sql<{ id: string }>`
+    SELECT id FROM events WHERE id = ANY(${[...new Set(wanted.map((w) => w.b))]}) AND status = 'active'`).map((r) => r.id))
+  return wanted.filter((w) => found.has(w.b)).map((w): Link => ({
+    a: w.a, b: w.b, reason: w.reason, confidence: w.reason.startsWith("detour") ? TIE_CONFIDENCE.detour : TIE_CONFIDENCE.same
+  }))
+})
 
 /**
  * Other sources' active events on the subjects' roads within about 60 km (the res-3 cells
@@ -111,6 +130,12 @@ export const linkEvents = Effect.fnUntraced(function* (changed: ReadonlyArray<Pl
         if (j) links.push({ a: s.id, b: c.id, ...j })
       }
     }
+  }
+  const seenPairs = new Set(links.map((l) => (l.a < l.b ? `${l.a}|${l.b}` : `${l.b}|${l.a}`)))
+  for (const t of yield* tiesOf(changed)) {
+    const pair = t.a < t.b ? `${t.a}|${t.b}` : `${t.b}|${t.a}`
+    if (!seenPairs.has(pair)) links.push(t)
+    seenPairs.add(pair)
   }
   // an event just inserted has no links to lose
   const ids = changed.map((r) => r.id).filter((id) => !inserted.has(id))

@@ -7,6 +7,7 @@ import { cellsOf } from "../../../shared/geo/h3cells.js"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
 import { roadKeys } from "../link/sameEvent.js"
 import { linkEvents, type PlacedSubject } from "../link/linkEvents.js"
+import { tiesOf } from "../../sources/lib/tieWithinFeed.js"
 
 /** A list of names as one text (unit separator between), split again in SQL; the separator never stays in a name. */
 const joined = (names: ReadonlyArray<string>) => names.map((n) => n.replace(/\u001f/g, " ")).join("\u001f")
@@ -79,7 +80,7 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
       id: c.event_id, source: c.source, type: e.type, cause: e.cause, direction: e.direction, affected_roads: e.affected_roads,
       road_keys: keys, start_time: e.start_time, end_time: e.end_time, estimated_start_time: e.estimated_start_time,
       estimated_end_time: e.estimated_end_time, latitude: e.latitude, longitude: e.longitude, geometry: e.geometry,
-      h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7
+      h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7, ties: tiesOf(e.metadata)
     })
     j++
   }

@@ -3,6 +3,7 @@ import { codesInText, codeToWords, milepostPlaces } from "../../../pipeline/sour
 import { editEvent } from "../../../pipeline/sources/lib/editEvent.js"
 import { editFeature } from "../../../pipeline/sources/lib/editFeature.js"
 import { inferSeverity } from "../../../pipeline/sources/lib/inferSeverity.js"
+import { tieWithinFeed } from "../../../pipeline/sources/lib/tieWithinFeed.js"
 import { cleanText, cutTitle, isPlaceholder, splitAgencyPrefix, withoutPlaceholders } from "../../../pipeline/sources/lib/publishText.js"
 import { publishedFlags } from "../../../shared/domain/qualityFlags.js"
 import { eventDefects, featureDefects } from "../../support/editorialChecks.js"
@@ -149,5 +150,25 @@ describe("editFeature", () => {
   })
   it("names a feature left without a name for what it is", () => {
     expect(editFeature(feature("p", { feature_type: "truck_parking", name: "UNKNOWN" }), "tpims").name).toBe("Truck parking")
+  })
+})
+
+describe("one feed's twins", () => {
+  const line = (coords: Array<[number, number]>) => ({ type: "LineString", coordinates: coords })
+  const base = observation("a", { affected_roads: ["I-29"], geometry: line([[-96.4, 42.5], [-96.4, 42.52]]), latitude: 42.51, longitude: -96.4, description: "Bridge deck repair" })
+  it("ties records with the same road, times, text and shape, whichever way the line is drawn", () => {
+    const twin = { ...base, source_id: "b", geometry: line([[-96.40002, 42.52], [-96.4, 42.5]]) }
+    const [a, b] = tieWithinFeed([base, twin])
+    expect(a!.metadata.same_as).toEqual(["b"])
+    expect(b!.metadata.same_as).toEqual(["a"])
+  })
+  it("leaves apart records that differ in text, times or place", () => {
+    for (const other of [
+      { ...base, source_id: "b", description: "Paving" },
+      { ...base, source_id: "b", end_time: "2026-12-01T00:00:00Z" },
+      { ...base, source_id: "b", latitude: 42.53, geometry: line([[-96.4, 42.52], [-96.4, 42.54]]) }
+    ]) {
+      expect(tieWithinFeed([base, other]).every((r) => r.metadata.same_as === undefined)).toBe(true)
+    }
   })
 })
