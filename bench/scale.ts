@@ -93,10 +93,11 @@ const feeds: Array<Feed> = catalogue.map((s) => ({
 }))
 if (STANDINS) {
   const hasEvents = new Set(catalogue.filter((s) => kindOf(s.adapter) === "events").map((s) => s.jurisdiction))
+  // a state whose WZDx feed the catalogue holds needs no stand-in for it: the feed count stays the same
   const add = (id: string, adapter: string, jurisdiction: string) => feeds.push({ id, adapter, jurisdiction, size: sizeOf(id, kindOf(adapter)), place: placeOf(jurisdiction), standin: true })
   for (const [code] of [...US_STATES, ...CA_PROVINCES]) {
     const c = code.toLowerCase()
-    if (US_STATES.some(([u]) => u === code)) add(`standin-wzdx-${c}`, "wzdx", `WZDX_${code}`)
+    if (US_STATES.some(([u]) => u === code) && !hasEvents.has(`WZDX_${code}`)) add(`standin-wzdx-${c}`, "wzdx", `WZDX_${code}`)
     add(`standin-cameras-${c}`, "drivebc_webcams", code)
     add(`standin-rwis-${c}`, "drivebc_rwis", code)
     if (!hasEvents.has(code)) add(`standin-events-${c}`, "ibi511", code)
