@@ -49,3 +49,18 @@ describe("cars mapping", () => {
     expect(five.find((e) => e.source_id === "DBC-46014")).toMatchObject({ type: "closure", severity: "major", affected_roads: ["Arrow Park Ferry"] })
   })
 })
+
+describe("cars: every record a real CARS feed sends is read", () => {
+  const d = decodeOk(cars, ownFixture("cars/loose_shapes.json"))
+  it("reads descriptions without a kind, with kind as a string, and bare phrases, and categories in any case", () => {
+    expect(d.rejected).toEqual([])
+    expect(d.records.map((r) => r.source_id)).toEqual(["FX-LOOSE-1", "FX-LOOSE-2", "FX-LOOSE-3"])
+    const [work, ice, unknown] = d.records
+    expect(work).toMatchObject({ type: "construction", cause: "roadwork", direction: "eastbound", affected_roads: ["US 30"], title: "Lane closed on US 30 eastbound" })
+    // a closed road is a closure, and never minor
+    expect(ice).toMatchObject({ type: "closure", severity: "major", lanes_affected: "Closed in both directions", quality_flags: ["severity_inferred"] })
+    // a category the mapping does not know yet is an advisory, its category kept
+    expect(unknown).toMatchObject({ type: "advisory", metadata: { headline_category: "SOMETHING_NEW" } })
+    expect(unknown!.description).not.toBe("")
+  })
+})
