@@ -69,6 +69,20 @@ export const codeToWords = (code: string): string | null => {
   return null
 }
 
+/** Tokens already judged: titles repeat the same few hundred words, and a cold poll edits every title. */
+const judged = new Map<string, string | null>()
+const MAX_JUDGED = 20_000
+
+const cachedWords = (token: string): string | null => {
+  let words = judged.get(token)
+  if (words === undefined) {
+    words = codeToWords(token)
+    if (judged.size >= MAX_JUDGED) judged.clear()
+    judged.set(token, words)
+  }
+  return words
+}
+
 /** A token inside a title or a lane text that is a code. */
 const CODE_TOKEN = /\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+){1,6}|[A-Za-z][a-z]{6,})\b/g
 
@@ -80,7 +94,7 @@ export const codesInText = (text: string): string => {
   if (!/[a-z]-[a-z]|[A-Z]_[A-Z]|[a-z][A-Z]|[a-z]{7}/.test(text)) return text
   return text.replace(CODE_TOKEN, (token, offset: number) => {
     if (token.includes("-") && !PHRASES[token] && !token.split("-").some((w) => /^(lanes?|closed|open|shoulder|merge|shift|ramp)$/.test(w))) return token
-    const words = codeToWords(token)
+    const words = cachedWords(token)
     if (words === null) return token
     return offset === 0 ? words[0]!.toUpperCase() + words.slice(1) : words
   })

@@ -76,7 +76,9 @@ export const editEvent = (e: EventObservation): Edited => {
   const rawDescription = e.description
   let description = cleanText(rawDescription)
   if (description !== rawDescription) repairs.add(/[<&]/.test(rawDescription) ? "markup" : "whitespace")
-  const kept = description.split("\n").map(withoutPlaceholders).join("\n").replace(/\n{3,}/g, "\n\n").trim()
+  const kept = description.includes("\n")
+    ? description.split("\n").map(withoutPlaceholders).join("\n").replace(/\n{3,}/g, "\n\n").trim()
+    : withoutPlaceholders(description)
   note(repairs, description, kept, "placeholder")
   description = milepostPlaces(kept)
   note(repairs, kept, description, "milepost_code")
