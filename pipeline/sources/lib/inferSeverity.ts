@@ -8,6 +8,8 @@ import type { EventType, Severity } from "../../../shared/domain/Event.js"
  * |--------------------------------------------------------------|----------|
  * | the road is closed (a closure, all lanes closed)             | major    |
  * | some lanes closed, alternating one-way, flagging, a detour   | moderate |
+ * | (no lane facts) the description says the road or a ramp is closed | major |
+ * | (no lane facts) the title or description says a lane is closed | moderate |
  * | an incident or weather with no lane facts                    | moderate |
  * | lanes open but shifted, shoulder only, no lane impact        | minor    |
  * | anything else                                                | minor    |
@@ -30,8 +32,10 @@ export const inferSeverity = (f: SeverityFacts): Severity => {
   if (f.type === "closure" || ROAD_CLOSED.test(lanes) || ROAD_CLOSED.test(f.title)) return "major"
   if (SOME_LANES.test(lanes)) return "moderate"
   if (lanes !== "" && MINOR_ONLY.test(lanes)) return "minor"
+  // with no lane facts, the agency's own words say what is closed ("RAMP CLOSED", "left lane closed")
+  if (ROAD_CLOSED.test(f.description)) return "major"
+  if (SOME_LANES.test(f.title) || SOME_LANES.test(f.description)) return "moderate"
   if (lanes === "" && (f.type === "incident" || f.type === "weather")) return "moderate"
-  if (SOME_LANES.test(f.title)) return "moderate"
   return "minor"
 }
 

@@ -125,6 +125,9 @@ describe("severity from the facts", () => {
     expect(inferSeverity(facts("construction", "All lanes open; shoulder closed"))).toBe("minor")
     expect(inferSeverity(facts("incident", null))).toBe("moderate")
     expect(inferSeverity(facts("construction", null))).toBe("minor")
+    // with no lane facts, the agency's words
+    expect(inferSeverity({ ...facts("construction", null), description: "Bridge rehabilitation on the ramp to I-490. RAMP CLOSED." })).toBe("major")
+    expect(inferSeverity({ ...facts("construction", null), description: "Paving. Left lane closed overnight." })).toBe("moderate")
   })
   it("works severity out where the agency gave none, and flags it", () => {
     const { event } = editEvent(observation("x", { type: "construction", severity: "minor", lanes_affected: "some-lanes-closed", quality_flags: ["severity_inferred"] }))
