@@ -126,6 +126,9 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     const details = s.page.getByTestId("event-details")
     await details.waitFor()
     expect(await details.getByRole("heading", { level: 3 }).innerText()).toContain("I-90")
+    // an event's quality flags are told in words, never as codes
+    const flags = details.getByTestId("quality-flags")
+    if (await flags.count() > 0) expect(await flags.innerText()).not.toMatch(/_/)
     const history = s.page.getByTestId("history")
     await history.waitFor()
     expect(await history.locator("li").count()).toBeGreaterThan(0)

@@ -73,6 +73,10 @@ describe.skipIf(!hasChromium)("the public status page in a real browser", () => 
       expect(r.text).not.toContain("Not polled yet")
       expect(r.text).toContain("Closed")
     }
+    // a quality line per source: what the editor repaired and flagged, in words
+    const quality = await page.$$eval("[data-testid=sources] [data-quality]", (els) => els.map((e) => e.textContent ?? ""))
+    expect(quality).toHaveLength(ids.length)
+    for (const q of quality) expect(q).toMatch(/^(Clean|[\d,]+ (text repairs|past its end time|ends before it starts|not currently scheduled|severity worked out|stale reading)( · [\d,]+ [a-z ]+)*)$/)
     expect(await page.title()).toBe("Service status · Road Data")
     expect(await page.getByTestId("overall").innerText()).toMatch(new RegExp(`of ${ids.length} sources healthy`))
     // seven day bars per source, named for screen readers

@@ -12,6 +12,12 @@ import { roadKey } from "../../../shared/domain/Road.js"
 /** Two records of one feed are one thing when their points and both ends lie this close. */
 export const SAME_FEED_MAX_GAP_M = 50
 
+/**
+ * More records than this alike in every field are a series the feed means to publish (or a load
+ * test's copies), not one work zone twice; they are left apart, and the payload's cost stays linear.
+ */
+export const MAX_TWINS = 8
+
 const fold = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim()
 
 /** What must be equal for two records to be twins: road, direction, type, times and text. */
@@ -62,7 +68,7 @@ export const tieWithinFeed = (records: ReadonlyArray<EventObservation>): Readonl
   })
   const twins = new Map<number, Array<string>>()
   for (const g of groups.values()) {
-    if (g.length < 2) continue
+    if (g.length < 2 || g.length > MAX_TWINS) continue
     for (const i of g) {
       for (const j of g) {
         if (i !== j && sameShape(records[i]!, records[j]!)) twins.set(i, [...(twins.get(i) ?? []), records[j]!.source_id])

@@ -165,6 +165,11 @@ describe("one feed's twins", () => {
     expect(a!.metadata.same_as).toEqual(["b"])
     expect(b!.metadata.same_as).toEqual(["a"])
   })
+  it("leaves apart more than eight records alike in every field: a series, not one work zone twice", () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ ...base, source_id: `s${i}` }))
+    expect(tieWithinFeed(many).every((r) => r.metadata.same_as === undefined)).toBe(true)
+    expect(tieWithinFeed(many.slice(0, 3))[0]!.metadata.same_as).toEqual(["s1", "s2"])
+  })
   it("leaves apart records that differ in text, times or place", () => {
     for (const other of [
       { ...base, source_id: "b", description: "Paving" },
