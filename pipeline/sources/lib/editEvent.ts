@@ -19,13 +19,14 @@ export type Repair = (typeof REPAIRS)[number]
 /** The agency says in words that nothing is scheduled now. */
 const NOT_SCHEDULED = /\b(not (currently |presently )?scheduled|no work (is )?(currently )?scheduled|work is not scheduled|no (current )?activity scheduled)\b/i
 
-const DATE_TIME = new Intl.DateTimeFormat("en-US", {
-  timeZone: "UTC", year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23"
-})
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+const two = (n: number) => (n < 10 ? `0${n}` : String(n))
+/** "Nov 3, 2026, 08:00 UTC", written by hand: Intl's formatter costs tens of microseconds a call, and a cold poll writes thousands */
 const when = (iso: string | null) => {
   if (iso === null) return null
   const d = new Date(iso)
-  return Number.isFinite(d.getTime()) ? `${DATE_TIME.format(d)} UTC` : null
+  if (!Number.isFinite(d.getTime())) return null
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}, ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`
 }
 
 /** A description from the record's fields, for a record that came with none. */

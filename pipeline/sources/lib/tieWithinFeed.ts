@@ -20,12 +20,25 @@ export const MAX_TWINS = 8
 
 const fold = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim()
 
-/** What must be equal for two records to be twins: road, direction, type, times and text. */
-const twinKey = (e: EventObservation) =>
+/** What must be equal for two records to be twins, the cheap part first: road, direction, type and times. */
+const placeKey = (e: EventObservation) =>
   [
     e.affected_roads.map(roadKey).filter((k) => k !== null).sort().join("+"), e.direction, e.type,
-    e.start_time ?? e.estimated_start_time, e.end_time ?? e.estimated_end_time, fold(e.title), fold(e.description)
+    e.start_time ?? e.estimated_start_time, e.end_time ?? e.estimated_end_time
   ].join("\u001f")
+/** and then the text, folded only for records that share the rest */
+const textKey = (e: EventObservation) => `${fold(e.title)}\u001f${fold(e.description)}`
+
+const groupBy = <K>(items: ReadonlyArray<number>, key: (i: number) => K): Map<K, Array<number>> => {
+  const groups = new Map<K, Array<number>>()
+  for (const i of items) {
+    const k = key(i)
+    const g = groups.get(k)
+    if (g) g.push(i)
+    else groups.set(k, [i])
+  }
+  return groups
+}
 
 const metres = (a: readonly [number, number], b: readonly [number, number]) => {
   const kLat = 111_320
@@ -59,19 +72,15 @@ const sameShape = (a: EventObservation, b: EventObservation) => {
 /** The records with `metadata.same_as` set on each twin (already tied records are left as they are). */
 export const tieWithinFeed = (records: ReadonlyArray<EventObservation>): ReadonlyArray<EventObservation> => {
   if (records.length < 2) return records
-  const groups = new Map<string, Array<number>>()
-  records.forEach((e, i) => {
-    const k = twinKey(e)
-    const g = groups.get(k)
-    if (g) g.push(i)
-    else groups.set(k, [i])
-  })
   const twins = new Map<number, Array<string>>()
-  for (const g of groups.values()) {
-    if (g.length < 2 || g.length > MAX_TWINS) continue
-    for (const i of g) {
-      for (const j of g) {
-        if (i !== j && sameShape(records[i]!, records[j]!)) twins.set(i, [...(twins.get(i) ?? []), records[j]!.source_id])
+  for (const near of groupBy(records.map((_, i) => i), (i) => placeKey(records[i]!)).values()) {
+    if (near.length < 2) continue
+    for (const g of groupBy(near, (i) => textKey(records[i]!)).values()) {
+      if (g.length < 2 || g.length > MAX_TWINS) continue
+      for (const i of g) {
+        for (const j of g) {
+          if (i !== j && sameShape(records[i]!, records[j]!)) twins.set(i, [...(twins.get(i) ?? []), records[j]!.source_id])
+        }
       }
     }
   }
