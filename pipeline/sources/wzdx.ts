@@ -105,10 +105,13 @@ const whatOf = (type: EventType, eventType: string, work: string | null) => {
 }
 
 const tiesOf = (related: ReadonlyArray<{ type: string; id: string }> | null | undefined) => {
+  if (!related || related.length === 0) return null
   const workZone = related?.find((r) => r.type === "related-work-zone")?.id
   const detours = (related ?? []).filter((r) => r.type === "related-detour").map((r) => r.id)
   return { ...(workZone ? { detour_for: workZone } : {}), ...(detours.length > 0 ? { detours } : {}) }
 }
+
+const SEVERITY_INFERRED: ReadonlyArray<string> = Object.freeze(["severity_inferred"])
 
 const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | string => {
   const p = f.properties
@@ -163,7 +166,7 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
       // a detour names the work zone it serves; the work zone its detours: the pipeline links them
       ...tiesOf(core.related_road_events)
     },
-    quality_flags: ["severity_inferred"]
+    quality_flags: SEVERITY_INFERRED
   }
 }
 

@@ -44,8 +44,15 @@ export const endTimePassed = (t: Times, feedTimeMs: number): boolean => {
   return end !== null && Number.isFinite(end) && end < feedTimeMs - END_PASSED_GRACE_MS
 }
 
+/** Times as the adapters write them (`toIso`: 2026-11-03T08:00:00.000Z): one length, UTC, so their text orders as they do. */
+const canonical = (s: string) => s.length === 24 && s.charCodeAt(23) === 90 && s.charCodeAt(10) === 84
+
 /** Whether the record ends before it starts. */
 export const endBeforeStart = (t: Times): boolean => {
+  const endText = t.end_time ?? t.estimated_end_time
+  const startText = t.start_time ?? t.estimated_start_time
+  if (endText === null || startText === null) return false
+  if (canonical(endText) && canonical(startText)) return endText < startText
   const end = endOf(t)
   const start = startOf(t)
   return end !== null && start !== null && Number.isFinite(end) && Number.isFinite(start) && end < start

@@ -84,14 +84,29 @@ const cachedWords = (token: string): string | null => {
 }
 
 /** A token inside a title or a lane text that is a code. */
-const CODE_TOKEN = /\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+){1,6}|[A-Za-z][a-z]{6,})\b/g
+const CODE_TOKEN = /\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+){1,6}|(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,})\b/g
+/** whether a text may hold such a token at all (most titles hold none) */
+const MAY_HOLD_CODE = /[a-z]-[a-z]|[A-Z]_[A-Z]|[a-z][A-Z]|\b(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,}/
 
 /**
  * Every code in a short text (a title, a lane text) turned into words. Kebab tokens count only
  * when they are WZDx values or contain a trade word, so "one-way" and "left-turn" in prose stay.
  */
 export const codesInText = (text: string): string => {
-  if (!/[a-z]-[a-z]|[A-Z]_[A-Z]|[a-z][A-Z]|[a-z]{7}/.test(text)) return text
+  if (!MAY_HOLD_CODE.test(text)) return text
+  // lane texts repeat across a feed's records (a few dozen values among thousands)
+  let done = worded.get(text)
+  if (done === undefined) {
+    done = wordsOf(text)
+    if (worded.size >= MAX_JUDGED) worded.clear()
+    worded.set(text, done)
+  }
+  return done
+}
+
+const worded = new Map<string, string>()
+
+const wordsOf = (text: string): string => {
   return text.replace(CODE_TOKEN, (token, offset: number) => {
     if (token.includes("-") && !PHRASES[token] && !token.split("-").some((w) => /^(lanes?|closed|open|shoulder|merge|shift|ramp)$/.test(w))) return token
     const words = cachedWords(token)
@@ -105,5 +120,7 @@ const MILEPOST_CODE = /\b\d{1,4}[NSEW]B?-(\d{1,4}(?:\.\d+)?)\b/g
 /** "MM 13.1", "MP 13.1" as the words a reader expects. */
 const MILE_MARKER = /\b(?:MM|MP|Mile ?Marker|Mile ?Post)\s*#?\s*(\d{1,4}(?:\.\d+)?)\b/gi
 
+const MAY_HOLD_MILEPOST = /\d[NSEW]B?-\d|M[MP] *#? *\d|ile ?(?:marker|post)/i
+
 export const milepostPlaces = (text: string): string =>
-  text.replace(MILEPOST_CODE, "mile $1").replace(MILE_MARKER, "mile $1")
+  MAY_HOLD_MILEPOST.test(text) ? text.replace(MILEPOST_CODE, "mile $1").replace(MILE_MARKER, "mile $1") : text

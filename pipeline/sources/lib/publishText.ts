@@ -14,7 +14,10 @@ const TAG = /<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>/gi
 /** no-break, figure, narrow, zero-width and other non-ASCII blanks; tabs and form feeds */
 const ODD_SPACE = /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\t\f\v]/g
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g
-const NEEDS_WORK = /[<&\u00a0\u1680\u2000-\u200d\u202f\u205f\u2060\u3000\ufeff\t\f\v\r]|\s{2}|^\s|\s$/
+const ODD = /[<&\u00a0\u1680\u2000-\u200d\u202f\u205f\u2060\u3000\ufeff\t\f\v\r]|\s\s/
+const isBlank = (c: number) => c === 32 || c === 10 || c === 9 || c === 13
+/** whether a text needs any of the work below: most agency text needs none */
+const needsWork = (s: string) => s.length > 0 && (isBlank(s.charCodeAt(0)) || isBlank(s.charCodeAt(s.length - 1)) || ODD.test(s))
 
 /**
  * Plain text: markup as text (`<br>` a line break, a paragraph a blank line), entities decoded,
@@ -22,7 +25,7 @@ const NEEDS_WORK = /[<&\u00a0\u1680\u2000-\u200d\u202f\u205f\u2060\u3000\ufeff\t
  */
 export const cleanText = (raw: string | null | undefined): string => {
   if (raw === null || raw === undefined) return ""
-  if (!NEEDS_WORK.test(raw)) return raw
+  if (!needsWork(raw)) return raw
   let s = raw.replace(/\r\n?/g, "\n")
   if (s.includes("<")) s = s.replace(BREAK, "\n").replace(BLOCK_END, "\n\n").replace(TAG, "")
   if (s.includes("&")) s = decodeHTML(s)
@@ -36,7 +39,10 @@ export const cleanText = (raw: string | null | undefined): string => {
 }
 
 /** One line: every break a space (titles, names, lane texts). */
-export const cleanLine = (raw: string | null | undefined): string => cleanText(raw).replace(/\s*\n+\s*/g, " ")
+export const cleanLine = (raw: string | null | undefined): string => {
+  const text = cleanText(raw)
+  return text.includes("\n") ? text.replace(/\s*\n+\s*/g, " ") : text
+}
 
 /** Values agencies send where they have nothing to say. Compared case-insensitively, whole value. */
 const PLACEHOLDER = /^(unknown|unk|null|undefined|none|nil|n\/?a|na|no data|not available|not applicable|not specified|unspecified|tbd|tba|-+|\.+|\?+|\*+|0)$/i
@@ -44,6 +50,8 @@ const PLACEHOLDER = /^(unknown|unk|null|undefined|none|nil|n\/?a|na|no data|not 
 /** True for a value that says nothing (after cleaning). */
 export const isPlaceholder = (s: string | null | undefined): boolean => {
   if (s === null || s === undefined) return true
+  // a value longer than any placeholder, with no odd blanks, is words
+  if (s.length > 20 && !needsWork(s)) return false
   const t = cleanLine(s)
   return t === "" || PLACEHOLDER.test(t)
 }
@@ -65,8 +73,10 @@ const BARE = new RegExp(`(^|[\\s(])${PLACEHOLDER_WORD}(?=$|[\\s.,;)])`, "g")
  * "from KOHLER AVE to UNKNOWN" → "at KOHLER AVE", "from UNKNOWN to Main St" → "near Main St",
  * "I-39, MP 85, Unknown" → "I-39, MP 85". A value that is only a placeholder becomes "".
  */
+const MAY_HOLD_PLACEHOLDER = /unknown|null|undefined|n\/a|no data|tbd|tba/i
+
 export const withoutPlaceholders = (s: string): string => {
-  if (!/unknown|null|undefined|n\/a|no data|tbd|tba/i.test(s)) return s
+  if (!MAY_HOLD_PLACEHOLDER.test(s)) return s
   if (isPlaceholder(s)) return ""
   return s
     .replace(FROM_TO, "at $1")
@@ -105,4 +115,7 @@ export const splitAgencyPrefix = (title: string): readonly [string, string] | nu
 }
 
 /** A capital at the start, as a careful editor writes a sentence or a title. */
-export const capitalized = (s: string): string => (s === "" ? s : s[0]!.toUpperCase() + s.slice(1))
+export const capitalized = (s: string): string => {
+  const c = s.charCodeAt(0)
+  return c >= 97 && c <= 122 ? s[0]!.toUpperCase() + s.slice(1) : /^[a-zà-ÿ]/.test(s) ? s[0]!.toUpperCase() + s.slice(1) : s
+}

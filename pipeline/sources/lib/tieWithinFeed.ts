@@ -1,5 +1,4 @@
 import type { EventObservation } from "../../../shared/domain/Event.js"
-import { roadKey } from "../../../shared/domain/Road.js"
 
 /**
  * One feed's records that describe one thing: the same work zone published twice under two ids,
@@ -18,16 +17,9 @@ export const SAME_FEED_MAX_GAP_M = 50
  */
 export const MAX_TWINS = 8
 
-const fold = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim()
-
 /** What must be equal for two records to be twins, the cheap part first: road, direction, type and times. */
 const placeKey = (e: EventObservation) =>
-  [
-    e.affected_roads.map(roadKey).filter((k) => k !== null).sort().join("+"), e.direction, e.type,
-    e.start_time ?? e.estimated_start_time, e.end_time ?? e.estimated_end_time
-  ].join("\u001f")
-/** and then the text, folded only for records that share the rest */
-const textKey = (e: EventObservation) => `${fold(e.title)}\u001f${fold(e.description)}`
+  `${e.affected_roads.join("+")}\u001f${e.direction}\u001f${e.type}\u001f${e.start_time ?? e.estimated_start_time}\u001f${e.end_time ?? e.estimated_end_time}`
 
 const groupBy = <K>(items: ReadonlyArray<number>, key: (i: number) => K): Map<K, Array<number>> => {
   const groups = new Map<K, Array<number>>()
@@ -73,13 +65,18 @@ const sameShape = (a: EventObservation, b: EventObservation) => {
 export const tieWithinFeed = (records: ReadonlyArray<EventObservation>): ReadonlyArray<EventObservation> => {
   if (records.length < 2) return records
   const twins = new Map<number, Array<string>>()
-  for (const near of groupBy(records.map((_, i) => i), (i) => placeKey(records[i]!)).values()) {
-    if (near.length < 2) continue
-    for (const g of groupBy(near, (i) => textKey(records[i]!)).values()) {
-      if (g.length < 2 || g.length > MAX_TWINS) continue
-      for (const i of g) {
-        for (const j of g) {
-          if (i !== j && sameShape(records[i]!, records[j]!)) twins.set(i, [...(twins.get(i) ?? []), records[j]!.source_id])
+  // the text first, as the editor wrote it (blanks tidied): in a real feed titles are nearly all
+  // different, so most records leave at the first step and no key text is ever made
+  for (const sameTitle of groupBy(records.map((_, i) => i), (i) => records[i]!.title).values()) {
+    if (sameTitle.length < 2) continue
+    for (const sameText of groupBy(sameTitle, (i) => records[i]!.description).values()) {
+      if (sameText.length < 2) continue
+      for (const g of groupBy(sameText, (i) => placeKey(records[i]!)).values()) {
+        if (g.length < 2 || g.length > MAX_TWINS) continue
+        for (const i of g) {
+          for (const j of g) {
+            if (i !== j && sameShape(records[i]!, records[j]!)) twins.set(i, [...(twins.get(i) ?? []), records[j]!.source_id])
+          }
         }
       }
     }
