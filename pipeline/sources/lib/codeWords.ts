@@ -69,51 +69,40 @@ export const codeToWords = (code: string): string | null => {
   return null
 }
 
-/** Tokens already judged: titles repeat the same few hundred words, and a cold poll edits every title. */
-const judged = new Map<string, string | null>()
-const MAX_JUDGED = 20_000
-
-const cachedWords = (token: string): string | null => {
-  let words = judged.get(token)
-  if (words === undefined) {
-    words = codeToWords(token)
-    if (judged.size >= MAX_JUDGED) judged.clear()
-    judged.set(token, words)
+/** A function of a text that remembers its answers: feeds repeat the same words and lane texts. */
+const remembered = <A>(f: (text: string) => A, max = 20_000) => {
+  const seen = new Map<string, A>()
+  return (text: string): A => {
+    if (seen.has(text)) return seen.get(text)!
+    const a = f(text)
+    if (seen.size >= max) seen.clear()
+    seen.set(text, a)
+    return a
   }
-  return words
 }
 
+/** Trade words a run-together code starts with ("Roadconstruction", "Onramp"). */
+const STARTS = "(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,}"
 /** A token inside a title or a lane text that is a code. */
-const CODE_TOKEN = /\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+){1,6}|(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,})\b/g
+const CODE_TOKEN = new RegExp(`\\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+){1,6}|${STARTS})\\b`, "g")
 /** whether a text may hold such a token at all (most titles hold none) */
-const MAY_HOLD_CODE = /[a-z]-[a-z]|[A-Z]_[A-Z]|[a-z][A-Z]|\b(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,}/
+const MAY_HOLD_CODE = new RegExp(`[a-z]-[a-z]|[A-Z]_[A-Z]|[a-z][A-Z]|\\b${STARTS}`)
+
+const cachedWords = remembered(codeToWords)
 
 /**
  * Every code in a short text (a title, a lane text) turned into words. Kebab tokens count only
  * when they are WZDx values or contain a trade word, so "one-way" and "left-turn" in prose stay.
  */
-export const codesInText = (text: string): string => {
-  if (!MAY_HOLD_CODE.test(text)) return text
-  // lane texts repeat across a feed's records (a few dozen values among thousands)
-  let done = worded.get(text)
-  if (done === undefined) {
-    done = wordsOf(text)
-    if (worded.size >= MAX_JUDGED) worded.clear()
-    worded.set(text, done)
-  }
-  return done
-}
+export const codesInText = (text: string): string => (MAY_HOLD_CODE.test(text) ? wordsIn(text) : text)
 
-const worded = new Map<string, string>()
-
-const wordsOf = (text: string): string => {
-  return text.replace(CODE_TOKEN, (token, offset: number) => {
+const wordsIn = remembered((text: string): string =>
+  text.replace(CODE_TOKEN, (token, offset: number) => {
     if (token.includes("-") && !PHRASES[token] && !token.split("-").some((w) => /^(lanes?|closed|open|shoulder|merge|shift|ramp)$/.test(w))) return token
     const words = cachedWords(token)
     if (words === null) return token
     return offset === 0 ? words[0]!.toUpperCase() + words.slice(1) : words
-  })
-}
+  }))
 
 /** "65N-13.1" (a route, a direction letter and a mile) as a place: "mile 13.1". */
 const MILEPOST_CODE = /\b\d{1,4}[NSEW]B?-(\d{1,4}(?:\.\d+)?)\b/g
