@@ -30,7 +30,9 @@ const Record511 = Schema.Struct({
   Longitude: Schema.Number,
   EventType: Schema.String,
   EventSubType: Lenient.optString,
-  IsFullClosure: Lenient.optBoolean,
+  // 511GA's documented answer names it `Subtype`, and sends IsFullClosure as text
+  Subtype: Lenient.optString,
+  IsFullClosure: Schema.optional(Schema.NullOr(Schema.Union(Schema.Boolean, Schema.String))),
   Severity: Lenient.optString,
   EncodedPolyline: Lenient.optString,
   Comment: Lenient.optString,
@@ -77,11 +79,12 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
   if (!validLatLng(r.Latitude, r.Longitude)) return `invalid coordinates ${r.Latitude},${r.Longitude}`
   const type0 = TYPES[r.EventType.replace(/[\s_-]/g, "").toLowerCase()]
   if (!type0) return `unknown EventType ${r.EventType}`
-  const type = r.IsFullClosure === true ? "closure" : type0
+  const fullClosure = r.IsFullClosure === true || (typeof r.IsFullClosure === "string" && r.IsFullClosure.trim().toLowerCase() === "true")
+  const type = fullClosure ? "closure" : type0
   const start = toIso(r.StartDate) ?? toIso(r.Reported)
   const plannedEnd = toIso(r.PlannedEndDate)
   const road = r.RoadwayName?.trim() || null
-  const subType = r.EventSubType?.trim() || null
+  const subType = r.EventSubType?.trim() || r.Subtype?.trim() || null
   const severityGiven = SEVERITIES[(r.Severity ?? "").trim().toLowerCase()]
   // the agency's own remarks ("Open to local traffic only.") belong with its description
   const said = (r.Description ?? "").trim()
@@ -92,7 +95,7 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
     type,
     sub_type: subType,
     cause: causeFromText(subType, type0 === "construction" ? "roadwork" : null, r.Description),
-    severity: severityGiven ?? (r.IsFullClosure ? "major" : "minor"),
+    severity: severityGiven ?? (fullClosure ? "major" : "minor"),
     ...(severityGiven ? {} : { quality_flags: ["severity_inferred"] }),
     status: "active",
     title: `${subType ?? type0.replace("_", " ")}${road ? ` on ${road}` : ""}`.replace(/^./, (c) => c.toUpperCase()),
@@ -114,7 +117,7 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
       event_type: r.EventType,
       organization: r.Organization ?? null,
       upstream_source_id: r.SourceId ?? null,
-      is_full_closure: r.IsFullClosure ?? null,
+      is_full_closure: r.IsFullClosure === undefined || r.IsFullClosure === null ? null : fullClosure,
       severity: r.Severity ?? null,
       comment: r.Comment?.trim() || null,
       details: r.Details?.trim() || null
@@ -124,7 +127,7 @@ const toEvent = (jurisdiction: string) => (r: Record511): EventObservation | str
 
 export const ibi511: EventAdapter = defineAdapter({
   id: "ibi511",
-  revision: 2,
+  revision: 3,
   kind: "events",
   formats: ["ibi511-v2-get-event"],
   yields: ["construction", "closure", "incident", "special_event", "advisory", "weather", "restriction"],

@@ -22,3 +22,18 @@ describe("ibi511 mapping", () => {
     expect(reasons[2]).toMatch(/ID: is missing/)
   })
 })
+
+describe("ibi511: the variants deployments document", () => {
+  it("reads 511GA's shape: a string id, `Subtype` for the sub-type, IsFullClosure as text, and a comment kept", () => {
+    const d = decodeOk(ibi511, [
+      { ID: "GA-Events--1", RoadwayName: "I-75", DirectionOfTravel: "Northbound", Description: "Bridge work", Reported: 1793548800, StartDate: 1793548800,
+        Latitude: 33.75, Longitude: -84.39, EventType: "roadwork", Subtype: "BridgeMaintenance", IsFullClosure: "true", Comment: "Open to local traffic only." },
+      { ID: "GA-Events--2", RoadwayName: "I-85", Latitude: 33.8, Longitude: -84.3, EventType: "accidentsAndIncidents", IsFullClosure: "False", Severity: "Unknown" }
+    ])
+    expect(d.rejected).toEqual([])
+    const [bridge, crash] = d.records
+    expect(bridge).toMatchObject({ type: "closure", sub_type: "BridgeMaintenance", severity: "major", title: "Bridge maintenance on I-75", metadata: { is_full_closure: true } })
+    expect(bridge!.description).toBe("Bridge work\n\nOpen to local traffic only.")
+    expect(crash).toMatchObject({ type: "incident", severity: "moderate", quality_flags: ["severity_inferred"], metadata: { is_full_closure: false } })
+  })
+})
