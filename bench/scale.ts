@@ -39,7 +39,7 @@ import { unnestFloor } from "./materializerFloor.js"
 import { fillWithCreations, untilRows } from "./streamDrain.js"
 import { relayFloor } from "./relayFloor.js"
 import { benchChild, fmt, pct, stopChild } from "./measure.js"
-import { feedBody, kindOf, type Place, sizeOf } from "./scaleFeeds.js"
+import { feedBody, kindOf, type Place, sizeOf, SYNTHETIC_ADAPTERS } from "./scaleFeeds.js"
 import { scratch } from "./scratch.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -86,7 +86,9 @@ const placeOf = (jurisdiction: string) => centres.get(jurisdiction.replace(/^WZD
 
 // --- the feeds: the catalogue's, then the stand-ins -----------------------------------------
 interface Feed { readonly id: string; readonly adapter: string; readonly jurisdiction: string; readonly size: number; readonly place: Place; readonly standin: boolean; readonly parts?: ReadonlyArray<string> }
-const catalogue = Either.getOrThrow(decodeCatalogue(JSON.parse(readFileSync(join(root, "infra/sources/us-ca.json"), "utf8"))))
+const listed = Either.getOrThrow(decodeCatalogue(JSON.parse(readFileSync(join(root, "infra/sources/us-ca.json"), "utf8"))))
+const catalogue = listed.filter((s) => SYNTHETIC_ADAPTERS.has(s.adapter))
+const leftOut = listed.filter((s) => !SYNTHETIC_ADAPTERS.has(s.adapter)).map((s) => `${s.id} (${s.adapter})`)
 const feeds: Array<Feed> = catalogue.map((s) => ({
   id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, size: sizeOf(s.id, kindOf(s.adapter)), place: placeOf(s.jurisdiction), standin: false,
   parts: s.urls ? Object.keys(s.urls) : undefined
@@ -149,6 +151,7 @@ const main = async () => {
   const standins = feeds.filter((f) => f.standin)
   const records = feeds.reduce((n, f) => n + f.size, 0)
   log(`scale benchmark on ${cores} cores: ${catalogue.length} catalogue feeds + ${standins.length} stand-ins, ${fmt(records)} records per poll round, every ${INTERVAL_S} s (first polls spread over ${SPREAD_S} s) for ${SECONDS} s after the first round is written`)
+  if (leftOut.length > 0) log(`  left out, no synthetic payload for their format: ${leftOut.join(", ")}`)
   const world = scratch("scale", { webhookAllowPrivateTargets: true })
   const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
   const upstreamPort = await listen(upstream)

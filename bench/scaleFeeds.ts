@@ -182,6 +182,9 @@ const rwis = (c: Place, size: number, p: number) =>
     }
   })
 
+/** Adapters whose payloads the bench can make; a catalogue feed of another format is left out of the run. */
+export const SYNTHETIC_ADAPTERS: ReadonlySet<string> = new Set(["ibi511", "open511", "tpims", "indiana_rest_areas", "wzdx", "drivebc_webcams", "drivebc_rwis"])
+
 /** The body a feed answers at poll `p`; `part` names one document of a source with several (`static`, `dynamic`). */
 export const feedBody = (feed: { readonly id: string; readonly adapter: string; readonly size: number; readonly place: Place }, p: number, part?: string): unknown => {
   // times are relative to today's start, so an unchanged record reads the same on every poll of the day
