@@ -250,7 +250,7 @@ const edited = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K>): AdapterOf<
   const decode = spec.decode as (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<unknown>, string>
   const edit = (spec.kind === "events"
     ? (rs: ReadonlyArray<EventObservation>) => tieWithinFeed(rs.map((r) => editEvent(r).event))
-    : (rs: ReadonlyArray<FeatureObservation>) => rs.map((r) => editFeature(r, spec.id))) as (rs: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
+    : (rs: ReadonlyArray<FeatureObservation>) => rs.map((r) => editFeature(r))) as (rs: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
   return {
     ...spec,
     decode: (payload: unknown, ctx: DecodeContext) =>

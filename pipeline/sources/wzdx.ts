@@ -104,7 +104,7 @@ const whatOf = (type: EventType, eventType: string, work: string | null) => {
   return eventType === "detour" ? "Detour" : eventType === "restriction" ? "Restriction" : eventType === "incident" ? "Incident" : "Work zone"
 }
 
-const tiesOf = (related: ReadonlyArray<{ type: string; id: string }> | null | undefined) => {
+const relatedRecords = (related: ReadonlyArray<{ type: string; id: string }> | null | undefined) => {
   if (!related || related.length === 0) return null
   const workZone = related?.find((r) => r.type === "related-work-zone")?.id
   const detours = (related ?? []).filter((r) => r.type === "related-detour").map((r) => r.id)
@@ -164,7 +164,7 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
       data_source_id: core.data_source_id ?? null,
       upstream_name: core.name ?? null,
       // a detour names the work zone it serves; the work zone its detours: the pipeline links them
-      ...tiesOf(core.related_road_events)
+      ...relatedRecords(core.related_road_events)
     },
     quality_flags: SEVERITY_INFERRED
   }

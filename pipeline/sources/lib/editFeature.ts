@@ -6,7 +6,7 @@ import { capitalized, cleanLine, cleanText, present, withoutPlaceholders } from 
  * The editor for road features: names and descriptions as text, without placeholders
  * ("I-39, MP 85, Unknown" → "I-39, mile 85"); a feature with no name left is named for what it is.
  */
-export const editFeature = (f: FeatureObservation, _adapter: string): FeatureObservation => {
+export const editFeature = (f: FeatureObservation): FeatureObservation => {
   const name0 = milepostPlaces(withoutPlaceholders(cleanLine(f.name)))
   const name = name0 === "" ? capitalized(f.feature_type.replace(/_/g, " ")) : name0
   const description = milepostPlaces(cleanText(f.description).split("\n").map(withoutPlaceholders).join("\n").trim())

@@ -23,7 +23,7 @@ export interface PlacedSubject extends LinkSubject {
 const TIE_CONFIDENCE = { same: 1, detour: 0.9 } as const
 
 /** Links to the active events of the subjects' own feeds that they are tied to. */
-const tiesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>) {
+const feedTieLinks = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>) {
   const wanted = subjects.flatMap((s) => (s.ties ?? []).map((t) => ({ a: s.id, b: eventId(s.source, t.sourceId), reason: t.reason })))
     .filter((t) => t.a !== t.b)
   if (wanted.length === 0) return [] as Array<Link>
@@ -132,7 +132,7 @@ export const linkEvents = Effect.fnUntraced(function* (changed: ReadonlyArray<Pl
     }
   }
   const seenPairs = new Set(links.map((l) => (l.a < l.b ? `${l.a}|${l.b}` : `${l.b}|${l.a}`)))
-  for (const t of yield* tiesOf(changed)) {
+  for (const t of yield* feedTieLinks(changed)) {
     const pair = t.a < t.b ? `${t.a}|${t.b}` : `${t.b}|${t.a}`
     if (!seenPairs.has(pair)) links.push(t)
     seenPairs.add(pair)

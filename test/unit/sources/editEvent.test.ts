@@ -147,12 +147,12 @@ describe("editFeature", () => {
   it("drops placeholders from names and descriptions", () => {
     const raw = feature("p", { feature_type: "truck_parking", name: "Rest Area Unknown", description: "I-39, MP 85, Unknown" })
     expect(featureDefects(raw, at).map((d) => d.kind)).toEqual(["placeholder", "placeholder"])
-    const f = editFeature(raw, "tpims")
+    const f = editFeature(raw)
     expect(f).toMatchObject({ name: "Rest Area", description: "I-39, mile 85" })
     expect(featureDefects(f, at)).toEqual([])
   })
   it("names a feature left without a name for what it is", () => {
-    expect(editFeature(feature("p", { feature_type: "truck_parking", name: "UNKNOWN" }), "tpims").name).toBe("Truck parking")
+    expect(editFeature(feature("p", { feature_type: "truck_parking", name: "UNKNOWN" })).name).toBe("Truck parking")
   })
 })
 
