@@ -6,6 +6,7 @@ import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
 import { decodeEach, field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { valueInWords } from "./lib/codeWords.js"
 
 /** USDOT WZDx 4.x WorkZoneFeed; CWZ 1.0 is the same shape and decodes here too. */
 
@@ -89,11 +90,15 @@ const typeOf = (eventType: string, impact: string | null | undefined): EventType
 const laneName = (l: { order?: number | null; type?: string | null }) =>
   l.type && l.type !== "general" ? l.type.replace(/-/g, " ") : `lane ${l.order ?? "?"}`
 
+/**
+ * Lane facts in words. The values are WZDx's own enumerations, so the adapter words them as it
+ * maps them (a lookup), and the editor has nothing to repair on every record of a big feed.
+ */
 const lanesText = (f: Feature["properties"]): string | null => {
   const closed = (f.lanes ?? [])
     .filter((l) => l.status && l.status !== "open")
-    .map((l) => `${laneName(l)} ${l.status}`)
-  const parts = [f.vehicle_impact && f.vehicle_impact !== "unknown" ? f.vehicle_impact : null, ...closed].filter(Boolean)
+    .map((l) => `${laneName(l)} ${valueInWords(l.status!)}`)
+  const parts = [f.vehicle_impact && f.vehicle_impact !== "unknown" ? valueInWords(f.vehicle_impact) : null, ...closed].filter(Boolean)
   return parts.length > 0 ? parts.join("; ") : null
 }
 
@@ -126,7 +131,7 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
   const road = core.road_names[0] ?? null
   const subType = p.work_zone_type ?? p.types_of_work?.[0]?.type_name ?? (core.event_type === "detour" ? "detour" : null)
   const type = typeOf(core.event_type, p.vehicle_impact)
-  return {
+  const event: EventObservation = {
     source_id: String(f.id),
     jurisdiction,
     type,
@@ -162,17 +167,20 @@ const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | strin
       beginning_milepost: p.beginning_milepost ?? null,
       ending_milepost: p.ending_milepost ?? null,
       data_source_id: core.data_source_id ?? null,
-      upstream_name: core.name ?? null,
-      // a detour names the work zone it serves; the work zone its detours: the pipeline links them
-      ...relatedRecords(core.related_road_events)
+      upstream_name: core.name ?? null
     },
     quality_flags: SEVERITY_INFERRED
   }
+  // a detour names the work zone it serves; the work zone its detours: the pipeline links them.
+  // Added only where present, so the common record's literal keeps its one fast shape
+  const related = relatedRecords(core.related_road_events)
+  if (related !== null) Object.assign(event.metadata, related)
+  return event
 }
 
 export const wzdx: EventAdapter = defineAdapter({
   id: "wzdx",
-  revision: 3,
+  revision: 4,
   kind: "events",
   formats: ["wzdx-4.x-workzonefeed", "cwz-1.0"],
   yields: ["construction", "closure", "advisory", "restriction", "incident"],

@@ -1,3 +1,5 @@
+import { remembered } from "./remembered.js"
+
 /**
  * Codes that agencies' systems print where words belong, turned into words: WZDx lane and
  * vehicle-impact values (`some-lanes-closed`), ibi511 event sub-types (`WorkOnTheShoulder`,
@@ -69,18 +71,6 @@ export const codeToWords = (code: string): string | null => {
   return null
 }
 
-/** A function of a text that remembers its answers: feeds repeat the same words and lane texts. */
-const remembered = <A>(f: (text: string) => A, max = 20_000) => {
-  const seen = new Map<string, A>()
-  return (text: string): A => {
-    if (seen.has(text)) return seen.get(text)!
-    const a = f(text)
-    if (seen.size >= max) seen.clear()
-    seen.set(text, a)
-    return a
-  }
-}
-
 /** Trade words a run-together code starts with ("Roadconstruction", "Onramp"). */
 const STARTS = "(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,}"
 /** A token inside a title or a lane text that is a code. */
@@ -89,6 +79,9 @@ const CODE_TOKEN = new RegExp(`\\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]
 const MAY_HOLD_CODE = new RegExp(`[a-z]-[a-z]|[A-Z]_[A-Z]|[a-z][A-Z]|\\b${STARTS}`)
 
 const cachedWords = remembered(codeToWords)
+
+/** An enumerated value an adapter knows to be a code (a WZDx vehicle impact, a lane status) in words, remembered. */
+export const valueInWords = (code: string): string => cachedWords(code) ?? code
 
 /**
  * Every code in a short text (a title, a lane text) turned into words. Kebab tokens count only

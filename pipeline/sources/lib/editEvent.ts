@@ -3,6 +3,7 @@ import { endBeforeStart, type QualityFlag } from "../../../shared/domain/quality
 import { codesInText, milepostPlaces } from "./codeWords.js"
 import { inferSeverity, roadClosed } from "./inferSeverity.js"
 import { capitalized, cleanLine, cleanText, cutTitle, isPlaceholder, splitAgencyPrefix, withoutPlaceholders } from "./publishText.js"
+import { remembered } from "./remembered.js"
 
 /**
  * The one editor every event passes on its way out of an adapter: what it publishes reads as a
@@ -45,22 +46,51 @@ const add = (r: Repairs, kind: Repair): Repairs => {
   if (!r.includes(kind)) r.push(kind)
   return r
 }
-
-/** The repairs of the record being edited (editing is synchronous: one record at a time). */
-let found: Repairs = null
-
-/** A short text cleaned (a title, a lane text), its repairs added to `found`. */
-const line = (raw: string): string => {
-  const cleaned = cleanLine(raw)
-  if (cleaned !== raw) found = add(found, /[<&]/.test(raw) ? "markup" : "whitespace")
-  const kept = withoutPlaceholders(cleaned)
-  if (kept !== cleaned) found = add(found, "placeholder")
-  const worded = codesInText(kept)
-  if (worded !== kept) found = add(found, "code_words")
-  const placed = milepostPlaces(worded)
-  if (placed !== worded) found = add(found, "milepost_code")
-  return placed
+const addAll = (r: Repairs, more: ReadonlyArray<Repair> | null): Repairs => {
+  if (more === null) return r
+  let out = r
+  for (const k of more) out = add(out, k)
+  return out
 }
+
+/** A short text as published and what it took; one value for every record that repeats it. */
+interface EditedLine {
+  readonly text: string
+  readonly repairs: ReadonlyArray<Repair> | null
+}
+
+/** A short text cleaned (a title, a lane text): markup, blanks, placeholders, codes, milepost codes. */
+const editLine = (raw: string): EditedLine => {
+  let repairs: Repairs = null
+  const cleaned = cleanLine(raw)
+  if (cleaned !== raw) repairs = add(repairs, /[<&]/.test(raw) ? "markup" : "whitespace")
+  const kept = withoutPlaceholders(cleaned)
+  if (kept !== cleaned) repairs = add(repairs, "placeholder")
+  const worded = codesInText(kept)
+  if (worded !== kept) repairs = add(repairs, "code_words")
+  const placed = milepostPlaces(worded)
+  if (placed !== worded) repairs = add(repairs, "milepost_code")
+  return { text: placed, repairs }
+}
+
+/** A title as published, with the agency prefix it carried ("CHP : …"), if any. */
+const editTitle = remembered((raw: string): EditedLine & { readonly reportedBy: string | null } => {
+  const edited = editLine(raw)
+  const prefixed = splitAgencyPrefix(edited.text)
+  if (prefixed === null) return { text: capitalized(edited.text), repairs: edited.repairs, reportedBy: null }
+  return { text: capitalized(prefixed[1]), repairs: add(edited.repairs && [...edited.repairs], "agency_prefix"), reportedBy: prefixed[0] }
+})
+
+/** A lane text in words, or null (with a placeholder repair) when it says nothing. */
+const editLanes = remembered((raw: string): EditedLine | null => {
+  const present = presentLine(raw)
+  if (present === null) return null
+  const edited = editLine(present)
+  return { text: capitalized(edited.text), repairs: edited.repairs }
+})
+
+/** Whether a road name needs cleaning or is a placeholder; names repeat across a feed. */
+const roadNeedsWork = remembered((r: string) => cleanLine(r) !== r || isPlaceholder(r))
 
 export interface Edited {
   readonly event: EventObservation
@@ -78,18 +108,10 @@ const presentLine = (raw: string): string | null => {
 
 /** Edits the record in place (it is the adapter's, made for this decode) and answers it with what was done. */
 export const editEvent = (e: EventObservation): Edited => {
-  found = null
-  let reportedBy: string | null = null
-
-  let title = line(e.title)
-  let repairs: Repairs = found
-  const prefixed = splitAgencyPrefix(title)
-  if (prefixed) {
-    reportedBy = prefixed[0]
-    title = prefixed[1]
-    repairs = add(repairs, "agency_prefix")
-  }
-  title = capitalized(title)
+  const editedTitle = editTitle(e.title)
+  let title = editedTitle.text
+  const reportedBy = editedTitle.reportedBy
+  let repairs: Repairs = editedTitle.repairs && [...editedTitle.repairs]
 
   const rawDescription = e.description
   let description = cleanText(rawDescription)
@@ -104,17 +126,16 @@ export const editEvent = (e: EventObservation): Edited => {
 
   let lanes: string | null = null
   if (e.lanes_affected !== null) {
-    const present = presentLine(e.lanes_affected)
-    if (present === null) repairs = add(repairs, "placeholder")
+    const edited = editLanes(e.lanes_affected)
+    if (edited === null) repairs = add(repairs, "placeholder")
     else {
-      found = repairs
-      lanes = capitalized(line(present))
-      repairs = found
+      lanes = edited.text
+      repairs = addAll(repairs, edited.repairs)
     }
   }
 
   let roads = e.affected_roads
-  if (roads.some((r) => cleanLine(r) !== r || isPlaceholder(r))) {
+  if (roads.some(roadNeedsWork)) {
     roads = roads.map(presentLine).filter((r): r is string => r !== null)
     if (roads.length !== e.affected_roads.length) repairs = add(repairs, "placeholder")
   }

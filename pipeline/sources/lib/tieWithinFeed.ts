@@ -32,6 +32,22 @@ const groupBy = <K>(items: ReadonlyArray<number>, key: (i: number) => K): Map<K,
   return groups
 }
 
+/** The record indexes that share a title with another record; a single pass that makes no array for a title seen once. */
+const sharedTitles = (records: ReadonlyArray<EventObservation>): Array<Array<number>> => {
+  const first = new Map<string, number>()
+  const shared = new Map<number, Array<number>>()
+  for (let i = 0; i < records.length; i++) {
+    const at = first.get(records[i]!.title)
+    if (at === undefined) first.set(records[i]!.title, i)
+    else {
+      const g = shared.get(at)
+      if (g) g.push(i)
+      else shared.set(at, [at, i])
+    }
+  }
+  return [...shared.values()]
+}
+
 const metres = (a: readonly [number, number], b: readonly [number, number]) => {
   const kLat = 111_320
   const kLng = 111_320 * Math.cos(((a[1] + b[1]) / 2) * (Math.PI / 180))
@@ -67,8 +83,7 @@ export const tieWithinFeed = (records: ReadonlyArray<EventObservation>): Readonl
   const twins = new Map<number, Array<string>>()
   // the text first, as the editor wrote it (blanks tidied): in a real feed titles are nearly all
   // different, so most records leave at the first step and no key text is ever made
-  for (const sameTitle of groupBy(records.map((_, i) => i), (i) => records[i]!.title).values()) {
-    if (sameTitle.length < 2) continue
+  for (const sameTitle of sharedTitles(records)) {
     for (const sameText of groupBy(sameTitle, (i) => records[i]!.description).values()) {
       if (sameText.length < 2) continue
       for (const g of groupBy(sameText, (i) => placeKey(records[i]!)).values()) {
