@@ -19,7 +19,7 @@ export interface ApiRuntime {
  * to that exit. Effect 3 keeps a fiber that waited in `Effect.async` reachable past the next
  * young-generation collection (its resume callback stays in the closure `Effect.async` made), so
  * whatever the request answered (a refetch's 148 kB body) was copied into the old generation to
- * wait for a full collection (bench:gc; docs/BENCHMARKS.md, stop 61: 161 → 27 kB promoted a
+ * wait for a full collection (bench:gc; docs/BENCHMARKS.md: 161 → 27 kB promoted a
  * refetch). The fiber is this bridge's alone (forked here, observed once): nothing reads its
  * exit after this observer.
  */

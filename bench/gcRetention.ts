@@ -1,5 +1,5 @@
 /**
- * What a scavenge keeps of a database read (issue 32 item 6; docs/BENCHMARKS.md, stop 60).
+ * What a scavenge keeps of a database read (docs/BENCHMARKS.md).
  *
  * The same 140 kB text rows (a saved route's `placed_text` is 138 kB) read one after another,
  * READS times, eight ways, each in a process of its own started with `--trace-gc-nvp`, which
@@ -9,19 +9,19 @@
  *   - `Effect.async` around `pg`'s callback;
  *   - `@effect/sql-pg`, as the service reads;
  *   - without a database: a fresh row of the same size returned by `Effect.sync`, and handed to
- *     `Effect.async`'s resume at once (stop 61: the second is kept, the first not, so what keeps a
+ *     `Effect.async`'s resume at once (the second is kept, the first not, so what keeps a
  *     row is Effect 3's `Effect.async` itself, neither pg nor I/O nor Promises);
  *   - the same row returned by an `Effect.gen` whose generator function is made anew for each
  *     read and captures it, and by one made once (`Effect.fnUntraced`) that takes it as an
- *     argument (stop 61: V8 keeps a generator function that has made a generator, with all it
+ *     argument (V8 keeps a generator function that has made a generator, with all it
  *     captured, until a full collection, as it keeps a function used with `new`).
- * BENCH_WAYS=all adds the variations used to narrow the cause down (stop 60): Effect.async with a
+ * BENCH_WAYS=all adds the variations used to narrow the cause down: Effect.async with a
  * canceler, a span, a pg.Pool, an error listener, run by runFork; Effect.promise; pg's callback
  * with .catch, resolved by microtask or with a nested Promise; a pg Query whose callback is set
  * after it is made (as pg's own Promise does). BENCH_CHILD_FLAGS adds V8 flags to the children.
  * A read whose result is promoted costs a copy at the scavenge and stays until a full
- * collection. In the API every refetch's columns and answer were promoted until stop 61 (360–385
- * kB a refetch; 6–8 since), which filled a worker's old generation to a gigabyte between full
+ * collection. In the API every refetch's columns and answer were once promoted (360–385
+ * kB a refetch; 6–8 now), which filled a worker's old generation to a gigabyte between full
  * collections. The figures are kB promoted per read and scavenge ms per read, beside the floor's.
  */
 import { SqlClient } from "@effect/sql"

@@ -8,7 +8,7 @@
  * Targets on a 2-core machine: differ ≥ 50,000 records/s, materializer ≥ 10,000 changes/s, lag p99 < 1 s.
  * Then (unless BENCH_TRACING=off) parts 2 and 3 again in a child process with tracing on
  * (OTEL_EXPORTER_OTLP_ENDPOINT at a span sink in this process, every change carrying a
- * traceparent as the poller writes it), printed side by side: what traces cost (issue 33).
+ * traceparent as the poller writes it), printed side by side: what traces cost.
  * Uses DATABASE_URL's server (a scratch database it drops afterwards) and REDIS_URL under its own prefix.
  * Ends with one JSON line of figures.
  */

@@ -18,7 +18,7 @@
  * REDIS_URL under its own prefix. BENCH_LOAD_SECONDS (per phase, 30), BENCH_CONNECTIONS,
  * BENCH_RATE and API_WORKERS change the load. BENCH_TRACING=on runs the API workers and the
  * materializer with tracing on (OTLP to a span sink in this process), to set beside a run
- * without it (issue 33: what traces cost).
+ * without it (what traces cost).
  */
 import autocannon from "autocannon"
 import { SqlClient } from "@effect/sql"
@@ -82,7 +82,7 @@ const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rand() * xs.length)]
 
 const two = (x: number) => String(Math.floor(x)).padStart(2, "0")
 
-/** A question nobody asked before: the parameters are drawn afresh every time (from about half a million instants for the `updated_after` kind, which had 360 values before stop 53). */
+/** A question nobody asked before: the parameters are drawn afresh every time (from about half a million instants for the `updated_after` kind, which once had only 360 values). */
 const distinctPath = () => {
   const lat = (40 + rand() * 5).toFixed(4)
   const lng = (-96 + rand() * 5).toFixed(4)

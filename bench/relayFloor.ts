@@ -10,7 +10,7 @@ import { fillWithCreations, untilRows } from "./streamDrain.js"
 import { stopChild } from "./measure.js"
 
 /*
- * A second floor for bench:scale (stop 67): the least a consumer of the change stream can do.
+ * A second floor for bench:scale: the least a consumer of the change stream can do.
  * Each relay process reads 1,000 messages (node-redis, no Effect), hands their bodies to one
  * statement as one JSON array, and acks. Postgres unpacks them (`json_to_recordset`) and writes
  * the history rows and the events as the UNNEST floor does. No locks, no archive reads, no cell

@@ -10,7 +10,7 @@
  *   - the same requests with hours of service (`truck.hos`, us) and truck parking on,
  *   - saved-route refetches (warnings re-evaluated) at a steady 100 a second for 30 s, beside
  *     the database's own time to read the same saved rows.
- * Targets on a 2-core machine (issue 32): whole request p99 < 250 ms (with and without hos), path search
+ * Targets on a 2-core machine: whole request p99 < 250 ms (with and without hos), path search
  * p99 < 50 ms, refetch (re-evaluation) p99 < 50 ms at 100/s.
  * BENCH_PAIRS, BENCH_FEATURES, BENCH_EVENTS, BENCH_DIJKSTRA_PAIRS, BENCH_CONCURRENCY change the load;
  * BENCH_REEVAL_RATE and BENCH_REEVAL_S the refetch load;
@@ -50,7 +50,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2)
 const REEVAL_RATE = Number(process.env.BENCH_REEVAL_RATE ?? 100)
 const REEVAL_S = Number(process.env.BENCH_REEVAL_S ?? 30)
 /**
- * Event changes a second written while routes are asked for (0, the default, as issue 32's
+ * Event changes a second written while routes are asked for (0, the default, as the
  * targets were set: none): the whole continent's feeds change about 190 records a second
  * (bench:scale: 382,012 records a round, about 3 % of them each minute), and each change marks
  * its res-5 cell as the materializer does, so routes meet the reads they kept turning stale,
@@ -61,7 +61,7 @@ const CHURN = Number(process.env.BENCH_CHURN ?? 0)
  * Routes of other pairs sent to the API before the timed phases, as a server that has run a
  * while has answered (its JIT compiled, its heap grown, its kept reads filled): the first tens
  * of requests after a start take twice the time of later ones, and they alone made the whole
- * request's p99 (stop 58). Their figures are printed beside, not counted.
+ * request's p99. Their figures are printed beside, not counted.
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 100)
 const BATCH_SIZE = 100
@@ -207,7 +207,7 @@ const main = async () => {
       const truck = { profile: "tractor", weight_t: 36, height_m: 4.1, ...(hos ? { hos: { ruleset: "us" } } : {}) }
       // a connection per request: the API's workers accept connections themselves, and an idle one
       // takes the next; two kept-alive connections can both sit on one worker for a whole phase,
-      // which measured one worker's queue, not the service (stop 41: hos p99 427 ms that way)
+      // which measured one worker's queue, not the service (hos p99 427 ms that way)
       const r = await fetch(`${api!.base}/routing/route`, {
         method: "POST", headers: { "X-API-Key": key, "Content-Type": "application/json", Connection: "close" },
         body: JSON.stringify({ origin, destination, truck, include: ["tolls", "mileage_by_state"], enrichment: { include_features: ["truck_parking"] } })
@@ -348,7 +348,6 @@ const main = async () => {
     console.log(`warnings per route: p50 ${pct(hazards, 50)}, p99 ${pct(hazards, 99)}; live barriers routed around: ${fmt(avoided)}`)
     console.log(`HOS stops per route: p50 ${pct(stops, 50)}, p99 ${pct(stops, 99)}; refetches: ${fmt(reLat.length)} answered in ${reSecs.toFixed(1)} s, ${fmt(failed)} failed`)
     const reP99 = pct(reLat, 99)
-    // issue 32's targets (they were 1 s and 200 ms before it)
     console.log(`targets: whole request p99 < 250 ms (${whole.p99 < 250 ? "met" : "MISSED"}), with hos (${withHos.p99 < 250 ? "met" : "MISSED"}), path search p99 < 50 ms (${search.p99 < 50 ? "met" : "MISSED"}), refetch p99 < 50 ms (${reP99 < 50 ? "met" : "MISSED"}), 1,000 routes for a fleet < 60 s (${(fleetS * 1000) / PAIRS < 60 ? "met" : "MISSED"})`)
     const r1 = (x: number) => Number(x.toFixed(1))
     console.log(JSON.stringify({

@@ -1,5 +1,5 @@
 /**
- * npm run bench:scale — the pipeline over the whole catalogue (issue 34):
+ * npm run bench:scale — the pipeline over the whole catalogue:
  *  1. every feed of infra/sources/us-ca.json, its address pointed at a synthetic upstream on
  *     loopback serving payloads at the sizes real feeds have (bench/scaleFeeds.ts), plus, unless
  *     BENCH_STANDINS=0, stand-ins for what the catalogue does not hold yet (a WZDx feed for every

@@ -6,7 +6,7 @@
  * TrafficWise, WZDx 4.2, DriveBC webcams and weather stations). Our own records, nothing copied.
  */
 
-/** Records per feed by kind, as real feeds have them (issue 34). */
+/** Records per feed by kind, as real feeds have them. */
 export const SIZES = {
   events: [500, 3000],
   wzdx: [1000, 5000],

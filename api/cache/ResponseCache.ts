@@ -1,7 +1,7 @@
 import { dropOldestWhile, lowWater, trimOldest } from "../../shared/cache/trimOldest.js"
 
 /**
- * One worker's shared answers to identical questions (issue 30). An answer is filed under the
+ * One worker's shared answers to identical questions. An answer is filed under the
  * tags it depends on (shared/cache/invalidation.ts); a materialized change names the tags it
  * moved, over Redis Pub/Sub, and every answer filed under one of them turns stale.
  *

@@ -6,7 +6,7 @@ import type { ResponseCache } from "./ResponseCache.js"
 
 /** What the materializer tells the API workers, besides the probes: the tags, and the primary's WAL position once written. */
 const announcement = (parsed: unknown): { tags: Array<string>; lsn?: string } | undefined => {
-  // stop 42 and before sent the bare list of tags
+  // an older materializer sends the bare list of tags
   if (Array.isArray(parsed)) return { tags: parsed.filter((t): t is string => typeof t === "string") }
   const x = parsed as { tags?: unknown; lsn?: unknown } | null
   if (!x || typeof x !== "object" || !Array.isArray(x.tags)) return undefined

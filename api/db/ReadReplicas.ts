@@ -90,7 +90,7 @@ const connect = (url: Redacted.Redacted<string>, maxConnections: number) =>
   }).pipe(Effect.provide(Reactivity.layer))
 
 /**
- * The API's read replicas (issue 34): every DATABASE_READ_URL gets a pool of its own. A replica
+ * The API's read replicas: every DATABASE_READ_URL gets a pool of its own. A replica
  * is used while its last probe answered and it has replayed up to the newest write announced on
  * the invalidation channel, so an answer (and the shared copy kept of it) is never older than a
  * change the API already heard of; otherwise the read runs on the primary.

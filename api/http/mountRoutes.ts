@@ -27,7 +27,7 @@ export interface Admission {
   readonly authenticate: (key: string) => Effect.Effect<AuthContext, unknown, ApiServices>
   /** the portal's public address (PORTAL_URL, else this server's own) */
   readonly portalUrl: () => string
-  /** this worker's shared answers (issue 30); absent: every answer is computed per request */
+  /** this worker's shared answers; absent: every answer is computed per request */
   readonly cache?: SharedAnswers
   /** where a route that `reads: "replica"` runs its queries; absent: the primary */
   readonly replicas?: ReadReplicasShape
@@ -144,7 +144,7 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
  * (as it keeps a function used with `new`; likely through the map it makes for its objects, which
  * lives in the old generation) past every young-generation collection until a full one, and with
  * it all it captured: here the Koa context and its 148 kB answer (bench:gc "Effect.gen made per
- * read"; docs/BENCHMARKS.md, stop 61).
+ * read"; docs/BENCHMARKS.md).
  */
 const serve = Effect.fnUntraced(function* (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) {
   const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")

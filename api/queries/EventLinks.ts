@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 
-/** Another source's report of the same real-world event (issue 13), as an event shows it. */
+/** Another source's report of the same real-world event, as an event shows it. */
 export interface RelatedEvent {
   readonly id: string
   readonly source: string

@@ -47,9 +47,9 @@ const FULL_COLUMNS = `id, source_id, source, jurisdiction, type, sub_type, cause
   archived_at, archive_reason, represented_by`
 
 /**
- * An event's links to other sources' reports of it (issue 13) as one JSON column, strongest first,
+ * An event's links to other sources' reports of it as one JSON column, strongest first,
  * NULL when it has none: read in the statement that reads the rows, not in one of its own (each
- * statement costs the API about half a millisecond of CPU: bench:load, stop 73). `EventLinks`
+ * statement costs the API about half a millisecond of CPU: bench:load). `EventLinks`
  * decodes it. Given the column that holds the event's id; made once per use, as constants.
  */
 const relatedColumn = (idColumn: "p.id" | "events.id") => `(

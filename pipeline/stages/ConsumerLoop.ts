@@ -43,7 +43,7 @@ export interface Stage<P, E, R> {
  * A batch as read: the messages that decoded (with their change ids), those that did not, and
  * what was prepared from the good ones. The decoded changes themselves are not kept: once
  * prepared they die young instead of living through the batch's write (docs/BENCHMARKS.md,
- * bench:scale, stop 66); the rare retry one by one decodes its message again.
+ * bench:scale); the rare retry one by one decodes its message again.
  */
 interface ReadBatch<P> {
   readonly good: ReadonlyArray<readonly [StreamMessage, string]>

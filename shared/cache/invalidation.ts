@@ -39,7 +39,7 @@ export const invalidationChannel = (redis: { readonly key: (...parts: ReadonlyAr
 
 /**
  * Tells every API worker what moved, after the write committed, and the primary's WAL position
- * then: a worker reads from a replica only once the replica has replayed that far (issue 34).
+ * then: a worker reads from a replica only once the replica has replayed that far.
  * Advisory: a lost message costs freshness up to the cache's own age limit, never a failed batch
  * (the write already landed).
  */

@@ -6,7 +6,7 @@
  * iterator walks those slots from the front. Dropping the one oldest entry per insert with
  * `m.keys().next()` therefore walks past every earlier drop each time: measured 31 µs an insert
  * at 40,000 entries and 48 µs at 150,000, where dropping a tenth at once costs 0.4–0.6 µs
- * (docs/BENCHMARKS.md, stop 62). So a full map drops down to nine tenths of its bound in one walk.
+ * (docs/BENCHMARKS.md). So a full map drops down to nine tenths of its bound in one walk.
  */
 
 /** Drops oldest entries, in one walk, while `more()` holds. */

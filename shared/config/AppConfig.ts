@@ -67,9 +67,9 @@ export interface AppSettings {
   readonly pollSpreadS: number
   /** on a stop, how long /health answers 503 before the API's listener closes */
   readonly drainGraceMs: number
-  /** shared answers to identical questions, dropped when the change stream says they moved (issue 30) */
+  /** shared answers to identical questions, dropped when the change stream says they moved */
   readonly responseCache: boolean
-  /** each API worker keeps what routes read along themselves for the next, while no change marks its cells (issue 32) */
+  /** each API worker keeps what routes read along themselves for the next, while no change marks its cells */
   readonly routeReadsKept: boolean
   /** most res-7 cells whose route reads an API worker keeps, per kind (ROUTE_READS_KEPT_CELLS) */
   readonly routeReadsKeptCells: number

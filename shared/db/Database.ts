@@ -14,7 +14,7 @@ const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/
  *
  * Joined, not concatenated: a template literal this long is a tree of V8 cons strings (about
  * nine objects and 216 bytes a timestamp, against one and 48), and rows a worker keeps (route
- * reads) hold several each (docs/BENCHMARKS.md, stop 63).
+ * reads) hold several each (docs/BENCHMARKS.md).
  */
 export const isoTimestamp = (v: string) => {
   const m = UTC_TIMESTAMP.exec(v)

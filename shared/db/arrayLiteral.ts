@@ -8,7 +8,7 @@ type Element = string | number | boolean | null | undefined
  * element of an array parameter with two regex passes; a batch writer sends tens of thousands
  * of elements per statement, most of which need no escaping.
  *
- * Built with as few strings as it can (docs/BENCHMARKS.md, bench:scale, stop 66): a column of
+ * Built with as few strings as it can (docs/BENCHMARKS.md, bench:scale): a column of
  * texts that need no escaping, of numbers, or of NULLs only (most of a batch's columns) is one
  * join; any other goes element by element, joined once. `out +=` per element made a tree of
  * V8 cons strings (about 3,100 bytes of live heap a materialized change across its 33

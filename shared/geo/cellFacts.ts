@@ -27,7 +27,7 @@ const grown = <T extends Float64Array | Uint32Array>(a: T, size: number): T => {
  * reaches from it, its decimal id), worked out once per process and kept in columns by slot: a
  * cover's flood then walks numbers (neighbour slots, a stamp per slot for "seen") where it walked
  * strings through two Maps and a Set, each lookup a hash and a cache miss in a Map of up to
- * 200,000 keys (docs/BENCHMARKS.md, stop 73). Each h3-js call crosses into wasm, and covers of
+ * 200,000 keys (docs/BENCHMARKS.md). Each h3-js call crosses into wasm, and covers of
  * nearby questions share most cells.
  */
 export class CellFacts {

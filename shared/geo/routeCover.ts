@@ -17,7 +17,7 @@ const CELL_RADIUS_M = AVG_EDGE_M * 1.2
  * cells, and h3's calls (centre, ring, each id as text) are most of a cover's cost. Each cell has
  * a slot in flat arrays (its ids, centre, and ring as slots) rather than an object: as objects
  * (the centre's numbers boxed, the ring an array) they were 850,000 of an API worker's 6.6
- * million at bench:routing (docs/BENCHMARKS.md, stop 63), and every object costs a full
+ * million at bench:routing (docs/BENCHMARKS.md), and every object costs a full
  * collection's marking. About 200 bytes a cell; started over at MAX_CELLS, between covers only
  * (a cover in progress holds slots).
  */

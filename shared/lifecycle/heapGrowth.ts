@@ -30,7 +30,7 @@ export const limitHeapGrowth = (env: NodeJS.ProcessEnv = process.env, roleDefaul
  * The API workers' young generation (V8's semi-space, in MB): a route request allocates tens of
  * MB that live as long as the request (rows read, covers, the answer), and with V8's default
  * (16 MB) much of it outlives two scavenges and is copied into the old generation, to be
- * collected again by a full collection. Measured with bench:routing (stop 56, one database, three
+ * collected again by a full collection. Measured with bench:routing (one database, three
  * runs each, alternating): whole request p99 246, 275, 276 ms against 300, 287, 233; with hours
  * of service 266, 219, 231 against 252, 262, 237; a fleet of 1,000 in 32, 28, 33 s against 36,
  * 35, 32. A small gain, within the hour's noise but for the fleet's time.
@@ -54,7 +54,7 @@ export const semiSpaceArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: Re
  * request's own objects (a fiber's stack, a driver's row arrays), which then point at the
  * request's young data, and everything they point at outlives each young-generation collection
  * until a full one. Measured with one API process answering the bench's saved-route refetches
- * (stop 61): 7.5 kB promoted a refetch without it, 94–160 kB with it once V8 had decided to
+ *: 7.5 kB promoted a refetch without it, 94–160 kB with it once V8 had decided to
  * pretenure (after the run's first full collection).
  */
 export const pretenuringArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv): Array<string> => {

@@ -21,7 +21,7 @@ import { freePort, startProcess } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 
 /**
- * Issue 34 item 1: the API's data reads on a real Postgres streaming replica (initdb + pg_basebackup
+ * The API's data reads on a real Postgres streaming replica (initdb + pg_basebackup
  * -R, as npm run chaos starts its own cluster). With the replica's replay paused it is measurably
  * behind, which shows where each read ran: pipeline data written past the API's notice stays
  * unseen (the replica answered), a change the materializer announced is seen at once (the

@@ -11,7 +11,7 @@ import { type Receiver, startReceiver } from "../support/receiver.js"
 import { waitFor } from "../support/wait.js"
 
 /**
- * Issue 33 item 1: a poller, a materializer, a webhook sender and an API, each its own process,
+ * A poller, a materializer, a webhook sender and an API, each its own process,
  * export their spans over OTLP/HTTP (JSON) to a receiver in this test. One upstream change's
  * spans, from the poll that saw it to the webhook attempt that delivered it, share one trace id;
  * an API request joins the trace its caller sends in `traceparent`.

@@ -286,7 +286,7 @@ const STATE_ROUTES: ReadonlyArray<readonly [string, string, ReadonlyArray<string
   ["Toronto", "Montreal", ["ON", "QC"]]
 ]
 
-describe("state miles from the network's own regions (issue 32)", () => {
+describe("state miles from the network's own regions", () => {
   it.each(STATE_ROUTES)("%s → %s: every state it enters, none it does not, summing to the route's length", async (from, to, states) => {
     const r = await route(request(PLACES[from], PLACES[to]))
     expect(r.regions, "the bundled network knows every road's region").toBeDefined()
@@ -352,7 +352,7 @@ describe("state miles from the network's own regions (issue 32)", () => {
 })
 
 
-describe("speeds per state and class (issue 32)", () => {
+describe("speeds per state and class", () => {
   it("drives Pittsburgh → Philadelphia on the Pennsylvania Turnpike, not over the mountains on US-30", async () => {
     const r = await route(request({ lat: 40.4406, lng: -79.9959 }, { lat: 39.9526, lng: -75.1652 }))
     const on = (re: RegExp) => metresOn(r, re)

@@ -9,7 +9,7 @@ import { makeTestEnv } from "../support/harness.js"
 import { api } from "../support/http.js"
 
 /**
- * The contract gaps a new consumer hit (issue 9): warnings instead of silent empty answers,
+ * The contract gaps a new consumer hit: warnings instead of silent empty answers,
  * suggestions from prefixes and names, archives visible to updated_after syncs, radius searches
  * near the documented maximum, the Free plan's data delay said out loud, lanes_affected never null.
  */

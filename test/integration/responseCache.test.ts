@@ -11,7 +11,7 @@ import { makeTestEnv } from "../support/harness.js"
 import { api } from "../support/http.js"
 
 /**
- * The shared response cache (issue 30) over real HTTP, real Postgres and real Redis Pub/Sub:
+ * The shared response cache over real HTTP, real Postgres and real Redis Pub/Sub:
  * every change goes through the materializer's own write, which announces what moved.
  */
 const env = makeTestEnv({ responseCache: true })

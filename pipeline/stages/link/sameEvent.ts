@@ -163,7 +163,7 @@ export const gapMeters = (a: LinkSubject, b: LinkSubject): number => {
 const round = (x: number) => Math.round(x * 100) / 100
 
 /**
- * Whether two reports from different sources describe one real-world event (issue 13): same
+ * Whether two reports from different sources describe one real-world event: same
  * road, directions that do not contradict, times that overlap, compatible types and causes, and shapes
  * within `maxGapM` of each other along the road. Null when any test fails. The confidence starts
  * at 1 and loses a little for what is only compatible rather than equal, and for distance.

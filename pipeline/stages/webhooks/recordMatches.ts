@@ -16,7 +16,7 @@ const MATERIALIZED_WAIT = Duration.seconds(30)
 const MATERIALIZED_POLL = Duration.millis(200)
 
 /**
- * Created events that are linked duplicates (issue 13): `represented_by` is set when another
+ * Created events that are linked duplicates: `represented_by` is set when another
  * source's report of the same event was materialized first, and so announced first. The links
  * are written in the materializer's transaction, so this waits (bounded) until the materializer
  * has written these events; past the bound a created event counts as new — a second

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * What truck routing keeps per customer (issue 12): saved truck profiles, every route answer
+ * What truck routing keeps per customer: saved truck profiles, every route answer
  * (30 minutes, or until deleted once persisted), the rechecks the materializer asks of monitored
  * routes, routing calls per month (the durable copy of the Redis counter), and Free's daily cap.
  */

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * One event across sources (issue 13). The materializer links two sources' reports of one
+ * One event across sources. The materializer links two sources' reports of one
  * happening (`event_links`, both directions, so either side is one index probe) and marks every
  * report but the first-materialized of its linked group with `represented_by`. `road_keys` holds
  * the event's roads in one spelling (shared/domain/Road.ts roadKey), so candidates are found by

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * What a saved-route refetch reads instead of the engine tracks (issue 12, refetch p99): the
+ * What a saved-route refetch reads instead of the engine tracks (refetch p99): the
  * routes' geometry as the JSON text the answer carries (`geometry_text`, route i ends at
  * `geometry_ends[i]`), spliced into the body unparsed, and the primary route's timing (its
  * cumulative metres and seconds, for hours of service). Rows saved before keep working from

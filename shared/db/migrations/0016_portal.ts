@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * The customer portal (issue 29): passwords (argon2id, PHC strings), server-side sessions that
+ * The customer portal: passwords (argon2id, PHC strings), server-side sessions that
  * a log-out revokes, single-use e-mail tokens (verification, password reset), requests an
  * operator applies (plan upgrades, routing top-up packs), the packs themselves, and requests per
  * customer per day for the usage chart. Tokens and session ids are stored as SHA-256 only.

@@ -38,13 +38,13 @@ export interface HazardCellLimits {
 /** The limits for a number of cells: full feature rows in the default's proportion (a fifth). */
 export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, features: Math.round(cells / 5) })
 
-/** About 100 MB of heap a worker at bench:routing's density (89 MB measured, stop 64), where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
+/** About 100 MB of heap a worker at bench:routing's density (89 MB measured), where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
 export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = hazardCellLimits(150_000)
 
 /**
  * One kind's kept reads as slots in columns, not an object per read: the store holds a few
  * hundred thousand reads for a worker's life, and a full collection marks every object it holds
- * (docs/BENCHMARKS.md, stop 64). The key map's order is the reads' age (oldest first).
+ * (docs/BENCHMARKS.md). The key map's order is the reads' age (oldest first).
  */
 interface KindReads {
   readonly slotOf: Map<string, number>

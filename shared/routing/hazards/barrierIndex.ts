@@ -132,7 +132,7 @@ const TRUCK = KINDS.indexOf("truck")
 const WARNING_TYPE: ReadonlyArray<WarningType> = KINDS.map((kind) => Object.values(KIND_OF).find((k) => k.kind === kind)!.warning_type)
 
 /**
- * The barriers a worker knows ahead of any route (issue 32): live closures and the structures
+ * The barriers a worker knows ahead of any route: live closures and the structures
  * that bar some trucks, each on the engine's road pieces near it. A route request takes those
  * that bar its truck over its whole trip and has the engine keep off their pieces in its first
  * search, instead of finding them on a route and searching again, round after round. Judging
@@ -140,7 +140,7 @@ const WARNING_TYPE: ReadonlyArray<WarningType> = KINDS.map((kind) => Object.valu
  *
  * A barrier lives in a slot of columns (its strings in arrays, its numbers and pieces in typed
  * arrays), not as an object: the index is a worker's largest long-lived structure, and a full
- * collection's marking grows with the objects it holds (docs/BENCHMARKS.md, stop 64). `along`
+ * collection's marking grows with the objects it holds (docs/BENCHMARKS.md). `along`
  * and `barring` answer slots; `idOf` and `avoided` read them.
  */
 export class BarrierIndex {

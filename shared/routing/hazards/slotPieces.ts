@@ -3,7 +3,7 @@
  * has, in typed arrays; a piece's slots are a chain through the entries (many pieces have
  * several). A worker holds about 100,000 barriers for its whole life and every full collection
  * marks all they hold: as an object with its own arrays of keys and distances, a barrier was
- * about eleven heap objects; here its pieces add none (docs/BENCHMARKS.md, stop 64). A piece is
+ * about eleven heap objects; here its pieces add none (docs/BENCHMARKS.md). A piece is
  * the engine's key, numbered once (the network bounds how many there are); a slot is the
  * caller's small integer.
  */

@@ -5,7 +5,7 @@ import { decodeCatalogue, readCatalogueFile, type SourceConfig, withKeys } from 
 import { adapters } from "../../../pipeline/sources/registry.js"
 import { CA_PROVINCES, US_STATES } from "../../../shared/domain/Jurisdictions.js"
 
-/** Issue 34 item 2: the production catalogue of US and Canadian feeds, and keys kept out of it. */
+/** The production catalogue of US and Canadian feeds, and keys kept out of it. */
 const file = fileURLToPath(new URL("../../../infra/sources/us-ca.json", import.meta.url))
 // a state's WZDx and CWZ feeds are members of its group under codes of their own (infra/seed/jurisdictions.ts)
 const known = new Set([...[...US_STATES, ...CA_PROVINCES].map(([code]) => code), ...US_STATES.map(([code]) => `WZDX_${code}`), "WZDX_CWZ_CO"])
