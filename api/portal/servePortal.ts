@@ -42,7 +42,7 @@ export const loadPortalAssets = (dir = PORTAL_DIST): PortalAssets => {
 
 /**
  * No inline script or style, nothing from elsewhere: the page's own files, its own API, and
- * images only from itself (camera stills are links, not embeds, until the map issue).
+ * images only from itself (camera stills are links, not embeds).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",

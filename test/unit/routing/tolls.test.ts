@@ -43,7 +43,7 @@ describe("toll pricing", () => {
       expect(f.operator).not.toBe("")
       expect(["road", "bridge", "tunnel", "crossing"]).toContain(f.kind)
     }
-    // the crossings the issue found free are facilities now
+    // crossings once priced as free are facilities now
     for (const id of ["ambassador_bridge", "blue_water_bridge", "gordie_howe_bridge", "goethals_bridge", "hugh_l_carey_tunnel"]) expect(table.facilities.has(id)).toBe(true)
     const [header, ...rows] = readFileSync(fileURLToPath(new URL("../../../infra/network/data/toll_fares.csv", import.meta.url)), "utf8").trim().split("\n")
     // only the last column (the source) may hold ';': a ';' earlier would shift the date into another column
