@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url"
 
 /**
  * Every setting the service reads, with defaults that work on a developer machine.
- * README.md lists them; nothing else reads process.env.
+ * docs/OPERATIONS.md lists them; nothing else reads process.env.
  */
 export interface AppSettings {
   readonly databaseUrl: Redacted.Redacted<string>
