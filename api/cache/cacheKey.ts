@@ -1,5 +1,5 @@
-import type { Plan } from "../middleware/auth.js"
-import type { AuthContext } from "../middleware/auth.js"
+import type { Plan } from "../http/AuthContext.js"
+import type { AuthContext } from "../http/AuthContext.js"
 
 /** The query as a key: the API key parameter left out, parameters in name order (values of one name keep theirs). */
 export const canonicalQuery = (querystring: string) => {

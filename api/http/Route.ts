@@ -1,5 +1,5 @@
 import type { Effect, Schema } from "effect"
-import type { Plan } from "../middleware/auth.js"
+import type { Plan } from "./AuthContext.js"
 import type { BrowserRequest } from "../portal/BrowserRequest.js"
 import type { PortalSession } from "../portal/PortalSession.js"
 import type { ApiServices } from "../runtime.js"

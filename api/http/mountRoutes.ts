@@ -1,7 +1,7 @@
 import type Router from "@koa/router"
 import { Cause, Context, Effect, Exit } from "effect"
 import type Koa from "koa"
-import type { AuthContext } from "../middleware/auth.js"
+import type { AuthContext } from "./AuthContext.js"
 import { requestKey } from "../middleware/auth.js"
 import { checkOrigin } from "../middleware/cors.js"
 import { planGate } from "../middleware/planGate.js"

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type Koa from "koa"
 import { Forbidden } from "../http/HttpError.js"
 import type { ResponseHeaders } from "../http/Route.js"
-import type { AuthContext } from "./auth.js"
+import type { AuthContext } from "../http/AuthContext.js"
 
 const EXPOSED = [
   "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Daily-Limit",

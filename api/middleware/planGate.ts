@@ -1,5 +1,5 @@
 import { PlanGate, type PlanGateCode } from "../http/HttpError.js"
-import type { AuthContext } from "./auth.js"
+import type { AuthContext } from "../http/AuthContext.js"
 
 export type { PlanGateCode }
 

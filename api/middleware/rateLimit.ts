@@ -4,7 +4,7 @@ import { nowMillis } from "../../shared/time/Now.js"
 import { RateLimited } from "../http/HttpError.js"
 import type { ResponseHeaders } from "../http/Route.js"
 import { USAGE_TTL_S, usageKey } from "../portal/requestUsage.js"
-import type { AuthContext } from "./auth.js"
+import type { AuthContext } from "../http/AuthContext.js"
 
 /*
  * One request counted in one round trip: the minute's window (kept 2 minutes), the UTC day's

@@ -1,5 +1,5 @@
 import { Context } from "effect"
-import type { Plan } from "../middleware/auth.js"
+import type { Plan } from "../http/AuthContext.js"
 
 /** The customer a portal session belongs to (routes with access "session"). */
 export interface PortalSessionShape {

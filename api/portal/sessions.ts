@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { nowMillis } from "../../shared/time/Now.js"
 import { Unauthorized } from "../http/HttpError.js"
-import type { Plan } from "../middleware/auth.js"
+import type { Plan } from "../http/AuthContext.js"
 import { BrowserRequest } from "./BrowserRequest.js"
 import type { PortalSessionShape } from "./PortalSession.js"
 

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
 import { nowMillis } from "../../shared/time/Now.js"
-import type { Plan } from "../middleware/auth.js"
+import type { Plan } from "../http/AuthContext.js"
 import { usageByDay } from "./requestUsage.js"
 
 /**

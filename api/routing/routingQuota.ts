@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseHeaders } from "../http/Route.js"
-import type { AuthContext } from "../middleware/auth.js"
+import type { AuthContext } from "../http/AuthContext.js"
 import { planGate } from "../middleware/planGate.js"
 import { returnToPacks, takeFromPacks } from "./routingPacks.js"
 

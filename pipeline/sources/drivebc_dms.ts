@@ -5,7 +5,7 @@ import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./credits.js"
 import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
-import { multiToText } from "./wzdx_devices.js"
+import { multiToText } from "./lib/multiText.js"
 
 /**
  * DriveBC dynamic message signs (an array, or one sign). The message is the agency's own

@@ -4,6 +4,7 @@ import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
 import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { multiToText } from "./lib/multiText.js"
 
 /**
  * WZDx 4.2 DeviceFeed (incl. iCone's dialect): field devices at work zones. Cameras, message
@@ -47,10 +48,6 @@ const TYPES: Record<string, string> = {
   "traffic-sensor": "traffic_sensors",
   "traffic-signal": "traffic_signals"
 }
-
-/** NTCIP 1203 MULTI markup to display text: tags dropped, line and page breaks kept as newlines. */
-export const multiToText = (multi: string) =>
-  multi.replace(/\[(nl|np)\d*\]/gi, "\n").replace(/\[[^\]]*\]/g, "").split("\n").map((l) => l.trim()).filter(Boolean).join("\n")
 
 const toFeature = (jurisdiction: string) => (d: Device): FeatureObservation | string | null => {
   const core = d.properties.core_details

@@ -1,6 +1,6 @@
 import { type DutyCalendar, spreadOverPeriods } from "./dutyCalendar.js"
-import type { HosReason, Regime, RestKind } from "./projectHos.js"
-import { REASON_ORDER } from "./projectHos.js"
+import type { HosReason, Regime, RestKind } from "./regime.js"
+import { REASON_ORDER } from "./regime.js"
 import { CANADA_RULES, type HosInput, spent } from "./rulesets.js"
 
 type Scope = "shift" | "day" | "cycle" | "before24"

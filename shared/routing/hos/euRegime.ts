@@ -1,5 +1,5 @@
 import { type DutyCalendar, spreadOverPeriods } from "./dutyCalendar.js"
-import { type Regime, type RestKind, tightest } from "./projectHos.js"
+import { type Regime, type RestKind, tightest } from "./regime.js"
 import { EU_RULES as R, type HosInput, spent } from "./rulesets.js"
 
 /**

@@ -2,18 +2,11 @@ import { canadaRegime } from "./canadaRegime.js"
 import { dutyCalendar } from "./dutyCalendar.js"
 import { euRegime } from "./euRegime.js"
 import type { HosInput, HosRulesetName } from "./rulesets.js"
+import type { HosReason, Regime, RestKind } from "./regime.js"
 import { usRegime } from "./usRegime.js"
 
 export type { HosInput } from "./rulesets.js"
-
-export type HosReason = "break_required" | "drive_limit" | "duty_window" | "cycle_limit"
-
-/**
- * What a stop is: a break; the daily rest (US 10 h, Canada south 10 h, north 8 h, EU 11 h);
- * a reduced EU rest (9 h); one part of a US sleeper-berth split; the rest of a Canadian day
- * whose limits are spent; 24 h off (Canada cycle 2); a cycle reset or restart; the EU weekly rest.
- */
-export type RestKind = "break" | "daily_rest" | "reduced_daily_rest" | "split_berth" | "split_off" | "day_end" | "off_24h" | "cycle_reset" | "weekly_rest"
+export type { HosReason, RestKind } from "./regime.js"
 
 /** One stop of the projection; positions are the route's drive seconds from its start. */
 export interface HosStopPlan {
@@ -34,34 +27,8 @@ export interface HosStopPlan {
 /** Where between two route positions (drive seconds) to stop, or undefined to stop at the limit. */
 export type StopChooser = (fromS: number, limitS: number) => number | undefined
 
-/**
- * One regime's bookkeeping. `next` says how much driving the rules allow from now and which
- * limit ends it; `drive` and `rest` move the counters on (the clock is when the driving or the
- * rest begins). A regime never allows driving past a limit; at a stop it picks the rest that
- * lets driving go on soonest under its rules.
- */
-export interface Regime {
-  readonly next: (clockMs: number) => { readonly budgetS: number; readonly reason: HosReason }
-  readonly drive: (seconds: number, clockMs: number) => void
-  /** `remainingS`: the route's driving still ahead, so a regime can skip a rest the trip does not need */
-  readonly rest: (reason: HosReason, clockMs: number, remainingS: number) => { readonly restS: number; readonly kind: RestKind }
-}
-
 /** a route longer than any truck drives in a month stops here rather than looping on */
 const MAX_STOPS = 200
-
-/** Limits that tie go to the stricter reason: the cycle, then the daily drive limit, then the window, then the break. */
-export const REASON_ORDER: ReadonlyArray<HosReason> = ["cycle_limit", "drive_limit", "duty_window", "break_required"]
-
-/** The least of a regime's limits, ties to the stricter reason. */
-export const tightest = (limits: ReadonlyArray<readonly [HosReason, number]>) => {
-  let reason: HosReason = "drive_limit"
-  let budgetS = Infinity
-  for (const r of REASON_ORDER) {
-    for (const [name, left] of limits) if (name === r && left < budgetS) [reason, budgetS] = [r, left]
-  }
-  return { budgetS: Math.max(0, budgetS), reason }
-}
 
 export const regimeOf = (name: HosRulesetName, input: HosInput, departureMs: number): Regime => {
   const calendar = dutyCalendar(input.home_terminal_tz ?? "UTC", input.day_start_hour ?? 0)

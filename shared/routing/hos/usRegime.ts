@@ -1,4 +1,4 @@
-import { type Regime, tightest } from "./projectHos.js"
+import { type Regime, tightest } from "./regime.js"
 import { type HosInput, spent, US_RULES as R } from "./rulesets.js"
 
 /**

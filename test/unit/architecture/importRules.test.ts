@@ -1,11 +1,13 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, normalize, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 
 /**
- * The folders tell the truth (DESIGN.md): api/ and pipeline/ depend on shared/ only, shared/ on
- * nothing of ours, infra/ composes processes. Each rule is checked over the real import graph,
- * so an import that breaks one fails `npm test`.
+ * The folders tell the truth (README, "Layout"): the import rules are dependency-cruiser's
+ * (.dependency-cruiser.cjs), run here over the whole tree so an import that breaks one fails
+ * `npm test`; beside them, what an import graph cannot say (one home per concern).
  */
 const root = join(import.meta.dirname, "../../..")
 
@@ -22,48 +24,63 @@ export const importsOf = (file: string, text = readFileSync(join(root, file), "u
   [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), m[1] ?? m[2])).replace(/\.js$/, ".ts"))
     .map((p) => (p.endsWith(".ts") && !existsSync(join(root, p)) && existsSync(join(root, `${p}x`)) ? `${p}x` : p))
 
-const top = (path: string) => path.split("/")[0]
-
-/** Which top-level folders each may import from (its own always). */
-const ALLOWED: Record<string, ReadonlyArray<string>> = {
-  shared: ["shared"],
-  api: ["api", "shared"],
-  pipeline: ["pipeline", "shared"],
-  infra: ["infra", "api", "pipeline", "shared"],
-  // the browser client: its own files and the shared Schemas and vocabularies, nothing of the server's
-  portal: ["portal", "shared"]
-}
-
-const TYPE_IMPORT = /(?:^|\n)\s*import type [^;]*?from\s+["'][^"']+["']/g
-/** The API's answer Schemas, which the portal may name as types (erased by the bundler) so a renamed field breaks its build. */
-const PORTAL_MAY_TYPE = "api/schemas/"
-
-/** What a file imports as the rules judge it: for the portal, type-only imports of the answer Schemas do not count. */
-const judgedImports = (f: string, source = text(f)): Array<string> => {
-  if (top(f) !== "portal") return importsOf(f, source)
-  const values = importsOf(f, source.replace(TYPE_IMPORT, ""))
-  const typesOnly = importsOf(f, source).filter((t) => !values.includes(t))
-  return [...values, ...typesOnly.filter((t) => !t.startsWith(PORTAL_MAY_TYPE))]
-}
-
-export const violations = (files: ReadonlyArray<string>, read: (f: string) => ReadonlyArray<string> = (f) => judgedImports(f)) =>
-  files.flatMap((f) => read(f).filter((target) => !ALLOWED[top(f)].includes(top(target))).map((target) => `${f} → ${target}`))
-
 const code = ["api", "pipeline", "shared", "infra", "portal"].flatMap(sources)
 const text = (f: string) => readFileSync(join(root, f), "utf8")
 
-describe("import direction", () => {
-  it("api and pipeline import shared only; shared imports nothing of ours; infra composes; portal imports shared only (and the API's answer Schemas as types)", () => {
-    expect(violations(code)).toEqual([])
-  })
+/** dependency-cruiser over `dirs` of `cwd` with the project's rules: the violations, as `rule: from → to`. */
+const cruise = (cwd: string, dirs: ReadonlyArray<string>): Array<string> => {
+  const out = spawnSync(process.execPath, [join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
+    "--config", join(root, ".dependency-cruiser.cjs"), "--output-type", "json", ...dirs], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  if (out.status !== 0 && out.stdout.trim() === "") throw new Error(`dependency-cruiser did not run: ${out.stderr}`)
+  const result = JSON.parse(out.stdout) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } }
+  return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
+}
+
+describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
+  it("the tree keeps them: the top-level direction, no circles, benches and tests aside, no adapter importing another", () => {
+    expect(cruise(root, ["api", "pipeline", "shared", "infra", "portal", "bench", "test"])).toEqual([])
+  }, 60_000)
+
+  it("they fail on an import that breaks one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "import-rules-"))
+    try {
+      const files: Record<string, string> = {
+        "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowImportingTsExtensions: false } }),
+        "shared/a.ts": 'import { b } from "../api/b.js"\nexport const a = b',
+        "api/b.ts": 'import { c } from "../pipeline/c.js"\nexport const b = c',
+        "api/schemas/s.ts": "export const s = 1\nexport type S = number",
+        "pipeline/c.ts": 'import { loop } from "./loop.js"\nexport const c = loop',
+        "pipeline/loop.ts": 'import { c } from "./c.js"\nexport const loop = () => c',
+        "pipeline/sources/one.ts": 'import { two } from "./two.js"\nexport const one = two',
+        "pipeline/sources/two.ts": "export const two = 2",
+        "portal/src/x.ts": 'import { s } from "../../api/schemas/s.js"\nimport type { S } from "../../api/schemas/s.js"\nexport const x: S = s',
+        "infra/i.ts": 'import { bench } from "../bench/k.js"\nexport const i = bench',
+        "bench/k.ts": "export const bench = 1"
+      }
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(dir, dirname(path)), { recursive: true })
+        writeFileSync(join(dir, path), text)
+      }
+      expect(cruise(dir, ["shared", "api", "pipeline", "portal", "infra", "bench"]).sort()).toEqual([
+        "api-uses-shared-only: api/b.ts → pipeline/c.ts",
+        "benches-stand-aside: infra/i.ts → bench/k.ts",
+        "infra-composes: infra/i.ts → bench/k.ts",
+        "no-adapter-imports-another: pipeline/sources/one.ts → pipeline/sources/two.ts",
+        "no-circular: pipeline/c.ts → pipeline/loop.ts",
+        "portal-types-only-from-api-schemas: portal/src/x.ts → api/schemas/s.ts",
+        "shared-uses-nothing-of-ours: shared/a.ts → api/b.ts"
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   it("the portal client never writes HTML: upstream text reaches the page only as text", () => {
     const writers = code.filter((f) => f.startsWith("portal/") && /innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.write/.test(text(f)))
     expect(writers).toEqual([])
   })
 
-  it("nothing of the server imports the portal client, and the client's shared imports stay out of Node", () => {
-    expect(code.filter((f) => !f.startsWith("portal/") && importsOf(f).some((t) => t.startsWith("portal/")))).toEqual([])
+  it("the client's shared imports stay out of Node", () => {
     // type-only imports are erased by the bundler, so only value imports reach the browser
     const valueImports = (f: string) => importsOf(f, text(f).replace(/(?:^|\n)\s*import type [^;]*?from\s+["'][^"']+["']/g, ""))
     const reached = new Set<string>()
@@ -75,26 +92,6 @@ describe("import direction", () => {
     for (const f of code.filter((f) => f.startsWith("portal/src/"))) visit(f)
     const nodeOnly = [...reached].filter((f) => /from\s+["']node:/.test(text(f)))
     expect(nodeOnly).toEqual([])
-  })
-
-  it("the check fails on an import that breaks a rule", () => {
-    const fake: Record<string, ReadonlyArray<string>> = {
-      "api/routes/x.ts": importsOf("api/routes/x.ts", 'import { adapters } from "../../pipeline/sources/registry.js"'),
-      "shared/db/y.ts": importsOf("shared/db/y.ts", 'import { seed } from "../../infra/seed/seed.js"'),
-      "pipeline/poll/z.ts": importsOf("pipeline/poll/z.ts", 'export { startSimulator } from "../../infra/simulator/Simulator.js"'),
-      "infra/start.ts": importsOf("infra/start.ts", 'import { ApiServerLive } from "../api/server.js"'),
-      "portal/src/pages/X.tsx": importsOf("portal/src/pages/X.tsx", 'import { issueKey } from "../../../api/portal/keys.js"'),
-      "portal/src/pages/Y.tsx": judgedImports("portal/src/pages/Y.tsx", 'import { Status } from "../../../api/schemas/metadata.js"'),
-      "portal/src/pages/Z.tsx": judgedImports("portal/src/pages/Z.tsx", 'import type { Status } from "../../../api/schemas/metadata.js"\nimport type { RequestAuth } from "../../../api/http/RequestAuth.js"')
-    }
-    expect(violations(Object.keys(fake), (f) => fake[f])).toEqual([
-      "api/routes/x.ts → pipeline/sources/registry.ts",
-      "shared/db/y.ts → infra/seed/seed.ts",
-      "pipeline/poll/z.ts → infra/simulator/Simulator.ts",
-      "portal/src/pages/X.tsx → api/portal/keys.ts",
-      "portal/src/pages/Y.tsx → api/schemas/metadata.ts",
-      "portal/src/pages/Z.tsx → api/http/RequestAuth.ts"
-    ])
   })
 })
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { multiToText, wzdx_devices } from "../../../pipeline/sources/wzdx_devices.js"
+import { multiToText } from "../../../pipeline/sources/lib/multiText.js"
+import { wzdx_devices } from "../../../pipeline/sources/wzdx_devices.js"
 import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
