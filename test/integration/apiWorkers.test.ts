@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
 import { apiPoolSize } from "../../shared/lifecycle/gcThreads.js"
+import { workerSnapshots } from "../../shared/metrics/WorkerMetrics.js"
 import { makeTestEnv } from "../support/harness.js"
 import { freePort } from "../support/processes.js"
 
@@ -41,13 +42,8 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30
     await sleep(100)
   }
 }
-/** /health answers 200 so far: what the workers' published counters must add up to */
-let health200 = 0
-const get = async (path: string, headers: Record<string, string> = {}) => {
-  const r = await fetch(`${base}${path}`, { headers: { connection: "close", ...headers }, signal: AbortSignal.timeout(10_000) })
-  if (path === "/health" && r.status === 200) health200++
-  return r
-}
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, { headers: { connection: "close", ...headers }, signal: AbortSignal.timeout(10_000) })
 const healthy = () => get("/health").then((r) => r.ok, () => false)
 
 beforeAll(async () => {
@@ -116,16 +112,15 @@ describe("API workers", () => {
 
   it("shows every worker's request counts in each /metrics answer, whichever worker gives it", async () => {
     for (let i = 0; i < 30; i++) expect((await get("/health")).status).toBe(200)
-    // each worker publishes its own counters every 5 s: wait until every worker's are in
+    // each worker publishes its own counters every 5 s: wait until every one has published since
+    // the last of those answers, so every scrape below sees the same final counts
+    const answeredAt = Date.now()
+    await until("every worker's counters published after the last answer", async () =>
+      (await rt.runPromise(workerSnapshots)).filter((w) => w.at > answeredAt).length >= WORKERS, 20_000)
     const healthLines = async () => {
       const text = await (await fetch(`${base.replace("/api/v1", "")}/metrics`, { headers: { authorization: "Bearer workers-token", connection: "close" } })).text()
       return text.split("\n").filter((l) => l.startsWith('http_requests_total{route="/api/v1/health",method="GET",status="200"'))
     }
-    await until("every worker's counters in /metrics, adding up to the answers given", async () => {
-      const lines = await healthLines()
-      return new Set(lines.map((l) => /worker="([^"]+)"/.exec(l)?.[1])).size === WORKERS &&
-        lines.reduce((n, l) => n + Number(l.split(" ").pop()), 0) === health200
-    }, 20_000)
     const sums: Array<number> = []
     for (let i = 0; i < 6; i++) {
       const lines = await healthLines()
@@ -153,6 +148,7 @@ describe("API workers", () => {
     process.kill(victim.pid, "SIGKILL")
     // the traffic runs through the kill until the primary has started the dead worker's replacement
     await until("a replacement worker", () => workers().length === WORKERS && !workers().some((w) => w.pid === victim.pid), 30_000)
+    await until("100 answers through the kill", () => outcomes.ok > 100, 30_000)
     loading = false
     await load
     expect(outcomes.hung).toBe(0)
