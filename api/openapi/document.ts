@@ -7,7 +7,7 @@ import { ErrorBody } from "../schemas/common.js"
  * The OpenAPI 3.1 description of the API (SPEC §9.2), served at /api/v1/openapi.json and
  * generated from the routes themselves: their parameter, body and answer Schemas are the ones
  * the bridge decodes with, so the document cannot drift from the code. Enumerations come from
- * the domain modules the Schemas use. test/integration/openapi.test.ts validates real answers
+ * the domain modules the Schemas use. test/integration/api/openapi.test.ts validates real answers
  * of every operation against it.
  */
 type S = Record<string, unknown>

@@ -9,7 +9,7 @@ import type { RouteTrack } from "../../../shared/routing/RoutingEngine.js"
 /*
  * Reading the places to stop stretch by stretch must give the plan and suggestions the whole
  * route's places give. The rows here stand in for the database (cells are 1 km buckets along a
- * straight road); the reads through Postgres are test/integration/routingHos.test.ts's.
+ * straight road); the reads through Postgres are test/integration/routing/routingHos.test.ts's.
  */
 
 const KM_PER_DEG = 111.32 * Math.cos((40 * Math.PI) / 180)
