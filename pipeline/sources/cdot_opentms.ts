@@ -5,7 +5,7 @@ import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
 import { decodeEach, defineAdapter, type EventAdapter } from "./Adapter.js"
-import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./opentmsRecord.js"
+import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./lib/opentmsRecord.js"
 
 /**
  * Colorado DOT OpenTMS planned events and incidents as events (GeoJSON Features: one, an

@@ -3,7 +3,7 @@ import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
 import { decodeEach, defineAdapter, type FeatureAdapter } from "./Adapter.js"
-import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./opentmsRecord.js"
+import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./lib/opentmsRecord.js"
 
 /**
  * CDOT OpenTMS planned events (GeoJSON Features: one, an array, or a FeatureCollection) as

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
-import { DRIVEBC_CREDIT } from "./credits.js"
+import { DRIVEBC_CREDIT } from "./lib/credits.js"
 import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**

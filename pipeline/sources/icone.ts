@@ -5,7 +5,7 @@ import { buildTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { decodeEach, defineAdapter, type EventAdapter } from "./Adapter.js"
-import { many, readXml, text } from "./xml.js"
+import { many, readXml, text } from "./lib/xml.js"
 
 /**
  * iCone smart work zone incidents (XML `<incidents><incident id=…>`): a work zone or hazard

@@ -4,12 +4,12 @@ import type { EventObservation, EventType, Severity } from "../../shared/domain/
 import { readableTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { decodeEach, defineAdapter, type EventAdapter } from "./Adapter.js"
-import { at, many, readXml, text } from "./xml.js"
+import { at, many, readXml, text } from "./lib/xml.js"
 
 /**
  * TMDD v3 event messages (XML): every Full Event Update (`FEU`) in the document, however it is
  * wrapped (a SOAP `fEUMsg`, a `wrapper` root, a bare list). Read with fast-xml-parser
- * (pipeline/sources/xml.ts). TMDD writes positions in microdegrees and times as
+ * (pipeline/sources/lib/xml.ts). TMDD writes positions in microdegrees and times as
  * date + time + UTC offset, the offset as the centre states it.
  */
 

@@ -1,6 +1,6 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { itemTexts } from "../../../pipeline/sources/itemTexts.js"
+import { itemTexts } from "../../../pipeline/sources/lib/itemTexts.js"
 
 /** What the fetcher hands over: the text and JSON.parse of it. */
 const parsedFrom = (text: string) => ({ text, payload: JSON.parse(text) as unknown })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Lenient } from "./Adapter.js"
+import { Lenient } from "../Adapter.js"
 
 /**
  * The raw CDOT OpenTMS record (a GeoJSON Feature of a planned event or an incident) and how a

@@ -1,4 +1,4 @@
-import type { SourceCredit } from "./Adapter.js"
+import type { SourceCredit } from "../Adapter.js"
 
 /** Credits that several adapters of one publisher require. */
 export const DRIVEBC_CREDIT: SourceCredit = {
