@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { arrayLiteral } from "../shared/db/arrayLiteral.js"
 import type { EventChange } from "../shared/domain/Change.js"
 import { cellsOf } from "../shared/geo/h3cells.js"
-import { roadKeys } from "../pipeline/stages/link/sameEvent.js"
+import { roadKeys } from "../pipeline/stages/materialize/link/sameEvent.js"
 
 /*
  * The materializer's floor (bench:ingest, bench:scale): Postgres's own speed at upserting the

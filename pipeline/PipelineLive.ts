@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { RedisStreams } from "../shared/bus/RedisStreams.js"
-import { StreamTrimmerLive } from "./bus/StreamTrimmer.js"
+import { StreamTrimmerLive } from "../shared/bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { MetricsPublisherLive } from "./metrics/MetricsPublisher.js"
 import { PollerLive } from "./poll/Poller.js"

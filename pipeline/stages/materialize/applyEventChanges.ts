@@ -5,8 +5,8 @@ import { arrayLiteral } from "../../../shared/db/arrayLiteral.js"
 import { type HistoryColumns, historyColumns, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
-import { roadKeys } from "../link/sameEvent.js"
-import { linkEvents, type PlacedSubject } from "../link/linkEvents.js"
+import { roadKeys } from "./link/sameEvent.js"
+import { linkEvents, type PlacedSubject } from "./link/linkEvents.js"
 import { tiesOf } from "../../sources/lib/tieWithinFeed.js"
 
 /** A list of names as one text (unit separator between), split again in SQL; the separator never stays in a name. */

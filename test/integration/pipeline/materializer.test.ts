@@ -210,7 +210,7 @@ describe("materializer", () => {
 
 describe("stream trimming", () => {
   it("keeps every entry a group still needs and drops what all groups processed", async () => {
-    const { trimStream } = await import("../../../pipeline/bus/StreamTrimmer.js")
+    const { trimStream } = await import("../../../shared/bus/StreamTrimmer.js")
     const changes = script("trim", 30)
     const result = await rt.runPromise(Effect.gen(function* () {
       yield* reset

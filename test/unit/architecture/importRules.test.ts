@@ -110,9 +110,9 @@ describe("one home per concern", () => {
     expect(misuse).toEqual([])
   })
 
-  it("the stale sweep (archive reason stale_sweep) lives in pipeline/stages/sweep", () => {
+  it("the stale sweep (archive reason stale_sweep) lives beside the differ, in pipeline/diff", () => {
     const archiving = code.filter((f) => /archive\([^)]*"stale_sweep"/.test(text(f)))
-    expect(archiving).toEqual(["pipeline/stages/sweep/staleSweep.ts"])
+    expect(archiving).toEqual(["pipeline/diff/staleSweep.ts"])
   })
 
   it("the API reads adapter metadata from the sources table or shared catalogues, never the adapter registry", () => {

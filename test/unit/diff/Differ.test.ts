@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { diffPoll, type SnapEntry, TOMBSTONE_MS } from "../../../pipeline/diff/Differ.js"
-import { sweepStale } from "../../../pipeline/stages/sweep/staleSweep.js"
+import { sweepStale } from "../../../pipeline/diff/staleSweep.js"
 import type { EventObservation } from "../../../shared/domain/Event.js"
 
 const obs = (id: string, over: Partial<EventObservation> = {}): EventObservation => ({

@@ -1,5 +1,5 @@
 import { Effect, Layer, Schedule } from "effect"
-import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { RedisStreams } from "./RedisStreams.js"
 
 /** Trims the change stream to what some consumer group still needs, so Redis memory stays bounded. */
 export const trimStream = Effect.flatMap(RedisStreams, (s) => s.trimProcessed)

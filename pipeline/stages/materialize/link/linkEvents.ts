@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { r3Neighbourhood } from "../../../shared/geo/h3cells.js"
-import { eventId } from "../../../shared/domain/ids.js"
+import { r3Neighbourhood } from "../../../../shared/geo/h3cells.js"
+import { eventId } from "../../../../shared/domain/ids.js"
 import { judgePair, type LinkJudgement, type LinkSubject } from "./sameEvent.js"
 
 /** The advisory lock key linking transactions take in turn ("link" in ASCII). */

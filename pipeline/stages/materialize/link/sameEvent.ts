@@ -1,7 +1,7 @@
 import { distance, flattenEach, point, pointToLineDistance } from "@turf/turf"
 import type { Feature, LineString, Position } from "geojson"
-import { roadKey } from "../../../shared/domain/Road.js"
-import { isPosition } from "../../../shared/geo/representativePoint.js"
+import { roadKey } from "../../../../shared/domain/Road.js"
+import { isPosition } from "../../../../shared/geo/representativePoint.js"
 
 /** What linking reads of an event: enough to judge "the same thing on the road", nothing more. */
 export interface LinkSubject {

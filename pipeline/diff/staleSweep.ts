@@ -1,5 +1,5 @@
-import type { EventChange } from "../../../shared/domain/Change.js"
-import { archive, type DiffResult, type SnapEntry } from "../../diff/Differ.js"
+import type { EventChange } from "../../shared/domain/Change.js"
+import { archive, type DiffResult, type SnapEntry } from "./Differ.js"
 
 /**
  * The stale sweep (archive reason `stale_sweep`): a safety net for feeds that error or answer
