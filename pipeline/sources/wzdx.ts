@@ -111,8 +111,8 @@ const whatOf = (type: EventType, eventType: string, work: string | null) => {
 
 const relatedRecords = (related: ReadonlyArray<{ type: string; id: string }> | null | undefined) => {
   if (!related || related.length === 0) return null
-  const workZone = related?.find((r) => r.type === "related-work-zone")?.id
-  const detours = (related ?? []).filter((r) => r.type === "related-detour").map((r) => r.id)
+  const workZone = related.find((r) => r.type === "related-work-zone")?.id
+  const detours = related.filter((r) => r.type === "related-detour").map((r) => r.id)
   return { ...(workZone ? { detour_for: workZone } : {}), ...(detours.length > 0 ? { detours } : {}) }
 }
 
