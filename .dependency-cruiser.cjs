@@ -4,6 +4,8 @@
  * the design card's list and never in a circle.
  */
 const OURS = "^(api|pipeline|shared|infra|portal|bench|test)/"
+/** The contexts in shared/ that both api/ and pipeline/ use; the rest of shared/ is the kernel and the stores. */
+const CONTEXTS = "(routing|webhooks|sources|portal|forecast)"
 /** Adapter files: one per upstream format, directly in pipeline/sources/ beside the framework (Adapter.ts) and the registry; helpers are in lib/. */
 const ADAPTER = "^pipeline/sources/(?!(Adapter|registry)\\.ts$)[^/]+\\.ts$"
 
@@ -22,6 +24,20 @@ module.exports = {
       comment: "shared/ is the kernel, the stores and the contexts both api/ and pipeline/ use: it imports only shared/.",
       from: { path: "^shared/" },
       to: { path: OURS, pathNot: "^shared/" }
+    },
+    {
+      name: "kernel-and-store-use-no-context",
+      severity: "error",
+      comment: "The kernel (domain, schema, time, config, geo, …) and the stores (db, bus, cache) know no context: a context builds on them, never the other way.",
+      from: { path: `^shared/(?!${CONTEXTS})` },
+      to: { path: `^shared/${CONTEXTS}/` }
+    },
+    {
+      name: "a-context-uses-its-own-folders",
+      severity: "error",
+      comment: "Inside a context, only its own folders and the kernel and stores: routing, webhooks, sources and the portal's server side do not reach into one another.",
+      from: { path: `^shared/${CONTEXTS}/` },
+      to: { path: `^shared/${CONTEXTS}/`, pathNot: "^shared/$1/" }
     },
     {
       name: "api-uses-shared-only",

@@ -17,7 +17,7 @@ import { metricsEndpoint, requestMetrics } from "./routes/metrics.js"
 import type { ApiRuntime } from "./runtime.js"
 import type { ReadReplicasShape } from "./db/ReadReplicas.js"
 import type { HazardCellStore } from "../shared/routing/hazards/HazardCells.js"
-import type { StandingBarriersShape } from "./routing/standingBarriers.js"
+import type { StandingBarriersShape } from "../shared/routing/plan/standingBarriers.js"
 
 /** Largest request body any endpoint accepts. */
 export const MAX_BODY_BYTES = 1024 * 1024

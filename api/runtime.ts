@@ -3,7 +3,7 @@ import type { SqlClient } from "@effect/sql"
 import { type Effect, Exit, FiberId, Runtime } from "effect"
 import type { AppConfig } from "../shared/config/AppConfig.js"
 import type { Redis } from "../shared/db/Redis.js"
-import type { RoutingEngine } from "../shared/routing/RoutingEngine.js"
+import type { RoutingEngine } from "../shared/routing/engine/RoutingEngine.js"
 import type { ReadReplicas } from "./db/ReadReplicas.js"
 
 export type ApiServices = SqlClient.SqlClient | Redis | AppConfig | HttpClient.HttpClient | RoutingEngine | ReadReplicas

@@ -29,9 +29,9 @@ import { monitorEventLoopDelay } from "node:perf_hooks"
 import { createKey } from "../infra/admin/keys.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
-import { makeBuiltinEngine } from "../shared/routing/builtin/BuiltinEngine.js"
-import { RoadGraph } from "../shared/routing/builtin/RoadGraph.js"
-import { haversineM } from "../shared/routing/geometry.js"
+import { makeBuiltinEngine } from "../shared/routing/engine/builtin/BuiltinEngine.js"
+import { RoadGraph } from "../shared/routing/engine/builtin/RoadGraph.js"
+import { haversineM } from "../shared/geo/distance.js"
 import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
 import { violatedLimits } from "../shared/routing/network/roadLimits.js"
 import { cpuMeter } from "./cpu.js"
@@ -69,7 +69,7 @@ const MAX_KM = 3000
 
 const rand = seededRandom(23)
 
-const net = RoadNetwork.decode(readFileSync(new URL("../infra/network/us-ca.network.json.gz", import.meta.url)))
+const net = RoadNetwork.decode(readFileSync(new URL("../shared/routing/data/us-ca.network.json.gz", import.meta.url)))
 
 /** The truck every request of the bench describes. */
 const TRUCK = { height_m: 4.1, weight_t: 36, hazmat: false }

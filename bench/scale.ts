@@ -64,7 +64,7 @@ const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19
 
 // --- where each jurisdiction is: the middle of its Natural Earth outline's box -------------
 const centres = (() => {
-  const doc = JSON.parse(readFileSync(join(root, "infra/data/admin1_us_ca_50m.geojson"), "utf8")) as {
+  const doc = JSON.parse(readFileSync(join(root, "shared/geo/data/admin1_us_ca_50m.geojson"), "utf8")) as {
     features: Array<{ properties: { postal: string }; geometry: { coordinates: unknown } }>
   }
   const out = new Map<string, Place>()

@@ -2,6 +2,7 @@ import { Layer, ManagedRuntime } from "effect"
 import pg from "pg"
 import { ApiServerLive } from "../api/server.js"
 import { AppConfig, type AppSettings } from "../shared/config/AppConfig.js"
+import { RoutingConfig } from "../shared/routing/RoutingConfig.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { seedReferenceData } from "../infra/seed/seed.js"
 import { pct } from "./measure.js"
@@ -35,8 +36,8 @@ export const recordStatementSets = async (settings: Partial<AppSettings>, key: s
     return (original as (...a: Array<unknown>) => unknown).apply(this, args)
   } as typeof original
   let port = 0
-  const config = AppConfig.make({ ...settings, responseCache: false, routingPreload: false, port: 0 })
-  const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(baseLayer(config, seedReferenceData))))
+  const config = AppConfig.make({ ...settings, responseCache: false, port: 0 })
+  const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false })))))
   try {
     await rt.runtime()
     const ask = (path: string) => fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { "X-API-Key": key } }).then(async (r) => {

@@ -14,9 +14,9 @@ import { cachedAsset } from "./cachedAsset.js"
  */
 const root = fileURLToPath(new URL("../", import.meta.url))
 export const BASEMAP_INPUTS = {
-  states: join(root, "infra/data/admin1_us_ca_50m.geojson"),
+  states: join(root, "shared/geo/data/admin1_us_ca_50m.geojson"),
   places: join(root, "infra/data/places_us_ca_50m.geojson"),
-  network: join(root, "infra/network/us-ca.network.json.gz")
+  network: join(root, "shared/routing/data/us-ca.network.json.gz")
 }
 /** Bump when the output's shape changes, so a cached file from an older builder is not reused. */
 const VERSION = 4

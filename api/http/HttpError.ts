@@ -55,6 +55,8 @@ const DOMAIN: Readonly<Record<string, { status: number; docsUrl: string }>> = {
   WebhookInputError: { status: 400, docsUrl: "/docs/webhooks" },
   WebhookNotFound: { status: 404, docsUrl: "/docs/webhooks" },
   RouteNotFound: { status: 422, docsUrl: "/docs/routing" },
+  RoutingInputError: { status: 400, docsUrl: "/docs/errors#400" },
+  TruckProfileNotFound: { status: 404, docsUrl: "/docs/routing#truck-profiles" },
   EngineUnavailable: { status: 503, docsUrl: "/docs/routing" }
 }
 

@@ -4,7 +4,7 @@ import { type PublishedSeries, workerSnapshots, writeWorkerMetrics } from "../..
 import type { ApiRuntime } from "../runtime.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import type { ResponseCache } from "../cache/ResponseCache.js"
-import type { StandingBarriersShape } from "../routing/standingBarriers.js"
+import type { StandingBarriersShape } from "../../shared/routing/plan/standingBarriers.js"
 import type { HazardCellStore } from "../../shared/routing/hazards/HazardCells.js"
 import type { ReadReplicasShape } from "../db/ReadReplicas.js"
 import { operationsSnapshot, type OperationsSnapshot } from "./operationsSnapshot.js"

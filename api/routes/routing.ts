@@ -1,7 +1,7 @@
 import { Cause, Effect, Option, Schema } from "effect"
-import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/savedRoutes.js"
-import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/evaluation.js"
-import { keptRoutes } from "../../shared/routing/keptRoute.js"
+import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/saved/savedRoutes.js"
+import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/plan/evaluation.js"
+import { keptRoutes } from "../../shared/routing/saved/keptRoute.js"
 import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { httpAnswer, NotFound } from "../http/HttpError.js"
@@ -10,16 +10,16 @@ import { RequestAuth } from "../http/RequestAuth.js"
 import { Reply, type ResponseHeaders, route } from "../http/Route.js"
 import type { AuthContext, Plan } from "../http/AuthContext.js"
 import { planGate } from "../middleware/planGate.js"
-import { planRoute } from "../routing/planRoute.js"
-import { type ChargeTurn, forEachInChargeOrder } from "../routing/chargeOrder.js"
-import { chargeRouting, type RoutingCharge } from "../routing/routingQuota.js"
-import { savedRouteAnswer, storedAnswer } from "../routing/savedRouteAnswer.js"
-import { resolveTruck } from "../routing/truckProfiles.js"
-import { stateBoundaries } from "../routing/routingData.js"
-import { mileageCsv } from "../../shared/routing/stateMiles.js"
+import { planRoute } from "../../shared/routing/plan/planRoute.js"
+import { type ChargeTurn, forEachInChargeOrder } from "./routing/chargeOrder.js"
+import { chargeRouting, type RoutingCharge } from "./routing/quota.js"
+import { savedRouteAnswer, storedAnswer } from "../../shared/routing/saved/refetch.js"
+import { resolveTruck } from "../../shared/routing/plan/truckProfiles.js"
+import { stateBoundaries } from "../../shared/routing/plan/routingData.js"
+import { mileageCsv } from "../../shared/routing/tolls/stateMiles.js"
 import {
   PersistedRouteList, PersistInput, PersistResponse, type ResolvedTruck, ROUTE_BATCH_MAX, RouteBatchRequest, RouteBatchResponse, RouteRequest, RouteResponse, SavedRouteResponse
-} from "../schemas/routing.js"
+} from "../../shared/routing/plan/schemas.js"
 
 /**
  * Routing needs routing calls in the plan: Pro and above, and the Free trial with its small
@@ -159,7 +159,7 @@ export const routingRoutes = [
         const { auth, nowMs, row } = yield* ownedRouteToShow(params.id)
         // free: shows what is left without taking any
         yield* chargeRouting(auth, 0, headers)
-        return yield* savedRouteAnswer(row, nowMs)
+        return new Reply(200, yield* savedRouteAnswer(row, nowMs), "application/json")
       })
   }),
   route({

@@ -2,8 +2,8 @@ import { Effect, Schema } from "effect"
 import { Id } from "../http/QueryParams.js"
 import { RequestAuth } from "../http/RequestAuth.js"
 import { Reply, route } from "../http/Route.js"
-import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from "../routing/truckProfiles.js"
-import { TruckProfile, TruckProfileInput, TruckProfileList, TruckProfilePatch } from "../schemas/routing.js"
+import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from "../../shared/routing/plan/truckProfiles.js"
+import { TruckProfile, TruckProfileInput, TruckProfileList, TruckProfilePatch } from "../../shared/routing/plan/schemas.js"
 import { routingGate } from "./routing.js"
 
 const common = { tag: "Routing", access: "key", gate: routingGate } as const

@@ -1,21 +1,15 @@
 import { Schema } from "effect"
 import { PLAN_GATE_CODES } from "../http/HttpError.js"
 import { WARNING_CODES } from "../warnings.js"
+import { Count, DateTime, Int, NullableDateTime, NullableText, OpenObject, Texts } from "../../shared/schema/jsonShapes.js"
+
+export { Count, DateTime, Int, NullableDateTime, NullableText, OpenObject, Texts }
 
 /**
  * Building blocks of the response Schemas. They describe the JSON the API sends (the OpenAPI
  * document is generated from them); objects we own are closed, so the contract test fails on
  * a field a Schema does not declare. Upstream-shaped bags (`properties`, `metadata`) stay open.
  */
-export const DateTime = Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } })
-export const NullableDateTime = Schema.NullOr(DateTime)
-export const Int = Schema.Number.annotations({ jsonSchema: { type: "integer" } })
-export const Count = Schema.Number.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
-export const NullableText = Schema.NullOr(Schema.String)
-/** An object whose keys the source decides. */
-export const OpenObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
-export const Texts = Schema.Array(Schema.String)
-
 export const ErrorBody = Schema.Struct({
   error: Schema.String.annotations({ description: "Human-readable and stable" }),
   docs_url: Schema.String.annotations({ description: "Relative same-host link to the page that explains it" }),

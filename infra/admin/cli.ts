@@ -86,7 +86,7 @@ const clearances = (rest: Array<string>) => {
   const radiusM = Number(values.radius ?? 150)
   const asOf = values["as-of"]
   if (positionals.length !== 1 || !(radiusM > 0 && radiusM <= 2000) || (asOf !== undefined && !/^\d{4}-\d\d-\d\d$/.test(asOf))) return usage()
-  const networkIn = values.network ?? process.env.ROUTING_NETWORK_FILE ?? "infra/network/us-ca.network.json.gz"
+  const networkIn = values.network ?? process.env.ROUTING_NETWORK_FILE ?? "shared/routing/data/us-ca.network.json.gz"
   const out = values.out ?? "network.json.gz"
   try {
     const r = importClearances(positionals[0], networkIn, out, { radiusM, ...(asOf ? { asOf } : {}) })

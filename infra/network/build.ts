@@ -1,7 +1,7 @@
 /**
  * npm run network:build [-- <travelmapping dir>] — builds the bundled routing network
- * (infra/network/us-ca.network.json.gz) from Travel Mapping's waypoints and the tables in
- * infra/network/data. Default source: ../shared/data/travelmapping beside the project.
+ * (shared/routing/data/us-ca.network.json.gz) from Travel Mapping's waypoints and the tables in
+ * shared/routing/data/tables. Default source: ../shared/data/travelmapping beside the project.
  */
 import { writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -44,7 +44,7 @@ const main = () => {
   for (const r of calibration.perRoute) console.log(`  ${r.route.padEnd(5)} posted ${r.posted_mi.toFixed(0)} mi, waypoints ${r.measured_mi.toFixed(0)} mi (${((r.measured_mi / r.posted_mi - 1) * 100).toFixed(2)} %)`)
   const factor = Math.round(calibration.factor * 10_000) / 10_000
   const file = buildNetwork(lines, {
-    source: "Travel Mapping HighwayData, US and Canada (commit 3d7993c9cb603f57706bf3bcf705eb25895e8526, 2026-08-22), with the tables in infra/network/data",
+    source: "Travel Mapping HighwayData, US and Canada (commit 3d7993c9cb603f57706bf3bcf705eb25895e8526, 2026-08-22), with the tables in shared/routing/data/tables",
     credit: [TM_CREDIT],
     length_factor: factor,
     junction_delay_s: JUNCTION_DELAY_S

@@ -1,5 +1,5 @@
 import { bbox, lineIntersect, lineString } from "@turf/turf"
-import { haversineM } from "../../shared/routing/geometry.js"
+import { haversineM } from "../../shared/geo/distance.js"
 import { FREE_ROAD, type RoadLine } from "../../shared/routing/network/RoadLine.js"
 
 /** The part of a Travel Mapping route these links read. */

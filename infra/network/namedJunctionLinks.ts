@@ -1,6 +1,6 @@
 import KDBush from "kdbush"
 import { around } from "geokdbush"
-import { haversineM } from "../../shared/routing/geometry.js"
+import { haversineM } from "../../shared/geo/distance.js"
 import type { RoadLine } from "../../shared/routing/network/RoadLine.js"
 import { key, linkLine, visible, type WaypointRoute } from "./interchangeLinks.js"
 

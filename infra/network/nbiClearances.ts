@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
-import { RoadGraph } from "../../shared/routing/builtin/RoadGraph.js"
-import { metresToSegment } from "../../shared/routing/geometry.js"
+import { RoadGraph } from "../../shared/routing/engine/builtin/RoadGraph.js"
+import { metresToSegment } from "../../shared/geo/distance.js"
 import { encodeNetwork, type NetworkFile, RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
 import type { LimitField, RoadProps } from "../../shared/routing/network/RoadLine.js"
 

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { FREE_ROAD, type RoadClass, type RoadLine, type RoadProps } from "../../shared/routing/network/RoadLine.js"
-import { haversineM, metresToSegment } from "../../shared/routing/geometry.js"
-import { readCsv } from "../../shared/routing/csv.js"
+import { haversineM, metresToSegment } from "../../shared/geo/distance.js"
+import { readCsv } from "../../shared/routing/network/csv.js"
 import { isLinkRow } from "./linkTolls.js"
 
 /** One route file of ../shared/data/travelmapping/routes_us_ca.ndjson.gz */

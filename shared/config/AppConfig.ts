@@ -1,10 +1,10 @@
 import { availableParallelism } from "node:os"
 import { Config, Context, Effect, Layer, Redacted } from "effect"
-import { fileURLToPath } from "node:url"
 
 /**
- * Every setting the service reads, with defaults that work on a developer machine.
- * docs/OPERATIONS.md lists them; nothing else reads process.env.
+ * Every setting the service reads but the routing context's own (shared/routing/RoutingConfig.ts),
+ * with defaults that work on a developer machine. docs/OPERATIONS.md lists them; nothing else
+ * reads process.env.
  */
 export interface AppSettings {
   readonly databaseUrl: Redacted.Redacted<string>
@@ -43,22 +43,6 @@ export interface AppSettings {
   readonly webhookTimeoutMs: number
   /** deliveries in flight per webhook stage */
   readonly webhookConcurrency: number
-  /** routing engine: "builtin" (the bundled graph) or "valhalla" (VALHALLA_URL) */
-  readonly routingEngine: "builtin" | "valhalla"
-  /** a Valhalla server's base URL, e.g. http://valhalla:8002 */
-  readonly valhallaUrl: string | undefined
-  /** the built-in engine's network file (infra/network/us-ca.network.json.gz by default) */
-  readonly routingNetworkFile: string
-  /** load the routing network when the API starts instead of on the first route */
-  readonly routingPreload: boolean
-  /** state/province polygons for per-jurisdiction mileage (GeoJSON with a `postal` code per feature) */
-  readonly boundariesFile: string
-  /** toll systems, fares and exchange rates (tolls.csv, toll_fares.csv, fx_rates.csv) */
-  readonly routingDataDir: string
-  /** the hours-of-service ruleset a route request with an empty `truck.hos.ruleset` gets (the deployment's region) */
-  readonly defaultHosRuleset: "us" | "canada_south" | "canada_north" | "eu"
-  /** how often a monitored route is evaluated even when no change marked it (future hazards coming into force) */
-  readonly routeRecheckIntervalS: number
   /** how far apart along one road two sources' reports may be and still be linked as one event; 0 turns linking off */
   readonly linkMaxGapM: number
   /** batches one materializer writes at once, each in its own transaction */
@@ -69,10 +53,6 @@ export interface AppSettings {
   readonly drainGraceMs: number
   /** shared answers to identical questions, dropped when the change stream says they moved */
   readonly responseCache: boolean
-  /** each API worker keeps what routes read along themselves for the next, while no change marks its cells */
-  readonly routeReadsKept: boolean
-  /** most res-7 cells whose route reads an API worker keeps, per kind (ROUTE_READS_KEPT_CELLS) */
-  readonly routeReadsKeptCells: number
   /** API worker processes on this machine (node:cluster); 1 runs the API in the starting process */
   readonly apiWorkers: number
   /** Postgres streaming replicas the API sends its data reads to (DATABASE_READ_URL, comma-separated); none: every read on the primary */
@@ -122,20 +102,10 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   webhookAllowPrivateTargets: Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
   webhookTimeoutMs: Config.integer("WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   webhookConcurrency: Config.integer("WEBHOOK_CONCURRENCY").pipe(Config.withDefault(64)),
-  routingEngine: Config.literal("builtin", "valhalla")("ROUTING_ENGINE").pipe(Config.withDefault("builtin" as const)),
-  valhallaUrl: optionalString("VALHALLA_URL"),
-  routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/us-ca.network.json.gz", import.meta.url)))),
-  routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true)),
-  boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/data/admin1_us_ca_50m.geojson", import.meta.url)))),
-  routingDataDir: Config.string("ROUTING_DATA_DIR").pipe(Config.withDefault(fileURLToPath(new URL("../../infra/network/data", import.meta.url)))),
-  defaultHosRuleset: Config.literal("us", "canada_south", "canada_north", "eu")("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const)),
-  routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900)),
   linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(Config.withDefault(1000), Config.validate({ message: "LINK_MAX_GAP_M must be between 0 and 50000 metres", validation: (n) => n >= 0 && n <= 50_000 })),
   materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })),
   pollSpreadS: Config.number("POLL_SPREAD_S").pipe(Config.withDefault(0), Config.validate({ message: "POLL_SPREAD_S must be between 0 and 3600 seconds", validation: (n) => n >= 0 && n <= 3600 })),
   responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
-  routeReadsKept: Config.boolean("ROUTE_READS_KEPT").pipe(Config.withDefault(true)),
-  routeReadsKeptCells: Config.integer("ROUTE_READS_KEPT_CELLS").pipe(Config.withDefault(150_000), Config.validate({ message: "ROUTE_READS_KEPT_CELLS must be between 1000 and 1000000", validation: (n) => n >= 1000 && n <= 1_000_000 })),
   apiWorkers: apiWorkersSetting,
   drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))
 })

@@ -1,4 +1,4 @@
-import { haversineM } from "../routing/geometry.js"
+import { haversineM } from "./distance.js"
 
 type Ring = ReadonlyArray<readonly [number, number]>
 

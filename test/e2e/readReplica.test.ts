@@ -13,6 +13,7 @@ import { clusterWorkDir, initCluster, type PgCluster, replicaOf } from "../../in
 import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { planEventChanges, writeEventPlan } from "../../pipeline/stages/materialize/applyEventChanges.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
+import { RoutingConfig } from "../../shared/routing/RoutingConfig.js"
 import { baseLayer } from "../../shared/db/BaseLive.js"
 import type { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
@@ -65,10 +66,10 @@ describe.skipIf(!hasPostgresTools)("reads from a Postgres streaming replica", ()
     primary = initCluster(join(work, "primary"), await freePort())
     primary.start()
     const config = AppConfig.make({
-      databaseUrl: Redacted.make(primary.url(DB)), redisUrl, redisPrefix: prefix, routingPreload: false, responseCache: false
+      databaseUrl: Redacted.make(primary.url(DB)), redisUrl, redisPrefix: prefix, responseCache: false
     })
     // the schema and reference data on the primary; the replica is copied from it afterwards
-    rt = ManagedRuntime.make(baseLayer(config, seedReferenceData) as Layer.Layer<SqlClient.SqlClient | AppConfig | Redis, unknown>)
+    rt = ManagedRuntime.make(Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false })) as Layer.Layer<SqlClient.SqlClient | AppConfig | Redis, unknown>)
     await rt.runPromise(Effect.void)
     replica = replicaOf(primary, join(work, "replica"), await freePort())
     replica.start()

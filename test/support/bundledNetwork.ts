@@ -1,17 +1,17 @@
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { makeBuiltinEngine } from "../../shared/routing/builtin/BuiltinEngine.js"
-import { RoadGraph } from "../../shared/routing/builtin/RoadGraph.js"
+import { makeBuiltinEngine } from "../../shared/routing/engine/builtin/BuiltinEngine.js"
+import { RoadGraph } from "../../shared/routing/engine/builtin/RoadGraph.js"
 import { RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
-import type { EngineRequest, LatLng } from "../../shared/routing/RoutingEngine.js"
+import type { EngineRequest, LatLng } from "../../shared/routing/engine/RoutingEngine.js"
 
 /** The bundled network, its graph and the built-in engine over it, loaded once per test file. */
 export const file = (p: string) => fileURLToPath(new URL(p, import.meta.url))
-export const net = RoadNetwork.decode(readFileSync(file("../../infra/network/us-ca.network.json.gz")))
+export const net = RoadNetwork.decode(readFileSync(file("../../shared/routing/data/us-ca.network.json.gz")))
 export const graph = new RoadGraph(net)
 export const engine = makeBuiltinEngine(net, graph)
-export const ROUTING_DATA = file("../../infra/network/data")
+export const ROUTING_DATA = file("../../shared/routing/data/tables")
 
 /** A plain truck request between two points: no avoidances, no alternatives. */
 export const request = (from: LatLng, to: LatLng, over: Partial<EngineRequest> = {}): EngineRequest => ({

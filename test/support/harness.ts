@@ -4,14 +4,26 @@ import pg from "pg"
 import { deleteRedisPrefix } from "../../infra/tools/deleteRedisPrefix.js"
 import { inject } from "vitest"
 import { AppConfig, type AppSettings } from "../../shared/config/AppConfig.js"
+import { ROUTING_SETTING_NAMES, RoutingConfig, type RoutingSettings } from "../../shared/routing/RoutingConfig.js"
 import { baseLayer } from "../../shared/db/BaseLive.js"
 import { seedReferenceData } from "../../infra/seed/seed.js"
+
+/** The service's settings and the routing context's, as a test changes them. */
+export type TestSettings = AppSettings & RoutingSettings
+
+/** The two settings layers for a test's overrides, each given its own. */
+export const settingsLayers = (overrides: Partial<TestSettings>) => {
+  const routing: Record<string, unknown> = {}
+  const app: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(overrides)) ((ROUTING_SETTING_NAMES as ReadonlyArray<string>).includes(k) ? routing : app)[k] = v
+  return { config: AppConfig.make(app as Partial<AppSettings>), routing: RoutingConfig.make(routing as Partial<RoutingSettings>) }
+}
 
 /**
  * A test file's own world: a fresh database on the test server and a Redis key prefix of its own,
  * so files run in parallel. `cleanup` drops both.
  */
-export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { readonly timeZone?: string } = {}) => {
+export const makeTestEnv = (overrides: Partial<TestSettings> = {}, session: { readonly timeZone?: string } = {}) => {
   const id = randomBytes(4).toString("hex")
   const server = new URL(inject("databaseUrl"))
   const dbName = `rd_test_${id}`
@@ -21,7 +33,7 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
   if (session.timeZone) dbUrl.searchParams.set("options", `-c timezone=${session.timeZone}`)
   const redisUrl = inject("redisUrl")
   const prefix = `rdtest:${id}`
-  const config = AppConfig.make({
+  const { config, routing } = settingsLayers({
     databaseUrl: Redacted.make(dbUrl.toString()),
     redisUrl,
     redisPrefix: prefix,
@@ -37,7 +49,7 @@ export const makeTestEnv = (overrides: Partial<AppSettings> = {}, session: { rea
   })
   // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk
   const level = process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning
-  const layer = baseLayer(config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(level)))
+  const layer = Layer.merge(baseLayer(config, seedReferenceData), routing).pipe(Layer.provideMerge(Logger.minimumLogLevel(level)))
   const cleanup = async () => {
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { ApiServerLive } from "../../api/server.js"
 import { loadPortalAssets } from "../../api/portal/servePortal.js"
 import { buildPortal } from "../../portal/build.js"
-import type { AppSettings } from "../../shared/config/AppConfig.js"
+import type { TestSettings } from "./harness.js"
 import { simulatorCatalogue } from "../../infra/simulator/timeline.js"
 import { PipelineLive } from "../../pipeline/PipelineLive.js"
 import { decodeCatalogue, SourceCatalogue } from "../../pipeline/poll/SourceCatalogue.js"
@@ -17,7 +17,7 @@ import { type Mailbox, startMailbox } from "./mailbox.js"
  * API server serving it on loopback over the test's own database and Redis prefix, and a real
  * SMTP server receiving the service's mail. `base` is the portal's address (PORTAL_URL).
  */
-export const startPortalWorld = async (overrides: Partial<AppSettings> = {}, opts: { pipeline?: { simulatorUrl: string; pollS: number; name: string } } = {}) => {
+export const startPortalWorld = async (overrides: Partial<TestSettings> = {}, opts: { pipeline?: { simulatorUrl: string; pollS: number; name: string } } = {}) => {
   const mailbox: Mailbox = await startMailbox()
   const dist = mkdtempSync(join(tmpdir(), "portal-"))
   await buildPortal(dist)

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll } from "vitest"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { RedisStreams } from "../../shared/bus/RedisStreams.js"
-import type { AppSettings } from "../../shared/config/AppConfig.js"
+import type { TestSettings } from "./harness.js"
 import { makeTestEnv, type TestEnv } from "./harness.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -30,7 +30,7 @@ export const startProcess = (env: Pick<TestEnv, "dbUrl" | "redisUrl" | "prefix">
  * A kill test's world: pipeline services on its own database and Redis prefix, and `start` for
  * the real processes it kills; after the file every process is SIGKILLed and the world dropped.
  */
-export const processWorld = (overrides: Partial<AppSettings> = {}) => {
+export const processWorld = (overrides: Partial<TestSettings> = {}) => {
   const env = makeTestEnv(overrides)
   const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(env.layer)))
   const children: Array<ChildProcess> = []

@@ -6,7 +6,7 @@ import { ApiServerLive } from "../../api/server.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { WebhooksLive } from "../../pipeline/stages/webhooks/WebhookStage.js"
 import { createKey } from "../../infra/admin/keys.js"
-import type { AppSettings } from "../../shared/config/AppConfig.js"
+import type { TestSettings } from "./harness.js"
 import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
 import { encodeNetwork } from "../../shared/routing/network/NetworkFile.js"
 import { FREE_ROAD, type RoadProps } from "../../shared/routing/network/RoadLine.js"
@@ -69,7 +69,7 @@ export const E = { lat: 40.0, lng: -99.0 }
  * The API on loopback over this network, with a free, starter, pro and enterprise key; `post` routes with the
  * pro key unless told otherwise.
  */
-export const routingWorld = (overrides: Partial<AppSettings> = {}, options: { readonly webhooks?: boolean } = {}) => {
+export const routingWorld = (overrides: Partial<TestSettings> = {}, options: { readonly webhooks?: boolean } = {}) => {
   const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile, routingDataDir: dataDir, ...overrides })
   // with `webhooks`, the webhooks stage (deliveries and the route monitor) runs beside the API
   const build = (onListen: (port: number) => void) => ManagedRuntime.make(options.webhooks

@@ -17,7 +17,7 @@ export const markRouteRechecks = (cells: ReadonlyArray<string>) =>
 /**
  * Stamps each res-5 cell a change touched (where a row now is, and where it was) with this
  * transaction's id, so a saved route can tell whether what it read along itself may be stale
- * (shared/routing/savedRoutes.ts `placementStale`). One statement per transaction, in cell
+ * (shared/routing/saved/savedRoutes.ts `placementStale`). One statement per transaction, in cell
  * order, so concurrent materializers take the rows' locks in the same order.
  */
 export const markChangedCells = (cells5: ReadonlyArray<string>) =>

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect } from "effect"
-import { AppConfig } from "../../../shared/config/AppConfig.js"
-import { departingBy, type Evaluation, evaluateRoutes, featureTypesOf, warningKey } from "../../../shared/routing/evaluation.js"
+import { RoutingConfig } from "../../../shared/routing/RoutingConfig.js"
+import { departingBy, type Evaluation, evaluateRoutes, featureTypesOf, warningKey } from "../../../shared/routing/plan/evaluation.js"
 import { hazardRows } from "../../../shared/routing/hazards/hazardRows.js"
-import type { RouteTrack } from "../../../shared/routing/RoutingEngine.js"
-import { purgeExpiredRoutes } from "../../../shared/routing/savedRoutes.js"
+import type { RouteTrack } from "../../../shared/routing/engine/RoutingEngine.js"
+import { purgeExpiredRoutes } from "../../../shared/routing/saved/savedRoutes.js"
 import { nowMillis } from "../../../shared/time/Now.js"
 import { deliveryId, routeWarningItem } from "../../../shared/webhooks/payloads.js"
 import { type BatchItem, type ImmediateDelivery, queueDeliveries } from "./queueDeliveries.js"
@@ -78,7 +78,7 @@ export const checkRoute = (routeId: string, mark: number, nowMs: number) =>
  */
 export const monitorPass = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const config = yield* AppConfig
+  const config = yield* RoutingConfig
   const nowMs = yield* nowMillis
   yield* sql`
     INSERT INTO route_rechecks (route_id, mark)

@@ -1,6 +1,6 @@
 import type { Marker } from "maplibre-gl"
 import { useEffect, useRef, useState } from "preact/hooks"
-import type { PersistResponse, RouteRequest, TruckProfileList } from "../../../api/schemas/routing.js"
+import type { PersistResponse, RouteRequest, TruckProfileList } from "../../../shared/routing/plan/schemas.js"
 import { HOS_CYCLES, HOS_RULESETS, type HosRulesetName } from "../../../shared/routing/hos/rulesets.js"
 import { ApiError, explain } from "../api.js"
 import { keyedCall, keyedGet } from "../portalKey.js"

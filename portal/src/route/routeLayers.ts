@@ -1,6 +1,6 @@
 import type { FeatureCollection } from "geojson"
 import type { GeoJSONSource, Map as MapLibreMap } from "maplibre-gl"
-import type { RouteResponse } from "../../../api/schemas/routing.js"
+import type { RouteResponse } from "../../../shared/routing/plan/schemas.js"
 
 export type RouteAnswer = typeof RouteResponse.Type
 

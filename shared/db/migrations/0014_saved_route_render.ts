@@ -7,7 +7,7 @@ import { Effect } from "effect"
  * `geometry_ends[i]`), spliced into the body unparsed, and the primary route's timing (its
  * cumulative metres and seconds, for hours of service). Rows saved before keep working from
  * `engine_routes`. `placed_text` replaces `placed` (JSON) with tab-separated lines around each
- * warning's JSON text (shared/routing/keptText.ts): no JSON inside JSON to unescape per refetch.
+ * warning's JSON text (shared/routing/saved/keptText.ts): no JSON inside JSON to unescape per refetch.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql.unsafe(`ALTER TABLE saved_routes ADD COLUMN geometry_text text, ADD COLUMN geometry_ends integer[], ADD COLUMN timing json, ADD COLUMN placed_text text;`))

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * What each API worker's index of standing barriers (api/routing/standingBarriers.ts) reads
+ * What each API worker's index of standing barriers (shared/routing/plan/standingBarriers.ts) reads
  * every few seconds: the structures that bar trucks changed since its last look, and every live
  * closure. Partial, so the indexes stay small beside a million other features and events.
  */

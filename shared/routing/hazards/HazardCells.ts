@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
-import { AppConfig } from "../../config/AppConfig.js"
+import { RoutingConfig } from "../RoutingConfig.js"
 import { trimOldest } from "../../cache/trimOldest.js"
 import { makeInterner } from "../../cache/intern.js"
 
@@ -159,7 +159,7 @@ export type HazardCellStore = ReturnType<typeof makeHazardCellStore>
 /** The worker's store of route reads (absent: every route reads all it needs itself). */
 export class HazardCells extends Context.Tag("api/HazardCells")<HazardCells, HazardCellStore>() {}
 
-export const HazardCellsLive = Layer.effect(HazardCells, Effect.map(AppConfig, (c) => makeHazardCellStore(c.routeReadsKept ? hazardCellLimits(c.routeReadsKeptCells) : KEEP_NOTHING)))
+export const HazardCellsLive = Layer.effect(HazardCells, Effect.map(RoutingConfig, (c) => makeHazardCellStore(c.routeReadsKept ? hazardCellLimits(c.routeReadsKeptCells) : KEEP_NOTHING)))
 
 /**
  * The oldest transaction that may still be uncommitted, taken before a request reads (any

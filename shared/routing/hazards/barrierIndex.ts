@@ -1,5 +1,5 @@
 import { clearanceOf } from "../../domain/clearance.js"
-import type { EdgeLocator } from "../RoutingEngine.js"
+import type { EdgeLocator } from "../engine/RoutingEngine.js"
 import { grown, SlotPieces } from "./slotPieces.js"
 import { clearanceTitle, type TruckView, truckRestrictionTitle, violatedDimensions, weightLimitOf, weightTitle, type WarningType } from "./routeHazards.js"
 

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Chunk, Effect, Option } from "effect"
 import { routeCover } from "../../geo/routeCover.js"
-import { RoutingEngine, type RouteTrack } from "../RoutingEngine.js"
+import { RoutingEngine, type RouteTrack } from "../engine/RoutingEngine.js"
 import { cellsOf, parentAt5 } from "../../geo/h3cells.js"
 import type { HazardCellView } from "./HazardCells.js"
 import { addCandidates, type Candidate, type CandidateRow, type CellCandidates, groupCandidates } from "./cellCandidates.js"

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { RouteLine } from "../../geo/routeLine.js"
-import type { RouteTrack } from "../RoutingEngine.js"
+import type { RouteTrack } from "../engine/RoutingEngine.js"
 import { clearanceOf } from "../../domain/clearance.js"
 import type { EventRow, FeatureRow, Geometry, HazardRows, Row, Stamp } from "./hazardRows.js"
-import { secondsAt } from "../routeTime.js"
+import { secondsAt } from "../engine/routeTime.js"
 
 export type WarningType = "bridge_clearance" | "truck_restriction" | "weight_restriction" | "rail_crossing" | "traffic_event" | "future_construction" | "special_event" | "weigh_station" | "inspection_station" | "alert" | "weather"
 export type Severity = "info" | "warning" | "critical"
@@ -51,7 +51,7 @@ const WARNING_FEATURE_TYPES: ReadonlySet<string> = new Set(HAZARD_FEATURE_TYPES)
 /** the WZDx restriction adapter stores weights in short tons (US tons) */
 const SHORT_TON_T = 0.90718474
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined)
-// a kept row (shared/routing/evaluation.ts `keepable`) leaves empty fields out: undefined is null
+// a kept row (shared/routing/plan/evaluation.ts `keepable`) leaves empty fields out: undefined is null
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
 /** the form `Date.toISOString` writes, which the database layer gives timestamps in already */
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { RouteLine } from "../../geo/routeLine.js"
-import type { RouteTrack } from "../RoutingEngine.js"
+import type { RouteTrack } from "../engine/RoutingEngine.js"
 import type { Geometry, HazardRows, Stamp } from "../hazards/hazardRows.js"
-import { secondsAt } from "../routeTime.js"
+import { secondsAt } from "../engine/routeTime.js"
 
 /** Feature types a driver can take a rest at, and the `type` a suggested stop shows. */
 export const STOP_TYPES: Record<string, "truck_parking" | "truck_rest_area" | "rest_area"> = {

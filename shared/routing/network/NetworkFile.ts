@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from "node:zlib"
-import { haversineM } from "../geometry.js"
+import { haversineM } from "../../geo/distance.js"
 import type { RoadProps } from "./RoadLine.js"
 
 export const NETWORK_FORMAT = "road-network/1"

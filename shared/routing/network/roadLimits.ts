@@ -1,4 +1,4 @@
-import type { TruckDimensions } from "../RoutingEngine.js"
+import type { TruckDimensions } from "../engine/RoutingEngine.js"
 import type { LimitField, RoadProps } from "./RoadLine.js"
 
 /** One limit of a road the truck breaks. */

@@ -3,15 +3,15 @@ import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { readSpeedTables, readTravelMapping } from "../../../infra/network/travelMapping.js"
 import { StateBoundaries } from "../../../shared/geo/stateMileage.js"
-import { type Piece, type SearchRules } from "../../../shared/routing/builtin/RoadGraph.js"
-import { haversineM } from "../../../shared/routing/geometry.js"
+import { type Piece, type SearchRules } from "../../../shared/routing/engine/builtin/RoadGraph.js"
+import { haversineM } from "../../../shared/geo/distance.js"
 import { violatedLimits } from "../../../shared/routing/network/roadLimits.js"
 import { routeCover } from "../../../shared/geo/routeCover.js"
-import type { EngineRequest, LatLng } from "../../../shared/routing/RoutingEngine.js"
+import type { EngineRequest, LatLng } from "../../../shared/routing/engine/RoutingEngine.js"
 import { CHICAGO, engine, file, graph, net, request, route, TORONTO } from "../../support/bundledNetwork.js"
 
 const TM = file("../../../shared/data/travelmapping")
-const boundaries = new StateBoundaries(JSON.parse(readFileSync(file("../../infra/data/admin1_us_ca_50m.geojson"), "utf8")), (p) => String(p.postal))
+const boundaries = new StateBoundaries(JSON.parse(readFileSync(file("../../shared/geo/data/admin1_us_ca_50m.geojson"), "utf8")), (p) => String(p.postal))
 const roads = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }) => r.sections.filter((s) => s.distance_m > 5000).map((s) => s.summary).join(" → ")
 /** metres of a route on the sections whose road matches */
 const metresOn = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }, re: RegExp) =>
@@ -424,7 +424,7 @@ describe("speeds per state and class", () => {
    * at most 10 % more (planning runs a little under the limit, and junctions cost time) and never
    * less.
    */
-  const limits = readSpeedTables(file("../../infra/network/data")).limits
+  const limits = readSpeedTables(file("../../shared/routing/data/tables")).limits
   it.each([["Seattle", "Miami"], ["New York", "Los Angeles"], ["Chicago", "Toronto"], ["Calgary", "Winnipeg"], ["Denver", "Dallas"], ["Boston", "Atlanta"]])("%s → %s takes within 10 %% of the time at posted truck limits", async (from, to) => {
     const r = await route(request(PLACES[from], PLACES[to]))
     let atLimits = 0

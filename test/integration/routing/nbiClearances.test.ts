@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { importClearances, readNbiLimits, splitNbiLine } from "../../../infra/network/nbiClearances.js"
-import { makeBuiltinEngine } from "../../../shared/routing/builtin/BuiltinEngine.js"
+import { makeBuiltinEngine } from "../../../shared/routing/engine/builtin/BuiltinEngine.js"
 import { RoadNetwork } from "../../../shared/routing/network/NetworkFile.js"
 import { E, routingProcessEnv, W } from "../../support/routingWorld.js"
 

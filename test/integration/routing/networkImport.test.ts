@@ -6,10 +6,10 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { osmLines, parseHeight, parseSpeed, parseWeight } from "../../../infra/network/osmImport.js"
-import { makeBuiltinEngine } from "../../../shared/routing/builtin/BuiltinEngine.js"
+import { makeBuiltinEngine } from "../../../shared/routing/engine/builtin/BuiltinEngine.js"
 import { buildNetwork } from "../../../shared/routing/network/buildNetwork.js"
 import { RoadNetwork } from "../../../shared/routing/network/NetworkFile.js"
-import type { EngineRequest } from "../../../shared/routing/RoutingEngine.js"
+import type { EngineRequest } from "../../../shared/routing/engine/RoutingEngine.js"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const FIXTURE = join(root, "test/fixtures/network/osm_sample.geojson")

@@ -3,15 +3,15 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { planRoute, type PlanRequest } from "../../../api/routing/planRoute.js"
-import { BARRIER_REFRESH_MS, StandingBarriers, standingBarriersLayer } from "../../../api/routing/standingBarriers.js"
+import { planRoute, type PlanRequest } from "../../../shared/routing/plan/planRoute.js"
+import { BARRIER_REFRESH_MS, StandingBarriers, standingBarriersLayer } from "../../../shared/routing/plan/standingBarriers.js"
 import { diffFeaturePoll } from "../../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../../pipeline/stages/materialize/applyChanges.js"
-import { builtinEngineLayer } from "../../../shared/routing/builtin/BuiltinEngine.js"
+import { builtinEngineLayer } from "../../../shared/routing/engine/builtin/BuiltinEngine.js"
 import { buildNetwork } from "../../../shared/routing/network/buildNetwork.js"
 import { encodeNetwork } from "../../../shared/routing/network/NetworkFile.js"
 import { FREE_ROAD } from "../../../shared/routing/network/RoadLine.js"
-import { type EngineRequest, RoutingEngine } from "../../../shared/routing/RoutingEngine.js"
+import { type EngineRequest, RoutingEngine } from "../../../shared/routing/engine/RoutingEngine.js"
 import { changeScript, feature, observation } from "../../support/changes.js"
 import { makeTestEnv } from "../../support/harness.js"
 
@@ -90,7 +90,7 @@ afterAll(async () => {
 
 const refsOf = (r: { routes: ReadonlyArray<{ sections: ReadonlyArray<{ summary: string }> }> }) => [...new Set(r.routes[0].sections.map((s) => s.summary))]
 
-describe("barriers known ahead of a route (api/routing/standingBarriers.ts)", () => {
+describe("barriers known ahead of a route (shared/routing/plan/standingBarriers.ts)", () => {
   it("loads every barrier through pages, and places only those beside a road", async () => {
     // as the load left it (the first refresh comes BARRIER_REFRESH_MS later)
     let index = await withIndex.runPromise(Effect.flatMap(StandingBarriers, (s) => s.current))

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { readTravelMapping } from "../../../infra/network/travelMapping.js"
-import type { LatLng } from "../../../shared/routing/RoutingEngine.js"
-import { TollTable } from "../../../shared/routing/tolls.js"
+import type { LatLng } from "../../../shared/routing/engine/RoutingEngine.js"
+import { TollTable } from "../../../shared/routing/tolls/tolls.js"
 import { CHICAGO, file, request, ROUTING_DATA, route, TORONTO } from "../../support/bundledNetwork.js"
 
 const TM = file("../../../shared/data/travelmapping")
 
-describe("toll facilities on the bundled network (infra/network/data/tolls.csv)", () => {
+describe("toll facilities on the bundled network (shared/routing/data/tables/tolls.csv)", () => {
   const tolls = new TollTable(ROUTING_DATA)
   const truckOf = (axle_count: number) => ({ axle_count, profile: "tractor", weight_t: 36, height_m: 4, hazmat: false })
   const NEWARK = { lat: 40.7357, lng: -74.1724 }
@@ -370,7 +370,7 @@ describe("toll facilities on the bundled network (infra/network/data/tolls.csv)"
 
   it.skipIf(!existsSync(TM))("knows every tolled US–Canada crossing Travel Mapping holds (the Maine bridges are free)", () => {
     const FREE = new Set(["me.edmmadbri", "nb.edmmadbri", "me.frypoibri", "nb.frypoibri", "me.intavebri", "nb.intavebri", "me.leoburbri", "nb.leoburbri", "me.milbri", "nb.milbri"])
-    const rows = readFileSync(file("../../infra/network/data/tolls.csv"), "utf8")
+    const rows = readFileSync(file("../../shared/routing/data/tables/tolls.csv"), "utf8")
     const bridges = readTravelMapping(TM).filter((r) => r.system === "nasib" && r.points.some((p) => p[0] === "USA/CAN" || p[0] === "CAN/USA"))
     expect(bridges.length).toBeGreaterThan(15)
     for (const b of bridges) if (!FREE.has(b.root)) expect(rows, b.root).toContain(`root:${b.root};`)

@@ -1,7 +1,7 @@
 import { it } from "@effect/vitest"
 import { Deferred, Effect } from "effect"
 import { describe, expect } from "vitest"
-import { type ChargeTurn, forEachInChargeOrder } from "../../../api/routing/chargeOrder.js"
+import { type ChargeTurn, forEachInChargeOrder } from "../../../api/routes/routing/chargeOrder.js"
 
 /**
  * A batch's routes against a small bucket, as api/routes/routing.ts runs them: some work before

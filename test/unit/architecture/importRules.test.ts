@@ -55,16 +55,21 @@ describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
         "pipeline/sources/two.ts": "export const two = 2",
         "portal/src/x.ts": 'import { s } from "../../api/schemas/s.js"\nimport type { S } from "../../api/schemas/s.js"\nexport const x: S = s',
         "infra/i.ts": 'import { bench } from "../bench/k.js"\nexport const i = bench',
-        "bench/k.ts": "export const bench = 1"
+        "bench/k.ts": "export const bench = 1",
+        "shared/geo/g.ts": 'import { r } from "../routing/r.js"\nexport const g = r',
+        "shared/routing/r.ts": 'import { w } from "../webhooks/w.js"\nexport const r = w',
+        "shared/webhooks/w.ts": "export const w = 1"
       }
       for (const [path, text] of Object.entries(files)) {
         mkdirSync(join(dir, dirname(path)), { recursive: true })
         writeFileSync(join(dir, path), text)
       }
       expect(cruise(dir, ["shared", "api", "pipeline", "portal", "infra", "bench"]).sort()).toEqual([
+        "a-context-uses-its-own-folders: shared/routing/r.ts → shared/webhooks/w.ts",
         "api-uses-shared-only: api/b.ts → pipeline/c.ts",
         "benches-stand-aside: infra/i.ts → bench/k.ts",
         "infra-composes: infra/i.ts → bench/k.ts",
+        "kernel-and-store-use-no-context: shared/geo/g.ts → shared/routing/r.ts",
         "no-adapter-imports-another: pipeline/sources/one.ts → pipeline/sources/two.ts",
         "no-circular: pipeline/c.ts → pipeline/loop.ts",
         "portal-types-only-from-api-schemas: portal/src/x.ts → api/schemas/s.ts",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { EventRow, FeatureRow } from "../../../shared/routing/hazards/hazardRows.js"
 import { type HazardOptions, judgeHazards, type PlacedHazards } from "../../../shared/routing/hazards/routeHazards.js"
-import type { RouteTrack } from "../../../shared/routing/RoutingEngine.js"
+import type { RouteTrack } from "../../../shared/routing/engine/RoutingEngine.js"
 
 // a straight 100 km road driven in an hour
 const route: RouteTrack = {

@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { makeBuiltinEngine } from "../../../shared/routing/builtin/BuiltinEngine.js"
-import { RoadGraph } from "../../../shared/routing/builtin/RoadGraph.js"
+import { makeBuiltinEngine } from "../../../shared/routing/engine/builtin/BuiltinEngine.js"
+import { RoadGraph } from "../../../shared/routing/engine/builtin/RoadGraph.js"
 import { buildNetwork } from "../../../shared/routing/network/buildNetwork.js"
 import { RoadNetwork } from "../../../shared/routing/network/NetworkFile.js"
 import { FREE_ROAD, type RoadLine } from "../../../shared/routing/network/RoadLine.js"
-import type { Exclusion } from "../../../shared/routing/RoutingEngine.js"
+import type { Exclusion } from "../../../shared/routing/engine/RoutingEngine.js"
 
 // at 40°N: 0.001° of latitude is 111 m; 1° of longitude 85 km
 const line = (ref: string, speed: number, coordinates: Array<[number, number]>): RoadLine => ({ props: { ...FREE_ROAD, class: "primary", speed_kph: speed, ref }, coordinates })
@@ -29,7 +29,7 @@ const refsOf = async (exclusions: Array<Exclusion>) => {
   return [...new Set(a.routes[0].sections.map((s) => s.summary))]
 }
 
-describe("exclusions reach every road past a place (shared/routing/builtin)", () => {
+describe("exclusions reach every road past a place (shared/routing/engine/builtin)", () => {
   it("finds the roads whose line passes within the radius, in the middle of a long segment", () => {
     expect(graph.edgesWithin(hazard.lat, hazard.lng, 100).sort()).toEqual([...edgesOf("I-1"), ...edgesOf("F-2")].sort())
     expect(graph.edgesWithin(hazard.lat, hazard.lng, 50)).toEqual([])

@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { AppConfig } from "../../../shared/config/AppConfig.js"
+import { RoutingConfig } from "../../../shared/routing/RoutingConfig.js"
 import { DEFAULT_HAZARD_CELL_LIMITS, hazardCellLimits, KEEP_NOTHING, makeHazardCellStore } from "../../../shared/routing/hazards/HazardCells.js"
 
 /** A store after its first look at xmin 100, with one cell read under that look. */
@@ -116,8 +116,8 @@ describe("the store of route reads", () => {
 
 describe("ROUTE_READS_KEPT_CELLS", () => {
   const limitsFrom = (env: Record<string, string>) =>
-    Effect.runPromise(Effect.map(AppConfig, (c) => hazardCellLimits(c.routeReadsKeptCells)).pipe(
-      Effect.provide(AppConfig.layer),
+    Effect.runPromise(Effect.map(RoutingConfig, (c) => hazardCellLimits(c.routeReadsKeptCells)).pipe(
+      Effect.provide(RoutingConfig.layer),
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
 
   it("sizes each worker's store, full feature rows at a fifth of the cells", async () => {

@@ -4,7 +4,7 @@ import type { Candidate, FeatureRow, HazardRows } from "../../../shared/routing/
 import { planStops, stopsForPlan, stretchesNeeded } from "../../../shared/routing/hos/hosStops.js"
 import type { HosInput } from "../../../shared/routing/hos/rulesets.js"
 import { stopCandidates } from "../../../shared/routing/hos/stopCandidates.js"
-import type { RouteTrack } from "../../../shared/routing/RoutingEngine.js"
+import type { RouteTrack } from "../../../shared/routing/engine/RoutingEngine.js"
 
 /*
  * Reading the places to stop stretch by stretch must give the plan and suggestions the whole

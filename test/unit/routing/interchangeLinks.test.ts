@@ -3,7 +3,7 @@ import { END_LINK_MAX_M, interchangeLinks, LINK_MAX_M, LINK_SPEED_KPH, type Wayp
 import { buildNetwork } from "../../../shared/routing/network/buildNetwork.js"
 import { RoadNetwork } from "../../../shared/routing/network/NetworkFile.js"
 import { FREE_ROAD, type RoadLine } from "../../../shared/routing/network/RoadLine.js"
-import { RoadGraph } from "../../../shared/routing/builtin/RoadGraph.js"
+import { RoadGraph } from "../../../shared/routing/engine/builtin/RoadGraph.js"
 
 // about 111 m per 0.001° of latitude; at 43°N about 81 m per 0.001° of longitude
 const road = (root: string, route: string, points: Array<[string, number, number]>): WaypointRoute => ({ root, route, region: "NY", points })

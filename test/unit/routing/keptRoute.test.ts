@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
-import { departingBy, type Evaluation, judgeRoutes, type PlacedRoute } from "../../../shared/routing/evaluation.js"
+import { departingBy, type Evaluation, judgeRoutes, type PlacedRoute } from "../../../shared/routing/plan/evaluation.js"
 import type { EventRow } from "../../../shared/routing/hazards/hazardRows.js"
-import { keptRoutes, renderKept } from "../../../shared/routing/keptRoute.js"
-import { decodeKept, encodeKept } from "../../../shared/routing/keptText.js"
-import type { RouteTrack } from "../../../shared/routing/RoutingEngine.js"
+import { keptRoutes, renderKept } from "../../../shared/routing/saved/keptRoute.js"
+import { decodeKept, encodeKept } from "../../../shared/routing/saved/keptText.js"
+import type { RouteTrack } from "../../../shared/routing/engine/RoutingEngine.js"
 
 // a straight 100 km road driven in an hour
 const route: RouteTrack = {

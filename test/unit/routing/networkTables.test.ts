@@ -1,15 +1,15 @@
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { readCsv } from "../../../shared/routing/csv.js"
+import { readCsv } from "../../../shared/routing/network/csv.js"
 
-const table = (name: string) => readCsv(fileURLToPath(new URL(`../../../infra/network/data/${name}`, import.meta.url)))
+const table = (name: string) => readCsv(fileURLToPath(new URL(`../../../shared/routing/data/tables/${name}`, import.meta.url)))
 const MATCH = /^(root:[a-z]{2}\.[a-z0-9]+|system:[a-z]+|near:-?\d+\.\d+,-?\d+\.\d+,\d+)$/
 /** a toll may also sit on the link between two routes' waypoints (a ramp toll: infra/network/linkTolls.ts) */
 const TOLL_MATCH = /^(root:[a-z]{2}\.[a-z0-9]+|system:[a-z]+|near:-?\d+\.\d+,-?\d+\.\d+,\d+|link:[a-z]{2}\.[a-z0-9]+>[a-z]{2}\.[a-z0-9]+)$/
 
 // Only a table's last column may hold ';': one inside an earlier column shifts every later one
 // (a publication's date read as its source), which the network build cannot see.
-describe("the network's data tables are well formed (infra/network/data)", () => {
+describe("the network's data tables are well formed (shared/routing/data/tables)", () => {
   it("restrictions.csv: a match, a known limit, its structure and publication, and an as-of date on every row", () => {
     const rows = table("restrictions.csv")
     expect(rows.length).toBeGreaterThan(30)

@@ -5,10 +5,10 @@ import { buildNetwork } from "../../../shared/routing/network/buildNetwork.js"
 import { RoadNetwork } from "../../../shared/routing/network/NetworkFile.js"
 import { FREE_ROAD, type RoadClass, type RoadProps } from "../../../shared/routing/network/RoadLine.js"
 
-const t = readSpeedTables(fileURLToPath(new URL("../../../infra/network/data", import.meta.url)))
+const t = readSpeedTables(fileURLToPath(new URL("../../../shared/routing/data/tables", import.meta.url)))
 const limits = t.limits
 
-describe("planning speeds per state or province and class (infra/network/data)", () => {
+describe("planning speeds per state or province and class (shared/routing/data/tables)", () => {
   it.each([
     // region, class, expected km/h: the share of speeds.csv times the posted truck limit
     ["PA", "motorway", 70 * 1.609344 * 0.95], // Turnpike and Interstates: 70 mph for trucks

@@ -3,7 +3,7 @@ import { cellToLatLng, getHexagonEdgeLengthAvg, latLngToCell } from "h3-js"
 import { describe, expect, it } from "vitest"
 import { coverCorridor } from "../../../shared/geo/corridor.js"
 import { routeCover } from "../../../shared/geo/routeCover.js"
-import { haversineM } from "../../../shared/routing/geometry.js"
+import { haversineM } from "../../../shared/geo/distance.js"
 import * as turf from "@turf/turf"
 
 const alongOf = (line: ReadonlyArray<readonly [number, number]>) =>

@@ -2,7 +2,7 @@ import * as turf from "@turf/turf"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { RouteLine } from "../../../shared/geo/routeLine.js"
-import { haversineM } from "../../../shared/routing/geometry.js"
+import { haversineM } from "../../../shared/geo/distance.js"
 
 const line: Array<[number, number]> = [[-100, 40], [-99.7, 40.05], [-99.3, 39.9], [-99.0, 40.2]]
 const along = line.reduce<Array<number>>((acc, p, i) => [...acc, i === 0 ? 0 : acc[i - 1] + haversineM(line[i - 1][1], line[i - 1][0], p[1], p[0])], [])

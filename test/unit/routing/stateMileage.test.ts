@@ -1,8 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { StateBoundaries } from "../../../shared/geo/stateMileage.js"
-import { haversineM } from "../../../shared/routing/geometry.js"
-import { mileageByState, mileageCsv, regionLengths } from "../../../shared/routing/stateMiles.js"
+import { haversineM } from "../../../shared/geo/distance.js"
+import { mileageByState, mileageCsv, regionLengths } from "../../../shared/routing/tolls/stateMiles.js"
 
 const rect = (code: string, x1: number, y1: number, x2: number, y2: number) => ({
   properties: { postal: code },

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { TollTable, tollCosts } from "../../../shared/routing/tolls.js"
+import { TollTable, tollCosts } from "../../../shared/routing/tolls/tolls.js"
 
-const table = new TollTable(fileURLToPath(new URL("../../../infra/network/data", import.meta.url)))
+const table = new TollTable(fileURLToPath(new URL("../../../shared/routing/data/tables", import.meta.url)))
 const systems = [...table.facilities.keys()]
 const truckOf = (axle_count: number) => ({ axle_count, profile: "tractor", weight_t: 36, height_m: 4, hazmat: false })
 
@@ -45,7 +45,7 @@ describe("toll pricing", () => {
     }
     // crossings once priced as free are facilities now
     for (const id of ["ambassador_bridge", "blue_water_bridge", "gordie_howe_bridge", "goethals_bridge", "hugh_l_carey_tunnel"]) expect(table.facilities.has(id)).toBe(true)
-    const [header, ...rows] = readFileSync(fileURLToPath(new URL("../../../infra/network/data/toll_fares.csv", import.meta.url)), "utf8").trim().split("\n")
+    const [header, ...rows] = readFileSync(fileURLToPath(new URL("../../../shared/routing/data/tables/toll_fares.csv", import.meta.url)), "utf8").trim().split("\n")
     // only the last column (the source) may hold ';': a ';' earlier would shift the date into another column
     expect(header.split(";").slice(-3)).toEqual(["as_of", "superseded", "source"])
     for (const row of rows) {
@@ -117,7 +117,7 @@ describe("toll pricing", () => {
   })
 
   it("refuses a trip fare on a road (it would be charged on every section), a per-km fare on a bridge and an undated fare", () => {
-    const data = fileURLToPath(new URL("../../../infra/network/data", import.meta.url))
+    const data = fileURLToPath(new URL("../../../shared/routing/data/tables", import.meta.url))
     const dir = mkdtempSync(join(tmpdir(), "tolls-"))
     try {
       for (const f of ["tolls.csv", "fx_rates.csv"]) copyFileSync(join(data, f), join(dir, f))

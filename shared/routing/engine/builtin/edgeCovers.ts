@@ -1,7 +1,7 @@
-import { routeCover } from "../../geo/routeCover.js"
-import { makeInterner } from "../../cache/intern.js"
-import { haversineM } from "../geometry.js"
-import type { RoadNetwork } from "../network/NetworkFile.js"
+import { routeCover } from "../../../geo/routeCover.js"
+import { makeInterner } from "../../../cache/intern.js"
+import { haversineM } from "../../../geo/distance.js"
+import type { RoadNetwork } from "../../network/NetworkFile.js"
 
 /**
  * Buffers whose edge covers are kept: a request picks its own hazard buffer (10–1,000 m), and

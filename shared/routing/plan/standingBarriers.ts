@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
-import { AppConfig } from "../../shared/config/AppConfig.js"
-import { type EdgeLocator, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
-import { BarrierIndex, type BarrierSource, placeBarrier } from "../../shared/routing/hazards/barrierIndex.js"
-import { BLOCKING_FEATURE_TYPES, windowMs } from "../../shared/routing/hazards/routeHazards.js"
-import type { Stamp } from "../../shared/routing/hazards/hazardRows.js"
+import { RoutingConfig } from "../RoutingConfig.js"
+import { type EdgeLocator, RoutingEngine } from "../engine/RoutingEngine.js"
+import { BarrierIndex, type BarrierSource, placeBarrier } from "../hazards/barrierIndex.js"
+import { BLOCKING_FEATURE_TYPES, windowMs } from "../hazards/routeHazards.js"
+import type { Stamp } from "../hazards/hazardRows.js"
 
 /** How often a worker looks for changed barriers; a change is missed by the index at most this long (reroute rounds still find it on a route). */
 export const BARRIER_REFRESH_MS = 5_000
@@ -44,7 +44,7 @@ const FEATURE_FIELDS = "id, source_id, name, feature_type, latitude, longitude, 
 export const standingBarriersLayer = (page = PAGE) => Layer.scoped(StandingBarriers, Effect.gen(function* () {
   const engine = yield* RoutingEngine
   const sql = yield* SqlClient.SqlClient
-  const config = yield* AppConfig
+  const config = yield* RoutingConfig
   const wanted = yield* Deferred.make<void>()
   let index: BarrierIndex | undefined
   const types = [...BLOCKING_FEATURE_TYPES]

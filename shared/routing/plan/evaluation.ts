@@ -1,12 +1,12 @@
 import { Effect } from "effect"
-import type { HazardRows } from "./hazards/hazardRows.js"
-import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, judgeHazards, placeHazards, type PlacedHazards, type RouteFeature, type Severity, type Warning } from "./hazards/routeHazards.js"
-import { lookupStops, planStops } from "./hos/hosStops.js"
-import { arrivalWithRests } from "./hos/projectHos.js"
-import type { HosInput, HosRulesetName } from "./hos/rulesets.js"
-import type { StopCandidate } from "./hos/stopCandidates.js"
-import type { RouteTrack } from "./RoutingEngine.js"
-import { without } from "../domain/without.js"
+import type { HazardRows } from "../hazards/hazardRows.js"
+import { atLeast, HAZARD_FEATURE_TYPES, type HazardOptions, judgeHazards, placeHazards, type PlacedHazards, type RouteFeature, type Severity, type Warning } from "../hazards/routeHazards.js"
+import { lookupStops, planStops } from "../hos/hosStops.js"
+import { arrivalWithRests } from "../hos/projectHos.js"
+import type { HosInput, HosRulesetName } from "../hos/rulesets.js"
+import type { StopCandidate } from "../hos/stopCandidates.js"
+import type { RouteTrack } from "../engine/RoutingEngine.js"
+import { without } from "../../domain/without.js"
 
 /**
  * How a route's warnings, features and hours-of-service stops are worked out, kept with a saved

@@ -1,17 +1,16 @@
 import { Effect, Option } from "effect"
-import { parentsAt5 } from "../../shared/geo/h3cells.js"
-import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
-import { HazardCells, lookAtMarks } from "../../shared/routing/hazards/HazardCells.js"
-import { departingBy, featureTypesOf, placeRoutes } from "../../shared/routing/evaluation.js"
-import { keptRoutes, renderKept } from "../../shared/routing/keptRoute.js"
+import { parentsAt5 } from "../../geo/h3cells.js"
+import { hazardRows } from "../hazards/hazardRows.js"
+import { HazardCells, lookAtMarks } from "../hazards/HazardCells.js"
+import { departingBy, featureTypesOf, placeRoutes } from "../plan/evaluation.js"
+import { keptRoutes, renderKept } from "./keptRoute.js"
 import { randomBytes } from "node:crypto"
-import { Reply } from "../http/Route.js"
-import { type RefetchRow, storePlacement } from "../../shared/routing/savedRoutes.js"
+import { type RefetchRow, storePlacement } from "./savedRoutes.js"
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
 /**
- * A saved route as its owner refetches it (SPEC §4.4): the stored answer, with every route's
+ * A saved route as its owner refetches it, as JSON text (SPEC §4.4): the stored answer, with every route's
  * warnings, features and the primary's `hos[]` worked out again from current events and
  * features, as if leaving at the request's departure time or now, whichever is later. The rows
  * along the route are read again only when a change has touched its cells since they were
@@ -61,8 +60,8 @@ export const savedRouteAnswer = Effect.fnUntraced(function* (row: RefetchRow, no
     }
   }).replace(new RegExp(`\\["@@${nonce}:(w|f):(\\d+)@@"\\]|"@@${nonce}:g:(\\d+)@@"`, "g"), (_m, kind: string | undefined, i: string | undefined, g: string | undefined) =>
     g !== undefined ? geometry(Number(g)) : `[${(kind === "w" ? rendered[Number(i)].warnings : rendered[Number(i)].features).join(",")}]`)
-  // text, not an object: mountRoutes gives it no ETag (no two refetches are equal; docs/DECISIONS.md)
-  return new Reply(200, body, "application/json")
+  // JSON text, not an object: the edge sends it as it is, with no ETag (no two refetches are equal)
+  return body
 })
 
 /** The answer as kept: its routes without what the tracks hold (geometry) or a refetch works out again. */

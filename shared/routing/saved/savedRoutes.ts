@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import type { Evaluation } from "./evaluation.js"
+import type { Evaluation } from "../plan/evaluation.js"
 import type { KeptRoute } from "./keptRoute.js"
 import { decodeKept, encodeKept } from "./keptText.js"
-import type { RouteTiming, RouteTrack } from "./RoutingEngine.js"
+import type { RouteTiming, RouteTrack } from "../engine/RoutingEngine.js"
 
 /** How long a route answer stays retrievable unless persisted (SPEC §3, §8). */
 export const SAVED_ROUTE_LIFETIME_MS = 30 * 60_000
@@ -52,7 +52,7 @@ export interface SavedRouteRow {
   readonly monitor: boolean
   readonly known_critical: ReadonlyArray<string>
   readonly placed: ReadonlyArray<KeptRoute> | null
-  /** a change may have touched the route's cells since `placed` was read (shared/routing/savedRoutes.ts) */
+  /** a change may have touched the route's cells since `placed` was read (shared/routing/saved/savedRoutes.ts) */
   readonly stale: boolean
 }
 

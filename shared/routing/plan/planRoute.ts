@@ -1,23 +1,23 @@
 import { Effect, Fiber, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { nowMillis } from "../../shared/time/Now.js"
-import { type EngineAnswer, type EngineRequest, type EngineRoute, type Exclusion, type LimitAvoided, type RegionLength, type RouteTrack, RoutingEngine } from "../../shared/routing/RoutingEngine.js"
-import { mileageByState, regionLengths } from "../../shared/routing/stateMiles.js"
-import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "../schemas/routing.js"
+import { nowMillis } from "../../time/Now.js"
+import { type EngineAnswer, type EngineRequest, type EngineRoute, type Exclusion, type LimitAvoided, type RegionLength, type RouteTrack, RoutingEngine } from "../engine/RoutingEngine.js"
+import { mileageByState, regionLengths } from "../tolls/stateMiles.js"
+import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "./schemas.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
-import { type TollTable, tollCosts } from "../../shared/routing/tolls.js"
-import { BadRequest } from "../http/HttpError.js"
-import { AppConfig } from "../../shared/config/AppConfig.js"
-import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
-import { HazardCells, lookAtMarks } from "../../shared/routing/hazards/HazardCells.js"
-import { parentsAt5 } from "../../shared/geo/h3cells.js"
-import { arrivalWithRests, projectHos } from "../../shared/routing/hos/projectHos.js"
-import { type HosInput, hosInputProblems, type HosRulesetName } from "../../shared/routing/hos/rulesets.js"
-import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../../shared/routing/hazards/routeHazards.js"
-import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "../../shared/routing/evaluation.js"
-import { traced } from "../../shared/observability/Tracing.js"
-import { readAhead } from "../../shared/db/readAhead.js"
-import type { BarrierQuery, KeptOff } from "../../shared/routing/hazards/barrierIndex.js"
+import { type TollTable, tollCosts } from "../tolls/tolls.js"
+import { RoutingInputError } from "./errors.js"
+import { RoutingConfig } from "../RoutingConfig.js"
+import { hazardRows } from "../hazards/hazardRows.js"
+import { HazardCells, lookAtMarks } from "../hazards/HazardCells.js"
+import { parentsAt5 } from "../../geo/h3cells.js"
+import { arrivalWithRests, projectHos } from "../hos/projectHos.js"
+import { type HosInput, hosInputProblems, type HosRulesetName } from "../hos/rulesets.js"
+import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../hazards/routeHazards.js"
+import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "./evaluation.js"
+import { traced } from "../../observability/Tracing.js"
+import { readAhead } from "../../db/readAhead.js"
+import type { BarrierQuery, KeptOff } from "../hazards/barrierIndex.js"
 import { StandingBarriers } from "./standingBarriers.js"
 
 /** The warning type a network limit would have raised. */
@@ -48,7 +48,7 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   if (include.has("toll_alternative")) include.add("tolls")
   const tolls = include.has("tolls") ? yield* tollTable : undefined
   if (tolls && req.currency !== undefined && !tolls.perUsd.has(req.currency)) {
-    return yield* Effect.fail(new BadRequest({ message: `currency ${req.currency} is not in the rate table (${[...tolls.perUsd.keys()].join(", ")})` }))
+    return yield* Effect.fail(new RoutingInputError({ message: `currency ${req.currency} is not in the rate table (${[...tolls.perUsd.keys()].join(", ")})` }))
   }
   const hazmat = (req.truck.hazardous?.length ?? 0) > 0 || (req.cargo?.hazmat_class ?? "") !== ""
   const truck = { height_m: req.truck.height_m, weight_t: req.truck.weight_t, length_m: req.truck.length_m, width_m: req.truck.width_m, axle_count: req.truck.axle_count, hazmat }
@@ -60,9 +60,9 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   // hours of service on the primary route only (SPEC §4.4 rule 1); the schema admits only the
   // table's names, or "" for the deployment's default
   const hosIn = req.truck.hos
-  const ruleset = hosIn === undefined ? undefined : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* AppConfig).defaultHosRuleset
+  const ruleset = hosIn === undefined ? undefined : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* RoutingConfig).defaultHosRuleset
   const hosProblems = hosIn !== undefined && ruleset !== undefined ? hosInputProblems(ruleset, countersOf(hosIn)) : []
-  if (hosProblems.length > 0) return yield* Effect.fail(new BadRequest({ message: hosProblems.join("; ") }))
+  if (hosProblems.length > 0) return yield* Effect.fail(new RoutingInputError({ message: hosProblems.join("; ") }))
   const evaluation: Evaluation = {
     hazards: options,
     shown: { minSeverity: e.min_severity ?? "info", excludeTypes: e.exclude_types ?? [], ...(e.max_distance_m !== undefined ? { maxDistanceM: e.max_distance_m } : {}) },

@@ -1,12 +1,12 @@
-import { type Evaluation, type PlacedRoute, shows, type ShownWarning, shownWarnings } from "./evaluation.js"
-import { judgeHazards, type PlacedHazards, type Severity } from "./hazards/routeHazards.js"
-import type { EventRow, FeatureRow, Stamp } from "./hazards/hazardRows.js"
-import { CALENDAR_REGIMES, planStops } from "./hos/hosStops.js"
-import { arrivalWithRests } from "./hos/projectHos.js"
-import type { StopCandidate } from "./hos/stopCandidates.js"
-import type { RouteTiming, RouteTrack } from "./RoutingEngine.js"
-import { secondsAt } from "./routeTime.js"
-import { without } from "../domain/without.js"
+import { type Evaluation, type PlacedRoute, shows, type ShownWarning, shownWarnings } from "../plan/evaluation.js"
+import { judgeHazards, type PlacedHazards, type Severity } from "../hazards/routeHazards.js"
+import type { EventRow, FeatureRow, Stamp } from "../hazards/hazardRows.js"
+import { CALENDAR_REGIMES, planStops } from "../hos/hosStops.js"
+import { arrivalWithRests } from "../hos/projectHos.js"
+import type { StopCandidate } from "../hos/stopCandidates.js"
+import type { RouteTiming, RouteTrack } from "../engine/RoutingEngine.js"
+import { secondsAt } from "../engine/routeTime.js"
+import { without } from "../../domain/without.js"
 
 /** One warning as kept: its JSON without the arrival time, and what the request's filter reads. */
 export interface KeptWarning {

@@ -1,5 +1,5 @@
-import type { MileageRow, StateBoundaries } from "../geo/stateMileage.js"
-import type { EngineRoute, RegionLength } from "./RoutingEngine.js"
+import type { MileageRow, StateBoundaries } from "../../geo/stateMileage.js"
+import type { EngineRoute, RegionLength } from "../engine/RoutingEngine.js"
 
 const M_PER_MI = 1609.344
 

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
-import { AppConfig } from "../../shared/config/AppConfig.js"
-import { StateBoundaries } from "../../shared/geo/stateMileage.js"
-import { TollTable } from "../../shared/routing/tolls.js"
+import { RoutingConfig } from "../RoutingConfig.js"
+import { StateBoundaries } from "../../geo/stateMileage.js"
+import { TollTable } from "../tolls/tolls.js"
 
 /** Reference files routing reads, each once per process on first use. */
 const memo = <A>(load: (path: string) => A) => {
@@ -21,6 +21,6 @@ const boundaries = memo((file) => new StateBoundaries(JSON.parse(readFileSync(fi
 const tolls = memo((dir) => new TollTable(dir))
 
 /** State and province polygons of BOUNDARIES_FILE. */
-export const stateBoundaries = Effect.map(AppConfig, (c) => boundaries(c.boundariesFile))
+export const stateBoundaries = Effect.map(RoutingConfig, (c) => boundaries(c.boundariesFile))
 /** Toll systems, fares and exchange rates of ROUTING_DATA_DIR. */
-export const tollTable = Effect.map(AppConfig, (c) => tolls(c.routingDataDir))
+export const tollTable = Effect.map(RoutingConfig, (c) => tolls(c.routingDataDir))

@@ -1,4 +1,4 @@
-import type { RoadNetwork } from "../network/NetworkFile.js"
+import type { RoadNetwork } from "../../network/NetworkFile.js"
 
 /**
  * A network's arcs in compressed sparse rows: the arcs leaving node v are start[v] … start[v + 1] − 1,

@@ -1,6 +1,6 @@
 import type { KeptItem, KeptRoute, KeptWarning } from "./keptRoute.js"
-import type { Severity } from "./hazards/routeHazards.js"
-import type { StopCandidate } from "./hos/stopCandidates.js"
+import type { Severity } from "../hazards/routeHazards.js"
+import type { StopCandidate } from "../hos/stopCandidates.js"
 
 /**
  * A saved route's kept warnings as lines of tab-separated text, not JSON: each warning is

@@ -1,7 +1,7 @@
 import { HttpBody, HttpClient } from "@effect/platform"
 import polyline from "@mapbox/polyline"
 import { Duration, Effect, Layer, Schema } from "effect"
-import { haversineM } from "../geometry.js"
+import { haversineM } from "../../../geo/distance.js"
 import { type EngineRequest, type EngineRoute, type EngineSection, EngineUnavailable, type Exclusion, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
 
 const TIMEOUT = Duration.seconds(15)

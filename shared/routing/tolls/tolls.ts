@@ -1,5 +1,5 @@
 import { join } from "node:path"
-import { readCsv } from "./csv.js"
+import { readCsv } from "../network/csv.js"
 
 export interface Money {
   readonly currency: string

@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { Redis } from "../../shared/db/Redis.js"
-import { nowMillis } from "../../shared/time/Now.js"
-import type { ResponseHeaders } from "../http/Route.js"
-import type { AuthContext } from "../http/AuthContext.js"
-import { planGate } from "../middleware/planGate.js"
-import { returnToPacks, takeFromPacks } from "./routingPacks.js"
+import { Redis } from "../../../shared/db/Redis.js"
+import { nowMillis } from "../../../shared/time/Now.js"
+import type { ResponseHeaders } from "../../http/Route.js"
+import type { AuthContext } from "../../http/AuthContext.js"
+import { planGate } from "../../middleware/planGate.js"
+import { returnToPacks, takeFromPacks } from "./packs.js"
 
 /**
  * Takes `cost` calls from the month's bucket (and the day's, where the plan caps days) in one

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
-import { nowMillis } from "../../shared/time/Now.js"
-import { BadRequest, NotFound } from "../http/HttpError.js"
-import type { ResolvedTruck, RouteRequest, StoredTruck, TruckProfileInput, TruckProfilePatch } from "../schemas/routing.js"
+import { nowMillis } from "../../time/Now.js"
+import { RoutingInputError, TruckProfileNotFound } from "./errors.js"
+import type { ResolvedTruck, RouteRequest, StoredTruck, TruckProfileInput, TruckProfilePatch } from "./schemas.js"
 
 /** Profiles one account may keep: a fleet's vehicle kinds, not one per trip. */
 export const MAX_TRUCK_PROFILES = 100
@@ -19,7 +19,7 @@ interface ProfileRow {
 
 const iso = (d: Date | string) => new Date(d).toISOString()
 const shown = (r: ProfileRow) => ({ id: r.id, name: r.name, truck: r.truck, created_at: iso(r.created_at), updated_at: iso(r.updated_at) })
-const notFound = (id: string) => new NotFound({ message: `no truck profile ${id}`, docsUrl: "/docs/routing#truck-profiles" })
+const notFound = (id: string) => new TruckProfileNotFound({ message: `no truck profile ${id}` })
 
 /** A stored hos block keeps only the ruleset (the schema refuses counters); an empty one is dropped. */
 const storable = (t: Stored): Stored => {
@@ -37,7 +37,7 @@ export const createProfile = (customerId: number, input: typeof TruckProfileInpu
       SELECT ${id}, ${customerId}, ${input.name}, ${JSON.stringify(storable(input.truck))}::jsonb, ${now}, ${now}
       WHERE (SELECT count(*) FROM truck_profiles WHERE customer_id = ${customerId}) < ${MAX_TRUCK_PROFILES}
       RETURNING id, name, truck, created_at, updated_at`
-    if (rows.length === 0) return yield* new BadRequest({ message: `an account keeps at most ${MAX_TRUCK_PROFILES} truck profiles; delete one first` })
+    if (rows.length === 0) return yield* new RoutingInputError({ message: `an account keeps at most ${MAX_TRUCK_PROFILES} truck profiles; delete one first` })
     return shown(rows[0])
   })
 
@@ -88,7 +88,7 @@ export const deleteProfile = (customerId: number, id: string) =>
 export const resolveTruck = (customerId: number, truck: RouteRequest["truck"]) =>
   Effect.gen(function* () {
     const stored = truck.profile_id === undefined ? undefined : (yield* Effect.mapError(getProfile(customerId, truck.profile_id),
-      () => new NotFound({ message: `truck.profile_id: no truck profile ${truck.profile_id}`, docsUrl: "/docs/routing#truck-profiles" }))).truck
+      () => new TruckProfileNotFound({ message: `truck.profile_id: no truck profile ${truck.profile_id}` }))).truck
     const inline = Object.fromEntries(Object.entries(truck).filter(([, v]) => v !== undefined))
     const hos = stored?.hos || truck.hos ? { ...stored?.hos, ...truck.hos } : undefined
     const merged = { ...stored, ...inline, ...(hos ? { hos } : {}) } as ResolvedTruck

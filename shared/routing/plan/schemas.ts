@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { ALL_HOS_CYCLES, HOS_RULESETS, SLEEPER_SPLITS } from "../../shared/routing/hos/rulesets.js"
-import { isTimeZone } from "../../shared/routing/hos/dutyCalendar.js"
-import { Count, DateTime, NullableText, OpenObject } from "./common.js"
+import { ALL_HOS_CYCLES, HOS_RULESETS, SLEEPER_SPLITS } from "../hos/rulesets.js"
+import { isTimeZone } from "../hos/dutyCalendar.js"
+import { Count, DateTime, NullableText, OpenObject } from "../../schema/jsonShapes.js"
 
 const num = (min: number, max: number, description: string) =>
   Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n >= min && n <= max, { message: () => `must be a number from ${min} to ${max}` }))

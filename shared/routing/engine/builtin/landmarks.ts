@@ -1,5 +1,5 @@
 import FlatQueue from "flatqueue"
-import type { RoadNetwork } from "../network/NetworkFile.js"
+import type { RoadNetwork } from "../../network/NetworkFile.js"
 import type { Arcs } from "./arcs.js"
 
 /** Single-source drive seconds to every node over two-way arcs (Dijkstra on flatqueue). */
