@@ -10,7 +10,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { fork } from "node:child_process"
 import { createKey } from "../infra/admin/keys.js"
-import { RedisStreams } from "../shared/bus/RedisStreams.js"
+import { MaterializedStream } from "../shared/bus/RedisStreams.js"
 import { diffPoll } from "../pipeline/diff/Differ.js"
 import { PipelineServices } from "../pipeline/PipelineLive.js"
 import { WEBHOOKS_GROUP, WebhooksLive } from "../pipeline/stages/webhooks/WebhookStage.js"
@@ -92,12 +92,12 @@ const main = async () => {
       for (let i = 0; i < SUBS; i++) {
         yield* createSubscription(id, { url: `http://127.0.0.1:${port}/s${i}`, jurisdiction: [STATES[i % STATES.length]] })
       }
-      const streams = yield* RedisStreams
+      const streams = yield* MaterializedStream
       yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
     }))
     const xadd = (cs: ReadonlyArray<EventChange>) =>
       setup.runPromise(Effect.gen(function* () {
-        const streams = yield* RedisStreams
+        const streams = yield* MaterializedStream
         const redis = yield* Redis
         yield* redis.use("xadd", async (c) => {
           const m = c.multi()

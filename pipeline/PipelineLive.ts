@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
-import { RedisStreams } from "../shared/bus/RedisStreams.js"
+import { StreamsLive } from "../shared/bus/RedisStreams.js"
 import { StreamTrimmerLive } from "../shared/bus/StreamTrimmer.js"
 import { SnapshotStore } from "./diff/SnapshotStore.js"
 import { MetricsPublisherLive } from "./metrics/MetricsPublisher.js"
@@ -10,15 +10,16 @@ import { AnalyticsLive } from "./stages/analytics/AnalyticsStage.js"
 import { CoverageLive } from "./stages/coverage/rebuildCoverage.js"
 import { MaterializerLive } from "./stages/materialize/Materializer.js"
 import { WebhooksLive } from "./stages/webhooks/WebhookStage.js"
+import { RouteMonitorLive } from "./stages/routeMonitor/RouteMonitorStage.js"
 import { OrphanSweeperLive } from "./stages/sweep/OrphanSweeper.js"
 
 /** Services every pipeline part needs, over Redis, a database and the app config (BaseLive). */
 export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, PollServicesLive).pipe(
-  Layer.provideMerge(Layer.merge(RedisStreams.layer, FetchHttpClient.layer))
+  Layer.provideMerge(Layer.merge(StreamsLive, FetchHttpClient.layer))
 )
 
-/** Poller, materializer, analytics, webhooks, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
+/** Poller, materializer, analytics, webhooks, route monitor, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer), AnalyticsLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, WebhooksLive(consumer), MetricsPublisherLive(consumer)).pipe(
+  Layer.mergeAll(PollerLive, MaterializerLive(consumer), AnalyticsLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, WebhooksLive(consumer), RouteMonitorLive(consumer), MetricsPublisherLive(consumer)).pipe(
     Layer.provideMerge(PipelineServices)
   )

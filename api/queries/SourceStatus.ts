@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { MaterializedStream, RecheckStream, RedisStreams, StreamsLive } from "../../shared/bus/RedisStreams.js"
 import { CIRCUIT_SKIP, readCircuits } from "../../shared/sources/pollState.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { NO_QUALITY, sourceQualityCached } from "./SourceQuality.js"
@@ -18,13 +18,14 @@ const lastSevenDays = (now: number) =>
   Array.from({ length: 7 }, (_, i) => new Date(now - (6 - i) * DAY_MS).toISOString().slice(0, 10))
 
 /**
- * Per consumer group: entries not yet handled and how old the oldest of them is (stream ids are
- * the milliseconds Redis received them at).
+ * Per consumer group, on whichever stream it reads: entries not yet handled and how old the
+ * oldest of them is (stream ids are the milliseconds Redis received them at).
  */
 export const stageLag = (now: number) =>
   Effect.gen(function* () {
-    const streams = yield* RedisStreams
-    return yield* Effect.forEach(yield* streams.groups, (g) =>
+    const all = [yield* RedisStreams, yield* MaterializedStream, yield* RecheckStream]
+    const groups = (yield* Effect.forEach(all, (streams) => Effect.map(streams.groups, (gs) => gs.map((g) => ({ streams, g }))))).flat()
+    return yield* Effect.forEach(groups, ({ streams, g }) =>
       Effect.gen(function* () {
         const base = { group: g.group, lag_messages: g.lag ?? 0, pending: g.pending }
         const behind = yield* streams.oldestWaiting(g).pipe(
@@ -37,7 +38,7 @@ export const stageLag = (now: number) =>
         )
         return { ...base, behind_seconds: behind }
       }))
-  }).pipe(Effect.provide(RedisStreams.layer))
+  }).pipe(Effect.provide(StreamsLive))
 
 /**
  * What the public status page shows per source (SPEC §4.6 names only the per-jurisdiction

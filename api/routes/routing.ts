@@ -1,8 +1,7 @@
 import { Cause, Effect, Option, Schema } from "effect"
 import { deleteSavedRoute, insertSavedRoute, listPersistedRoutes, loadSavedRoute, persistSavedRoute } from "../../shared/routing/saved/savedRoutes.js"
-import { departingBy, evaluateRoutes, featureTypesOf, warningKey } from "../../shared/routing/plan/evaluation.js"
+import { criticalWarnings } from "../../shared/routing/saved/criticalWarnings.js"
 import { keptRoutes } from "../../shared/routing/saved/keptRoute.js"
-import { hazardRows } from "../../shared/routing/hazards/hazardRows.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { httpAnswer, NotFound } from "../http/HttpError.js"
 import { Id } from "../http/QueryParams.js"
@@ -174,9 +173,7 @@ export const routingRoutes = [
       Effect.gen(function* () {
         const { auth, nowMs, row } = yield* ownedRoute(params.id)
         // monitoring announces critical warnings that appear after this moment, not those already there
-        const evaluation = departingBy({ ...row.evaluation, hos: undefined }, nowMs)
-        const [primary] = yield* evaluateRoutes(row.engine_routes.slice(0, 1), evaluation, nowMs, yield* hazardRows(featureTypesOf(evaluation)))
-        const known = primary.warnings.filter((w) => w.severity === "critical").map(warningKey)
+        const known = (yield* criticalWarnings(row.evaluation, row.engine_routes[0], nowMs)).map((c) => c.key)
         const monitor = body.monitor ?? true
         const slots = auth.plan.saved_route_slots
         const out = yield* persistSavedRoute(auth.customerId, params.id, slots, monitor, known, nowMs)

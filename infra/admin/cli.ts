@@ -28,7 +28,7 @@ const USAGE = `usage: npm run -s admin -- keys create --plan <free|starter|pro|e
        npm run -s admin -- billing apply|decline --id <request id>
        npm run -s admin -- sources circuits
        npm run -s admin -- sources reset-circuit --source <id>
-       npm run -s admin -- streams dead-letters [--group materialize|analytics|webhooks]
+       npm run -s admin -- streams dead-letters [--group materialize|analytics|webhooks|route-monitor]
        npm run -s admin -- streams replay --entry <dead-letter entry id>`
 
 const layer = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))

@@ -6,7 +6,8 @@ import { runMain } from "../../shared/runMain.js"
 import { MetricsPublisherLive } from "../../pipeline/metrics/MetricsPublisher.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { WebhooksLive } from "../../pipeline/stages/webhooks/WebhookStage.js"
+import { RouteMonitorLive } from "../../pipeline/stages/routeMonitor/RouteMonitorStage.js"
 
-/** The webhook stage on its own (`npm run start:webhooks`): run several to spread deliveries. */
+/** The webhook and route monitor stages on their own (`npm run start:webhooks`): run several to spread deliveries. */
 const consumer = `${hostname()}-${process.pid}`
-runMain(Layer.launch(Layer.merge(WebhooksLive(consumer), MetricsPublisherLive(consumer)).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive), Layer.provide(TracingLive("webhooks")))))
+runMain(Layer.launch(Layer.mergeAll(WebhooksLive(consumer), RouteMonitorLive(consumer), MetricsPublisherLive(consumer)).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive), Layer.provide(TracingLive("webhooks")))))

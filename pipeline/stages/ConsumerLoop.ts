@@ -2,13 +2,15 @@ import { Clock, Effect, Either, Fiber, FiberSet, Metric, Schedule } from "effect
 import { Redis } from "../../shared/db/Redis.js"
 import type { Change } from "../../shared/domain/Change.js"
 import { decodeChange } from "../../shared/domain/Change.js"
-import { RedisStreams, type StreamMessage } from "../../shared/bus/RedisStreams.js"
+import { RedisStreams, type StreamMessage, type StreamTag } from "../../shared/bus/RedisStreams.js"
 import { changesMaterialized, deadLettered } from "./metrics.js"
 import { drainParticipant, isDraining } from "../../shared/lifecycle/Drain.js"
 import { fromTheStart, type JoinGroup } from "./joinGroup.js"
 import { batchSpan } from "../../shared/observability/Tracing.js"
 
 export interface ConsumerOptions {
+  /** the stream the group reads (default: the change stream) */
+  readonly stream?: StreamTag
   readonly group: string
   readonly consumer: string
   readonly batchSize: number
@@ -32,12 +34,22 @@ export const defaultConsumerOptions = (group: string, consumer: string): Consume
 
 /**
  * A stage in two steps: `prepare` is plain computation on a batch (no I/O), done while the
- * previous batch is being written; `write` applies what it prepared.
+ * previous batch is being written; `write` applies what it prepared. `prepare` also gets the
+ * batch's messages as read (their bodies, for a stage that passes them on).
  */
-export interface Stage<P, E, R> {
-  readonly prepare: (changes: ReadonlyArray<Change>) => P
+export interface Stage<P, E, R, T = Change> {
+  readonly prepare: (items: ReadonlyArray<T>, messages: ReadonlyArray<StreamMessage>) => P
   readonly write: (prepared: P) => Effect.Effect<void, E, R>
 }
+
+/** How a stream's messages become a stage's items, and the id each is logged and traced by. */
+export interface MessageReader<T> {
+  readonly decode: (m: StreamMessage) => Either.Either<T, unknown>
+  readonly idOf: (item: T, m: StreamMessage) => string
+}
+
+/** The change stream's messages: a change each. */
+export const changeMessages: MessageReader<Change> = { decode: (m) => decodeChange(m.body), idOf: (c) => c.change_id }
 
 /**
  * A batch as read: the messages that decoded (with their change ids), those that did not, and
@@ -63,28 +75,35 @@ export const runConsumer = <E, R>(
   apply: (changes: ReadonlyArray<Change>) => Effect.Effect<void, E, R>
 ) => runStagedConsumer(options, { prepare: (changes) => changes, write: apply })
 
+/** `runConsumer` over another stream's messages, read by `reader`. */
+export const runConsumerOf = <T, E, R>(
+  options: ConsumerOptions,
+  reader: MessageReader<T>,
+  apply: (items: ReadonlyArray<T>) => Effect.Effect<void, E, R>
+) => runStagedConsumer(options, { prepare: (items) => items, write: apply }, reader)
+
 /**
  * `runConsumer` for a stage with a prepare step: the next batch is read, decoded and prepared
  * while this one is written; batches are still written one after another, in stream order.
  */
-export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stage<P, E, R>) =>
+export const runStagedConsumer = <P, E, R, T = Change>(options: ConsumerOptions, stage: Stage<P, E, R, T>, reader: MessageReader<T> = changeMessages as unknown as MessageReader<T>) =>
   Effect.scoped(
     Effect.gen(function* () {
       // a stop asked for while this loop was restarting: nothing more to take
       if (yield* isDraining) return
-      const streams = yield* RedisStreams
+      const streams = yield* (options.stream ?? RedisStreams)
       const participant = yield* drainParticipant(`${options.group} consumer ${options.consumer}`)
-      yield* (options.join ?? fromTheStart)(options.group)
+      yield* (options.join ?? fromTheStart)(streams, options.group)
       const conn = yield* Effect.flatMap(Redis, (r) => r.dedicated)
       const tagged = Metric.tagged(changesMaterialized, "group", options.group)
       const deadTagged = Metric.tagged(deadLettered, "group", options.group)
-      const prepare = (changes: ReadonlyArray<Change>) => Either.try(() => stage.prepare(changes))
-      const applyOne = (c: Change) =>
-        Either.match(prepare([c]), { onLeft: (e) => Effect.fail(e), onRight: (p) => stage.write(p) })
+      const prepare = (items: ReadonlyArray<T>, messages: ReadonlyArray<StreamMessage>) => Either.try(() => stage.prepare(items, messages))
+      const applyOne = (item: T, m: StreamMessage) =>
+        Either.match(prepare([item], [m]), { onLeft: (e) => Effect.fail(e), onRight: (p) => stage.write(p) })
 
       const decodeBatch = (messages: ReadonlyArray<StreamMessage>): ReadBatch<P> => {
         const good: Array<readonly [StreamMessage, string]> = []
-        const changes: Array<Change> = []
+        const items: Array<T> = []
         const bad: Array<readonly [StreamMessage, string]> = []
         const others: Array<StreamMessage> = []
         for (const m of messages) {
@@ -92,14 +111,14 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
             others.push(m)
             continue
           }
-          const decoded = decodeChange(m.body)
-          if (Either.isLeft(decoded)) bad.push([m, `undecodable change: ${String(decoded.left).slice(0, 500)}`])
+          const decoded = reader.decode(m)
+          if (Either.isLeft(decoded)) bad.push([m, `undecodable message: ${String(decoded.left).slice(0, 500)}`])
           else {
-            good.push([m, decoded.right.change_id])
-            changes.push(decoded.right)
+            good.push([m, reader.idOf(decoded.right, m)])
+            items.push(decoded.right)
           }
         }
-        return { good, bad, others, prepared: changes.length === 0 ? Either.left("empty") : prepare(changes) }
+        return { good, bad, others, prepared: items.length === 0 ? Either.left("empty") : prepare(items, good.map(([m]) => m)) }
       }
 
       // made once per loop start, not per batch: a generator function made per call keeps the batch
@@ -127,10 +146,10 @@ export const runStagedConsumer = <P, E, R>(options: ConsumerOptions, stage: Stag
         const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
         for (const [m, changeId] of good) {
           // the same body decoded a moment ago, so it decodes again; were it not to, it counts as this change's failure
-          const decoded = decodeChange(m.body)
+          const decoded = reader.decode(m)
           const one = Either.isLeft(decoded)
             ? Either.left(decoded.left)
-            : yield* Effect.either(applyOne(decoded.right).pipe(batchSpan(`${options.group} change`, [{ changeId, traceparent: m.traceparent }])))
+            : yield* Effect.either(applyOne(decoded.right, m).pipe(batchSpan(`${options.group} change`, [{ changeId, traceparent: m.traceparent }])))
           if (Either.isRight(one)) {
             yield* streams.ack(options.group, [m.id])
             yield* Metric.increment(tagged)

@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import type { RedisStreamsService } from "../../shared/bus/RedisStreams.js"
 
-/** How a stage's consumer group joins the change stream, each time its consumer loop starts. */
-export type JoinGroup = (group: string) => Effect.Effect<void, unknown, RedisStreams | SqlClient.SqlClient>
+/** How a stage's consumer group joins its stream, each time its consumer loop starts. */
+export type JoinGroup = (streams: RedisStreamsService, group: string) => Effect.Effect<void, unknown, SqlClient.SqlClient>
 
 /** The whole stream, the first time and every time after. */
-export const fromTheStart: JoinGroup = (group) => Effect.flatMap(RedisStreams, (streams) => streams.ensureGroup(group, "0"))
+export const fromTheStart: JoinGroup = (streams, group) => streams.ensureGroup(group, "0")
 
 /**
  * Only what comes next, for a stage that must not replay history (webhooks): the first time the
@@ -15,12 +15,12 @@ export const fromTheStart: JoinGroup = (group) => Effect.flatMap(RedisStreams, (
  * stream holds only what the pipelines made since (changes rebuilt from Postgres among them),
  * none of which the stage has seen, so it is made again from the start.
  */
-export const fromNowOn: JoinGroup = (group) =>
+export const fromNowOn: JoinGroup = (streams, group) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const streams = yield* RedisStreams
-    const known = (yield* sql`SELECT 1 FROM stream_groups WHERE name = ${group}`).length > 0
+    const name = `${streams.name}:${group}`
+    const known = (yield* sql`SELECT 1 FROM stream_groups WHERE name = ${name}`).length > 0
     yield* streams.ensureGroup(group, known ? "0" : "$")
     // recorded once the group exists: a crash in between only makes the next start ask again
-    if (!known) yield* sql`INSERT INTO stream_groups (name) VALUES (${group}) ON CONFLICT (name) DO NOTHING`
+    if (!known) yield* sql`INSERT INTO stream_groups (name) VALUES (${name}) ON CONFLICT (name) DO NOTHING`
   })

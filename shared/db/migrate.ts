@@ -22,6 +22,7 @@ import deliveryTrace from "./migrations/0018_delivery_trace.js"
 import standingBarriers from "./migrations/0019_standing_barriers.js"
 import cellMarksXid from "./migrations/0020_cell_marks_xid.js"
 import eventQualityFlags from "./migrations/0021_event_quality_flags.js"
+import publishedStreams from "./migrations/0022_published_streams.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -45,7 +46,8 @@ export const MIGRATIONS = {
   "0018_delivery_trace": deliveryTrace,
   "0019_standing_barriers": standingBarriers,
   "0020_cell_marks_xid": cellMarksXid,
-  "0021_event_quality_flags": eventQualityFlags
+  "0021_event_quality_flags": eventQualityFlags,
+  "0022_published_streams": publishedStreams
 }
 
 const run = Migrator.make({})

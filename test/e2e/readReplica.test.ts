@@ -14,6 +14,7 @@ import { applyChanges } from "../../pipeline/stages/materialize/applyChanges.js"
 import { planEventChanges, writeEventPlan } from "../../pipeline/stages/materialize/applyEventChanges.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { RoutingConfig } from "../../shared/routing/RoutingConfig.js"
+import { type MaterializedStream, type RecheckStream, StreamsLive } from "../../shared/bus/RedisStreams.js"
 import { baseLayer } from "../../shared/db/BaseLive.js"
 import type { Redis } from "../../shared/db/Redis.js"
 import { changeScript, observation } from "../support/changes.js"
@@ -39,7 +40,7 @@ const redisUrl = inject("redisUrl")
 let work = ""
 let primary: PgCluster
 let replica: PgCluster
-let rt: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient | AppConfig | Redis, unknown>
+let rt: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient | AppConfig | Redis | MaterializedStream | RecheckStream, unknown>
 let base = ""
 const children: Array<ChildProcess> = []
 
@@ -69,7 +70,7 @@ describe.skipIf(!hasPostgresTools)("reads from a Postgres streaming replica", ()
       databaseUrl: Redacted.make(primary.url(DB)), redisUrl, redisPrefix: prefix, responseCache: false
     })
     // the schema and reference data on the primary; the replica is copied from it afterwards
-    rt = ManagedRuntime.make(Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false })) as Layer.Layer<SqlClient.SqlClient | AppConfig | Redis, unknown>)
+    rt = ManagedRuntime.make(StreamsLive.pipe(Layer.provideMerge(Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false })))) as Layer.Layer<SqlClient.SqlClient | AppConfig | Redis | MaterializedStream | RecheckStream, unknown>)
     await rt.runPromise(Effect.void)
     replica = replicaOf(primary, join(work, "replica"), await freePort())
     replica.start()

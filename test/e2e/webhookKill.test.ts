@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
-import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { MaterializedStream } from "../../shared/bus/RedisStreams.js"
 import { WEBHOOKS_GROUP } from "../../pipeline/stages/webhooks/WebhookStage.js"
 import { Redis } from "../../shared/db/Redis.js"
 import { createSubscription } from "../../shared/webhooks/subscriptions.js"
@@ -13,7 +13,8 @@ import { startReceiver } from "../support/receiver.js"
 
 /**
  * A real webhook stage process is SIGKILLed while it delivers to a real receiver on loopback; a
- * second process finishes the work from what the first left in Postgres and the stream.
+ * second process finishes the work from what the first left in Postgres and the materialized
+ * stream (published here as the materializer would).
  */
 const { rt, start } = processWorld({ webhookAllowPrivateTargets: true })
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined
@@ -36,7 +37,7 @@ describe("webhook stage killed mid-batch", () => {
       const [{ id }] = yield* sql<{ id: number }>`SELECT id FROM customers WHERE email = 'kill@example.com'`
       const a = yield* createSubscription(id, { url: r.url("/incidents"), jurisdiction: ["NY"], type: ["incident"] })
       const b = yield* createSubscription(id, { url: r.url("/nj"), jurisdiction: ["NJ"], batch_window_seconds: 1 })
-      const streams = yield* RedisStreams
+      const streams = yield* MaterializedStream
       yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
       return [a, b]
     }))
@@ -51,7 +52,7 @@ describe("webhook stage killed mid-batch", () => {
     const first = startStage()
     // changes arrive while it works
     const publishing = rt.runPromise(Effect.gen(function* () {
-      const streams = yield* RedisStreams
+      const streams = yield* MaterializedStream
       const redis = yield* Redis
       for (let i = 0; i < changes.length; i += 100) {
         yield* redis.use("xadd", async (c) => {

@@ -3,7 +3,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { createClient } from "redis"
 import { afterAll, describe, expect, it } from "vitest"
 import { createKey } from "../../infra/admin/keys.js"
-import { RedisStreams } from "../../shared/bus/RedisStreams.js"
+import { MaterializedStream } from "../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { WEBHOOKS_GROUP, WebhooksLive } from "../../pipeline/stages/webhooks/WebhookStage.js"
 import { Redis } from "../../shared/db/Redis.js"
@@ -44,7 +44,7 @@ describe("webhook retries across a full restart", () => {
       const sql = yield* SqlClient.SqlClient
       const [{ id }] = yield* sql<{ id: number }>`SELECT id FROM customers WHERE email = 'restart@example.com'`
       yield* createSubscription(id, { url: r.url("/restart"), jurisdiction: ["NY"] })
-      const streams = yield* RedisStreams
+      const streams = yield* MaterializedStream
       const redis = yield* Redis
       yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
       const [change] = changeScript("restart", [[observation("r1")]])

@@ -6,6 +6,7 @@ import { inject } from "vitest"
 import { AppConfig, type AppSettings } from "../../shared/config/AppConfig.js"
 import { ROUTING_SETTING_NAMES, RoutingConfig, type RoutingSettings } from "../../shared/routing/RoutingConfig.js"
 import { baseLayer } from "../../shared/db/BaseLive.js"
+import { StreamsLive } from "../../shared/bus/RedisStreams.js"
 import { seedReferenceData } from "../../infra/seed/seed.js"
 
 /** The service's settings and the routing context's, as a test changes them. */
@@ -49,7 +50,8 @@ export const makeTestEnv = (overrides: Partial<TestSettings> = {}, session: { re
   })
   // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk
   const level = process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning
-  const layer = Layer.merge(baseLayer(config, seedReferenceData), routing).pipe(Layer.provideMerge(Logger.minimumLogLevel(level)))
+  // the streams too: a test that materializes publishes what the materializer resolved
+  const layer = StreamsLive.pipe(Layer.provideMerge(Layer.merge(baseLayer(config, seedReferenceData), routing)), Layer.provideMerge(Logger.minimumLogLevel(level)))
   const cleanup = async () => {
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"

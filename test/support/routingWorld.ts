@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { ApiServerLive } from "../../api/server.js"
 import { PipelineServices } from "../../pipeline/PipelineLive.js"
 import { WebhooksLive } from "../../pipeline/stages/webhooks/WebhookStage.js"
+import { RouteMonitorLive } from "../../pipeline/stages/routeMonitor/RouteMonitorStage.js"
 import { createKey } from "../../infra/admin/keys.js"
 import type { TestSettings } from "./harness.js"
 import { buildNetwork } from "../../shared/routing/network/buildNetwork.js"
@@ -71,9 +72,9 @@ export const E = { lat: 40.0, lng: -99.0 }
  */
 export const routingWorld = (overrides: Partial<TestSettings> = {}, options: { readonly webhooks?: boolean } = {}) => {
   const env = makeTestEnv({ routingNetworkFile: networkFile, boundariesFile, routingDataDir: dataDir, ...overrides })
-  // with `webhooks`, the webhooks stage (deliveries and the route monitor) runs beside the API
+  // with `webhooks`, the webhooks and route monitor stages run beside the API
   const build = (onListen: (port: number) => void) => ManagedRuntime.make(options.webhooks
-    ? Layer.mergeAll(ApiServerLive({ port: 0, onListen }), WebhooksLive("routing-test")).pipe(Layer.provideMerge(PipelineServices), Layer.provideMerge(env.layer))
+    ? Layer.mergeAll(ApiServerLive({ port: 0, onListen }), WebhooksLive("routing-test"), RouteMonitorLive("routing-test")).pipe(Layer.provideMerge(PipelineServices), Layer.provideMerge(env.layer))
     : ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
   let rt: ReturnType<typeof build> | undefined
   let base = ""

@@ -12,7 +12,7 @@ import { tiesOf } from "../../sources/lib/tieWithinFeed.js"
 /** A list of names as one text (unit separator between), split again in SQL; the separator never stays in a name. */
 const joined = (names: ReadonlyArray<string>) => names.map((n) => n.replace(/\u001f/g, " ")).join("\u001f")
 
-/** What linking and the route and cell marks need of a written row. */
+/** What linking, the cell marks and the routes to check again need of a written row. */
 interface WrittenRow extends PlacedSubject {
   readonly h3_r5: string
   readonly h3_r7: string
@@ -176,12 +176,11 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
   const changedIds = new Set(upserted.map((u) => u.id))
   const changed = plan.rows.filter((r) => changedIds.has(r.id))
   // a newly inserted row may have been archived already (its archive came first): this
-  // statement reads the history the one before wrote. It also marks, in one go, the
-  // monitored routes near new or changed content and every res-5 cell a row left or entered
-  // (cells in order, so concurrent materializers take their locks in the same order)
+  // statement reads the history the one before wrote. It also marks, in one go, every res-5
+  // cell a row left or entered (cells in order, so concurrent materializers take their locks
+  // in the same order)
   const recheck = [...new Set([...plan.archivedIds, ...upserted.filter((u) => u.inserted).map((u) => u.id)])]
   const cells5 = [...upserted.flatMap((u) => (u.before === null ? [] : [u.before])), ...changed.map((r) => r.h3_r5)]
-  const cells7 = [...new Set(changed.map((r) => r.h3_r7))]
   if (recheck.length > 0 || cells5.length > 0) {
     yield* sql`
       WITH archived AS (
@@ -193,12 +192,7 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
               FROM event_history WHERE change_type = 'archived' AND event_id = ANY(${arrayLiteral(recheck)}::text[])
               ORDER BY event_id, split_part(change_id, ':', 2)::bigint DESC) h
         WHERE ev.id = h.event_id AND ev.version < h.version
-        RETURNING ev.h3_r5),
-      routes AS (
-        INSERT INTO route_rechecks (route_id, mark)
-        SELECT id, nextval('route_recheck_marks') FROM (
-          SELECT id FROM saved_routes WHERE monitor AND cells && ${arrayLiteral(cells7)}::bigint[] ORDER BY id) r
-        ON CONFLICT (route_id) DO UPDATE SET mark = excluded.mark)
+        RETURNING ev.h3_r5)
       INSERT INTO cell_marks (cell, xid)
       SELECT c, pg_current_xact_id() FROM (
         SELECT c FROM unnest(${arrayLiteral(cells5)}::bigint[]) AS c UNION SELECT h3_r5 FROM archived ORDER BY 1) s

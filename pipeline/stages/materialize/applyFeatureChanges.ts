@@ -5,7 +5,7 @@ import { type HistoryColumns, historyColumns, insertHistory, keepEarliestCreatio
 import { bboxOf } from "../../../shared/geo/bbox.js"
 import { cellsAlong, cellsOf, parentAt5 } from "../../../shared/geo/h3cells.js"
 import { CRITICAL_FEATURE_TYPES } from "../../../shared/routing/hazards/routeHazards.js"
-import { markChangedCells, markRouteRechecks } from "./markRouteRechecks.js"
+import { markChangedCells } from "./markChangedCells.js"
 
 /** A feature's index rows: its point's cells, plus every cell its line or polygon covers. */
 export const cellRows = (r: { id: string; feature_type: string; latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null }) => {
@@ -64,10 +64,13 @@ interface FeaturePlan {
  * Applies feature changes in one transaction, idempotent and order-independent like the event
  * path: a row follows the highest version that carried content; a deactivation without content
  * (the feature left the feed) is read back from history, so it still wins when it arrived
- * before the content it supersedes; the creation time is the earliest recorded.
+ * before the content it supersedes; the creation time is the earliest recorded. Answers the
+ * res-7 cells of the critical features the batch carried (monitored routes there are checked
+ * again); worked out from the batch, not from what the version check let through, so a batch
+ * written again after a crash answers the same.
  */
 export const applyFeatureChanges = Effect.fnUntraced(function* (changes: ReadonlyArray<FeatureChange>) {
-  if (changes.length === 0) return
+  if (changes.length === 0) return []
   const sql = yield* SqlClient.SqlClient
   const latest = new Map<string, FeatureChange & { feature: NonNullable<FeatureChange["feature"]> }>()
   const createdAt = new Map<string, string>()
@@ -86,6 +89,7 @@ export const applyFeatureChanges = Effect.fnUntraced(function* (changes: Readonl
   const touched = [...new Set([...latest.keys(), ...bare])].sort()
 
   yield* sql.withTransaction(writeFeatureRows(sql, { touched, history, rows, bare, createdIds: [...createdAt.keys()] }))
+  return rows.filter((r) => CRITICAL_FEATURE_TYPES.includes(r.feature_type)).flatMap((r) => cellRows(r)).filter((c) => c.res === 7).map((c) => c.cell)
 })
 
 /** The transaction's body, made once (see applyEventChanges.ts's writeEventPlanIn). */
@@ -128,7 +132,6 @@ const writeFeatureRows = Effect.fnUntraced(function* (sql: SqlClient.SqlClient, 
     const old = yield* sql<{ cell: string; res: number }>`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)}) RETURNING cell::text AS cell, res`
     const cells = moved.flatMap((r) => cellRows(r))
     yield* insertCells(cells)
-    yield* markRouteRechecks(cells.filter((c) => c.res === 7 && CRITICAL_FEATURE_TYPES.includes(c.feature_type)).map((c) => c.cell))
     touchedCells.push(...marksOf(old), ...marksOf(cells))
   }
   const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))

@@ -1,11 +1,14 @@
 import { Duration, Effect, Layer, Queue, Redacted, Schedule } from "effect"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
-import { defaultConsumerOptions, runConsumer } from "../ConsumerLoop.js"
+import { Either } from "effect"
+import { MaterializedStream, RedisStreams, type StreamMessage } from "../../../shared/bus/RedisStreams.js"
+import { type Change, decodeChange } from "../../../shared/domain/Change.js"
+import { DUPLICATE_NOTE } from "../materialize/publishResolved.js"
+import { defaultConsumerOptions, type MessageReader, runConsumerOf } from "../ConsumerLoop.js"
 import { fromNowOn } from "../joinGroup.js"
 import { closeDueBatches } from "./closeBatches.js"
 import { type Attempted, attemptOne, claimDue, type ClaimedDelivery, type DispatchSettings, recordAttempts } from "./dispatch.js"
 import { recordMatches } from "./recordMatches.js"
-import { runRouteMonitor } from "./routeMonitor.js"
 
 export const WEBHOOKS_GROUP = "webhooks"
 /** How often an idle sender looks for due deliveries, and the batch closer for ended windows. */
@@ -65,10 +68,27 @@ export const runBatchCloser = closeDueBatches.pipe(
   Effect.repeat(Schedule.spaced(BATCH_POLL))
 )
 
+/** A change as the materializer passed it on, with its link decision. */
+interface MaterializedChange {
+  readonly change: Change
+  readonly duplicate: boolean
+}
+
+export const materializedMessages: MessageReader<MaterializedChange> = {
+  decode: (m: StreamMessage) => Either.map(decodeChange(m.body), (change) => ({ change, duplicate: m.note === DUPLICATE_NOTE })),
+  idOf: (c) => c.change.change_id
+}
+
+/** The group's apply step: matches recorded, a dedupe subscription skipping what the materializer found a duplicate. */
+export const recordMaterialized = (items: ReadonlyArray<MaterializedChange>) =>
+  recordMatches(items.map((i) => i.change), new Set(items.filter((i) => i.duplicate).map((i) => (i.change.kind === "event" ? i.change.event_id : ""))))
+
 /**
- * The `webhooks` stage (DESIGN.md): the consumer group records matches in Postgres before it
- * acknowledges, the batch closer turns ended windows into deliveries, the senders deliver and
- * retry, the route monitor turns new critical warnings on persisted routes into deliveries. Every piece works from Postgres state, so any process may die and another carries on.
+ * The `webhooks` stage (DESIGN.md): the consumer group reads what the materializer wrote (the
+ * materialized stream: every event change once it is readable, with its link decision) and
+ * records matches in Postgres before it acknowledges; the batch closer turns ended windows into
+ * deliveries; the senders deliver and retry. Every piece works from Postgres state, so any
+ * process may die and another carries on.
  */
 export const WebhooksLive = (consumer: string) =>
   Layer.scopedDiscard(
@@ -77,10 +97,11 @@ export const WebhooksLive = (consumer: string) =>
       const settings = yield* dispatchSettings
       // the group is first made at the end of the stream (a first deployment does not replay
       // history), and from the start when Redis lost it (what the new stream holds is all unseen)
-      const options = { ...defaultConsumerOptions(WEBHOOKS_GROUP, consumer), claimIdleMs: config.claimIdleMs, join: fromNowOn }
-      yield* Effect.forkScoped(runConsumer(options, recordMatches))
+      const options = { ...defaultConsumerOptions(WEBHOOKS_GROUP, consumer), stream: MaterializedStream, claimIdleMs: config.claimIdleMs, join: fromNowOn }
+      // a group of this name on the change stream would hold its trimming back for ever: the stage reads the materialized stream
+      yield* Effect.flatMap(RedisStreams, (s) => s.dropGroup(WEBHOOKS_GROUP)).pipe(Effect.catchAll((e) => Effect.logWarning(`webhooks: could not drop a group on the change stream: ${e.message}`)))
+      yield* Effect.forkScoped(runConsumerOf(options, materializedMessages, recordMaterialized))
       yield* Effect.forkScoped(runBatchCloser)
       yield* Effect.forkScoped(runSenders(settings, config.webhookConcurrency))
-      yield* Effect.forkScoped(runRouteMonitor)
     })
   )

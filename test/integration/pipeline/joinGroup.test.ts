@@ -20,8 +20,8 @@ const changes = (source: string, n: number) => changeScript(source, [Array.from(
 /** Joins as a consumer loop does on (re)start, then reads what the group is given, as event source ids. */
 const joinAndRead = (join: JoinGroup, group: string) =>
   Effect.scoped(Effect.gen(function* () {
-    yield* join(group)
     const streams = yield* RedisStreams
+    yield* join(streams, group)
     const conn = yield* Effect.flatMap(Redis, (r) => r.dedicated)
     const batch = yield* streams.read(conn, group, "c1", 100, 50)
     yield* streams.ack(group, batch.map((m) => m.id))

@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiServerLive } from "../../../api/server.js"
 import { createKey } from "../../../infra/admin/keys.js"
-import { RedisStreams } from "../../../shared/bus/RedisStreams.js"
+import { MaterializedStream } from "../../../shared/bus/RedisStreams.js"
 import { PipelineServices } from "../../../pipeline/PipelineLive.js"
 import { publishOnce } from "../../../pipeline/metrics/MetricsPublisher.js"
 import { WEBHOOKS_GROUP, WebhooksLive } from "../../../pipeline/stages/webhooks/WebhookStage.js"
@@ -21,7 +21,7 @@ import { api } from "../../support/http.js"
 import { type Received, type Receiver, startReceiver } from "../../support/receiver.js"
 
 /**
- * Changes on the real stream → the `webhooks` group → Postgres → signed POSTs to a real receiver
+ * Changes on the real materialized stream (as the materializer passes them on) → the `webhooks` group → Postgres → signed POSTs to a real receiver
  * on loopback: immediate and batched forms exactly as SPEC §6, filters, both signatures.
  */
 const env = makeTestEnv({ webhookAllowPrivateTargets: true, metricsToken: Redacted.make("m") })
@@ -39,7 +39,7 @@ const json = (method: string, body: unknown) => ({ method, headers: { "Content-T
 
 const publish = (changes: ReadonlyArray<EventChange>) =>
   rt.runPromise(Effect.gen(function* () {
-    const streams = yield* RedisStreams
+    const streams = yield* MaterializedStream
     const redis = yield* Redis
     yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
     yield* redis.use("xadd", async (c) => {

@@ -9,6 +9,8 @@ import { api } from "../../support/http.js"
 import { type Receiver, startReceiver } from "../../support/receiver.js"
 import { E, routingWorld, W } from "../../support/routingWorld.js"
 import { waitFor } from "../../support/wait.js"
+import { RecheckStream } from "../../../shared/bus/RedisStreams.js"
+import { ROUTE_MONITOR_GROUP } from "../../../pipeline/stages/routeMonitor/RouteMonitorStage.js"
 
 /**
  * Persisted routes under monitoring: a closure or a restriction ingested through the materializer
@@ -23,12 +25,16 @@ const pro = () => api(world.base, world.keys.pro)
 const truck = { profile: "tractor", weight_t: 30, height_m: 4.0 }
 const hooks = (path: string) => receiver.received.filter((r) => r.path === path)
 const routeWarnings = (path: string) => hooks(path).map((r) => JSON.parse(r.body)).filter((b) => b.event === "route.warning")
+/** Items of the batches sent to a batched subscription. */
+const batchItems = (path: string) => hooks(path).flatMap((r) => (JSON.parse(r.body) as { events: Array<{ event: string; data: { route_id?: string; event_id?: string } }> }).events)
 /** A count read from the test's database. */
 const count = async (query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<{ n: number }>, SqlError.SqlError>) =>
   (await world.rt.runPromise(Effect.flatMap(SqlClient.SqlClient, query)))[0]!.n
-/** Route checks still to run (a mark and the deliveries it leads to are cleared and written in one transaction). */
-const rechecksLeft = () => count((sql) => sql`SELECT count(*)::int AS n FROM route_rechecks`)
-const rechecksLeftFor = (route: string) => count((sql) => sql`SELECT count(*)::int AS n FROM route_rechecks WHERE route_id = ${route}`)
+/** Route checks the materializer asked for and the monitor has not finished (its group acknowledges a check once its deliveries are written). */
+const rechecksLeft = () => world.rt.runPromise(Effect.flatMap(RecheckStream, (s) => s.groups)).then((gs) =>
+  gs.filter((g) => g.group === ROUTE_MONITOR_GROUP).reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0))
+/** How many times the materializer asked for this route to be checked again. */
+const rechecksAskedFor = (route: string) => world.rt.runPromise(Effect.flatMap(RecheckStream, (s) => s.entries(100_000))).then((ms) => ms.filter((m) => m.body === route).length)
 /** route.warning deliveries made so far, sent or not. */
 const warningsTo = (subscription: string) =>
   count((sql) => sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event = 'route.warning' AND subscription_id = ${subscription}`)
@@ -68,25 +74,29 @@ describe("route monitoring", () => {
     const closure = observation("mon-closure", { jurisdiction: "NE", latitude: 40.0, longitude: -99.5, type: "closure", severity: "major", title: "I-1 closed at M", start_time: "2020-01-01T00:00:00.000Z" })
     const script = changeScript("mon-src", [[closure], [{ ...closure, description: "still closed, detour via US-2" }]])
     await world.rt.runPromise(applyChanges(script.slice(0, 1)))
-    await waitFor(() => routeWarnings("/owner-tx").length >= 1 && hooks("/owner-batched").length >= 1, 30_000)
+    await waitFor(() => routeWarnings("/owner-tx").length >= 1 && batchItems("/owner-batched").some((e) => e.event === "route.warning"), 30_000)
 
     const [hook] = hooks("/owner-tx")
     const body = JSON.parse(hook.body)
     expect(body).toMatchObject({ event: "route.warning", data: { route_id: id, customer_route_id: "run-42", warning: { type: "traffic_event", severity: "critical", source_id: "mon-closure", title: "I-1 closed at M" } } })
     expect(Object.keys(body).sort()).toEqual(["data", "event", "timestamp"])
     expect(hook.headers["x-webhook-signature"]).toBe(createHmac("sha256", subs["owner-tx"].secret).update(hook.body).digest("hex"))
-    // a batched subscription gets it as a batch item
-    const batch = JSON.parse(hooks("/owner-batched")[0].body)
-    expect(batch.events.map((e: { event: string; data: { route_id: string } }) => [e.event, e.data.route_id])).toEqual([["route.warning", id]])
+    // a batched subscription gets it as a batch item (beside the closure's own event.created: it is in Nebraska, the subscription's filter)
+    const items = batchItems("/owner-batched")
+    expect(items.filter((e) => e.event === "route.warning").map((e) => e.data.route_id)).toEqual([id])
+    expect(items.filter((e) => e.event !== "route.warning").map((e) => e.event)).toEqual(["event.created"])
 
     // the same closure changing again is not news; the delivery history shows the one sent
     await world.rt.runPromise(applyChanges(script.slice(1)))
+    // the write named the route for a check again (the first write did too), and the check has run
+    expect(await rechecksAskedFor(id)).toBeGreaterThanOrEqual(2)
     await waitFor(async () => (await rechecksLeft()) === 0, 30_000)
     // the check ran and made nothing new: what it would send is in webhook_deliveries by now
     expect(await warningsTo(subs["owner-tx"].id)).toBe(1)
     expect(await warningsTo(subs["someone-else"].id)).toBe(0)
     expect(routeWarnings("/owner-tx")).toHaveLength(1)
-    expect(hooks("/someone-else")).toEqual([])
+    // someone else hears of the closure itself (a Nebraska subscription), never of the owner's route
+    expect(routeWarnings("/someone-else")).toEqual([])
     const history = await pro()(`/webhooks/${subs["owner-tx"].id}/deliveries`)
     expect(history.body.data.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([["route.warning", "succeeded"]])
     // the refetch shows the warning too
@@ -134,8 +144,8 @@ describe("route monitoring", () => {
     const before = receiver.received.length
     const c = observation("mon-closure-2", { jurisdiction: "NE", latitude: 40.0, longitude: -99.75, type: "closure", severity: "major", title: "I-1 closed west of M", start_time: "2020-01-01T00:00:00.000Z" })
     await world.rt.runPromise(applyChanges(changeScript("mon-src-2", [[c]])))
-    // the write marks monitored routes in its own transaction: a deleted route gets no mark, so no check will run for it
-    expect(await rechecksLeftFor(id)).toBe(0)
+    // the materializer names the monitored routes near what it wrote: a deleted route is not among them
+    expect(await rechecksAskedFor(id)).toBe(0)
     expect(await warningsNaming(id)).toBe(0)
     expect(receiver.received.slice(before).map((r) => JSON.parse(r.body)).filter((b) => b.data?.route_id === id)).toEqual([])
   }, 30_000)
