@@ -6,7 +6,10 @@
 const OURS = "^(api|pipeline|shared|infra|portal|bench|test)/"
 /** The contexts in shared/ that both api/ and pipeline/ use; the rest of shared/ is the kernel and the stores. */
 const CONTEXTS = "(routing|webhooks|sources|portal|forecast)"
-/** Adapter files: one per upstream format, directly in pipeline/sources/ beside the framework (Adapter.ts) and the registry; helpers are in lib/. */
+/**
+ * Adapter files: one per upstream format, directly in pipeline/sources/ beside the framework (Adapter.ts) and the
+ * registry; helpers are in lib/.
+ */
 const ADAPTER = "^pipeline/sources/(?!(Adapter|registry)\\.ts$)[^/]+\\.ts$"
 
 module.exports = {
@@ -21,21 +24,24 @@ module.exports = {
     {
       name: "shared-uses-nothing-of-ours",
       severity: "error",
-      comment: "shared/ is the kernel, the stores and the contexts both api/ and pipeline/ use: it imports only shared/.",
+      comment:
+        "shared/ is the kernel, the stores and the contexts both api/ and pipeline/ use: it imports only shared/.",
       from: { path: "^shared/" },
       to: { path: OURS, pathNot: "^shared/" }
     },
     {
       name: "kernel-and-store-use-no-context",
       severity: "error",
-      comment: "The kernel (domain, schema, time, config, geo, …) and the stores (db, bus, cache) know no context: a context builds on them, never the other way.",
+      comment:
+        "The kernel (domain, schema, time, config, geo, …) and the stores (db, bus, cache) know no context: a context builds on them, never the other way.",
       from: { path: `^shared/(?!${CONTEXTS})` },
       to: { path: `^shared/${CONTEXTS}/` }
     },
     {
       name: "a-context-uses-its-own-folders",
       severity: "error",
-      comment: "Inside a context, only its own folders and the kernel and stores: routing, webhooks, sources and the portal's server side do not reach into one another.",
+      comment:
+        "Inside a context, only its own folders and the kernel and stores: routing, webhooks, sources and the portal's server side do not reach into one another.",
       from: { path: `^shared/${CONTEXTS}/` },
       to: { path: `^shared/${CONTEXTS}/`, pathNot: "^shared/$1/" }
     },
@@ -56,14 +62,16 @@ module.exports = {
     {
       name: "infra-composes",
       severity: "error",
-      comment: "infra/ composes processes from api/, pipeline/ and shared/; it never reaches into the portal client, benches or tests.",
+      comment:
+        "infra/ composes processes from api/, pipeline/ and shared/; it never reaches into the portal client, benches or tests.",
       from: { path: "^infra/" },
       to: { path: "^(portal|bench|test)/" }
     },
     {
       name: "portal-uses-shared-only",
       severity: "error",
-      comment: "The browser client imports shared/ only (and the API's answer Schemas as types, erased by the bundler, so a renamed field breaks its build).",
+      comment:
+        "The browser client imports shared/ only (and the API's answer Schemas as types, erased by the bundler, so a renamed field breaks its build).",
       from: { path: "^portal/" },
       to: { path: OURS, pathNot: "^(portal|shared|api/schemas)/" }
     },
@@ -105,7 +113,8 @@ module.exports = {
     {
       name: "no-adapter-imports-another",
       severity: "error",
-      comment: "An adapter is one file over the shared helpers (pipeline/sources/lib/): what two adapters share belongs there.",
+      comment:
+        "An adapter is one file over the shared helpers (pipeline/sources/lib/): what two adapters share belongs there.",
       from: { path: ADAPTER },
       to: { path: ADAPTER }
     },

@@ -20,7 +20,11 @@ const DAY_MS = 86_400_000
 export const windowFields = {
   jurisdiction: JurisdictionParam,
   type: Schema.optional(List(`Event type: ${EVENT_TYPES.join(", ")}`)),
-  since: Schema.optional(Instant(`Events first reported at or after this instant (UTC); default ${DEFAULT_WINDOW_DAYS} days before until, never before the plan's history window`)),
+  since: Schema.optional(
+    Instant(
+      `Events first reported at or after this instant (UTC); default ${DEFAULT_WINDOW_DAYS} days before until, never before the plan's history window`
+    )
+  ),
   until: Schema.optional(Instant("Events first reported before this instant (UTC); default now"))
 }
 
@@ -45,7 +49,9 @@ export const checkSince = (since: string | undefined) =>
     const auth = yield* RequestAuth
     const { days, earliest } = yield* historyWindow
     if (earliest && since && since < earliest) {
-      return yield* Effect.fail(planGate(auth, "plan_event_time_range", `since reaches back further than your plan's ${days}-day history`))
+      return yield* Effect.fail(
+        planGate(auth, "plan_event_time_range", `since reaches back further than your plan's ${days}-day history`)
+      )
     }
     return earliest
   })
@@ -60,9 +66,11 @@ export const resolveWindow = (q: WindowQuery, warnings: Array<ApiWarning>) =>
     const until = q.until ?? new Date(yield* nowMillis).toISOString()
     const byDefault = new Date(Date.parse(until) - DEFAULT_WINDOW_DAYS * DAY_MS).toISOString()
     const since = q.since ?? (earliest && earliest > byDefault ? earliest : byDefault)
-    if (since >= until) return yield* Effect.fail(new BadRequest({ message: `since (${since}) must be before until (${until})` }))
+    if (since >= until)
+      return yield* Effect.fail(new BadRequest({ message: `since (${since}) must be before until (${until})` }))
     const filters: FactFilters = {
-      since, until,
+      since,
+      until,
       jurisdictions: yield* jurisdictionFilter(q.jurisdiction, yield* reference, warnings),
       types: vocabularyFilter(q.type, "type", EVENT_TYPES, "unknown_type", warnings)
     }

@@ -49,7 +49,8 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   app.use(errorMiddleware)
   app.use(metricsEndpoint(metrics, options.metricsToken))
   app.use(async (ctx, next) => {
-    if (Number(ctx.get("content-length") || "0") > MAX_BODY_BYTES) throw new PayloadTooLarge({ maxBytes: MAX_BODY_BYTES })
+    if (Number(ctx.get("content-length") || "0") > MAX_BODY_BYTES)
+      throw new PayloadTooLarge({ maxBytes: MAX_BODY_BYTES })
     ctx.set("Cache-Control", "no-store")
     await next()
   })
@@ -63,7 +64,12 @@ export const buildApp = (rt: ApiRuntime, options: AppOptions = {}) => {
   v1.use("/openapi.json", publicOrigins)
   v1.use(openApiRouter().routes())
   const portalUrl = options.portalUrl ?? (() => "http://localhost:3000")
-  mountRoutes(v1, [...apiRoutes(startedAt), ...portalRoutes], rt, { authenticate: makeAuthenticator(portalUrl), portalUrl, cache: options.cache, replicas: options.replicas })
+  mountRoutes(v1, [...apiRoutes(startedAt), ...portalRoutes], rt, {
+    authenticate: makeAuthenticator(portalUrl),
+    portalUrl,
+    cache: options.cache,
+    replicas: options.replicas
+  })
   app.use(v1.routes())
   // a known path with another method: 405 with Allow; errorMiddleware writes the body
   app.use(v1.allowedMethods())

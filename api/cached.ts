@@ -37,27 +37,30 @@ export const cached = <A, E, R>(ttlMs: number, effect: Effect.Effect<A, E, R>) =
         slots.set(db, slot)
       }
       const s = slot
-      const refresh = () => Effect.suspend(() => {
-        if (s.pending) return Effect.succeed(s.pending)
-        const done = Deferred.unsafeMake<A, E>(FiberId.none)
-        s.pending = done
-        const settle = (exit: Exit.Exit<A, E>) => Effect.sync(() => {
-          s.pending = undefined
-          if (Exit.isSuccess(exit)) {
-            s.value = { v: exit.value }
-            s.at = now
-          } else s.failedAt = now
-        }).pipe(Effect.zipRight(Deferred.done(done, exit)))
-        // a daemon: a caller that goes away does not take the shared computation with it
-        return Effect.as(Effect.forkDaemon(Effect.flatMap(Effect.exit(effect), settle)), done)
-      })
+      const refresh = () =>
+        Effect.suspend(() => {
+          if (s.pending) return Effect.succeed(s.pending)
+          const done = Deferred.unsafeMake<A, E>(FiberId.none)
+          s.pending = done
+          const settle = (exit: Exit.Exit<A, E>) =>
+            Effect.sync(() => {
+              s.pending = undefined
+              if (Exit.isSuccess(exit)) {
+                s.value = { v: exit.value }
+                s.at = now
+              } else s.failedAt = now
+            }).pipe(Effect.zipRight(Deferred.done(done, exit)))
+          // a daemon: a caller that goes away does not take the shared computation with it
+          return Effect.as(Effect.forkDaemon(Effect.flatMap(Effect.exit(effect), settle)), done)
+        })
       const age = now - s.at
       if (s.value && age < ttlMs) {
         const ahead = age >= ttlMs * REFRESH_AHEAD && !s.pending && now - s.failedAt >= RETRY_AFTER_FAILURE_MS
         return ahead ? Effect.as(refresh(), s.value.v) : Effect.succeed(s.value.v)
       }
       return Effect.flatMap(refresh(), Deferred.await)
-    }))
+    })
+  )
 }
 
 /** Like `cached`, per key, holding at most `max` keys per database (oldest dropped first). */
@@ -70,10 +73,13 @@ export const keyedCache = <A, E, R>(ttlMs: number, max: number) => {
         perDb.set(db, hits)
         const hit = hits.get(key)
         if (hit && now - hit.at < ttlMs) return Effect.succeed(hit.value)
-        return Effect.tap(effect, (value) => Effect.sync(() => {
-          hits.delete(key)
-          hits.set(key, { at: now, value })
-          trimOldest(hits, max)
-        }))
-      }))
+        return Effect.tap(effect, (value) =>
+          Effect.sync(() => {
+            hits.delete(key)
+            hits.set(key, { at: now, value })
+            trimOldest(hits, max)
+          })
+        )
+      })
+    )
 }

@@ -12,7 +12,8 @@ export interface CursorState {
   readonly f: string
 }
 
-const sign = (secret: string, payload: string) => createHmac("sha256", secret).update(payload).digest("base64url").slice(0, 22)
+const sign = (secret: string, payload: string) =>
+  createHmac("sha256", secret).update(payload).digest("base64url").slice(0, 22)
 
 export const encodeCursor = (secret: string, state: CursorState): string => {
   const payload = Buffer.from(JSON.stringify(state)).toString("base64url")
@@ -30,7 +31,11 @@ const readState = (payload: string): CursorState | null => {
   }
 }
 
-export const decodeCursor = (secret: string, cursor: string, filterKey: string): Effect.Effect<CursorState, BadRequest> => {
+export const decodeCursor = (
+  secret: string,
+  cursor: string,
+  filterKey: string
+): Effect.Effect<CursorState, BadRequest> => {
   const [payload, mac] = cursor.split(".")
   if (!payload || !mac || cursor.length > 512) return Effect.fail(invalid)
   const expected = Buffer.from(sign(secret, payload))
@@ -38,7 +43,8 @@ export const decodeCursor = (secret: string, cursor: string, filterKey: string):
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return Effect.fail(invalid)
   const state = readState(payload)
   if (state === null) return Effect.fail(invalid)
-  if (state.f !== filterKey) return Effect.fail(new BadRequest({ message: "cursor belongs to a different query; start again without cursor" }))
+  if (state.f !== filterKey)
+    return Effect.fail(new BadRequest({ message: "cursor belongs to a different query; start again without cursor" }))
   return Effect.succeed(state)
 }
 

@@ -26,13 +26,20 @@ export const listExtras = (
   const single = opts.total === 0 && code !== undefined && opts.types?.length === 1 && opts.ref.jurisdictions.has(code)
   return Effect.all([
     attributionFor(sources),
-    single ? Effect.map(coverageWarning(opts.kind, code, opts.ref.expansion.get(code) ?? [code], opts.types![0]), (w): ApiWarning | null => w) : Effect.succeed(null)
+    single
+      ? Effect.map(
+          coverageWarning(opts.kind, code, opts.ref.expansion.get(code) ?? [code], opts.types![0]),
+          (w): ApiWarning | null => w
+        )
+      : Effect.succeed(null)
   ]).pipe(
-    Effect.tap(([, warning]) => Effect.sync(() => {
-      if (!warning) return
-      opts.warnings.push(warning)
-      headers.set(JURISDICTION_WARNING_HEADER, headerText(warning.message))
-    })),
+    Effect.tap(([, warning]) =>
+      Effect.sync(() => {
+        if (!warning) return
+        opts.warnings.push(warning)
+        headers.set(JURISDICTION_WARNING_HEADER, headerText(warning.message))
+      })
+    ),
     Effect.map(([attribution]) => attribution)
   )
 }

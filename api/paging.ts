@@ -29,7 +29,8 @@ export interface PageRequest {
 }
 
 /** Hash of the normalized filters: a cursor only pages the query it came from. */
-export const filterKey = (filters: unknown) => createHash("sha1").update(JSON.stringify(filters)).digest("base64url").slice(0, 16)
+export const filterKey = (filters: unknown) =>
+  createHash("sha1").update(JSON.stringify(filters)).digest("base64url").slice(0, 16)
 
 /** limit (default 100, already clamped by its Schema), offset or cursor (exclusive). */
 export const pageOf = (q: PageQuery, filters: unknown, defaultLimit = 100) =>
@@ -40,7 +41,13 @@ export const pageOf = (q: PageQuery, filters: unknown, defaultLimit = 100) =>
     const secret = yield* cursorSecret
     const key = filterKey(filters)
     const afterSeq = q.cursor === undefined ? undefined : (yield* decodeCursor(secret, q.cursor, key)).k
-    const page: PageRequest = { limit: q.limit ?? defaultLimit, offset: q.offset ?? 0, key, secret, ...(afterSeq !== undefined ? { afterSeq } : {}) }
+    const page: PageRequest = {
+      limit: q.limit ?? defaultLimit,
+      offset: q.offset ?? 0,
+      key,
+      secret,
+      ...(afterSeq !== undefined ? { afterSeq } : {})
+    }
     return page
   })
 

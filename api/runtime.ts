@@ -23,17 +23,21 @@ export interface ApiRuntime {
  * refetch). The fiber is this bridge's alone (forked here, observed once): nothing reads its
  * exit after this observer.
  */
-export const runExitReleasing = <R>(runtime: Runtime.Runtime<R>) =>
-<A, E>(effect: Effect.Effect<A, E, R>): Promise<Exit.Exit<A, E>> =>
-  new Promise((resolve) => {
-    const fiber = Runtime.runFork(runtime)(effect)
-    fiber.addObserver((exit) => {
-      resolve(exit)
-      releaseExit(fiber)
+export const runExitReleasing =
+  <R>(runtime: Runtime.Runtime<R>) =>
+  <A, E>(effect: Effect.Effect<A, E, R>): Promise<Exit.Exit<A, E>> =>
+    new Promise((resolve) => {
+      const fiber = Runtime.runFork(runtime)(effect)
+      fiber.addObserver((exit) => {
+        resolve(exit)
+        releaseExit(fiber)
+      })
     })
-  })
 
-/** `_exitValue` is an internal field of Effect 3's fiber runtime; where it is absent (another Effect) this does nothing. */
+/**
+ * `_exitValue` is an internal field of Effect 3's fiber runtime; where it is absent (another Effect) this does
+ * nothing.
+ */
 const releaseExit = (fiber: object) => {
   const held = fiber as { _exitValue?: unknown }
   if (held._exitValue !== undefined && held._exitValue !== null) held._exitValue = RELEASED
@@ -46,9 +50,10 @@ export const makeApiRuntime = (runtime: Runtime.Runtime<ApiServices>): ApiRuntim
   const runExit = runExitReleasing(runtime)
   return {
     runExit,
-    run: (effect) => runExit(effect).then((exit) => {
-      if (Exit.isSuccess(exit)) return exit.value
-      throw Runtime.makeFiberFailure(exit.cause)
-    })
+    run: (effect) =>
+      runExit(effect).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        throw Runtime.makeFiberFailure(exit.cause)
+      })
   }
 }

@@ -28,11 +28,14 @@ export interface ApiServerOptions {
 }
 
 export const ApiServerLive = (options: ApiServerOptions = {}) =>
-  Layer.provide(serverLayer(options), Layer.mergeAll(
-    Layer.provideMerge(StandingBarriersLive, Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer)),
-    ReadReplicasLive,
-    HazardCellsLive
-  ))
+  Layer.provide(
+    serverLayer(options),
+    Layer.mergeAll(
+      Layer.provideMerge(StandingBarriersLive, Layer.provideMerge(RoutingEngineLive, FetchHttpClient.layer)),
+      ReadReplicasLive,
+      HazardCellsLive
+    )
+  )
 
 const serverLayer = (options: ApiServerOptions) =>
   Layer.scopedDiscard(
@@ -40,7 +43,9 @@ const serverLayer = (options: ApiServerOptions) =>
       const config = yield* AppConfig
       // without traces configured, requests run with the tracer off (no spans for @effect/sql's
       // statements), set once here rather than per request
-      const runtime = yield* (tracingOn ? Effect.runtime<ApiServices>() : Effect.withTracerEnabled(Effect.runtime<ApiServices>(), false))
+      const runtime = yield* tracingOn
+        ? Effect.runtime<ApiServices>()
+        : Effect.withTracerEnabled(Effect.runtime<ApiServices>(), false)
       const rt = makeApiRuntime(runtime)
       // until the listener knows its port, the portal is assumed at the configured one
       let ownUrl = `http://localhost:${options.port || config.port}`
@@ -49,17 +54,26 @@ const serverLayer = (options: ApiServerOptions) =>
       const barriers = yield* StandingBarriers
       const routeReads = yield* HazardCells
       if (cache || replicas.configured) yield* invalidationFeed(cache, replicas.announced)
-      const app = buildApp(rt, { portalUrl: () => config.portalUrl ?? ownUrl, metricsToken: config.metricsToken, portalAssets: options.portalAssets, cache, replicas, barriers, routeReads })
+      const app = buildApp(rt, {
+        portalUrl: () => config.portalUrl ?? ownUrl,
+        metricsToken: config.metricsToken,
+        portalAssets: options.portalAssets,
+        cache,
+        replicas,
+        barriers,
+        routeReads
+      })
       const server = yield* Effect.acquireRelease(
         Effect.async<Server, Error>((resume) => {
           const s = app.listen(options.port ?? config.port, "0.0.0.0")
           s.once("listening", () => resume(Effect.succeed(s)))
           s.once("error", (e) => resume(Effect.fail(e)))
         }),
-        (s) => Effect.async<void>((resume) => {
-          s.close(() => resume(Effect.void))
-          s.closeAllConnections()
-        })
+        (s) =>
+          Effect.async<void>((resume) => {
+            s.close(() => resume(Effect.void))
+            s.closeAllConnections()
+          })
       )
       server.requestTimeout = 30_000
       server.headersTimeout = 10_000
@@ -75,17 +89,19 @@ const serverLayer = (options: ApiServerOptions) =>
       // listener closes and the requests under way finish
       yield* Effect.forkScoped(usageFlusher)
       const participant = yield* drainParticipant("api")
-      yield* Effect.forkScoped(Effect.gen(function* () {
-        yield* drainRequested
-        yield* Effect.sleep(config.drainGraceMs)
-        yield* Effect.async<void>((resume) => {
-          server.close(() => resume(Effect.void))
-          const idle = setInterval(() => server.closeIdleConnections(), 100)
-          server.closeIdleConnections()
-          return Effect.sync(() => clearInterval(idle))
-        }).pipe(Effect.ensuring(Effect.sync(() => server.closeIdleConnections())))
-        yield* Effect.logInfo("API drained: listener closed, requests finished")
-        yield* participant.done
-      }))
+      yield* Effect.forkScoped(
+        Effect.gen(function* () {
+          yield* drainRequested
+          yield* Effect.sleep(config.drainGraceMs)
+          yield* Effect.async<void>((resume) => {
+            server.close(() => resume(Effect.void))
+            const idle = setInterval(() => server.closeIdleConnections(), 100)
+            server.closeIdleConnections()
+            return Effect.sync(() => clearInterval(idle))
+          }).pipe(Effect.ensuring(Effect.sync(() => server.closeIdleConnections())))
+          yield* Effect.logInfo("API drained: listener closed, requests finished")
+          yield* participant.done
+        })
+      )
     })
   )

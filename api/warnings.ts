@@ -1,7 +1,19 @@
 /** Every warning code the API sends; the OpenAPI document lists these. */
 export const WARNING_CODES = [
-  "unknown_jurisdiction", "unknown_quality_flag", "unknown_type", "unknown_sub_type", "unknown_cause", "unknown_severity", "unknown_status",
-  "unknown_fuel_type", "unknown_country", "unknown_change_type", "type_not_in_group", "data_delayed", "not_covered", "covered_but_empty"
+  "unknown_jurisdiction",
+  "unknown_quality_flag",
+  "unknown_type",
+  "unknown_sub_type",
+  "unknown_cause",
+  "unknown_severity",
+  "unknown_status",
+  "unknown_fuel_type",
+  "unknown_country",
+  "unknown_change_type",
+  "type_not_in_group",
+  "data_delayed",
+  "not_covered",
+  "covered_but_empty"
 ] as const
 export type WarningCode = (typeof WARNING_CODES)[number]
 
@@ -32,7 +44,12 @@ const distance = (a: string, b: string): number => {
  * from `names`), candidates or names the value begins ("maj" → major, "Ont" → ON), then
  * candidates within an edit distance that scales with length ("incidnet" → incident).
  */
-export const suggest = (value: string, candidates: Iterable<string>, names: ReadonlyMap<string, string> = new Map(), max = 3): Array<string> => {
+export const suggest = (
+  value: string,
+  candidates: Iterable<string>,
+  names: ReadonlyMap<string, string> = new Map(),
+  max = 3
+): Array<string> => {
   const v = value.trim().toUpperCase()
   if (v === "") return []
   const limit = v.length <= 3 ? 1 : v.length <= 6 ? 2 : 3
@@ -49,20 +66,35 @@ export const suggest = (value: string, candidates: Iterable<string>, names: Read
     const d = distance(v, cu)
     if (d <= limit) offer(c, d + (cu.startsWith(v) || v.startsWith(cu) ? -0.5 : 0))
   }
-  return [...scored].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c)
+  return [...scored]
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .slice(0, max)
+    .map(([c]) => c)
 }
 
 /**
  * An enumerated filter's values, lower case (undefined when none). Values outside `allowed` become
  * warnings and stay in the filter, so they match nothing rather than widening the answer (SPEC §2.4).
  */
-export const vocabularyFilter = (values: ReadonlyArray<string> | undefined, what: string, allowed: ReadonlyArray<string>, code: WarningCode, warnings: Array<ApiWarning>) => {
+export const vocabularyFilter = (
+  values: ReadonlyArray<string> | undefined,
+  what: string,
+  allowed: ReadonlyArray<string>,
+  code: WarningCode,
+  warnings: Array<ApiWarning>
+) => {
   const lower = values?.map((v) => v.toLowerCase())
   for (const v of lower ?? []) if (!allowed.includes(v)) warnings.push(unknownValue(code, what, v, allowed))
   return lower && lower.length > 0 ? lower : undefined
 }
 
-export const unknownValue = (code: WarningCode, what: string, raw: string, candidates: Iterable<string>, names?: ReadonlyMap<string, string>): ApiWarning => {
+export const unknownValue = (
+  code: WarningCode,
+  what: string,
+  raw: string,
+  candidates: Iterable<string>,
+  names?: ReadonlyMap<string, string>
+): ApiWarning => {
   const value = raw.trim().toUpperCase()
   const did = suggest(value, candidates, names)
   return {

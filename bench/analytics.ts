@@ -36,10 +36,81 @@ const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 10)
 const DAY = 86_400_000
 const SETTINGS = { maxKm: 50, lateS: 900 }
 
-const JURISDICTIONS = ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD",
-  "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX",
-  "UT", "VT", "VA", "WA", "WV", "WI", "WY", "AB", "BC", "MB", "NB", "NL", "NS", "ON", "PE", "QC", "SK"]
-const TYPES: ReadonlyArray<EventType> = ["incident", "incident", "incident", "incident", "construction", "construction", "closure", "weather", "special_event", "advisory", "restriction"]
+const JURISDICTIONS = [
+  "AL",
+  "AK",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "FL",
+  "GA",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "OH",
+  "OK",
+  "OR",
+  "PA",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY",
+  "AB",
+  "BC",
+  "MB",
+  "NB",
+  "NL",
+  "NS",
+  "ON",
+  "PE",
+  "QC",
+  "SK"
+]
+const TYPES: ReadonlyArray<EventType> = [
+  "incident",
+  "incident",
+  "incident",
+  "incident",
+  "construction",
+  "construction",
+  "closure",
+  "weather",
+  "special_event",
+  "advisory",
+  "restriction"
+]
 const SEVERITIES: ReadonlyArray<Severity> = ["minor", "minor", "moderate", "major", "critical"]
 
 const rand = seededRandom(11)
@@ -67,18 +138,42 @@ const generate = (now: number): Array<Generated> =>
     const createdMs = now - Math.floor(rand() * 365 * DAY)
     const start = rand() < 0.9 ? createdMs - Math.floor(rand() * 30 * 60_000) : null
     const o: EventObservation = {
-      source_id: String(i), jurisdiction: JURISDICTIONS[j], type: TYPES[i % TYPES.length], sub_type: null, cause: null,
-      severity: SEVERITIES[Math.floor(rand() * SEVERITIES.length)], status: "active", title: `event ${i}`, description: "",
-      latitude: p.lat, longitude: p.lng, geometry: null,
+      source_id: String(i),
+      jurisdiction: JURISDICTIONS[j],
+      type: TYPES[i % TYPES.length],
+      sub_type: null,
+      cause: null,
+      severity: SEVERITIES[Math.floor(rand() * SEVERITIES.length)],
+      status: "active",
+      title: `event ${i}`,
+      description: "",
+      latitude: p.lat,
+      longitude: p.lng,
+      geometry: null,
       affected_roads: i % 5 === 0 ? [`I-${(i % 45) + 5}`, `US-${(i % 30) + 1}`] : [`I-${(i % 45) + 5}`],
-      direction: null, lanes_affected: null, start_time: start === null ? null : iso(start), end_time: null, estimated_start_time: null,
-      estimated_end_time: null, source_created_at: null, source_updated_at: null, road_class: null, metadata: {}
+      direction: null,
+      lanes_affected: null,
+      start_time: start === null ? null : iso(start),
+      end_time: null,
+      estimated_start_time: null,
+      estimated_end_time: null,
+      source_created_at: null,
+      source_updated_at: null,
+      road_class: null,
+      metadata: {}
     }
     // minutes to clear: mostly under two hours, a long tail to days
     const minutes = Math.exp(2 + rand() * 4 + (rand() < 0.05 ? 3 : 0))
     const archiveMs = (start ?? createdMs) + minutes * 60_000
     const archived = rand() < 0.9 && archiveMs < now
-    return { id: `ev_bench_${i}`, o, createdMs, ...(archived ? { archive: { ms: archiveMs, reason: rand() < 0.85 ? "observed" as const : "stale_sweep" as const } } : {}) }
+    return {
+      id: `ev_bench_${i}`,
+      o,
+      createdMs,
+      ...(archived
+        ? { archive: { ms: archiveMs, reason: rand() < 0.85 ? ("observed" as const) : ("stale_sweep" as const) } }
+        : {})
+    }
   })
 
 /** The raw read model the materializer keeps: events and their history (5 rows each). */
@@ -87,11 +182,22 @@ const loadRaw = (sql: SqlClient.SqlClient, events: ReadonlyArray<Generated>, now
     for (let off = 0; off < events.length; off += 5000) {
       const slice = events.slice(off, off + 5000)
       const rows = slice.map((e) => ({
-        id: e.id, source_id: e.o.source_id, jurisdiction: e.o.jurisdiction, type: e.o.type, severity: e.o.severity,
-        status: e.archive ? "archived" : "active", latitude: e.o.latitude, longitude: e.o.longitude, affected_roads: e.o.affected_roads,
-        start_time: e.o.start_time, created_at: iso(e.createdMs), archived_at: e.archive ? iso(e.archive.ms) : null,
-        archive_reason: e.archive?.reason ?? null, h3_r3: dec(latLngToCell(e.o.latitude, e.o.longitude, 3)),
-        h3_r5: dec(latLngToCell(e.o.latitude, e.o.longitude, 5)), h3_r7: dec(latLngToCell(e.o.latitude, e.o.longitude, 7))
+        id: e.id,
+        source_id: e.o.source_id,
+        jurisdiction: e.o.jurisdiction,
+        type: e.o.type,
+        severity: e.o.severity,
+        status: e.archive ? "archived" : "active",
+        latitude: e.o.latitude,
+        longitude: e.o.longitude,
+        affected_roads: e.o.affected_roads,
+        start_time: e.o.start_time,
+        created_at: iso(e.createdMs),
+        archived_at: e.archive ? iso(e.archive.ms) : null,
+        archive_reason: e.archive?.reason ?? null,
+        h3_r3: dec(latLngToCell(e.o.latitude, e.o.longitude, 3)),
+        h3_r5: dec(latLngToCell(e.o.latitude, e.o.longitude, 5)),
+        h3_r7: dec(latLngToCell(e.o.latitude, e.o.longitude, 7))
       }))
       yield* sql`
         INSERT INTO events (id, source, source_id, jurisdiction, type, severity, status, title, latitude, longitude, affected_roads,
@@ -104,16 +210,29 @@ const loadRaw = (sql: SqlClient.SqlClient, events: ReadonlyArray<Generated>, now
       if ((off / 5000) % 10 === 9) process.stdout.write(`  raw events: ${fmt(off + 5000)}\n`)
     }
     // history rows in the order the materializer writes them: by the time they happened
-    const history = events.flatMap((e) => {
+    const history = events
+      .flatMap((e) => {
         const end = e.archive?.ms ?? Math.min(now, e.createdMs + DAY)
         const mid = ["severity_change", "lanes_change", "end_time_change", "lanes_change"]
         const rows = [{ change_id: `${e.id}:1`, event_id: e.id, change_type: "created", changed_at: iso(e.createdMs) }]
         for (let k = 0; k < HISTORY_PER_EVENT - (e.archive ? 2 : 1); k++) {
-          rows.push({ change_id: `${e.id}:${k + 2}`, event_id: e.id, change_type: mid[k], changed_at: iso(e.createdMs + ((end - e.createdMs) * (k + 1)) / 5) })
+          rows.push({
+            change_id: `${e.id}:${k + 2}`,
+            event_id: e.id,
+            change_type: mid[k],
+            changed_at: iso(e.createdMs + ((end - e.createdMs) * (k + 1)) / 5)
+          })
         }
-        if (e.archive) rows.push({ change_id: `${e.id}:${HISTORY_PER_EVENT}`, event_id: e.id, change_type: "archived", changed_at: iso(e.archive.ms) })
+        if (e.archive)
+          rows.push({
+            change_id: `${e.id}:${HISTORY_PER_EVENT}`,
+            event_id: e.id,
+            change_type: "archived",
+            changed_at: iso(e.archive.ms)
+          })
         return rows
-      }).sort((a, b) => a.changed_at.localeCompare(b.changed_at))
+      })
+      .sort((a, b) => a.changed_at.localeCompare(b.changed_at))
     for (let off = 0; off < history.length; off += 20_000) {
       yield* sql`
         INSERT INTO event_history (change_id, event_id, change_type, changed_at)
@@ -128,25 +247,85 @@ const stationChanges = (now: number): Array<FeatureChange> =>
     const j = i % JURISDICTIONS.length
     const p = around(j, 3)
     return {
-      kind: "feature", op: "created", change_id: `wx${i}:1`, feature_id: `ft_wx_${i}`, source: "bench-wx", source_id: String(i), version: 1,
-      at: iso(now - 366 * DAY), emitted_at: iso(now - 366 * DAY), content_hash: "h",
+      kind: "feature",
+      op: "created",
+      change_id: `wx${i}:1`,
+      feature_id: `ft_wx_${i}`,
+      source: "bench-wx",
+      source_id: String(i),
+      version: 1,
+      at: iso(now - 366 * DAY),
+      emitted_at: iso(now - 366 * DAY),
+      content_hash: "h",
       keys: { jurisdiction: JURISDICTIONS[j], feature_type: "weather_stations" },
       fields: [{ change_type: "created", old_value: null, new_value: null }],
       feature: {
-        source_id: String(i), jurisdiction: JURISDICTIONS[j], feature_type: "weather_stations", name: `Station ${i}`, description: "",
-        latitude: p.lat, longitude: p.lng, geometry: null, road_name: null, direction: null, is_active: true, start_time: null, end_time: null,
-        estimated_start_time: null, estimated_end_time: null, has_details: false,
-        properties: { temperature: 20 + (i % 60), precipitation: ["none", "rain", "snow", "ice"][i % 4], road_surface: ["dry", "wet", "icy", "snow"][i % 4], humidity: 50 + (i % 50) }
+        source_id: String(i),
+        jurisdiction: JURISDICTIONS[j],
+        feature_type: "weather_stations",
+        name: `Station ${i}`,
+        description: "",
+        latitude: p.lat,
+        longitude: p.lng,
+        geometry: null,
+        road_name: null,
+        direction: null,
+        is_active: true,
+        start_time: null,
+        end_time: null,
+        estimated_start_time: null,
+        estimated_end_time: null,
+        has_details: false,
+        properties: {
+          temperature: 20 + (i % 60),
+          precipitation: ["none", "rain", "snow", "ice"][i % 4],
+          road_surface: ["dry", "wet", "icy", "snow"][i % 4],
+          humidity: 50 + (i % 50)
+        }
       }
     }
   })
 
 const eventChanges = (e: Generated): Array<EventChange> => {
-  const keys = { jurisdiction: e.o.jurisdiction, type: e.o.type, sub_type: null, cause: null, severity: e.o.severity, road_name: e.o.affected_roads[0] ?? null }
-  const head = { kind: "event" as const, event_id: e.id, source: "bench", source_id: e.o.source_id, content_hash: "h", keys }
-  const out: Array<EventChange> = [{ ...head, op: "created", change_id: `${e.id}:1`, version: 1, at: iso(e.createdMs), emitted_at: iso(e.createdMs), event: e.o, fields: [{ change_type: "created", old_value: null, new_value: e.o.severity }] }]
+  const keys = {
+    jurisdiction: e.o.jurisdiction,
+    type: e.o.type,
+    sub_type: null,
+    cause: null,
+    severity: e.o.severity,
+    road_name: e.o.affected_roads[0] ?? null
+  }
+  const head = {
+    kind: "event" as const,
+    event_id: e.id,
+    source: "bench",
+    source_id: e.o.source_id,
+    content_hash: "h",
+    keys
+  }
+  const out: Array<EventChange> = [
+    {
+      ...head,
+      op: "created",
+      change_id: `${e.id}:1`,
+      version: 1,
+      at: iso(e.createdMs),
+      emitted_at: iso(e.createdMs),
+      event: e.o,
+      fields: [{ change_type: "created", old_value: null, new_value: e.o.severity }]
+    }
+  ]
   if (e.archive) {
-    out.push({ ...head, op: "archived", change_id: `${e.id}:2`, version: 2, at: iso(e.archive.ms), emitted_at: iso(e.archive.ms), archive_reason: e.archive.reason, fields: [{ change_type: "archived", old_value: "active", new_value: e.archive.reason }] })
+    out.push({
+      ...head,
+      op: "archived",
+      change_id: `${e.id}:2`,
+      version: 2,
+      at: iso(e.archive.ms),
+      emitted_at: iso(e.archive.ms),
+      archive_reason: e.archive.reason,
+      fields: [{ change_type: "archived", old_value: "active", new_value: e.archive.reason }]
+    })
   }
   return out
 }
@@ -172,19 +351,27 @@ const rawSql: Record<string, (sql: SqlClient.SqlClient, since: string) => Effect
   "weather-correlation": (sql, since) => sql`
     SELECT s.precipitation, s.road_surface, e.severity, count(*), avg(extract(epoch FROM e.archived_at - coalesce(e.start_time, e.created_at)) / 60) FILTER (WHERE e.archive_reason = 'observed')
     FROM events e JOIN event_weather_snapshots s ON s.event_id = e.id WHERE e.created_at >= ${since}::timestamptz GROUP BY 1, 2, 3`,
-  changes: (sql, since) => Effect.all([
-    sql`SELECT h.*, e.jurisdiction, e.title FROM event_history h JOIN events e ON e.id = h.event_id WHERE h.changed_at >= ${since}::timestamptz ORDER BY h.id LIMIT 101`,
-    sql`SELECT count(*) FROM event_history h JOIN events e ON e.id = h.event_id WHERE h.changed_at >= ${since}::timestamptz`
-  ])
+  changes: (sql, since) =>
+    Effect.all([
+      sql`SELECT h.*, e.jurisdiction, e.title FROM event_history h JOIN events e ON e.id = h.event_id WHERE h.changed_at >= ${since}::timestamptz ORDER BY h.id LIMIT 101`,
+      sql`SELECT count(*) FROM event_history h JOIN events e ON e.id = h.event_id WHERE h.changed_at >= ${since}::timestamptz`
+    ])
 }
 
 const main = async () => {
   const world = scratch("analytics")
-  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const rt = ManagedRuntime.make(
+    PipelineServices.pipe(
+      Layer.provideMerge(baseLayer(world.config, seedReferenceData)),
+      Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))
+    )
+  )
   let api: Awaited<ReturnType<typeof startApi>> | undefined
   try {
     const now = Date.now()
-    console.log(`analytics benchmark on ${process.arch}, node ${process.version}: ${fmt(N)} events, ${fmt(N * HISTORY_PER_EVENT)} history rows, ${JURISDICTIONS.length} jurisdictions, 365 days`)
+    console.log(
+      `analytics benchmark on ${process.arch}, node ${process.version}: ${fmt(N)} events, ${fmt(N * HISTORY_PER_EVENT)} history rows, ${JURISDICTIONS.length} jurisdictions, 365 days`
+    )
     const events = generate(now)
     const sql = await rt.runPromise(SqlClient.SqlClient)
     let t0 = performance.now()
@@ -197,9 +384,19 @@ const main = async () => {
     const changes: Array<Change> = events.flatMap(eventChanges).sort((a, b) => a.at.localeCompare(b.at))
     for (let off = 0; off < changes.length; off += 1000) await rt.runPromise(apply(changes.slice(off, off + 1000)))
     const applySecs = (performance.now() - t0) / 1000
-    console.log(`analytics stage applied ${fmt(changes.length)} changes in ${applySecs.toFixed(0)} s (${fmt(changes.length / applySecs)} changes/s without the stream)`)
-    await rt.runPromise(Effect.all(["events", "event_history", "analytics_events", "event_weather_snapshots", "weather_readings"].map((t) => sql.unsafe(`VACUUM ANALYZE ${t}`))))
-    const [{ snaps }] = await rt.runPromise(sql<{ snaps: number }>`SELECT count(*)::int AS snaps FROM event_weather_snapshots`)
+    console.log(
+      `analytics stage applied ${fmt(changes.length)} changes in ${applySecs.toFixed(0)} s (${fmt(changes.length / applySecs)} changes/s without the stream)`
+    )
+    await rt.runPromise(
+      Effect.all(
+        ["events", "event_history", "analytics_events", "event_weather_snapshots", "weather_readings"].map((t) =>
+          sql.unsafe(`VACUUM ANALYZE ${t}`)
+        )
+      )
+    )
+    const [{ snaps }] = await rt.runPromise(
+      sql<{ snaps: number }>`SELECT count(*)::int AS snaps FROM event_weather_snapshots`
+    )
     console.log(`${fmt(snaps)} events have a weather snapshot`)
 
     const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "bench@example.com" }))
@@ -210,10 +407,21 @@ const main = async () => {
       if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`)
       await r.arrayBuffer()
     }
-    console.log(`\n${REQUESTS} requests per endpoint and window, ${CONCURRENCY} at a time; default parameters and since = now − window`)
-    console.log(`${"endpoint".padEnd(28)} ${"window".padStart(6)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"raw SQL p50/p99 ms".padStart(19)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)}`)
-    const line = (name: string, window: string, a: { p50: number; p99: number; rps: number }, d?: { p50: number; p99: number; rps: number }) =>
-      console.log(`${name.padEnd(28)} ${window.padStart(6)} ${`${a.p50.toFixed(1)} / ${a.p99.toFixed(1)}`.padStart(16)} ${fmt(a.rps).padStart(10)} ${d ? `${d.p50.toFixed(1)} / ${d.p99.toFixed(1)}`.padStart(19) : "".padStart(19)} ${d ? fmt(d.rps).padStart(10) : "".padStart(10)} ${d ? `${(a.rps / d.rps).toFixed(2)}×`.padStart(8) : ""}`)
+    console.log(
+      `\n${REQUESTS} requests per endpoint and window, ${CONCURRENCY} at a time; default parameters and since = now − window`
+    )
+    console.log(
+      `${"endpoint".padEnd(28)} ${"window".padStart(6)} ${"API p50/p99 ms".padStart(16)} ${"API req/s".padStart(10)} ${"raw SQL p50/p99 ms".padStart(19)} ${"SQL req/s".padStart(10)} ${"API/SQL".padStart(8)}`
+    )
+    const line = (
+      name: string,
+      window: string,
+      a: { p50: number; p99: number; rps: number },
+      d?: { p50: number; p99: number; rps: number }
+    ) =>
+      console.log(
+        `${name.padEnd(28)} ${window.padStart(6)} ${`${a.p50.toFixed(1)} / ${a.p99.toFixed(1)}`.padStart(16)} ${fmt(a.rps).padStart(10)} ${d ? `${d.p50.toFixed(1)} / ${d.p99.toFixed(1)}`.padStart(19) : "".padStart(19)} ${d ? fmt(d.rps).padStart(10) : "".padStart(10)} ${d ? `${(a.rps / d.rps).toFixed(2)}×`.padStart(8) : ""}`
+      )
     for (const days of [30, 365]) {
       const since = iso(now - days * DAY + 60_000)
       for (const [name, raw] of Object.entries(rawSql)) {
@@ -225,53 +433,94 @@ const main = async () => {
       }
     }
     const someEvent = events.find((e) => e.archive)!.id
-    for (const [name, path] of [["weather (600 stations)", "/analytics/weather"], ["event-weather/{id}", `/analytics/event-weather/${someEvent}`], ["history/{id}", `/analytics/history/${someEvent}`]]) {
-      const a = await run(REQUESTS, CONCURRENCY, () => get(path).catch((e) => (String(e).includes("404") ? undefined : Promise.reject(e))))
+    for (const [name, path] of [
+      ["weather (600 stations)", "/analytics/weather"],
+      ["event-weather/{id}", `/analytics/event-weather/${someEvent}`],
+      ["history/{id}", `/analytics/history/${someEvent}`]
+    ]) {
+      const a = await run(REQUESTS, CONCURRENCY, () =>
+        get(path).catch((e) => (String(e).includes("404") ? undefined : Promise.reject(e)))
+      )
       line(name, "—", a)
     }
 
     // the stage at a fixed offered rate: commit time minus emission time of every change
-    await rt.runPromise(Effect.gen(function* () {
-      const streams = yield* RedisStreams
-      const redis = yield* Redis
-      yield* streams.ensureGroup(ANALYTICS_GROUP)
-      const lags: Array<number> = []
-      const measured = (cs: ReadonlyArray<Change>) => Effect.tap(apply(cs), () => Effect.sync(() => {
-        const t = Date.now()
-        for (const c of cs) lags.push(t - Date.parse(c.emitted_at))
-      }))
-      const consumer = yield* Effect.fork(runConsumer({ group: ANALYTICS_GROUP, consumer: "bench", batchSize: 1000, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5 }, measured))
-      const tick = 50
-      const total = RATE * LAG_SECONDS
-      const start = performance.now()
-      let sent = 0
-      while (sent < total) {
-        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE) + Math.round((RATE * tick) / 1000))
-        if (due > sent) {
-          const batch: Array<Change> = []
-          for (let i = sent; i < due; i++) {
-            const e = events[i % events.length]
-            const at = iso(Date.now())
-            // new events (with a weather lookup) and archives, in equal parts
-            batch.push(i % 2 === 0
-              ? { ...eventChanges(e)[0], event_id: `ev_lag_${i}`, change_id: `ev_lag_${i}:1`, at, emitted_at: at }
-              : { ...eventChanges({ ...e, archive: { ms: Date.now(), reason: "observed" } })[1], event_id: `ev_lag_${i - 1}`, change_id: `ev_lag_${i - 1}:2`, at, emitted_at: at })
+    await rt.runPromise(
+      Effect.gen(function* () {
+        const streams = yield* RedisStreams
+        const redis = yield* Redis
+        yield* streams.ensureGroup(ANALYTICS_GROUP)
+        const lags: Array<number> = []
+        const measured = (cs: ReadonlyArray<Change>) =>
+          Effect.tap(apply(cs), () =>
+            Effect.sync(() => {
+              const t = Date.now()
+              for (const c of cs) lags.push(t - Date.parse(c.emitted_at))
+            })
+          )
+        const consumer = yield* Effect.fork(
+          runConsumer(
+            {
+              group: ANALYTICS_GROUP,
+              consumer: "bench",
+              batchSize: 1000,
+              blockMs: 50,
+              claimIdleMs: 60_000,
+              maxDeliveries: 5
+            },
+            measured
+          )
+        )
+        const tick = 50
+        const total = RATE * LAG_SECONDS
+        const start = performance.now()
+        let sent = 0
+        while (sent < total) {
+          const due = Math.min(
+            total,
+            Math.floor(((performance.now() - start) / 1000) * RATE) + Math.round((RATE * tick) / 1000)
+          )
+          if (due > sent) {
+            const batch: Array<Change> = []
+            for (let i = sent; i < due; i++) {
+              const e = events[i % events.length]
+              const at = iso(Date.now())
+              // new events (with a weather lookup) and archives, in equal parts
+              batch.push(
+                i % 2 === 0
+                  ? { ...eventChanges(e)[0], event_id: `ev_lag_${i}`, change_id: `ev_lag_${i}:1`, at, emitted_at: at }
+                  : {
+                      ...eventChanges({ ...e, archive: { ms: Date.now(), reason: "observed" } })[1],
+                      event_id: `ev_lag_${i - 1}`,
+                      change_id: `ev_lag_${i - 1}:2`,
+                      at,
+                      emitted_at: at
+                    }
+              )
+            }
+            yield* redis.use("xadd", async (c) => {
+              const m = c.multi()
+              for (const ch of batch) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
+              await m.exec()
+            })
+            sent = due
           }
-          yield* redis.use("xadd", async (c) => {
-            const m = c.multi()
-            for (const ch of batch) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
-            await m.exec()
-          })
-          sent = due
+          yield* Effect.sleep(`${tick} millis`)
         }
-        yield* Effect.sleep(`${tick} millis`)
-      }
-      while (!(yield* Effect.map(streams.groups, (gs) => gs.some((g) => g.group === ANALYTICS_GROUP && g.pending === 0 && g.lag === 0)))) yield* Effect.sleep("20 millis")
-      yield* Fiber.interrupt(consumer)
-      console.log(`\nanalytics stage lag at ${fmt(RATE)} changes/s offered for ${LAG_SECONDS} s: p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms over ${fmt(lags.length)} changes`)
-      const keys = yield* redis.use("keys", (c) => c.keys(`${world.prefix}:*`))
-      if (keys.length > 0) yield* redis.use("del", (c) => c.del(keys))
-    }))
+        while (
+          !(yield* Effect.map(streams.groups, (gs) =>
+            gs.some((g) => g.group === ANALYTICS_GROUP && g.pending === 0 && g.lag === 0)
+          ))
+        )
+          yield* Effect.sleep("20 millis")
+        yield* Fiber.interrupt(consumer)
+        console.log(
+          `\nanalytics stage lag at ${fmt(RATE)} changes/s offered for ${LAG_SECONDS} s: p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms over ${fmt(lags.length)} changes`
+        )
+        const keys = yield* redis.use("keys", (c) => c.keys(`${world.prefix}:*`))
+        if (keys.length > 0) yield* redis.use("del", (c) => c.del(keys))
+      })
+    )
   } finally {
     await api?.stop()
     await rt.dispose()

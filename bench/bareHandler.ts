@@ -34,7 +34,11 @@ export const driveBareHandler = async (
       .then(() => Promise.all(set.map((st) => pool.query(st.text, st.values as Array<unknown>))))
       .then((results) => {
         const body = Buffer.from(JSON.stringify({ data: results[0]?.rows ?? [], total: results[0]?.rowCount ?? 0 }))
-        res.writeHead(200, { "content-type": "application/json", "content-length": body.length, etag: `"${createHash("sha1").update(body).digest("base64url")}"` })
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": body.length,
+          etag: `"${createHash("sha1").update(body).digest("base64url")}"`
+        })
         res.end(body)
       })
       .catch(() => {
@@ -47,8 +51,18 @@ export const driveBareHandler = async (
     const port = (server.address() as { port: number }).port
     const result = await new Promise<autocannon.Result>((resolve, reject) =>
       // the client in a worker thread, so it does not share the handler's event loop
-      autocannon({ url: `http://127.0.0.1:${port}/`, connections: concurrency, duration: durationS, workers: 1 }, (e, r) => (e ? reject(e) : resolve(r))))
-    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, errors: result.non2xx + result.errors }
+      autocannon(
+        { url: `http://127.0.0.1:${port}/`, connections: concurrency, duration: durationS, workers: 1 },
+        (e, r) => (e ? reject(e) : resolve(r))
+      )
+    )
+    return {
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      requests: result.requests.total,
+      errors: result.non2xx + result.errors
+    }
   } finally {
     server.close()
     await redis.del([`${prefix}:bare:rl`, `${prefix}:bare:usage`])

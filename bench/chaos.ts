@@ -11,7 +11,8 @@
  *   kill -9 every role at once and restart; kill -9 Redis and restart it from its AOF; the same
  *   with its data wiped; `pg_ctl restart -m fast`.
  * And api-load: the same system under bench:load-style API traffic (CHAOS_API_RATE, 1,000
- * requests/s over CHAOS_API_CONNECTIONS, 50; polled and never-asked questions; 2 API workers) through the timeline, with `pg_ctl restart -m fast` at its middle and a
+ * requests/s over CHAOS_API_CONNECTIONS, 50; polled and never-asked questions; 2 API workers) through the timeline,
+ * with `pg_ctl restart -m fast` at its middle and a
  * kill -9 of one API worker 30 s later: every answer is counted by status (a 503 must carry
  * Retry-After), with how long the 5xx lasted, requests lost (connections reset) or hung (no answer
  * in 10 s), and seconds from each fault until answers are all 2xx again.
@@ -20,7 +21,8 @@
  * messages left pending or dead-lettered, and seconds from the fault's end until /health answers
  * 200 and every consumer group is within 1 s of the stream's head.
  * A step (40 s) outlasts a recovery, so every run observes every upstream state and a difference
- * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change it. Loopback only.
+ * from the clean run is the system's own. CHAOS_STEPS (4), CHAOS_STEP_S (40) and CHAOS_SCENARIOS (comma list) change
+ * it. Loopback only.
  */
 import { aroundFault, apiTraffic, workerPids } from "./chaosApiTraffic.js"
 import { freePort } from "./measure.js"
@@ -41,7 +43,9 @@ process.env.CHAOS_STEPS = String(STEPS)
 process.env.CHAOS_STEP_S = String(STEP_S)
 const { startSimulator } = await import("../infra/simulator/Simulator.js")
 const TIMELINE_S = STEPS * STEP_S
-const SCENARIOS = (process.env.CHAOS_SCENARIOS ?? "clean,kill-random,kill-all,redis-restart,redis-wiped,postgres-restart,api-load").split(",")
+const SCENARIOS = (
+  process.env.CHAOS_SCENARIOS ?? "clean,kill-random,kill-all,redis-restart,redis-wiped,postgres-restart,api-load"
+).split(",")
 const API_CONNECTIONS = Number(process.env.CHAOS_API_CONNECTIONS ?? 50)
 const API_RATE = Number(process.env.CHAOS_API_RATE ?? 1000)
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -68,11 +72,34 @@ let redisProc: ChildProcess | null = null
 const startRedis = async () => {
   mkdirSync(redisDir, { recursive: true })
   if (redisPort === 0) redisPort = await freePort()
-  redisProc = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--dir", redisDir, "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""], { stdio: "ignore" })
+  redisProc = spawn(
+    "redis-server",
+    [
+      "--port",
+      String(redisPort),
+      "--bind",
+      "127.0.0.1",
+      "--dir",
+      redisDir,
+      "--appendonly",
+      "yes",
+      "--appendfsync",
+      "everysec",
+      "--save",
+      ""
+    ],
+    { stdio: "ignore" }
+  )
   for (let i = 0; i < 100; i++) {
     const c = createClient({ url: `redis://127.0.0.1:${redisPort}` })
     c.on("error", () => undefined)
-    const ok = await c.connect().then(() => c.ping()).then(() => true, () => false)
+    const ok = await c
+      .connect()
+      .then(() => c.ping())
+      .then(
+        () => true,
+        () => false
+      )
     await c.quit().catch(() => undefined)
     if (ok) return
     await sleep(100)
@@ -82,7 +109,10 @@ const startRedis = async () => {
 const killRedis = async () => {
   const p = redisProc
   if (!p || p.exitCode !== null) return
-  await new Promise<void>((r) => { p.once("exit", () => r()); p.kill("SIGKILL") })
+  await new Promise<void>((r) => {
+    p.once("exit", () => r())
+    p.kill("SIGKILL")
+  })
 }
 
 // --- stopping: a signal (Ctrl-C, a CI's SIGTERM) leaves no process, cluster or folder behind --
@@ -101,7 +131,7 @@ process.once("SIGTERM", cleanUpAndExit)
 // this one (npm, its shell, tsx) is gone, stop as if signalled. Linux's /proc tells the ancestry.
 const ancestors = (() => {
   const out: Array<number> = []
-  for (let pid = process.ppid; pid > 1 && out.length < 8; ) {
+  for (let pid = process.ppid; pid > 1 && out.length < 8;) {
     out.push(pid)
     try {
       pid = parentOf(pid)
@@ -124,7 +154,12 @@ setInterval(() => {
 }, 1000).unref()
 
 // --- the roles -----------------------------------------------------------------------------
-interface Role { readonly name: string; readonly script: string; readonly env?: Record<string, string>; proc?: ChildProcess }
+interface Role {
+  readonly name: string
+  readonly script: string
+  readonly env?: Record<string, string>
+  proc?: ChildProcess
+}
 const roleList = (apiPort: number, sources: string): Array<Role> => [
   { name: "pipeline-1", script: "infra/processes/pipeline.ts", env: { SOURCES_FILE: sources } },
   { name: "pipeline-2", script: "infra/processes/pipeline.ts", env: { SOURCES_FILE: sources } },
@@ -154,16 +189,46 @@ const main = async () => {
     stopPostgres()
     if (process.env.CHAOS_KEEP !== "1") rmSync(work, { recursive: true, force: true })
   }
-  const cols = ["scenario", "changes lost", "duplicate history", "re-announced created", "deliveries missing", "deliveries with a changed id", "pending", "dead-lettered", "history rows / deliveries", "recovery s"]
+  const cols = [
+    "scenario",
+    "changes lost",
+    "duplicate history",
+    "re-announced created",
+    "deliveries missing",
+    "deliveries with a changed id",
+    "pending",
+    "dead-lettered",
+    "history rows / deliveries",
+    "recovery s"
+  ]
   console.log(`\n| ${cols.join(" | ")} |\n|${cols.map(() => "---").join("|")}|`)
   for (const r of rows) console.log(`| ${cols.map((c) => r[c] ?? "").join(" | ")} |`)
   if (apiObserved) {
-    console.log(`\napi-load: ${apiObserved.requests} answers, statuses ${JSON.stringify(apiObserved.statuses)} (0 = reset, refused or no answer), hung (no answer in 10 s) ${apiObserved.hung}`)
-    const fcols = ["fault", "answers", "503", "503 without Retry-After", "other 5xx", "lost", "5xx span s", "recovery s"]
+    console.log(
+      `\napi-load: ${apiObserved.requests} answers, statuses ${JSON.stringify(apiObserved.statuses)} (0 = reset, refused or no answer), hung (no answer in 10 s) ${apiObserved.hung}`
+    )
+    const fcols = [
+      "fault",
+      "answers",
+      "503",
+      "503 without Retry-After",
+      "other 5xx",
+      "lost",
+      "5xx span s",
+      "recovery s"
+    ]
     console.log(`| ${fcols.join(" | ")} |\n|${fcols.map(() => "---").join("|")}|`)
     for (const f of apiObserved.faults) console.log(`| ${fcols.map((c) => f[c] ?? "").join(" | ")} |`)
   }
-  console.log(JSON.stringify({ bench: "chaos", steps: STEPS, step_s: STEP_S, scenarios: rows, ...(apiObserved ? { api_load: apiObserved } : {}) }))
+  console.log(
+    JSON.stringify({
+      bench: "chaos",
+      steps: STEPS,
+      step_s: STEP_S,
+      scenarios: rows,
+      ...(apiObserved ? { api_load: apiObserved } : {})
+    })
+  )
 }
 
 interface Observed {
@@ -179,7 +244,12 @@ interface Observed {
 }
 
 const apiFaults: Array<{ fault: string; from: number; to: number }> = []
-let apiObserved: { requests: number; statuses: Record<string, number>; hung: number; faults: Array<Record<string, string | number>> } | null = null
+let apiObserved: {
+  requests: number
+  statuses: Record<string, number>
+  hung: number
+  faults: Array<Record<string, string | number>>
+} | null = null
 
 const runScenario = async (scenario: string): Promise<Observed> => {
   const db = `chaos_${scenario.replace(/-/g, "_")}`
@@ -202,7 +272,11 @@ const runScenario = async (scenario: string): Promise<Observed> => {
       try {
         verifier?.verify(body, req.headers as Record<string, string>)
         const id = String(req.headers["webhook-id"])
-        const parsed = JSON.parse(body) as { events?: Array<{ event: string; data: Record<string, unknown> }>; event?: string; data?: Record<string, unknown> }
+        const parsed = JSON.parse(body) as {
+          events?: Array<{ event: string; data: Record<string, unknown> }>
+          event?: string
+          data?: Record<string, unknown>
+        }
         received.set(id, parsed.events ?? [{ event: parsed.event!, data: parsed.data! }])
         res.writeHead(200).end()
       } catch {
@@ -211,33 +285,73 @@ const runScenario = async (scenario: string): Promise<Observed> => {
       }
     })
   })
-  const receiverPort = await new Promise<number>((r) => receiver.listen(0, "127.0.0.1", () => r((receiver.address() as { port: number }).port)))
+  const receiverPort = await new Promise<number>((r) =>
+    receiver.listen(0, "127.0.0.1", () => r((receiver.address() as { port: number }).port))
+  )
   const sim = await startSimulator(0)
   const sources = join(work, `sources-${scenario}.json`)
-  writeFileSync(sources, JSON.stringify([{ id: "chaos-wzdx", adapter: "wzdx", url: `${sim.url}/chaos/wzdx`, jurisdiction: "IA", poll_interval_s: 1, timeout_ms: 5000 }]))
+  writeFileSync(
+    sources,
+    JSON.stringify([
+      {
+        id: "chaos-wzdx",
+        adapter: "wzdx",
+        url: `${sim.url}/chaos/wzdx`,
+        jurisdiction: "IA",
+        poll_interval_s: 1,
+        timeout_ms: 5000
+      }
+    ])
+  )
   const baseEnv = {
-    DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "rd", LOG_LEVEL: "error", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    CLAIM_IDLE_MS: "5000", SHUTDOWN_TIMEOUT_MS: "5000"
+    DATABASE_URL: dbUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: "rd",
+    LOG_LEVEL: "error",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    CLAIM_IDLE_MS: "5000",
+    SHUTDOWN_TIMEOUT_MS: "5000"
   }
   // a key and a signed subscription to every Iowa event (the CLI also migrates the new database)
-  const cli = (args: Array<string>) => execFileSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], { cwd: root, env: { ...process.env, ...baseEnv } }).toString().trim().split("\n")
+  const cli = (args: Array<string>) =>
+    execFileSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, ...baseEnv }
+    })
+      .toString()
+      .trim()
+      .split("\n")
   const apiKey = cli(["keys", "create", "--plan", "pro", "--email", "chaos@example.com"]).pop()!
-  const secret = cli(["webhooks", "create", "--email", "chaos@example.com", "--url", `http://127.0.0.1:${receiverPort}/hook`, "--jurisdiction", "IA"]).pop()!
+  const secret = cli([
+    "webhooks",
+    "create",
+    "--email",
+    "chaos@example.com",
+    "--url",
+    `http://127.0.0.1:${receiverPort}/hook`,
+    "--jurisdiction",
+    "IA"
+  ]).pop()!
   verifier = new Webhook(secret)
 
   const apiPort = await freePort()
   const roles = roleList(apiPort, sources)
   const start = (r: Role) => {
-    r.proc = spawn(process.execPath, ["--import", "tsx", r.script], { cwd: root, env: { ...process.env, ...baseEnv, ...r.env }, stdio: "ignore" })
+    r.proc = spawn(process.execPath, ["--import", "tsx", r.script], {
+      cwd: root,
+      env: { ...process.env, ...baseEnv, ...r.env },
+      stdio: "ignore"
+    })
     children.add(r.proc)
     r.proc.once("exit", () => children.delete(r.proc!))
   }
-  const kill9 = (r: Role) => new Promise<void>((resolve) => {
-    const p = r.proc
-    if (!p || p.exitCode !== null || p.signalCode !== null) return resolve()
-    p.once("exit", () => resolve())
-    p.kill("SIGKILL")
-  })
+  const kill9 = (r: Role) =>
+    new Promise<void>((resolve) => {
+      const p = r.proc
+      if (!p || p.exitCode !== null || p.signalCode !== null) return resolve()
+      p.once("exit", () => resolve())
+      p.kill("SIGKILL")
+    })
   // a supervisor: whatever dies is started again a second later
   let supervising = true
   const supervisor = setInterval(() => {
@@ -247,13 +361,17 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   for (const r of roles) start(r)
 
   let lastHealth = ""
-  const health = () => fetch(`http://127.0.0.1:${apiPort}/api/v1/health`, { signal: AbortSignal.timeout(5000) }).then(async (r) => {
-    lastHealth = `${r.status} ${await r.text()}`
-    return r.status === 200
-  }, (e) => {
-    lastHealth = String(e)
-    return false
-  })
+  const health = () =>
+    fetch(`http://127.0.0.1:${apiPort}/api/v1/health`, { signal: AbortSignal.timeout(5000) }).then(
+      async (r) => {
+        lastHealth = `${r.status} ${await r.text()}`
+        return r.status === 200
+      },
+      (e) => {
+        lastHealth = String(e)
+        return false
+      }
+    )
   /** each consumer group's distance (ms of stream ids) behind the stream's head; null when Redis cannot be read */
   const groupsBehind = async () => {
     const c = createClient({ url: redisUrl })
@@ -266,7 +384,11 @@ const runScenario = async (scenario: string): Promise<Observed> => {
       return groups.map((g) => {
         const m = new Map<string, unknown>()
         for (let i = 0; i + 1 < g.length; i += 2) m.set(String(g[i]), g[i + 1])
-        return { name: String(m.get("name")), behindMs: ms(last) - ms(String(m.get("last-delivered-id"))), pending: Number(m.get("pending")) }
+        return {
+          name: String(m.get("name")),
+          behindMs: ms(last) - ms(String(m.get("last-delivered-id"))),
+          pending: Number(m.get("pending"))
+        }
       })
     } catch {
       return null
@@ -280,7 +402,8 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   }
   /** the same, for the log */
   const groupLags = async () =>
-    (await groupsBehind())?.map((g) => `${g.name} ${g.behindMs} ms behind, pending ${g.pending}`).join("; ") ?? "groups unreadable"
+    (await groupsBehind())?.map((g) => `${g.name} ${g.behindMs} ms behind, pending ${g.pending}`).join("; ") ??
+    "groups unreadable"
   // upstream stays at step 0 until the system is up (boot can outlast a step)
   while (!(await health())) {
     await fetch(`${sim.url}/_sim/elapsed?s=0`, { method: "POST" })
@@ -292,7 +415,10 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   const at = (s: number) => sleep(Math.max(0, t0 + s * 1000 - Date.now()))
   log(`${scenario}: system up, timeline running`)
 
-  /** seconds from `since` until /health answers 200 and every group is within 1 s of the stream's head; null after 120 s */
+  /**
+   * seconds from `since` until /health answers 200 and every group is within 1 s of the stream's head; null after 120
+   * s
+   */
   const recovered = async (since: number) => {
     let healthy = false
     while (Date.now() - since < 120_000) {
@@ -300,7 +426,9 @@ const runScenario = async (scenario: string): Promise<Observed> => {
       if (healthy && (await caughtUp())) return (Date.now() - since) / 1000
       await sleep(250)
     }
-    log(`${scenario}: not recovered in 120 s: /health ${healthy ? "200" : lastHealth.slice(0, 200)}; ${await groupLags()}`)
+    log(
+      `${scenario}: not recovered in 120 s: /health ${healthy ? "200" : lastHealth.slice(0, 200)}; ${await groupLags()}`
+    )
     return null
   }
   let recoveryS: number | null = null
@@ -349,7 +477,11 @@ const runScenario = async (scenario: string): Promise<Observed> => {
     const [victim] = workerPids(api.proc!.pid!)
     const killedAt = Date.now()
     if (victim) process.kill(victim, "SIGKILL")
-    apiFaults.push({ fault: victim ? "API worker kill -9" : "API worker kill -9 (no worker found)", from: killedAt, to: killedAt })
+    apiFaults.push({
+      fault: victim ? "API worker kill -9" : "API worker kill -9 (no worker found)",
+      from: killedAt,
+      to: killedAt
+    })
   }
   if (faultEnd > 0 && scenario !== "api-load") recoveryS = await recovered(faultEnd)
   await at(TIMELINE_S + 5)
@@ -360,16 +492,32 @@ const runScenario = async (scenario: string): Promise<Observed> => {
   // the last step observed (a poll that began after it started), then nothing left to apply or send
   const lastStepAt = new Date(t0 + ((STEPS - 1) * STEP_S + 2) * 1000).toISOString()
   while (Date.now() < settleUntil) {
-    const observed = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM source_polls WHERE source = 'chaos-wzdx' AND outcome IN ('ok', 'not_modified') AND started_at > $1", [lastStepAt]).then((r) => r.rows[0].n, () => 0)
-    const waiting = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'").then((r) => r.rows[0].n, () => 1)
+    const observed = await client
+      .query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM source_polls WHERE source = 'chaos-wzdx' AND outcome IN ('ok', 'not_modified') AND started_at > $1",
+        [lastStepAt]
+      )
+      .then(
+        (r) => r.rows[0].n,
+        () => 0
+      )
+    const waiting = await client
+      .query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'")
+      .then(
+        (r) => r.rows[0].n,
+        () => 1
+      )
     if (observed > 0 && waiting === 0 && (await caughtUp())) break
     await sleep(500)
   }
   await sleep(3000)
   const history = new Map<string, number>()
-  for (const r of (await client.query<{ k: string; n: number }>(`
+  for (const r of (
+    await client.query<{ k: string; n: number }>(`
     SELECT e.source_id || ' ' || h.change_type || ' ' || coalesce(h.old_value, '-') || '→' || coalesce(h.new_value, '-') AS k, count(*)::int AS n
-    FROM event_history h JOIN events e ON e.id = h.event_id GROUP BY 1`)).rows) history.set(r.k, r.n)
+    FROM event_history h JOIN events e ON e.id = h.event_id GROUP BY 1`)
+  ).rows)
+    history.set(r.k, r.n)
   await client.end()
   const { pending, dead } = await (async () => {
     const c = createClient({ url: redisUrl })
@@ -407,7 +555,8 @@ const runScenario = async (scenario: string): Promise<Observed> => {
     for (const it of items) {
       const k = `${it.event} ${it.data.event_id} ${it.data.severity ?? ""}`
       deliveries.set(k, (deliveries.get(k) ?? 0) + 1)
-      if (it.event === "event.created") created.set(String(it.data.event_id), (created.get(String(it.data.event_id)) ?? 0) + 1)
+      if (it.event === "event.created")
+        created.set(String(it.data.event_id), (created.get(String(it.data.event_id)) ?? 0) + 1)
     }
   }
   if (badSignatures > 0) log(`${scenario}: ${badSignatures} deliveries failed signature checks`)

@@ -7,16 +7,26 @@ import { readdirSync, readFileSync } from "node:fs"
 import { parentOf } from "./proc.js"
 
 /** An API role's worker processes: its children running the same script (tsx's esbuild helpers left out). */
-export const workerPids = (primary: number) => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((pid) => {
-  try {
-    return parentOf(pid) === primary && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")
-  } catch {
-    return false
-  }
-}).map(Number)
+export const workerPids = (primary: number) =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return (
+          parentOf(pid) === primary && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")
+        )
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 
 /** One answer (or failure) the API traffic saw, by when. */
-export interface Seen { readonly at: number; readonly status: number; readonly retryAfter: boolean }
+export interface Seen {
+  readonly at: number
+  readonly status: number
+  readonly retryAfter: boolean
+}
 
 /**
  * bench:load-style traffic at `rate` requests/s over `connections` callers for `seconds`: polled
@@ -29,9 +39,19 @@ export const apiTraffic = (port: number, key: string, seconds: number, connectio
   const seen: Array<Seen> = []
   let hung = 0
   const onResponse = (status: number, _body: string, _ctx: object, headers: Record<string, unknown> | undefined) =>
-    void seen.push({ at: Date.now(), status, retryAfter: headers?.["retry-after"] !== undefined || headers?.["Retry-After"] !== undefined })
+    void seen.push({
+      at: Date.now(),
+      status,
+      retryAfter: headers?.["retry-after"] !== undefined || headers?.["Retry-After"] !== undefined
+    })
   const h = { "x-api-key": key }
-  const paths = ["/api/v1/events?jurisdiction=IA&limit=50", "/api/v1/events?bbox=-96,40,-90,44&limit=100", "/api/v1/events?jurisdiction=IA&severity=major,minor&limit=20", "/api/v1/features/groups", "/api/v1/events?lat=41.6&lng=-93.6&radius_km=100&limit=50"]
+  const paths = [
+    "/api/v1/events?jurisdiction=IA&limit=50",
+    "/api/v1/events?bbox=-96,40,-90,44&limit=100",
+    "/api/v1/events?jurisdiction=IA&severity=major,minor&limit=20",
+    "/api/v1/features/groups",
+    "/api/v1/events?lat=41.6&lng=-93.6&radius_km=100&limit=50"
+  ]
   const distinct = () => {
     const lat = 40.5 + Math.random() * 3
     const lng = -96 + Math.random() * 5
@@ -39,11 +59,28 @@ export const apiTraffic = (port: number, key: string, seconds: number, connectio
   }
   const requests = paths.flatMap((path, i) => [
     { method: "GET" as const, path, headers: h, onResponse },
-    ...(i % 2 === 0 ? [{ method: "GET" as const, headers: h, onResponse, setupRequest: (req: autocannon.Request) => ({ ...req, path: distinct() }) }] : [])
+    ...(i % 2 === 0
+      ? [
+          {
+            method: "GET" as const,
+            headers: h,
+            onResponse,
+            setupRequest: (req: autocannon.Request) => ({ ...req, path: distinct() })
+          }
+        ]
+      : [])
   ])
-  const instance = autocannon({
-    url: `http://127.0.0.1:${port}`, connections, duration: seconds, timeout: 10, overallRate: rate, requests
-  }, () => undefined)
+  const instance = autocannon(
+    {
+      url: `http://127.0.0.1:${port}`,
+      connections,
+      duration: seconds,
+      timeout: 10,
+      overallRate: rate,
+      requests
+    },
+    () => undefined
+  )
   instance.on("reqError", (e: Error & { code?: string }) => {
     if (/timeout/i.test(String(e?.message ?? e))) hung++
     seen.push({ at: Date.now(), status: 0, retryAfter: false })

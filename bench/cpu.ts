@@ -4,7 +4,10 @@ import { cpuSecondsOf, statOf } from "./proc.js"
 /** Which processes a role is: by command line, or by command name. */
 type Matcher = (cmdline: string, comm: string) => boolean
 
-/** CPU seconds (user + system) each matching process has used so far, by pid, from /proc (Linux only; empty elsewhere). */
+/**
+ * CPU seconds (user + system) each matching process has used so far, by pid, from /proc (Linux only; empty
+ * elsewhere).
+ */
 const cpuByPid = (match: Matcher) => {
   const out = new Map<string, number>()
   let dirs: Array<string> = []
@@ -45,10 +48,12 @@ export function cpuMeter(measured: Record<string, Matcher> = roles) {
   const before = at()
   return () => {
     const after = at()
-    return Object.fromEntries([...after].map(([role, pids]) => {
-      let sum = 0
-      for (const [pid, s] of pids) sum += s - (before.get(role)!.get(pid) ?? 0)
-      return [role, sum]
-    }))
+    return Object.fromEntries(
+      [...after].map(([role, pids]) => {
+        let sum = 0
+        for (const [pid, s] of pids) sum += s - (before.get(role)!.get(pid) ?? 0)
+        return [role, sum]
+      })
+    )
   }
 }

@@ -49,24 +49,42 @@ const feature = (i: number, impact: string) => ({
   type: "Feature",
   properties: {
     core_details: {
-      data_source_id: "b", event_type: "work-zone", road_names: [`I-${(i % 90) + 1}`], direction: "northbound",
-      name: `WZ-${i}`, description: `Work zone ${i}`, creation_date: "2026-11-01T00:00:00Z", update_date: "2026-11-01T00:00:00Z"
+      data_source_id: "b",
+      event_type: "work-zone",
+      road_names: [`I-${(i % 90) + 1}`],
+      direction: "northbound",
+      name: `WZ-${i}`,
+      description: `Work zone ${i}`,
+      creation_date: "2026-11-01T00:00:00Z",
+      update_date: "2026-11-01T00:00:00Z"
     },
-    start_date: "2026-11-01T06:00:00Z", end_date: "2026-12-01T06:00:00Z",
-    is_start_date_verified: true, is_end_date_verified: false, vehicle_impact: impact,
-    lanes: [{ order: 1, type: "general", status: "closed" }, { order: 2, type: "general", status: "open" }]
+    start_date: "2026-11-01T06:00:00Z",
+    end_date: "2026-12-01T06:00:00Z",
+    is_start_date_verified: true,
+    is_end_date_verified: false,
+    vehicle_impact: impact,
+    lanes: [
+      { order: 1, type: "general", status: "closed" },
+      { order: 2, type: "general", status: "open" }
+    ]
   },
-  geometry: { type: "LineString", coordinates: [[-93 - (i % 1000) / 1000, 41 + Math.floor(i / 1000) / 100], [-93 - (i % 1000) / 1000, 41.005 + Math.floor(i / 1000) / 100]] }
+  geometry: {
+    type: "LineString",
+    coordinates: [
+      [-93 - (i % 1000) / 1000, 41 + Math.floor(i / 1000) / 100],
+      [-93 - (i % 1000) / 1000, 41.005 + Math.floor(i / 1000) / 100]
+    ]
+  }
 })
 
 const payload = (changedEvery: number) =>
   JSON.stringify({
     type: "FeatureCollection",
     feed_info: { version: "4.2" },
-    features: Array.from({ length: N }, (_, i) => feature(i, changedEvery > 0 && i % changedEvery === 0 ? "all-lanes-closed" : "some-lanes-closed"))
+    features: Array.from({ length: N }, (_, i) =>
+      feature(i, changedEvery > 0 && i % changedEvery === 0 ? "all-lanes-closed" : "some-lanes-closed")
+    )
   })
-
-
 
 const differBench = () => {
   const ctx = { source: "bench", jurisdiction: "WZDX_IA", polledAt: new Date("2026-11-01T00:00:00Z") }
@@ -84,9 +102,22 @@ const differBench = () => {
   // as the poller does: the diff in slices of COMMIT_CHUNK records, each slice's changes and
   // entries committed (to Redis) and dropped before the next is made; only the first poll, which
   // makes the snapshot the timed polls start from, keeps its entries
-  const diff = (d: ReturnType<typeof decode>, prev: ReadonlyMap<string, SnapEntry>, at: Date, keep?: Map<string, SnapEntry>) => {
+  const diff = (
+    d: ReturnType<typeof decode>,
+    prev: ReadonlyMap<string, SnapEntry>,
+    at: Date,
+    keep?: Map<string, SnapEntry>
+  ) => {
     let changes = 0
-    const input = { source: "bench", polledAt: at, now: at, records: d.records, rawHashes: d.rawHashes, presentIds: d.unchanged, prev }
+    const input = {
+      source: "bench",
+      polledAt: at,
+      now: at,
+      records: d.records,
+      rawHashes: d.rawHashes,
+      presentIds: d.unchanged,
+      prev
+    }
     for (const delta of diffSlices(eventKind, input, COMMIT_CHUNK)) {
       changes += delta.changes.length
       if (keep) for (const [k, v] of delta.upserts) keep.set(k, v)
@@ -132,10 +163,18 @@ const differBench = () => {
       if (t3 - t0 < cold.total) cold = { total: t3 - t0, parse: t1 - t0, decode: t2 - t1, diff: t3 - t2 }
     }
     figures.differ_cold_rps = Math.round(N / (cold.total / 1000))
-    console.log(`differ  ${"cold (all decoded)".padEnd(20)} ${fmt(N / (cold.total / 1000))} records/s (parse+decode+diff of ${fmt(N)} in ${cold.total.toFixed(0)} ms best of ${runs}; ${count} changes)`)
-    console.log(`  parts: JSON.parse ${cold.parse.toFixed(0)} ms, adapter decode (record check, record texts and raw fingerprints, mapping) ${cold.decode.toFixed(0)} ms, diff (content hash, ids, changes, entries) ${cold.diff.toFixed(0)} ms`)
-    console.log(`  floor: JSON.parse + the adapter's record check ${fmt(N / (floor / 1000))} records/s (${floor.toFixed(0)} ms); cold differ ${(floor / cold.total).toFixed(2)}x its floor`)
-    console.log(`  the same with the record check by Schema.is (interpreted) ${fmt(N / (interpreted / 1000))} records/s (${interpreted.toFixed(0)} ms)`)
+    console.log(
+      `differ  ${"cold (all decoded)".padEnd(20)} ${fmt(N / (cold.total / 1000))} records/s (parse+decode+diff of ${fmt(N)} in ${cold.total.toFixed(0)} ms best of ${runs}; ${count} changes)`
+    )
+    console.log(
+      `  parts: JSON.parse ${cold.parse.toFixed(0)} ms, adapter decode (record check, record texts and raw fingerprints, mapping) ${cold.decode.toFixed(0)} ms, diff (content hash, ids, changes, entries) ${cold.diff.toFixed(0)} ms`
+    )
+    console.log(
+      `  floor: JSON.parse + the adapter's record check ${fmt(N / (floor / 1000))} records/s (${floor.toFixed(0)} ms); cold differ ${(floor / cold.total).toFixed(2)}x its floor`
+    )
+    console.log(
+      `  the same with the record check by Schema.is (interpreted) ${fmt(N / (interpreted / 1000))} records/s (${interpreted.toFixed(0)} ms)`
+    )
   }
   for (const { label, text } of rounds) {
     const times: Array<number> = []
@@ -149,16 +188,32 @@ const differBench = () => {
     }
     const best = Math.min(...times)
     figures[`differ_${label.startsWith("steady") ? "steady" : "changed"}_rps`] = Math.round(N / (best / 1000))
-    console.log(`differ  ${label.padEnd(20)} ${fmt(N / (best / 1000))} records/s (parse+decode+diff of ${fmt(N)} in ${best.toFixed(0)} ms best of 5, median ${pct(times, 50).toFixed(0)} ms; ${changes} changes)`)
+    console.log(
+      `differ  ${label.padEnd(20)} ${fmt(N / (best / 1000))} records/s (parse+decode+diff of ${fmt(N)} in ${best.toFixed(0)} ms best of 5, median ${pct(times, 50).toFixed(0)} ms; ${changes} changes)`
+    )
   }
   // every poll reads its snapshot back from Redis through the entry Schema; the floor is JSON.parse of the same strings
   {
     const stored = [...prev.values()].map((e) => JSON.stringify(e))
     const asHash = Object.fromEntries(stored.map((v, i) => [String(i), v]))
-    const best = (f: () => void) => Math.min(...Array.from({ length: 3 }, () => { const t0 = performance.now(); f(); return performance.now() - t0 }))
-    const floor = best(() => { for (const v of stored) JSON.parse(v) })
-    const schema = best(() => { if (decodeEntries(asHash, eventKind.entry)?.size !== stored.length) throw new Error("snapshot entries do not decode") })
-    console.log(`snapshot load       ${fmt(stored.length / (schema / 1000))} entries/s through the Schema (${fmt(stored.length)} in ${schema.toFixed(0)} ms; JSON.parse floor ${floor.toFixed(0)} ms, ${(schema / floor).toFixed(1)}x)`)
+    const best = (f: () => void) =>
+      Math.min(
+        ...Array.from({ length: 3 }, () => {
+          const t0 = performance.now()
+          f()
+          return performance.now() - t0
+        })
+      )
+    const floor = best(() => {
+      for (const v of stored) JSON.parse(v)
+    })
+    const schema = best(() => {
+      if (decodeEntries(asHash, eventKind.entry)?.size !== stored.length)
+        throw new Error("snapshot entries do not decode")
+    })
+    console.log(
+      `snapshot load       ${fmt(stored.length / (schema / 1000))} entries/s through the Schema (${fmt(stored.length)} in ${schema.toFixed(0)} ms; JSON.parse floor ${floor.toFixed(0)} ms, ${(schema / floor).toFixed(1)}x)`
+    )
   }
 }
 
@@ -168,86 +223,133 @@ const main = async () => {
 
   const world = scratch("ingest")
   const prefix = world.prefix
-  const rt = ManagedRuntime.make(PipelineServices.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData)), Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)), Layer.provideMerge(TracingLive("bench"))))
+  const rt = ManagedRuntime.make(
+    PipelineServices.pipe(
+      Layer.provideMerge(baseLayer(world.config, seedReferenceData)),
+      Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)),
+      Layer.provideMerge(TracingLive("bench"))
+    )
+  )
   try {
-    await rt.runPromise(Effect.gen(function* () {
-      const streams = yield* RedisStreams
-      const redis = yield* Redis
-      const sql = yield* SqlClient.SqlClient
-      const xadd = (cs: ReadonlyArray<EventChange>) =>
-        redis.use("xadd", async (c) => {
-          const m = c.multi()
-          // traced, each call stands for one poll: its changes carry that poll's context
-          const t = tracingOn ? `00-${randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01` : undefined
-          for (const ch of cs) m.xAdd(streams.streamKey, "*", t ? { c: JSON.stringify(ch), t } : { c: JSON.stringify(ch) })
-          await m.exec()
+    await rt.runPromise(
+      Effect.gen(function* () {
+        const streams = yield* RedisStreams
+        const redis = yield* Redis
+        const sql = yield* SqlClient.SqlClient
+        const xadd = (cs: ReadonlyArray<EventChange>) =>
+          redis.use("xadd", async (c) => {
+            const m = c.multi()
+            // traced, each call stands for one poll: its changes carry that poll's context
+            const t = tracingOn
+              ? `00-${randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01`
+              : undefined
+            for (const ch of cs)
+              m.xAdd(streams.streamKey, "*", t ? { c: JSON.stringify(ch), t } : { c: JSON.stringify(ch) })
+            await m.exec()
+          })
+        const drained = (group: string) =>
+          Effect.map(streams.groups, (gs) => gs.some((g) => g.group === group && g.pending === 0 && g.lag === 0))
+
+        // 2. materializer throughput (a full stream drained by one consumer) and its floor (Postgres's
+        // own speed at upserting the same rows, arrays built beforehand), in alternating rounds on
+        // the same empty tables, so a noisy neighbour slows both alike; the best round of each counts
+        const batch = Number(process.env.BENCH_BATCH ?? 1000)
+        const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+        yield* streams.ensureGroup("materialize")
+        const materializerRound = Effect.gen(function* () {
+          yield* sql`TRUNCATE events, event_history, event_links, cell_marks`
+          for (let off = 0; off < N; off += 5000)
+            yield* xadd(creations(Math.min(5000, N - off), off, () => new Date().toISOString()))
+          const t0 = performance.now()
+          const consumer = yield* Effect.fork(
+            runMaterializer({
+              group: "materialize",
+              consumer: "bench",
+              batchSize: batch,
+              blockMs: 50,
+              claimIdleMs: 60_000,
+              maxDeliveries: 5,
+              inFlight: IN_FLIGHT
+            })
+          )
+          while (!(yield* drained("materialize"))) yield* Effect.sleep("5 millis")
+          const secs = (performance.now() - t0) / 1000
+          yield* Fiber.interrupt(consumer)
+          const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
+          return { n, secs }
         })
-      const drained = (group: string) =>
-        Effect.map(streams.groups, (gs) => gs.some((g) => g.group === group && g.pending === 0 && g.lag === 0))
-
-      // 2. materializer throughput (a full stream drained by one consumer) and its floor (Postgres's
-      // own speed at upserting the same rows, arrays built beforehand), in alternating rounds on
-      // the same empty tables, so a noisy neighbour slows both alike; the best round of each counts
-      const batch = Number(process.env.BENCH_BATCH ?? 1000)
-      const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-      yield* streams.ensureGroup("materialize")
-      const materializerRound = Effect.gen(function* () {
-        yield* sql`TRUNCATE events, event_history, event_links, cell_marks`
-        for (let off = 0; off < N; off += 5000) yield* xadd(creations(Math.min(5000, N - off), off, () => new Date().toISOString()))
-        const t0 = performance.now()
-        const consumer = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: batch, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5, inFlight: IN_FLIGHT }))
-        while (!(yield* drained("materialize"))) yield* Effect.sleep("5 millis")
-        const secs = (performance.now() - t0) / 1000
-        yield* Fiber.interrupt(consumer)
-        const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM events`
-        return { n, secs }
-      })
-      const floorRound = (connections: number) => unnestFloor(N, batch, connections)
-      const mats: Array<number> = []
-      const floors: Array<number> = []
-      const wideFloors: Array<number> = []
-      for (let r = 0; r < ROUNDS; r++) {
-        const m = yield* materializerRound
-        const f = yield* floorRound(1)
-        const w = yield* floorRound(IN_FLIGHT)
-        mats.push(m.n / m.secs)
-        floors.push(f.n / f.secs)
-        wideFloors.push(w.n / w.secs)
-        console.log(`  round ${r + 1}: materializer ${fmt(m.n / m.secs)} changes/s (${fmt(m.n)} in ${m.secs.toFixed(2)} s); floor ${fmt(f.n / f.secs)} rows/s (${f.secs.toFixed(2)} s), on ${IN_FLIGHT} connections ${fmt(w.n / w.secs)} rows/s (${w.secs.toFixed(2)} s)`)
-      }
-      const bestMat = Math.max(...mats)
-      const bestFloor = Math.max(...floors)
-      const bestWide = Math.max(...wideFloors)
-      console.log(`materializer        ${fmt(bestMat)} changes/s (${fmt(N)} creations with history rows, batches of up to ${batch}, ${IN_FLIGHT} in flight, best of ${ROUNDS})`)
-      console.log(`  floor: UNNEST upsert ${fmt(bestFloor)} rows/s (the same events + history rows, one connection, best of ${ROUNDS}); materializer ${(bestMat / bestFloor).toFixed(2)}x its floor`)
-      console.log(`  floor on ${IN_FLIGHT} connections ${fmt(bestWide)} rows/s; materializer ${(bestMat / bestWide).toFixed(2)}x that`)
-      Object.assign(figures, { materializer_cps: Math.round(bestMat), floor_rps: Math.round(bestFloor), floor_wide_rps: Math.round(bestWide), materializer_floor_ratio: Number((bestMat / bestWide).toFixed(2)) })
-      const relaunched = yield* Effect.fork(runMaterializer({ group: "materialize", consumer: "bench", batchSize: batch, blockMs: 50, claimIdleMs: 60_000, maxDeliveries: 5, inFlight: IN_FLIGHT }))
-
-      // 3. lag at a fixed offered rate
-      yield* sql`TRUNCATE events, event_history`
-      const tick = 50 // ms
-      const perTick = Math.round((RATE * tick) / 1000)
-      const total = RATE * LAG_SECONDS
-      const start = performance.now()
-      let sent = 0
-      while (sent < total) {
-        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE) + perTick)
-        if (due > sent) {
-          yield* xadd(creations(due - sent, N + sent, () => new Date().toISOString()))
-          sent = due
+        const floorRound = (connections: number) => unnestFloor(N, batch, connections)
+        const mats: Array<number> = []
+        const floors: Array<number> = []
+        const wideFloors: Array<number> = []
+        for (let r = 0; r < ROUNDS; r++) {
+          const m = yield* materializerRound
+          const f = yield* floorRound(1)
+          const w = yield* floorRound(IN_FLIGHT)
+          mats.push(m.n / m.secs)
+          floors.push(f.n / f.secs)
+          wideFloors.push(w.n / w.secs)
+          console.log(
+            `  round ${r + 1}: materializer ${fmt(m.n / m.secs)} changes/s (${fmt(m.n)} in ${m.secs.toFixed(2)} s); floor ${fmt(f.n / f.secs)} rows/s (${f.secs.toFixed(2)} s), on ${IN_FLIGHT} connections ${fmt(w.n / w.secs)} rows/s (${w.secs.toFixed(2)} s)`
+          )
         }
-        yield* Effect.sleep(`${tick} millis`)
-      }
-      while (!(yield* drained("materialize"))) yield* Effect.sleep("20 millis")
-      yield* Fiber.interrupt(relaunched)
-      const lags = (yield* sql<{ ms: number }>`
+        const bestMat = Math.max(...mats)
+        const bestFloor = Math.max(...floors)
+        const bestWide = Math.max(...wideFloors)
+        console.log(
+          `materializer        ${fmt(bestMat)} changes/s (${fmt(N)} creations with history rows, batches of up to ${batch}, ${IN_FLIGHT} in flight, best of ${ROUNDS})`
+        )
+        console.log(
+          `  floor: UNNEST upsert ${fmt(bestFloor)} rows/s (the same events + history rows, one connection, best of ${ROUNDS}); materializer ${(bestMat / bestFloor).toFixed(2)}x its floor`
+        )
+        console.log(
+          `  floor on ${IN_FLIGHT} connections ${fmt(bestWide)} rows/s; materializer ${(bestMat / bestWide).toFixed(2)}x that`
+        )
+        Object.assign(figures, {
+          materializer_cps: Math.round(bestMat),
+          floor_rps: Math.round(bestFloor),
+          floor_wide_rps: Math.round(bestWide),
+          materializer_floor_ratio: Number((bestMat / bestWide).toFixed(2))
+        })
+        const relaunched = yield* Effect.fork(
+          runMaterializer({
+            group: "materialize",
+            consumer: "bench",
+            batchSize: batch,
+            blockMs: 50,
+            claimIdleMs: 60_000,
+            maxDeliveries: 5,
+            inFlight: IN_FLIGHT
+          })
+        )
+
+        // 3. lag at a fixed offered rate
+        yield* sql`TRUNCATE events, event_history`
+        const tick = 50 // ms
+        const perTick = Math.round((RATE * tick) / 1000)
+        const total = RATE * LAG_SECONDS
+        const start = performance.now()
+        let sent = 0
+        while (sent < total) {
+          const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE) + perTick)
+          if (due > sent) {
+            yield* xadd(creations(due - sent, N + sent, () => new Date().toISOString()))
+            sent = due
+          }
+          yield* Effect.sleep(`${tick} millis`)
+        }
+        while (!(yield* drained("materialize"))) yield* Effect.sleep("20 millis")
+        yield* Fiber.interrupt(relaunched)
+        const lags = (yield* sql<{ ms: number }>`
         SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events`).map((r) => Number(r.ms))
-      Object.assign(figures, { lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)) })
-      console.log(`lag at ${fmt(RATE)} changes/s  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms over ${fmt(lags.length)} changes (${LAG_SECONDS} s)`)
-      const keys = yield* redis.use("keys", (c) => c.keys(`${prefix}:*`))
-      if (keys.length > 0) yield* redis.use("del", (c) => c.del(keys))
-    }))
+        Object.assign(figures, { lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)) })
+        console.log(
+          `lag at ${fmt(RATE)} changes/s  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms over ${fmt(lags.length)} changes (${LAG_SECONDS} s)`
+        )
+        const keys = yield* redis.use("keys", (c) => c.keys(`${prefix}:*`))
+        if (keys.length > 0) yield* redis.use("del", (c) => c.del(keys))
+      })
+    )
   } finally {
     await rt.dispose()
     await world.drop()
@@ -255,10 +357,14 @@ const main = async () => {
   if (TRACED_CHILD) return console.log(JSON.stringify({ bench: "ingest-traced", ...figures }))
   const traced = process.env.BENCH_TRACING === "off" ? undefined : await tracedRun()
   if (traced) {
-    console.log(`tracing off / on: materializer ${fmt(Number(figures.materializer_cps))} / ${fmt(Number(traced.figures.materializer_cps))} changes/s (${(Number(traced.figures.materializer_floor_ratio)).toFixed(2)}x the floor traced, ${Number(figures.materializer_floor_ratio).toFixed(2)}x untraced); lag p99 ${figures.lag_p99_ms} / ${traced.figures.lag_p99_ms} ms; ${fmt(traced.spans)} spans exported`)
+    console.log(
+      `tracing off / on: materializer ${fmt(Number(figures.materializer_cps))} / ${fmt(Number(traced.figures.materializer_cps))} changes/s (${Number(traced.figures.materializer_floor_ratio).toFixed(2)}x the floor traced, ${Number(figures.materializer_floor_ratio).toFixed(2)}x untraced); lag p99 ${figures.lag_p99_ms} / ${traced.figures.lag_p99_ms} ms; ${fmt(traced.spans)} spans exported`
+    )
     Object.assign(figures, {
-      traced_materializer_cps: traced.figures.materializer_cps, traced_materializer_floor_ratio: traced.figures.materializer_floor_ratio,
-      traced_lag_p99_ms: traced.figures.lag_p99_ms, traced_spans: traced.spans
+      traced_materializer_cps: traced.figures.materializer_cps,
+      traced_materializer_floor_ratio: traced.figures.materializer_floor_ratio,
+      traced_lag_p99_ms: traced.figures.lag_p99_ms,
+      traced_spans: traced.spans
     })
   }
   console.log(JSON.stringify({ bench: "ingest", records: N, rate: RATE, in_flight: IN_FLIGHT, ...figures }))
@@ -281,7 +387,11 @@ const tracedRun = async () => {
       })
       child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`traced run exited ${code}`))))
     })
-    const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"))
+    const line = out
+      .trim()
+      .split("\n")
+      .reverse()
+      .find((l) => l.startsWith("{"))
     return line ? { figures: JSON.parse(line) as Record<string, number>, spans: sink.spans() } : undefined
   } finally {
     sink.close()

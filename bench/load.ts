@@ -59,22 +59,65 @@ const eventChange = (id: string, j: string, lat: number, lng: number, version = 
   // versions after the first flip the severity: an update, the commonest change in steady state
   const severity = version % 2 === 1 ? "minor" : "moderate"
   return JSON.stringify({
-    change_id: `${id}:${version}`, kind: "event", op: version === 1 ? "created" : "updated", event_id: id, source: "load", source_id: id, version, at, emitted_at: at, content_hash: `h${version}`,
+    change_id: `${id}:${version}`,
+    kind: "event",
+    op: version === 1 ? "created" : "updated",
+    event_id: id,
+    source: "load",
+    source_id: id,
+    version,
+    at,
+    emitted_at: at,
+    content_hash: `h${version}`,
     keys: { jurisdiction: j, type: "construction", sub_type: null, cause: "roadwork", severity, road_name: "I-80" },
-    fields: [version === 1
-      ? { change_type: "created", old_value: null, new_value: severity }
-      : { change_type: "severity_change", old_value: severity === "minor" ? "moderate" : "minor", new_value: severity }],
+    fields: [
+      version === 1
+        ? { change_type: "created", old_value: null, new_value: severity }
+        : {
+            change_type: "severity_change",
+            old_value: severity === "minor" ? "moderate" : "minor",
+            new_value: severity
+          }
+    ],
     event: {
-      source_id: id, jurisdiction: j, type: "construction", sub_type: null, cause: "roadwork", severity, status: "active",
-      title: `Work zone ${id} on I-80`, description: "lane closed", latitude: lat, longitude: lng,
-      geometry: null, affected_roads: ["I-80"], direction: "eastbound", lanes_affected: "1 lane", start_time: at, end_time: null,
-      estimated_start_time: null, estimated_end_time: null, source_created_at: null, source_updated_at: null, road_class: "interstate", metadata: {}
+      source_id: id,
+      jurisdiction: j,
+      type: "construction",
+      sub_type: null,
+      cause: "roadwork",
+      severity,
+      status: "active",
+      title: `Work zone ${id} on I-80`,
+      description: "lane closed",
+      latitude: lat,
+      longitude: lng,
+      geometry: null,
+      affected_roads: ["I-80"],
+      direction: "eastbound",
+      lanes_affected: "1 lane",
+      start_time: at,
+      end_time: null,
+      estimated_start_time: null,
+      estimated_end_time: null,
+      source_created_at: null,
+      source_updated_at: null,
+      road_class: "interstate",
+      metadata: {}
     }
   })
 }
 /** Event i (of the preloaded ones) at a version, emitted now: spread over 5° × 5° of the Midwest. */
-const change = (i: number, version = 1) => eventChange(`ev_load_${i}`, JURISDICTIONS[i % JURISDICTIONS.length], 40 + (i % 500) / 100, -96 + (Math.floor(i / 500) % 100) / 20, version)
-/** The k-th change offered under load: an update of a preloaded event, so every phase reads a table of the same size. */
+const change = (i: number, version = 1) =>
+  eventChange(
+    `ev_load_${i}`,
+    JURISDICTIONS[i % JURISDICTIONS.length],
+    40 + (i % 500) / 100,
+    -96 + (Math.floor(i / 500) % 100) / 20,
+    version
+  )
+/**
+ * The k-th change offered under load: an update of a preloaded event, so every phase reads a table of the same size.
+ */
 const update = (k: number) => change(k % PRELOAD, 2 + Math.floor(k / PRELOAD))
 
 const rand = seededRandom(11)
@@ -82,16 +125,24 @@ const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rand() * xs.length)]
 
 const two = (x: number) => String(Math.floor(x)).padStart(2, "0")
 
-/** A question nobody asked before: the parameters are drawn afresh every time (from about half a million instants for the `updated_after` kind, which once had only 360 values). */
+/**
+ * A question nobody asked before: the parameters are drawn afresh every time (from about half a million instants for
+ * the `updated_after` kind, which once had only 360 values).
+ */
 const distinctPath = () => {
   const lat = (40 + rand() * 5).toFixed(4)
   const lng = (-96 + rand() * 5).toFixed(4)
   switch (Math.floor(rand() * 5)) {
-    case 0: return `/events?lat=${lat}&lng=${lng}&radius_km=${10 + Math.floor(rand() * 40)}&limit=50`
-    case 1: return `/events?bbox=${lng},${lat},${(Number(lng) + 0.5 + rand()).toFixed(4)},${(Number(lat) + 0.5 + rand()).toFixed(4)}&limit=100`
-    case 2: return `/events?jurisdiction=${pick(JURISDICTIONS)},${pick(JURISDICTIONS)}&severity=minor&limit=${10 + Math.floor(rand() * 40)}&offset=${Math.floor(rand() * 2000)}`
-    case 3: return `/events/ev_load_${Math.floor(rand() * PRELOAD)}`
-    default: return `/events?jurisdiction=${pick(JURISDICTIONS)}&road=I-80&updated_after=2020-01-01T${two(rand() * 24)}:${two(rand() * 60)}:${two(rand() * 60)}Z&limit=25`
+    case 0:
+      return `/events?lat=${lat}&lng=${lng}&radius_km=${10 + Math.floor(rand() * 40)}&limit=50`
+    case 1:
+      return `/events?bbox=${lng},${lat},${(Number(lng) + 0.5 + rand()).toFixed(4)},${(Number(lat) + 0.5 + rand()).toFixed(4)}&limit=100`
+    case 2:
+      return `/events?jurisdiction=${pick(JURISDICTIONS)},${pick(JURISDICTIONS)}&severity=minor&limit=${10 + Math.floor(rand() * 40)}&offset=${Math.floor(rand() * 2000)}`
+    case 3:
+      return `/events/ev_load_${Math.floor(rand() * PRELOAD)}`
+    default:
+      return `/events?jurisdiction=${pick(JURISDICTIONS)}&road=I-80&updated_after=2020-01-01T${two(rand() * 24)}:${two(rand() * 60)}:${two(rand() * 60)}Z&limit=25`
   }
 }
 
@@ -101,15 +152,27 @@ const cannon = (opts: autocannon.Options) =>
   })
 
 const statusCounts = (r: autocannon.Result) =>
-  Object.fromEntries(Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count]))
+  Object.fromEntries(
+    Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}).map(
+      ([k, v]) => [k, v.count]
+    )
+  )
 const errorsOf = (r: autocannon.Result) =>
-  Object.entries(statusCounts(r)).filter(([s]) => !s.startsWith("2") && s !== "429").reduce((n, [, c]) => n + c, 0) + r.errors + r.timeouts
+  Object.entries(statusCounts(r))
+    .filter(([s]) => !s.startsWith("2") && s !== "429")
+    .reduce((n, [, c]) => n + c, 0) +
+  r.errors +
+  r.timeouts
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const main = async () => {
-  console.log(`load benchmark on ${process.arch}, node ${process.version}, ${availableParallelism()} cores: ${WORKERS} API workers, ${CONNECTIONS} connections, ${SECONDS} s per phase, ingesting ${fmt(RATE)} changes/s`)
+  console.log(
+    `load benchmark on ${process.arch}, node ${process.version}, ${availableParallelism()} cores: ${WORKERS} API workers, ${CONNECTIONS} connections, ${SECONDS} s per phase, ingesting ${fmt(RATE)} changes/s`
+  )
   const world = scratch("load")
-  const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const rt = ManagedRuntime.make(
+    baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
+  )
   const redis = createClient({ url: world.redisUrl })
   await redis.connect()
   const stream = `${world.prefix}:changes`
@@ -118,20 +181,31 @@ const main = async () => {
   const sink = TRACING ? await spanSink() : undefined
   const traceEnv = sink?.env ?? {}
   const materializer = { stop: () => undefined as void }
-  const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+  const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
+    rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
   try {
-    const keys = await rt.runPromise(Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const main = yield* createKey({ plan: "enterprise", email: "load@example.com" })
-      const throttled = yield* createKey({ plan: "enterprise", email: "throttled@example.com" })
-      // the main key may go as fast as the API can; the throttled one gets 429s on purpose
-      yield* sql`UPDATE api_keys SET rate_limit_rpm = 100000000 WHERE customer_id = (SELECT id FROM customers WHERE email = 'load@example.com')`
-      yield* sql`UPDATE api_keys SET rate_limit_rpm = 60 WHERE customer_id = (SELECT id FROM customers WHERE email = 'throttled@example.com')`
-      return { main: main.key, throttled: throttled.key }
-    }))
+    const keys = await rt.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const main = yield* createKey({ plan: "enterprise", email: "load@example.com" })
+        const throttled = yield* createKey({ plan: "enterprise", email: "throttled@example.com" })
+        // the main key may go as fast as the API can; the throttled one gets 429s on purpose
+        yield* sql`UPDATE api_keys SET rate_limit_rpm = 100000000 WHERE customer_id = (SELECT id FROM customers WHERE email = 'load@example.com')`
+        yield* sql`UPDATE api_keys SET rate_limit_rpm = 60 WHERE customer_id = (SELECT id FROM customers WHERE email = 'throttled@example.com')`
+        return { main: main.key, throttled: throttled.key }
+      })
+    )
     await redis.xGroupCreate(stream, "materialize", "0", { MKSTREAM: true })
     const child = spawn(process.execPath, ["--import", "tsx", "infra/processes/materializer.ts"], {
-      cwd: root, env: { ...process.env, DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, LOG_LEVEL: "warn", ...traceEnv },
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: world.dbUrl,
+        REDIS_URL: world.redisUrl,
+        REDIS_PREFIX: world.prefix,
+        LOG_LEVEL: "warn",
+        ...traceEnv
+      },
       stdio: ["ignore", "ignore", "inherit"]
     })
     materializer.stop = () => void child.kill("SIGTERM")
@@ -159,10 +233,16 @@ const main = async () => {
     const pollingSets = await recordStatementSets(settingsOf(world), keys.main, pollingPaths)
     const dc = statementCounts(distinctSets)
     const pcount = statementCounts(pollingSets)
-    console.log(`statements the handlers send: polling mix ${pcount.perRequest.toFixed(1)} per request (${pcount.min}–${pcount.max}); distinct mix ${dc.perRequest.toFixed(1)} per request (${dc.min}–${dc.max}), over ${FLOOR_SETS} sampled questions`)
+    console.log(
+      `statements the handlers send: polling mix ${pcount.perRequest.toFixed(1)} per request (${pcount.min}–${pcount.max}); distinct mix ${dc.perRequest.toFixed(1)} per request (${dc.min}–${dc.max}), over ${FLOOR_SETS} sampled questions`
+    )
 
     // routing is not measured here: its network would load in every worker while the load starts
-    api = await startApi(world.dbUrl, world.prefix, { API_WORKERS: String(WORKERS), ROUTING_PRELOAD: "false", ...traceEnv })
+    api = await startApi(world.dbUrl, world.prefix, {
+      API_WORKERS: String(WORKERS),
+      ROUTING_PRELOAD: "false",
+      ...traceEnv
+    })
     const url = new URL(api.base)
     const sample = await fetch(`${api.base}${pollingPaths[0]}`, { headers: { "X-API-Key": keys.main } })
     const sampleBody = await sample.text()
@@ -197,7 +277,12 @@ const main = async () => {
     // event's last update, and those fall in the last 20 s of the ingest: the floors' phases. This
     // says how far behind the ingest ran while the API itself was measured.
     const materializerBehind = async () => {
-      const groups = await rt.runPromise(Effect.provide(Effect.flatMap(RedisStreams, (s) => s.groups), RedisStreams.layer))
+      const groups = await rt.runPromise(
+        Effect.provide(
+          Effect.flatMap(RedisStreams, (s) => s.groups),
+          RedisStreams.layer
+        )
+      )
       return groups.filter((g) => g.group === "materialize").reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0)
     }
     let phase = "polling"
@@ -216,7 +301,9 @@ const main = async () => {
     const probe = (async () => {
       for (let k = 0; probing; k++) {
         const id = `ev_probe_${k}`
-        await redis.xAdd(stream, "*", { c: eventChange(id, PROBE_JURISDICTION, 38.5 + (k % 50) / 100, -98 + (k % 40) / 100) })
+        await redis.xAdd(stream, "*", {
+          c: eventChange(id, PROBE_JURISDICTION, 38.5 + (k % 50) / 100, -98 + (k % 40) / 100)
+        })
         const started = performance.now()
         while (probing && performance.now() - started < 5000) {
           const r = await fetch(`${api!.base}${pollingPaths[5]}`, { headers: { "X-API-Key": keys.main } })
@@ -230,15 +317,27 @@ const main = async () => {
       }
     })()
     const polling = await cannon({
-      url: url.origin, connections: CONNECTIONS, duration: SECONDS,
-      requests: [...pollingPaths.map((p) => ({ method: "GET" as const, path: `${url.pathname}${p}`, headers: h(keys.main) })),
-        { method: "GET", path: `${url.pathname}/events?jurisdiction=MN&limit=10`, headers: h(keys.throttled) }]
+      url: url.origin,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: [
+        ...pollingPaths.map((p) => ({ method: "GET" as const, path: `${url.pathname}${p}`, headers: h(keys.main) })),
+        { method: "GET", path: `${url.pathname}/events?jurisdiction=MN&limit=10`, headers: h(keys.throttled) }
+      ]
     })
     probing = false
     await probe
-    const probeRows = await sql((s) => s<{ id: string; at: number }>`SELECT id, extract(epoch FROM materialized_at) * 1000 AS at FROM events WHERE id = ANY(${probes.map((p) => p.id)})`)
+    const probeRows = await sql(
+      (s) =>
+        s<{
+          id: string
+          at: number
+        }>`SELECT id, extract(epoch FROM materialized_at) * 1000 AS at FROM events WHERE id = ANY(${probes.map((p) => p.id)})`
+    )
     const materializedAt = new Map(probeRows.map((r) => [r.id, Number(r.at)]))
-    const fresh = probes.filter((p) => materializedAt.has(p.id)).map((p) => Math.max(0, p.seenAt - materializedAt.get(p.id)!))
+    const fresh = probes
+      .filter((p) => materializedAt.has(p.id))
+      .map((p) => Math.max(0, p.seenAt - materializedAt.get(p.id)!))
 
     // the ingest keeps running; each distinct phase starts once the materializer has caught up, so
     // neither side is charged for the backlog the phase before it left (the polling phase leaves
@@ -261,8 +360,16 @@ const main = async () => {
     phase = "API distinct"
     let meter = cpuMeter()
     const distinct = await cannon({
-      url: url.origin, connections: CONNECTIONS, duration: SECONDS,
-      requests: [{ method: "GET", headers: h(keys.main), setupRequest: (req) => ({ ...req, path: `${url.pathname}${distinctPath()}` }) }]
+      url: url.origin,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: [
+        {
+          method: "GET",
+          headers: h(keys.main),
+          setupRequest: (req) => ({ ...req, path: `${url.pathname}${distinctPath()}` })
+        }
+      ]
     })
     cpu.distinct = meter()
     // 4: the SQL floors at the same concurrency, through as many connections as the workers hold
@@ -278,30 +385,52 @@ const main = async () => {
     ingesting = false
     await ingest
     // every update applied: the history holds one row per change offered
-    const applied = () => sql((s) => s<{ n: number }>`SELECT count(*)::int AS n FROM event_history WHERE change_type = 'severity_change'`).then((r) => r[0].n)
+    const applied = () =>
+      sql(
+        (s) => s<{ n: number }>`SELECT count(*)::int AS n FROM event_history WHERE change_type = 'severity_change'`
+      ).then((r) => r[0].n)
     while ((await applied()) < sent) await sleep(200)
     // each event's last update: offered (emitted_at) to queryable (materialized_at)
-    const lags = await sql((s) => s<{ ms: number }>`
-      SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events WHERE id LIKE 'ev_load_%' AND version > 1`)
+    const lags = await sql(
+      (s) => s<{ ms: number }>`
+      SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events WHERE id LIKE 'ev_load_%' AND version > 1`
+    )
     const lagMs = lags.map((l) => Number(l.ms))
 
     const line = (name: string, r: autocannon.Result) =>
-      console.log(`${name.padEnd(22)} ${fmt(r.requests.average).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(5)} ms  statuses ${JSON.stringify(statusCounts(r))}, errors ${errorsOf(r)}`)
+      console.log(
+        `${name.padEnd(22)} ${fmt(r.requests.average).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(5)} ms  statuses ${JSON.stringify(statusCounts(r))}, errors ${errorsOf(r)}`
+      )
     const floorLine = (name: string, f: Awaited<ReturnType<typeof driveFloor>>, api: number) =>
-      console.log(`${name.padEnd(22)} ${fmt(f.rps).padStart(7)} req/s  p50 ${f.p50.toFixed(0).padStart(4)} ms  p99 ${f.p99.toFixed(0).padStart(5)} ms  (statement errors ${f.errors}); API ${(api / f.rps).toFixed(2)}x its throughput`)
+      console.log(
+        `${name.padEnd(22)} ${fmt(f.rps).padStart(7)} req/s  p50 ${f.p50.toFixed(0).padStart(4)} ms  p99 ${f.p99.toFixed(0).padStart(5)} ms  (statement errors ${f.errors}); API ${(api / f.rps).toFixed(2)}x its throughput`
+      )
     console.log("")
     line("API polling mix", polling)
     floorLine("  SQL floor, same mix", pollingFloor, polling.requests.average)
     line("API distinct mix", distinct)
     floorLine("  SQL floor, same mix", distinctFloor, distinct.requests.average)
     // where the machine's time went, per answered request: what the API adds beside what Postgres does
-    const perReq = (c: Record<string, number>, n: number) => Object.entries(c).map(([k, v]) => `${k} ${((v * 1000) / Math.max(1, n)).toFixed(2)}`).join(", ")
-    console.log(`CPU ms per request    distinct mix via API: ${perReq(cpu.distinct, distinct.requests.total)}; via SQL floor: ${perReq(cpu.distinctFloor, distinctFloor.requests)}`)
-    console.log(`                      (each started with the ingest caught up: waited ${waits.map((w) => `${w.toFixed(1)} s`).join(" and ")})`)
-    console.log(`fresh through cache    ${fresh.length} probes: change queryable → seen p50 ${pct(fresh, 50)?.toFixed(0)} ms, p99 ${pct(fresh, 99)?.toFixed(0)} ms, max ${Math.max(...fresh).toFixed(0)} ms`)
-    console.log(`ingest lag             ${fmt(sent)} updates offered at ${fmt(RATE)}/s, each event's last one (offered in the last 20 s: the floors' phases): p50 ${pct(lagMs, 50).toFixed(0)} ms, p99 ${pct(lagMs, 99).toFixed(0)} ms`)
+    const perReq = (c: Record<string, number>, n: number) =>
+      Object.entries(c)
+        .map(([k, v]) => `${k} ${((v * 1000) / Math.max(1, n)).toFixed(2)}`)
+        .join(", ")
+    console.log(
+      `CPU ms per request    distinct mix via API: ${perReq(cpu.distinct, distinct.requests.total)}; via SQL floor: ${perReq(cpu.distinctFloor, distinctFloor.requests)}`
+    )
+    console.log(
+      `                      (each started with the ingest caught up: waited ${waits.map((w) => `${w.toFixed(1)} s`).join(" and ")})`
+    )
+    console.log(
+      `fresh through cache    ${fresh.length} probes: change queryable → seen p50 ${pct(fresh, 50)?.toFixed(0)} ms, p99 ${pct(fresh, 99)?.toFixed(0)} ms, max ${Math.max(...fresh).toFixed(0)} ms`
+    )
+    console.log(
+      `ingest lag             ${fmt(sent)} updates offered at ${fmt(RATE)}/s, each event's last one (offered in the last 20 s: the floors' phases): p50 ${pct(lagMs, 50).toFixed(0)} ms, p99 ${pct(lagMs, 99).toFixed(0)} ms`
+    )
     const behindS = (name: string) => (pct(backlog.get(name) ?? [], 99) ?? 0) / RATE
-    console.log(`materializer behind    p99 by phase, in seconds of changes (every 250 ms): ${[...backlog.keys()].map((k) => `${k} ${behindS(k).toFixed(2)} s`).join(", ")}`)
+    console.log(
+      `materializer behind    p99 by phase, in seconds of changes (every 250 ms): ${[...backlog.keys()].map((k) => `${k} ${behindS(k).toFixed(2)} s`).join(", ")}`
+    )
 
     // the floor of HTTP itself: a bare Node server answering the same bytes, same connections
     const bare = createServer((_req, res) => {
@@ -309,21 +438,46 @@ const main = async () => {
       res.end(sampleBody)
     })
     await new Promise<void>((r) => bare.listen(0, "127.0.0.1", () => r()))
-    const floor = await cannon({ url: `http://127.0.0.1:${(bare.address() as { port: number }).port}/`, connections: CONNECTIONS, duration: Math.min(10, SECONDS) })
+    const floor = await cannon({
+      url: `http://127.0.0.1:${(bare.address() as { port: number }).port}/`,
+      connections: CONNECTIONS,
+      duration: Math.min(10, SECONDS)
+    })
     bare.close()
-    console.log(`bare Node HTTP         ${fmt(floor.requests.average).padStart(7)} req/s  p99 ${floor.latency.p99} ms (one process, same ${fmt(Buffer.byteLength(sampleBody))}-byte body); polling mix ${(polling.requests.average / floor.requests.average).toFixed(2)}x of it`)
-    console.log(JSON.stringify({
-      bench: "load", workers: WORKERS, connections: CONNECTIONS, seconds: SECONDS, ingest_rate: RATE, tracing: TRACING, ...(sink ? { spans_exported: sink.spans() } : {}),
-      polling_rps: Math.round(polling.requests.average), polling_p50_ms: polling.latency.p50, polling_p99_ms: polling.latency.p99,
-      polling_sql_floor_rps: Math.round(pollingFloor.rps),
-      distinct_rps: Math.round(distinct.requests.average), distinct_p99_ms: distinct.latency.p99,
-      distinct_sql_floor_rps: Math.round(distinctFloor.rps), distinct_floor_ratio: Number((distinct.requests.average / distinctFloor.rps).toFixed(2)),
-      fresh_p50_ms: Math.round(pct(fresh, 50) ?? -1), fresh_p99_ms: Math.round(pct(fresh, 99) ?? -1), probes: fresh.length,
-      lag_p99_ms: Math.round(pct(lagMs, 99)),
-      behind_p99_s: { polling: behindS("polling"), distinct: behindS("API distinct"), distinct_floor: behindS("distinct floor"), polling_floor: behindS("polling floor") },
-      errors: errorsOf(polling) + errorsOf(distinct),
-      bare_http_rps: Math.round(floor.requests.average)
-    }))
+    console.log(
+      `bare Node HTTP         ${fmt(floor.requests.average).padStart(7)} req/s  p99 ${floor.latency.p99} ms (one process, same ${fmt(Buffer.byteLength(sampleBody))}-byte body); polling mix ${(polling.requests.average / floor.requests.average).toFixed(2)}x of it`
+    )
+    console.log(
+      JSON.stringify({
+        bench: "load",
+        workers: WORKERS,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        ingest_rate: RATE,
+        tracing: TRACING,
+        ...(sink ? { spans_exported: sink.spans() } : {}),
+        polling_rps: Math.round(polling.requests.average),
+        polling_p50_ms: polling.latency.p50,
+        polling_p99_ms: polling.latency.p99,
+        polling_sql_floor_rps: Math.round(pollingFloor.rps),
+        distinct_rps: Math.round(distinct.requests.average),
+        distinct_p99_ms: distinct.latency.p99,
+        distinct_sql_floor_rps: Math.round(distinctFloor.rps),
+        distinct_floor_ratio: Number((distinct.requests.average / distinctFloor.rps).toFixed(2)),
+        fresh_p50_ms: Math.round(pct(fresh, 50) ?? -1),
+        fresh_p99_ms: Math.round(pct(fresh, 99) ?? -1),
+        probes: fresh.length,
+        lag_p99_ms: Math.round(pct(lagMs, 99)),
+        behind_p99_s: {
+          polling: behindS("polling"),
+          distinct: behindS("API distinct"),
+          distinct_floor: behindS("distinct floor"),
+          polling_floor: behindS("polling floor")
+        },
+        errors: errorsOf(polling) + errorsOf(distinct),
+        bare_http_rps: Math.round(floor.requests.average)
+      })
+    )
   } finally {
     sink?.close()
     await api?.stop()
@@ -336,7 +490,11 @@ const main = async () => {
 }
 
 /** the in-process API that records the floors' statements reads the same database under a Redis prefix of its own */
-const settingsOf = (world: ReturnType<typeof scratch>) => ({ databaseUrl: Redacted.make(world.dbUrl), redisUrl: world.redisUrl, redisPrefix: `${world.prefix}:floor` })
+const settingsOf = (world: ReturnType<typeof scratch>) => ({
+  databaseUrl: Redacted.make(world.dbUrl),
+  redisUrl: world.redisUrl,
+  redisPrefix: `${world.prefix}:floor`
+})
 
 main().catch((e) => {
   console.error(e)

@@ -48,8 +48,17 @@ const load = (sql: SqlClient.SqlClient) =>
         const p = point()
         const c = cellsOf(p.lat, p.lng)
         rows.push({
-          id: `ev_bench_${i}`, source_id: String(i), jurisdiction: JURISDICTIONS[i % JURISDICTIONS.length], type: TYPES[i % TYPES.length],
-          severity: SEVERITIES[i % 4], title: `Bench event ${i}`, latitude: p.lat, longitude: p.lng, r3: c.r3, r5: c.r5, r7: c.r7
+          id: `ev_bench_${i}`,
+          source_id: String(i),
+          jurisdiction: JURISDICTIONS[i % JURISDICTIONS.length],
+          type: TYPES[i % TYPES.length],
+          severity: SEVERITIES[i % 4],
+          title: `Bench event ${i}`,
+          latitude: p.lat,
+          longitude: p.lng,
+          r3: c.r3,
+          r5: c.r5,
+          r7: c.r7
         })
       }
       yield* sql`
@@ -67,7 +76,15 @@ const load = (sql: SqlClient.SqlClient) =>
         const p = point()
         const type = FEATURE_TYPES[i % FEATURE_TYPES.length]
         const id = `ft_bench_${i}`
-        rows.push({ id, source_id: String(i), jurisdiction: JURISDICTIONS[i % JURISDICTIONS.length], feature_type: type, name: `${type} ${i}`, latitude: p.lat, longitude: p.lng })
+        rows.push({
+          id,
+          source_id: String(i),
+          jurisdiction: JURISDICTIONS[i % JURISDICTIONS.length],
+          feature_type: type,
+          name: `${type} ${i}`,
+          latitude: p.lat,
+          longitude: p.lng
+        })
         cells.push(...cellRows({ id, feature_type: type, latitude: p.lat, longitude: p.lng, geometry: null }))
       }
       yield* sql`
@@ -86,11 +103,15 @@ const load = (sql: SqlClient.SqlClient) =>
 
 /** Resolves once the map has drawn the view's data (the status line has figures) and has nothing left to draw. */
 const waitDrawn = (page: Page) =>
-  page.waitForFunction(() => {
-    const map = (window as any).__roadDataMap
-    const status = document.querySelector("[data-testid=map-status]")?.textContent ?? ""
-    return map && /events/.test(status) && !/Loading/.test(status) && map.loaded() && map.areTilesLoaded()
-  }, undefined, { timeout: 120_000, polling: 50 })
+  page.waitForFunction(
+    () => {
+      const map = (window as any).__roadDataMap
+      const status = document.querySelector("[data-testid=map-status]")?.textContent ?? ""
+      return map && /events/.test(status) && !/Loading/.test(status) && map.loaded() && map.areTilesLoaded()
+    },
+    undefined,
+    { timeout: 120_000, polling: 50 }
+  )
 
 /**
  * Pans east and back for `seconds`, counting animation frames; answers frames per second. Sent as
@@ -120,11 +141,20 @@ const panFps = (page: Page, seconds: number) => page.evaluate(`(${PAN_SCRIPT})($
 
 const main = async () => {
   const world = scratch("map")
-  const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const rt = ManagedRuntime.make(
+    baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
+  )
   let api: Awaited<ReturnType<typeof startApi>> | undefined
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--disable-background-networking", "--no-first-run"]
+    args: [
+      "--no-sandbox",
+      "--use-angle=swiftshader",
+      "--enable-unsafe-swiftshader",
+      "--ignore-gpu-blocklist",
+      "--disable-background-networking",
+      "--no-first-run"
+    ]
   })
   try {
     console.log(`map benchmark: ${fmt(EVENTS)} events and ${fmt(FEATURES)} features over the US and southern Canada`)
@@ -133,8 +163,15 @@ const main = async () => {
     console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
     await rt.runPromise(createKey({ plan: "enterprise", email: EMAIL }))
     const hash = await rt.runPromise(hashPassword(PASSWORD))
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE customers SET password_hash = ${hash}, email_verified = true WHERE email = ${EMAIL}`))
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE api_keys SET rate_limit_rpm = 100000000`))
+    await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`UPDATE customers SET password_hash = ${hash}, email_verified = true WHERE email = ${EMAIL}`
+      )
+    )
+    await rt.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE api_keys SET rate_limit_rpm = 100000000`)
+    )
     await buildPortal()
     api = await startApi(world.dbUrl, world.prefix, { API_WORKERS: "1", ROUTING_PRELOAD: "false", PORTAL_URL: "" })
     const origin = api.base.replace(/\/api\/v1$/, "")
@@ -151,7 +188,10 @@ const main = async () => {
       await page.goto(`${origin}/map`)
       await waitDrawn(page)
       // both in the page's own clock, from navigation start
-      return page.evaluate(() => ({ basemap: performance.getEntriesByName("road-map:basemap")[0]?.startTime ?? NaN, full: performance.now() }))
+      return page.evaluate(() => ({
+        basemap: performance.getEntriesByName("road-map:basemap")[0]?.startTime ?? NaN,
+        full: performance.now()
+      }))
     }
     await openMap()
     const { basemap: floorRender, full: firstRender } = await openMap()
@@ -162,25 +202,54 @@ const main = async () => {
     const floorFps = await panFps(page, PAN_S)
     await openMap()
     const status = await page.getByTestId("map-status").innerText()
-    const drawn = await page.evaluate(() => (window as any).__roadDataMap.queryRenderedFeatures().filter((f: any) => /cell|event|feature/.test(String(f.properties.kind))).length)
-    const inView = Number((status.match(/^([\d,]+) events/)?.[1] ?? "0").replace(/,/g, "")) + Number((status.match(/and ([\d,]+) features/)?.[1] ?? "0").replace(/,/g, ""))
+    const drawn = await page.evaluate(
+      () =>
+        (window as any).__roadDataMap
+          .queryRenderedFeatures()
+          .filter((f: any) => /cell|event|feature/.test(String(f.properties.kind))).length
+    )
+    const inView =
+      Number((status.match(/^([\d,]+) events/)?.[1] ?? "0").replace(/,/g, "")) +
+      Number((status.match(/and ([\d,]+) features/)?.[1] ?? "0").replace(/,/g, ""))
     await page.evaluate(() => performance.clearResourceTimings())
     const fps = await panFps(page, PAN_S)
     await page.waitForTimeout(1500)
-    const answers = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("/api/v1/")).map((e) => e.duration))
+    const answers = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .filter((e) => e.name.includes("/api/v1/"))
+        .map((e) => e.duration)
+    )
 
     console.log(`\nin view: ${fmt(inView)} events and features (${status})`)
     console.log(`drawn: ${fmt(drawn)} circles (counts per H3 cell, aggregated by the server)`)
     console.log(`${"".padEnd(28)} ${"map".padStart(10)} ${"basemap alone".padStart(14)} ${"map/basemap".padStart(12)}`)
-    console.log(`${"first render ms".padEnd(28)} ${fmt(firstRender).padStart(10)} ${fmt(floorRender).padStart(14)} ${(firstRender / floorRender).toFixed(2).padStart(12)}`)
-    console.log(`${"frames/s while panning".padEnd(28)} ${fps.toFixed(1).padStart(10)} ${floorFps.toFixed(1).padStart(14)} ${(fps / floorFps).toFixed(2).padStart(12)}`)
-    console.log(`bbox answers while panning: ${answers.length}, p50 ${pct(answers, 50).toFixed(0)} ms, p99 ${pct(answers, 99).toFixed(0)} ms`)
-    console.log(JSON.stringify({
-      bench: "map", events: EVENTS, features: FEATURES, in_view: inView, drawn,
-      first_render_ms: Math.round(firstRender), basemap_first_render_ms: Math.round(floorRender),
-      pan_fps: Number(fps.toFixed(1)), basemap_pan_fps: Number(floorFps.toFixed(1)), pan_fps_ratio: Number((fps / floorFps).toFixed(2)),
-      pan_requests: answers.length, pan_answer_p50_ms: Math.round(pct(answers, 50)), pan_answer_p99_ms: Math.round(pct(answers, 99))
-    }))
+    console.log(
+      `${"first render ms".padEnd(28)} ${fmt(firstRender).padStart(10)} ${fmt(floorRender).padStart(14)} ${(firstRender / floorRender).toFixed(2).padStart(12)}`
+    )
+    console.log(
+      `${"frames/s while panning".padEnd(28)} ${fps.toFixed(1).padStart(10)} ${floorFps.toFixed(1).padStart(14)} ${(fps / floorFps).toFixed(2).padStart(12)}`
+    )
+    console.log(
+      `bbox answers while panning: ${answers.length}, p50 ${pct(answers, 50).toFixed(0)} ms, p99 ${pct(answers, 99).toFixed(0)} ms`
+    )
+    console.log(
+      JSON.stringify({
+        bench: "map",
+        events: EVENTS,
+        features: FEATURES,
+        in_view: inView,
+        drawn,
+        first_render_ms: Math.round(firstRender),
+        basemap_first_render_ms: Math.round(floorRender),
+        pan_fps: Number(fps.toFixed(1)),
+        basemap_pan_fps: Number(floorFps.toFixed(1)),
+        pan_fps_ratio: Number((fps / floorFps).toFixed(2)),
+        pan_requests: answers.length,
+        pan_answer_p50_ms: Math.round(pct(answers, 50)),
+        pan_answer_p99_ms: Math.round(pct(answers, 99))
+      })
+    )
   } finally {
     await browser.close()
     await api?.stop()

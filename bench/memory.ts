@@ -40,22 +40,60 @@ const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
 const feature = (i: number) =>
   `{"id":"m-${i}","type":"Feature","properties":{"core_details":{"event_type":"work-zone","road_names":["I-${(i % 90) + 1}"],"direction":"eastbound","description":"Work zone ${i}"},"start_date":"2026-11-01T06:00:00Z","vehicle_impact":"some-lanes-closed"},"geometry":{"type":"Point","coordinates":[${(-120 + (i % 500) / 20).toFixed(4)},${(30 + Math.floor(i / 500) / 40).toFixed(4)}]}}`
 
-const change = (i: number, at: string) => JSON.stringify({
-  change_id: `ev_mem_${i}:1`, kind: "event", op: "created", event_id: `ev_mem_${i}`, source: "mem", source_id: `m${i}`, version: 1, at, emitted_at: at, content_hash: "h",
-  keys: { jurisdiction: "IA", type: "construction", sub_type: null, cause: "roadwork", severity: "minor", road_name: "I-35" },
-  fields: [{ change_type: "created", old_value: null, new_value: "minor" }],
-  event: {
-    source_id: `m${i}`, jurisdiction: "IA", type: "construction", sub_type: null, cause: "roadwork", severity: "minor", status: "active",
-    title: `Work zone ${i}`, description: "", latitude: 30 + (i % 1000) / 100, longitude: -120 + Math.floor(i / 1000) / 50, geometry: null,
-    affected_roads: ["I-35"], direction: "northbound", lanes_affected: null, start_time: at, end_time: null, estimated_start_time: null,
-    estimated_end_time: null, source_created_at: null, source_updated_at: null, road_class: "interstate", metadata: {}
-  }
-})
+const change = (i: number, at: string) =>
+  JSON.stringify({
+    change_id: `ev_mem_${i}:1`,
+    kind: "event",
+    op: "created",
+    event_id: `ev_mem_${i}`,
+    source: "mem",
+    source_id: `m${i}`,
+    version: 1,
+    at,
+    emitted_at: at,
+    content_hash: "h",
+    keys: {
+      jurisdiction: "IA",
+      type: "construction",
+      sub_type: null,
+      cause: "roadwork",
+      severity: "minor",
+      road_name: "I-35"
+    },
+    fields: [{ change_type: "created", old_value: null, new_value: "minor" }],
+    event: {
+      source_id: `m${i}`,
+      jurisdiction: "IA",
+      type: "construction",
+      sub_type: null,
+      cause: "roadwork",
+      severity: "minor",
+      status: "active",
+      title: `Work zone ${i}`,
+      description: "",
+      latitude: 30 + (i % 1000) / 100,
+      longitude: -120 + Math.floor(i / 1000) / 50,
+      geometry: null,
+      affected_roads: ["I-35"],
+      direction: "northbound",
+      lanes_affected: null,
+      start_time: at,
+      end_time: null,
+      estimated_start_time: null,
+      estimated_end_time: null,
+      source_created_at: null,
+      source_updated_at: null,
+      road_class: "interstate",
+      metadata: {}
+    }
+  })
 
 const startProcess = (script: string, env: Record<string, string>) => {
   const flags = benchChild()
   const child = spawn(process.execPath, [...flags.args, "--import", "tsx", script], {
-    cwd: root, env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", ...env }, stdio: ["ignore", flags.stdout, "inherit"]
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn", ...env },
+    stdio: ["ignore", flags.stdout, "inherit"]
   })
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!).peak)), 100)
@@ -89,7 +127,9 @@ const waitFor = async (check: () => Promise<number | true>, label: string, pid: 
     if (t - lastPrint >= 10_000) {
       lastPrint = t
       const { now, peak } = rssOf(pid)
-      console.log(`  ${(t / 1000).toFixed(0).padStart(4)} s  RSS ${mb(now)} MB (peak so far ${mb(peak)} MB), ${fmt(r)} rows`)
+      console.log(
+        `  ${(t / 1000).toFixed(0).padStart(4)} s  RSS ${mb(now)} MB (peak so far ${mb(peak)} MB), ${fmt(r)} rows`
+      )
     }
     await new Promise((res) => setTimeout(res, 250))
   }
@@ -101,7 +141,9 @@ const main = async () => {
   const bare = rssOf(process.pid).now
   const world = scratch("memory")
   // migrate the scratch database once, from this process
-  const rt = ManagedRuntime.make(RedisStreams.layer.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData))))
+  const rt = ManagedRuntime.make(
+    RedisStreams.layer.pipe(Layer.provideMerge(baseLayer(world.config, seedReferenceData)))
+  )
   await rt.runPromise(Effect.void)
   const redis = createClient({ url: world.redisUrl })
   await redis.connect()
@@ -117,15 +159,43 @@ const main = async () => {
     const before = process.memoryUsage().heapUsed
     const parsed = JSON.parse(feedText) as { features: Array<unknown> }
     const parsedBytes = process.memoryUsage().heapUsed - before
-    console.log(`feed: ${fmt(parsed.features.length)} records, ${mb(Buffer.byteLength(feedText))} MB of JSON; parsed it holds ${mb(parsedBytes)} MB of heap; this process with the service's modules loaded: ${mb(bare)} MB RSS`)
+    console.log(
+      `feed: ${fmt(parsed.features.length)} records, ${mb(Buffer.byteLength(feedText))} MB of JSON; parsed it holds ${mb(parsedBytes)} MB of heap; this process with the service's modules loaded: ${mb(bare)} MB RSS`
+    )
 
     // 1. a pipeline process polling the feed once
     const sources = join(tmpdir(), `rd-bench-memory-${process.pid}.json`)
-    writeFileSync(sources, JSON.stringify([{ id: "mem-wzdx", adapter: "wzdx", url: `http://127.0.0.1:${port}/feed`, jurisdiction: "WZDX_IA", poll_interval_s: 3600, timeout_ms: 120_000 }]))
-    const pipeline = startProcess("infra/processes/pipeline.ts", { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, SOURCES_FILE: sources })
-    const secs = await waitFor(async () => { const n = await count(world.dbUrl); return n >= FEED || n }, "the feed to be materialized", pipeline.child.pid!)
+    writeFileSync(
+      sources,
+      JSON.stringify([
+        {
+          id: "mem-wzdx",
+          adapter: "wzdx",
+          url: `http://127.0.0.1:${port}/feed`,
+          jurisdiction: "WZDX_IA",
+          poll_interval_s: 3600,
+          timeout_ms: 120_000
+        }
+      ])
+    )
+    const pipeline = startProcess("infra/processes/pipeline.ts", {
+      DATABASE_URL: world.dbUrl,
+      REDIS_URL: world.redisUrl,
+      REDIS_PREFIX: world.prefix,
+      SOURCES_FILE: sources
+    })
+    const secs = await waitFor(
+      async () => {
+        const n = await count(world.dbUrl)
+        return n >= FEED || n
+      },
+      "the feed to be materialized",
+      pipeline.child.pid!
+    )
     const pipelinePeak = await pipeline.stop()
-    console.log(`pipeline process    peak RSS ${mb(pipelinePeak)} MB polling ${fmt(FEED)} records to materialized rows in ${secs.toFixed(1)} s (bound ${PIPELINE_BOUND_MB} MB: ${mb(pipelinePeak) <= PIPELINE_BOUND_MB ? "within" : "OVER"})`)
+    console.log(
+      `pipeline process    peak RSS ${mb(pipelinePeak)} MB polling ${fmt(FEED)} records to materialized rows in ${secs.toFixed(1)} s (bound ${PIPELINE_BOUND_MB} MB: ${mb(pipelinePeak) <= PIPELINE_BOUND_MB ? "within" : "OVER"})`
+    )
 
     // 2. a materializer draining a backlog of changes, on a stream of its own
     const prefix2 = `${world.prefix}:backlog`
@@ -144,16 +214,35 @@ const main = async () => {
     }
     const info = await redis.info("memory")
     const used = Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0)
-    console.log(`backlog: ${fmt(BACKLOG)} changes on the stream in ${((performance.now() - t0) / 1000).toFixed(1)} s (Redis holds ${mb(used)} MB)`)
+    console.log(
+      `backlog: ${fmt(BACKLOG)} changes on the stream in ${((performance.now() - t0) / 1000).toFixed(1)} s (Redis holds ${mb(used)} MB)`
+    )
     const before2 = await count(world.dbUrl)
-    const materializer = startProcess("infra/processes/materializer.ts", { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: prefix2 })
-    const secs2 = await waitFor(async () => { const n = (await count(world.dbUrl)) - before2; return n >= BACKLOG || n }, "the backlog to be materialized", materializer.child.pid!)
+    const materializer = startProcess("infra/processes/materializer.ts", {
+      DATABASE_URL: world.dbUrl,
+      REDIS_URL: world.redisUrl,
+      REDIS_PREFIX: prefix2
+    })
+    const secs2 = await waitFor(
+      async () => {
+        const n = (await count(world.dbUrl)) - before2
+        return n >= BACKLOG || n
+      },
+      "the backlog to be materialized",
+      materializer.child.pid!
+    )
     const materializerPeak = await materializer.stop()
-    console.log(`materializer        peak RSS ${mb(materializerPeak)} MB draining ${fmt(BACKLOG)} changes in ${secs2.toFixed(1)} s, ${fmt(BACKLOG / secs2)} changes/s (bound ${MATERIALIZER_BOUND_MB} MB: ${mb(materializerPeak) <= MATERIALIZER_BOUND_MB ? "within" : "OVER"})`)
+    console.log(
+      `materializer        peak RSS ${mb(materializerPeak)} MB draining ${fmt(BACKLOG)} changes in ${secs2.toFixed(1)} s, ${fmt(BACKLOG / secs2)} changes/s (bound ${MATERIALIZER_BOUND_MB} MB: ${mb(materializerPeak) <= MATERIALIZER_BOUND_MB ? "within" : "OVER"})`
+    )
 
     // 3. trimming through the service every pipeline uses: the laggard group has read nothing, so
     // nothing may go; once it has read up to the middle, exactly what lies before that goes
-    const config2 = AppConfig.make({ databaseUrl: Redacted.make(world.dbUrl), redisUrl: world.redisUrl, redisPrefix: prefix2 })
+    const config2 = AppConfig.make({
+      databaseUrl: Redacted.make(world.dbUrl),
+      redisUrl: world.redisUrl,
+      redisPrefix: prefix2
+    })
     const rt2 = ManagedRuntime.make(RedisStreams.layer.pipe(Layer.provideMerge(baseLayer(config2, seedReferenceData))))
     try {
       const trimmedAtZero = await rt2.runPromise(Effect.flatMap(RedisStreams, (s) => s.trimProcessed))
@@ -161,12 +250,24 @@ const main = async () => {
       const trimmedAtMiddle = await rt2.runPromise(Effect.flatMap(RedisStreams, (s) => s.trimProcessed))
       const first = await redis.xRange(stream, "-", "+", { COUNT: 1 })
       const left = await redis.xLen(stream)
-      console.log(`trimming            with a group that read nothing: ${fmt(trimmedAtZero)} removed; with it halfway: ${fmt(trimmedAtMiddle)} removed, ${fmt(left)} kept, the oldest kept ${first[0]?.id === middleId ? "is" : "IS NOT"} the one it reads next from`)
-      console.log(JSON.stringify({
-        bench: "memory", feed_records: FEED, pipeline_peak_mb: mb(pipelinePeak), pipeline_bound_mb: PIPELINE_BOUND_MB, backlog_changes: BACKLOG,
-        materializer_peak_mb: mb(materializerPeak), materializer_bound_mb: MATERIALIZER_BOUND_MB, materializer_changes_per_s: Math.round(BACKLOG / secs2),
-        bare_process_mb: mb(bare), trimmed_at_zero: trimmedAtZero, trimmed_at_middle: trimmedAtMiddle
-      }))
+      console.log(
+        `trimming            with a group that read nothing: ${fmt(trimmedAtZero)} removed; with it halfway: ${fmt(trimmedAtMiddle)} removed, ${fmt(left)} kept, the oldest kept ${first[0]?.id === middleId ? "is" : "IS NOT"} the one it reads next from`
+      )
+      console.log(
+        JSON.stringify({
+          bench: "memory",
+          feed_records: FEED,
+          pipeline_peak_mb: mb(pipelinePeak),
+          pipeline_bound_mb: PIPELINE_BOUND_MB,
+          backlog_changes: BACKLOG,
+          materializer_peak_mb: mb(materializerPeak),
+          materializer_bound_mb: MATERIALIZER_BOUND_MB,
+          materializer_changes_per_s: Math.round(BACKLOG / secs2),
+          bare_process_mb: mb(bare),
+          trimmed_at_zero: trimmedAtZero,
+          trimmed_at_middle: trimmedAtMiddle
+        })
+      )
     } finally {
       await rt2.dispose()
     }

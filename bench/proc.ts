@@ -3,7 +3,10 @@ import { readFileSync } from "node:fs"
 /** A process's `/proc/<pid>/stat` split: its command name and the fields after it (Linux only). */
 export const statOf = (pid: number | string) => {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  return { comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ") }
+  return {
+    comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+    fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  }
 }
 
 /** CPU seconds (user + system) a process has used so far; throws when it is gone. */
@@ -30,7 +33,12 @@ export const parentOf = (pid: number | string) => Number(statOf(pid).fields[1])
  * Waits until every process has gone idle (under `perSecond` CPU seconds in a second: its
  * start-up spent) and `ready` holds; throws after 2 minutes naming `what`.
  */
-export const untilIdle = async (pids: ReadonlyArray<number>, what: string, perSecond: number, ready: () => Promise<boolean> = async () => true) => {
+export const untilIdle = async (
+  pids: ReadonlyArray<number>,
+  what: string,
+  perSecond: number,
+  ready: () => Promise<boolean> = async () => true
+) => {
   const started = Date.now()
   for (let last = pids.map(cpuSecondsOf); ;) {
     await new Promise((r) => setTimeout(r, 1000))

@@ -62,7 +62,11 @@ const relay = async (dbUrl: string, redisUrl: string, stream: string, name: stri
     if (!read || read.length === 0) continue
     const messages = read[0].messages
     await db.query(STATEMENT, [`[${messages.map((m) => m.message.c).join(",")}]`])
-    await redis.xAck(stream, GROUP, messages.map((m) => m.id))
+    await redis.xAck(
+      stream,
+      GROUP,
+      messages.map((m) => m.id)
+    )
   }
 }
 
@@ -81,12 +85,25 @@ export const relayFloor = async (
   try {
     await redis.xGroupCreate(opts.stream, GROUP, "0", { MKSTREAM: true })
     for (let i = 0; i < opts.processes; i++) {
-      procs.push(spawn(process.execPath, ["--import", "tsx", self, "relay", opts.dbUrl, opts.redisUrl, opts.stream, `r${i}`], { stdio: ["ignore", "ignore", "inherit"] }))
+      procs.push(
+        spawn(process.execPath, ["--import", "tsx", self, "relay", opts.dbUrl, opts.redisUrl, opts.stream, `r${i}`], {
+          stdio: ["ignore", "ignore", "inherit"]
+        })
+      )
     }
-    await untilIdle(procs.map((p) => p.pid!), `${procs.length} relay process(es)`, opts.idleCpuS)
+    await untilIdle(
+      procs.map((p) => p.pid!),
+      `${procs.length} relay process(es)`,
+      opts.idleCpuS
+    )
     const meter = cpuMeter({ relay: (cmd) => cmd.includes(`${self}\u0000relay\u0000`), postgres: roles.postgres })
     await fillWithCreations(redis, opts.stream, opts.n, (c) =>
-      JSON.stringify({ ...c, cells: cellsOf(c.event!.latitude, c.event!.longitude), road_keys: roadKeys(c.event!.affected_roads) }))
+      JSON.stringify({
+        ...c,
+        cells: cellsOf(c.event!.latitude, c.event!.longitude),
+        road_keys: roadKeys(c.event!.affected_roads)
+      })
+    )
     await untilRows(db.count, opts.n, "relay floor", () => {
       const exited = procs.find((p) => p.exitCode !== null)
       return exited ? `a relay process exited (code ${exited.exitCode})` : undefined

@@ -6,15 +6,38 @@ import type { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
 import { fmt } from "./measure.js"
 
 /** one event in fifty is a closure */
-const EVENT_TYPES = [...Array(20).fill("incident"), ...Array(15).fill("construction"), ...Array(5).fill("weather"), ...Array(4).fill("special_event"), ...Array(5).fill("advisory"), "closure"]
+const EVENT_TYPES = [
+  ...Array(20).fill("incident"),
+  ...Array(15).fill("construction"),
+  ...Array(5).fill("weather"),
+  ...Array(4).fill("special_event"),
+  ...Array(5).fill("advisory"),
+  "closure"
+]
 
 /** Each feature type bench:routing writes, with its properties drawn from `draw`. */
-const featureTypes = (draw: () => number, pick: <A>(xs: ReadonlyArray<A>) => A): ReadonlyArray<readonly [string, () => Record<string, unknown>]> => [
-  ["cameras", () => ({})], ["signs", () => ({})], ["weather_stations", () => ({})], ["rest_areas", () => ({})], ["ev_charging", () => ({})],
+const featureTypes = (
+  draw: () => number,
+  pick: <A>(xs: ReadonlyArray<A>) => A
+): ReadonlyArray<readonly [string, () => Record<string, unknown>]> => [
+  ["cameras", () => ({})],
+  ["signs", () => ({})],
+  ["weather_stations", () => ({})],
+  ["rest_areas", () => ({})],
+  ["ev_charging", () => ({})],
   ["truck_parking", () => ({ capacity: 10 + Math.floor(draw() * 90) })],
   // one clearance in twenty and one weight posting in twenty bar a 4.1 m, 36 t truck
-  ["bridge_clearances", () => ({ min_vertical_clearance_m: draw() < 0.05 ? Math.round((3.6 + draw() * 0.6) * 100) / 100 : Math.round((4.6 + draw() * 1.5) * 100) / 100 })],
-  ["weight_restrictions", () => ({ weight_limit_tons: draw() < 0.05 ? 20 + Math.floor(draw() * 15) : 40 + Math.floor(draw() * 20) })],
+  [
+    "bridge_clearances",
+    () => ({
+      min_vertical_clearance_m:
+        draw() < 0.05 ? Math.round((3.6 + draw() * 0.6) * 100) / 100 : Math.round((4.6 + draw() * 1.5) * 100) / 100
+    })
+  ],
+  [
+    "weight_restrictions",
+    () => ({ weight_limit_tons: draw() < 0.05 ? 20 + Math.floor(draw() * 15) : 40 + Math.floor(draw() * 20) })
+  ],
   ["weigh_stations", () => ({ status: pick(["open", "closed", "unknown"]) })],
   ["rail_crossings", () => ({ at_grade: true, public: true, daily_trains: Math.floor(draw() * 30) })]
 ]
@@ -24,7 +47,11 @@ const featureTypes = (draw: () => number, pick: <A>(xs: ReadonlyArray<A>) => A):
  * (seven and eight in ten beside a road, the rest up to 20 km off), written as the materializer
  * leaves them, then vacuumed and analysed. Returns the seconds it took.
  */
-export const loadAlongNetwork = (sql: SqlClient.SqlClient, net: RoadNetwork, o: { features: number; events: number; draw: () => number }) =>
+export const loadAlongNetwork = (
+  sql: SqlClient.SqlClient,
+  net: RoadNetwork,
+  o: { features: number; events: number; draw: () => number }
+) =>
   Effect.gen(function* () {
     const { draw } = o
     const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(draw() * xs.length)]
@@ -33,7 +60,10 @@ export const loadAlongNetwork = (sql: SqlClient.SqlClient, net: RoadNetwork, o: 
       const j = Math.floor(draw() * net.shapeLat.length)
       const d = (draw() * jitterM) / 111_320
       const a = draw() * 2 * Math.PI
-      return { lat: net.shapeLat[j] + d * Math.sin(a), lng: net.shapeLng[j] + (d * Math.cos(a)) / Math.cos((net.shapeLat[j] * Math.PI) / 180) }
+      return {
+        lat: net.shapeLat[j] + d * Math.sin(a),
+        lng: net.shapeLng[j] + (d * Math.cos(a)) / Math.cos((net.shapeLat[j] * Math.PI) / 180)
+      }
     }
     const types = featureTypes(draw, pick)
     const t0 = performance.now()
@@ -44,7 +74,16 @@ export const loadAlongNetwork = (sql: SqlClient.SqlClient, net: RoadNetwork, o: 
         const p = nearRoad(i % 10 < 7 ? 150 : 20_000)
         const [type, props] = types[i % types.length]
         const id = `ft_bench_${i}`
-        rows.push({ id, source_id: String(i), jurisdiction: "IA", feature_type: type, name: `${type} ${i}`, latitude: p.lat, longitude: p.lng, properties: props() })
+        rows.push({
+          id,
+          source_id: String(i),
+          jurisdiction: "IA",
+          feature_type: type,
+          name: `${type} ${i}`,
+          latitude: p.lat,
+          longitude: p.lng,
+          properties: props()
+        })
         cells.push(...cellRows({ id, feature_type: type, latitude: p.lat, longitude: p.lng, geometry: null }))
       }
       yield* sql`
@@ -62,7 +101,17 @@ export const loadAlongNetwork = (sql: SqlClient.SqlClient, net: RoadNetwork, o: 
       for (let i = start; i < Math.min(o.events, start + 10_000); i++) {
         const p = nearRoad(i % 10 < 8 ? 150 : 20_000)
         const c = cellsOf(p.lat, p.lng)
-        rows.push({ id: `ev_bench_${i}`, source_id: String(i), type: EVENT_TYPES[i % EVENT_TYPES.length], severity: pick(["minor", "moderate", "major", "critical"]), latitude: p.lat, longitude: p.lng, h3_r3: c.r3, h3_r5: c.r5, h3_r7: c.r7 })
+        rows.push({
+          id: `ev_bench_${i}`,
+          source_id: String(i),
+          type: EVENT_TYPES[i % EVENT_TYPES.length],
+          severity: pick(["minor", "moderate", "major", "critical"]),
+          latitude: p.lat,
+          longitude: p.lng,
+          h3_r3: c.r3,
+          h3_r5: c.r5,
+          h3_r7: c.r7
+        })
       }
       yield* sql`
         INSERT INTO events (id, source, source_id, jurisdiction, type, severity, status, title, latitude, longitude, start_time,

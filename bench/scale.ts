@@ -7,7 +7,8 @@
  *     listed), polled every BENCH_INTERVAL_S (60) by one `start:pipeline` process, with 20 webhook
  *     subscriptions to a receiver here. After the first round is written, for BENCH_SECONDS
  *     (600): the pipeline's share of the machine's cores (and Postgres's and Redis's), its
- *     memory, change-to-queryable lag (events' materialized_at − emitted_at; an archive keeps its row's emitted_at, so archived rows are left out) and webhook delivery
+ *     memory, change-to-queryable lag (events' materialized_at − emitted_at; an archive keeps its row's emitted_at,
+ * so archived rows are left out) and webhook delivery
  *     latency (poll that saw the change → POST received). A shorter interval does the same work
  *     per poll more often; its CPU share is then also given scaled to the 60 s interval.
  *  2. materializer throughput with 1 and 2 `start:materializer` processes (one batch in flight
@@ -73,7 +74,10 @@ const centres = (() => {
     const walk = (c: unknown): void => {
       if (Array.isArray(c) && typeof c[0] === "number") {
         const [x, y] = c as [number, number]
-        w = Math.min(w, x); e = Math.max(e, x); s = Math.min(s, y); n = Math.max(n, y)
+        w = Math.min(w, x)
+        e = Math.max(e, x)
+        s = Math.min(s, y)
+        n = Math.max(n, y)
       } else if (Array.isArray(c)) for (const x of c) walk(x)
     }
     walk(f.geometry.coordinates)
@@ -85,21 +89,45 @@ const centres = (() => {
 const placeOf = (jurisdiction: string) => centres.get(jurisdiction.replace(/^WZDX_/, "")) ?? { lat: 41.6, lng: -93.6 }
 
 // --- the feeds: the catalogue's, then the stand-ins -----------------------------------------
-interface Feed { readonly id: string; readonly adapter: string; readonly jurisdiction: string; readonly size: number; readonly place: Place; readonly standin: boolean; readonly parts?: ReadonlyArray<string> }
-const listed = Either.getOrThrow(decodeCatalogue(JSON.parse(readFileSync(join(root, "infra/sources/us-ca.json"), "utf8"))))
+interface Feed {
+  readonly id: string
+  readonly adapter: string
+  readonly jurisdiction: string
+  readonly size: number
+  readonly place: Place
+  readonly standin: boolean
+  readonly parts?: ReadonlyArray<string>
+}
+const listed = Either.getOrThrow(
+  decodeCatalogue(JSON.parse(readFileSync(join(root, "infra/sources/us-ca.json"), "utf8")))
+)
 const catalogue = listed.filter((s) => SYNTHETIC_ADAPTERS.has(s.adapter))
 const leftOut = listed.filter((s) => !SYNTHETIC_ADAPTERS.has(s.adapter)).map((s) => `${s.id} (${s.adapter})`)
 const feeds: Array<Feed> = catalogue.map((s) => ({
-  id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, size: sizeOf(s.id, kindOf(s.adapter)), place: placeOf(s.jurisdiction), standin: false,
+  id: s.id,
+  adapter: s.adapter,
+  jurisdiction: s.jurisdiction,
+  size: sizeOf(s.id, kindOf(s.adapter)),
+  place: placeOf(s.jurisdiction),
+  standin: false,
   parts: s.urls ? Object.keys(s.urls) : undefined
 }))
 if (STANDINS) {
   const hasEvents = new Set(catalogue.filter((s) => kindOf(s.adapter) === "events").map((s) => s.jurisdiction))
   // a state whose WZDx feed the catalogue holds needs no stand-in for it: the feed count stays the same
-  const add = (id: string, adapter: string, jurisdiction: string) => feeds.push({ id, adapter, jurisdiction, size: sizeOf(id, kindOf(adapter)), place: placeOf(jurisdiction), standin: true })
+  const add = (id: string, adapter: string, jurisdiction: string) =>
+    feeds.push({
+      id,
+      adapter,
+      jurisdiction,
+      size: sizeOf(id, kindOf(adapter)),
+      place: placeOf(jurisdiction),
+      standin: true
+    })
   for (const [code] of [...US_STATES, ...CA_PROVINCES]) {
     const c = code.toLowerCase()
-    if (US_STATES.some(([u]) => u === code) && !hasEvents.has(`WZDX_${code}`)) add(`standin-wzdx-${c}`, "wzdx", `WZDX_${code}`)
+    if (US_STATES.some(([u]) => u === code) && !hasEvents.has(`WZDX_${code}`))
+      add(`standin-wzdx-${c}`, "wzdx", `WZDX_${code}`)
     add(`standin-cameras-${c}`, "drivebc_webcams", code)
     add(`standin-rwis-${c}`, "drivebc_rwis", code)
     if (!hasEvents.has(code)) add(`standin-events-${c}`, "ibi511", code)
@@ -139,21 +167,28 @@ const receiver = createServer((req, res) => {
   })
 })
 
-const listen = (s: ReturnType<typeof createServer>) => new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as { port: number }).port)))
+const listen = (s: ReturnType<typeof createServer>) =>
+  new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as { port: number }).port)))
 
 const flags = benchChild()
 const spawnRole = (role: string, env: Record<string, string>) =>
   spawn(process.execPath, [...flags.args, "--import", "tsx", `infra/processes/${role}.ts`], {
-    cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", flags.stdout, "inherit"]
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", flags.stdout, "inherit"]
   })
 
 const main = async () => {
   const standins = feeds.filter((f) => f.standin)
   const records = feeds.reduce((n, f) => n + f.size, 0)
-  log(`scale benchmark on ${cores} cores: ${catalogue.length} catalogue feeds + ${standins.length} stand-ins, ${fmt(records)} records per poll round, every ${INTERVAL_S} s (first polls spread over ${SPREAD_S} s) for ${SECONDS} s after the first round is written`)
+  log(
+    `scale benchmark on ${cores} cores: ${catalogue.length} catalogue feeds + ${standins.length} stand-ins, ${fmt(records)} records per poll round, every ${INTERVAL_S} s (first polls spread over ${SPREAD_S} s) for ${SECONDS} s after the first round is written`
+  )
   if (leftOut.length > 0) log(`  left out, no synthetic payload for their format: ${leftOut.join(", ")}`)
   const world = scratch("scale", { webhookAllowPrivateTargets: true })
-  const rt = ManagedRuntime.make(baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning))))
+  const rt = ManagedRuntime.make(
+    baseLayer(world.config, seedReferenceData).pipe(Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Warning)))
+  )
   const upstreamPort = await listen(upstream)
   const receiverPort = await listen(receiver)
   const sourcesFile = join(tmpdir(), `rd-scale-sources-${process.pid}.json`)
@@ -161,32 +196,63 @@ const main = async () => {
   try {
     const at = (id: string, part?: string) => `http://127.0.0.1:${upstreamPort}/scale/${id}${part ? `/${part}` : ""}`
     const sources: Array<SourceConfig> = feeds.map((f) => ({
-      id: f.id, adapter: f.adapter, jurisdiction: f.jurisdiction, poll_interval_s: INTERVAL_S, timeout_ms: 30_000, headers: {},
+      id: f.id,
+      adapter: f.adapter,
+      jurisdiction: f.jurisdiction,
+      poll_interval_s: INTERVAL_S,
+      timeout_ms: 30_000,
+      headers: {},
       ...(f.parts ? { urls: Object.fromEntries(f.parts.map((p) => [p, at(f.id, p)])) } : { url: at(f.id) })
     }))
     writeFileSync(sourcesFile, JSON.stringify(sources))
     // the subscriptions, on the states with the most events
-    const eventStates = [...new Set(feeds.filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx").map((f) => f.jurisdiction.replace(/^WZDX_/, "")))].slice(0, SUBSCRIPTIONS)
-    await rt.runPromise(Effect.gen(function* () {
-      yield* createKey({ plan: "enterprise", email: "scale@example.com" })
-      const sql = yield* SqlClient.SqlClient
-      const [{ id }] = yield* sql<{ id: number }>`SELECT id FROM customers WHERE email = 'scale@example.com'`
-      for (const j of eventStates) yield* createSubscription(id, { url: `http://127.0.0.1:${receiverPort}/hook/${j}`, jurisdiction: [j] })
-    }))
+    const eventStates = [
+      ...new Set(
+        feeds
+          .filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx")
+          .map((f) => f.jurisdiction.replace(/^WZDX_/, ""))
+      )
+    ].slice(0, SUBSCRIPTIONS)
+    await rt.runPromise(
+      Effect.gen(function* () {
+        yield* createKey({ plan: "enterprise", email: "scale@example.com" })
+        const sql = yield* SqlClient.SqlClient
+        const [{ id }] = yield* sql<{ id: number }>`SELECT id FROM customers WHERE email = 'scale@example.com'`
+        for (const j of eventStates)
+          yield* createSubscription(id, { url: `http://127.0.0.1:${receiverPort}/hook/${j}`, jurisdiction: [j] })
+      })
+    )
 
-    const env = { DATABASE_URL: world.dbUrl, REDIS_URL: world.redisUrl, REDIS_PREFIX: world.prefix, SOURCES_FILE: sourcesFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", POLL_SPREAD_S: String(SPREAD_S) }
-    const count = () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM events`).pipe(Effect.map((r) => r[0].n)))
+    const env = {
+      DATABASE_URL: world.dbUrl,
+      REDIS_URL: world.redisUrl,
+      REDIS_PREFIX: world.prefix,
+      SOURCES_FILE: sourcesFile,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      POLL_SPREAD_S: String(SPREAD_S)
+    }
+    const count = () =>
+      rt.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM events`).pipe(
+          Effect.map((r) => r[0].n)
+        )
+      )
     if (PARTS.has("pipeline")) {
       const pipeline = spawnRole("pipeline", env)
       children.push(pipeline)
 
       // 1. the first round: every feed polled once and its changes written
-      const expectedEvents = feeds.filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx").reduce((n, f) => n + f.size, 0)
+      const expectedEvents = feeds
+        .filter((f) => kindOf(f.adapter) === "events" || f.adapter === "wzdx")
+        .reduce((n, f) => n + f.size, 0)
       const firstStart = Date.now()
       for (let told = firstStart; ;) {
         const n = await count()
         if (n >= expectedEvents * 0.99) break
-        if (Date.now() - firstStart > FIRST_ROUND_MIN * 60_000) throw new Error(`first round not written in ${FIRST_ROUND_MIN} minutes (${fmt(n)} of ${fmt(expectedEvents)} events)`)
+        if (Date.now() - firstStart > FIRST_ROUND_MIN * 60_000)
+          throw new Error(
+            `first round not written in ${FIRST_ROUND_MIN} minutes (${fmt(n)} of ${fmt(expectedEvents)} events)`
+          )
         if (Date.now() - told >= 60_000) {
           log(`  first round: ${fmt(n)} of ${fmt(expectedEvents)} events written`)
           told = Date.now()
@@ -198,13 +264,25 @@ const main = async () => {
       const backlog = async () =>
         (await rt.runPromise(streams.groups)).reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0)
       while ((await backlog()) > 0) {
-        if (Date.now() - firstStart > FIRST_ROUND_MIN * 60_000) throw new Error(`the first round's changes did not drain in ${FIRST_ROUND_MIN} minutes`)
+        if (Date.now() - firstStart > FIRST_ROUND_MIN * 60_000)
+          throw new Error(`the first round's changes did not drain in ${FIRST_ROUND_MIN} minutes`)
         await new Promise((r) => setTimeout(r, 2000))
       }
-      const undelivered = async () => (await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`)))[0].n
-      while ((await undelivered()) > 0 && Date.now() - firstStart < FIRST_ROUND_MIN * 60_000) await new Promise((r) => setTimeout(r, 2000))
-      log(`first round written and drained: ${fmt(expectedEvents)} events, the features and their deliveries in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`)
+      const undelivered = async () =>
+        (
+          await rt.runPromise(
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`
+            )
+          )
+        )[0].n
+      while ((await undelivered()) > 0 && Date.now() - firstStart < FIRST_ROUND_MIN * 60_000)
+        await new Promise((r) => setTimeout(r, 2000))
+      log(
+        `first round written and drained: ${fmt(expectedEvents)} events, the features and their deliveries in ${((Date.now() - firstStart) / 1000).toFixed(0)} s`
+      )
 
       // 2. the steady state
       const from = new Date()
@@ -222,7 +300,8 @@ const main = async () => {
         rssMax = Math.max(rssMax, rssMb)
         rssSamples.push(rssMb)
         await new Promise((r) => setTimeout(r, 5000))
-        if ((end - Date.now()) % 60_000 < 5000) log(`  ${Math.round((end - Date.now()) / 1000)} s to go; pipeline RSS ${rssMb.toFixed(0)} MB`)
+        if ((end - Date.now()) % 60_000 < 5000)
+          log(`  ${Math.round((end - Date.now()) / 1000)} s to go; pipeline RSS ${rssMb.toFixed(0)} MB`)
       }
       const to = new Date()
       const wall = (to.getTime() - from.getTime()) / 1000
@@ -230,25 +309,59 @@ const main = async () => {
       const share = pipelineCpu / (wall * cores)
       const share60 = share * (INTERVAL_S / 60)
       const storesShare = (pgCpu + redisCpu) / (wall * cores)
-      const lags = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number }>`
+      const lags = await rt
+        .runPromise(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) => sql<{ ms: number }>`
         SELECT extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS ms FROM events
-        WHERE materialized_at BETWEEN ${from} AND ${to} AND archived_at IS NULL`)).then((rows) => rows.map((r) => Number(r.ms)))
+        WHERE materialized_at BETWEEN ${from} AND ${to} AND archived_at IS NULL`
+          )
+        )
+        .then((rows) => rows.map((r) => Number(r.ms)))
       const ids = [...received.keys()]
-      const deliveries = ids.length === 0 ? [] : await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; at: string }>`
+      const deliveries =
+        ids.length === 0
+          ? []
+          : await rt.runPromise(
+              Effect.flatMap(
+                SqlClient.SqlClient,
+                (sql) => sql<{ id: string; at: string }>`
         SELECT d.id, h.changed_at AS at FROM webhook_deliveries d JOIN event_history h ON h.change_id = d.change_ids[1]
-        WHERE d.id = ANY(${ids})`))
+        WHERE d.id = ANY(${ids})`
+              )
+            )
       const latency = deliveries.map((d) => received.get(d.id)! - Date.parse(d.at)).filter((ms) => Number.isFinite(ms))
       log(`steady state over ${wall.toFixed(0)} s at a ${INTERVAL_S} s interval:`)
-      console.log(`  pipeline CPU        ${pipelineCpu.toFixed(1)} s = ${(share * 100).toFixed(1)} % of ${cores} cores${INTERVAL_S !== 60 ? ` (${(share60 * 100).toFixed(1)} % scaled to the 60 s interval)` : ""}; target < 20 %`)
-      console.log(`  Postgres + Redis    ${(pgCpu + redisCpu).toFixed(1)} s = ${(storesShare * 100).toFixed(1)} % (Postgres ${pgCpu.toFixed(1)} s, Redis ${redisCpu.toFixed(1)} s; every cluster on the machine)`)
+      console.log(
+        `  pipeline CPU        ${pipelineCpu.toFixed(1)} s = ${(share * 100).toFixed(1)} % of ${cores} cores${INTERVAL_S !== 60 ? ` (${(share60 * 100).toFixed(1)} % scaled to the 60 s interval)` : ""}; target < 20 %`
+      )
+      console.log(
+        `  Postgres + Redis    ${(pgCpu + redisCpu).toFixed(1)} s = ${(storesShare * 100).toFixed(1)} % (Postgres ${pgCpu.toFixed(1)} s, Redis ${redisCpu.toFixed(1)} s; every cluster on the machine)`
+      )
       console.log(`  pipeline memory     RSS p50 ${pct(rssSamples, 50).toFixed(0)} MB, max ${rssMax.toFixed(0)} MB`)
-      console.log(`  change → queryable  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms over ${fmt(lags.length)} event writes`)
-      console.log(`  change → webhook    p50 ${pct(latency, 50).toFixed(0)} ms, p99 ${pct(latency, 99).toFixed(0)} ms over ${fmt(latency.length)} deliveries to ${eventStates.length} subscriptions (from the poll that saw the change)`)
+      console.log(
+        `  change → queryable  p50 ${pct(lags, 50).toFixed(0)} ms, p99 ${pct(lags, 99).toFixed(0)} ms over ${fmt(lags.length)} event writes`
+      )
+      console.log(
+        `  change → webhook    p50 ${pct(latency, 50).toFixed(0)} ms, p99 ${pct(latency, 99).toFixed(0)} ms over ${fmt(latency.length)} deliveries to ${eventStates.length} subscriptions (from the poll that saw the change)`
+      )
       Object.assign(figures, {
-        feeds: feeds.length, catalogue_feeds: catalogue.length, standins: standins.length, records_per_round: records, interval_s: INTERVAL_S, seconds: Math.round(wall),
-        cpu_share: Number(share60.toFixed(4)), cpu_share_measured: Number(share.toFixed(4)), stores_cpu_share: Number(storesShare.toFixed(4)),
-        rss_max_mb: Math.round(rssMax), lag_p50_ms: Math.round(pct(lags, 50)), lag_p99_ms: Math.round(pct(lags, 99)),
-        webhook_p50_ms: Math.round(pct(latency, 50)), webhook_p99_ms: Math.round(pct(latency, 99)), deliveries: latency.length
+        feeds: feeds.length,
+        catalogue_feeds: catalogue.length,
+        standins: standins.length,
+        records_per_round: records,
+        interval_s: INTERVAL_S,
+        seconds: Math.round(wall),
+        cpu_share: Number(share60.toFixed(4)),
+        cpu_share_measured: Number(share.toFixed(4)),
+        stores_cpu_share: Number(storesShare.toFixed(4)),
+        rss_max_mb: Math.round(rssMax),
+        lag_p50_ms: Math.round(pct(lags, 50)),
+        lag_p99_ms: Math.round(pct(lags, 99)),
+        webhook_p50_ms: Math.round(pct(latency, 50)),
+        webhook_p99_ms: Math.round(pct(latency, 99)),
+        deliveries: latency.length
       })
       await stopChild(pipeline)
     }
@@ -257,10 +370,23 @@ const main = async () => {
     const batch = 1000
     // the event tables as both drains use them: emptied first, then timed from the first row written to the last
     const events = {
-      truncate: () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE events, event_history, event_links, cell_marks`)).then(() => undefined),
+      truncate: () =>
+        rt
+          .runPromise(
+            Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE events, event_history, event_links, cell_marks`)
+          )
+          .then(() => undefined),
       count,
-      span: () => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secs: number }>`
-        SELECT extract(epoch FROM max(materialized_at) - min(materialized_at)) AS secs FROM events`)).then((r) => Number(r[0].secs))
+      span: () =>
+        rt
+          .runPromise(
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql<{ secs: number }>`
+        SELECT extract(epoch FROM max(materialized_at) - min(materialized_at)) AS secs FROM events`
+            )
+          )
+          .then((r) => Number(r[0].secs))
     }
     const materializers = async (processes: number) => {
       const prefix = `${world.prefix}:m${processes}`
@@ -269,11 +395,19 @@ const main = async () => {
       await redis.connect()
       const stream = `${prefix}:changes`
       // the processes first, each waiting on the stream, so neither's start-up runs beside the other's work
-      const procs = Array.from({ length: processes }, () => spawnRole("materializer", { ...env, REDIS_PREFIX: prefix, MATERIALIZE_IN_FLIGHT: IN_FLIGHT }))
+      const procs = Array.from({ length: processes }, () =>
+        spawnRole("materializer", { ...env, REDIS_PREFIX: prefix, MATERIALIZE_IN_FLIGHT: IN_FLIGHT })
+      )
       children.push(...procs)
       // ready: the group exists and every process has gone idle (its start-up's CPU spent)
-      const groupExists = async () => (await redis.sendCommand<Array<unknown>>(["XINFO", "GROUPS", stream]).catch(() => [])).length > 0
-      await untilIdle(procs.map((c) => c.pid!), `${processes} materializer(s)`, IDLE_CPU_S, groupExists)
+      const groupExists = async () =>
+        (await redis.sendCommand<Array<unknown>>(["XINFO", "GROUPS", stream]).catch(() => [])).length > 0
+      await untilIdle(
+        procs.map((c) => c.pid!),
+        `${processes} materializer(s)`,
+        IDLE_CPU_S,
+        groupExists
+      )
       // CPU per change, by process: the drain's whole cost, which is what two cores bound
       const meter = cpuMeter({ materializer: roles.materializer, postgres: roles.postgres })
       await fillWithCreations(redis, stream, RECORDS)
@@ -283,7 +417,11 @@ const main = async () => {
       await redis.del(stream)
       await redis.quit()
       // from the first row written to the last: the processes' start-up is not counted
-      return { rate: RECORDS / (await events.span()), nodeUs: (cpu.materializer / RECORDS) * 1e6, pgUs: (cpu.postgres / RECORDS) * 1e6 }
+      return {
+        rate: RECORDS / (await events.span()),
+        nodeUs: (cpu.materializer / RECORDS) * 1e6,
+        pgUs: (cpu.postgres / RECORDS) * 1e6
+      }
     }
     const floor = async (connections: number) => {
       const meter = cpuMeter({ postgres: roles.postgres })
@@ -299,17 +437,39 @@ const main = async () => {
         const floors = [await floor(n), await floor(n)]
         const fl = floors[0].rate >= floors[1].rate ? floors[0] : floors[1]
         const ratio = run.rate / fl.rate
-        console.log(`materializer, ${n} process${n > 1 ? "es" : "  "}  ${fmt(run.rate)} changes/s; floor on ${n} connection${n > 1 ? "s" : ""} ${fmt(fl.rate)} rows/s (the faster of ${floors.map((f) => fmt(f.rate)).join(" and ")}): ${ratio.toFixed(2)}x${n === 2 ? " (target ≥ 0.7)" : ""}`)
+        console.log(
+          `materializer, ${n} process${n > 1 ? "es" : "  "}  ${fmt(run.rate)} changes/s; floor on ${n} connection${n > 1 ? "s" : ""} ${fmt(fl.rate)} rows/s (the faster of ${floors.map((f) => fmt(f.rate)).join(" and ")}): ${ratio.toFixed(2)}x${n === 2 ? " (target ≥ 0.7)" : ""}`
+        )
         // the floor's arrays are built before its clock starts: its client's CPU is not counted
-        console.log(`  CPU per change: materializer${n > 1 ? "s" : ""} ${us(run.nodeUs)} + Postgres ${us(run.pgUs)}; floor's Postgres ${us(fl.pgUs)}`)
+        console.log(
+          `  CPU per change: materializer${n > 1 ? "s" : ""} ${us(run.nodeUs)} + Postgres ${us(run.pgUs)}; floor's Postgres ${us(fl.pgUs)}`
+        )
         // the stream's and the decoding's cost without the materializer's checks: a second comparison, not the target's
-        const rl = await relayFloor({ dbUrl: world.dbUrl, redisUrl: world.redisUrl, stream: `${world.prefix}:relay${n}`, n: RECORDS, processes: n, idleCpuS: IDLE_CPU_S }, events)
-        console.log(`  relay floor, ${n} process${n > 1 ? "es" : ""} (read, Postgres decodes, ack; no checks) ${fmt(rl.rate)} changes/s: materializer${n > 1 ? "s" : ""} ${(run.rate / rl.rate).toFixed(2)}x; CPU per change: relay ${us(rl.nodeUs)} + Postgres ${us(rl.pgUs)}`)
+        const rl = await relayFloor(
+          {
+            dbUrl: world.dbUrl,
+            redisUrl: world.redisUrl,
+            stream: `${world.prefix}:relay${n}`,
+            n: RECORDS,
+            processes: n,
+            idleCpuS: IDLE_CPU_S
+          },
+          events
+        )
+        console.log(
+          `  relay floor, ${n} process${n > 1 ? "es" : ""} (read, Postgres decodes, ack; no checks) ${fmt(rl.rate)} changes/s: materializer${n > 1 ? "s" : ""} ${(run.rate / rl.rate).toFixed(2)}x; CPU per change: relay ${us(rl.nodeUs)} + Postgres ${us(rl.pgUs)}`
+        )
         Object.assign(figures, {
-          [`materializer_${n}_cps`]: Math.round(run.rate), [`floor_${n}_rps`]: Math.round(fl.rate), [`materializer_${n}_floor_ratio`]: Number(ratio.toFixed(2)),
-          [`materializer_${n}_node_us`]: Math.round(run.nodeUs), [`materializer_${n}_pg_us`]: Math.round(run.pgUs), [`floor_${n}_pg_us`]: Math.round(fl.pgUs),
-          [`relay_${n}_cps`]: Math.round(rl.rate), [`materializer_${n}_relay_ratio`]: Number((run.rate / rl.rate).toFixed(2)),
-          [`relay_${n}_node_us`]: Math.round(rl.nodeUs), [`relay_${n}_pg_us`]: Math.round(rl.pgUs)
+          [`materializer_${n}_cps`]: Math.round(run.rate),
+          [`floor_${n}_rps`]: Math.round(fl.rate),
+          [`materializer_${n}_floor_ratio`]: Number(ratio.toFixed(2)),
+          [`materializer_${n}_node_us`]: Math.round(run.nodeUs),
+          [`materializer_${n}_pg_us`]: Math.round(run.pgUs),
+          [`floor_${n}_pg_us`]: Math.round(fl.pgUs),
+          [`relay_${n}_cps`]: Math.round(rl.rate),
+          [`materializer_${n}_relay_ratio`]: Number((run.rate / rl.rate).toFixed(2)),
+          [`relay_${n}_node_us`]: Math.round(rl.nodeUs),
+          [`relay_${n}_pg_us`]: Math.round(rl.pgUs)
         })
       }
     }
@@ -324,7 +484,10 @@ const main = async () => {
   console.log(JSON.stringify({ bench: "scale", ...figures }))
 }
 
-main().then(() => process.exit(0), (e) => {
-  console.error(e)
-  process.exit(1)
-})
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e)
+    process.exit(1)
+  }
+)

@@ -16,7 +16,12 @@ export const scratch = (name: string, overrides: Partial<AppSettings> = {}, exis
   dbUrl.pathname = `/${dbName}`
   const prefix = `rdbench:${name}:${id}`
   const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
-  const config = AppConfig.make({ databaseUrl: Redacted.make(dbUrl.toString()), redisUrl, redisPrefix: prefix, ...overrides })
+  const config = AppConfig.make({
+    databaseUrl: Redacted.make(dbUrl.toString()),
+    redisUrl,
+    redisPrefix: prefix,
+    ...overrides
+  })
   const drop = async () => {
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"

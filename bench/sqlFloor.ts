@@ -25,7 +25,11 @@ const BOOKKEEPING = /\b(api_keys|request_usage|portal_sessions)\b/
  * Runs an API in this process (shared answers off, so every request reaches Postgres) with the
  * driver's `query` wrapped, asks each path once, one at a time, and keeps what each sent.
  */
-export const recordStatementSets = async (settings: Partial<AppSettings>, key: string, paths: ReadonlyArray<string>) => {
+export const recordStatementSets = async (
+  settings: Partial<AppSettings>,
+  key: string,
+  paths: ReadonlyArray<string>
+) => {
   const original = pg.Client.prototype.query
   let current: Array<Statement> | null = null
   pg.Client.prototype.query = function (this: pg.Client, ...args: Array<unknown>) {
@@ -37,13 +41,20 @@ export const recordStatementSets = async (settings: Partial<AppSettings>, key: s
   } as typeof original
   let port = 0
   const config = AppConfig.make({ ...settings, responseCache: false, port: 0 })
-  const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false })))))
+  const rt = ManagedRuntime.make(
+    ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(
+      Layer.provideMerge(
+        Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false }))
+      )
+    )
+  )
   try {
     await rt.runtime()
-    const ask = (path: string) => fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { "X-API-Key": key } }).then(async (r) => {
-      const body = await r.text()
-      if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${body.slice(0, 200)}`)
-    })
+    const ask = (path: string) =>
+      fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { "X-API-Key": key } }).then(async (r) => {
+        const body = await r.text()
+        if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${body.slice(0, 200)}`)
+      })
     // warm the per-process caches (key, reference data, type counts) before anything is kept
     for (const p of paths.slice(0, 5)) await ask(p)
     const sets: Array<ReadonlyArray<Statement>> = []
@@ -65,24 +76,31 @@ export const recordStatementSets = async (settings: Partial<AppSettings>, key: s
  * next set and sending its statements at once (the strictest floor: a handler sends some of
  * them one after another), for `durationMs`. Latency and throughput per set, i.e. per request.
  */
-export const driveFloor = async (pool: pg.Pool, sets: ReadonlyArray<ReadonlyArray<Statement>>, concurrency: number, durationMs: number) => {
+export const driveFloor = async (
+  pool: pg.Pool,
+  sets: ReadonlyArray<ReadonlyArray<Statement>>,
+  concurrency: number,
+  durationMs: number
+) => {
   const lat: Array<number> = []
   let next = 0
   let errors = 0
   const end = performance.now() + durationMs
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < end) {
-      const set = sets[next++ % sets.length]
-      const s = performance.now()
-      try {
-        await Promise.all(set.map((st) => pool.query(st.text, st.values as Array<unknown>)))
-      } catch {
-        errors++
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const set = sets[next++ % sets.length]
+        const s = performance.now()
+        try {
+          await Promise.all(set.map((st) => pool.query(st.text, st.values as Array<unknown>)))
+        } catch {
+          errors++
+        }
+        lat.push(performance.now() - s)
       }
-      lat.push(performance.now() - s)
-    }
-  }))
+    })
+  )
   const seconds = (performance.now() - t0) / 1000
   return { rps: lat.length / seconds, p50: pct(lat, 50), p99: pct(lat, 99), requests: lat.length, errors }
 }
@@ -90,7 +108,11 @@ export const driveFloor = async (pool: pg.Pool, sets: ReadonlyArray<ReadonlyArra
 /** How many statements a set holds, by kind of statement (first words), for the printout. */
 export const statementCounts = (sets: ReadonlyArray<ReadonlyArray<Statement>>) => {
   const per = sets.map((s) => s.length)
-  return { perRequest: per.reduce((a, b) => a + b, 0) / Math.max(1, per.length), min: Math.min(...per), max: Math.max(...per) }
+  return {
+    perRequest: per.reduce((a, b) => a + b, 0) / Math.max(1, per.length),
+    min: Math.min(...per),
+    max: Math.max(...per)
+  }
 }
 
 /**
@@ -99,14 +121,22 @@ export const statementCounts = (sets: ReadonlyArray<ReadonlyArray<Statement>>) =
  */
 export const replayOnce = async (pool: pg.Pool, sets: ReadonlyArray<ReadonlyArray<Statement>>, concurrency: number) => {
   let next = 0
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < sets.length) {
-      const set = sets[next++]
-      await Promise.all(set.map((st) => pool.query(st.text, st.values as Array<unknown>))).catch(() => undefined)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < sets.length) {
+        const set = sets[next++]
+        await Promise.all(set.map((st) => pool.query(st.text, st.values as Array<unknown>))).catch(() => undefined)
+      }
+    })
+  )
 }
 
 /** Blocks Postgres read from outside its buffers (the OS cache or disk) so far, in one database. */
 export const blocksRead = async (pool: pg.Pool) =>
-  Number((await pool.query<{ n: string }>("SELECT blks_read::text AS n FROM pg_stat_database WHERE datname = current_database()")).rows[0].n)
+  Number(
+    (
+      await pool.query<{ n: string }>(
+        "SELECT blks_read::text AS n FROM pg_stat_database WHERE datname = current_database()"
+      )
+    ).rows[0].n
+  )

@@ -9,11 +9,20 @@ import { creations } from "./materializerFloor.js"
 
 type RedisClient = ReturnType<typeof createClient>
 
-/** `n` creations on `stream`, 5,000 to a MULTI (the stream fills about ten times faster than it is drained); `body` is each message's text. */
-export const fillWithCreations = async (redis: RedisClient, stream: string, n: number, body: (c: EventChange) => string = (c) => JSON.stringify(c)) => {
+/**
+ * `n` creations on `stream`, 5,000 to a MULTI (the stream fills about ten times faster than it is drained); `body` is
+ * each message's text.
+ */
+export const fillWithCreations = async (
+  redis: RedisClient,
+  stream: string,
+  n: number,
+  body: (c: EventChange) => string = (c) => JSON.stringify(c)
+) => {
   for (let off = 0; off < n; off += 5000) {
     const m = redis.multi()
-    for (const c of creations(Math.min(5000, n - off), off, () => new Date().toISOString())) m.xAdd(stream, "*", { c: body(c) })
+    for (const c of creations(Math.min(5000, n - off), off, () => new Date().toISOString()))
+      m.xAdd(stream, "*", { c: body(c) })
     await m.exec()
   }
 }
@@ -22,7 +31,12 @@ export const fillWithCreations = async (redis: RedisClient, stream: string, n: n
  * Waits until `count()` reaches `n`; throws after 10 minutes naming `what`, or at once when
  * `failed` names a reason (a drain process that exited).
  */
-export const untilRows = async (count: () => Promise<number>, n: number, what: string, failed: () => string | undefined = () => undefined) => {
+export const untilRows = async (
+  count: () => Promise<number>,
+  n: number,
+  what: string,
+  failed: () => string | undefined = () => undefined
+) => {
   const started = Date.now()
   for (;;) {
     const done = await count()

@@ -18,8 +18,19 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, PollServices
   Layer.provideMerge(Layer.merge(StreamsLive, FetchHttpClient.layer))
 )
 
-/** Poller, materializer, analytics, webhooks, route monitor, orphan sweep, stream trimming and coverage; needs SourceCatalogue and BaseLive. */
+/**
+ * Poller, materializer, analytics, webhooks, route monitor, orphan sweep, stream trimming and coverage; needs
+ * SourceCatalogue and BaseLive.
+ */
 export const PipelineLive = (consumer: string) =>
-  Layer.mergeAll(PollerLive, MaterializerLive(consumer), AnalyticsLive(consumer), OrphanSweeperLive, StreamTrimmerLive, CoverageLive, WebhooksLive(consumer), RouteMonitorLive(consumer), MetricsPublisherLive(consumer)).pipe(
-    Layer.provideMerge(PipelineServices)
-  )
+  Layer.mergeAll(
+    PollerLive,
+    MaterializerLive(consumer),
+    AnalyticsLive(consumer),
+    OrphanSweeperLive,
+    StreamTrimmerLive,
+    CoverageLive,
+    WebhooksLive(consumer),
+    RouteMonitorLive(consumer),
+    MetricsPublisherLive(consumer)
+  ).pipe(Layer.provideMerge(PipelineServices))

@@ -37,19 +37,39 @@ const roundLine = (pts: ReadonlyArray<Position>) => {
 }
 
 const stateFeatures = (file: string) => {
-  const fc = JSON.parse(readFileSync(file, "utf8")) as { features: Array<{ geometry: any; properties: Record<string, string> }> }
+  const fc = JSON.parse(readFileSync(file, "utf8")) as {
+    features: Array<{ geometry: any; properties: Record<string, string> }>
+  }
   return fc.features.map((f) => {
-    const g = simplify({ type: "Feature", geometry: f.geometry, properties: {} } as any, { tolerance: 0.01, highQuality: false }).geometry as any
+    const g = simplify({ type: "Feature", geometry: f.geometry, properties: {} } as any, {
+      tolerance: 0.01,
+      highQuality: false
+    }).geometry as any
     const polys: Array<Array<Array<Position>>> = g.type === "Polygon" ? [g.coordinates] : g.coordinates
-    const kept = polys.map((rings) => rings.map(roundLine).filter((r) => r.length >= 4)).filter((rings) => rings.length > 0)
-    return { type: "Feature", properties: { layer: "state", code: f.properties.postal, name: f.properties.name, country: f.properties.country }, geometry: { type: "MultiPolygon", coordinates: kept } }
+    const kept = polys
+      .map((rings) => rings.map(roundLine).filter((r) => r.length >= 4))
+      .filter((rings) => rings.length > 0)
+    return {
+      type: "Feature",
+      properties: { layer: "state", code: f.properties.postal, name: f.properties.name, country: f.properties.country },
+      geometry: { type: "MultiPolygon", coordinates: kept }
+    }
   })
 }
 
 const placeFeatures = (file: string) => {
-  const fc = JSON.parse(readFileSync(file, "utf8")) as { features: Array<{ geometry: { coordinates: Position }; properties: { name: string; admin1: string; country: string; pop_max: number } }> }
+  const fc = JSON.parse(readFileSync(file, "utf8")) as {
+    features: Array<{
+      geometry: { coordinates: Position }
+      properties: { name: string; admin1: string; country: string; pop_max: number }
+    }>
+  }
   return fc.features
-    .map((f) => ({ type: "Feature", properties: { layer: "place", name: f.properties.name, region: f.properties.admin1, pop: f.properties.pop_max }, geometry: { type: "Point", coordinates: roundLine([f.geometry.coordinates])[0] } }))
+    .map((f) => ({
+      type: "Feature",
+      properties: { layer: "place", name: f.properties.name, region: f.properties.admin1, pop: f.properties.pop_max },
+      geometry: { type: "Point", coordinates: roundLine([f.geometry.coordinates])[0] }
+    }))
     .sort((a, b) => b.properties.pop - a.properties.pop)
 }
 
@@ -100,10 +120,18 @@ const roadFeatures = (net: RoadNetwork) => {
       const head: Array<Position> = [[tail[0][0], tail[0][1]]]
       extend(head, e, net.edgeFrom[e])
       const line = [...head.slice(1).reverse(), ...tail]
-      const simple = (simplify({ type: "Feature", geometry: { type: "LineString", coordinates: line }, properties: {} } as any, { tolerance: 0.01 }).geometry as any).coordinates
+      const simple = (
+        simplify({ type: "Feature", geometry: { type: "LineString", coordinates: line }, properties: {} } as any, {
+          tolerance: 0.01
+        }).geometry as any
+      ).coordinates
       const coords = roundLine(simple)
       if (coords.length < 2) continue
-      out.push({ type: "Feature", properties: { layer: "road", class: cls }, geometry: { type: "LineString", coordinates: coords } })
+      out.push({
+        type: "Feature",
+        properties: { layer: "road", class: cls },
+        geometry: { type: "LineString", coordinates: coords }
+      })
     }
   }
   return out
@@ -120,5 +148,9 @@ export interface BuiltBasemap {
 export const buildBasemap = (assetsDir: string, network: () => RoadNetwork): BuiltBasemap =>
   cachedAsset(assetsDir, "basemap", VERSION, Object.values(BASEMAP_INPUTS), () => ({
     type: "FeatureCollection",
-    features: [...stateFeatures(BASEMAP_INPUTS.states), ...roadFeatures(network()), ...placeFeatures(BASEMAP_INPUTS.places)]
+    features: [
+      ...stateFeatures(BASEMAP_INPUTS.states),
+      ...roadFeatures(network()),
+      ...placeFeatures(BASEMAP_INPUTS.places)
+    ]
   }))

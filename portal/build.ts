@@ -26,7 +26,10 @@ const copyHashed = (outDir: string, spec: string, stem: string, ext: string) => 
   return name
 }
 
-/** Text assets get a gzip twin (the map's library and basemap are most of the bytes); the server sends it when the browser accepts gzip. */
+/**
+ * Text assets get a gzip twin (the map's library and basemap are most of the bytes); the server sends it when the
+ * browser accepts gzip.
+ */
 const gzipAssets = (dir: string) => {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
@@ -78,7 +81,9 @@ export const buildPortal = async (outDir = OUT_DIR) => {
   const script = outputs.find((f) => /^app-.*\.js$/.test(f))
   const style = outputs.find((f) => /^styles-.*\.css$/.test(f))
   if (!script || !style) throw new Error(`portal build made no script or stylesheet: ${outputs.join(", ")}`)
-  const html = readFileSync(join(here, "index.html"), "utf8").replace("%SCRIPT%", `/assets/${script}`).replace("%STYLE%", `/assets/${style}`)
+  const html = readFileSync(join(here, "index.html"), "utf8")
+    .replace("%SCRIPT%", `/assets/${script}`)
+    .replace("%STYLE%", `/assets/${style}`)
   writeFileSync(join(outDir, "index.html"), html)
   writeFileSync(join(outDir, "favicon.svg"), readFileSync(join(here, "favicon.svg")))
   gzipAssets(join(outDir, "assets"))
@@ -87,7 +92,10 @@ export const buildPortal = async (outDir = OUT_DIR) => {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   buildPortal().then(
-    (r) => console.error(`portal built in ${r.ms} ms: dist/portal (${r.script}, ${r.style}, ${r.basemap.name} ${Math.round(r.basemap.bytes / 1024)} kB${r.basemap.cached ? ", cached" : ""})`),
+    (r) =>
+      console.error(
+        `portal built in ${r.ms} ms: dist/portal (${r.script}, ${r.style}, ${r.basemap.name} ${Math.round(r.basemap.bytes / 1024)} kB${r.basemap.cached ? ", cached" : ""})`
+      ),
     (e) => {
       console.error(`portal build failed: ${e instanceof Error ? e.message : e}`)
       process.exit(1)

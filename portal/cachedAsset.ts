@@ -10,7 +10,13 @@ const CACHE_DIR = fileURLToPath(new URL("../node_modules/.cache/road-data-portal
  * `<stem>-<hash of version and inputs>.json`, made by `make` only when no earlier build kept
  * that name in node_modules/.cache, and written into `assetsDir` (the build gzips it with the rest).
  */
-export const cachedAsset = (assetsDir: string, stem: string, version: number, inputs: ReadonlyArray<string>, make: () => unknown) => {
+export const cachedAsset = (
+  assetsDir: string,
+  stem: string,
+  version: number,
+  inputs: ReadonlyArray<string>,
+  make: () => unknown
+) => {
   const h = createHash("sha1").update(`${stem} ${version}`)
   for (const f of inputs) h.update(readFileSync(f))
   const name = `${stem}-${h.digest("hex").slice(0, 12)}.json`

@@ -20,7 +20,12 @@ const junctions = (net: RoadNetwork) => {
     const p = net.props[net.edgeProp[e]]
     if ((p.class !== "motorway" && p.class !== "trunk") || !p.ref) continue
     for (const n of [net.edgeFrom[e], net.edgeTo[e]]) {
-      const j = at.get(n) ?? { refs: new Set<string>(), sets: new Set<string>(), motorway: false, region: p.region ?? "" }
+      const j = at.get(n) ?? {
+        refs: new Set<string>(),
+        sets: new Set<string>(),
+        motorway: false,
+        region: p.region ?? ""
+      }
       for (const r of p.ref.split(";")) if (!/ (BL|BS|Fut|Trk|Alt|Bus)$/.test(r)) j.refs.add(r)
       j.sets.add(p.ref)
       j.motorway ||= p.class === "motorway"
@@ -42,10 +47,27 @@ const junctions = (net: RoadNetwork) => {
 }
 
 const cities = (file: string) => {
-  const fc = JSON.parse(readFileSync(file, "utf8")) as { features: Array<{ geometry: { coordinates: [number, number] }; properties: { name: string; admin1: string; pop_max: number } }> }
-  return fc.features.map((f) => [f.properties.name, f.properties.admin1, round(f.geometry.coordinates[1]), round(f.geometry.coordinates[0]), f.properties.pop_max] as const)
+  const fc = JSON.parse(readFileSync(file, "utf8")) as {
+    features: Array<{
+      geometry: { coordinates: [number, number] }
+      properties: { name: string; admin1: string; pop_max: number }
+    }>
+  }
+  return fc.features.map(
+    (f) =>
+      [
+        f.properties.name,
+        f.properties.admin1,
+        round(f.geometry.coordinates[1]),
+        round(f.geometry.coordinates[0]),
+        f.properties.pop_max
+      ] as const
+  )
 }
 
 /** Writes `places-<hash>.json` into `assetsDir`. */
 export const buildPlaceIndex = (assetsDir: string, network: () => RoadNetwork) =>
-  cachedAsset(assetsDir, "places", VERSION, [BASEMAP_INPUTS.places, BASEMAP_INPUTS.network], () => ({ cities: cities(BASEMAP_INPUTS.places), junctions: junctions(network()) }))
+  cachedAsset(assetsDir, "places", VERSION, [BASEMAP_INPUTS.places, BASEMAP_INPUTS.network], () => ({
+    cities: cities(BASEMAP_INPUTS.places),
+    junctions: junctions(network())
+  }))

@@ -4,13 +4,21 @@ import { limitHeapGrowth } from "./lifecycle/heapGrowth.js"
 import { LogLinesLive } from "./observability/logLines.js"
 
 const LEVELS: Record<string, LogLevel.LogLevel> = {
-  trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warning,
-  warning: LogLevel.Warning, error: LogLevel.Error, none: LogLevel.None
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warn: LogLevel.Warning,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  none: LogLevel.None
 }
 
 /** How long a stop may take before the process is interrupted anyway (SHUTDOWN_TIMEOUT_MS, default 10 s). */
 export const shutdownTimeoutMs = Effect.runSync(
-  Config.integer("SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000), Effect.orElseSucceed(() => 10_000))
+  Config.integer("SHUTDOWN_TIMEOUT_MS").pipe(
+    Config.withDefault(10_000),
+    Effect.orElseSucceed(() => 10_000)
+  )
 )
 
 /**
@@ -21,10 +29,14 @@ export const shutdownTimeoutMs = Effect.runSync(
  * time ran out (what was still held is reclaimed by other consumers). A second signal stops at
  * once. The only place a process enters Effect.
  */
-export const runMain = <E>(program: Effect.Effect<never, E>, options: { readonly signals?: ReadonlyArray<NodeJS.Signals>; readonly heapGrowingPercent?: number } = {}) => {
+export const runMain = <E>(
+  program: Effect.Effect<never, E>,
+  options: { readonly signals?: ReadonlyArray<NodeJS.Signals>; readonly heapGrowingPercent?: number } = {}
+) => {
   limitHeapGrowth(process.env, options.heapGrowingPercent)
   const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
-  const withLogs = <A, E2>(e: Effect.Effect<A, E2>) => e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(LogLinesLive))
+  const withLogs = <A, E2>(e: Effect.Effect<A, E2>) =>
+    e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(LogLinesLive))
   const fiber = Effect.runFork(withLogs(program))
   let forced = false
   let stopping = false
@@ -38,20 +50,36 @@ export const runMain = <E>(program: Effect.Effect<never, E>, options: { readonly
     // away (a Redis that never answers QUIT) cannot keep the process alive past it
     const closeReserveMs = Math.min(3000, Math.floor(shutdownTimeoutMs / 4))
     setTimeout(() => {
-      console.error(JSON.stringify({ level: "error", message: `stopping: still closing after ${shutdownTimeoutMs} ms; exiting now` }))
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: `stopping: still closing after ${shutdownTimeoutMs} ms; exiting now`
+        })
+      )
       process.exit(1)
     }, shutdownTimeoutMs).unref()
-    Effect.runFork(withLogs(Effect.gen(function* () {
-      yield* Effect.logInfo(`stopping: draining (at most ${shutdownTimeoutMs - closeReserveMs} ms, then ${closeReserveMs} ms to close)`)
-      yield* requestDrain
-      const drained = yield* Effect.timeout(allDrained, shutdownTimeoutMs - closeReserveMs).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
-      if (drained) yield* Effect.logInfo("stopping: every part drained")
-      else {
-        forced = true
-        yield* Effect.logWarning(`stopping: ${shutdownTimeoutMs - closeReserveMs} ms passed with ${stillDraining().join(", ")} still working; interrupting`)
-      }
-      yield* Fiber.interrupt(fiber)
-    })))
+    Effect.runFork(
+      withLogs(
+        Effect.gen(function* () {
+          yield* Effect.logInfo(
+            `stopping: draining (at most ${shutdownTimeoutMs - closeReserveMs} ms, then ${closeReserveMs} ms to close)`
+          )
+          yield* requestDrain
+          const drained = yield* Effect.timeout(allDrained, shutdownTimeoutMs - closeReserveMs).pipe(
+            Effect.as(true),
+            Effect.orElseSucceed(() => false)
+          )
+          if (drained) yield* Effect.logInfo("stopping: every part drained")
+          else {
+            forced = true
+            yield* Effect.logWarning(
+              `stopping: ${shutdownTimeoutMs - closeReserveMs} ms passed with ${stillDraining().join(", ")} still working; interrupting`
+            )
+          }
+          yield* Fiber.interrupt(fiber)
+        })
+      )
+    )
   }
   const signals = options.signals ?? ["SIGINT", "SIGTERM"]
   for (const sig of signals) process.on(sig, stop)

@@ -32,7 +32,13 @@ export interface ResponseCacheOptions {
   readonly admitWithinMs: number
 }
 
-export const DEFAULT_CACHE_OPTIONS: ResponseCacheOptions = { maxEntries: 20_000, maxBytes: 128 * 1024 * 1024, coalesceMs: 200, staleMs: 600, admitWithinMs: 60_000 }
+export const DEFAULT_CACHE_OPTIONS: ResponseCacheOptions = {
+  maxEntries: 20_000,
+  maxBytes: 128 * 1024 * 1024,
+  coalesceMs: 200,
+  staleMs: 600,
+  admitWithinMs: 60_000
+}
 
 /** What a computation answers: its value, and whether (and under which tags, for how long) it may be kept. */
 export interface Computed<T> {
@@ -50,7 +56,10 @@ interface Entry<T> {
   readonly bytes: number
 }
 
-/** hit: kept and current; stale: kept, changed underneath, within the staleness budget; miss: computed; shared: joined a computation under way; bypass: no live invalidation feed */
+/**
+ * hit: kept and current; stale: kept, changed underneath, within the staleness budget; miss: computed; shared: joined
+ * a computation under way; bypass: no live invalidation feed
+ */
 export type CacheOutcome = "hit" | "stale" | "miss" | "shared" | "bypass"
 
 export interface Answered<T> {
@@ -64,8 +73,14 @@ export interface CacheStats {
   readonly live: boolean
 }
 
-/** `clock`: milliseconds on a monotonic scale; answers' ages are this process's own durations, never compared with data. */
-export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CACHE_OPTIONS, clock: () => number = () => performance.now()) => {
+/**
+ * `clock`: milliseconds on a monotonic scale; answers' ages are this process's own durations, never compared with
+ * data.
+ */
+export const makeResponseCache = <T>(
+  options: ResponseCacheOptions = DEFAULT_CACHE_OPTIONS,
+  clock: () => number = () => performance.now()
+) => {
   let live = false
   let tick = 0
   let epoch = 0
@@ -96,7 +111,8 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
     asked.clear()
     bytes = 0
   }
-  const isStale = (e: Entry<T>, at: number) => at - e.startedAt >= e.ttlMs || e.tags.some((t) => (tagTick.get(t) ?? 0) > e.startTick)
+  const isStale = (e: Entry<T>, at: number) =>
+    at - e.startedAt >= e.ttlMs || e.tags.some((t) => (tagTick.get(t) ?? 0) > e.startTick)
 
   const store = (key: string, entry: Entry<T>) => {
     drop(key)
@@ -113,7 +129,11 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
   }
 
   /** One computation per key at a time; its answer is kept if it may be and nothing emptied the cache meanwhile. */
-  const recompute = (key: string, compute: () => Promise<Computed<T>>, admit: boolean): { promise: Promise<T>; joined: boolean } => {
+  const recompute = (
+    key: string,
+    compute: () => Promise<Computed<T>>,
+    admit: boolean
+  ): { promise: Promise<T>; joined: boolean } => {
     const running = inflight.get(key)
     if (running) return { promise: running, joined: true }
     const startTick = tick
@@ -124,7 +144,14 @@ export const makeResponseCache = <T>(options: ResponseCacheOptions = DEFAULT_CAC
         inflight.delete(key)
         if (admit && c.keep && live && epoch === startEpoch) {
           asked.delete(key)
-          store(key, { value: c.value, tags: c.keep.tags, startTick, startedAt, ttlMs: c.keep.ttlMs, bytes: c.keep.bytes })
+          store(key, {
+            value: c.value,
+            tags: c.keep.tags,
+            startTick,
+            startedAt,
+            ttlMs: c.keep.ttlMs,
+            bytes: c.keep.bytes
+          })
         }
         return c.value
       },

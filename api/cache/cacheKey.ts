@@ -25,8 +25,12 @@ export const viewOf = (auth: AuthContext) => {
   return v
 }
 
-export const cacheKeyOf = (operationId: string, params: Record<string, string>, querystring: string, auth: AuthContext) =>
-  `${operationId}\n${JSON.stringify(params)}\n${canonicalQuery(querystring)}\n${viewOf(auth)}`
+export const cacheKeyOf = (
+  operationId: string,
+  params: Record<string, string>,
+  querystring: string,
+  auth: AuthContext
+) => `${operationId}\n${JSON.stringify(params)}\n${canonicalQuery(querystring)}\n${viewOf(auth)}`
 
 /**
  * How long an answer is kept at most, whatever the invalidations say. A delayed plan's view moves

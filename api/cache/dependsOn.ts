@@ -1,7 +1,10 @@
 import { Context, Effect, Option } from "effect"
 
 /** Collects the invalidation tags a handler's answer depends on (only present when the answer may be shared). */
-export class CacheDependencies extends Context.Tag("api/CacheDependencies")<CacheDependencies, { readonly add: (tags: ReadonlyArray<string>) => void }>() {}
+export class CacheDependencies extends Context.Tag("api/CacheDependencies")<
+  CacheDependencies,
+  { readonly add: (tags: ReadonlyArray<string>) => void }
+>() {}
 
 /**
  * Declares what the answer being built depends on. A route's answer is shared only when its
@@ -9,7 +12,10 @@ export class CacheDependencies extends Context.Tag("api/CacheDependencies")<Cach
  * never freshness.
  */
 export const dependsOn = (tags: ReadonlyArray<string>) =>
-  Effect.flatMap(Effect.serviceOption(CacheDependencies), Option.match({
-    onNone: () => Effect.void,
-    onSome: (deps) => Effect.sync(() => deps.add(tags))
-  }))
+  Effect.flatMap(
+    Effect.serviceOption(CacheDependencies),
+    Option.match({
+      onNone: () => Effect.void,
+      onSome: (deps) => Effect.sync(() => deps.add(tags))
+    })
+  )

@@ -4,13 +4,19 @@ import { invalidationChannel } from "../../shared/cache/invalidation.js"
 import { Redis } from "../../shared/db/Redis.js"
 import type { ResponseCache } from "./ResponseCache.js"
 
-/** What the materializer tells the API workers, besides the probes: the tags, and the primary's WAL position once written. */
+/**
+ * What the materializer tells the API workers, besides the probes: the tags, and the primary's WAL position once
+ * written.
+ */
 const announcement = (parsed: unknown): { tags: Array<string>; lsn?: string } | undefined => {
   // an older materializer sends the bare list of tags
   if (Array.isArray(parsed)) return { tags: parsed.filter((t): t is string => typeof t === "string") }
   const x = parsed as { tags?: unknown; lsn?: unknown } | null
   if (!x || typeof x !== "object" || !Array.isArray(x.tags)) return undefined
-  return { tags: x.tags.filter((t): t is string => typeof t === "string"), lsn: typeof x.lsn === "string" ? x.lsn : undefined }
+  return {
+    tags: x.tags.filter((t): t is string => typeof t === "string"),
+    lsn: typeof x.lsn === "string" ? x.lsn : undefined
+  }
 }
 
 /**
@@ -20,7 +26,10 @@ const announcement = (parsed: unknown): { tags: Array<string>; lsn?: string } | 
  * the channel, which proves the subscription is in place; on every lost connection it goes dark
  * and empty until the probe returns again.
  */
-export const invalidationFeed = <T>(cache: ResponseCache<T> | undefined, announced: (lsn: string) => void = () => undefined) =>
+export const invalidationFeed = <T>(
+  cache: ResponseCache<T> | undefined,
+  announced: (lsn: string) => void = () => undefined
+) =>
   Effect.gen(function* () {
     const redis = yield* Redis
     const channel = invalidationChannel(redis)
@@ -61,14 +70,20 @@ export const invalidationFeed = <T>(cache: ResponseCache<T> | undefined, announc
     // a Redis that goes away while this worker starts fails the SUBSCRIBE in flight; the worker
     // waits for it as it waits for its first connection, instead of failing its start
     yield* Effect.tryPromise(() => sub.subscribe(channel, onMessage)).pipe(
-      Effect.tapError((e) => Effect.logWarning(`invalidation feed: subscribing failed (${String(e.error)}); trying again`)),
+      Effect.tapError((e) =>
+        Effect.logWarning(`invalidation feed: subscribing failed (${String(e.error)}); trying again`)
+      ),
       Effect.retry(Schedule.spaced("500 millis"))
     )
     sendProbe()
     // until the probe is heard the cache stays bypassed; ask again now and then in case it was lost
-    yield* Effect.forkScoped(Effect.repeat(
-      Effect.sync(() => { if (!live && sub.isReady) sendProbe() }),
-      Schedule.spaced("1 second")
-    ))
+    yield* Effect.forkScoped(
+      Effect.repeat(
+        Effect.sync(() => {
+          if (!live && sub.isReady) sendProbe()
+        }),
+        Schedule.spaced("1 second")
+      )
+    )
     yield* Effect.addFinalizer(() => Effect.sync(disconnected))
   })

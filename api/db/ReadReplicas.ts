@@ -65,7 +65,13 @@ const replicaFailed = (e: unknown) => {
   return storeUnavailable(e) || RECOVERY_CONFLICT.test(String(x.cause?.message ?? x.message ?? ""))
 }
 
-const none: ReadReplicasShape = { onReplica: (effect) => effect, announced: () => undefined, states: () => [], counts: () => ({ replica: 0, primary: 0 }), configured: false }
+const none: ReadReplicasShape = {
+  onReplica: (effect) => effect,
+  announced: () => undefined,
+  states: () => [],
+  counts: () => ({ replica: 0, primary: 0 }),
+  configured: false
+}
 
 const connect = (url: Redacted.Redacted<string>, maxConnections: number) =>
   PgClient.fromPool({
@@ -108,17 +114,26 @@ export const ReadReplicasLive = Layer.scoped(
     let next = 0
     const counts = { replica: 0, primary: 0 }
     const probe = (r: Replica) =>
-      r.client<{ lsn: string | null }>`SELECT COALESCE(pg_last_wal_replay_lsn(), pg_current_wal_lsn())::text AS lsn`.pipe(
+      r.client<{
+        lsn: string | null
+      }>`SELECT COALESCE(pg_last_wal_replay_lsn(), pg_current_wal_lsn())::text AS lsn`.pipe(
         Effect.timeout("1 second"),
-        Effect.tap(([row]) => Effect.sync(() => {
-          r.replayed = lsnOf(row?.lsn ?? null) ?? -1n
-          if (!r.up) r.downUntil = 0
-          r.up = true
-        })),
-        Effect.catchAll(() => Effect.sync(() => { r.up = false })),
+        Effect.tap(([row]) =>
+          Effect.sync(() => {
+            r.replayed = lsnOf(row?.lsn ?? null) ?? -1n
+            if (!r.up) r.downUntil = 0
+            r.up = true
+          })
+        ),
+        Effect.catchAll(() =>
+          Effect.sync(() => {
+            r.up = false
+          })
+        ),
         Effect.withTracerEnabled(false)
       )
-    for (const r of replicas) yield* Effect.forkScoped(Effect.repeat(probe(r), Schedule.spaced(`${PROBE_EVERY_MS} millis`)))
+    for (const r of replicas)
+      yield* Effect.forkScoped(Effect.repeat(probe(r), Schedule.spaced(`${PROBE_EVERY_MS} millis`)))
     yield* Effect.logInfo(`API reads on ${replicas.length} replica(s): ${replicas.map((r) => r.name).join(", ")}`)
 
     const pick = (): Replica | undefined => {
@@ -139,24 +154,35 @@ export const ReadReplicasLive = Layer.scoped(
         const at = lsnOf(lsn)
         if (at !== undefined && at > wanted) wanted = at
       },
-      states: () => replicas.map((r) => ({ name: r.name, up: r.up && performance.now() >= r.downUntil, behindBytes: r.replayed >= wanted ? 0 : Number(wanted - r.replayed) })),
-      onReplica: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.suspend(() => {
-        const r = pick()
-        if (r === undefined) {
-          counts.primary++
-          return effect
-        }
-        counts.replica++
-        return effect.pipe(
-          Effect.provideService(SqlClient.SqlClient, r.client),
-          Effect.catchAll((e) => {
-            if (!replicaFailed(e)) return Effect.fail(e)
-            r.downUntil = performance.now() + DOWN_FOR_MS
+      states: () =>
+        replicas.map((r) => ({
+          name: r.name,
+          up: r.up && performance.now() >= r.downUntil,
+          behindBytes: r.replayed >= wanted ? 0 : Number(wanted - r.replayed)
+        })),
+      onReplica: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.suspend(() => {
+          const r = pick()
+          if (r === undefined) {
             counts.primary++
-            return Effect.zipRight(Effect.logWarning(`replica ${r.name} failed a read (${String((e as { message?: unknown }).message)}); on the primary for ${DOWN_FOR_MS / 1000} s`), effect)
-          })
-        )
-      })
+            return effect
+          }
+          counts.replica++
+          return effect.pipe(
+            Effect.provideService(SqlClient.SqlClient, r.client),
+            Effect.catchAll((e) => {
+              if (!replicaFailed(e)) return Effect.fail(e)
+              r.downUntil = performance.now() + DOWN_FOR_MS
+              counts.primary++
+              return Effect.zipRight(
+                Effect.logWarning(
+                  `replica ${r.name} failed a read (${String((e as { message?: unknown }).message)}); on the primary for ${DOWN_FOR_MS / 1000} s`
+                ),
+                effect
+              )
+            })
+          )
+        })
     }
   })
 )

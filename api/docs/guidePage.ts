@@ -5,7 +5,13 @@ const EXPLICIT_ID = /\s*\{#([A-Za-z0-9_-]+)\}\s*$/
 
 /** Lower case, words joined by hyphens; underscores kept (plan gate codes are anchors: `#plan_truck`). */
 export const slugOf = (text: string) =>
-  text.toLowerCase().replace(/<[^>]*>/g, "").replace(/&[a-z]+;/g, "").replace(/[^a-z0-9_\s-]/g, "").trim().replace(/\s+/g, "-")
+  text
+    .toLowerCase()
+    .replace(/<[^>]*>/g, "")
+    .replace(/&[a-z]+;/g, "")
+    .replace(/[^a-z0-9_\s-]/g, "")
+    .trim()
+    .replace(/\s+/g, "-")
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -23,7 +29,8 @@ const marked = new Marked({
 })
 
 /** Every id a guide's headings get, for tests and the index. */
-export const headingIds = (markdown: string) => [...guideHtml(markdown).matchAll(/<h[1-6] id="([^"]+)"/g)].map((m) => m[1])
+export const headingIds = (markdown: string) =>
+  [...guideHtml(markdown).matchAll(/<h[1-6] id="([^"]+)"/g)].map((m) => m[1])
 
 /** Wide tables and code scroll inside boxes a keyboard can focus (a phone is narrower than most tables). */
 export const guideHtml = (markdown: string) =>
@@ -39,10 +46,18 @@ export const titleOf = (name: string, markdown: string) => /^#\s+(.+)$/m.exec(ma
  * A guide as a page of its own: the portal's header, a list of the guides, the text. No script
  * (the page's CSP allows none inline, and it needs none): the browser scrolls to the fragment.
  */
-export const guidePage = (opts: { readonly name: string; readonly markdown: string; readonly guides: ReadonlyArray<{ readonly name: string; readonly title: string }>; readonly stylesheet: string }) => {
+export const guidePage = (opts: {
+  readonly name: string
+  readonly markdown: string
+  readonly guides: ReadonlyArray<{ readonly name: string; readonly title: string }>
+  readonly stylesheet: string
+}) => {
   const title = titleOf(opts.name, opts.markdown)
   const nav = opts.guides
-    .map((g) => `<li><a href="/docs/${escapeHtml(g.name)}"${g.name === opts.name ? ' aria-current="page"' : ""}>${escapeHtml(g.title)}</a></li>`)
+    .map(
+      (g) =>
+        `<li><a href="/docs/${escapeHtml(g.name)}"${g.name === opts.name ? ' aria-current="page"' : ""}>${escapeHtml(g.title)}</a></li>`
+    )
     .join("")
   return `<!doctype html>
 <html lang="en">

@@ -14,7 +14,12 @@ export const figure = (n: number) => n.toLocaleString("en-US", { maximumFraction
 type JsonSchema = Record<string, unknown>
 
 /** A parameter read from its string form; `read` returns the value, or a message saying what is wanted. */
-const param = <A>(jsonSchema: JsonSchema, description: string, read: (s: string) => { ok: A } | { wanted: string }, write: (a: A) => string = String) =>
+const param = <A>(
+  jsonSchema: JsonSchema,
+  description: string,
+  read: (s: string) => { ok: A } | { wanted: string },
+  write: (a: A) => string = String
+) =>
   Schema.transformOrFail(Schema.String, Schema.Any as Schema.Schema<A>, {
     strict: true,
     decode: (s, _, ast) => {
@@ -29,26 +34,43 @@ const NUM = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i
 
 /** A number in [min, max]; `exclusiveMin` makes the lower bound open (radius 0 is no search). */
 export const Num = (min: number, max: number, description = "", exclusiveMin = false) =>
-  param<number>({ type: "number", ...(exclusiveMin ? { exclusiveMinimum: min } : { minimum: min }), maximum: max }, description, (s) => {
-    const n = Number(s)
-    const inRange = NUM.test(s) && Number.isFinite(n) && (exclusiveMin ? n > min : n >= min) && n <= max
-    return inRange ? { ok: n } : { wanted: `must be a number ${exclusiveMin ? "above" : "from"} ${figure(min)} ${exclusiveMin ? "and at most" : "to"} ${figure(max)}` }
-  })
+  param<number>(
+    { type: "number", ...(exclusiveMin ? { exclusiveMinimum: min } : { minimum: min }), maximum: max },
+    description,
+    (s) => {
+      const n = Number(s)
+      const inRange = NUM.test(s) && Number.isFinite(n) && (exclusiveMin ? n > min : n >= min) && n <= max
+      return inRange
+        ? { ok: n }
+        : {
+            wanted: `must be a number ${exclusiveMin ? "above" : "from"} ${figure(min)} ${exclusiveMin ? "and at most" : "to"} ${figure(max)}`
+          }
+    }
+  )
 
 /** A whole number in [min, max]. */
 export const Int = (min: number, max: number, description = "") =>
   param<number>({ type: "integer", minimum: min, maximum: max }, description, (s) =>
-    INT.test(s) && Number(s) >= min && Number(s) <= max ? { ok: Number(s) } : { wanted: `must be a whole number from ${figure(min)} to ${figure(max)}` })
+    INT.test(s) && Number(s) >= min && Number(s) <= max
+      ? { ok: Number(s) }
+      : { wanted: `must be a whole number from ${figure(min)} to ${figure(max)}` }
+  )
 
 export const Bool = (description = "") =>
   param<boolean>({ type: "boolean" }, description, (s) => {
     const v = s.toLowerCase()
-    return v === "true" || v === "1" ? { ok: true } : v === "false" || v === "0" ? { ok: false } : { wanted: "must be true or false" }
+    return v === "true" || v === "1"
+      ? { ok: true }
+      : v === "false" || v === "0"
+        ? { ok: false }
+        : { wanted: "must be true or false" }
   })
 
 /** Free text, already trimmed by the bridge. */
 export const Text = (description = "", maxLength = 2000) =>
-  param<string>({ type: "string", maxLength }, description, (s) => (s.length <= maxLength ? { ok: s } : { wanted: `is too long (at most ${figure(maxLength)} characters)` }))
+  param<string>({ type: "string", maxLength }, description, (s) =>
+    s.length <= maxLength ? { ok: s } : { wanted: `is too long (at most ${figure(maxLength)} characters)` }
+  )
 
 /** An id in a path: bounded so no lookup runs on a megabyte of text. */
 export const Id = (description: string, maxLength = 200) => Text(description, maxLength)
@@ -62,20 +84,34 @@ export const OneOf = <const V extends string>(values: ReadonlyArray<V>, descript
 
 /** A comma list of at most `max` values (empty items dropped). */
 export const List = (description = "", max = 100) =>
-  param<ReadonlyArray<string>>({ type: "string" }, `${description}${description ? "; " : ""}comma list of at most ${figure(max)}`, (s) => {
-    const items = s.split(",").map((x) => x.trim()).filter((x) => x !== "")
-    return items.length > max ? { wanted: `lists ${items.length} values; at most ${max} are allowed` } : { ok: items }
-  }, (a) => a.join(","))
+  param<ReadonlyArray<string>>(
+    { type: "string" },
+    `${description}${description ? "; " : ""}comma list of at most ${figure(max)}`,
+    (s) => {
+      const items = s
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x !== "")
+      return items.length > max ? { wanted: `lists ${items.length} values; at most ${max} are allowed` } : { ok: items }
+    },
+    (a) => a.join(",")
+  )
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/
 
 /** RFC 3339 date-time, or a bare `YYYY-MM-DD` meaning UTC midnight (SPEC conventions); answered as ISO UTC. */
 export const Instant = (description = "") =>
-  param<string>({ type: "string", description: "RFC 3339 date-time or YYYY-MM-DD (UTC midnight)" }, description, (s) => {
-    const ms = DATE.test(s) ? Date.parse(`${s}T00:00:00Z`) : DATE_TIME.test(s) ? Date.parse(s) : Number.NaN
-    return Number.isFinite(ms) ? { ok: new Date(ms).toISOString() } : { wanted: "must be an RFC 3339 date-time or YYYY-MM-DD" }
-  })
+  param<string>(
+    { type: "string", description: "RFC 3339 date-time or YYYY-MM-DD (UTC midnight)" },
+    description,
+    (s) => {
+      const ms = DATE.test(s) ? Date.parse(`${s}T00:00:00Z`) : DATE_TIME.test(s) ? Date.parse(s) : Number.NaN
+      return Number.isFinite(ms)
+        ? { ok: new Date(ms).toISOString() }
+        : { wanted: "must be an RFC 3339 date-time or YYYY-MM-DD" }
+    }
+  )
 
 export interface Bbox {
   readonly minLng: number
@@ -84,17 +120,23 @@ export interface Bbox {
   readonly maxLat: number
 }
 
-export const BboxParam = param<Bbox>({ type: "string", pattern: "^[^,]+,[^,]+,[^,]+,[^,]+$" }, "minLng,minLat,maxLng,maxLat", (s) => {
-  const parts = s.split(",").map((x) => x.trim())
-  const n = parts.map(Number)
-  if (parts.length !== 4 || parts.some((p) => p === "" || !NUM.test(p)) || n.some((x) => !Number.isFinite(x))) return { wanted: "must be minLng,minLat,maxLng,maxLat" }
-  const [minLng, minLat, maxLng, maxLat] = n
-  if (Math.abs(minLng) > 180 || Math.abs(maxLng) > 180 || Math.abs(minLat) > 90 || Math.abs(maxLat) > 90) {
-    return { wanted: "coordinates are out of range (longitude ±180, latitude ±90)" }
-  }
-  if (minLng > maxLng || minLat > maxLat) return { wanted: "minimums must not exceed maximums" }
-  return { ok: { minLng, minLat, maxLng, maxLat } }
-}, (b) => [b.minLng, b.minLat, b.maxLng, b.maxLat].join(","))
+export const BboxParam = param<Bbox>(
+  { type: "string", pattern: "^[^,]+,[^,]+,[^,]+,[^,]+$" },
+  "minLng,minLat,maxLng,maxLat",
+  (s) => {
+    const parts = s.split(",").map((x) => x.trim())
+    const n = parts.map(Number)
+    if (parts.length !== 4 || parts.some((p) => p === "" || !NUM.test(p)) || n.some((x) => !Number.isFinite(x)))
+      return { wanted: "must be minLng,minLat,maxLng,maxLat" }
+    const [minLng, minLat, maxLng, maxLat] = n
+    if (Math.abs(minLng) > 180 || Math.abs(maxLng) > 180 || Math.abs(minLat) > 90 || Math.abs(maxLat) > 90) {
+      return { wanted: "coordinates are out of range (longitude ±180, latitude ±90)" }
+    }
+    if (minLng > maxLng || minLat > maxLat) return { wanted: "minimums must not exceed maximums" }
+    return { ok: { minLng, minLat, maxLng, maxLat } }
+  },
+  (b) => [b.minLng, b.minLat, b.maxLng, b.maxLat].join(",")
+)
 
 /**
  * Page size: a whole number from 1; above the cap it is clamped (SPEC §8). The cap is the
@@ -107,23 +149,40 @@ export const Limit = (fixedCap?: number) =>
       Effect.gen(function* () {
         const cap = fixedCap ?? (yield* RequestAuth).plan.max_limit
         if (!INT.test(s) || Number(s) < 1) {
-          return yield* Effect.fail(new ParseResult.Type(ast, s, `must be a whole number from 1 to ${figure(cap)} (${fixedCap ? "this endpoint's" : "your plan's"} cap; a larger value is clamped to it)`))
+          return yield* Effect.fail(
+            new ParseResult.Type(
+              ast,
+              s,
+              `must be a whole number from 1 to ${figure(cap)} (${fixedCap ? "this endpoint's" : "your plan's"} cap; a larger value is clamped to it)`
+            )
+          )
         }
         return Math.min(Number(s), cap)
       }),
     encode: (n) => ParseResult.succeed(String(n))
   }).annotations({
     jsonSchema: { type: "integer", minimum: 1, ...(fixedCap ? { maximum: fixedCap } : {}) },
-    description: fixedCap ? `Clamped to ${figure(fixedCap)}` : "Default 100; clamped to the plan's cap (see /api/v1/plans)"
+    description: fixedCap
+      ? `Clamped to ${figure(fixedCap)}`
+      : "Default 100; clamped to the plan's cap (see /api/v1/plans)"
   })
 
 /** The offset cap after the 2026-10-06 change (SPEC §8, §9.4); deeper paging uses cursor. */
 export const OFFSET_CAP = 10_000
 
-export const Offset = param<number>({ type: "integer", minimum: 0, maximum: OFFSET_CAP }, "At most 10,000; exclusive with cursor; page deeper with cursor", (s) =>
-  INT.test(s) && Number(s) >= 0 && Number(s) <= OFFSET_CAP ? { ok: Number(s) } : { wanted: `must be a whole number from 0 to ${figure(OFFSET_CAP)}; page deeper with cursor` })
+export const Offset = param<number>(
+  { type: "integer", minimum: 0, maximum: OFFSET_CAP },
+  "At most 10,000; exclusive with cursor; page deeper with cursor",
+  (s) =>
+    INT.test(s) && Number(s) >= 0 && Number(s) <= OFFSET_CAP
+      ? { ok: Number(s) }
+      : { wanted: `must be a whole number from 0 to ${figure(OFFSET_CAP)}; page deeper with cursor` }
+)
 
-export const Cursor = Text("next_cursor of the previous page; opaque, signed, bound to the filters; exclusive with offset", 512)
+export const Cursor = Text(
+  "next_cursor of the previous page; opaque, signed, bound to the filters; exclusive with offset",
+  512
+)
 
 export interface Circle {
   readonly lat: number
@@ -138,10 +197,17 @@ export const circleFields = (maxRadiusKm: number) => ({
   radius_km: Schema.optional(Num(0, maxRadiusKm, `Default 50, at most ${figure(maxRadiusKm)}`, true))
 })
 
-export const circleOf = (q: { readonly lat?: number | undefined; readonly lng?: number | undefined; readonly radius_km?: number | undefined }) => {
+export const circleOf = (q: {
+  readonly lat?: number | undefined
+  readonly lng?: number | undefined
+  readonly radius_km?: number | undefined
+}) => {
   if (q.lat === undefined && q.lng === undefined) {
-    return q.radius_km !== undefined ? Effect.fail(new BadRequest({ message: "radius_km needs lat and lng" })) : Effect.succeed(undefined)
+    return q.radius_km !== undefined
+      ? Effect.fail(new BadRequest({ message: "radius_km needs lat and lng" }))
+      : Effect.succeed(undefined)
   }
-  if (q.lat === undefined || q.lng === undefined) return Effect.fail(new BadRequest({ message: "lat and lng go together; send both" }))
+  if (q.lat === undefined || q.lng === undefined)
+    return Effect.fail(new BadRequest({ message: "lat and lng go together; send both" }))
   return Effect.succeed<Circle | undefined>({ lat: q.lat, lng: q.lng, radiusKm: q.radius_km ?? 50 })
 }

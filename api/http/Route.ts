@@ -29,7 +29,11 @@ export interface RouteInput<P, Q, B> {
 
 /** A non-default status (or content type) for one answer. */
 export class Reply {
-  constructor(readonly status: number, readonly body: unknown, readonly contentType?: string) {}
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly contentType?: string
+  ) {}
 }
 
 /**
@@ -69,7 +73,9 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   readonly reads?: "replica"
   /** served but not described (a catch-all that only answers errors) */
   readonly hidden?: boolean
-  readonly handler: (input: RouteInput<P, Q, B>) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth | BrowserRequest | PortalSession>
+  readonly handler: (
+    input: RouteInput<P, Q, B>
+  ) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth | BrowserRequest | PortalSession>
 }
 
 /** Declares a route; the type parameters follow from its Schemas. */

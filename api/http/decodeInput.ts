@@ -16,7 +16,12 @@ export const rawQuery = (query: Readonly<Record<string, string | ReadonlyArray<s
     for (const [name, v] of Object.entries(query)) {
       const s = Array.isArray(v) ? v[v.length - 1] : (v as string | undefined)
       if (s === undefined) continue
-      if (s.length > MAX_PARAM_CHARS) return Effect.fail(new BadRequest({ message: `${name.slice(0, 60)} is too long (at most ${figure(MAX_PARAM_CHARS)} characters)` }))
+      if (s.length > MAX_PARAM_CHARS)
+        return Effect.fail(
+          new BadRequest({
+            message: `${name.slice(0, 60)} is too long (at most ${figure(MAX_PARAM_CHARS)} characters)`
+          })
+        )
       const t = s.trim()
       if (t !== "") out[name] = t
     }
@@ -50,21 +55,35 @@ export const friendlyIssues = (error: ParseResult.ParseError, where: string): st
     const key = i.path.map(String).join(".")
     byPath.set(key, [...(byPath.get(key) ?? []), { tag: i._tag, message: i.message.replace(/\s+/g, " ") }])
   }
-  return [...byPath].slice(0, 3).map(([path, issues]) => {
-    const own = issues.find((i) => !EXPECTED.test(i.message) && i.tag !== "Missing" && i.tag !== "Unexpected")
-    const text = own ? own.message
-      : issues.some((i) => i.tag === "Missing") ? "is required"
-      : issues.some((i) => i.tag === "Unexpected") ? "is not a field this endpoint takes"
-      : wanted(issues.find((i) => !/^Expected (undefined|null),/.test(i.message))?.message ?? issues[0].message)
-    const name = path === "" ? where : path
-    return text.startsWith(name) ? text : `${name} ${text}`
-  }).join("; ")
+  return [...byPath]
+    .slice(0, 3)
+    .map(([path, issues]) => {
+      const own = issues.find((i) => !EXPECTED.test(i.message) && i.tag !== "Missing" && i.tag !== "Unexpected")
+      const text = own
+        ? own.message
+        : issues.some((i) => i.tag === "Missing")
+          ? "is required"
+          : issues.some((i) => i.tag === "Unexpected")
+            ? "is not a field this endpoint takes"
+            : wanted(issues.find((i) => !/^Expected (undefined|null),/.test(i.message))?.message ?? issues[0].message)
+      const name = path === "" ? where : path
+      return text.startsWith(name) ? text : `${name} ${text}`
+    })
+    .join("; ")
 }
 
 /** Decodes one part of a request with its Schema; a failure is a 400 naming the parameter. */
-export const decodePart = <A>(schema: Schema.Schema<A, any, RequestAuth> | undefined, value: unknown, where: string, excess: "ignore" | "error") =>
+export const decodePart = <A>(
+  schema: Schema.Schema<A, any, RequestAuth> | undefined,
+  value: unknown,
+  where: string,
+  excess: "ignore" | "error"
+) =>
   schema === undefined
     ? Effect.succeed(value as A)
     : ParseResult.decodeUnknown(schema, { errors: "all", onExcessProperty: excess })(value).pipe(
-        Effect.mapError((e) => new BadRequest({ message: friendlyIssues(new ParseResult.ParseError({ issue: e }), where).slice(0, 1000) }))
+        Effect.mapError(
+          (e) =>
+            new BadRequest({ message: friendlyIssues(new ParseResult.ParseError({ issue: e }), where).slice(0, 1000) })
+        )
       )

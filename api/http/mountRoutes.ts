@@ -41,13 +41,25 @@ class Prepared {
 }
 
 const isJsonType = (type: string | undefined) => type === undefined || type.includes("json")
-const isJsonBody = (body: unknown) => body !== null && typeof body === "object" && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== "function"
+const isJsonBody = (body: unknown) =>
+  body !== null &&
+  typeof body === "object" &&
+  !Buffer.isBuffer(body) &&
+  typeof (body as { pipe?: unknown }).pipe !== "function"
 
-/** Keyed answers may be stored by the caller but are revalidated (ETag) before reuse; metadata routes keep SPEC §8's max-age. */
+/**
+ * Keyed answers may be stored by the caller but are revalidated (ETag) before reuse; metadata routes keep SPEC §8's
+ * max-age.
+ */
 const cacheControlOf = (r: Route) => r.cacheControl ?? (r.access === "key" ? "private, no-cache" : undefined)
 
 /** The lowest 2xx a route documents: its answer's status unless the handler replies otherwise. */
-const defaultStatus = (r: Route) => Math.min(...Object.keys(r.responses).map(Number).filter((s) => s < 300))
+const defaultStatus = (r: Route) =>
+  Math.min(
+    ...Object.keys(r.responses)
+      .map(Number)
+      .filter((s) => s < 300)
+  )
 
 /**
  * The one bridge from Koa into Effect. Each request is one Effect run: admission (key, origin,
@@ -75,7 +87,11 @@ export const mountRoutes = (router: Router, routes: ReadonlyArray<Route>, rt: Ap
       // every JSON GET answer gets a validator, shared or not; a body already serialized (the
       // saved-route refetch, different at every instant) is written as it is, without one
       if (r.method === "get" && reply.status === 200 && isJsonBody(reply.body) && isJsonType(type)) {
-        return writePrepared(ctx as Koa.Context, prepareJson(200, reply.body, type ?? "application/json"), cacheControlOf(r))
+        return writePrepared(
+          ctx as Koa.Context,
+          prepareJson(200, reply.body, type ?? "application/json"),
+          cacheControlOf(r)
+        )
       }
       ctx.status = reply.status
       if (reply.body !== undefined) ctx.body = reply.body
@@ -95,9 +111,17 @@ const withRequestSpan = <A, E, R>(r: Route, ctx: Koa.ParameterizedContext, effec
   const logged = Effect.annotateLogs(effect, "request_id", String(ctx.state.requestId ?? ""))
   // without traces the runtime itself runs with the tracer off (api/server.ts): nothing to set per request
   return tracingOn
-    ? logged.pipe(spanFrom(`${r.method.toUpperCase()} ${r.path}`, ctx.get("traceparent") || undefined, {
-        kind: "server", attributes: { "http.request.method": r.method.toUpperCase(), "http.route": r.path, "url.path": ctx.path, request_id: String(ctx.state.requestId ?? "") }
-      }))
+    ? logged.pipe(
+        spanFrom(`${r.method.toUpperCase()} ${r.path}`, ctx.get("traceparent") || undefined, {
+          kind: "server",
+          attributes: {
+            "http.request.method": r.method.toUpperCase(),
+            "http.route": r.path,
+            "url.path": ctx.path,
+            request_id: String(ctx.state.requestId ?? "")
+          }
+        })
+      )
     : logged
 }
 
@@ -106,7 +130,11 @@ const withRequestSpan = <A, E, R>(r: Route, ctx: Koa.ParameterizedContext, effec
  * `provideService` copies the fiber's references twice (set and restore), and on a cached answer
  * that bookkeeping was a tenth of the request's CPU.
  */
-const callers = (auth: AuthContext | undefined, browser: BrowserRequestShape | undefined, session: PortalSessionShape | undefined) =>
+const callers = (
+  auth: AuthContext | undefined,
+  browser: BrowserRequestShape | undefined,
+  session: PortalSessionShape | undefined
+) =>
   Context.make(RequestAuth, auth as AuthContext).pipe(
     Context.add(BrowserRequest, browser as BrowserRequestShape),
     Context.add(PortalSession, session as PortalSessionShape)
@@ -117,24 +145,44 @@ const callers = (auth: AuthContext | undefined, browser: BrowserRequestShape | u
  * handler runs with headers recorded (not written to one response) and its dependencies
  * collected; a 200 that declared dependencies may be kept.
  */
-const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContext, rt: ApiRuntime, replicas: ReadReplicasShape | undefined) => {
+const computeShared = (
+  r: Route,
+  ctx: Koa.ParameterizedContext,
+  auth: AuthContext,
+  rt: ApiRuntime,
+  replicas: ReadReplicasShape | undefined
+) => {
   const recorded: Array<readonly [string, string]> = []
   const tags = new Set<string>()
   let declared = false
   const status = defaultStatus(r)
   const effect = serve(r, ctx, { set: (name, value) => recorded.push([name, value]) }, replicas).pipe(
-    Effect.provide(callers(auth, undefined, undefined).pipe(
-      Context.add(CacheDependencies, { add: (t) => { declared = true; for (const x of t) tags.add(x) } }))),
+    Effect.provide(
+      callers(auth, undefined, undefined).pipe(
+        Context.add(CacheDependencies, {
+          add: (t) => {
+            declared = true
+            for (const x of t) tags.add(x)
+          }
+        })
+      )
+    ),
     Effect.map((value) => {
       const reply = value instanceof Reply ? value : new Reply(status, value)
-      return prepareJson(reply.status, reply.body, reply.contentType ?? r.responses[reply.status]?.contentType ?? "application/json", recorded)
+      return prepareJson(
+        reply.status,
+        reply.body,
+        reply.contentType ?? r.responses[reply.status]?.contentType ?? "application/json",
+        recorded
+      )
     })
   )
   return rt.runExit(tracingOn ? Effect.withTracerEnabled(effect, false) : effect).then((exit) => ({
     value: exit,
-    keep: Exit.isSuccess(exit) && exit.value.status === 200 && declared
-      ? { tags: [...tags], ttlMs: keepFor(auth.plan), bytes: exit.value.body.length + 512 }
-      : null
+    keep:
+      Exit.isSuccess(exit) && exit.value.status === 200 && declared
+        ? { tags: [...tags], ttlMs: keepFor(auth.plan), bytes: exit.value.body.length + 512 }
+        : null
   }))
 }
 
@@ -146,25 +194,41 @@ const computeShared = (r: Route, ctx: Koa.ParameterizedContext, auth: AuthContex
  * it all it captured: here the Koa context and its 148 kB answer (bench:gc "Effect.gen made per
  * read"; docs/BENCHMARKS.md).
  */
-const serve = Effect.fnUntraced(function* (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) {
+const serve = Effect.fnUntraced(function* (
+  r: Route,
+  ctx: Koa.ParameterizedContext,
+  headers: ResponseHeaders,
+  replicas: ReadReplicasShape | undefined
+) {
   const params = yield* decodePart(r.params, ctx.params ?? {}, "path", "ignore")
   const query = yield* Effect.flatMap(rawQuery(ctx.query), (q) => decodePart(r.query, q, "query", "ignore"))
   const body = yield* decodePart(r.body, (ctx.request as { body?: unknown }).body, "body", "error")
   const handled = r.handler({ params, query, body, headers })
-  return yield* (r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled)
+  return yield* r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled
 })
 
-const program = Effect.fnUntraced(function* (r: Route, ctx: Koa.ParameterizedContext, headers: ResponseHeaders, admission: Admission, rt: ApiRuntime) {
+const program = Effect.fnUntraced(function* (
+  r: Route,
+  ctx: Koa.ParameterizedContext,
+  headers: ResponseHeaders,
+  admission: Admission,
+  rt: ApiRuntime
+) {
   // each kind of route gets the callers it knows; the others are absent by construction
-  const provide = (auth: AuthContext | undefined, browser: BrowserRequestShape | undefined, session: PortalSessionShape | undefined) =>
-    Effect.provide(serve(r, ctx, headers, admission.replicas), callers(auth, browser, session))
+  const provide = (
+    auth: AuthContext | undefined,
+    browser: BrowserRequestShape | undefined,
+    session: PortalSessionShape | undefined
+  ) => Effect.provide(serve(r, ctx, headers, admission.replicas), callers(auth, browser, session))
   const origin = ctx.get("origin")
   if (r.access === "portal" || r.access === "session") {
     const browser = browserRequestOf(ctx as Koa.Context, admission.portalUrl())
     // the portal is same-origin only: no CORS headers; every state-changing call proves it came from the portal's page
     if (r.method !== "get") yield* Effect.provideService(checkCsrf, BrowserRequest, browser)
-    const session = r.access === "session" ? yield* Effect.provideService(currentSession, BrowserRequest, browser) : undefined
-    if (r.gate && session && !r.gate.allowed(session.plan)) return yield* planGate({ plan: session.plan, portalUrl: browser.portalUrl }, r.gate.code, r.gate.message)
+    const session =
+      r.access === "session" ? yield* Effect.provideService(currentSession, BrowserRequest, browser) : undefined
+    if (r.gate && session && !r.gate.allowed(session.plan))
+      return yield* planGate({ plan: session.plan, portalUrl: browser.portalUrl }, r.gate.code, r.gate.message)
     return yield* provide(undefined, browser, session)
   }
   if (r.access === "public") {
@@ -178,7 +242,9 @@ const program = Effect.fnUntraced(function* (r: Route, ctx: Koa.ParameterizedCon
   const cache = admission.cache
   if (r.shared && cache && r.method === "get") {
     const key = cacheKeyOf(r.operationId, ctx.params ?? {}, ctx.querystring, auth)
-    const { value, outcome } = yield* Effect.promise(() => cache.answer(key, () => computeShared(r, ctx, auth, rt, admission.replicas)))
+    const { value, outcome } = yield* Effect.promise(() =>
+      cache.answer(key, () => computeShared(r, ctx, auth, rt, admission.replicas))
+    )
     headers.set("X-Cache", outcome.toUpperCase())
     return new Prepared(yield* value)
   }

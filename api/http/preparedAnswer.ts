@@ -14,7 +14,12 @@ export interface PreparedAnswer {
 
 export const etagOf = (body: Buffer) => `"${createHash("sha1").update(body).digest("base64url")}"`
 
-export const prepareJson = (status: number, value: unknown, contentType: string, headers: ReadonlyArray<readonly [string, string]> = []): PreparedAnswer => {
+export const prepareJson = (
+  status: number,
+  value: unknown,
+  contentType: string,
+  headers: ReadonlyArray<readonly [string, string]> = []
+): PreparedAnswer => {
   const body = Buffer.from(JSON.stringify(value))
   return { status, body, etag: etagOf(body), contentType, headers }
 }

@@ -26,12 +26,15 @@ interface KeyRow {
 const unauthorized = (message: string) => new Unauthorized({ message })
 
 const lookup = (key: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<KeyRow>`
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<KeyRow>`
     SELECT k.id AS key_id, k.key_hash, k.is_active AS key_active, k.allowed_origins, k.rate_limit_rpm AS key_rpm,
            k.expires_at, c.id AS customer_id, c.email, c.is_active AS customer_active, c.trial_ends_at,
            c.subscription_ends_at, c.subscription_status, to_jsonb(p) AS plan
     FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id
-    WHERE k.key_prefix = ${keyPrefix(key)}`)
+    WHERE k.key_prefix = ${keyPrefix(key)}`
+  )
 
 /** Keys are re-read at most this often; a revoked key stops working within the TTL. */
 const CACHE_TTL_MS = 15_000
@@ -74,8 +77,14 @@ export const makeAuthenticator = (portalUrl: () => string | undefined) => {
       if ((touch.get(auth.keyId) ?? 0) < now - 60_000) {
         touch.set(auth.keyId, now)
         // advisory: never fails or delays the request
-        yield* Effect.forkDaemon(Effect.ignore(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql`UPDATE api_keys SET last_used_at = ${new Date(now).toISOString()} WHERE id = ${auth.keyId}`)))
+        yield* Effect.forkDaemon(
+          Effect.ignore(
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql`UPDATE api_keys SET last_used_at = ${new Date(now).toISOString()} WHERE id = ${auth.keyId}`
+            )
+          )
+        )
       }
       return auth
     })

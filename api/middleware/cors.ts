@@ -5,8 +5,17 @@ import type { ResponseHeaders } from "../http/Route.js"
 import type { AuthContext } from "../http/AuthContext.js"
 
 const EXPOSED = [
-  "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Daily-Limit",
-  "X-RateLimit-Daily-Remaining", "X-Jurisdiction-Warning", "X-Warnings", "X-Request-Id", "Retry-After", "ETag", "X-Cache"
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "X-RateLimit-Daily-Limit",
+  "X-RateLimit-Daily-Remaining",
+  "X-Jurisdiction-Warning",
+  "X-Warnings",
+  "X-Request-Id",
+  "Retry-After",
+  "ETag",
+  "X-Cache"
 ].join(", ")
 
 /**
@@ -36,7 +45,12 @@ export const checkOrigin = (origin: string, auth: AuthContext, headers: Response
   Effect.suspend(() => {
     if (!origin) return Effect.void
     if (auth.allowedOrigins.length > 0 && !auth.allowedOrigins.includes(origin)) {
-      return Effect.fail(new Forbidden({ message: `origin ${origin.slice(0, 200)} is not allowed for this API key`, docsUrl: "/docs/authentication#origins" }))
+      return Effect.fail(
+        new Forbidden({
+          message: `origin ${origin.slice(0, 200)} is not allowed for this API key`,
+          docsUrl: "/docs/authentication#origins"
+        })
+      )
     }
     headers.set("Access-Control-Allow-Origin", origin)
     headers.set("Vary", "Origin")

@@ -20,14 +20,18 @@ export const errorMiddleware: Koa.Middleware = async (ctx, next) => {
   ctx.set("X-Request-Id", requestId)
   try {
     await next()
-    if (ctx.status >= 400 && ctx.body == null) send(ctx, statusAnswer(ctx.status, ctx.method, ctx.path, ctx.response.get("Allow") || undefined))
+    if (ctx.status >= 400 && ctx.body == null)
+      send(ctx, statusAnswer(ctx.status, ctx.method, ctx.path, ctx.response.get("Allow") || undefined))
   } catch (e) {
     const known = httpAnswer(e)
     if (known) return send(ctx, known)
     const status = (e as { status?: number }).status
     // koa and body-parser errors (bad JSON, too large, wrong type) carry a 4xx status; their text is not echoed
-    if (typeof status === "number" && status >= 400 && status < 500) return send(ctx, statusAnswer(status, ctx.method, ctx.path))
-    console.error(JSON.stringify({ level: "error", request_id: requestId, path: ctx.path, error: String((e as Error)?.stack ?? e) }))
+    if (typeof status === "number" && status >= 400 && status < 500)
+      return send(ctx, statusAnswer(status, ctx.method, ctx.path))
+    console.error(
+      JSON.stringify({ level: "error", request_id: requestId, path: ctx.path, error: String((e as Error)?.stack ?? e) })
+    )
     send(ctx, statusAnswer(500, ctx.method, ctx.path))
     ctx.body = { ...(ctx.body as object), request_id: requestId }
   }

@@ -29,7 +29,8 @@ export const jsonDepth = (text: string): number => {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 92) i++ // backslash: skip the escaped character
+      if (c === 92)
+        i++ // backslash: skip the escaped character
       else if (c === 34) inString = false
     } else if (c === 34) inString = true
     else if (c === 91 || c === 123) max = Math.max(max, ++depth)
@@ -41,8 +42,10 @@ export const jsonDepth = (text: string): number => {
 export const bodyGuard: Koa.Middleware = async (ctx, next) => {
   const raw = (ctx.request as { rawBody?: string }).rawBody
   if (typeof raw === "string" && raw.length > 0) {
-    if (raw.includes("\\u0000") || raw.includes("\u0000")) throw badRequest("NUL characters are not allowed in the body")
-    if (jsonDepth(raw) > MAX_JSON_DEPTH) throw badRequest(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+    if (raw.includes("\\u0000") || raw.includes("\u0000"))
+      throw badRequest("NUL characters are not allowed in the body")
+    if (jsonDepth(raw) > MAX_JSON_DEPTH)
+      throw badRequest(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`)
   }
   await next()
 }

@@ -11,5 +11,7 @@ export const planGate = (auth: Pick<AuthContext, "plan" | "portalUrl">, code: Pl
     plan: auth.plan.code,
     planName: auth.plan.name,
     // omitted when no portal is configured (SPEC §2.7)
-    upgradeUrl: auth.portalUrl ? `${auth.portalUrl.replace(/\/$/, "")}/billing/upgrade?plan=${auth.plan.code}&gate=${code}` : undefined
+    upgradeUrl: auth.portalUrl
+      ? `${auth.portalUrl.replace(/\/$/, "")}/billing/upgrade?plan=${auth.plan.code}&gate=${code}`
+      : undefined
   })

@@ -40,10 +40,14 @@ export const rateLimit = (auth: AuthContext, headers: ResponseHeaders) =>
     const day = new Date(nowS * 1000).toISOString().slice(0, 10)
     const daily = auth.plan.daily_request_limit
     const [perMinute, perDay] = yield* redis.use("rate limit", async (c) => {
-      const r = await c.eval(COUNT_REQUEST, {
-        keys: [redis.key("rl", String(auth.keyId), String(minute)), daily !== null ? redis.key("rld", String(auth.keyId), day) : "", usageKey(redis, day)],
+      const r = (await c.eval(COUNT_REQUEST, {
+        keys: [
+          redis.key("rl", String(auth.keyId), String(minute)),
+          daily !== null ? redis.key("rld", String(auth.keyId), day) : "",
+          usageKey(redis, day)
+        ],
         arguments: [String(auth.customerId), String(USAGE_TTL_S)]
-      }) as [number, number]
+      })) as [number, number]
       return [Number(r[0]), Number(r[1])] as const
     })
     const resetS = (minute + 1) * 60 - nowS
@@ -55,9 +59,15 @@ export const rateLimit = (auth: AuthContext, headers: ResponseHeaders) =>
       headers.set("X-RateLimit-Daily-Remaining", String(Math.max(0, daily - perDay)))
     }
     if (daily !== null && perDay > daily) {
-      return yield* new RateLimited({ message: `daily request limit of ${daily} reached; it resets at 00:00 UTC`, retryAfterS: 86400 - (nowS % 86400) })
+      return yield* new RateLimited({
+        message: `daily request limit of ${daily} reached; it resets at 00:00 UTC`,
+        retryAfterS: 86400 - (nowS % 86400)
+      })
     }
     if (perMinute > auth.rateLimitRpm) {
-      return yield* new RateLimited({ message: `rate limit of ${auth.rateLimitRpm} requests per minute exceeded`, retryAfterS: resetS })
+      return yield* new RateLimited({
+        message: `rate limit of ${auth.rateLimitRpm} requests per minute exceeded`,
+        retryAfterS: resetS
+      })
     }
   })

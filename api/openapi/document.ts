@@ -14,16 +14,34 @@ type S = Record<string, unknown>
 
 const definitions: Record<string, JSONSchema.JsonSchema7> = {}
 
-/** Effect marks `unknown`/`any` with `$id: "/schemas/unknown"`; repeated, that id is ambiguous to validators, so it goes. */
+/**
+ * Effect marks `unknown`/`any` with `$id: "/schemas/unknown"`; repeated, that id is ambiguous to validators, so it
+ * goes.
+ */
 const withoutIds = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(withoutIds)
-    : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== "$id").map(([k, x]) => [k, withoutIds(x)]))
-    : v
+  Array.isArray(v)
+    ? v.map(withoutIds)
+    : v && typeof v === "object"
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([k]) => k !== "$id")
+            .map(([k, x]) => [k, withoutIds(x)])
+        )
+      : v
 const toJson = (schema: Schema.Schema.Any): S =>
-  withoutIds(JSONSchema.fromAST(schema.ast, { definitions, definitionPath: "#/components/schemas/", target: "openApi3.1" })) as S
+  withoutIds(
+    JSONSchema.fromAST(schema.ast, { definitions, definitionPath: "#/components/schemas/", target: "openApi3.1" })
+  ) as S
 /** A Struct of parameters, inlined (never a $ref) so its properties can be listed one by one. */
 const toObject = (schema: Schema.Schema.Any): { properties: Record<string, S>; required: ReadonlyArray<string> } => {
-  const js = withoutIds(JSONSchema.fromAST(schema.ast, { definitions, definitionPath: "#/components/schemas/", target: "openApi3.1", topLevelReferenceStrategy: "skip" })) as S
+  const js = withoutIds(
+    JSONSchema.fromAST(schema.ast, {
+      definitions,
+      definitionPath: "#/components/schemas/",
+      target: "openApi3.1",
+      topLevelReferenceStrategy: "skip"
+    })
+  ) as S
   return { properties: (js.properties ?? {}) as Record<string, S>, required: (js.required ?? []) as Array<string> }
 }
 
@@ -31,7 +49,9 @@ const parameters = (schema: Schema.Schema.Any | undefined, where: "path" | "quer
   if (!schema) return []
   const { properties, required } = toObject(schema)
   return Object.entries(properties).map(([name, { description, ...rest }]) => ({
-    name, in: where, required: where === "path" || required.includes(name),
+    name,
+    in: where,
+    required: where === "path" || required.includes(name),
     ...(description ? { description } : {}),
     schema: rest
   }))
@@ -45,10 +65,18 @@ const HEADERS: Record<string, Record<string, S>> = {
     "X-RateLimit-Reset": integer("Seconds until the minute window resets")
   },
   jurisdictionWarning: {
-    "X-Jurisdiction-Warning": { description: "Warning text (not_covered, covered_but_empty, unknown values); the only warning channel of GeoJSON answers", schema: { type: "string" } }
+    "X-Jurisdiction-Warning": {
+      description:
+        "Warning text (not_covered, covered_but_empty, unknown values); the only warning channel of GeoJSON answers",
+      schema: { type: "string" }
+    }
   },
   warnings: {
-    "X-Warnings": { description: "The answer's APIWarning[] as JSON (unknown filter values): an array answer has no room for `warnings`", schema: { type: "string" } },
+    "X-Warnings": {
+      description:
+        "The answer's APIWarning[] as JSON (unknown filter values): an array answer has no room for `warnings`",
+      schema: { type: "string" }
+    },
     "X-Jurisdiction-Warning": { description: "The same warnings as text", schema: { type: "string" } }
   },
   retryAfter: { "Retry-After": integer("Seconds to wait") }
@@ -112,7 +140,8 @@ export const buildOpenApiDocument = (routes: ReadonlyArray<Route>) => {
     info: {
       title: "Road data API",
       version: "1.0.0",
-      description: "Normalized traffic events, road features and fuel prices from 511-type feeds of US states and Canadian provinces. Every data request needs an API key (X-API-Key header or api_key parameter)."
+      description:
+        "Normalized traffic events, road features and fuel prices from 511-type feeds of US states and Canadian provinces. Every data request needs an API key (X-API-Key header or api_key parameter)."
     },
     servers: [{ url: "/api/v1" }],
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],
@@ -123,14 +152,16 @@ export const buildOpenApiDocument = (routes: ReadonlyArray<Route>) => {
         ApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key" },
         ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key" }
       },
-      responses: Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [
-        `E${status}`,
-        {
-          description,
-          content: { "application/json": { schema: errorSchema } },
-          ...(status === "429" ? { headers: HEADERS.retryAfter } : {})
-        }
-      ])),
+      responses: Object.fromEntries(
+        Object.entries(ERRORS).map(([status, description]) => [
+          `E${status}`,
+          {
+            description,
+            content: { "application/json": { schema: errorSchema } },
+            ...(status === "429" ? { headers: HEADERS.retryAfter } : {})
+          }
+        ])
+      ),
       schemas: withoutIds(definitions) as Record<string, S>
     }
   }

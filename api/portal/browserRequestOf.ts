@@ -10,7 +10,14 @@ export const browserRequestOf = (ctx: Koa.Context, portalUrl: string): BrowserRe
   // behind a TLS-terminating proxy the socket is plain HTTP; the cookie still goes out Secure
   if (secure) ctx.cookies.secure = true
   const set = (name: string, value: string, o: CookieOptions) =>
-    ctx.cookies.set(name, value, { httpOnly: true, sameSite: o.sameSite, secure, path: "/", overwrite: true, ...(o.maxAgeS !== undefined ? { maxAge: o.maxAgeS * 1000 } : {}) })
+    ctx.cookies.set(name, value, {
+      httpOnly: true,
+      sameSite: o.sameSite,
+      secure,
+      path: "/",
+      overwrite: true,
+      ...(o.maxAgeS !== undefined ? { maxAge: o.maxAgeS * 1000 } : {})
+    })
   return {
     ip: ctx.ip,
     userAgent: ctx.get("user-agent"),

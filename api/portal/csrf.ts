@@ -5,7 +5,8 @@ import { BrowserRequest } from "./BrowserRequest.js"
 
 export const CSRF_COOKIE = "rds_csrf"
 
-const refuse = (why: string) => new Forbidden({ message: `cross-site request refused: ${why}`, docsUrl: "/docs/portal#csrf" })
+const refuse = (why: string) =>
+  new Forbidden({ message: `cross-site request refused: ${why}`, docsUrl: "/docs/portal#csrf" })
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a)
@@ -39,7 +40,8 @@ export const renewCsrf = Effect.map(BrowserRequest, (b) => {
  */
 export const checkCsrf = Effect.flatMap(BrowserRequest, (b) => {
   if (b.fetchSite === "cross-site") return Effect.fail(refuse("sent from another site"))
-  if (b.origin && b.origin !== b.ownOrigin && b.origin !== new URL(b.portalUrl).origin) return Effect.fail(refuse(`origin ${b.origin.slice(0, 100)} is not the portal's`))
+  if (b.origin && b.origin !== b.ownOrigin && b.origin !== new URL(b.portalUrl).origin)
+    return Effect.fail(refuse(`origin ${b.origin.slice(0, 100)} is not the portal's`))
   const cookie = b.getCookie(CSRF_COOKIE)
   if (!cookie || !b.csrfHeader) return Effect.fail(refuse("the X-CSRF-Token header is missing; reload the page"))
   if (!same(cookie, b.csrfHeader)) return Effect.fail(refuse("the X-CSRF-Token header does not match; reload the page"))

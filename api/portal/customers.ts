@@ -13,6 +13,9 @@ export const customerView = (customerId: number) =>
   })
 
 export const customerByEmail = (email: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ id: number; name: string; email: string; password_hash: string | null; is_active: boolean }>`
-      SELECT id, name, email, password_hash, is_active FROM customers WHERE lower(email) = lower(${email})`).pipe(Effect.map((r) => r[0] ?? null))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<{ id: number; name: string; email: string; password_hash: string | null; is_active: boolean }>`
+      SELECT id, name, email, password_hash, is_active FROM customers WHERE lower(email) = lower(${email})`
+  ).pipe(Effect.map((r) => r[0] ?? null))

@@ -10,7 +10,10 @@ export const TOKEN_TTL_MS: Readonly<Record<TokenPurpose, number>> = { verify: 24
 
 const hash = (token: string) => createHash("sha256").update(token, "utf8").digest()
 
-/** A new single-use token for the customer; only its hash is kept. Earlier unused ones of the same purpose stop working. */
+/**
+ * A new single-use token for the customer; only its hash is kept. Earlier unused ones of the same purpose stop
+ * working.
+ */
 export const issueToken = (customerId: number, purpose: TokenPurpose) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient

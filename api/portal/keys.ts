@@ -10,18 +10,27 @@ const KEY_COLUMNS = `k.id, k.name, k.key_prefix, c.email AS owner_email, k.is_ac
   COALESCE(k.rate_limit_rpm, p.rate_limit_rpm) AS rate_limit_rpm, k.created_at, k.expires_at, k.last_used_at`
 
 export const listKeys = (customerId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Record<string, unknown>>`
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<Record<string, unknown>>`
     SELECT ${sql.literal(KEY_COLUMNS)} FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id
-    WHERE k.customer_id = ${customerId} ORDER BY k.is_active DESC, k.created_at DESC, k.id DESC`)
+    WHERE k.customer_id = ${customerId} ORDER BY k.is_active DESC, k.created_at DESC, k.id DESC`
+  )
 
 /** A new key, stored as its SHA-256 like the CLI's; the answer is the only place the key appears. */
 export const issueKey = (customerId: number, form: KeyForm) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const now = yield* nowMillis
-    if (form.expires_at && Date.parse(form.expires_at) <= now) return yield* new BadRequest({ message: "expires_at must be in the future" })
-    const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM api_keys WHERE customer_id = ${customerId} AND is_active`
-    if (n >= MAX_KEYS) return yield* new BadRequest({ message: `you have ${MAX_KEYS} active keys, the most an account may hold: revoke one first` })
+    if (form.expires_at && Date.parse(form.expires_at) <= now)
+      return yield* new BadRequest({ message: "expires_at must be in the future" })
+    const [{ n }] = yield* sql<{
+      n: number
+    }>`SELECT count(*)::int AS n FROM api_keys WHERE customer_id = ${customerId} AND is_active`
+    if (n >= MAX_KEYS)
+      return yield* new BadRequest({
+        message: `you have ${MAX_KEYS} active keys, the most an account may hold: revoke one first`
+      })
     const key = generateApiKey()
     const [row] = yield* sql<{ id: number }>`
       INSERT INTO api_keys (customer_id, name, key_prefix, key_hash, allowed_origins, expires_at, created_at)
@@ -37,6 +46,7 @@ export const issueKey = (customerId: number, form: KeyForm) =>
 export const revokeKey = (customerId: number, id: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`UPDATE api_keys SET is_active = false WHERE id = ${id} AND customer_id = ${customerId} RETURNING id`
+    const rows =
+      yield* sql`UPDATE api_keys SET is_active = false WHERE id = ${id} AND customer_id = ${customerId} RETURNING id`
     if (rows.length === 0) return yield* new NotFound({ message: `no key ${id} on your account` })
   })

@@ -19,7 +19,9 @@ export const sendMail = (mail: Mail) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     if (!config.smtpUrl) {
-      yield* Effect.logInfo(`mail (no SMTP_URL set, so logged instead of sent) to ${mail.to}: ${mail.subject}\n${mail.text}`)
+      yield* Effect.logInfo(
+        `mail (no SMTP_URL set, so logged instead of sent) to ${mail.to}: ${mail.subject}\n${mail.text}`
+      )
       return true
     }
     const url = Redacted.value(config.smtpUrl)
@@ -29,7 +31,9 @@ export const sendMail = (mail: Mail) =>
       transports.set(url, transport)
     }
     const t = transport
-    return yield* Effect.tryPromise(() => t.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text })).pipe(
+    return yield* Effect.tryPromise(() =>
+      t.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text })
+    ).pipe(
       Effect.as(true),
       Effect.timeout("15 seconds"),
       Effect.catchAll((e) => Effect.as(Effect.logWarning(`mail to ${mail.to} not sent: ${String(e)}`), false))

@@ -54,7 +54,15 @@ export const lookup = (token: string) =>
       SELECT s.customer_id, c.email, c.email_verified, to_jsonb(p) AS plan
       FROM portal_sessions s JOIN customers c ON c.id = s.customer_id JOIN plans p ON p.id = c.plan_id
       WHERE s.id_hash = ${idHash} AND s.revoked_at IS NULL AND s.expires_at > ${now} AND c.is_active`
-    return row ? ({ idHash, customerId: row.customer_id, email: row.email, emailVerified: row.email_verified, plan: row.plan } satisfies PortalSessionShape) : null
+    return row
+      ? ({
+          idHash,
+          customerId: row.customer_id,
+          email: row.email,
+          emailVerified: row.email_verified,
+          plan: row.plan
+        } satisfies PortalSessionShape)
+      : null
   })
 
 /** Ends this browser's session: the row is revoked (the cookie is worthless from now on) and the cookie cleared. */

@@ -19,7 +19,10 @@ export const THROTTLES = {
 } as const
 export type ThrottleName = keyof typeof THROTTLES
 
-const keyOf = (name: ThrottleName, subject: string) => [name, createHash("sha256").update(subject.toLowerCase()).digest("base64url").slice(0, 22)]
+const keyOf = (name: ThrottleName, subject: string) => [
+  name,
+  createHash("sha256").update(subject.toLowerCase()).digest("base64url").slice(0, 22)
+]
 
 /** 429 with Retry-After when the counter is at its limit; counts nothing. */
 export const refuseIfSpent = (name: ThrottleName, subject: string, what: string) =>
@@ -34,7 +37,10 @@ export const refuseIfSpent = (name: ThrottleName, subject: string, what: string)
       return [Number(r[0] ?? 0), Number(r[1])] as const
     })
     if (count >= THROTTLES[name].limit) {
-      return yield* new RateLimited({ message: `too many ${what}; try again in ${Math.ceil(Math.max(ttl, 1) / 60)} minutes`, retryAfterS: Math.max(ttl, 1) })
+      return yield* new RateLimited({
+        message: `too many ${what}; try again in ${Math.ceil(Math.max(ttl, 1) / 60)} minutes`,
+        retryAfterS: Math.max(ttl, 1)
+      })
     }
   })
 

@@ -24,8 +24,16 @@ export const usageOf = (customerId: number, plan: Plan) =>
     const month = new Date(now).toISOString().slice(0, 7)
     const day = new Date(now).toISOString().slice(0, 10)
     const counters = yield* redis.use("usage counters", (r) =>
-      r.mGet([redis.key("rq", String(customerId), month), redis.key("rqd", String(customerId), day), ...keys.map((k) => redis.key("rl", String(k.id), String(minute)))]))
-    const stored = yield* sql<{ period: string; calls: number }>`SELECT period, calls FROM routing_usage WHERE customer_id = ${customerId} AND period IN (${month}, ${day})`
+      r.mGet([
+        redis.key("rq", String(customerId), month),
+        redis.key("rqd", String(customerId), day),
+        ...keys.map((k) => redis.key("rl", String(k.id), String(minute)))
+      ])
+    )
+    const stored = yield* sql<{
+      period: string
+      calls: number
+    }>`SELECT period, calls FROM routing_usage WHERE customer_id = ${customerId} AND period IN (${month}, ${day})`
     const storedOf = (p: string) => stored.find((s) => s.period === p)?.calls ?? 0
     const packs = yield* sql<{ id: number; calls: number; used: number; granted_at: string }>`
       SELECT id, calls, used, granted_at FROM routing_packs WHERE customer_id = ${customerId} ORDER BY granted_at, id`

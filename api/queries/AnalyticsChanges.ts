@@ -33,7 +33,10 @@ export const listChanges = (f: ChangeFilters, page: Page) =>
     // The OFFSET 0 fence makes min(id) read the window off the time index; left to itself the
     // planner walks the primary key from the oldest row. A window that starts before the oldest
     // row needs no bound (and skips that scan).
-    const from = [f.since, f.earliest].filter((x): x is string => x !== undefined).sort().at(-1)
+    const from = [f.since, f.earliest]
+      .filter((x): x is string => x !== undefined)
+      .sort()
+      .at(-1)
     const start = from
       ? sql`AND h.id >= (SELECT CASE WHEN ${from}::timestamptz <= (SELECT min(changed_at) FROM event_history) THEN 0
           ELSE (SELECT min(id) FROM (SELECT id FROM event_history WHERE changed_at >= ${from}::timestamptz OFFSET 0) w) END)`
@@ -44,18 +47,23 @@ export const listChanges = (f: ChangeFilters, page: Page) =>
     // Without an event filter the page's history rows are picked first and only they are joined,
     // and the count reads the history index alone. Both differ from the join only for an archive
     // whose event content is not materialized yet (a moment, at most).
-    const [rows, [{ total }]] = yield* Effect.all([
-      byEvent
-        ? sql<Record<string, unknown> & { seq: number }>`
+    const [rows, [{ total }]] = yield* Effect.all(
+      [
+        byEvent
+          ? sql<Record<string, unknown> & { seq: number }>`
             SELECT ${columns} FROM event_history h JOIN events e ON e.id = h.event_id
             WHERE ${w} ${keyset} ${start} ORDER BY h.id LIMIT ${page.limit + 1} OFFSET ${offset}`
-        : sql<Record<string, unknown> & { seq: number }>`
+          : sql<Record<string, unknown> & { seq: number }>`
             SELECT ${columns}
             FROM (SELECT * FROM event_history h WHERE ${w} ${keyset} ${start} ORDER BY h.id LIMIT ${page.limit + 1} OFFSET ${offset}) h
             JOIN events e ON e.id = h.event_id ORDER BY h.id`,
-      byEvent
-        ? sql<{ total: number }>`SELECT count(*)::int AS total FROM event_history h JOIN events e ON e.id = h.event_id WHERE ${w}`
-        : sql<{ total: number }>`SELECT count(*)::int AS total FROM event_history h WHERE ${w}`
-    ], { concurrency: 2 })
+        byEvent
+          ? sql<{
+              total: number
+            }>`SELECT count(*)::int AS total FROM event_history h JOIN events e ON e.id = h.event_id WHERE ${w}`
+          : sql<{ total: number }>`SELECT count(*)::int AS total FROM event_history h WHERE ${w}`
+      ],
+      { concurrency: 2 }
+    )
     return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
   })

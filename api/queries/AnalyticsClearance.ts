@@ -18,11 +18,14 @@ export interface ClearanceRow {
  * PostgreSQL percentile_cont and numpy's default).
  */
 export const clearance = (f: FactFilters, includeStale: boolean) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<ClearanceRow>`
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<ClearanceRow>`
     SELECT a.jurisdiction, a.type AS event_type, count(*)::int AS total_events,
            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY a.clearance_minutes)::numeric, 2)::float8 AS p50_minutes,
            round(percentile_cont(0.95) WITHIN GROUP (ORDER BY a.clearance_minutes)::numeric, 2)::float8 AS p95_minutes,
            round(avg(a.clearance_minutes)::numeric, 2)::float8 AS avg_minutes
     FROM analytics_events a
     WHERE ${factWhere(sql, f)} AND ${clearedWhere(sql, includeStale)}
-    GROUP BY 1, 2 ORDER BY 1, 2`)
+    GROUP BY 1, 2 ORDER BY 1, 2`
+  )

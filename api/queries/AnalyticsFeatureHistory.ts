@@ -30,14 +30,19 @@ export const listFeatureHistory = (f: FeatureHistoryFilters, page: Page) =>
       f.earliest ? sql`h.changed_at >= ${f.earliest}::timestamptz` : sql`TRUE`
     ])
     const keyset = page.afterSeq !== undefined ? sql`AND h.id > ${page.afterSeq}` : sql``
-    const [rows, [{ total }]] = yield* Effect.all([
-      sql<Record<string, unknown> & { seq: number }>`
+    const [rows, [{ total }]] = yield* Effect.all(
+      [
+        sql<Record<string, unknown> & { seq: number }>`
         SELECT h.id, h.feature_id, ft.feature_type, ft.jurisdiction, ft.name AS feature_name, h.change_type,
                h.old_value, h.new_value, h.changed_at, h.id AS seq
         FROM feature_history h JOIN features ft ON ft.id = h.feature_id
         WHERE ${w} ${keyset}
         ORDER BY h.id LIMIT ${page.limit + 1} OFFSET ${page.afterSeq !== undefined ? 0 : page.offset}`,
-      sql<{ total: number }>`SELECT count(*)::int AS total FROM feature_history h JOIN features ft ON ft.id = h.feature_id WHERE ${w}`
-    ], { concurrency: 2 })
+        sql<{
+          total: number
+        }>`SELECT count(*)::int AS total FROM feature_history h JOIN features ft ON ft.id = h.feature_id WHERE ${w}`
+      ],
+      { concurrency: 2 }
+    )
     return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
   })

@@ -35,7 +35,9 @@ export interface HotspotRow {
  * most frequent, ties to the alphabetically first. `cluster_id` is the cell's H3 index.
  */
 export const hotspots = (f: FactFilters, resolution: number, minCount: number, limit: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<HotspotRow>`
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<HotspotRow>`
     WITH cells AS MATERIALIZED (
       SELECT h3_parent(a.h3_r9, ${resolution}) AS cell, a.latitude, a.longitude, a.type, a.roads[1] AS road
       FROM analytics_events a WHERE ${factWhere(sql, f)}),
@@ -49,4 +51,5 @@ export const hotspots = (f: FactFilters, resolution: number, minCount: number, l
     SELECT to_hex(k.cell) AS cluster_id, round(k.lat::numeric, 6)::float8 AS latitude, round(k.lng::numeric, 6)::float8 AS longitude,
            k.n AS event_count, round(s.r::numeric, 3)::float8 AS radius_km, t.type AS top_type, r.road AS top_road
     FROM clusters k JOIN spread s USING (cell) JOIN types t USING (cell) LEFT JOIN roads r USING (cell)
-    ORDER BY k.n DESC, k.cell`)
+    ORDER BY k.n DESC, k.cell`
+  )

@@ -57,7 +57,12 @@ export const trends = (f: FactFilters, bucket: Bucket, groupBy: Grouping, starts
              CASE ${groupBy}::text WHEN 'type' THEN a.type WHEN 'severity' THEN a.severity ELSE a.jurisdiction END AS g,
              count(*)::int AS n
       FROM analytics_events a WHERE ${factWhere(sql, f)} GROUP BY 1, 2`
-    const keys = groupBy === "type" ? [...EVENT_TYPES] : groupBy === "severity" ? [...SEVERITIES] : [...new Set(rows.map((r) => r.g))].sort()
+    const keys =
+      groupBy === "type"
+        ? [...EVENT_TYPES]
+        : groupBy === "severity"
+          ? [...SEVERITIES]
+          : [...new Set(rows.map((r) => r.g))].sort()
     const counts = new Map<number, Map<string, number>>()
     for (const r of rows) {
       const m = counts.get(r.p) ?? new Map<string, number>()

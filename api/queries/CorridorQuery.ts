@@ -6,7 +6,15 @@ import { FEATURE_COLUMNS } from "../../shared/domain/featureColumns.js"
 import { clearanceOf } from "../../shared/domain/clearance.js"
 
 /** Types the corridor returns (SPEC §4.3). */
-export const CORRIDOR_TYPES = ["bridge_clearances", "bridges", "weight_restrictions", "truck_restrictions", "truck_routes", "freight_corridors", "truck_parking"] as const
+export const CORRIDOR_TYPES = [
+  "bridge_clearances",
+  "bridges",
+  "weight_restrictions",
+  "truck_restrictions",
+  "truck_routes",
+  "freight_corridors",
+  "truck_parking"
+] as const
 const CLEARANCE_TYPES = new Set(["bridge_clearances", "bridges"])
 
 export interface CorridorFilters {
@@ -17,7 +25,13 @@ export interface CorridorFilters {
   readonly limit: number
 }
 
-type Row = Record<string, unknown> & { latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null; feature_type: string; properties: Record<string, unknown> }
+type Row = Record<string, unknown> & {
+  latitude: number
+  longitude: number
+  geometry: { type: string; coordinates: unknown } | null
+  feature_type: string
+  properties: Record<string, unknown>
+}
 
 /**
  * Features in force today (UTC) within the buffered great-circle corridor: candidates from the
@@ -47,7 +61,9 @@ export const corridorFeatures = (f: CorridorFilters) =>
       const place = placeOnCorridor(f.corridor, row)
       if (place.distanceKm <= f.corridor.bufferKm) matches.push({ row, ...place })
     }
-    matches.sort((a, b) => a.alongKm - b.alongKm || a.distanceKm - b.distanceKm || String(a.row.id).localeCompare(String(b.row.id)))
+    matches.sort(
+      (a, b) => a.alongKm - b.alongKm || a.distanceKm - b.distanceKm || String(a.row.id).localeCompare(String(b.row.id))
+    )
     const data = matches.slice(0, f.limit).map(({ row, distanceKm }) => ({
       ...row,
       properties: { ...row.properties, _distance_km: distanceKm.toFixed(3) } // a decimal string, as SPEC §2.2 types it

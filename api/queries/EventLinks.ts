@@ -10,13 +10,23 @@ export interface RelatedEvent {
 }
 
 /** The `related` column the event statements read (EventsQuery's `relatedColumn`): NULL when none. */
-const RelatedColumn = Schema.NullOr(Schema.Array(Schema.Struct({ id: Schema.String, source: Schema.String, reason: Schema.String, confidence: Schema.Number })))
+const RelatedColumn = Schema.NullOr(
+  Schema.Array(
+    Schema.Struct({ id: Schema.String, source: Schema.String, reason: Schema.String, confidence: Schema.Number })
+  )
+)
 const decodeRelated = Schema.decodeUnknown(RelatedColumn)
 
 /** An event's links as shown, strongest first (the column's order), confidence to two places. */
 const shownRelated = (raw: unknown) =>
   Effect.map(decodeRelated(raw), (links): ReadonlyArray<RelatedEvent> =>
-    (links ?? []).map((l) => ({ id: l.id, source: l.source, reason: l.reason, confidence: Math.round(l.confidence * 100) / 100 })))
+    (links ?? []).map((l) => ({
+      id: l.id,
+      source: l.source,
+      reason: l.reason,
+      confidence: Math.round(l.confidence * 100) / 100
+    }))
+  )
 
 /** The members of linked groups, by group (its representative's id): who else reported each. */
 export const groupMembers = (groups: ReadonlyArray<string>) =>
@@ -37,7 +47,11 @@ export const groupMembers = (groups: ReadonlyArray<string>) =>
  * two): without the bookkeeping `represented_by`, without `lanes_affected` when the source did not
  * say (SPEC §2.1: a string, omitted rather than null), and with `related[]` last.
  */
-const shownRow = <R extends Record<string, unknown>>(row: R, related: ReadonlyArray<RelatedEvent>, alsoReportedBy: ReadonlyArray<{ id: string; source: string }> | undefined): R => {
+const shownRow = <R extends Record<string, unknown>>(
+  row: R,
+  related: ReadonlyArray<RelatedEvent>,
+  alsoReportedBy: ReadonlyArray<{ id: string; source: string }> | undefined
+): R => {
   const out: Record<string, unknown> = {}
   for (const k in row) {
     if (k === "represented_by" || k === "related" || (k === "lanes_affected" && row[k] === null)) continue
@@ -56,7 +70,11 @@ const shownRow = <R extends Record<string, unknown>>(row: R, related: ReadonlyAr
 export const withLinks = <R extends Record<string, unknown>>(rows: ReadonlyArray<R>, dedupe: boolean) =>
   Effect.gen(function* () {
     const groupOf = (r: R) => String(r.represented_by ?? r.id)
-    const members = dedupe ? yield* groupMembers([...new Set(rows.filter((r) => r.represented_by != null || r.related != null).map(groupOf))]) : new Map<string, Array<{ id: string; source: string }>>()
+    const members = dedupe
+      ? yield* groupMembers([
+          ...new Set(rows.filter((r) => r.represented_by != null || r.related != null).map(groupOf))
+        ])
+      : new Map<string, Array<{ id: string; source: string }>>()
     const out: Array<R> = []
     for (const r of rows) {
       // most events have no links: no decoding, no effect step for those

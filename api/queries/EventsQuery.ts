@@ -84,7 +84,10 @@ const distanceKm = (sql: SqlClient.SqlClient, lat: number, lng: number) => sql`
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => "\\" + c)
 
-/** `nowMs` is the request's clock reading: delay and history windows are measured from it, not from the database's now(). */
+/**
+ * `nowMs` is the request's clock reading: delay and history windows are measured from it, not from the database's
+ * now().
+ */
 export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: number): Array<Fragment> => {
   if (f.ids) return [sql`id = ANY(${f.ids})`]
   const w: Array<Fragment> = []
@@ -100,7 +103,8 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   if (f.circle) {
     const { lat, lng, radiusKm } = f.circle
     const cover = coverCircle(lat, lng, radiusKm)
-    if (cover && cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
+    if (cover && cover.cells.length <= MAX_PREFILTER_CELLS)
+      w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
     const dLat = radiusKm / KM_PER_DEG_LAT
     w.push(sql`latitude BETWEEN ${lat - dLat} AND ${lat + dLat}`)
     w.push(sql`${distanceKm(sql, lat, lng)} <= ${radiusKm}`)
@@ -108,20 +112,27 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
   if (f.bbox) {
     const b = f.bbox
     const cover = coverBbox(b.minLng, b.minLat, b.maxLng, b.maxLat)
-    if (cover && cover.cells.length <= MAX_PREFILTER_CELLS) w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
+    if (cover && cover.cells.length <= MAX_PREFILTER_CELLS)
+      w.push(sql`${sql.literal(`h3_r${cover.res}`)} = ANY(${cover.cells}::bigint[])`)
     w.push(sql`latitude BETWEEN ${b.minLat} AND ${b.maxLat} AND longitude BETWEEN ${b.minLng} AND ${b.maxLng}`)
   }
   if (f.updatedAfter) w.push(sql`last_updated >= ${f.updatedAfter}`)
   if (f.updatedBefore) w.push(sql`last_updated < ${f.updatedBefore}`)
-  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
+  if (f.delaySec && f.delaySec > 0)
+    w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
   if (f.excludeFlags && f.excludeFlags.length > 0) {
     const stored = f.excludeFlags.filter((x) => x !== "end_time_passed")
     if (stored.length > 0) w.push(sql`NOT (quality_flags && ${stored}::text[])`)
     if (f.excludeFlags.includes("end_time_passed")) {
-      w.push(sql`NOT (status = 'active' AND COALESCE(end_time, estimated_end_time) IS NOT NULL AND COALESCE(end_time, estimated_end_time) < ${passedBefore(nowMs)}::timestamptz)`)
+      w.push(
+        sql`NOT (status = 'active' AND COALESCE(end_time, estimated_end_time) IS NOT NULL AND COALESCE(end_time, estimated_end_time) < ${passedBefore(nowMs)}::timestamptz)`
+      )
     }
   }
-  if (f.historyDays !== undefined) w.push(sql`(status = 'active' OR last_updated >= ${new Date(nowMs - f.historyDays * 86_400_000).toISOString()}::timestamptz)`)
+  if (f.historyDays !== undefined)
+    w.push(
+      sql`(status = 'active' OR last_updated >= ${new Date(nowMs - f.historyDays * 86_400_000).toISOString()}::timestamptz)`
+    )
   if (f.dedupe) {
     // the representative is judged by the same filters (unqualified names resolve to rep inside
     // the subquery): when it is not in the answer, this report stands in, so nothing vanishes
@@ -133,8 +144,9 @@ export const whereClauses = (sql: SqlClient.SqlClient, f: EventFilters, nowMs: n
 }
 
 /** Sub-types the store holds, lower case: what an unknown `sub_type` is checked against. */
-export const knownSubTypes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ v: string }>`SELECT DISTINCT lower(sub_type) AS v FROM events WHERE sub_type IS NOT NULL LIMIT 5000`
+export const knownSubTypes = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql<{ v: string }>`SELECT DISTINCT lower(sub_type) AS v FROM events WHERE sub_type IS NOT NULL LIMIT 5000`
 ).pipe(Effect.map((rows) => rows.map((r) => r.v)))
 
 const and = (sql: SqlClient.SqlClient, w: Array<Fragment>) => (w.length === 0 ? sql`TRUE` : sql.and(w))
@@ -190,8 +202,10 @@ export const getEvent = (id: string) =>
   })
 
 export const eventHistory = (id: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<Record<string, unknown>>`
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<Record<string, unknown>>`
       SELECT id, event_id, change_type, old_value, new_value, changed_at
       FROM event_history WHERE event_id = ${id} ORDER BY changed_at, id`
   )

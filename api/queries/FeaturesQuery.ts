@@ -43,7 +43,13 @@ const candidates = (sql: SqlClient.SqlClient, cover: CellCover, types: ReadonlyA
 
 /** Only types and a place: points are decided from the cell index alone (no row reads). */
 const plainSpatial = (f: FeatureFilters) =>
-  !f.jurisdictions && f.active === undefined && !f.startsAfter && !f.startsBefore && !f.endsAfter && !f.endsBefore && !f.delaySec
+  !f.jurisdictions &&
+  f.active === undefined &&
+  !f.startsAfter &&
+  !f.startsBefore &&
+  !f.endsAfter &&
+  !f.endsBefore &&
+  !f.delaySec
 
 const fromCells = (sql: SqlClient.SqlClient, f: FeatureFilters, cover: CellCover, conditions: Array<Fragment>) => {
   const inCover = sql`res = ${cover.res} AND cell = ANY(${cover.cells}::bigint[]) AND feature_type = ANY(${f.types})`
@@ -59,7 +65,11 @@ const fromCells = (sql: SqlClient.SqlClient, f: FeatureFilters, cover: CellCover
 }
 
 export const spatialCover = (f: FeatureFilters): CellCover | null => {
-  const cover = f.circle ? coverCircle(f.circle.lat, f.circle.lng, f.circle.radiusKm) : f.bbox ? coverBbox(f.bbox.minLng, f.bbox.minLat, f.bbox.maxLng, f.bbox.maxLat) : null
+  const cover = f.circle
+    ? coverCircle(f.circle.lat, f.circle.lng, f.circle.radiusKm)
+    : f.bbox
+      ? coverBbox(f.bbox.minLng, f.bbox.minLat, f.bbox.maxLng, f.bbox.maxLat)
+      : null
   return cover && cover.cells.length <= MAX_PREFILTER_CELLS ? cover : null
 }
 
@@ -90,7 +100,8 @@ export const featureWhere = (sql: SqlClient.SqlClient, f: FeatureFilters, nowMs:
   // open-ended features (known start, no end) always match ends_after and never ends_before
   if (f.endsAfter) w.push(sql`(${end} >= ${f.endsAfter} OR (${end} IS NULL AND ${start} IS NOT NULL))`)
   if (f.endsBefore) w.push(sql`${end} <= ${f.endsBefore}`)
-  if (f.delaySec && f.delaySec > 0) w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
+  if (f.delaySec && f.delaySec > 0)
+    w.push(sql`created_at <= ${new Date(nowMs - f.delaySec * 1000).toISOString()}::timestamptz`)
   return w
 }
 
@@ -103,17 +114,24 @@ export const listFeatures = (f: FeatureFilters, page: Page) =>
     const offset = page.afterSeq !== undefined ? 0 : page.offset
     if (!cover) {
       const where = sql.and(conditions)
-      const [rows, [{ total }]] = yield* Effect.all([
-        sql<Record<string, unknown> & { seq: number }>`
+      const [rows, [{ total }]] = yield* Effect.all(
+        [
+          sql<Record<string, unknown> & { seq: number }>`
           SELECT ${sql.literal(COLUMNS)} FROM features WHERE ${where} ${keyset}
           ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${offset}`,
-        sql<{ total: number }>`SELECT count(*)::int AS total FROM (SELECT 1 FROM features WHERE ${where} LIMIT ${FEATURE_TOTAL_CAP}) capped`
-      ], { concurrency: 2 })
+          sql<{
+            total: number
+          }>`SELECT count(*)::int AS total FROM (SELECT 1 FROM features WHERE ${where} LIMIT ${FEATURE_TOTAL_CAP}) capped`
+        ],
+        { concurrency: 2 }
+      )
       return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
     }
     // spatial: the matches are found once and both the page and the capped total are read from
     // them, in one statement
-    const matches = plainSpatial(f) ? fromCells(sql, f, cover, conditions) : sql`${candidates(sql, cover, f.types)},
+    const matches = plainSpatial(f)
+      ? fromCells(sql, f, cover, conditions)
+      : sql`${candidates(sql, cover, f.types)},
       m AS MATERIALIZED (SELECT id, seq FROM features WHERE ${sql.and([sql`id IN (SELECT feature_id FROM cand)`, ...conditions])})`
     const rows = yield* sql<Record<string, unknown> & { seq: number; _total: number }>`
       ${matches}
@@ -121,15 +139,20 @@ export const listFeatures = (f: FeatureFilters, page: Page) =>
       FROM features WHERE id IN (SELECT id FROM m WHERE TRUE ${keyset} ORDER BY seq LIMIT ${page.limit + 1} OFFSET ${offset})
       ORDER BY seq`
     // an empty page past the end still owes the total
-    const total = rows.length > 0
-      ? rows[0]._total
-      : (yield* sql<{ total: number }>`${matches} SELECT count(*)::int AS total FROM (SELECT 1 FROM m LIMIT ${FEATURE_TOTAL_CAP}) c`)[0].total
+    const total =
+      rows.length > 0
+        ? rows[0]._total
+        : (yield* sql<{
+            total: number
+          }>`${matches} SELECT count(*)::int AS total FROM (SELECT 1 FROM m LIMIT ${FEATURE_TOTAL_CAP}) c`)[0].total
     // `_total` rides on the rows to the envelope, which drops it with `seq` (one copy of each row, not two)
     return { rows: rows.slice(0, page.limit), total, hasMore: rows.length > page.limit }
   })
 
-export const featureTypeCounts = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ type: string; count: number; active_count: number }>`
+export const featureTypeCounts = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{ type: string; count: number; active_count: number }>`
     SELECT feature_type AS type, count(*)::int AS count, (count(*) FILTER (WHERE is_active))::int AS active_count
     FROM features GROUP BY feature_type ORDER BY feature_type`
 )
@@ -139,8 +162,10 @@ export const featureTypeCounts = Effect.flatMap(SqlClient.SqlClient, (sql) =>
  * on millions of rows) where the counts above scan the whole table. Lists need only the names,
  * for their unknown-type warnings.
  */
-export const presentFeatureTypes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ type: string }>`
+export const presentFeatureTypes = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{ type: string }>`
     WITH RECURSIVE t(type) AS (
       (SELECT feature_type FROM features ORDER BY feature_type LIMIT 1)
       UNION ALL

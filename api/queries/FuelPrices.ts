@@ -26,15 +26,21 @@ export const listFuelPrices = (f: FuelPriceFilters) =>
       ? sql`SELECT DISTINCT ON (jurisdiction, area, fuel_type) ${sql.literal(COLUMNS)} FROM fuel_prices WHERE ${w}
             ORDER BY jurisdiction, area, fuel_type, period_date DESC, id DESC`
       : sql`SELECT ${sql.literal(COLUMNS)} FROM fuel_prices WHERE ${w}`
-    const [rows, [{ total }]] = yield* Effect.all([
-      sql<Record<string, unknown>>`SELECT * FROM (${base}) r ORDER BY period_date DESC, jurisdiction, area NULLS FIRST, fuel_type, id
+    const [rows, [{ total }]] = yield* Effect.all(
+      [
+        sql<
+          Record<string, unknown>
+        >`SELECT * FROM (${base}) r ORDER BY period_date DESC, jurisdiction, area NULLS FIRST, fuel_type, id
                                    LIMIT ${f.limit + 1} OFFSET ${f.offset}`,
-      sql<{ total: number }>`SELECT count(*)::int AS total FROM (${base}) r`
-    ], { concurrency: 2 })
+        sql<{ total: number }>`SELECT count(*)::int AS total FROM (${base}) r`
+      ],
+      { concurrency: 2 }
+    )
     return { rows: rows.slice(0, f.limit), total, hasMore: rows.length > f.limit }
   })
 
 /** Fuel types the store holds: what an unknown `fuel_type` is checked against. */
-export const knownFuelTypes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ v: string }>`SELECT DISTINCT fuel_type AS v FROM fuel_prices ORDER BY 1`
+export const knownFuelTypes = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql<{ v: string }>`SELECT DISTINCT fuel_type AS v FROM fuel_prices ORDER BY 1`
 ).pipe(Effect.map((rows) => rows.map((r) => r.v)))

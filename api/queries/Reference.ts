@@ -45,7 +45,11 @@ export const loadReference = Effect.gen(function* () {
     jurisdictions: new Map(jurisdictions.map((j) => [j.code, j] as const)),
     groups,
     expansion: new Map(groups.map((g) => [g.primary_jurisdiction_code, g.members] as const)),
-    names: new Map(jurisdictions.flatMap((j) => [j.name, j.official_name].filter((n): n is string => !!n).map((n) => [n.toUpperCase(), j.code] as const)))
+    names: new Map(
+      jurisdictions.flatMap((j) =>
+        [j.name, j.official_name].filter((n): n is string => !!n).map((n) => [n.toUpperCase(), j.code] as const)
+      )
+    )
   } satisfies Reference
 })
 

@@ -24,7 +24,9 @@ const lastSevenDays = (now: number) =>
 export const stageLag = (now: number) =>
   Effect.gen(function* () {
     const all = [yield* RedisStreams, yield* MaterializedStream, yield* RecheckStream]
-    const groups = (yield* Effect.forEach(all, (streams) => Effect.map(streams.groups, (gs) => gs.map((g) => ({ streams, g }))))).flat()
+    const groups = (yield* Effect.forEach(all, (streams) =>
+      Effect.map(streams.groups, (gs) => gs.map((g) => ({ streams, g })))
+    )).flat()
     return yield* Effect.forEach(groups, ({ streams, g }) =>
       Effect.gen(function* () {
         const base = { group: g.group, lag_messages: g.lag ?? 0, pending: g.pending }
@@ -37,7 +39,8 @@ export const stageLag = (now: number) =>
           Effect.orElseSucceed(() => null)
         )
         return { ...base, behind_seconds: behind }
-      }))
+      })
+    )
   }).pipe(Effect.provide(StreamsLive))
 
 /**
@@ -52,9 +55,17 @@ export const sourceStatusReport = Effect.gen(function* () {
   const days = lastSevenDays(now)
   const since = `${days[0]}T00:00:00.000Z`
   const sources = yield* sql<{
-    id: string; jurisdiction: string; name: string | null; kind: string | null; format: string | null; poll_interval_s: number
-    last_poll_at: string | null; last_outcome: "ok" | "not_modified" | "empty" | "error" | null; last_http_status: number | null
-    records: number | null; rejected_7d: number
+    id: string
+    jurisdiction: string
+    name: string | null
+    kind: string | null
+    format: string | null
+    poll_interval_s: number
+    last_poll_at: string | null
+    last_outcome: "ok" | "not_modified" | "empty" | "error" | null
+    last_http_status: number | null
+    records: number | null
+    rejected_7d: number
   }>`
     SELECT s.id, s.jurisdiction, j.name, s.kind, s.format, s.poll_interval_s,
            p.started_at AS last_poll_at, p.outcome AS last_outcome, p.http_status AS last_http_status, r.record_count AS records,
@@ -72,7 +83,14 @@ export const sourceStatusReport = Effect.gen(function* () {
     SELECT source, reason, count(*)::int AS count FROM quarantine WHERE polled_at >= ${since}::timestamptz
     GROUP BY source, reason ORDER BY source, count DESC, reason`
   // a run of failed polls is everything after one poll that was not an error up to the next
-  const incidents = yield* sql<{ source: string; began_at: string; last_error_at: string; failed_polls: number; skipped_polls: number; ended_at: string | null }>`
+  const incidents = yield* sql<{
+    source: string
+    began_at: string
+    last_error_at: string
+    failed_polls: number
+    skipped_polls: number
+    ended_at: string | null
+  }>`
     WITH p AS (
       SELECT source, started_at, outcome, error,
              count(*) FILTER (WHERE outcome <> 'error') OVER (PARTITION BY source ORDER BY started_at, id) AS run
@@ -102,19 +120,33 @@ export const sourceStatusReport = Effect.gen(function* () {
       const polls = counted.reduce((n, d) => n + d.polls, 0)
       const good = counted.reduce((n, d) => n + d.good, 0)
       return {
-        id: s.id, jurisdiction: s.jurisdiction, jurisdiction_name: s.name ?? s.jurisdiction, kind: s.kind, format: s.format,
-        poll_interval_s: s.poll_interval_s, last_poll_at: s.last_poll_at, last_outcome: s.last_outcome, last_http_status: s.last_http_status,
-        circuit: openUntil > now ? "open" as const : "closed" as const,
+        id: s.id,
+        jurisdiction: s.jurisdiction,
+        jurisdiction_name: s.name ?? s.jurisdiction,
+        kind: s.kind,
+        format: s.format,
+        poll_interval_s: s.poll_interval_s,
+        last_poll_at: s.last_poll_at,
+        last_outcome: s.last_outcome,
+        last_http_status: s.last_http_status,
+        circuit: openUntil > now ? ("open" as const) : ("closed" as const),
         circuit_open_until: openUntil > now ? new Date(openUntil).toISOString() : null,
-        records: s.records, rejected_7d: s.rejected_7d, top_reasons: reasonsOf.get(s.id) ?? [], quality: quality.get(s.id) ?? NO_QUALITY,
+        records: s.records,
+        rejected_7d: s.rejected_7d,
+        top_reasons: reasonsOf.get(s.id) ?? [],
+        quality: quality.get(s.id) ?? NO_QUALITY,
         uptime_7day_percent: percent(good, polls),
         uptime_by_day: counted.map((d) => ({ day: d.day, polls: d.polls, uptime_percent: percent(d.good, d.polls) }))
       }
     }),
     stages: yield* stageLag(now),
     incidents: incidents.map((r) => ({
-      source: r.source, jurisdiction: jurisdictionOf.get(r.source) ?? "", began_at: r.began_at, ended_at: r.ended_at,
-      failed_polls: r.failed_polls, skipped_polls: r.skipped_polls
+      source: r.source,
+      jurisdiction: jurisdictionOf.get(r.source) ?? "",
+      began_at: r.began_at,
+      ended_at: r.ended_at,
+      failed_polls: r.failed_polls,
+      skipped_polls: r.skipped_polls
     }))
   }
 })

@@ -40,11 +40,23 @@ export const docsRouter = () => {
   const router = new Router({ prefix: "/docs" })
   const pages = loadPages()
   const guides = [...pages.keys()].sort().map((name) => ({ name, title: titleOf(name, pages.get(name)!) }))
-  const html = new Map(guides.map(({ name }) => [name, guidePage({ name, markdown: pages.get(name)!, guides, stylesheet: STYLESHEET_PATH })]))
+  const html = new Map(
+    guides.map(({ name }) => [
+      name,
+      guidePage({ name, markdown: pages.get(name)!, guides, stylesheet: STYLESHEET_PATH })
+    ])
+  )
   const index = guidePage({
-    name: "", guides, stylesheet: STYLESHEET_PATH,
-    markdown: ["# Guides", "", "Every endpoint, with try-it buttons: the [API reference](/reference); machine-readable: [/api/v1/openapi.json](/api/v1/openapi.json) (OpenAPI 3.1).", "",
-      ...guides.map((g) => `- [${g.title}](/docs/${g.name})`)].join("\n")
+    name: "",
+    guides,
+    stylesheet: STYLESHEET_PATH,
+    markdown: [
+      "# Guides",
+      "",
+      "Every endpoint, with try-it buttons: the [API reference](/reference); machine-readable: [/api/v1/openapi.json](/api/v1/openapi.json) (OpenAPI 3.1).",
+      "",
+      ...guides.map((g) => `- [${g.title}](/docs/${g.name})`)
+    ].join("\n")
   })
   const send = (ctx: Koa.Context, type: string, body: string) => {
     portalSecurityHeaders(ctx)

@@ -23,7 +23,9 @@ import { EventCollection, EventDetail, EventPage } from "../schemas/events.js"
 import { type ApiWarning, dataDelayWarning, unknownValue, vocabularyFilter } from "../warnings.js"
 
 export const EventQuery = Schema.Struct({
-  ids: Schema.optional(List("Comma-separated event ids; when present every other filter is ignored and every status is returned", 10_000)),
+  ids: Schema.optional(
+    List("Comma-separated event ids; when present every other filter is ignored and every status is returned", 10_000)
+  ),
   jurisdiction: JurisdictionParam,
   type: Schema.optional(List(`${EVENT_TYPES.join(", ")}`)),
   sub_type: Schema.optional(List("Upstream subtype, case-insensitive")),
@@ -35,8 +37,16 @@ export const EventQuery = Schema.Struct({
   bbox: Schema.optional(BboxParam),
   updated_after: Schema.optional(Instant("last_updated at or after")),
   updated_before: Schema.optional(Instant("last_updated before")),
-  exclude_flags: Schema.optional(List(`Leave out events carrying any of these quality flags: ${QUALITY_FLAGS.join(", ")}. For events the agency's own times say are on now: end_time_passed,end_before_start,not_scheduled`)),
-  dedupe: Schema.optional(Bool("One report per real-world event: a report another source's linked report stands for is left out, and each item lists also_reported_by[]; default false")),
+  exclude_flags: Schema.optional(
+    List(
+      `Leave out events carrying any of these quality flags: ${QUALITY_FLAGS.join(", ")}. For events the agency's own times say are on now: end_time_passed,end_before_start,not_scheduled`
+    )
+  ),
+  dedupe: Schema.optional(
+    Bool(
+      "One report per real-world event: a report another source's linked report stands for is left out, and each item lists also_reported_by[]; default false"
+    )
+  ),
   ...pageFields()
 })
 type EventQuery = typeof EventQuery.Type
@@ -45,13 +55,24 @@ type EventQuery = typeof EventQuery.Type
 const eventPlanGates = (auth: AuthContext, nowMs: number, statuses: ReadonlyArray<string>, q: EventQuery) => {
   const plan = auth.plan
   if (!plan.allow_archived_events && statuses.some((s) => s !== "active")) {
-    return Effect.fail(planGate(auth, "plan_event_status", `your plan lists active events only (asked for status ${statuses.join(",")})`))
+    return Effect.fail(
+      planGate(auth, "plan_event_status", `your plan lists active events only (asked for status ${statuses.join(",")})`)
+    )
   }
   if (plan.event_history_days !== null) {
     const earliest = nowMs - plan.event_history_days * 86_400_000
-    for (const [name, at] of [["updated_after", q.updated_after], ["updated_before", q.updated_before]] as const) {
+    for (const [name, at] of [
+      ["updated_after", q.updated_after],
+      ["updated_before", q.updated_before]
+    ] as const) {
       if (at !== undefined && Date.parse(at) < earliest) {
-        return Effect.fail(planGate(auth, "plan_event_time_range", `${name} reaches back further than your plan's ${plan.event_history_days}-day history`))
+        return Effect.fail(
+          planGate(
+            auth,
+            "plan_event_time_range",
+            `${name} reaches back further than your plan's ${plan.event_history_days}-day history`
+          )
+        )
       }
     }
   }
@@ -65,19 +86,33 @@ const byIds = (ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const auth = yield* RequestAuth
     if (ids.length > auth.plan.max_batch_size) {
-      return yield* Effect.fail(planGate(auth, "plan_batch_size", `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`))
+      return yield* Effect.fail(
+        planGate(
+          auth,
+          "plan_batch_size",
+          `ids lists ${ids.length} events; your plan allows ${auth.plan.max_batch_size} per request`
+        )
+      )
     }
     yield* dependsOn([anyTag("event")])
     const found = yield* eventsByIds(ids)
     if (!auth.plan.allow_archived_events && found.some((r) => r.status !== "active")) {
-      return yield* Effect.fail(planGate(auth, "plan_archived_event", "ids names an ended event; your plan shows active events only"))
+      return yield* Effect.fail(
+        planGate(auth, "plan_archived_event", "ids names an ended event; your plan shows active events only")
+      )
     }
     const rows = yield* withLinks(found, false)
-    return { envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false }, warnings: [] as Array<ApiWarning> }
+    return {
+      envelope: { data: rows.map(withoutSeq), total: rows.length, limit: rows.length, offset: 0, has_more: false },
+      warnings: [] as Array<ApiWarning>
+    }
   })
 
 /** The filters of an /events question as the plan lets the caller see it; shared with the map's cells. */
-export const readEventFilters = (q: Omit<EventQuery, "ids" | "limit" | "offset" | "cursor">, warnings: Array<ApiWarning>) =>
+export const readEventFilters = (
+  q: Omit<EventQuery, "ids" | "limit" | "offset" | "cursor">,
+  warnings: Array<ApiWarning>
+) =>
   Effect.gen(function* () {
     const auth = yield* RequestAuth
     const ref = yield* reference
@@ -86,7 +121,8 @@ export const readEventFilters = (q: Omit<EventQuery, "ids" | "limit" | "offset" 
     const subTypeValues = q.sub_type?.map((s) => s.toLowerCase())
     if (subTypeValues) {
       const known = yield* subTypes
-      for (const v of subTypeValues) if (!known.includes(v)) warnings.push(unknownValue("unknown_sub_type", "sub_type", v, known))
+      for (const v of subTypeValues)
+        if (!known.includes(v)) warnings.push(unknownValue("unknown_sub_type", "sub_type", v, known))
     }
     const filters: EventFilters = {
       jurisdictions: yield* jurisdictionFilter(q.jurisdiction, ref, warnings),
@@ -120,7 +156,15 @@ const eventQuery = (q: EventQuery, headers: ResponseHeaders) =>
     const listed = yield* listEvents(filters, page)
     const result = { ...listed, rows: yield* withLinks(listed.rows, q.dedupe === true) }
     const types = filters.types?.length === 1 ? filters.types : undefined
-    const attribution = yield* listExtras(headers, { kind: "event", codes: q.jurisdiction, ref, types, rows: result.rows, total: result.total, warnings })
+    const attribution = yield* listExtras(headers, {
+      kind: "event",
+      codes: q.jurisdiction,
+      ref,
+      types,
+      rows: result.rows,
+      total: result.total,
+      warnings
+    })
     if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
     return { envelope: pagedEnvelope(page, result, [], attribution), warnings }
   })
@@ -129,16 +173,42 @@ const IdPath = Schema.Struct({ id: Id("Event id (ev_…)") })
 
 export const eventRoutes = [
   route({
-    method: "get", path: "/events", operationId: "listEvents", summary: "Paged events", tag: "Events", access: "key", reads: "replica", shared: true,
+    method: "get",
+    path: "/events",
+    operationId: "listEvents",
+    summary: "Paged events",
+    tag: "Events",
+    access: "key",
+    reads: "replica",
+    shared: true,
     query: EventQuery,
-    responses: { 200: { description: "A page of events", schema: EventPage, headers: ["rateLimit", "jurisdictionWarning"] } },
+    responses: {
+      200: { description: "A page of events", schema: EventPage, headers: ["rateLimit", "jurisdictionWarning"] }
+    },
     handler: ({ query, headers }) =>
-      Effect.map(eventQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
+      Effect.map(eventQuery(query, headers), ({ envelope, warnings }) => ({
+        ...envelope,
+        ...(warnings.length > 0 ? { warnings } : {})
+      }))
   }),
   route({
-    method: "get", path: "/events/geojson", operationId: "listEventsGeoJson", summary: "Events as GeoJSON (Starter and above)", tag: "Events", access: "key", reads: "replica", shared: true,
+    method: "get",
+    path: "/events/geojson",
+    operationId: "listEventsGeoJson",
+    summary: "Events as GeoJSON (Starter and above)",
+    tag: "Events",
+    access: "key",
+    reads: "replica",
+    shared: true,
     query: EventQuery,
-    responses: { 200: { description: "RFC 7946 FeatureCollection", schema: EventCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
+    responses: {
+      200: {
+        description: "RFC 7946 FeatureCollection",
+        schema: EventCollection,
+        contentType: "application/geo+json",
+        headers: ["rateLimit", "jurisdictionWarning"]
+      }
+    },
     handler: ({ query, headers }) =>
       Effect.gen(function* () {
         yield* requireGeoJson
@@ -148,25 +218,48 @@ export const eventRoutes = [
           id: e.id,
           geometry: { type: "Point", coordinates: [e.longitude, e.latitude] },
           properties: {
-            id: e.id, source: e.source, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity, status: e.status,
-            title: e.title, affected_roads: e.affected_roads, direction: e.direction, start_time: e.start_time,
+            id: e.id,
+            source: e.source,
+            jurisdiction: e.jurisdiction,
+            type: e.type,
+            severity: e.severity,
+            status: e.status,
+            title: e.title,
+            affected_roads: e.affected_roads,
+            direction: e.direction,
+            start_time: e.start_time,
             quality_flags: e.quality_flags
           }
         }))
       })
   }),
   route({
-    method: "get", path: "/events/:id", operationId: "getEvent", summary: "One event with its location and metadata", tag: "Events", access: "key", reads: "replica", shared: true,
+    method: "get",
+    path: "/events/:id",
+    operationId: "getEvent",
+    summary: "One event with its location and metadata",
+    tag: "Events",
+    access: "key",
+    reads: "replica",
+    shared: true,
     params: IdPath,
-    responses: { 200: { description: "The event", schema: EventDetail, headers: ["rateLimit"] }, 404: { description: "No such event" } },
+    responses: {
+      200: { description: "The event", schema: EventDetail, headers: ["rateLimit"] },
+      404: { description: "No such event" }
+    },
     handler: ({ params }) =>
       Effect.gen(function* () {
         const found = yield* getEvent(params.id)
-        if (!found) return yield* Effect.fail(new NotFound({ message: `no event with id ${params.id}`, docsUrl: "/docs/api#events" }))
+        if (!found)
+          return yield* Effect.fail(
+            new NotFound({ message: `no event with id ${params.id}`, docsUrl: "/docs/api#events" })
+          )
         yield* dependsOn(dependencyTags("event", [String(found.jurisdiction)]))
         const auth = yield* RequestAuth
         if (!auth.plan.allow_archived_events && found.status !== "active") {
-          return yield* Effect.fail(planGate(auth, "plan_archived_event", `event ${params.id} has ended; your plan shows active events only`))
+          return yield* Effect.fail(
+            planGate(auth, "plan_archived_event", `event ${params.id} has ended; your plan shows active events only`)
+          )
         }
         const [row] = yield* withLinks([{ ...found, id: params.id }], false)
         return row

@@ -23,7 +23,9 @@ export const GROUP_RADIUS_CAP_KM = 200
 
 const FeatureQuery = Schema.Struct({
   type: Schema.optional(Text("One feature type (see /features/types); type or group is required", 100)),
-  group: Schema.optional(Text("Feature group id (see /features/groups); radius_km above 200 is a 400 with a group", 100)),
+  group: Schema.optional(
+    Text("Feature group id (see /features/groups); radius_km above 200 is a 400 with a group", 100)
+  ),
   jurisdiction: JurisdictionParam,
   active: Schema.optional(Bool("true: active only; false: inactive only (not on Free)")),
   ...circleFields(20_000),
@@ -36,24 +38,33 @@ const FeatureQuery = Schema.Struct({
 })
 type FeatureQuery = typeof FeatureQuery.Type
 
-/** type or group → the feature types to select; unknown values, and a type outside the group, answer with warnings (SPEC §2.4). */
+/**
+ * type or group → the feature types to select; unknown values, and a type outside the group, answer with warnings
+ * (SPEC §2.4).
+ */
 const typesOf = (q: FeatureQuery, present: ReadonlyArray<string>, warnings: Array<ApiWarning>) => {
   const type = q.type?.toLowerCase()
   const groupId = q.group?.toLowerCase()
   if (!type && !groupId) {
-    return Effect.fail(new BadRequest({ message: "type or group is required (see /api/v1/features/types and /api/v1/features/groups)" }))
+    return Effect.fail(
+      new BadRequest({ message: "type or group is required (see /api/v1/features/types and /api/v1/features/groups)" })
+    )
   }
   const known = new Set([...KNOWN_FEATURE_TYPES, ...present])
   if (type && !known.has(type)) warnings.push(unknownValue("unknown_type", "feature type", type, known))
   if (!groupId) return Effect.succeed([type!])
   const group = groupById.get(groupId)
   if (!group) {
-    warnings.push({ ...unknownValue("unknown_type", "feature group", groupId, groupById.keys()), message: `unknown feature group "${groupId.toUpperCase()}"; see /api/v1/features/groups` })
+    warnings.push({
+      ...unknownValue("unknown_type", "feature group", groupId, groupById.keys()),
+      message: `unknown feature group "${groupId.toUpperCase()}"; see /api/v1/features/groups`
+    })
     return Effect.succeed([])
   }
   if (type && !group.feature_types.includes(type)) {
     warnings.push({
-      code: "type_not_in_group", value: type.toUpperCase(),
+      code: "type_not_in_group",
+      value: type.toUpperCase(),
       message: `feature type "${type}" is not in group "${group.id}" (${group.feature_types.join(", ")}); send one of them, or type alone`,
       ...(group.feature_types.length > 0 ? { did_you_mean: group.feature_types.slice(0, 3) } : {})
     })
@@ -88,7 +99,11 @@ const readFilters = (q: FeatureQuery, warnings: Array<ApiWarning>) =>
     const types = yield* typesOf(q, yield* presentTypes, warnings)
     const circle = yield* circleOf(q)
     if (circle && q.group && circle.radiusKm > GROUP_RADIUS_CAP_KM) {
-      return yield* Effect.fail(new BadRequest({ message: `radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius` }))
+      return yield* Effect.fail(
+        new BadRequest({
+          message: `radius_km above ${GROUP_RADIUS_CAP_KM} is not allowed with group; search one type for a wider radius`
+        })
+      )
     }
     const view = yield* planFeatureView(auth, q.active)
     const filters: FeatureFilters = {
@@ -114,35 +129,85 @@ const featureQuery = (q: FeatureQuery, headers: ResponseHeaders) =>
     yield* dependsOn(dependencyTags("feature", filters.jurisdictions))
     const page = yield* pageOf(q, filters)
     const result = yield* listFeatures(filters, page)
-    const attribution = yield* listExtras(headers, { kind: "feature", codes: q.jurisdiction, ref, types: q.type ? filters.types : undefined, rows: result.rows, total: result.total, warnings })
+    const attribution = yield* listExtras(headers, {
+      kind: "feature",
+      codes: q.jurisdiction,
+      ref,
+      types: q.type ? filters.types : undefined,
+      rows: result.rows,
+      total: result.total,
+      warnings
+    })
     if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
     return { envelope: pagedEnvelope(page, result, [], attribution), warnings }
   })
 
 export const featureRoutes = [
   route({
-    method: "get", path: "/features/types", operationId: "featureTypes", summary: "Feature types with counts; cached 2 minutes", tag: "Features", access: "key", reads: "replica",
+    method: "get",
+    path: "/features/types",
+    operationId: "featureTypes",
+    summary: "Feature types with counts; cached 2 minutes",
+    tag: "Features",
+    access: "key",
+    reads: "replica",
     cacheControl: "private, max-age=120",
-    responses: { 200: { description: "Every feature type held", schema: Schema.Array(FeatureTypeCount), headers: ["rateLimit"] } },
+    responses: {
+      200: { description: "Every feature type held", schema: Schema.Array(FeatureTypeCount), headers: ["rateLimit"] }
+    },
     handler: () => typeCounts
   }),
   route({
-    method: "get", path: "/features/groups", operationId: "featureGroups", summary: "Feature groups; cached 1 hour", tag: "Features", access: "key", reads: "replica",
+    method: "get",
+    path: "/features/groups",
+    operationId: "featureGroups",
+    summary: "Feature groups; cached 1 hour",
+    tag: "Features",
+    access: "key",
+    reads: "replica",
     cacheControl: "private, max-age=3600",
-    responses: { 200: { description: "Every feature group", schema: Schema.Array(FeatureGroup), headers: ["rateLimit"] } },
+    responses: {
+      200: { description: "Every feature group", schema: Schema.Array(FeatureGroup), headers: ["rateLimit"] }
+    },
     handler: () => Effect.succeed(FEATURE_GROUPS)
   }),
   route({
-    method: "get", path: "/features", operationId: "listFeatures", summary: "Paged road features of one type or group", tag: "Features", access: "key", reads: "replica", shared: true,
+    method: "get",
+    path: "/features",
+    operationId: "listFeatures",
+    summary: "Paged road features of one type or group",
+    tag: "Features",
+    access: "key",
+    reads: "replica",
+    shared: true,
     query: FeatureQuery,
-    responses: { 200: { description: "A page of features", schema: FeaturePage, headers: ["rateLimit", "jurisdictionWarning"] } },
+    responses: {
+      200: { description: "A page of features", schema: FeaturePage, headers: ["rateLimit", "jurisdictionWarning"] }
+    },
     handler: ({ query, headers }) =>
-      Effect.map(featureQuery(query, headers), ({ envelope, warnings }) => ({ ...envelope, ...(warnings.length > 0 ? { warnings } : {}) }))
+      Effect.map(featureQuery(query, headers), ({ envelope, warnings }) => ({
+        ...envelope,
+        ...(warnings.length > 0 ? { warnings } : {})
+      }))
   }),
   route({
-    method: "get", path: "/features/geojson", operationId: "listFeaturesGeoJson", summary: "Features as GeoJSON (Starter and above)", tag: "Features", access: "key", reads: "replica", shared: true,
+    method: "get",
+    path: "/features/geojson",
+    operationId: "listFeaturesGeoJson",
+    summary: "Features as GeoJSON (Starter and above)",
+    tag: "Features",
+    access: "key",
+    reads: "replica",
+    shared: true,
     query: FeatureQuery,
-    responses: { 200: { description: "RFC 7946 FeatureCollection", schema: FeatureCollection, contentType: "application/geo+json", headers: ["rateLimit", "jurisdictionWarning"] } },
+    responses: {
+      200: {
+        description: "RFC 7946 FeatureCollection",
+        schema: FeatureCollection,
+        contentType: "application/geo+json",
+        headers: ["rateLimit", "jurisdictionWarning"]
+      }
+    },
     handler: ({ query, headers }) =>
       Effect.gen(function* () {
         yield* requireGeoJson

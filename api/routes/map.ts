@@ -17,7 +17,11 @@ import { planFeatureView } from "./features.js"
 const MapCellsQuery = Schema.Struct({
   layer: OneOf(["events", "features"] as const, "What to count"),
   bbox: BboxParam,
-  zoom: Num(0, 24, "Web-map zoom of the view: below 5 counts per H3 resolution-3 cell, below 8 per resolution 5, else per resolution 7"),
+  zoom: Num(
+    0,
+    24,
+    "Web-map zoom of the view: below 5 counts per H3 resolution-3 cell, below 8 per resolution 5, else per resolution 7"
+  ),
   jurisdiction: JurisdictionParam,
   type: Schema.optional(List("Events: event types. Features: feature types (with group, narrows it)")),
   group: Schema.optional(List("Features: feature group ids; their types are counted")),
@@ -34,10 +38,16 @@ const featureTypesOf = (q: MapCellsQuery, warnings: Array<ApiWarning>) => {
   for (const id of q.group ?? []) {
     const g = groupById.get(id.toLowerCase())
     if (g) for (const t of g.feature_types) types.add(t)
-    else warnings.push({ ...unknownValue("unknown_type", "feature group", id, groupById.keys()), message: `unknown feature group "${id}"; see /api/v1/features/groups` })
+    else
+      warnings.push({
+        ...unknownValue("unknown_type", "feature group", id, groupById.keys()),
+        message: `unknown feature group "${id}"; see /api/v1/features/groups`
+      })
   }
   const asked = (q.type ?? []).map((t) => t.toLowerCase())
-  for (const t of asked) if (!KNOWN_FEATURE_TYPES.includes(t)) warnings.push(unknownValue("unknown_type", "feature type", t, KNOWN_FEATURE_TYPES))
+  for (const t of asked)
+    if (!KNOWN_FEATURE_TYPES.includes(t))
+      warnings.push(unknownValue("unknown_type", "feature type", t, KNOWN_FEATURE_TYPES))
   if (asked.length === 0) return [...types]
   return q.group ? asked.filter((t) => types.has(t)) : asked
 }
@@ -50,9 +60,18 @@ const featureTypesOf = (q: MapCellsQuery, warnings: Array<ApiWarning>) => {
  */
 export const mapRoutes = [
   route({
-    method: "get", path: "/map/cells", operationId: "mapCells", summary: "Events or features in a view, counted per H3 cell", tag: "Map", access: "key", reads: "replica", shared: true,
+    method: "get",
+    path: "/map/cells",
+    operationId: "mapCells",
+    summary: "Events or features in a view, counted per H3 cell",
+    tag: "Map",
+    access: "key",
+    reads: "replica",
+    shared: true,
     query: MapCellsQuery,
-    responses: { 200: { description: "Counts per cell", schema: MapCells, headers: ["rateLimit", "jurisdictionWarning"] } },
+    responses: {
+      200: { description: "Counts per cell", schema: MapCells, headers: ["rateLimit", "jurisdictionWarning"] }
+    },
     handler: ({ query: q }) =>
       Effect.gen(function* () {
         const auth = yield* RequestAuth
@@ -60,19 +79,41 @@ export const mapRoutes = [
         const res = resolutionForZoom(q.zoom)
         let answer: { cells: ReadonlyArray<CellCount>; truncated: boolean }
         if (q.layer === "events") {
-          const { filters } = yield* readEventFilters({ jurisdiction: q.jurisdiction, type: q.type, severity: q.severity, status: q.status, dedupe: q.dedupe, bbox: q.bbox }, warnings)
+          const { filters } = yield* readEventFilters(
+            {
+              jurisdiction: q.jurisdiction,
+              type: q.type,
+              severity: q.severity,
+              status: q.status,
+              dedupe: q.dedupe,
+              bbox: q.bbox
+            },
+            warnings
+          )
           yield* dependsOn(dependencyTags("event", filters.jurisdictions))
           answer = yield* eventCells(filters, res)
         } else {
           const view = yield* planFeatureView(auth, q.active)
           const types = featureTypesOf(q, warnings)
-          const filters: FeatureFilters = { types, jurisdictions: yield* jurisdictionFilter(q.jurisdiction, yield* reference, warnings), ...view, bbox: q.bbox }
+          const filters: FeatureFilters = {
+            types,
+            jurisdictions: yield* jurisdictionFilter(q.jurisdiction, yield* reference, warnings),
+            ...view,
+            bbox: q.bbox
+          }
           yield* dependsOn(dependencyTags("feature", filters.jurisdictions))
           answer = types.length === 0 ? { cells: [], truncated: false } : yield* featureCells(filters, res)
         }
         if (auth.plan.data_delay_sec > 0) warnings.push(dataDelayWarning(auth.plan.data_delay_sec))
         const total = answer.cells.reduce((s, c) => s + c.count, 0)
-        return { layer: q.layer, resolution: res, total, truncated: answer.truncated, data: answer.cells, ...(warnings.length > 0 ? { warnings } : {}) }
+        return {
+          layer: q.layer,
+          resolution: res,
+          total,
+          truncated: answer.truncated,
+          data: answer.cells,
+          ...(warnings.length > 0 ? { warnings } : {})
+        }
       })
   })
 ]

@@ -18,7 +18,10 @@ export const metricsEndpoint = (metrics: ApiMetrics, token: Redacted.Redacted<st
     const auth = ctx.get("authorization")
     const given = auth.startsWith("Bearer ") ? auth.slice(7).trim() : ""
     if (!timingSafeEqual(digest(given), expected)) {
-      throw new Unauthorized({ message: "metrics need Authorization: Bearer <METRICS_TOKEN>", headers: { "WWW-Authenticate": 'Bearer realm="metrics"' } })
+      throw new Unauthorized({
+        message: "metrics need Authorization: Bearer <METRICS_TOKEN>",
+        headers: { "WWW-Authenticate": 'Bearer realm="metrics"' }
+      })
     }
     ctx.set("Content-Type", metrics.contentType)
     ctx.body = await metrics.render()
@@ -26,14 +29,16 @@ export const metricsEndpoint = (metrics: ApiMetrics, token: Redacted.Redacted<st
 }
 
 /** Counts and times every request by its route template (not its raw path, which would explode label cardinality). */
-export const requestMetrics = (metrics: ApiMetrics): Koa.Middleware => async (ctx, next) => {
-  const started = process.hrtime.bigint()
-  try {
-    await next()
-  } finally {
-    if (ctx.path !== "/metrics") {
-      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? "unmatched"
-      metrics.observe(String(route), ctx.method, ctx.status, Number(process.hrtime.bigint() - started) / 1e9)
+export const requestMetrics =
+  (metrics: ApiMetrics): Koa.Middleware =>
+  async (ctx, next) => {
+    const started = process.hrtime.bigint()
+    try {
+      await next()
+    } finally {
+      if (ctx.path !== "/metrics") {
+        const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? "unmatched"
+        metrics.observe(String(route), ctx.method, ctx.status, Number(process.hrtime.bigint() - started) / 1e9)
+      }
     }
   }
-}

@@ -10,13 +10,25 @@ const sourcesReport = cached(30_000, sourceStatusReport)
 /** Public pipeline status (no key), cached 60 s. */
 export const statusRoutes = [
   route({
-    method: "get", path: "/status", operationId: "status", summary: "Public; per-jurisdiction pipeline health, cached 60 s", tag: "Status", access: "public", reads: "replica",
+    method: "get",
+    path: "/status",
+    operationId: "status",
+    summary: "Public; per-jurisdiction pipeline health, cached 60 s",
+    tag: "Status",
+    access: "public",
+    reads: "replica",
     cacheControl: "public, max-age=60",
     responses: { 200: { description: "Pipeline status", schema: Status } },
     handler: () => report
   }),
   route({
-    method: "get", path: "/status/sources", operationId: "sourceStatus", summary: "Public; per-source polls, circuits, rejections, uptime by day, stage lag and incidents, cached 30 s", tag: "Status", access: "public", reads: "replica",
+    method: "get",
+    path: "/status/sources",
+    operationId: "sourceStatus",
+    summary: "Public; per-source polls, circuits, rejections, uptime by day, stage lag and incidents, cached 30 s",
+    tag: "Status",
+    access: "public",
+    reads: "replica",
     cacheControl: "public, max-age=30",
     responses: { 200: { description: "What the status page shows", schema: SourceStatusReport } },
     handler: () => sourcesReport

@@ -27,13 +27,17 @@ const CorridorQuery = Schema.Struct({
 })
 type CorridorQuery = typeof CorridorQuery.Type
 
-
 const corridorQuery = (q: CorridorQuery, headers: ResponseHeaders) =>
   Effect.gen(function* () {
     if (q.weight !== undefined) {
-      return yield* Effect.fail(new BadRequest({ message: "weight is not supported: the corridor does no load filtering; drop weight to get the full inventory" }))
+      return yield* Effect.fail(
+        new BadRequest({
+          message: "weight is not supported: the corridor does no load filtering; drop weight to get the full inventory"
+        })
+      )
     }
-    if ((q.jurisdiction?.length ?? 0) > 1) return yield* Effect.fail(new BadRequest({ message: "jurisdiction takes one code on the corridor" }))
+    if ((q.jurisdiction?.length ?? 0) > 1)
+      return yield* Effect.fail(new BadRequest({ message: "jurisdiction takes one code on the corridor" }))
     const from = { lat: q.from_lat, lng: q.from_lng }
     const to = { lat: q.to_lat, lng: q.to_lng }
     const bufferKm = q.buffer_km ?? 5
@@ -43,9 +47,22 @@ const corridorQuery = (q: CorridorQuery, headers: ResponseHeaders) =>
     const jurisdictions = yield* jurisdictionFilter(q.jurisdiction, ref, warnings)
     const corridor = makeCorridor(from, to, bufferKm)
     const result = yield* corridorFeatures({ corridor, jurisdictions, heightM: q.height, limit })
-    const attribution = yield* listExtras(headers, { kind: "feature", codes: q.jurisdiction, ref, types: undefined, rows: result.data, total: result.total, warnings })
+    const attribution = yield* listExtras(headers, {
+      kind: "feature",
+      codes: q.jurisdiction,
+      ref,
+      types: undefined,
+      rows: result.data,
+      total: result.total,
+      warnings
+    })
     return {
-      corridor: { from: [from.lat, from.lng], to: [to.lat, to.lng], buffer_km: bufferKm, distance_km: Math.round(corridor.lengthKm * 1000) / 1000 },
+      corridor: {
+        from: [from.lat, from.lng],
+        to: [to.lat, to.lng],
+        buffer_km: bufferKm,
+        distance_km: Math.round(corridor.lengthKm * 1000) / 1000
+      },
       data: result.data,
       total: result.total,
       limit,
@@ -54,34 +71,68 @@ const corridorQuery = (q: CorridorQuery, headers: ResponseHeaders) =>
     }
   })
 
-export const truckGate = { allowed: (p: { allow_truck_data: boolean }) => p.allow_truck_data, code: "plan_truck", message: "truck corridor and routing are available on Pro and above" } as const
+export const truckGate = {
+  allowed: (p: { allow_truck_data: boolean }) => p.allow_truck_data,
+  code: "plan_truck",
+  message: "truck corridor and routing are available on Pro and above"
+} as const
 
 /** Truck corridor (SPEC §4.3), Pro and above. */
 export const truckRoutes = [
   route({
-    method: "get", path: "/truck/corridor", operationId: "truckCorridor", tag: "Truck", access: "key", reads: "replica", gate: truckGate,
+    method: "get",
+    path: "/truck/corridor",
+    operationId: "truckCorridor",
+    tag: "Truck",
+    access: "key",
+    reads: "replica",
+    gate: truckGate,
     summary: "Pro and above; features in force today along the great-circle line, ordered along it",
     query: CorridorQuery,
-    responses: { 200: { description: "Corridor features", schema: CorridorResult, headers: ["rateLimit", "jurisdictionWarning"] } },
+    responses: {
+      200: { description: "Corridor features", schema: CorridorResult, headers: ["rateLimit", "jurisdictionWarning"] }
+    },
     handler: ({ query, headers }) =>
-      Effect.map(corridorQuery(query, headers), ({ attribution, warnings, ...body }) =>
-        ({ ...body, ...(attribution.length > 0 ? { attribution } : {}), ...(warnings.length > 0 ? { warnings } : {}) }))
+      Effect.map(corridorQuery(query, headers), ({ attribution, warnings, ...body }) => ({
+        ...body,
+        ...(attribution.length > 0 ? { attribution } : {}),
+        ...(warnings.length > 0 ? { warnings } : {})
+      }))
   }),
   route({
-    method: "get", path: "/truck/corridor/geojson", operationId: "truckCorridorGeoJson", tag: "Truck", access: "key", reads: "replica", gate: truckGate,
+    method: "get",
+    path: "/truck/corridor/geojson",
+    operationId: "truckCorridorGeoJson",
+    tag: "Truck",
+    access: "key",
+    reads: "replica",
+    gate: truckGate,
     summary: "Pro and above; the corridor as an RFC 7946 FeatureCollection",
     query: CorridorQuery,
-    responses: { 200: { description: "RFC 7946 FeatureCollection", schema: CorridorCollection, contentType: GEOJSON, headers: ["rateLimit", "jurisdictionWarning"] } },
+    responses: {
+      200: {
+        description: "RFC 7946 FeatureCollection",
+        schema: CorridorCollection,
+        contentType: GEOJSON,
+        headers: ["rateLimit", "jurisdictionWarning"]
+      }
+    },
     handler: ({ query, headers }) =>
       Effect.gen(function* () {
         const { attribution, warnings, corridor, data, total, limit } = yield* corridorQuery(query, headers)
         warningHeader(headers, warnings)
-        return new Reply(200, {
-          type: "FeatureCollection",
-          features: data.map(featureToGeoJson),
-          corridor, total, limit,
-          ...(attribution.length > 0 ? { attribution } : {})
-        }, GEOJSON)
+        return new Reply(
+          200,
+          {
+            type: "FeatureCollection",
+            features: data.map(featureToGeoJson),
+            corridor,
+            total,
+            limit,
+            ...(attribution.length > 0 ? { attribution } : {})
+          },
+          GEOJSON
+        )
       })
   })
 ]

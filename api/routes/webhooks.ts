@@ -6,8 +6,18 @@ import { testItem } from "../../shared/webhooks/payloads.js"
 import { decryptSecret } from "../../shared/webhooks/secrets.js"
 import { sendSigned } from "../../shared/webhooks/send.js"
 import {
-  createSubscription, DELIVERY_STATUSES, deleteSubscription, getSubscription, listDeliveries, listSubscriptions, replayDelivery,
-  rotateSecret, SubscriptionInput, SubscriptionPatch, updateSubscription, WebhookNotFound
+  createSubscription,
+  DELIVERY_STATUSES,
+  deleteSubscription,
+  getSubscription,
+  listDeliveries,
+  listSubscriptions,
+  replayDelivery,
+  rotateSecret,
+  SubscriptionInput,
+  SubscriptionPatch,
+  updateSubscription,
+  WebhookNotFound
 } from "../../shared/webhooks/subscriptions.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { Id, Limit, Offset, OneOf } from "../http/QueryParams.js"
@@ -18,7 +28,13 @@ import { planGate } from "../middleware/planGate.js"
 import { BrowserRequest } from "../portal/BrowserRequest.js"
 import { PortalSession } from "../portal/PortalSession.js"
 import {
-  WebhookDeliveryPage, WebhookReplay, WebhookSecret, WebhookSubscription, WebhookSubscriptionCreated, WebhookSubscriptionList, WebhookTestResult
+  WebhookDeliveryPage,
+  WebhookReplay,
+  WebhookSecret,
+  WebhookSubscription,
+  WebhookSubscriptionCreated,
+  WebhookSubscriptionList,
+  WebhookTestResult
 } from "../schemas/webhooks.js"
 
 /** What the test delivery needs: target and decrypted secret (never sent to the client). */
@@ -26,15 +42,24 @@ const targetOf = (customerId: number, id: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* AppConfig
-    const [row] = yield* sql<{ url: string; secret_enc: Buffer }>`SELECT url, secret_enc FROM webhook_subscriptions WHERE customer_id = ${customerId} AND id = ${id}`
+    const [row] = yield* sql<{
+      url: string
+      secret_enc: Buffer
+    }>`SELECT url, secret_enc FROM webhook_subscriptions WHERE customer_id = ${customerId} AND id = ${id}`
     if (!row) return yield* Effect.fail(new WebhookNotFound({ message: `no webhook subscription ${id}` }))
     return {
-      url: row.url, secret: decryptSecret(Buffer.from(row.secret_enc), Redacted.value(config.webhookSecretKey)),
-      timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateTargets
+      url: row.url,
+      secret: decryptSecret(Buffer.from(row.secret_enc), Redacted.value(config.webhookSecretKey)),
+      timeoutMs: config.webhookTimeoutMs,
+      allowPrivate: config.webhookAllowPrivateTargets
     }
   })
 
-const gate = { allowed: (p: { allow_webhooks: boolean }) => p.allow_webhooks, code: "plan_webhooks", message: "webhooks are available on Pro and above" } as const
+const gate = {
+  allowed: (p: { allow_webhooks: boolean }) => p.allow_webhooks,
+  code: "plan_webhooks",
+  message: "webhooks are available on Pro and above"
+} as const
 const HookPath = Schema.Struct({ id: Id("Subscription id (whk_…)", 100) })
 const notFound = { 404: { description: "No such subscription" } }
 
@@ -43,7 +68,11 @@ interface Mount {
   readonly prefix: string
   readonly access: "key" | "session"
   readonly customer: Effect.Effect<number, never, RequestAuth | PortalSession>
-  readonly plan: Effect.Effect<Pick<AuthContext, "plan" | "portalUrl">, never, RequestAuth | PortalSession | BrowserRequest>
+  readonly plan: Effect.Effect<
+    Pick<AuthContext, "plan" | "portalUrl">,
+    never,
+    RequestAuth | PortalSession | BrowserRequest
+  >
   readonly hidden: boolean
 }
 
@@ -56,9 +85,15 @@ const webhookRoutesFor = ({ prefix, access, customer, plan, hidden }: Mount) => 
   const op = (id: string) => (access === "key" ? id : `portal${id[0].toUpperCase()}${id.slice(1)}`)
   return [
     route({
-      ...common, method: "post", path: `${prefix}`, operationId: op("createWebhook"), summary: "The answer is the only place the signing secret appears",
+      ...common,
+      method: "post",
+      path: `${prefix}`,
+      operationId: op("createWebhook"),
+      summary: "The answer is the only place the signing secret appears",
       body: SubscriptionInput.annotations({ identifier: "WebhookInput" }),
-      responses: { 201: { description: "Created, with its secret", schema: WebhookSubscriptionCreated, headers: ["rateLimit"] } },
+      responses: {
+        201: { description: "Created, with its secret", schema: WebhookSubscriptionCreated, headers: ["rateLimit"] }
+      },
       handler: ({ body }) =>
         Effect.gen(function* () {
           const auth = yield* plan
@@ -68,60 +103,125 @@ const webhookRoutesFor = ({ prefix, access, customer, plan, hidden }: Mount) => 
         })
     }),
     route({
-      ...common, method: "get", path: `${prefix}`, operationId: op("listWebhooks"), summary: "Pro and above; your subscriptions",
+      ...common,
+      method: "get",
+      path: `${prefix}`,
+      operationId: op("listWebhooks"),
+      summary: "Pro and above; your subscriptions",
       responses: { 200: { description: "Subscriptions", schema: WebhookSubscriptionList, headers: ["rateLimit"] } },
       handler: () => Effect.map(Effect.flatMap(customer, listSubscriptions), (data) => ({ data }))
     }),
     route({
-      ...common, method: "get", path: `${prefix}/:id`, operationId: op("getWebhook"), summary: "One subscription",
+      ...common,
+      method: "get",
+      path: `${prefix}/:id`,
+      operationId: op("getWebhook"),
+      summary: "One subscription",
       params: HookPath,
-      responses: { 200: { description: "The subscription", schema: WebhookSubscription, headers: ["rateLimit"] }, ...notFound },
+      responses: {
+        200: { description: "The subscription", schema: WebhookSubscription, headers: ["rateLimit"] },
+        ...notFound
+      },
       handler: ({ params }) => Effect.flatMap(customer, (c) => getSubscription(c, params.id))
     }),
     route({
-      ...common, method: "patch", path: `${prefix}/:id`, operationId: op("updateWebhook"), summary: "enabled false disables, true re-enables",
-      params: HookPath, body: SubscriptionPatch.annotations({ identifier: "WebhookPatch" }),
-      responses: { 200: { description: "The subscription as changed", schema: WebhookSubscription, headers: ["rateLimit"] }, ...notFound },
+      ...common,
+      method: "patch",
+      path: `${prefix}/:id`,
+      operationId: op("updateWebhook"),
+      summary: "enabled false disables, true re-enables",
+      params: HookPath,
+      body: SubscriptionPatch.annotations({ identifier: "WebhookPatch" }),
+      responses: {
+        200: { description: "The subscription as changed", schema: WebhookSubscription, headers: ["rateLimit"] },
+        ...notFound
+      },
       handler: ({ params, body }) => Effect.flatMap(customer, (c) => updateSubscription(c, params.id, body))
     }),
     route({
-      ...common, method: "delete", path: `${prefix}/:id`, operationId: op("deleteWebhook"), summary: "Deletes the subscription and its pending deliveries",
+      ...common,
+      method: "delete",
+      path: `${prefix}/:id`,
+      operationId: op("deleteWebhook"),
+      summary: "Deletes the subscription and its pending deliveries",
       params: HookPath,
       responses: { 204: { description: "Deleted" }, ...notFound },
-      handler: ({ params }) => Effect.as(Effect.flatMap(customer, (c) => deleteSubscription(c, params.id)), new Reply(204, undefined))
+      handler: ({ params }) =>
+        Effect.as(
+          Effect.flatMap(customer, (c) => deleteSubscription(c, params.id)),
+          new Reply(204, undefined)
+        )
     }),
     route({
-      ...common, method: "post", path: `${prefix}/:id/rotate-secret`, operationId: op("rotateWebhookSecret"), summary: "A new signing secret, shown once",
+      ...common,
+      method: "post",
+      path: `${prefix}/:id/rotate-secret`,
+      operationId: op("rotateWebhookSecret"),
+      summary: "A new signing secret, shown once",
       params: HookPath,
       responses: { 200: { description: "The new secret", schema: WebhookSecret, headers: ["rateLimit"] }, ...notFound },
       handler: ({ params }) => Effect.flatMap(customer, (c) => rotateSecret(c, params.id))
     }),
     route({
-      ...common, method: "post", path: `${prefix}/:id/test`, operationId: op("testWebhook"), summary: "Sends a signed test event now; never recorded",
+      ...common,
+      method: "post",
+      path: `${prefix}/:id/test`,
+      operationId: op("testWebhook"),
+      summary: "Sends a signed test event now; never recorded",
       params: HookPath,
-      responses: { 200: { description: "The attempt's outcome", schema: WebhookTestResult, headers: ["rateLimit"] }, ...notFound },
+      responses: {
+        200: { description: "The attempt's outcome", schema: WebhookTestResult, headers: ["rateLimit"] },
+        ...notFound
+      },
       handler: ({ params }) =>
         Effect.gen(function* () {
           const target = yield* targetOf(yield* customer, params.id)
           const now = yield* nowMillis
           const deliveryId = `whd_test_${randomBytes(9).toString("base64url")}`
-          const r = yield* Effect.promise(() => sendSigned(target, deliveryId, Math.floor(now / 1000), JSON.stringify(testItem(new Date(now).toISOString()))))
-          return { delivered: r.error === null, delivery_id: deliveryId, status_code: r.status, latency_ms: r.latencyMs, error: r.error }
+          const r = yield* Effect.promise(() =>
+            sendSigned(
+              target,
+              deliveryId,
+              Math.floor(now / 1000),
+              JSON.stringify(testItem(new Date(now).toISOString()))
+            )
+          )
+          return {
+            delivered: r.error === null,
+            delivery_id: deliveryId,
+            status_code: r.status,
+            latency_ms: r.latencyMs,
+            error: r.error
+          }
         })
     }),
     route({
-      ...common, method: "get", path: `${prefix}/:id/deliveries`, operationId: op("webhookDeliveries"), summary: "Deliveries, newest first, with every attempt",
+      ...common,
+      method: "get",
+      path: `${prefix}/:id/deliveries`,
+      operationId: op("webhookDeliveries"),
+      summary: "Deliveries, newest first, with every attempt",
       params: HookPath,
       query: Schema.Struct({
         status: Schema.optional(OneOf(DELIVERY_STATUSES, DELIVERY_STATUSES.join(", "))),
         limit: Schema.optional(Limit(1000)),
         offset: Schema.optional(Offset)
       }),
-      responses: { 200: { description: "A page of deliveries", schema: WebhookDeliveryPage, headers: ["rateLimit"] }, ...notFound },
-      handler: ({ params, query }) => Effect.flatMap(customer, (c) => listDeliveries(c, params.id, query.status, query.limit ?? 100, query.offset ?? 0))
+      responses: {
+        200: { description: "A page of deliveries", schema: WebhookDeliveryPage, headers: ["rateLimit"] },
+        ...notFound
+      },
+      handler: ({ params, query }) =>
+        Effect.flatMap(customer, (c) =>
+          listDeliveries(c, params.id, query.status, query.limit ?? 100, query.offset ?? 0)
+        )
     }),
     route({
-      ...common, method: "post", path: `${prefix}/:id/deliveries/:delivery_id/replay`, operationId: op("replayWebhookDelivery"), summary: "Sends a delivery again",
+      ...common,
+      method: "post",
+      path: `${prefix}/:id/deliveries/:delivery_id/replay`,
+      operationId: op("replayWebhookDelivery"),
+      summary: "Sends a delivery again",
       params: Schema.Struct({ id: Id("Subscription id (whk_…)", 100), delivery_id: Id("Delivery id (whd_…)", 100) }),
       responses: { 202: { description: "Queued", schema: WebhookReplay, headers: ["rateLimit"] }, ...notFound },
       handler: ({ params }) => Effect.flatMap(customer, (c) => replayDelivery(c, params.id, params.delivery_id))
@@ -130,13 +230,17 @@ const webhookRoutesFor = ({ prefix, access, customer, plan, hidden }: Mount) => 
 }
 
 export const webhookRoutes = webhookRoutesFor({
-  prefix: "/webhooks", access: "key", hidden: false,
+  prefix: "/webhooks",
+  access: "key",
+  hidden: false,
   customer: Effect.map(RequestAuth, (a) => a.customerId),
   plan: RequestAuth
 })
 
 export const portalWebhookRoutes = webhookRoutesFor({
-  prefix: "/portal/webhooks", access: "session", hidden: true,
+  prefix: "/portal/webhooks",
+  access: "session",
+  hidden: true,
   customer: Effect.map(PortalSession, (s) => s.customerId),
   plan: Effect.zipWith(PortalSession, BrowserRequest, (s, b) => ({ plan: s.plan, portalUrl: b.portalUrl }))
 })

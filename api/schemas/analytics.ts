@@ -26,19 +26,27 @@ export const CorridorRow = Schema.Struct({
 }).annotations({ identifier: "CorridorRow" })
 
 export const TrendRow = Schema.Struct({
-  period: Schema.String.annotations({ description: "Period start in UTC: YYYY-MM-DD for day and week (the Monday), YYYY-MM-DDTHH:00:00Z for hour" }),
+  period: Schema.String.annotations({
+    description: "Period start in UTC: YYYY-MM-DD for day and week (the Monday), YYYY-MM-DDTHH:00:00Z for hour"
+  }),
   total: Count,
   by_type: Schema.optional(Counts.annotations({ description: "group_by=type (default): every event type" })),
   by_severity: Schema.optional(Counts.annotations({ description: "group_by=severity: every severity" })),
-  by_jurisdiction: Schema.optional(Counts.annotations({ description: "group_by=jurisdiction: every jurisdiction present in the window" }))
+  by_jurisdiction: Schema.optional(
+    Counts.annotations({ description: "group_by=jurisdiction: every jurisdiction present in the window" })
+  )
 }).annotations({ identifier: "TrendRow" })
 
 export const HotspotRow = Schema.Struct({
-  cluster_id: Schema.String.annotations({ description: "The H3 cell index of the cluster at the requested resolution" }),
+  cluster_id: Schema.String.annotations({
+    description: "The H3 cell index of the cluster at the requested resolution"
+  }),
   latitude: Schema.Number.annotations({ description: "Mean latitude of the cluster's events" }),
   longitude: Schema.Number.annotations({ description: "Mean longitude of the cluster's events" }),
   event_count: Count,
-  radius_km: Schema.Number.annotations({ description: "Distance from the centre to the farthest event of the cluster" }),
+  radius_km: Schema.Number.annotations({
+    description: "Distance from the centre to the farthest event of the cluster"
+  }),
   top_type: EventType,
   top_road: NullableText
 }).annotations({ identifier: "HotspotRow" })
@@ -76,11 +84,15 @@ export const EventWeatherSnapshot = Schema.Struct({
 }).annotations({ identifier: "EventWeatherSnapshot" })
 
 export const CorrelationRow = Schema.Struct({
-  precipitation: Schema.String.annotations({ description: "From the event's weather snapshot; unknown when the station did not report it" }),
+  precipitation: Schema.String.annotations({
+    description: "From the event's weather snapshot; unknown when the station did not report it"
+  }),
   road_surface: Schema.String,
   total_events: Count,
   by_severity: Counts,
-  severity_share: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({ description: "Share of total_events per severity, 4 decimals" }),
+  severity_share: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({
+    description: "Share of total_events per severity, 4 decimals"
+  }),
   avg_clearance_minutes: Schema.NullOr(Minutes)
 }).annotations({ identifier: "WeatherCorrelationRow" })
 

@@ -1,7 +1,15 @@
 import { Schema } from "effect"
 import { PLAN_GATE_CODES } from "../http/HttpError.js"
 import { WARNING_CODES } from "../warnings.js"
-import { Count, DateTime, Int, NullableDateTime, NullableText, OpenObject, Texts } from "../../shared/schema/jsonShapes.js"
+import {
+  Count,
+  DateTime,
+  Int,
+  NullableDateTime,
+  NullableText,
+  OpenObject,
+  Texts
+} from "../../shared/schema/jsonShapes.js"
 
 export { Count, DateTime, Int, NullableDateTime, NullableText, OpenObject, Texts }
 
@@ -13,7 +21,9 @@ export { Count, DateTime, Int, NullableDateTime, NullableText, OpenObject, Texts
 export const ErrorBody = Schema.Struct({
   error: Schema.String.annotations({ description: "Human-readable and stable" }),
   docs_url: Schema.String.annotations({ description: "Relative same-host link to the page that explains it" }),
-  code: Schema.optional(Schema.Literal(...PLAN_GATE_CODES).annotations({ description: "Plan-gate 403s only; branch on this, not on error" })),
+  code: Schema.optional(
+    Schema.Literal(...PLAN_GATE_CODES).annotations({ description: "Plan-gate 403s only; branch on this, not on error" })
+  ),
   plan: Schema.optional(Schema.String),
   plan_name: Schema.optional(Schema.String),
   upgrade_url: Schema.optional(Schema.String.annotations({ description: "Only when the service has a PORTAL_URL" })),
@@ -28,7 +38,10 @@ export const ApiWarning = Schema.Struct({
 }).annotations({ identifier: "APIWarning" })
 
 export const SourceCredit = Schema.Struct({
-  name: Schema.String, text: Schema.String, url: NullableText, license: NullableText
+  name: Schema.String,
+  text: Schema.String,
+  url: NullableText,
+  license: NullableText
 }).annotations({ identifier: "SourceCredit" })
 
 const listExtras = {
@@ -44,13 +57,27 @@ export const Paged = <S extends Schema.Schema.Any>(item: S, identifier: string) 
     limit: Count,
     offset: Count,
     has_more: Schema.Boolean,
-    next_cursor: Schema.optional(Schema.String.annotations({ description: "Present only while has_more is true; pass it as `cursor` for the next page" })),
+    next_cursor: Schema.optional(
+      Schema.String.annotations({
+        description: "Present only while has_more is true; pass it as `cursor` for the next page"
+      })
+    ),
     ...listExtras
   }).annotations({ identifier })
 
 /** An RFC 7946 geometry, coordinates [longitude, latitude]. */
 export const Geometry = Schema.Struct(
-  { type: Schema.Literal("Point", "LineString", "Polygon", "MultiPoint", "MultiLineString", "MultiPolygon", "GeometryCollection") },
+  {
+    type: Schema.Literal(
+      "Point",
+      "LineString",
+      "Polygon",
+      "MultiPoint",
+      "MultiLineString",
+      "MultiPolygon",
+      "GeometryCollection"
+    )
+  },
   { key: Schema.String, value: Schema.Unknown }
 ).annotations({ identifier: "Geometry", description: "RFC 7946 geometry, coordinates [longitude, latitude]" })
 
@@ -58,8 +85,13 @@ export const Geometry = Schema.Struct(
 export const FeatureCollectionOf = <P extends Schema.Schema.Any>(properties: P, identifier: string) =>
   Schema.Struct({
     type: Schema.Literal("FeatureCollection"),
-    features: Schema.Array(Schema.Struct({ type: Schema.Literal("Feature"), id: Schema.String, geometry: Geometry, properties })),
-    total: Count, limit: Count, offset: Count, has_more: Schema.Boolean,
+    features: Schema.Array(
+      Schema.Struct({ type: Schema.Literal("Feature"), id: Schema.String, geometry: Geometry, properties })
+    ),
+    total: Count,
+    limit: Count,
+    offset: Count,
+    has_more: Schema.Boolean,
     next_cursor: Schema.optional(Schema.String),
     attribution: Schema.optional(Schema.Array(SourceCredit))
   }).annotations({ identifier })

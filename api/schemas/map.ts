@@ -6,7 +6,9 @@ export const MapCell = Schema.Struct({
   latitude: Schema.Number.annotations({ description: "Mean position of what the cell counts" }),
   longitude: Schema.Number,
   count: Count,
-  severity: Schema.NullOr(Schema.String).annotations({ description: "Highest severity in the cell (events); null for features" }),
+  severity: Schema.NullOr(Schema.String).annotations({
+    description: "Highest severity in the cell (events); null for features"
+  }),
   top_type: Schema.String.annotations({ description: "Most common event type or feature type in the cell" })
 }).annotations({ identifier: "MapCell" })
 

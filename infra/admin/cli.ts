@@ -42,9 +42,18 @@ const webhooks = async (verb: string | undefined, rest: Array<string>) => {
   const { values } = parseArgs({
     args: rest,
     options: {
-      email: { type: "string" }, id: { type: "string" }, delivery: { type: "string" }, url: { type: "string" }, name: { type: "string" },
-      jurisdiction: { type: "string" }, type: { type: "string" }, "sub-type": { type: "string" }, severity: { type: "string" },
-      cause: { type: "string" }, "batch-window": { type: "string" }, status: { type: "string" }
+      email: { type: "string" },
+      id: { type: "string" },
+      delivery: { type: "string" },
+      url: { type: "string" },
+      name: { type: "string" },
+      jurisdiction: { type: "string" },
+      type: { type: "string" },
+      "sub-type": { type: "string" },
+      severity: { type: "string" },
+      cause: { type: "string" },
+      "batch-window": { type: "string" },
+      status: { type: "string" }
     }
   })
   if (!verb || !values.email) {
@@ -54,13 +63,27 @@ const webhooks = async (verb: string | undefined, rest: Array<string>) => {
   const body: Record<string, unknown> = {}
   if (values.url !== undefined) body.url = values.url
   if (values.name !== undefined) body.name = values.name
-  for (const [flag, key] of [["jurisdiction", "jurisdiction"], ["type", "type"], ["sub-type", "sub_type"], ["severity", "severity"], ["cause", "cause"]] as const) {
+  for (const [flag, key] of [
+    ["jurisdiction", "jurisdiction"],
+    ["type", "type"],
+    ["sub-type", "sub_type"],
+    ["severity", "severity"],
+    ["cause", "cause"]
+  ] as const) {
     if (values[flag] !== undefined) body[key] = values[flag]
   }
-  if (values["batch-window"] !== undefined) body.batch_window_seconds = values["batch-window"] === "none" ? null : Number(values["batch-window"])
+  if (values["batch-window"] !== undefined)
+    body.batch_window_seconds = values["batch-window"] === "none" ? null : Number(values["batch-window"])
   const program = Effect.gen(function* () {
     yield* migrate
-    return yield* runWebhookCommand({ verb, email: values.email!, id: values.id, delivery: values.delivery, status: values.status, body })
+    return yield* runWebhookCommand({
+      verb,
+      email: values.email!,
+      id: values.id,
+      delivery: values.delivery,
+      status: values.status,
+      body
+    })
   }).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Warning))
   const out = await Effect.runPromise(program).catch(fail)
   console.log(JSON.stringify(out.print, null, 2))
@@ -78,22 +101,41 @@ const usage = (): never => {
 const clearances = (rest: Array<string>) => {
   let parsed
   try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, options: { network: { type: "string" }, out: { type: "string" }, radius: { type: "string" }, "as-of": { type: "string" } } })
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        network: { type: "string" },
+        out: { type: "string" },
+        radius: { type: "string" },
+        "as-of": { type: "string" }
+      }
+    })
   } catch {
     return usage()
   }
   const { values, positionals } = parsed
   const radiusM = Number(values.radius ?? 150)
   const asOf = values["as-of"]
-  if (positionals.length !== 1 || !(radiusM > 0 && radiusM <= 2000) || (asOf !== undefined && !/^\d{4}-\d\d-\d\d$/.test(asOf))) return usage()
+  if (
+    positionals.length !== 1 ||
+    !(radiusM > 0 && radiusM <= 2000) ||
+    (asOf !== undefined && !/^\d{4}-\d\d-\d\d$/.test(asOf))
+  )
+    return usage()
   const networkIn = values.network ?? process.env.ROUTING_NETWORK_FILE ?? "shared/routing/data/us-ca.network.json.gz"
   const out = values.out ?? "network.json.gz"
   try {
     const r = importClearances(positionals[0], networkIn, out, { radiusM, ...(asOf ? { asOf } : {}) })
-    console.error(`${r.records} NBI records → ${r.limits} height or weight limits or tunnels (as of ${r.asOf}); ${r.matched} on an edge of their route within ${radiusM} m, ${r.unmatched.length} not`)
+    console.error(
+      `${r.records} NBI records → ${r.limits} height or weight limits or tunnels (as of ${r.asOf}); ${r.matched} on an edge of their route within ${radiusM} m, ${r.unmatched.length} not`
+    )
     for (const [why, n] of Object.entries(r.refused)) console.error(`  ${n} records without a limit to place: ${why}`)
-    if (r.unmatched.length > 0) console.error(`  not placed: ${r.unmatched.slice(0, 20).join(", ")}${r.unmatched.length > 20 ? ", …" : ""}`)
-    console.error(`wrote ${out} (${(r.bytes / 1e6).toFixed(2)} MB) in ${r.seconds.toFixed(1)} s; use it with ROUTING_NETWORK_FILE=${out}`)
+    if (r.unmatched.length > 0)
+      console.error(`  not placed: ${r.unmatched.slice(0, 20).join(", ")}${r.unmatched.length > 20 ? ", …" : ""}`)
+    console.error(
+      `wrote ${out} (${(r.bytes / 1e6).toFixed(2)} MB) in ${r.seconds.toFixed(1)} s; use it with ROUTING_NETWORK_FILE=${out}`
+    )
   } catch (e) {
     fail(e)
   }
@@ -101,7 +143,11 @@ const clearances = (rest: Array<string>) => {
 
 const network = (verb: string | undefined, rest: Array<string>) => {
   if (verb === "import-clearances") return clearances(rest)
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string" }, credit: { type: "string" } } })
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { out: { type: "string" }, credit: { type: "string" } }
+  })
   if (verb !== "import" || positionals.length !== 1) {
     console.error(USAGE)
     process.exit(2)
@@ -109,7 +155,9 @@ const network = (verb: string | undefined, rest: Array<string>) => {
   const out = values.out ?? "network.json.gz"
   try {
     const r = importNetwork(positionals[0], out, values.credit)
-    console.error(`${r.ways} road lines (${r.skipped} features skipped) → ${r.nodes} nodes, ${r.edges} edges; wrote ${out} (${(r.bytes / 1e6).toFixed(2)} MB) in ${r.seconds.toFixed(1)} s`)
+    console.error(
+      `${r.ways} road lines (${r.skipped} features skipped) → ${r.nodes} nodes, ${r.edges} edges; wrote ${out} (${(r.bytes / 1e6).toFixed(2)} MB) in ${r.seconds.toFixed(1)} s`
+    )
     console.error(`use it with ROUTING_NETWORK_FILE=${out}`)
   } catch (e) {
     fail(e)
@@ -121,7 +169,12 @@ const billing = async (verb: string | undefined, rest: Array<string>) => {
   const { values } = parseArgs({ args: rest, options: { id: { type: "string" }, status: { type: "string" } } })
   const id = Number(values.id)
   if (verb === "list") {
-    const rows = await Effect.runPromise(Effect.zipRight(migrate, listBilling(values.status)).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Warning))).catch(fail)
+    const rows = await Effect.runPromise(
+      Effect.zipRight(migrate, listBilling(values.status)).pipe(
+        Effect.provide(layer),
+        Logger.withMinimumLogLevel(LogLevel.Warning)
+      )
+    ).catch(fail)
     console.log(JSON.stringify(rows, null, 2))
     return
   }
@@ -129,14 +182,27 @@ const billing = async (verb: string | undefined, rest: Array<string>) => {
     console.error(USAGE)
     process.exit(2)
   }
-  const done = await Effect.runPromise(Effect.zipRight(migrate, decideBilling(id, verb)).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Warning))).catch(fail)
+  const done = await Effect.runPromise(
+    Effect.zipRight(migrate, decideBilling(id, verb)).pipe(
+      Effect.provide(layer),
+      Logger.withMinimumLogLevel(LogLevel.Warning)
+    )
+  ).catch(fail)
   console.log(JSON.stringify(done, null, 2))
 }
 
 /** What an operator's runbook asks of Postgres and Redis (docs/OPERATIONS.md): circuits and dead letters. */
 const withStores = Layer.mergeAll(layer, Redis.layer.pipe(Layer.provide(AppConfig.layer)))
-const runAndPrint = async <A>(program: Effect.Effect<A, unknown, Layer.Layer.Success<typeof withStores>>, ok: (a: A) => boolean = () => true) => {
-  const out = await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(withStores), Logger.withMinimumLogLevel(LogLevel.Warning)) as Effect.Effect<A, unknown>).catch(fail)
+const runAndPrint = async <A>(
+  program: Effect.Effect<A, unknown, Layer.Layer.Success<typeof withStores>>,
+  ok: (a: A) => boolean = () => true
+) => {
+  const out = await Effect.runPromise(
+    Effect.scoped(program).pipe(
+      Effect.provide(withStores),
+      Logger.withMinimumLogLevel(LogLevel.Warning)
+    ) as Effect.Effect<A, unknown>
+  ).catch(fail)
   console.log(JSON.stringify(out, null, 2))
   if (!ok(out)) process.exit(1)
 }
@@ -144,7 +210,8 @@ const runAndPrint = async <A>(program: Effect.Effect<A, unknown, Layer.Layer.Suc
 const sources = async (verb: string | undefined, rest: Array<string>) => {
   const { values } = parseArgs({ args: rest, options: { source: { type: "string" } } })
   if (verb === "circuits") return runAndPrint(Effect.zipRight(migrate, listCircuits))
-  if (verb === "reset-circuit" && values.source) return runAndPrint(Effect.zipRight(migrate, resetCircuit(values.source)), (r) => r.reset)
+  if (verb === "reset-circuit" && values.source)
+    return runAndPrint(Effect.zipRight(migrate, resetCircuit(values.source)), (r) => r.reset)
   return usage()
 }
 
@@ -174,8 +241,12 @@ const main = async () => {
   const { values } = parseArgs({
     args: rest,
     options: {
-      plan: { type: "string" }, email: { type: "string" }, name: { type: "string" },
-      rpm: { type: "string" }, origin: { type: "string", multiple: true }, expires: { type: "string" }
+      plan: { type: "string" },
+      email: { type: "string" },
+      name: { type: "string" },
+      rpm: { type: "string" },
+      origin: { type: "string", multiple: true },
+      expires: { type: "string" }
     }
   })
   if (!values.plan || !values.email) {
@@ -185,14 +256,14 @@ const main = async () => {
   const program = Effect.gen(function* () {
     yield* migrate
     return yield* createKey({
-      plan: values.plan!, email: values.email!, name: values.name,
+      plan: values.plan!,
+      email: values.email!,
+      name: values.name,
       rateLimitRpm: values.rpm ? Number(values.rpm) : undefined,
-      allowedOrigins: values.origin, expiresAt: values.expires
+      allowedOrigins: values.origin,
+      expiresAt: values.expires
     })
-  }).pipe(
-    Effect.provide(layer),
-    Logger.withMinimumLogLevel(LogLevel.Warning)
-  )
+  }).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Warning))
   const created = await Effect.runPromise(program).catch((e) => {
     console.error(`error: ${e?.message ?? e}`)
     process.exit(1)

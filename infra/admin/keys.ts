@@ -18,9 +18,14 @@ export interface CreateKeyInput {
 export const createKey = (input: CreateKeyInput) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email)) return yield* new AdminError({ message: `not an email address: ${input.email}` })
-    const plans = yield* sql<{ id: number; trial_days: number | null }>`SELECT id, trial_days FROM plans WHERE code = ${input.plan}`
-    if (plans.length === 0) return yield* new AdminError({ message: `no plan "${input.plan}" (free, starter, pro, enterprise)` })
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email))
+      return yield* new AdminError({ message: `not an email address: ${input.email}` })
+    const plans = yield* sql<{
+      id: number
+      trial_days: number | null
+    }>`SELECT id, trial_days FROM plans WHERE code = ${input.plan}`
+    if (plans.length === 0)
+      return yield* new AdminError({ message: `no plan "${input.plan}" (free, starter, pro, enterprise)` })
     const plan = plans[0]
     const key = generateApiKey()
     const now = yield* nowMillis

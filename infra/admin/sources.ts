@@ -12,7 +12,13 @@ export const listCircuits = Effect.gen(function* () {
   return sources.map((s, i) => {
     const c = Option.getOrUndefined(circuits[i])
     const open = c !== undefined && c.openUntil > now
-    return { source: s.id, url: s.url, circuit: open ? "open" : "closed", failures: c?.failures ?? 0, open_until: open ? new Date(c!.openUntil).toISOString() : null }
+    return {
+      source: s.id,
+      url: s.url,
+      circuit: open ? "open" : "closed",
+      failures: c?.failures ?? 0,
+      open_until: open ? new Date(c!.openUntil).toISOString() : null
+    }
   })
 })
 

@@ -23,7 +23,9 @@ export const CatalogueLive = (options: { startSimulator: boolean }) =>
           Effect.promise(() => startSimulator(config.simulatorPort).catch(() => startSimulator(0))),
           (s) => Effect.promise(() => s.close())
         )
-        yield* Effect.logInfo(`no SOURCES_FILE: bundled upstream simulator at ${sim.url} (poll every ${config.demoPollIntervalS} s)`)
+        yield* Effect.logInfo(
+          `no SOURCES_FILE: bundled upstream simulator at ${sim.url} (poll every ${config.demoPollIntervalS} s)`
+        )
         baseUrl = sim.url
       }
       return yield* decodeCatalogue(simulatorCatalogue(baseUrl, config.demoPollIntervalS))

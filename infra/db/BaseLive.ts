@@ -8,7 +8,10 @@ import { seedReferenceData } from "../seed/seed.js"
 /** Migrations, then the service's reference data (jurisdictions, groups, plans). */
 export const migrate = migrateWith(seedReferenceData)
 
-/** Config (the routing settings checked at start too), a migrated and seeded database, and Redis: what every process of the service starts from. */
+/**
+ * Config (the routing settings checked at start too), a migrated and seeded database, and Redis: what every process
+ * of the service starts from.
+ */
 export const BaseLive = Layer.merge(baseLayer(AppConfig.layer, seedReferenceData), RoutingConfig.layer)
 
 /** The same for an API process: a Redis that goes away is answered (503 with Retry-After), not waited for. */

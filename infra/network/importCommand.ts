@@ -16,9 +16,20 @@ export const importNetwork = (input: string, out: string, credit: string | undef
   if (!Array.isArray(collection?.features)) throw new Error(`${input} is not a GeoJSON FeatureCollection`)
   const { lines, skipped } = osmLines(collection)
   if (lines.length === 0) throw new Error(`${input} holds no drivable ways (highway=… or route=ferry LineStrings)`)
-  const file = buildNetwork(lines, { source: `OSM-style GeoJSON import of ${resolve(input)}`, credit: [credit ?? OSM_CREDIT], length_factor: 1 })
+  const file = buildNetwork(lines, {
+    source: `OSM-style GeoJSON import of ${resolve(input)}`,
+    credit: [credit ?? OSM_CREDIT],
+    length_factor: 1
+  })
   const buf = encodeNetwork(file)
   writeFileSync(out, buf)
   const net = new RoadNetwork(file)
-  return { ways: lines.length, skipped, nodes: net.nodeCount, edges: net.edgeCount, bytes: buf.length, seconds: (Date.now() - t0) / 1000 }
+  return {
+    ways: lines.length,
+    skipped,
+    nodes: net.nodeCount,
+    edges: net.edgeCount,
+    bytes: buf.length,
+    seconds: (Date.now() - t0) / 1000
+  }
 }

@@ -13,9 +13,15 @@ export interface WaypointRoute {
   readonly points: ReadonlyArray<readonly [string, number, number]>
 }
 
-/** Each side's waypoint must lie this close to the crossing (the Thruway's exit 39 lies 2.0 km from its I-690 crossing). */
+/**
+ * Each side's waypoint must lie this close to the crossing (the Thruway's exit 39 lies 2.0 km from its I-690
+ * crossing).
+ */
 export const LINK_MAX_M = 2500
-/** A freeway that ends this close to another freeway's waypoint (I-376 ends 711 m from the Turnpike's exit 57) joins it there. */
+/**
+ * A freeway that ends this close to another freeway's waypoint (I-376 ends 711 m from the Turnpike's exit 57) joins
+ * it there.
+ */
 export const END_LINK_MAX_M = 1000
 /** Two routes that share a waypoint this close to where their lines cross already meet there. */
 const MET_WITHIN_M = 3000
@@ -28,14 +34,26 @@ const PAD = 0.015
 /** Coordinates as buildNetwork nodes them (1e-6 degree): the link's ends must be the routes' own vertices. */
 export const key = (lat: number, lng: number) => `${Math.round(lat * 1e6)}:${Math.round(lng * 1e6)}`
 
-/** A waypoint at a state, province or national border ("OH/PA", "USA/CAN"): the route goes on in the next region's file. */
+/**
+ * A waypoint at a state, province or national border ("OH/PA", "USA/CAN"): the route goes on in the next region's
+ * file.
+ */
 const BORDER = /^[A-Z]{2,3}\/[A-Z]{2,3}$/
 
 /** Hidden shaping points (`+X…`) are no place to leave a road. */
 export const visible = (label: string) => !label.startsWith("+")
 
-/** A two-way link between two routes' waypoints (through `via`), timed at LINK_SPEED_KPH; a ramp, so no junction delay of its own. */
-export const linkLine = (a: readonly [string, number, number], b: readonly [string, number, number], via: ReadonlyArray<readonly [number, number]>, region: string, name: string): RoadLine => ({
+/**
+ * A two-way link between two routes' waypoints (through `via`), timed at LINK_SPEED_KPH; a ramp, so no junction delay
+ * of its own.
+ */
+export const linkLine = (
+  a: readonly [string, number, number],
+  b: readonly [string, number, number],
+  via: ReadonlyArray<readonly [number, number]>,
+  region: string,
+  name: string
+): RoadLine => ({
   coordinates: [[a[2], a[1]], ...via, [b[2], b[1]]],
   props: { ...FREE_ROAD, class: "motorway", speed_kph: LINK_SPEED_KPH, region, name }
 })
@@ -69,7 +87,13 @@ export const interchangeLinks = (freeways: ReadonlyArray<WaypointRoute>): Array<
   }
   const out: Array<RoadLine> = []
   const made = new Set<string>()
-  const link = (i: number, j: number, pa: readonly [string, number, number], pb: readonly [string, number, number], via: ReadonlyArray<readonly [number, number]>) => {
+  const link = (
+    i: number,
+    j: number,
+    pa: readonly [string, number, number],
+    pb: readonly [string, number, number],
+    via: ReadonlyArray<readonly [number, number]>
+  ) => {
     const [ka, kb] = [key(pa[1], pa[2]), key(pb[1], pb[2])]
     const ends = [ka, kb].sort().join("|")
     if (ka === kb || made.has(ends)) return
@@ -80,7 +104,14 @@ export const interchangeLinks = (freeways: ReadonlyArray<WaypointRoute>): Array<
     for (let j = i + 1; j < routes.length; j++) {
       const [a, b] = [boxes[i], boxes[j]]
       // boxes widened by about a kilometre, for a freeway that ends just short of another
-      if (routes[i].root === routes[j].root || a[0] > b[2] + PAD || b[0] > a[2] + PAD || a[1] > b[3] + PAD || b[1] > a[3] + PAD) continue
+      if (
+        routes[i].root === routes[j].root ||
+        a[0] > b[2] + PAD ||
+        b[0] > a[2] + PAD ||
+        a[1] > b[3] + PAD ||
+        b[1] > a[3] + PAD
+      )
+        continue
       const shared = routes[i].points.filter((p) => keys[j].has(key(p[1], p[2])))
       for (const x of lineIntersect(lines[i], lines[j]).features) {
         const [lng, lat] = x.geometry.coordinates
@@ -89,10 +120,14 @@ export const interchangeLinks = (freeways: ReadonlyArray<WaypointRoute>): Array<
         if (pa && pb) link(i, j, pa, pb, [[lng, lat]])
       }
       // a freeway that ends at the other without crossing it: its end point to the other's nearest waypoint
-      for (const [e, o] of [[i, j], [j, i]] as const) {
+      for (const [e, o] of [
+        [i, j],
+        [j, i]
+      ] as const) {
         for (const end of [routes[e].points[0], routes[e].points[routes[e].points.length - 1]]) {
           if (!visible(end[0]) || shared.some((p) => haversineM(end[1], end[2], p[1], p[2]) <= MET_WITHIN_M)) continue
-          // a border point is no end: it joins only the same road's file on the other side, where the two files disagree
+          // a border point is no end: it joins only the same road's file on the other side, where the two files
+          // disagree
           if (BORDER.test(end[0]) && routes[o].route !== routes[e].route) continue
           const other = nearest(routes[o], end[1], end[2], END_LINK_MAX_M)
           if (other) link(e, o, end, other, [])

@@ -22,7 +22,11 @@ export const isLinkRow = (row: { readonly match: string }) => row.match.startsWi
  * not whoever drives past, so it belongs on the link and not on either route. A row whose link
  * the network does not have is a data error, as a route row that matches no road is.
  */
-export const tollLinks = (links: ReadonlyArray<RoadLine>, routes: ReadonlyArray<Waypoints>, rows: ReadonlyArray<LinkTollRow>): Array<RoadLine> => {
+export const tollLinks = (
+  links: ReadonlyArray<RoadLine>,
+  routes: ReadonlyArray<Waypoints>,
+  rows: ReadonlyArray<LinkTollRow>
+): Array<RoadLine> => {
   const byRoot = new Map(routes.map((r) => [r.root, r]))
   const at = (root: string, label: string) => {
     const p = byRoot.get(root)?.points.find((q) => q[0] === label)
@@ -46,6 +50,7 @@ export const tollLinks = (links: ReadonlyArray<RoadLine>, routes: ReadonlyArray<
     return { ...l, props: { ...l.props, toll } }
   })
   const unused = [...tollOf.entries()].filter(([ends]) => !used.has(ends)).map(([, toll]) => toll)
-  if (unused.length > 0) throw new Error(`tolls.csv: link rows whose link the network does not have: ${unused.join(", ")}`)
+  if (unused.length > 0)
+    throw new Error(`tolls.csv: link rows whose link the network does not have: ${unused.join(", ")}`)
   return out
 }

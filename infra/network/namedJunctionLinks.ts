@@ -17,7 +17,10 @@ const EXIT = /^\*?\d+[A-Z]?$/
  * `_suffix` are dropped; a bare number after a slash takes the prefix before it.
  */
 export const namedRoutes = (label: string): Array<string> => {
-  const plain = label.replace(/^\*/, "").replace(/\(.*?\)/g, "").replace(/_[A-Za-z0-9]+$/, "")
+  const plain = label
+    .replace(/^\*/, "")
+    .replace(/\(.*?\)/g, "")
+    .replace(/_[A-Za-z0-9]+$/, "")
   const out: Array<string> = []
   let prefix: string | undefined
   for (const part of plain.split("/")) {
@@ -43,7 +46,10 @@ const nameOf = (r: WaypointRoute) => r.route + (r.banner ?? "")
  * is none of these is more likely another junction, and is left. Routes named alike in a region
  * (a route in pieces) count as one: a shared waypoint with any of them is a junction.
  */
-export const namedJunctionLinks = (routes: ReadonlyArray<WaypointRoute>, isFreeway: (r: WaypointRoute) => boolean): Array<RoadLine> => {
+export const namedJunctionLinks = (
+  routes: ReadonlyArray<WaypointRoute>,
+  isFreeway: (r: WaypointRoute) => boolean
+): Array<RoadLine> => {
   const byName = new Map<string, Array<number>>()
   routes.forEach((r, i) => {
     const k = `${r.region}|${nameOf(r)}`
@@ -76,7 +82,9 @@ export const namedJunctionLinks = (routes: ReadonlyArray<WaypointRoute>, isFreew
         const k = `${routes[s].region}|${name}`
         if ((byName.get(k) ?? []).every((i) => i === s)) continue
         const { at, kd } = indexOf(k)
-        const near = around(kd, p[2], p[1], Infinity, MET_WITHIN_M / 1000, (n: number) => at[n][0] !== s).map((n) => at[n])
+        const near = around(kd, p[2], p[1], Infinity, MET_WITHIN_M / 1000, (n: number) => at[n][0] !== s).map(
+          (n) => at[n]
+        )
         if (near.some(([i, j]) => keys[s].has(key(routes[i].points[j][1], routes[i].points[j][2])))) continue
         let best: { i: number; q: readonly [string, number, number]; m: number } | undefined
         for (const [i, j] of near) {

@@ -1,8 +1,23 @@
-import { FREE_ROAD, type LimitField, type RoadClass, type RoadLine, type RoadProps } from "../../shared/routing/network/RoadLine.js"
+import {
+  FREE_ROAD,
+  type LimitField,
+  type RoadClass,
+  type RoadLine,
+  type RoadProps
+} from "../../shared/routing/network/RoadLine.js"
 
 /** the OSM tag each limit is read from */
-const OSM_LIMIT_TAGS: Partial<Record<LimitField, string>> = { max_height_m: "maxheight", max_weight_t: "maxweight", max_length_m: "maxlength", hazmat_forbidden: "hazmat", truck_forbidden: "hgv" }
-const limitSet = (p: Partial<RoadProps>, field: LimitField) => { const v = p[field]; return v !== null && v !== undefined && v !== false }
+const OSM_LIMIT_TAGS: Partial<Record<LimitField, string>> = {
+  max_height_m: "maxheight",
+  max_weight_t: "maxweight",
+  max_length_m: "maxlength",
+  hazmat_forbidden: "hazmat",
+  truck_forbidden: "hgv"
+}
+const limitSet = (p: Partial<RoadProps>, field: LimitField) => {
+  const v = p[field]
+  return v !== null && v !== undefined && v !== false
+}
 
 /**
  * OSM-style GeoJSON (an osmium export of ways: LineString or MultiLineString features whose
@@ -11,15 +26,39 @@ const limitSet = (p: Partial<RoadProps>, field: LimitField) => { const v = p[fie
 type Tags = Record<string, unknown>
 
 const CLASS_OF: Record<string, RoadClass> = {
-  motorway: "motorway", motorway_link: "motorway", trunk: "trunk", trunk_link: "trunk",
-  primary: "primary", primary_link: "primary", secondary: "secondary", secondary_link: "secondary",
-  tertiary: "secondary", tertiary_link: "secondary", unclassified: "secondary", residential: "secondary",
-  service: "secondary", living_street: "secondary", road: "secondary"
+  motorway: "motorway",
+  motorway_link: "motorway",
+  trunk: "trunk",
+  trunk_link: "trunk",
+  primary: "primary",
+  primary_link: "primary",
+  secondary: "secondary",
+  secondary_link: "secondary",
+  tertiary: "secondary",
+  tertiary_link: "secondary",
+  unclassified: "secondary",
+  residential: "secondary",
+  service: "secondary",
+  living_street: "secondary",
+  road: "secondary"
 }
 /** km/h a truck plans on each OSM highway kind when no maxspeed is tagged (a lower maxspeed wins) */
 const SPEED_OF: Record<string, number> = {
-  motorway: 95, motorway_link: 50, trunk: 80, trunk_link: 50, primary: 70, primary_link: 40, secondary: 60, secondary_link: 40,
-  tertiary: 50, tertiary_link: 40, unclassified: 40, residential: 30, service: 20, living_street: 10, road: 40
+  motorway: 95,
+  motorway_link: 50,
+  trunk: 80,
+  trunk_link: 50,
+  primary: 70,
+  primary_link: 40,
+  secondary: 60,
+  secondary_link: 40,
+  tertiary: 50,
+  tertiary_link: 40,
+  unclassified: 40,
+  residential: 30,
+  service: 20,
+  living_street: 10,
+  road: 40
 }
 const FERRY_KPH = 15
 
@@ -52,14 +91,21 @@ export const parseWeight = (v: unknown): number | undefined => {
   if (!m) return undefined
   const n = Number(m[1])
   switch (m[2]) {
-    case "lb": case "lbs": return Math.round(n * 0.000453592 * 100) / 100
-    case "st": return Math.round(n * 0.907185 * 100) / 100
-    case "kg": return n / 1000
-    default: return n
+    case "lb":
+    case "lbs":
+      return Math.round(n * 0.000453592 * 100) / 100
+    case "st":
+      return Math.round(n * 0.907185 * 100) / 100
+    case "kg":
+      return n / 1000
+    default:
+      return n
   }
 }
 
-export const osmLines = (collection: { features: ReadonlyArray<{ properties: Tags | null; geometry: { type: string; coordinates: unknown } | null }> }): { lines: Array<RoadLine>; skipped: number } => {
+export const osmLines = (collection: {
+  features: ReadonlyArray<{ properties: Tags | null; geometry: { type: string; coordinates: unknown } | null }>
+}): { lines: Array<RoadLine>; skipped: number } => {
   const lines: Array<RoadLine> = []
   let skipped = 0
   for (const f of collection.features) {
@@ -67,23 +113,29 @@ export const osmLines = (collection: { features: ReadonlyArray<{ properties: Tag
     const highway = text(tags.highway)
     const ferry = text(tags.route) === "ferry"
     const cls: RoadClass | undefined = ferry ? "ferry" : highway ? CLASS_OF[highway] : undefined
-    const parts = f.geometry?.type === "LineString" ? [f.geometry.coordinates] : f.geometry?.type === "MultiLineString" ? (f.geometry.coordinates as Array<unknown>) : []
+    const parts =
+      f.geometry?.type === "LineString"
+        ? [f.geometry.coordinates]
+        : f.geometry?.type === "MultiLineString"
+          ? (f.geometry.coordinates as Array<unknown>)
+          : []
     if (cls === undefined || parts.length === 0) {
       skipped++
       continue
     }
-    const base = ferry ? FERRY_KPH : SPEED_OF[highway!] ?? 40
+    const base = ferry ? FERRY_KPH : (SPEED_OF[highway!] ?? 40)
     const posted = parseSpeed(tags.maxspeed)
     const oneway = text(tags.oneway)
     const reversed = oneway === "-1"
-    const toll = yes(tags.toll) ? text(tags["toll:name"]) ?? text(tags.operator) ?? "osm_toll" : null
+    const toll = yes(tags.toll) ? (text(tags["toll:name"]) ?? text(tags.operator) ?? "osm_toll") : null
     const props = {
       ...FREE_ROAD,
       ref: text(tags.ref)?.replace(/;\s*/g, ";") ?? null,
       name: text(tags.name) ?? null,
       class: cls,
       speed_kph: posted !== undefined ? Math.min(base, posted) : base,
-      oneway: reversed || yes(oneway) || (oneway === undefined && (highway === "motorway" || highway === "motorway_link")),
+      oneway:
+        reversed || yes(oneway) || (oneway === undefined && (highway === "motorway" || highway === "motorway_link")),
       toll,
       tunnel: ["yes", "building_passage", "culvert"].includes(text(tags.tunnel) ?? ""),
       ferry,
@@ -95,10 +147,18 @@ export const osmLines = (collection: { features: ReadonlyArray<{ properties: Tag
     }
     // every limit keeps the way it was read from, so a route can say what it kept the truck from
     const way = `OSM way ${text(tags["@id"]) ?? text((f as { id?: unknown }).id) ?? "(no id)"}`
-    const sources = Object.fromEntries(Object.entries(OSM_LIMIT_TAGS).flatMap(([field, tag]) => (limitSet(props, field as LimitField) ? [[field, `${way} ${tag}=${text(tags[tag])}`]] : [])))
+    const sources = Object.fromEntries(
+      Object.entries(OSM_LIMIT_TAGS).flatMap(([field, tag]) =>
+        limitSet(props, field as LimitField) ? [[field, `${way} ${tag}=${text(tags[tag])}`]] : []
+      )
+    )
     if (Object.keys(sources).length > 0) Object.assign(props, { restriction_sources: sources })
     for (const part of parts as Array<Array<[number, number]>>) {
-      if (!Array.isArray(part) || part.length < 2 || !part.every((p) => Number.isFinite(p?.[0]) && Number.isFinite(p?.[1]))) {
+      if (
+        !Array.isArray(part) ||
+        part.length < 2 ||
+        !part.every((p) => Number.isFinite(p?.[0]) && Number.isFinite(p?.[1]))
+      ) {
         skipped++
         continue
       }

@@ -18,7 +18,11 @@ interface TmRoute {
 }
 
 export const readTravelMapping = (dir: string): Array<TmRoute> =>
-  gunzipSync(readFileSync(join(dir, "routes_us_ca.ndjson.gz"))).toString("utf8").trim().split("\n").map((l) => JSON.parse(l) as TmRoute)
+  gunzipSync(readFileSync(join(dir, "routes_us_ca.ndjson.gz")))
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as TmRoute)
 
 /** A data-table row that applies to a route, or to the stretch between two of its waypoint labels. */
 interface Stretch {
@@ -40,7 +44,11 @@ const nearOf = (match: string) => {
 }
 
 const nearSegments = (near: { lat: number; lng: number; radius: number }, r: TmRoute) =>
-  r.points.slice(1).flatMap((p, k) => (metresToSegment(near.lat, near.lng, r.points[k][1], r.points[k][2], p[1], p[2]) <= near.radius ? [k] : []))
+  r.points
+    .slice(1)
+    .flatMap((p, k) =>
+      metresToSegment(near.lat, near.lng, r.points[k][1], r.points[k][2], p[1], p[2]) <= near.radius ? [k] : []
+    )
 
 const matches = (row: Stretch, r: TmRoute) => {
   const near = nearOf(row.match)
@@ -64,7 +72,9 @@ const segmentRange = (row: Stretch, r: TmRoute): [number, number] => {
   return [Math.min(a, b), Math.max(a, b)]
 }
 
-/** A class's planning speed: a share of the region's posted truck limit, or a fixed figure where the region has none. */
+/**
+ * A class's planning speed: a share of the region's posted truck limit, or a fixed figure where the region has none.
+ */
 interface ClassSpeed {
   readonly share: number
   readonly speed_kph: number
@@ -87,24 +97,36 @@ export interface TravelMappingTables {
   readonly tolls: ReadonlyArray<Stretch & { toll: string }>
   /** toll rows on junction links (`link:…`, linkTolls.ts) */
   readonly linkTolls: ReadonlyArray<Stretch & { toll: string }>
-  readonly restrictions: ReadonlyArray<Stretch & { field: string; value: string; structure: string; publication: string; as_of: string }>
+  readonly restrictions: ReadonlyArray<
+    Stretch & { field: string; value: string; structure: string; publication: string; as_of: string }
+  >
 }
 
 /** The planning speeds per class (speeds.csv) and the posted truck limits per region (truck_speed_limits.csv). */
 export const readSpeedTables = (dataDir: string): Pick<TravelMappingTables, "speeds" | "limits"> => ({
-  speeds: new Map(readCsv(join(dataDir, "speeds.csv")).map((r) => [r.class as RoadClass, { share: Number(r.share), speed_kph: Number(r.speed_kph) }])),
-  limits: new Map(readCsv(join(dataDir, "truck_speed_limits.csv")).map((r) => {
-    const k = r.unit === "mph" ? KPH_PER_MPH : r.unit === "km/h" ? 1 : Number.NaN
-    if (Number.isNaN(k)) throw new Error(`truck_speed_limits.csv: ${r.region}: unit ${r.unit} is neither mph nor km/h`)
-    return [r.region, { freeway_kph: Number(r.freeway) * k, highway_kph: Number(r.highway) * k }]
-  }))
+  speeds: new Map(
+    readCsv(join(dataDir, "speeds.csv")).map((r) => [
+      r.class as RoadClass,
+      { share: Number(r.share), speed_kph: Number(r.speed_kph) }
+    ])
+  ),
+  limits: new Map(
+    readCsv(join(dataDir, "truck_speed_limits.csv")).map((r) => {
+      const k = r.unit === "mph" ? KPH_PER_MPH : r.unit === "km/h" ? 1 : Number.NaN
+      if (Number.isNaN(k))
+        throw new Error(`truck_speed_limits.csv: ${r.region}: unit ${r.unit} is neither mph nor km/h`)
+      return [r.region, { freeway_kph: Number(r.freeway) * k, highway_kph: Number(r.highway) * k }]
+    })
+  )
 })
 
 export const readTables = (tmDir: string, dataDir: string): TravelMappingTables => {
   const tolls = readCsv(join(dataDir, "tolls.csv")) as unknown as TravelMappingTables["tolls"]
   return {
     ...readSpeedTables(dataDir),
-    systems: new Map(readCsv(join(dataDir, "systems.csv")).map((r) => [r.system, { use: r.use, class: r.class as RoadClass }])),
+    systems: new Map(
+      readCsv(join(dataDir, "systems.csv")).map((r) => [r.system, { use: r.use, class: r.class as RoadClass }])
+    ),
     tiers: new Map(readCsv(join(tmDir, "systems_us_ca.csv")).map((r) => [r.System, Number(r.Tier)])),
     tolls: tolls.filter((row) => !isLinkRow(row)),
     linkTolls: tolls.filter(isLinkRow),
@@ -133,7 +155,11 @@ export const classedRoutes = (routes: ReadonlyArray<TmRoute>, t: TravelMappingTa
  * limit (freeways for motorways, rural highways for the rest; ferries are timed alike everywhere),
  * to one decimal; the class's fixed figure where the region has no row.
  */
-export const planningSpeed = (t: Pick<TravelMappingTables, "speeds" | "limits">, region: string | null, cls: RoadClass) => {
+export const planningSpeed = (
+  t: Pick<TravelMappingTables, "speeds" | "limits">,
+  region: string | null,
+  cls: RoadClass
+) => {
   const c = t.speeds.get(cls)!
   const limits = region === null ? undefined : t.limits.get(region)
   if (!limits || cls === "ferry") return c.speed_kph
@@ -144,21 +170,33 @@ export const planningSpeed = (t: Pick<TravelMappingTables, "speeds" | "limits">,
 const restrict = (p: RoadProps, row: TravelMappingTables["restrictions"][number]): RoadProps => {
   const limit = (): Partial<RoadProps> => {
     switch (row.field) {
-      case "truck_forbidden": case "hazmat_forbidden": case "tunnel": return { [row.field]: row.value === "true" }
-      case "max_height_m": case "max_weight_t": case "max_length_m": case "max_axles": {
+      case "truck_forbidden":
+      case "hazmat_forbidden":
+      case "tunnel":
+        return { [row.field]: row.value === "true" }
+      case "max_height_m":
+      case "max_weight_t":
+      case "max_length_m":
+      case "max_axles": {
         const n = Number(row.value)
-        if (!(n > 0)) throw new Error(`restrictions.csv: ${row.match}: ${row.field} ${row.value} is not a positive number`)
+        if (!(n > 0))
+          throw new Error(`restrictions.csv: ${row.match}: ${row.field} ${row.value} is not a positive number`)
         return { [row.field]: n }
       }
       case "tunnel_category":
-        if (!["B", "C", "D", "E"].includes(row.value)) throw new Error(`restrictions.csv: ${row.match}: tunnel_category ${row.value} is not B, C, D or E`)
+        if (!["B", "C", "D", "E"].includes(row.value))
+          throw new Error(`restrictions.csv: ${row.match}: tunnel_category ${row.value} is not B, C, D or E`)
         return { tunnel_category: row.value as RoadProps["tunnel_category"] }
-      default: throw new Error(`restrictions.csv: unknown field ${row.field}`)
+      default:
+        throw new Error(`restrictions.csv: unknown field ${row.field}`)
     }
   }
   // a tunnel flag alone is no limit: it needs no source on the edge
   if (row.field === "tunnel") return { ...p, ...limit() }
-  const sources = { ...(p.restriction_sources ?? {}), [row.field]: `${row.structure}: ${row.publication}, ${row.as_of}` }
+  const sources = {
+    ...(p.restriction_sources ?? {}),
+    [row.field]: `${row.structure}: ${row.publication}, ${row.as_of}`
+  }
   return { ...p, ...limit(), restriction_sources: sources }
 }
 
@@ -203,8 +241,12 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
     const cls = classOf(r.system, t)
     if (cls === undefined || r.points.length < 2) continue
     const base: RoadProps = {
-      ...FREE_ROAD, class: cls, speed_kph: planningSpeed(t, r.region, cls), region: r.region,
-      ref: r.route + (r.banner ? ` ${r.banner}` : ""), name: r.city
+      ...FREE_ROAD,
+      class: cls,
+      speed_kph: planningSpeed(t, r.region, cls),
+      region: r.region,
+      ref: r.route + (r.banner ? ` ${r.banner}` : ""),
+      name: r.city
     }
     const freeway: RoadProps = { ...base, class: "motorway", speed_kph: planningSpeed(t, r.region, "motorway") }
     const exits = cls === "motorway" || cls === "ferry" ? [] : exitStretches(r.points.map((p) => p[0]))
@@ -228,9 +270,13 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
       start = k
     }
   }
-  // a row that found no road (a renamed route, a mid-span off every line) would leave a toll or a limit off the network unnoticed
+  // a row that found no road (a renamed route, a mid-span off every line) would leave a toll or a limit off the
+  // network unnoticed
   const unused = [...t.tolls, ...t.restrictions].filter((row) => !used.has(row))
-  if (unused.length > 0) throw new Error(`rows that match no road: ${unused.map((row) => `${row.match} ${row.from_label}–${row.to_label}`).join(", ")}`)
+  if (unused.length > 0)
+    throw new Error(
+      `rows that match no road: ${unused.map((row) => `${row.match} ${row.from_label}–${row.to_label}`).join(", ")}`
+    )
   return out
 }
 
@@ -240,10 +286,23 @@ export const travelMappingLines = (routes: ReadonlyArray<TmRoute>, t: TravelMapp
  */
 export const lengthFactor = (routes: ReadonlyArray<TmRoute>, dataDir: string) => {
   const rows = readCsv(join(dataDir, "calibration.csv"))
-  const measured = rows.map((row) => routes
-    .filter((r) => r.system === "usai" && r.route === row.route && r.banner === null)
-    .reduce((m, r) => m + r.points.slice(1).reduce((s, p, i) => s + haversineM(r.points[i][1], r.points[i][2], p[1], p[2]), 0), 0))
+  const measured = rows.map((row) =>
+    routes
+      .filter((r) => r.system === "usai" && r.route === row.route && r.banner === null)
+      .reduce(
+        (m, r) =>
+          m + r.points.slice(1).reduce((s, p, i) => s + haversineM(r.points[i][1], r.points[i][2], p[1], p[2]), 0),
+        0
+      )
+  )
   const posted = rows.map((row) => Number(row.posted_mi) * 1609.344)
   const factor = posted.reduce((a, b) => a + b, 0) / measured.reduce((a, b) => a + b, 0)
-  return { factor, perRoute: rows.map((row, i) => ({ route: row.route, posted_mi: Number(row.posted_mi), measured_mi: measured[i] / 1609.344 })) }
+  return {
+    factor,
+    perRoute: rows.map((row, i) => ({
+      route: row.route,
+      posted_mi: Number(row.posted_mi),
+      measured_mi: measured[i] / 1609.344
+    }))
+  }
 }

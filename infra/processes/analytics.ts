@@ -9,4 +9,12 @@ import { AnalyticsLive } from "../../pipeline/stages/analytics/AnalyticsStage.js
 
 /** The analytics stage on its own (`npm run start:analytics`): run several to spread the work. */
 const consumer = `${hostname()}-${process.pid}`
-runMain(Layer.launch(Layer.merge(AnalyticsLive(consumer), MetricsPublisherLive(consumer)).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive), Layer.provide(TracingLive("analytics")))))
+runMain(
+  Layer.launch(
+    Layer.merge(AnalyticsLive(consumer), MetricsPublisherLive(consumer)).pipe(
+      Layer.provide(PipelineServices),
+      Layer.provide(BaseLive),
+      Layer.provide(TracingLive("analytics"))
+    )
+  )
+)

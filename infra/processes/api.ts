@@ -19,9 +19,18 @@ import { ApiServerLive } from "../../api/server.js"
  * pretenuring (API_PRETENURING).
  */
 const workers = Effect.runSync(apiWorkersConfig)
-if (cluster.isPrimary && workers > 1) runClusterPrimary({ workers, name: "api", shutdownTimeoutMs, workerArgs: [...semiSpaceArgs(), ...pretenuringArgs(), ...poolSizeArgs(workers)] })
+if (cluster.isPrimary && workers > 1)
+  runClusterPrimary({
+    workers,
+    name: "api",
+    shutdownTimeoutMs,
+    workerArgs: [...semiSpaceArgs(), ...pretenuringArgs(), ...poolSizeArgs(workers)]
+  })
 else {
   // a single process sets it before it serves anything; a cluster worker was started with it, so this finds it given
   for (const flag of pretenuringArgs()) setFlagsFromString(flag)
-  runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(ApiBaseLive), Layer.provide(TracingLive("api")))), { signals: workerSignals(), heapGrowingPercent: API_HEAP_GROWING_PERCENT })
+  runMain(Layer.launch(ApiServerLive().pipe(Layer.provide(ApiBaseLive), Layer.provide(TracingLive("api")))), {
+    signals: workerSignals(),
+    heapGrowingPercent: API_HEAP_GROWING_PERCENT
+  })
 }

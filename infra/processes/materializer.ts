@@ -9,4 +9,12 @@ import { MaterializerLive } from "../../pipeline/stages/materialize/Materializer
 
 /** A materializer on its own (`npm run start:materializer`): run more of them to spread the work. */
 const consumer = `${hostname()}-${process.pid}`
-runMain(Layer.launch(Layer.merge(MaterializerLive(consumer), MetricsPublisherLive(consumer)).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive), Layer.provide(TracingLive("materializer")))))
+runMain(
+  Layer.launch(
+    Layer.merge(MaterializerLive(consumer), MetricsPublisherLive(consumer)).pipe(
+      Layer.provide(PipelineServices),
+      Layer.provide(BaseLive),
+      Layer.provide(TracingLive("materializer"))
+    )
+  )
+)

@@ -14,6 +14,13 @@ import { CatalogueLive } from "../catalogue/CatalogueLive.js"
  * start:webhooks). Pollers share sources through their leases: run one per machine.
  */
 const consumer = `${hostname()}-${process.pid}`
-runMain(Layer.launch(Layer.merge(PollerLive, MetricsPublisherLive(consumer)).pipe(
-  Layer.provide(PipelineServices), Layer.provide(CatalogueLive({ startSimulator: false })), Layer.provide(BaseLive), Layer.provide(TracingLive("poller"))
-)))
+runMain(
+  Layer.launch(
+    Layer.merge(PollerLive, MetricsPublisherLive(consumer)).pipe(
+      Layer.provide(PipelineServices),
+      Layer.provide(CatalogueLive({ startSimulator: false })),
+      Layer.provide(BaseLive),
+      Layer.provide(TracingLive("poller"))
+    )
+  )
+)

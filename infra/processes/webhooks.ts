@@ -10,4 +10,12 @@ import { RouteMonitorLive } from "../../pipeline/stages/routeMonitor/RouteMonito
 
 /** The webhook and route monitor stages on their own (`npm run start:webhooks`): run several to spread deliveries. */
 const consumer = `${hostname()}-${process.pid}`
-runMain(Layer.launch(Layer.mergeAll(WebhooksLive(consumer), RouteMonitorLive(consumer), MetricsPublisherLive(consumer)).pipe(Layer.provide(PipelineServices), Layer.provide(BaseLive), Layer.provide(TracingLive("webhooks")))))
+runMain(
+  Layer.launch(
+    Layer.mergeAll(WebhooksLive(consumer), RouteMonitorLive(consumer), MetricsPublisherLive(consumer)).pipe(
+      Layer.provide(PipelineServices),
+      Layer.provide(BaseLive),
+      Layer.provide(TracingLive("webhooks"))
+    )
+  )
+)

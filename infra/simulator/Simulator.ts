@@ -57,7 +57,11 @@ export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorH
           origin = Date.now() - s * 1000
           held = hold ? s : null
         },
-        close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()) })
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections()
+            server.close(() => r())
+          })
       })
     })
   })

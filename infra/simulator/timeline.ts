@@ -23,7 +23,8 @@ export type FeedAnswer = { readonly status: number; readonly body: unknown }
  *   archived by the stale sweep about 30 s after they were last seen (`stale_sweep`);
  * - features: three DriveBC cameras from 0 s, at 30 s one goes dark (`deactivated`); road
  *   weather from three stations, two of them within 50 km of the BC events (so those events get
- *   weather snapshots, and BC-1001 and BC-1003 make a hotspot); truck parking whose availability changes every 10 s; EV charging whose connectors
+ *   weather snapshots, and BC-1001 and BC-1003 make a hotspot); truck parking whose availability changes every 10 s;
+ * EV charging whose connectors
  *   change every 15 s; weekly US and monthly Canadian fuel prices; two WZDx road restrictions on
  *   I-80 in Iowa that the demo truck route meets (a low bridge it is routed around).
  */
@@ -37,7 +38,13 @@ export const TIMELINE = {
   cameraOffAt: 30
 } as const
 
-const malformed = { ID: "NY-BAD-1", RoadwayName: "I-90", Latitude: "not a number", Longitude: -73.75, EventType: "roadwork" }
+const malformed = {
+  ID: "NY-BAD-1",
+  RoadwayName: "I-90",
+  Latitude: "not a number",
+  Longitude: -73.75,
+  EventType: "roadwork"
+}
 
 export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/drivebc/webcam/api/v1/webcams": (t) => ({ status: 200, body: webcamFeed(t >= TIMELINE.cameraOffAt ? 1 : 0) }),
@@ -53,13 +60,21 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/chaos/wzdx": (t) => ({
     status: 200,
     // steps 0 … CHAOS_STEPS − 1, the last one held: nothing changes after the timeline's end
-    body: chaosFeed(Math.min(Math.floor(t / Number(process.env.CHAOS_STEP_S ?? 15)), Number(process.env.CHAOS_STEPS ?? Number.POSITIVE_INFINITY) - 1))
+    body: chaosFeed(
+      Math.min(
+        Math.floor(t / Number(process.env.CHAOS_STEP_S ?? 15)),
+        Number(process.env.CHAOS_STEPS ?? Number.POSITIVE_INFINITY) - 1
+      )
+    )
   }),
   "/tmdd/ia/feu": () => ({ status: 200, body: tmddFeed() }),
   "/cars/bc/events": () => ({ status: 200, body: carsFeed() }),
   "/ibi511/ny/api/v2/get/event": (t) => ({
     status: 200,
-    body: [...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0, t >= TIMELINE.ibiNewAt), ...(t < TIMELINE.malformedUntil ? [malformed] : [])]
+    body: [
+      ...ibi511Feed(t >= TIMELINE.ibiClearAt ? 1 : 0, t >= TIMELINE.ibiNewAt),
+      ...(t < TIMELINE.malformedUntil ? [malformed] : [])
+    ]
   }),
   "/open511/bc/events": (t) =>
     t < TIMELINE.open511FailsAt
@@ -71,28 +86,112 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
 
 /** Detail documents (`/…/webcams/{id}`): one webcam; camera 9003's detail always fails (503). */
 export const detailFeeds: ReadonlyArray<readonly [RegExp, (elapsedS: number, id: string) => FeedAnswer]> = [
-  [/^\/drivebc\/webcam\/api\/v1\/webcams\/([^/]+)$/, (t, id) => {
-    if (id === "9003") return { status: 503, body: { error: "simulated detail outage" } }
-    const cam = webcamFeed(t >= TIMELINE.cameraOffAt ? 1 : 0).webcams.find((c) => String(c.id) === id)
-    return cam ? { status: 200, body: cam } : { status: 404, body: { error: "no such webcam" } }
-  }]
+  [
+    /^\/drivebc\/webcam\/api\/v1\/webcams\/([^/]+)$/,
+    (t, id) => {
+      if (id === "9003") return { status: 503, body: { error: "simulated detail outage" } }
+      const cam = webcamFeed(t >= TIMELINE.cameraOffAt ? 1 : 0).webcams.find((c) => String(c.id) === id)
+      return cam ? { status: 200, body: cam } : { status: 404, body: { error: "no such webcam" } }
+    }
+  ]
 ]
 
 /** The source catalogue that points the pipeline at a simulator. */
 export const simulatorCatalogue = (baseUrl: string, pollIntervalS: number) => [
-  { id: "sim-wzdx-ia", adapter: "wzdx", url: `${baseUrl}/wzdx/ia`, jurisdiction: "WZDX_IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-wzdx-restrictions-ia", adapter: "wzdx_restrictions", url: `${baseUrl}/wzdx/ia/restrictions`, jurisdiction: "IA", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 },
-  { id: "sim-ibi511-ny", adapter: "ibi511", url: `${baseUrl}/ibi511/ny/api/v2/get/event`, jurisdiction: "NY", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-tmdd-ia", adapter: "tmdd", url: `${baseUrl}/tmdd/ia/feu`, jurisdiction: "IA", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-cars-bc", adapter: "cars", url: `${baseUrl}/cars/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-open511-bc", adapter: "open511", url: `${baseUrl}/open511/bc/events`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-drivebc-webcams", adapter: "drivebc_webcams", url: `${baseUrl}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-drivebc-rwis", adapter: "drivebc_rwis", url: `${baseUrl}/drivebc/weather/stations`, jurisdiction: "BC", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
   {
-    id: "sim-tpims-il", adapter: "tpims", jurisdiction: "IL", poll_interval_s: pollIntervalS, timeout_ms: 5000,
+    id: "sim-wzdx-ia",
+    adapter: "wzdx",
+    url: `${baseUrl}/wzdx/ia`,
+    jurisdiction: "WZDX_IA",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-wzdx-restrictions-ia",
+    adapter: "wzdx_restrictions",
+    url: `${baseUrl}/wzdx/ia/restrictions`,
+    jurisdiction: "IA",
+    poll_interval_s: Math.max(pollIntervalS, 30),
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-ibi511-ny",
+    adapter: "ibi511",
+    url: `${baseUrl}/ibi511/ny/api/v2/get/event`,
+    jurisdiction: "NY",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-tmdd-ia",
+    adapter: "tmdd",
+    url: `${baseUrl}/tmdd/ia/feu`,
+    jurisdiction: "IA",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-cars-bc",
+    adapter: "cars",
+    url: `${baseUrl}/cars/bc/events`,
+    jurisdiction: "BC",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-open511-bc",
+    adapter: "open511",
+    url: `${baseUrl}/open511/bc/events`,
+    jurisdiction: "BC",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-drivebc-webcams",
+    adapter: "drivebc_webcams",
+    url: `${baseUrl}/drivebc/webcam/api/v1/webcams`,
+    jurisdiction: "BC",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-drivebc-rwis",
+    adapter: "drivebc_rwis",
+    url: `${baseUrl}/drivebc/weather/stations`,
+    jurisdiction: "BC",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-tpims-il",
+    adapter: "tpims",
+    jurisdiction: "IL",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000,
     urls: { static: `${baseUrl}/tpims/il/TPIMS_Static.json`, dynamic: `${baseUrl}/tpims/il/TPIMS_Dynamic.json` }
   },
-  { id: "sim-ocpi-il", adapter: "ocpi", url: `${baseUrl}/ocpi/2.3/locations`, jurisdiction: "IL", poll_interval_s: pollIntervalS, timeout_ms: 5000 },
-  { id: "sim-eia-weekly", adapter: "eia_weekly", url: `${baseUrl}/eia/v2/petroleum/pri/gnd/data`, jurisdiction: "EIA", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 },
-  { id: "sim-statcan-monthly", adapter: "statcan_monthly", url: `${baseUrl}/statcan/18100001.json`, jurisdiction: "STATCAN", poll_interval_s: Math.max(pollIntervalS, 30), timeout_ms: 5000 }
+  {
+    id: "sim-ocpi-il",
+    adapter: "ocpi",
+    url: `${baseUrl}/ocpi/2.3/locations`,
+    jurisdiction: "IL",
+    poll_interval_s: pollIntervalS,
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-eia-weekly",
+    adapter: "eia_weekly",
+    url: `${baseUrl}/eia/v2/petroleum/pri/gnd/data`,
+    jurisdiction: "EIA",
+    poll_interval_s: Math.max(pollIntervalS, 30),
+    timeout_ms: 5000
+  },
+  {
+    id: "sim-statcan-monthly",
+    adapter: "statcan_monthly",
+    url: `${baseUrl}/statcan/18100001.json`,
+    jurisdiction: "STATCAN",
+    poll_interval_s: Math.max(pollIntervalS, 30),
+    timeout_ms: 5000
+  }
 ]

@@ -31,6 +31,8 @@ for (const parent of Object.values({ ...pk })) {
     added++
   }
 }
-lock.packages = Object.fromEntries(Object.entries(pk).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))))
+lock.packages = Object.fromEntries(
+  Object.entries(pk).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b)))
+)
 writeFileSync("package-lock.json", JSON.stringify(lock, null, 2) + "\n")
 console.log(`added ${added} absent platform packages to package-lock.json`)

@@ -29,10 +29,11 @@ export const pgTool = (tool: string, args: ReadonlyArray<string>) => {
   return execFileSync(file, argv, { stdio: "pipe" }).toString()
 }
 
-const pgToolAsync = (tool: string, args: ReadonlyArray<string>) => new Promise<void>((resolve, reject) => {
-  const [file, argv] = command(tool, args)
-  execFile(file, argv, (e) => (e ? reject(e) : resolve()))
-})
+const pgToolAsync = (tool: string, args: ReadonlyArray<string>) =>
+  new Promise<void>((resolve, reject) => {
+    const [file, argv] = command(tool, args)
+    execFile(file, argv, (e) => (e ? reject(e) : resolve()))
+  })
 
 export interface PgCluster {
   readonly dir: string
@@ -50,13 +51,20 @@ export interface PgCluster {
 export const pgCluster = (dir: string, port: number, settings: ReadonlyArray<string> = []): PgCluster => {
   // the log file keeps the server from holding this process's pipe (execFileSync waits for it to close)
   const ctl = (extra: ReadonlyArray<string>) => ["-D", dir, "-l", join(dir, "server.log"), "-w", ...extra]
-  const options = ["-o", [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", ...settings.map((s) => `-c ${s}`)].join(" ")]
+  const options = [
+    "-o",
+    [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", ...settings.map((s) => `-c ${s}`)].join(" ")
+  ]
   return {
     dir,
     port,
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    start: () => { pgTool("pg_ctl", [...ctl(options), "start"]) },
-    restart: () => { pgTool("pg_ctl", [...ctl(["-m", "fast"]), "restart"]) },
+    start: () => {
+      pgTool("pg_ctl", [...ctl(options), "start"])
+    },
+    restart: () => {
+      pgTool("pg_ctl", [...ctl(["-m", "fast"]), "restart"])
+    },
     restartAsync: () => pgToolAsync("pg_ctl", [...ctl(["-m", "fast"]), "restart"]),
     stop: (mode = "immediate") => {
       try {
@@ -68,7 +76,9 @@ export const pgCluster = (dir: string, port: number, settings: ReadonlyArray<str
   }
 }
 
-/** A scratch directory under the system's temp dir that the tools may work in (owned by `postgres` when we are root). */
+/**
+ * A scratch directory under the system's temp dir that the tools may work in (owned by `postgres` when we are root).
+ */
 export const clusterWorkDir = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   if (asRoot()) execFileSync("chown", ["postgres", dir])
@@ -95,6 +105,20 @@ export const initCluster = (dir: string, port: number, settings: ReadonlyArray<s
  */
 export const replicaOf = (primary: PgCluster, dir: string, port: number, settings: ReadonlyArray<string> = []) => {
   ownedDir(dir)
-  pgTool("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", dir, "-R", "-X", "stream", "-c", "fast"])
+  pgTool("pg_basebackup", [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(primary.port),
+    "-U",
+    "postgres",
+    "-D",
+    dir,
+    "-R",
+    "-X",
+    "stream",
+    "-c",
+    "fast"
+  ])
   return pgCluster(dir, port, settings)
 }

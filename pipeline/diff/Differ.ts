@@ -61,7 +61,15 @@ const endOf = (o: EventObservation) => o.end_time ?? o.estimated_end_time
  */
 type Building = { -readonly [K in keyof SnapEntry]: SnapEntry[K] }
 
-const entryOf = (o: EventObservation, id: string, v: number, h: string, seen: number, r: string | undefined, k: ChangeKeys): SnapEntry => {
+const entryOf = (
+  o: EventObservation,
+  id: string,
+  v: number,
+  h: string,
+  seen: number,
+  r: string | undefined,
+  k: ChangeKeys
+): SnapEntry => {
   const e: Building = { id, v, h, sev: o.severity, st: "active", end: endOf(o), lanes: o.lanes_affected, seen, k }
   if (r !== undefined) e.r = r
   return e
@@ -81,11 +89,31 @@ const touched = (e: SnapEntry, seen: number, r: string | undefined, h = e.h): Sn
 
 /** A created or updated change; `at` and `now` are ISO text worked out once per poll. */
 const contentChange = (
-  op: "created" | "updated", event_id: string, source: string, source_id: string, version: number, keys: ChangeKeys,
-  fields: ReadonlyArray<FieldChange>, content_hash: string, event: EventObservation, at: string, now: string
+  op: "created" | "updated",
+  event_id: string,
+  source: string,
+  source_id: string,
+  version: number,
+  keys: ChangeKeys,
+  fields: ReadonlyArray<FieldChange>,
+  content_hash: string,
+  event: EventObservation,
+  at: string,
+  now: string
 ): EventChange => ({
-  op, event_id, source, source_id, version, keys, fields, content_hash, event,
-  change_id: `${event_id}:${version}`, kind: "event", at, emitted_at: now
+  op,
+  event_id,
+  source,
+  source_id,
+  version,
+  keys,
+  fields,
+  content_hash,
+  event,
+  change_id: `${event_id}:${version}`,
+  kind: "event",
+  at,
+  emitted_at: now
 })
 
 const fieldChanges = (e: SnapEntry, o: EventObservation): Array<FieldChange> => {
@@ -95,21 +123,36 @@ const fieldChanges = (e: SnapEntry, o: EventObservation): Array<FieldChange> => 
   if ((e.lanes ?? null) !== (o.lanes_affected ?? null)) {
     out.push({ change_type: "lanes_change", old_value: e.lanes, new_value: o.lanes_affected })
   }
-  if ((e.end ?? null) !== (endOf(o) ?? null)) out.push({ change_type: "end_time_change", old_value: e.end, new_value: endOf(o) })
+  if ((e.end ?? null) !== (endOf(o) ?? null))
+    out.push({ change_type: "end_time_change", old_value: e.end, new_value: endOf(o) })
   return out
 }
 
 /** The archive change of one snapshot entry, and the entry after it (also used by the stale sweep). */
 export const archive = (
-  source: string, sourceId: string, e: SnapEntry, reason: "observed" | "stale_sweep", at: Date, now: Date
+  source: string,
+  sourceId: string,
+  e: SnapEntry,
+  reason: "observed" | "stale_sweep",
+  at: Date,
+  now: Date
 ): [EventChange, SnapEntry] => {
   const v = e.v + 1
   return [
     {
-      op: "archived", event_id: e.id, source, source_id: sourceId, version: v, keys: e.k,
+      op: "archived",
+      event_id: e.id,
+      source,
+      source_id: sourceId,
+      version: v,
+      keys: e.k,
       fields: [{ change_type: "archived", old_value: "active", new_value: reason }],
-      content_hash: e.h, archive_reason: reason,
-      change_id: `${e.id}:${v}`, kind: "event", at: at.toISOString(), emitted_at: now.toISOString()
+      content_hash: e.h,
+      archive_reason: reason,
+      change_id: `${e.id}:${v}`,
+      kind: "event",
+      at: at.toISOString(),
+      emitted_at: now.toISOString()
     },
     { ...e, v, st: "archived", ax: at.getTime() }
   ]
@@ -146,9 +189,21 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
       const id = eventId(source, sourceId)
       const v = seenAt // a brand-new event starts above any version a pruned tombstone could have had
       const k = keysOf(o)
-      changes.push(contentChange(
-        "created", id, source, sourceId, v, k, [{ change_type: "created", old_value: null, new_value: o.severity }], h, o, atText, nowText
-      ))
+      changes.push(
+        contentChange(
+          "created",
+          id,
+          source,
+          sourceId,
+          v,
+          k,
+          [{ change_type: "created", old_value: null, new_value: o.severity }],
+          h,
+          o,
+          atText,
+          nowText
+        )
+      )
       upserts.set(sourceId, entryOf(o, id, v, h, seenAt, r, k))
     } else if (e.st !== "active" || !sameEventContent(e.h, h, o)) {
       const v = e.v + 1

@@ -61,8 +61,16 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
   const upserts = new Map<string, FeatureSnap>()
   const present = new Set<string>(input.presentIds)
   const base = (id: string, sourceId: string, v: number, h: string, k: FeatureSnap["k"]) => ({
-    change_id: `${id}:${v}`, kind: "feature" as const, feature_id: id, source, source_id: sourceId, version: v,
-    at: polledAt.toISOString(), emitted_at: now.toISOString(), content_hash: h, keys: k
+    change_id: `${id}:${v}`,
+    kind: "feature" as const,
+    feature_id: id,
+    source,
+    source_id: sourceId,
+    version: v,
+    at: polledAt.toISOString(),
+    emitted_at: now.toISOString(),
+    content_hash: h,
+    keys: k
   })
 
   for (const o of records) {
@@ -74,12 +82,22 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
     const r = input.rawHashes?.get(o.source_id)
     if (!e) {
       const id = featureId(source, o.source_id)
-      changes.push({ ...base(id, o.source_id, seenAt, published, k), op: "created", fields: [field("created")], feature: o })
+      changes.push({
+        ...base(id, o.source_id, seenAt, published, k),
+        op: "created",
+        fields: [field("created")],
+        feature: o
+      })
       upserts.set(o.source_id, { id, v: seenAt, h, act: o.is_active, seen: seenAt, k, ...(r ? { r } : {}) })
     } else if (e.h !== h || e.act !== o.is_active) {
       const v = e.v + 1
       const op = e.act && !o.is_active ? "deactivated" : !e.act && o.is_active ? "reactivated" : "updated"
-      changes.push({ ...base(e.id, o.source_id, v, published, k), op, fields: op === "updated" ? [] : [field(op)], feature: o })
+      changes.push({
+        ...base(e.id, o.source_id, v, published, k),
+        op,
+        fields: op === "updated" ? [] : [field(op)],
+        feature: o
+      })
       upserts.set(o.source_id, { id: e.id, v, h, act: o.is_active, seen: seenAt, k, ...(r ? { r } : {}) })
     } else {
       upserts.set(o.source_id, { ...e, seen: seenAt, ...(r ? { r } : {}) })

@@ -32,8 +32,16 @@ export const diffPrices = (input: {
     }
     const v = e ? e.v + 1 : seenAt
     changes.push({
-      change_id: `fp:${input.source}:${o.source_id}:${v}`, kind: "fuel_price", op: e ? "updated" : "created", source: input.source,
-      source_id: o.source_id, version: v, at: input.polledAt.toISOString(), emitted_at: input.now.toISOString(), content_hash: h, price: o
+      change_id: `fp:${input.source}:${o.source_id}:${v}`,
+      kind: "fuel_price",
+      op: e ? "updated" : "created",
+      source: input.source,
+      source_id: o.source_id,
+      version: v,
+      at: input.polledAt.toISOString(),
+      emitted_at: input.now.toISOString(),
+      content_hash: h,
+      price: o
     })
     upserts.set(o.source_id, { v, h, seen: seenAt, ...(r ? { r } : {}) })
   }

@@ -37,7 +37,11 @@ export interface SnapshotStoreService {
    * never builds one transaction of its whole size. With a fence, each EXEC only goes through
    * while this process still holds the source's poll lease (WATCH on the lease key).
    */
-  readonly commit: <S>(source: string, delta: SnapshotDelta<S>, fence: Fence | null) => Effect.Effect<number, RedisError | LeaseLost>
+  readonly commit: <S>(
+    source: string,
+    delta: SnapshotDelta<S>,
+    fence: Fence | null
+  ) => Effect.Effect<number, RedisError | LeaseLost>
 }
 
 /** Records per commit transaction: bounds the memory and the Redis command a poll of a huge feed builds. */
@@ -107,7 +111,11 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
       const snapKey = (source: string) => redis.key("snap", source)
       const metaKey = (source: string) => redis.key("snap", source, "meta")
 
-      const load = <S>(source: string, rebuild: Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>, entry: Schema.Schema<S, any>) =>
+      const load = <S>(
+        source: string,
+        rebuild: Effect.Effect<Map<string, S>, SqlError, SqlClient.SqlClient>,
+        entry: Schema.Schema<S, any>
+      ) =>
         Effect.gen(function* () {
           const [exists, raw] = yield* redis.use("snapshot load", (c) =>
             Promise.all([c.exists(metaKey(source)), c.hGetAll(snapKey(source))])
@@ -121,7 +129,8 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
           const map = yield* rebuild
           yield* redis.use("snapshot rebuild", async (c) => {
             const m = c.multi().del(snapKey(source))
-            if (map.size > 0) m.hSet(snapKey(source), Object.fromEntries([...map].map(([k, v]) => [k, JSON.stringify(v)])))
+            if (map.size > 0)
+              m.hSet(snapKey(source), Object.fromEntries([...map].map(([k, v]) => [k, JSON.stringify(v)])))
             m.set(metaKey(source), "1")
             await m.exec()
           })
@@ -129,8 +138,15 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
           return map
         })
 
-      /** One chunk in one MULTI/EXEC, fenced on the lease: its changes and their entries land together or not at all. */
-      const commitChunk = <S>(source: string, chunk: SnapshotDelta<S>, fence: Fence | null, traceparent: string | undefined) =>
+      /**
+       * One chunk in one MULTI/EXEC, fenced on the lease: its changes and their entries land together or not at all.
+       */
+      const commitChunk = <S>(
+        source: string,
+        chunk: SnapshotDelta<S>,
+        fence: Fence | null,
+        traceparent: string | undefined
+      ) =>
         Effect.tryPromise({
           try: () =>
             redis.client.executeIsolated(async (c) => {
@@ -142,7 +158,11 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
                 }
               }
               const m = c.multi()
-              streams.appendInTransaction(m, chunk.changes.map((ch) => JSON.stringify(ch)), traceparent)
+              streams.appendInTransaction(
+                m,
+                chunk.changes.map((ch) => JSON.stringify(ch)),
+                traceparent
+              )
               if (chunk.upserts.size > 0) {
                 m.hSet(snapKey(source), Object.fromEntries([...chunk.upserts].map(([k, v]) => [k, JSON.stringify(v)])))
               }
@@ -170,7 +190,9 @@ export class SnapshotStore extends Context.Tag("pipeline/SnapshotStore")<Snapsho
           return done
         }).pipe(
           // a lease lost after some chunks: those stay (each whole), the rest is the next poll's to find
-          Effect.tapErrorTag("LeaseLost", () => Effect.logWarning(`snapshot commit for ${source} stopped: the poll lease moved to another process`))
+          Effect.tapErrorTag("LeaseLost", () =>
+            Effect.logWarning(`snapshot commit for ${source} stopped: the poll lease moved to another process`)
+          )
         )
 
       return { load, commit } satisfies SnapshotStoreService

@@ -28,7 +28,12 @@ export function* diffSlices<S, O extends { readonly source_id: string }>(
   if (decoded.size !== records.length) throw new Error("diffSlices: the poll holds an upstream id more than once")
   const upserted = new Set<string>()
   for (let from = 0; from < records.length; from += size) {
-    const delta = kind.diff({ ...input, records: records.slice(from, from + size), presentIds: [], missing: { skip: true } })
+    const delta = kind.diff({
+      ...input,
+      records: records.slice(from, from + size),
+      presentIds: [],
+      missing: { skip: true }
+    })
     yield delta
     for (const id of delta.upserts.keys()) upserted.add(id)
   }

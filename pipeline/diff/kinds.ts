@@ -26,7 +26,6 @@ export interface DiffInput<S, O> {
   readonly missing?: MissingPass
 }
 
-
 /** How the poller diffs one kind of record (events or features) against its snapshot. */
 export interface RecordKind<S, O> {
   readonly name: "events" | "features" | "prices"
@@ -45,27 +44,40 @@ export interface RecordKind<S, O> {
 const seenAndRaw = { v: Schema.Number, h: Schema.String, seen: Schema.Number, r: Schema.optional(Schema.String) }
 
 const EventSnapEntry: Schema.Schema<SnapEntry, any> = Schema.Struct({
-  id: Schema.String, ...seenAndRaw, sev: Severity, st: EventStatus, end: Schema.NullOr(Schema.String), lanes: Schema.NullOr(Schema.String),
-  ax: Schema.optional(Schema.Number), k: ChangeKeys
+  id: Schema.String,
+  ...seenAndRaw,
+  sev: Severity,
+  st: EventStatus,
+  end: Schema.NullOr(Schema.String),
+  lanes: Schema.NullOr(Schema.String),
+  ax: Schema.optional(Schema.Number),
+  k: ChangeKeys
 })
 const FeatureSnapEntry: Schema.Schema<FeatureSnap, any> = Schema.Struct({
-  id: Schema.String, ...seenAndRaw, act: Schema.Boolean, k: Schema.Struct({ jurisdiction: Schema.String, feature_type: Schema.String })
+  id: Schema.String,
+  ...seenAndRaw,
+  act: Schema.Boolean,
+  k: Schema.Struct({ jurisdiction: Schema.String, feature_type: Schema.String })
 })
 const PriceSnapEntry: Schema.Schema<PriceSnap, any> = Schema.Struct(seenAndRaw)
 
 const none = <S>(): SnapshotDelta<S> => ({ changes: [], upserts: new Map(), removals: [] })
 
-const touchWhere = <S extends { seen: number }>(active: (s: S) => boolean) => (prev: ReadonlyMap<string, S>, at: number): SnapshotDelta<S> => {
-  const upserts = new Map<string, S>()
-  for (const [k, e] of prev) if (active(e)) upserts.set(k, { ...e, seen: at })
-  return { changes: [], upserts, removals: [] }
-}
+const touchWhere =
+  <S extends { seen: number }>(active: (s: S) => boolean) =>
+  (prev: ReadonlyMap<string, S>, at: number): SnapshotDelta<S> => {
+    const upserts = new Map<string, S>()
+    for (const [k, e] of prev) if (active(e)) upserts.set(k, { ...e, seen: at })
+    return { changes: [], upserts, removals: [] }
+  }
 
-const rawWhere = <S extends { r?: string }>(active: (s: S) => boolean) => (prev: ReadonlyMap<string, S>) => {
-  const m = new Map<string, string>()
-  for (const [k, e] of prev) if (active(e) && e.r) m.set(k, e.r)
-  return m
-}
+const rawWhere =
+  <S extends { r?: string }>(active: (s: S) => boolean) =>
+  (prev: ReadonlyMap<string, S>) => {
+    const m = new Map<string, string>()
+    for (const [k, e] of prev) if (active(e) && e.r) m.set(k, e.r)
+    return m
+  }
 
 export const eventKind: RecordKind<SnapEntry, EventObservation> = {
   name: "events",

@@ -21,5 +21,8 @@ export const missingPassOf = (input: {
 }): "skip" | { readonly retire: boolean; readonly handled: ReadonlySet<string> } => {
   if (input.missing?.skip) return "skip"
   const handled = input.missing?.handled
-  return { retire: input.records.length > 0 || input.presentIds.length > 0 || handled !== undefined, handled: handled ?? NONE }
+  return {
+    retire: input.records.length > 0 || input.presentIds.length > 0 || handled !== undefined,
+    handled: handled ?? NONE
+  }
 }

@@ -7,7 +7,10 @@ import { archive, type DiffResult, type SnapEntry } from "./Differ.js"
  * poll of their source; the orphan sweeper runs it for sources no longer in the catalogue.
  */
 export const sweepStale = (
-  source: string, prev: ReadonlyMap<string, SnapEntry>, now: Date, maxAgeMs: number
+  source: string,
+  prev: ReadonlyMap<string, SnapEntry>,
+  now: Date,
+  maxAgeMs: number
 ): DiffResult => {
   const changes: Array<EventChange> = []
   const upserts = new Map<string, SnapEntry>()

@@ -3,7 +3,10 @@ import { Data, Duration, Effect } from "effect"
 import type { Validators } from "../../shared/sources/pollState.js"
 import type { SourceConfig } from "./SourceCatalogue.js"
 
-export class FetchError extends Data.TaggedError("FetchError")<{ readonly message: string; readonly status?: number }> {}
+export class FetchError extends Data.TaggedError("FetchError")<{
+  readonly message: string
+  readonly status?: number
+}> {}
 
 export type { Validators }
 
@@ -18,7 +21,10 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024
 export const fetchUrl = (source: SourceConfig, url: string, validators: Validators) =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const headers: Record<string, string> = { accept: "application/json, application/xml;q=0.9, */*;q=0.5", ...source.headers }
+    const headers: Record<string, string> = {
+      accept: "application/json, application/xml;q=0.9, */*;q=0.5",
+      ...source.headers
+    }
     if (validators.etag) headers["if-none-match"] = validators.etag
     if (validators.lastModified) headers["if-modified-since"] = validators.lastModified
     const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders(headers)))
@@ -27,7 +33,8 @@ export const fetchUrl = (source: SourceConfig, url: string, validators: Validato
       return yield* new FetchError({ message: `upstream answered HTTP ${response.status}`, status: response.status })
     }
     const length = Number(response.headers["content-length"] ?? "0")
-    if (length > MAX_BODY_BYTES) return yield* new FetchError({ message: `body of ${length} bytes exceeds the limit`, status: response.status })
+    if (length > MAX_BODY_BYTES)
+      return yield* new FetchError({ message: `body of ${length} bytes exceeds the limit`, status: response.status })
     const body = yield* response.text
     return {
       _tag: "Body",
@@ -42,26 +49,30 @@ export const fetchUrl = (source: SourceConfig, url: string, validators: Validato
     }),
     Effect.catchTags({
       RequestError: (e) => Effect.fail(new FetchError({ message: `request failed: ${e.message}` })),
-      ResponseError: (e) => Effect.fail(new FetchError({ message: `response failed: ${e.message}`, status: e.response.status }))
+      ResponseError: (e) =>
+        Effect.fail(new FetchError({ message: `response failed: ${e.message}`, status: e.response.status }))
     })
   )
 
 export type Fetched =
   | { readonly _tag: "NotModified"; readonly status: number }
   | {
-    readonly _tag: "Payload"
-    readonly status: number
-    readonly payload: unknown
-    readonly validators: Validators
-    /** the body `payload` was parsed from, when it is one JSON document (records are fingerprinted by their text) */
-    readonly text?: string
-  }
+      readonly _tag: "Payload"
+      readonly status: number
+      readonly payload: unknown
+      readonly validators: Validators
+      /** the body `payload` was parsed from, when it is one JSON document (records are fingerprinted by their text) */
+      readonly text?: string
+    }
 
 /** A JSON body parsed; an XML body (TMDD, iCone) handed over as its text for the adapter's XML reader. */
 const parse = (body: string) =>
   /^\uFEFF?\s*</.test(body)
     ? Effect.succeed<unknown>(body.replace(/^\uFEFF/, ""))
-    : Effect.try({ try: () => JSON.parse(body) as unknown, catch: (e) => new FetchError({ message: `body is neither JSON nor XML: ${String(e).slice(0, 200)}` }) })
+    : Effect.try({
+        try: () => JSON.parse(body) as unknown,
+        catch: (e) => new FetchError({ message: `body is neither JSON nor XML: ${String(e).slice(0, 200)}` })
+      })
 
 /**
  * The source's payload: its one document (conditional on the last validators), or for a
@@ -77,11 +88,19 @@ export const fetchPayload = (source: SourceConfig, validators: Validators) =>
       return { _tag: "Payload", status: r.status, payload, validators: r.validators, text } as Fetched
     }
     const parts = Object.entries(source.urls ?? {})
-    const bodies = yield* Effect.forEach(parts, ([name, url]) =>
-      fetchUrl(source, url, {}).pipe(
-        Effect.flatMap((r) => (r._tag === "Body" ? parse(r.body) : Effect.fail(new FetchError({ message: `part ${name} answered 304 to an unconditional request` })))),
-        Effect.mapError((e) => new FetchError({ message: `part ${name}: ${e.message}`, status: e.status })),
-        Effect.map((payload) => [name, payload] as const)
-      ), { concurrency: 4 })
+    const bodies = yield* Effect.forEach(
+      parts,
+      ([name, url]) =>
+        fetchUrl(source, url, {}).pipe(
+          Effect.flatMap((r) =>
+            r._tag === "Body"
+              ? parse(r.body)
+              : Effect.fail(new FetchError({ message: `part ${name} answered 304 to an unconditional request` }))
+          ),
+          Effect.mapError((e) => new FetchError({ message: `part ${name}: ${e.message}`, status: e.status })),
+          Effect.map((payload) => [name, payload] as const)
+        ),
+      { concurrency: 4 }
+    )
     return { _tag: "Payload", status: 200, payload: Object.fromEntries(bodies), validators: {} } as Fetched
   })

@@ -10,15 +10,20 @@ const RELEASE_AFTER = `if redis.call('get', KEYS[1]) == ARGV[1] then return redi
 export const leaseKey = (redis: RedisService, source: string) => redis.key("lease", source)
 
 export const acquireLease = (redis: RedisService, source: string, token: string, ttlMs: number) =>
-  redis.use("lease acquire", (c) => c.set(leaseKey(redis, source), token, { NX: true, PX: Math.max(1, Math.ceil(ttlMs)) })).pipe(
-    Effect.map((r) => r === "OK")
-  )
+  redis
+    .use("lease acquire", (c) => c.set(leaseKey(redis, source), token, { NX: true, PX: Math.max(1, Math.ceil(ttlMs)) }))
+    .pipe(Effect.map((r) => r === "OK"))
 
 /** Keeps the lease only for what remains of the interval (only if still ours). */
 export const holdLeaseFor = (redis: RedisService, source: string, token: string, remainingMs: number) =>
-  redis.use("lease hold", (c) =>
-    c.eval(RELEASE_AFTER, { keys: [leaseKey(redis, source)], arguments: [token, String(Math.max(1, Math.ceil(remainingMs)))] })
-  ).pipe(Effect.asVoid)
+  redis
+    .use("lease hold", (c) =>
+      c.eval(RELEASE_AFTER, {
+        keys: [leaseKey(redis, source)],
+        arguments: [token, String(Math.max(1, Math.ceil(remainingMs)))]
+      })
+    )
+    .pipe(Effect.asVoid)
 
 export const leaseRemainingMs = (redis: RedisService, source: string) =>
   redis.use("lease ttl", (c) => c.pTTL(leaseKey(redis, source)))

@@ -51,7 +51,10 @@ export interface AdapterMeta {
   readonly yields: ReadonlyArray<string>
 }
 
-export const registerSources = (sources: ReadonlyArray<SourceConfig>, metaOf: (adapter: string) => AdapterMeta | null | undefined) =>
+export const registerSources = (
+  sources: ReadonlyArray<SourceConfig>,
+  metaOf: (adapter: string) => AdapterMeta | null | undefined
+) =>
   Effect.gen(function* () {
     if (sources.length === 0) return
     const sql = yield* SqlClient.SqlClient
@@ -59,9 +62,15 @@ export const registerSources = (sources: ReadonlyArray<SourceConfig>, metaOf: (a
     const rows = sources.map((s) => {
       const meta = metaOf(s.adapter)
       return {
-        id: s.id, adapter: s.adapter, jurisdiction: s.jurisdiction, url: s.url ?? Object.values(s.urls ?? {}).join(" "),
-        poll_interval_s: Math.ceil(s.poll_interval_s), attribution: meta?.attribution ?? null,
-        format: meta?.formats[0] ?? null, kind: meta?.kind ?? null, yields: meta?.yields ?? []
+        id: s.id,
+        adapter: s.adapter,
+        jurisdiction: s.jurisdiction,
+        url: s.url ?? Object.values(s.urls ?? {}).join(" "),
+        poll_interval_s: Math.ceil(s.poll_interval_s),
+        attribution: meta?.attribution ?? null,
+        format: meta?.formats[0] ?? null,
+        kind: meta?.kind ?? null,
+        yields: meta?.yields ?? []
       }
     })
     yield* sql`

@@ -4,7 +4,13 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { Redis, type RedisError } from "../../shared/db/Redis.js"
 import {
-  CLOSED, type CircuitState, circuitKey, decodeCircuit, decodeValidators, type Validators, validatorsKey
+  CLOSED,
+  type CircuitState,
+  circuitKey,
+  decodeCircuit,
+  decodeValidators,
+  type Validators,
+  validatorsKey
 } from "../../shared/sources/pollState.js"
 import type { DiffInput, RecordKind } from "../diff/kinds.js"
 import { COMMIT_CHUNK, type Fence, type SnapshotDelta } from "../diff/SnapshotStore.js"
@@ -32,15 +38,20 @@ export interface PollLeaseService {
 }
 
 export class PollLease extends Context.Tag("pipeline/PollLease")<PollLease, PollLeaseService>() {
-  static readonly layer = Layer.effect(PollLease, Effect.map(Redis, (redis): PollLeaseService => ({
-    acquire: (source, token, ttlMs) => acquireLease(redis, source, token, ttlMs),
-    hold: (source, token, remainingMs) => holdLeaseFor(redis, source, token, remainingMs),
-    remainingMs: (source) => leaseRemainingMs(redis, source),
-    fence: (source, token) => ({ key: leaseKey(redis, source), token })
-  })))
+  static readonly layer = Layer.effect(
+    PollLease,
+    Effect.map(Redis, (redis): PollLeaseService => ({
+      acquire: (source, token, ttlMs) => acquireLease(redis, source, token, ttlMs),
+      hold: (source, token, remainingMs) => holdLeaseFor(redis, source, token, remainingMs),
+      remainingMs: (source) => leaseRemainingMs(redis, source),
+      fence: (source, token) => ({ key: leaseKey(redis, source), token })
+    }))
+  )
 
   /** In memory, on Effect's Clock (a TestClock moves it); `holders` seeds leases held by others. */
-  static readonly testLayer = (holders: ReadonlyArray<readonly [source: string, token: string, untilMs: number]> = []) =>
+  static readonly testLayer = (
+    holders: ReadonlyArray<readonly [source: string, token: string, untilMs: number]> = []
+  ) =>
     Layer.sync(PollLease, (): PollLeaseService => {
       const held = new Map(holders.map(([s, token, until]) => [s, { token, until }] as const))
       return {
@@ -55,7 +66,8 @@ export class PollLease extends Context.Tag("pipeline/PollLease")<PollLease, Poll
           Effect.map(Clock.currentTimeMillis, (now) => {
             if (held.get(source)?.token === token) held.set(source, { token, until: now + Math.max(1, remainingMs) })
           }),
-        remainingMs: (source) => Effect.map(Clock.currentTimeMillis, (now) => Math.max(0, (held.get(source)?.until ?? now) - now)),
+        remainingMs: (source) =>
+          Effect.map(Clock.currentTimeMillis, (now) => Math.max(0, (held.get(source)?.until ?? now) - now)),
         fence: (source, token) => ({ key: `lease:${source}`, token })
       }
     })
@@ -64,27 +76,44 @@ export class PollLease extends Context.Tag("pipeline/PollLease")<PollLease, Poll
 // ── circuit and validators ────────────────────────────────────────────────────────────────
 export interface PollStateService {
   /** the source's circuit and last validators; absent or malformed values read as closed / none */
-  readonly load: (source: string) => Effect.Effect<{ readonly circuit: CircuitState; readonly validators: Validators }, RedisError>
-  /** saves the circuit, and validators when given (only after a commit: a lost commit must not turn the next poll into a 304) */
-  readonly save: (source: string, circuit: CircuitState, validators: Validators | undefined) => Effect.Effect<void, RedisError>
+  readonly load: (
+    source: string
+  ) => Effect.Effect<{ readonly circuit: CircuitState; readonly validators: Validators }, RedisError>
+  /**
+   * saves the circuit, and validators when given (only after a commit: a lost commit must not turn the next poll into
+   * a 304)
+   */
+  readonly save: (
+    source: string,
+    circuit: CircuitState,
+    validators: Validators | undefined
+  ) => Effect.Effect<void, RedisError>
 }
 
 export class PollState extends Context.Tag("pipeline/PollState")<PollState, PollStateService>() {
-  static readonly layer = Layer.effect(PollState, Effect.map(Redis, (redis): PollStateService => ({
-    load: (source) =>
-      redis.use("poll state", (c) => Promise.all([c.get(circuitKey(redis, source)), c.get(validatorsKey(redis, source))])).pipe(
-        Effect.map(([circuit, validators]) => ({
-          circuit: Option.getOrElse(decodeCircuit(circuit), () => CLOSED),
-          validators: Option.getOrElse(decodeValidators(validators), () => ({}))
-        }))
-      ),
-    save: (source, circuit, validators) =>
-      redis.use("poll state save", async (c) => {
-        const m = c.multi().set(circuitKey(redis, source), JSON.stringify(circuit))
-        if (validators && (validators.etag || validators.lastModified)) m.set(validatorsKey(redis, source), JSON.stringify(validators))
-        await m.exec()
-      })
-  })))
+  static readonly layer = Layer.effect(
+    PollState,
+    Effect.map(Redis, (redis): PollStateService => ({
+      load: (source) =>
+        redis
+          .use("poll state", (c) =>
+            Promise.all([c.get(circuitKey(redis, source)), c.get(validatorsKey(redis, source))])
+          )
+          .pipe(
+            Effect.map(([circuit, validators]) => ({
+              circuit: Option.getOrElse(decodeCircuit(circuit), () => CLOSED),
+              validators: Option.getOrElse(decodeValidators(validators), () => ({}))
+            }))
+          ),
+      save: (source, circuit, validators) =>
+        redis.use("poll state save", async (c) => {
+          const m = c.multi().set(circuitKey(redis, source), JSON.stringify(circuit))
+          if (validators && (validators.etag || validators.lastModified))
+            m.set(validatorsKey(redis, source), JSON.stringify(validators))
+          await m.exec()
+        })
+    }))
+  )
 
   static readonly testLayer = Layer.sync(PollState, (): PollStateService => {
     const states = new Map<string, { circuit: CircuitState; validators: Validators }>()
@@ -93,7 +122,10 @@ export class PollState extends Context.Tag("pipeline/PollState")<PollState, Poll
       save: (source, circuit, validators) =>
         Effect.sync(() => {
           const prev = states.get(source)?.validators ?? {}
-          states.set(source, { circuit, validators: validators && (validators.etag || validators.lastModified) ? validators : prev })
+          states.set(source, {
+            circuit,
+            validators: validators && (validators.etag || validators.lastModified) ? validators : prev
+          })
         })
     }
   })
@@ -105,12 +137,17 @@ export interface UpstreamService {
 }
 
 export class Upstream extends Context.Tag("pipeline/Upstream")<Upstream, UpstreamService>() {
-  static readonly layer: Layer.Layer<Upstream, never, HttpClient.HttpClient> = Layer.effect(Upstream, Effect.map(Effect.context<HttpClient.HttpClient>(), (ctx): UpstreamService => ({
-    fetch: (source, validators) => Effect.provide(fetchPayload(source, validators), ctx)
-  })))
+  static readonly layer: Layer.Layer<Upstream, never, HttpClient.HttpClient> = Layer.effect(
+    Upstream,
+    Effect.map(Effect.context<HttpClient.HttpClient>(), (ctx): UpstreamService => ({
+      fetch: (source, validators) => Effect.provide(fetchPayload(source, validators), ctx)
+    }))
+  )
 
   /** Answers from a script: the n-th fetch of a source gets `answer(source, validators, n)`. */
-  static readonly testLayer = (answer: (source: SourceConfig, validators: Validators, n: number) => Effect.Effect<Fetched, FetchError>) =>
+  static readonly testLayer = (
+    answer: (source: SourceConfig, validators: Validators, n: number) => Effect.Effect<Fetched, FetchError>
+  ) =>
     Layer.sync(Upstream, (): UpstreamService => {
       const calls = new Map<string, number>()
       return {
@@ -141,8 +178,17 @@ export class PollDecode extends Context.Tag("pipeline/PollDecode")<PollDecode, P
 // ── diff ─────────────────────────────────────────────────────────────────────────────────
 export interface PollDiffService {
   /** the poll's deltas, made one at a time as they are committed (see diffSlices) */
-  readonly diff: <S, O extends { readonly source_id: string }>(kind: RecordKind<S, O>, input: DiffInput<S, O>) => Iterable<SnapshotDelta<S>>
-  readonly sweep: <S, O>(kind: RecordKind<S, O>, source: string, prev: ReadonlyMap<string, S>, now: Date, maxAgeMs: number) => SnapshotDelta<S>
+  readonly diff: <S, O extends { readonly source_id: string }>(
+    kind: RecordKind<S, O>,
+    input: DiffInput<S, O>
+  ) => Iterable<SnapshotDelta<S>>
+  readonly sweep: <S, O>(
+    kind: RecordKind<S, O>,
+    source: string,
+    prev: ReadonlyMap<string, S>,
+    now: Date,
+    maxAgeMs: number
+  ) => SnapshotDelta<S>
   readonly touch: <S, O>(kind: RecordKind<S, O>, prev: ReadonlyMap<string, S>, at: number) => SnapshotDelta<S>
 }
 
@@ -161,13 +207,29 @@ export interface PollRecorderService {
 }
 
 export class PollRecorder extends Context.Tag("pipeline/PollRecorder")<PollRecorder, PollRecorderService>() {
-  static readonly layer = Layer.effect(PollRecorder, Effect.map(SqlClient.SqlClient, (sql): PollRecorderService => ({
-    record: (r) => Effect.provideService(recordPoll(r), SqlClient.SqlClient, sql)
-  })))
+  static readonly layer = Layer.effect(
+    PollRecorder,
+    Effect.map(SqlClient.SqlClient, (sql): PollRecorderService => ({
+      record: (r) => Effect.provideService(recordPoll(r), SqlClient.SqlClient, sql)
+    }))
+  )
 
   /** Keeps every record in `into`, in order. */
-  static readonly testLayer = (into: Array<PollRecord>) => Layer.succeed(PollRecorder, { record: (r) => Effect.sync(() => { into.push(r) }) })
+  static readonly testLayer = (into: Array<PollRecord>) =>
+    Layer.succeed(PollRecorder, {
+      record: (r) =>
+        Effect.sync(() => {
+          into.push(r)
+        })
+    })
 }
 
 /** The live poll services, over Redis, an HTTP client and Postgres. */
-export const PollServicesLive = Layer.mergeAll(PollLease.layer, PollState.layer, Upstream.layer, PollDecode.layer, PollDiff.layer, PollRecorder.layer)
+export const PollServicesLive = Layer.mergeAll(
+  PollLease.layer,
+  PollState.layer,
+  Upstream.layer,
+  PollDecode.layer,
+  PollDiff.layer,
+  PollRecorder.layer
+)

@@ -40,7 +40,12 @@ export const pollOnce = (source: SourceConfig, adapter: SourceAdapter, token: st
       ? pollKind(source, adapter.decode, featureKind, token)
       : pollKind(source, adapter.decode, priceKind, token)
 
-const pollKind = <S, O extends { readonly source_id: string }>(source: SourceConfig, decode: Decode<O>, kind: RecordKind<S, O>, token: string) =>
+const pollKind = <S, O extends { readonly source_id: string }>(
+  source: SourceConfig,
+  decode: Decode<O>,
+  kind: RecordKind<S, O>,
+  token: string
+) =>
   Effect.gen(function* () {
     const lease = yield* PollLease
     const state = yield* PollState
@@ -59,24 +64,53 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     const prev = yield* store.load(source.id, kind.rebuild(source.id), kind.entry)
     const polledAt = new Date(startMs)
     const sweep = () => [differ.sweep(kind, source.id, prev, polledAt, intervalMs * config.sweepFactor)]
-    const failed = (error: string, httpStatus: number | null, upstreamFailed: boolean, extra: Partial<Attempt<S>> = {}): Attempt<S> => ({
-      outcome: "error", httpStatus, recordCount: 0, rejected: [], error, result: sweep(), upstreamFailed, ...extra
+    const failed = (
+      error: string,
+      httpStatus: number | null,
+      upstreamFailed: boolean,
+      extra: Partial<Attempt<S>> = {}
+    ): Attempt<S> => ({
+      outcome: "error",
+      httpStatus,
+      recordCount: 0,
+      rejected: [],
+      error,
+      result: sweep(),
+      upstreamFailed,
+      ...extra
     })
 
     // fetch and decode in a scope of their own: once the records are out, the parsed payload
     // (the largest thing a poll holds) is garbage before the diff and the commit begin
-    const read: Attempt<S> | Readonly<{ decoded: Decoded<O>; status: number; validators: Validators }> = yield* Effect.gen(function* () {
-      if (isOpen(circuit, startMs)) return failed(CIRCUIT_SKIP, null, false)
-      const fetched = yield* Effect.either(upstream.fetch(source, validators).pipe(traced("poll.fetch")))
-      if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
-      const res = fetched.right
-      if (res._tag === "NotModified") {
-        return { outcome: "not_modified", httpStatus: 304, recordCount: 0, rejected: [], error: null, result: [differ.touch(kind, prev, startMs)], upstreamFailed: false } as Attempt<S>
-      }
-      const decoded = yield* Effect.sync(() => decoder.decode(decode, res.payload, { source: source.id, jurisdiction: source.jurisdiction, polledAt, previousRaw: kind.rawOf(prev), payloadText: res.text })).pipe(traced("poll.decode"))
-      if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
-      return { decoded: decoded.right, status: res.status, validators: res.validators }
-    })
+    const read: Attempt<S> | Readonly<{ decoded: Decoded<O>; status: number; validators: Validators }> =
+      yield* Effect.gen(function* () {
+        if (isOpen(circuit, startMs)) return failed(CIRCUIT_SKIP, null, false)
+        const fetched = yield* Effect.either(upstream.fetch(source, validators).pipe(traced("poll.fetch")))
+        if (Either.isLeft(fetched)) return failed(fetched.left.message, fetched.left.status ?? null, true)
+        const res = fetched.right
+        if (res._tag === "NotModified") {
+          return {
+            outcome: "not_modified",
+            httpStatus: 304,
+            recordCount: 0,
+            rejected: [],
+            error: null,
+            result: [differ.touch(kind, prev, startMs)],
+            upstreamFailed: false
+          } as Attempt<S>
+        }
+        const decoded = yield* Effect.sync(() =>
+          decoder.decode(decode, res.payload, {
+            source: source.id,
+            jurisdiction: source.jurisdiction,
+            polledAt,
+            previousRaw: kind.rawOf(prev),
+            payloadText: res.text
+          })
+        ).pipe(traced("poll.decode"))
+        if (Either.isLeft(decoded)) return failed(decoded.left, res.status, true)
+        return { decoded: decoded.right, status: res.status, validators: res.validators }
+      })
 
     const attempt: Attempt<S> = yield* Effect.gen(function* () {
       if (!("decoded" in read)) return read
@@ -84,17 +118,36 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
       const present = records.length + unchanged.length
       if (present === 0) {
         return rejected.length === 0
-          ? ({ outcome: "empty", httpStatus: read.status, recordCount: 0, rejected, error: null, result: sweep(), upstreamFailed: false } as Attempt<S>)
+          ? ({
+              outcome: "empty",
+              httpStatus: read.status,
+              recordCount: 0,
+              rejected,
+              error: null,
+              result: sweep(),
+              upstreamFailed: false
+            } as Attempt<S>)
           : failed(`all ${rejected.length} records rejected`, read.status, false, { rejected })
       }
       const now = new Date(yield* Clock.currentTimeMillis)
       const result = differ.diff(kind, {
-        source: source.id, polledAt, now, records, prev, rawHashes,
+        source: source.id,
+        polledAt,
+        now,
+        records,
+        prev,
+        rawHashes,
         presentIds: [...unchanged, ...rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))]
       })
       return {
-        outcome: "ok", httpStatus: read.status, recordCount: present, rejected, error: null, result,
-        validators: read.validators, upstreamFailed: false
+        outcome: "ok",
+        httpStatus: read.status,
+        recordCount: present,
+        rejected,
+        error: null,
+        result,
+        validators: read.validators,
+        upstreamFailed: false
       } as Attempt<S>
     })
 
@@ -105,57 +158,85 @@ const pollKind = <S, O extends { readonly source_id: string }>(source: SourceCon
     for (;;) {
       const next = yield* Effect.sync(() => slices.next()).pipe(traced("poll.diff"))
       if (next.done) break
-      committed += yield* store.commit(source.id, next.value, lease.fence(source.id, token)).pipe(traced("poll.commit", { attributes: { changes: next.value.changes.length } }))
+      committed += yield* store
+        .commit(source.id, next.value, lease.fence(source.id, token))
+        .pipe(traced("poll.commit", { attributes: { changes: next.value.changes.length } }))
     }
     const nextCircuit = attempt.upstreamFailed
       ? onFailure(circuit, startMs, circuitPolicy(intervalMs))
-      : attempt.error === CIRCUIT_SKIP ? circuit : onSuccess()
+      : attempt.error === CIRCUIT_SKIP
+        ? circuit
+        : onSuccess()
     // validators only after the commit: a lost commit must not turn the next poll into a 304
     yield* state.save(source.id, nextCircuit, attempt.validators)
     const endMs = yield* Clock.currentTimeMillis
     yield* recorder.record({
-      source: source.id, startedAt: polledAt, outcome: attempt.outcome, latencyMs: endMs - startMs,
-      httpStatus: attempt.httpStatus, recordCount: attempt.recordCount, rejected: attempt.rejected,
-      changeCount: committed, error: attempt.error
+      source: source.id,
+      startedAt: polledAt,
+      outcome: attempt.outcome,
+      latencyMs: endMs - startMs,
+      httpStatus: attempt.httpStatus,
+      recordCount: attempt.recordCount,
+      rejected: attempt.rejected,
+      changeCount: committed,
+      error: attempt.error
     })
     yield* Metric.increment(Metric.tagged(Metric.tagged(sourcePolls, "source", source.id), "outcome", attempt.outcome))
-    if (attempt.rejected.length > 0) yield* Metric.incrementBy(Metric.tagged(recordsRejected, "source", source.id), attempt.rejected.length)
+    if (attempt.rejected.length > 0)
+      yield* Metric.incrementBy(Metric.tagged(recordsRejected, "source", source.id), attempt.rejected.length)
     if (committed > 0) yield* Metric.incrementBy(Metric.tagged(changesEmitted, "source", source.id), committed)
     const summary = `poll ${source.id}: ${attempt.outcome}, ${attempt.recordCount} records, ${attempt.rejected.length} rejected, ${committed} changes`
-    yield* attempt.outcome === "error" ? Effect.logWarning(`${summary}: ${attempt.error}`) : committed > 0 ? Effect.logInfo(summary) : Effect.logDebug(summary)
+    yield* attempt.outcome === "error"
+      ? Effect.logWarning(`${summary}: ${attempt.error}`)
+      : committed > 0
+        ? Effect.logInfo(summary)
+        : Effect.logDebug(summary)
     yield* lease.hold(source.id, token, intervalMs - (endMs - startMs))
     return attempt.outcome
   }).pipe(Effect.annotateLogs("source", source.id), spanFrom("poll", undefined, { attributes: { source: source.id } }))
-
 
 /**
  * Polls one source until the process stops; a failing poll is logged and never ends the loop. On
  * a stop, a poll under way finishes (its changes and snapshot commit together) and no other starts.
  */
 const runSource = (source: SourceConfig, adapter: SourceAdapter, pollSpreadS: number) =>
-  Effect.scoped(Effect.gen(function* () {
-    const lease = yield* PollLease
-    const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`
-    const participant = yield* drainParticipant(`poller ${source.id}`)
-    const offsetMs = firstPollOffsetMs(source.id, Math.min(pollSpreadS, source.poll_interval_s) * 1000)
-    if (offsetMs > 0) yield* Effect.raceFirst(Effect.sleep(Duration.millis(offsetMs)), drainRequested)
-    while (!(yield* isDraining)) {
-      const r = yield* pollOnce(source, adapter, token).pipe(
-        Effect.catchAll((e) => Effect.logError(`poll ${source.id} failed: ${e._tag} ${"message" in e ? e.message : ""}`).pipe(Effect.as("failed" as const)))
-      )
-      const waitMs = r === "leased-elsewhere"
-        ? yield* lease.remainingMs(source.id).pipe(Effect.orElseSucceed(() => 1000))
-        : source.poll_interval_s * 1000
-      yield* Effect.raceFirst(Effect.sleep(Duration.millis(Math.max(50, waitMs) + (r === "leased-elsewhere" ? 25 : 0))), drainRequested)
-    }
-    yield* participant.done
-  }))
+  Effect.scoped(
+    Effect.gen(function* () {
+      const lease = yield* PollLease
+      const token = `${process.pid}-${(yield* Random.nextInt).toString(36)}`
+      const participant = yield* drainParticipant(`poller ${source.id}`)
+      const offsetMs = firstPollOffsetMs(source.id, Math.min(pollSpreadS, source.poll_interval_s) * 1000)
+      if (offsetMs > 0) yield* Effect.raceFirst(Effect.sleep(Duration.millis(offsetMs)), drainRequested)
+      while (!(yield* isDraining)) {
+        const r = yield* pollOnce(source, adapter, token).pipe(
+          Effect.catchAll((e) =>
+            Effect.logError(`poll ${source.id} failed: ${e._tag} ${"message" in e ? e.message : ""}`).pipe(
+              Effect.as("failed" as const)
+            )
+          )
+        )
+        const waitMs =
+          r === "leased-elsewhere"
+            ? yield* lease.remainingMs(source.id).pipe(Effect.orElseSucceed(() => 1000))
+            : source.poll_interval_s * 1000
+        yield* Effect.raceFirst(
+          Effect.sleep(Duration.millis(Math.max(50, waitMs) + (r === "leased-elsewhere" ? 25 : 0))),
+          drainRequested
+        )
+      }
+      yield* participant.done
+    })
+  )
 
 export const resolveAdapter = (source: SourceConfig) => {
   const adapter = adapters.get(source.adapter)
   return adapter
     ? Effect.succeed(adapter)
-    : Effect.fail(new UnknownAdapter({ message: `source ${source.id}: unknown adapter "${source.adapter}" (known: ${[...adapters.keys()].join(", ")})` }))
+    : Effect.fail(
+        new UnknownAdapter({
+          message: `source ${source.id}: unknown adapter "${source.adapter}" (known: ${[...adapters.keys()].join(", ")})`
+        })
+      )
 }
 
 /** One scoped fiber per catalogued source. */
@@ -166,6 +247,8 @@ export const PollerLive = Layer.scopedDiscard(
     yield* registerSources(sources, (id) => adapters.get(id))
     const { pollSpreadS } = yield* AppConfig
     for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a, pollSpreadS))
-    yield* Effect.logInfo(`polling ${sources.length} sources${pollSpreadS > 0 ? `, first polls spread over ${pollSpreadS} s` : ""}`)
+    yield* Effect.logInfo(
+      `polling ${sources.length} sources${pollSpreadS > 0 ? `, first polls spread over ${pollSpreadS} s` : ""}`
+    )
   })
 )

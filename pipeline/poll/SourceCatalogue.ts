@@ -25,19 +25,30 @@ export const SourceConfig = Schema.Struct({
   published_at: Schema.optional(Schema.String),
   as_of: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}-\d\d-\d\d$/)))
 }).pipe(
-  Schema.filter((s) => (s.url === undefined) !== (s.urls === undefined) || `source ${s.id}: give exactly one of url or urls`),
-  Schema.filter((s) => s.key_env !== undefined || !addresses(s).some((a) => a.includes(KEY)) || `source ${s.id}: uses {key} but names no key_env`)
+  Schema.filter(
+    (s) => (s.url === undefined) !== (s.urls === undefined) || `source ${s.id}: give exactly one of url or urls`
+  ),
+  Schema.filter(
+    (s) =>
+      s.key_env !== undefined ||
+      !addresses(s).some((a) => a.includes(KEY)) ||
+      `source ${s.id}: uses {key} but names no key_env`
+  )
 )
 export type SourceConfig = typeof SourceConfig.Type
 
 const KEY = "{key}"
 
-const addresses = (s: { readonly url?: string; readonly urls?: Readonly<Record<string, string>>; readonly headers?: Readonly<Record<string, string>> }) =>
-  [...(s.url === undefined ? [] : [s.url]), ...Object.values(s.urls ?? {}), ...Object.values(s.headers ?? {})]
+const addresses = (s: {
+  readonly url?: string
+  readonly urls?: Readonly<Record<string, string>>
+  readonly headers?: Readonly<Record<string, string>>
+}) => [...(s.url === undefined ? [] : [s.url]), ...Object.values(s.urls ?? {}), ...Object.values(s.headers ?? {})]
 
 const fill = (text: string, key: string) => text.split(KEY).join(encodeURIComponent(key))
 const fillHeader = (text: string, key: string) => text.split(KEY).join(key)
-const fillAll = (r: Readonly<Record<string, string>>, f: (t: string) => string) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, f(v)]))
+const fillAll = (r: Readonly<Record<string, string>>, f: (t: string) => string) =>
+  Object.fromEntries(Object.entries(r).map(([k, v]) => [k, f(v)]))
 
 /**
  * Puts each feed's key, read from the environment variable it names, into its addresses. A feed
@@ -70,7 +81,10 @@ export class CatalogueError extends Data.TaggedError("CatalogueError")<{ readonl
 
 export const decodeCatalogue = (raw: unknown) =>
   Schema.decodeUnknownEither(Schema.Array(SourceConfig))(raw).pipe(
-    Either.mapLeft((e) => new CatalogueError({ message: `invalid source catalogue: ${ParseResult.TreeFormatter.formatErrorSync(e)}` }))
+    Either.mapLeft(
+      (e) =>
+        new CatalogueError({ message: `invalid source catalogue: ${ParseResult.TreeFormatter.formatErrorSync(e)}` })
+    )
   )
 
 /** SOURCES_FILE, with each feed's key from the environment; feeds whose key is unset are logged and left out. */
@@ -84,12 +98,17 @@ export const readCatalogueFile = (path: string, env: Readonly<Record<string, str
     Effect.tap(({ ready, missing }) =>
       missing.length === 0
         ? Effect.logInfo(`${path}: ${ready.length} sources`)
-        : Effect.logWarning(`${path}: ${ready.length} sources; ${missing.length} left out for want of their key: ${missing.map((m) => `${m.id} (${m.key_env})`).join(", ")}`)
+        : Effect.logWarning(
+            `${path}: ${ready.length} sources; ${missing.length} left out for want of their key: ${missing.map((m) => `${m.id} (${m.key_env})`).join(", ")}`
+          )
     ),
     Effect.map(({ ready }) => ready)
   )
 
-export class SourceCatalogue extends Context.Tag("pipeline/SourceCatalogue")<SourceCatalogue, ReadonlyArray<SourceConfig>>() {
+export class SourceCatalogue extends Context.Tag("pipeline/SourceCatalogue")<
+  SourceCatalogue,
+  ReadonlyArray<SourceConfig>
+>() {
   static readonly fromFile = (path: string) => Layer.effect(SourceCatalogue, readCatalogueFile(path))
   static readonly fromList = (sources: ReadonlyArray<SourceConfig>) => Layer.succeed(SourceCatalogue, sources)
 }

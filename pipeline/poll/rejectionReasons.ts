@@ -22,7 +22,10 @@ export const reasonKind = (reason: string): string =>
     .slice(0, MAX_REASON)
 
 /** The commonest kinds first (ties by name, so a listing is stable), at most `limit` of them. */
-export const topReasons = (rejected: ReadonlyArray<Pick<Rejection, "reason">>, limit = 5): ReadonlyArray<ReasonCount> => {
+export const topReasons = (
+  rejected: ReadonlyArray<Pick<Rejection, "reason">>,
+  limit = 5
+): ReadonlyArray<ReasonCount> => {
   const byKind = new Map<string, { count: number; example: string }>()
   for (const r of rejected) {
     const kind = reasonKind(r.reason)

@@ -119,7 +119,10 @@ export interface RecordFormat<E, R, A> {
   readonly idOf: (raw: unknown) => string | undefined
 }
 
-/** Goes up whenever the editor (lib/editEvent, lib/editFeature) publishes differently: every record is then decoded anew. */
+/**
+ * Goes up whenever the editor (lib/editEvent, lib/editFeature) publishes differently: every record is then decoded
+ * anew.
+ */
 const EDITOR_REVISION = 1
 
 /**
@@ -132,7 +135,8 @@ const fingerprinter = (adapter: { id: string; revision: number }) => {
   return (text: string) => tag + hash("sha1", text, "base64url")
 }
 
-export const rawFingerprint = (adapter: { id: string; revision: number }, raw: unknown) => fingerprinter(adapter)(JSON.stringify(raw))
+export const rawFingerprint = (adapter: { id: string; revision: number }, raw: unknown) =>
+  fingerprinter(adapter)(JSON.stringify(raw))
 
 /**
  * Shared record loop: decode the envelope, then each record with its own schema and mapping.
@@ -173,7 +177,11 @@ export const decodeEach = <E, R, A>(
     }
     if (!isRecord(raw)) {
       const r = decodeRecord(raw)
-      rejected.push({ reason: Either.isLeft(r) ? formatError(r.left) : "record does not match the format", sample: raw, source_id: id })
+      rejected.push({
+        reason: Either.isLeft(r) ? formatError(r.left) : "record does not match the format",
+        sample: raw,
+        source_id: id
+      })
       continue
     }
     let out: (A & { readonly source_id: string }) | string | null
@@ -202,10 +210,12 @@ const safeId = (idOf: (raw: unknown) => string | undefined, raw: unknown): strin
 }
 
 /** Reads one key of a raw record that may be anything, as a string id. */
-export const field = (key: string) => (raw: unknown): string | undefined => {
-  const v = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[key] : undefined
-  return typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? String(v) : undefined
-}
+export const field =
+  (key: string) =>
+  (raw: unknown): string | undefined => {
+    const v = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[key] : undefined
+    return typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? String(v) : undefined
+  }
 
 /** Lenient building blocks for raw-record schemas. */
 export const Lenient = {
@@ -235,7 +245,8 @@ export const defineAdapter = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K
   if (!Number.isInteger(spec.revision) || spec.revision < 1) fail("revision must be a whole number from 1")
   if (spec.formats.length === 0) fail("name at least one upstream format")
   if (spec.yields.length === 0) fail("yields must name what it produces")
-  const vocabulary: ReadonlyArray<string> | null = spec.kind === "events" ? EVENT_TYPES : spec.kind === "features" ? KNOWN_FEATURE_TYPES : null
+  const vocabulary: ReadonlyArray<string> | null =
+    spec.kind === "events" ? EVENT_TYPES : spec.kind === "features" ? KNOWN_FEATURE_TYPES : null
   const unknown = vocabulary ? spec.yields.filter((y) => !vocabulary.includes(y)) : []
   if (unknown.length > 0) fail(`yields ${unknown.join(", ")}, outside the ${spec.kind} vocabulary`)
   return edited(spec)
@@ -248,9 +259,11 @@ export const defineAdapter = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K
 const edited = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K>): AdapterOf<K> => {
   if (spec.kind === "prices") return spec
   const decode = spec.decode as (payload: unknown, ctx: DecodeContext) => Either.Either<Decoded<unknown>, string>
-  const edit = (spec.kind === "events"
-    ? (rs: ReadonlyArray<EventObservation>) => tieWithinFeed(rs.map((r) => editEvent(r).event))
-    : (rs: ReadonlyArray<FeatureObservation>) => rs.map((r) => editFeature(r))) as (rs: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
+  const edit = (
+    spec.kind === "events"
+      ? (rs: ReadonlyArray<EventObservation>) => tieWithinFeed(rs.map((r) => editEvent(r).event))
+      : (rs: ReadonlyArray<FeatureObservation>) => rs.map((r) => editFeature(r))
+  ) as (rs: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
   return {
     ...spec,
     decode: (payload: unknown, ctx: DecodeContext) =>

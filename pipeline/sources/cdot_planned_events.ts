@@ -19,43 +19,49 @@ export const plannedTypeOf = (t: string) =>
       ? "special_events"
       : "alerts"
 
-const toFeature = (jurisdiction: string) => (f: OpenTmsFeature): FeatureObservation | string => {
-  const p = f.properties
-  const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
-  if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
-  const schedule = (p.schedule ?? []).map((s) => ({ start: toIso(s.startTime), end: toIso(s.endTime) }))
-  const start = toIso(p.startTime) ?? schedule[0]?.start ?? null
-  const end = toIso(p.clearTime) ?? schedule[schedule.length - 1]?.end ?? null
-  const road = routeOf(p.routeName)
-  const lanes = (p.laneImpacts ?? []).map((l) => ({ direction: l.direction ?? null, lane_count: l.laneCount ?? null, closed_lanes: closedLanes(l.laneClosures) ?? null }))
-  return {
-    source_id: p.id,
-    jurisdiction,
-    feature_type: plannedTypeOf(p.type),
-    name: p.name?.replace(/-\d+$/, "").trim() || p.type,
-    description: p.travelerInformationMessage ?? "",
-    latitude: point.latitude,
-    longitude: point.longitude,
-    geometry: f.geometry.type === "Point" ? null : { type: f.geometry.type, coordinates: f.geometry.coordinates },
-    road_name: road,
-    direction: directionOf(p.direction),
-    is_active: true,
-    start_time: start,
-    end_time: end,
-    estimated_start_time: null,
-    estimated_end_time: null,
-    properties: {
-      planned_type: p.type,
-      ...(road ? { road_class: roadClassOf(road) } : {}),
-      ...(p.startMarker !== undefined && p.startMarker !== null ? { from_milepost: p.startMarker } : {}),
-      ...(p.endMarker !== undefined && p.endMarker !== null ? { to_milepost: p.endMarker } : {}),
-      ...(schedule.length > 0 ? { schedule } : {}),
-      ...(lanes.length > 0 ? { lane_impacts: lanes } : {}),
-      ...(p.isOversizedLoadsProhibited ? { oversize_loads_prohibited: true } : {})
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (f: OpenTmsFeature): FeatureObservation | string => {
+    const p = f.properties
+    const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
+    if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
+    const schedule = (p.schedule ?? []).map((s) => ({ start: toIso(s.startTime), end: toIso(s.endTime) }))
+    const start = toIso(p.startTime) ?? schedule[0]?.start ?? null
+    const end = toIso(p.clearTime) ?? schedule[schedule.length - 1]?.end ?? null
+    const road = routeOf(p.routeName)
+    const lanes = (p.laneImpacts ?? []).map((l) => ({
+      direction: l.direction ?? null,
+      lane_count: l.laneCount ?? null,
+      closed_lanes: closedLanes(l.laneClosures) ?? null
+    }))
+    return {
+      source_id: p.id,
+      jurisdiction,
+      feature_type: plannedTypeOf(p.type),
+      name: p.name?.replace(/-\d+$/, "").trim() || p.type,
+      description: p.travelerInformationMessage ?? "",
+      latitude: point.latitude,
+      longitude: point.longitude,
+      geometry: f.geometry.type === "Point" ? null : { type: f.geometry.type, coordinates: f.geometry.coordinates },
+      road_name: road,
+      direction: directionOf(p.direction),
+      is_active: true,
+      start_time: start,
+      end_time: end,
+      estimated_start_time: null,
+      estimated_end_time: null,
+      properties: {
+        planned_type: p.type,
+        ...(road ? { road_class: roadClassOf(road) } : {}),
+        ...(p.startMarker !== undefined && p.startMarker !== null ? { from_milepost: p.startMarker } : {}),
+        ...(p.endMarker !== undefined && p.endMarker !== null ? { to_milepost: p.endMarker } : {}),
+        ...(schedule.length > 0 ? { schedule } : {}),
+        ...(lanes.length > 0 ? { lane_impacts: lanes } : {}),
+        ...(p.isOversizedLoadsProhibited ? { oversize_loads_prohibited: true } : {})
+      },
+      has_details: false
+    }
   }
-}
 
 export const cdot_planned_events: FeatureAdapter = defineAdapter({
   id: "cdot_planned_events",
@@ -66,6 +72,8 @@ export const cdot_planned_events: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: cdot_planned_events, ...openTmsFormat, map: toFeature(ctx.jurisdiction)
+      adapter: cdot_planned_events,
+      ...openTmsFormat,
+      map: toFeature(ctx.jurisdiction)
     })
 })

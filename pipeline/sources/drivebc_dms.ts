@@ -36,43 +36,51 @@ type Sign = typeof Sign.Type
 
 const Envelope = Schema.Union(
   Schema.Array(Schema.Unknown),
-  Schema.Struct({ id: Schema.String, location: Schema.Unknown }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  Schema.Struct(
+    { id: Schema.String, location: Schema.Unknown },
+    Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  )
 )
 
-const toFeature = (jurisdiction: string) => (s: Sign): FeatureObservation | string => {
-  const [lng, lat] = s.location.coordinates
-  if (!validLatLng(lat, lng)) return `invalid coordinates ${lng},${lat}`
-  const pages = [s.message_display_1, s.message_display_2, s.message_display_3].filter((p): p is string => !!p && p.trim() !== "")
-  const message = pages.length > 0 ? pages.join("\n") : s.message_text ? multiToText(s.message_text) : s.static_text ?? ""
-  const expires = toIso(s.message_expiry_datetime_utc)
-  return {
-    source_id: s.id,
-    jurisdiction,
-    feature_type: "signs",
-    name: s.name_override?.trim() || s.name?.trim() || s.id,
-    description: s.description ?? "",
-    latitude: lat,
-    longitude: lng,
-    geometry: null,
-    road_name: s.roadway_name ?? null,
-    direction: directionOf(s.roadway_direction),
-    is_active: s.is_on !== false && (s.status ?? "OK").toUpperCase() === "OK",
-    start_time: null,
-    end_time: null,
-    estimated_start_time: null,
-    estimated_end_time: expires,
-    properties: {
-      message,
-      ...(s.message_text ? { message_multi: s.message_text } : {}),
-      ...(pages.length > 0 ? { pages } : {}),
-      sign_type: "dms",
-      ...(s.category ? { model: s.category } : {}),
-      ...(toIso(s.updated_datetime_utc) ? { posted_at: toIso(s.updated_datetime_utc) } : {}),
-      ...(s.status ? { device_status: s.status.toLowerCase() } : {})
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (s: Sign): FeatureObservation | string => {
+    const [lng, lat] = s.location.coordinates
+    if (!validLatLng(lat, lng)) return `invalid coordinates ${lng},${lat}`
+    const pages = [s.message_display_1, s.message_display_2, s.message_display_3].filter(
+      (p): p is string => !!p && p.trim() !== ""
+    )
+    const message =
+      pages.length > 0 ? pages.join("\n") : s.message_text ? multiToText(s.message_text) : (s.static_text ?? "")
+    const expires = toIso(s.message_expiry_datetime_utc)
+    return {
+      source_id: s.id,
+      jurisdiction,
+      feature_type: "signs",
+      name: s.name_override?.trim() || s.name?.trim() || s.id,
+      description: s.description ?? "",
+      latitude: lat,
+      longitude: lng,
+      geometry: null,
+      road_name: s.roadway_name ?? null,
+      direction: directionOf(s.roadway_direction),
+      is_active: s.is_on !== false && (s.status ?? "OK").toUpperCase() === "OK",
+      start_time: null,
+      end_time: null,
+      estimated_start_time: null,
+      estimated_end_time: expires,
+      properties: {
+        message,
+        ...(s.message_text ? { message_multi: s.message_text } : {}),
+        ...(pages.length > 0 ? { pages } : {}),
+        sign_type: "dms",
+        ...(s.category ? { model: s.category } : {}),
+        ...(toIso(s.updated_datetime_utc) ? { posted_at: toIso(s.updated_datetime_utc) } : {}),
+        ...(s.status ? { device_status: s.status.toLowerCase() } : {})
+      },
+      has_details: false
+    }
   }
-}
 
 export const drivebc_dms: FeatureAdapter = defineAdapter({
   id: "drivebc_dms",
@@ -83,7 +91,11 @@ export const drivebc_dms: FeatureAdapter = defineAdapter({
   attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: drivebc_dms, envelope: Envelope, items: (e) => (Array.isArray(e) ? e : [e]), record: Sign,
-      map: toFeature(ctx.jurisdiction), idOf: field("id")
+      adapter: drivebc_dms,
+      envelope: Envelope,
+      items: (e) => (Array.isArray(e) ? e : [e]),
+      record: Sign,
+      map: toFeature(ctx.jurisdiction),
+      idOf: field("id")
     })
 })

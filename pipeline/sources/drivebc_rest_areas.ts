@@ -40,51 +40,57 @@ const RestArea = Schema.Struct({
 })
 type RestArea = typeof RestArea.Type
 
-const yes = (v: string | null | undefined) => (v === undefined || v === null || v === "" ? undefined : v.trim().toLowerCase() === "yes")
+const yes = (v: string | null | undefined) =>
+  v === undefined || v === null || v === "" ? undefined : v.trim().toLowerCase() === "yes"
 
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null))
+const defined = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null))
 
-const toFeature = (jurisdiction: string) => (r: RestArea): FeatureObservation | string => {
-  const [a, b] = r.geometry.coordinates
-  const pos = northAmericanLngLat(a, b)
-  if (!pos) return `position ${a},${b} is not in North America either way round`
-  const p = r.properties
-  const trucks = yes(p.ACCOM_COMMERCIAL_TRUCKS)
-  const amenities = [
-    p.TOILET_TYPE && p.TOILET_TYPE !== "None" ? "toilets" : null,
-    yes(p.WHEELCHAIR_ACCESS_TOILET) ? "accessible_toilets" : null,
-    (p.NUMBER_OF_TABLES ?? 0) > 0 ? "picnic_tables" : null,
-    yes(p.WI_FI) ? "wifi" : null,
-    (p.EV_STATION_25_KW_DCFC ?? 0) + (p.EV_STATION_50_KW_DCFC ?? 0) + (p.EV_STATION_LEVEL_2_J1772 ?? 0) > 0 ? "ev_charging" : null
-  ].filter((x): x is string => x !== null)
-  return {
-    source_id: r.rest_stop_id,
-    jurisdiction,
-    feature_type: "rest_areas",
-    name: p.REST_AREA_NAME.trim(),
-    description: p.DISTANCE_FROM_MUNICIPALITY ?? "",
-    latitude: pos.latitude,
-    longitude: pos.longitude,
-    geometry: null,
-    road_name: p.HIGHWAY_NUMBER ? `Highway ${p.HIGHWAY_NUMBER}` : null,
-    direction: directionOf(p.DIRECTION_OF_TRAFFIC),
-    is_active: true,
-    ...NO_WINDOW,
-    properties: defined({
-      amenities,
-      accommodates_trucks: trucks,
-      open_year_round: yes(p.OPEN_YEAR_ROUND),
-      toilet_count: p.NUMBER_OF_TOILETS,
-      table_count: p.NUMBER_OF_TABLES,
-      ev_dcfc_25kw_count: p.EV_STATION_25_KW_DCFC,
-      ev_dcfc_50kw_count: p.EV_STATION_50_KW_DCFC,
-      ev_level2_count: p.EV_STATION_LEVEL_2_J1772,
-      power: p.POWER_TYPE,
-      rest_area_class: p.REST_AREA_CLASS
-    }),
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (r: RestArea): FeatureObservation | string => {
+    const [a, b] = r.geometry.coordinates
+    const pos = northAmericanLngLat(a, b)
+    if (!pos) return `position ${a},${b} is not in North America either way round`
+    const p = r.properties
+    const trucks = yes(p.ACCOM_COMMERCIAL_TRUCKS)
+    const amenities = [
+      p.TOILET_TYPE && p.TOILET_TYPE !== "None" ? "toilets" : null,
+      yes(p.WHEELCHAIR_ACCESS_TOILET) ? "accessible_toilets" : null,
+      (p.NUMBER_OF_TABLES ?? 0) > 0 ? "picnic_tables" : null,
+      yes(p.WI_FI) ? "wifi" : null,
+      (p.EV_STATION_25_KW_DCFC ?? 0) + (p.EV_STATION_50_KW_DCFC ?? 0) + (p.EV_STATION_LEVEL_2_J1772 ?? 0) > 0
+        ? "ev_charging"
+        : null
+    ].filter((x): x is string => x !== null)
+    return {
+      source_id: r.rest_stop_id,
+      jurisdiction,
+      feature_type: "rest_areas",
+      name: p.REST_AREA_NAME.trim(),
+      description: p.DISTANCE_FROM_MUNICIPALITY ?? "",
+      latitude: pos.latitude,
+      longitude: pos.longitude,
+      geometry: null,
+      road_name: p.HIGHWAY_NUMBER ? `Highway ${p.HIGHWAY_NUMBER}` : null,
+      direction: directionOf(p.DIRECTION_OF_TRAFFIC),
+      is_active: true,
+      ...NO_WINDOW,
+      properties: defined({
+        amenities,
+        accommodates_trucks: trucks,
+        open_year_round: yes(p.OPEN_YEAR_ROUND),
+        toilet_count: p.NUMBER_OF_TOILETS,
+        table_count: p.NUMBER_OF_TABLES,
+        ev_dcfc_25kw_count: p.EV_STATION_25_KW_DCFC,
+        ev_dcfc_50kw_count: p.EV_STATION_50_KW_DCFC,
+        ev_level2_count: p.EV_STATION_LEVEL_2_J1772,
+        power: p.POWER_TYPE,
+        rest_area_class: p.REST_AREA_CLASS
+      }),
+      has_details: false
+    }
   }
-}
 
 export const drivebc_rest_areas: FeatureAdapter = defineAdapter({
   id: "drivebc_rest_areas",
@@ -95,7 +101,11 @@ export const drivebc_rest_areas: FeatureAdapter = defineAdapter({
   attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: drivebc_rest_areas, envelope: Schema.Array(Schema.Unknown), items: (a) => a, record: RestArea,
-      map: toFeature(ctx.jurisdiction), idOf: field("rest_stop_id")
+      adapter: drivebc_rest_areas,
+      envelope: Schema.Array(Schema.Unknown),
+      items: (a) => a,
+      record: RestArea,
+      map: toFeature(ctx.jurisdiction),
+      idOf: field("rest_stop_id")
     })
 })

@@ -42,7 +42,9 @@ const Envelope = Schema.Union(
 
 /** Station list entries are stations themselves; wrap them so every item is a document. */
 const asDoc = (raw: unknown): unknown =>
-  typeof raw === "object" && raw !== null && !("WeatherStation" in raw) && "WeatherStationId" in raw ? { WeatherStation: raw } : raw
+  typeof raw === "object" && raw !== null && !("WeatherStation" in raw) && "WeatherStationId" in raw
+    ? { WeatherStation: raw }
+    : raw
 
 /** A number read from a published string, or undefined ("", "--", "N/A", "12.3a" are not numbers). */
 export const readNumber = (v: string | number | null | undefined): number | undefined => {
@@ -54,7 +56,11 @@ export const readNumber = (v: string | number | null | undefined): number | unde
 
 const unitOf = (u: string | null | undefined): "C" | "F" | undefined => {
   const t = (u ?? "").replace("°", "").trim().toUpperCase()
-  return t === "C" || t === "DEGC" || t === "CELSIUS" ? "C" : t === "F" || t === "DEGF" || t === "FAHRENHEIT" ? "F" : undefined
+  return t === "C" || t === "DEGC" || t === "CELSIUS"
+    ? "C"
+    : t === "F" || t === "DEGF" || t === "FAHRENHEIT"
+      ? "F"
+      : undefined
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10
@@ -95,37 +101,43 @@ const readings = (datasets: ReadonlyArray<typeof Dataset.Type>) => {
   text("road_surface", "sfc_status", "surface_status", "road_surface")
   text("precipitation", "precip_type", "precipitation")
   const dir = first("wnd_dir_avg", "wind_direction", "wnd_dir")?.Value
-  if (dir !== undefined && dir !== null && String(dir).trim() !== "") out.wind_direction = readNumber(dir) ?? String(dir).trim()
-  const stamps = datasets.map((d) => toIso(d.CollectionUtc)).filter((s): s is string => s !== null).sort()
+  if (dir !== undefined && dir !== null && String(dir).trim() !== "")
+    out.wind_direction = readNumber(dir) ?? String(dir).trim()
+  const stamps = datasets
+    .map((d) => toIso(d.CollectionUtc))
+    .filter((s): s is string => s !== null)
+    .sort()
   if (stamps.length > 0) out.observed_at = stamps[stamps.length - 1]
   return out
 }
 
-const toFeature = (jurisdiction: string) => (doc: Doc): FeatureObservation | string => {
-  const s = doc.WeatherStation
-  if (!validLatLng(s.Latitude, s.Longitude)) return `invalid coordinates ${s.Latitude},${s.Longitude}`
-  return {
-    source_id: String(s.WeatherStationId),
-    jurisdiction,
-    feature_type: "weather_stations",
-    name: s.WeatherStationName?.trim() || `Station ${s.WeatherStationNumber ?? s.WeatherStationId}`,
-    description: (s.LocationDescription ?? "").split("\n")[0].trim(),
-    latitude: s.Latitude,
-    longitude: s.Longitude,
-    geometry: null,
-    road_name: null,
-    direction: null,
-    is_active: (s.Status ?? "Active").toLowerCase() === "active",
-    ...NO_WINDOW,
-    properties: {
-      ...(s.WeatherStationNumber ? { station_number: s.WeatherStationNumber } : {}),
-      ...(s.Elevation !== undefined && s.Elevation !== null ? { elevation_m: s.Elevation } : {}),
-      ...(s.WeatherStationTypeName ? { station_type: s.WeatherStationTypeName } : {}),
-      ...readings(doc.Datasets ?? [])
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (doc: Doc): FeatureObservation | string => {
+    const s = doc.WeatherStation
+    if (!validLatLng(s.Latitude, s.Longitude)) return `invalid coordinates ${s.Latitude},${s.Longitude}`
+    return {
+      source_id: String(s.WeatherStationId),
+      jurisdiction,
+      feature_type: "weather_stations",
+      name: s.WeatherStationName?.trim() || `Station ${s.WeatherStationNumber ?? s.WeatherStationId}`,
+      description: (s.LocationDescription ?? "").split("\n")[0].trim(),
+      latitude: s.Latitude,
+      longitude: s.Longitude,
+      geometry: null,
+      road_name: null,
+      direction: null,
+      is_active: (s.Status ?? "Active").toLowerCase() === "active",
+      ...NO_WINDOW,
+      properties: {
+        ...(s.WeatherStationNumber ? { station_number: s.WeatherStationNumber } : {}),
+        ...(s.Elevation !== undefined && s.Elevation !== null ? { elevation_m: s.Elevation } : {}),
+        ...(s.WeatherStationTypeName ? { station_type: s.WeatherStationTypeName } : {}),
+        ...readings(doc.Datasets ?? [])
+      },
+      has_details: false
+    }
   }
-}
 
 export const drivebc_rwis: FeatureAdapter = defineAdapter({
   id: "drivebc_rwis",
@@ -136,10 +148,14 @@ export const drivebc_rwis: FeatureAdapter = defineAdapter({
   attribution: DRIVEBC_CREDIT,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: drivebc_rwis, envelope: Envelope, record: Doc, map: toFeature(ctx.jurisdiction),
+      adapter: drivebc_rwis,
+      envelope: Envelope,
+      record: Doc,
+      map: toFeature(ctx.jurisdiction),
       items: (e) => (Array.isArray(e) ? e : [e]).map(asDoc),
       idOf: (raw) => {
-        const id = (asDoc(raw) as { WeatherStation?: { WeatherStationId?: unknown } } | null)?.WeatherStation?.WeatherStationId
+        const id = (asDoc(raw) as { WeatherStation?: { WeatherStationId?: unknown } } | null)?.WeatherStation
+          ?.WeatherStationId
         return typeof id === "string" || typeof id === "number" ? String(id) : undefined
       }
     })

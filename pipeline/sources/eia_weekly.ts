@@ -22,10 +22,18 @@ type Row = typeof Row.Type
 
 const Envelope = Schema.Struct({ response: Schema.Struct({ data: Schema.Array(Schema.Unknown) }) })
 
-const PRODUCTS: Record<string, string> = { EPMR: "regular", EPMM: "midgrade", EPMP: "premium", EPM0: "gasoline", EPD2D: "diesel", EPD2DXL0: "diesel" }
+const PRODUCTS: Record<string, string> = {
+  EPMR: "regular",
+  EPMM: "midgrade",
+  EPMP: "premium",
+  EPM0: "gasoline",
+  EPD2D: "diesel",
+  EPD2DXL0: "diesel"
+}
 const STATES = new Set(US_STATES.map(([code]) => code))
 
-const stateOf = (duoarea: string) => (/^S[A-Z]{2}$/.test(duoarea) && STATES.has(duoarea.slice(1)) ? duoarea.slice(1) : null)
+const stateOf = (duoarea: string) =>
+  /^S[A-Z]{2}$/.test(duoarea) && STATES.has(duoarea.slice(1)) ? duoarea.slice(1) : null
 
 const toPrice = (r: Row): FuelPriceObservation | string | null => {
   const state = stateOf(r.duoarea)
@@ -35,8 +43,16 @@ const toPrice = (r: Row): FuelPriceObservation | string | null => {
   if (!Number.isFinite(price) || price <= 0) return `price ${JSON.stringify(r.value)} is not a positive number`
   if (r.units && !/\$\/GAL/i.test(r.units)) return `unexpected units ${r.units}`
   return {
-    source_id: `${state}||${fuel}|${r.period}`, jurisdiction: state, country: "US", area: null, fuel_type: fuel,
-    price, currency: "USD", unit: "gallon", period_date: r.period, frequency: "weekly"
+    source_id: `${state}||${fuel}|${r.period}`,
+    jurisdiction: state,
+    country: "US",
+    area: null,
+    fuel_type: fuel,
+    price,
+    currency: "USD",
+    unit: "gallon",
+    period_date: r.period,
+    frequency: "weekly"
   }
 }
 
@@ -46,10 +62,19 @@ export const eia_weekly: PriceAdapter = defineAdapter({
   kind: "prices",
   formats: ["eia-api-v2-petroleum-pri-gnd"],
   yields: ["regular", "midgrade", "premium", "gasoline", "diesel"],
-  attribution: { name: "U.S. Energy Information Administration", text: "Source: U.S. Energy Information Administration (EIA)", url: "https://www.eia.gov", license: "public domain" },
+  attribution: {
+    name: "U.S. Energy Information Administration",
+    text: "Source: U.S. Energy Information Administration (EIA)",
+    url: "https://www.eia.gov",
+    license: "public domain"
+  },
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: eia_weekly, envelope: Envelope, items: (e) => e.response.data, record: Row, map: toPrice,
+      adapter: eia_weekly,
+      envelope: Envelope,
+      items: (e) => e.response.data,
+      record: Row,
+      map: toPrice,
       idOf: (raw) => {
         const r = raw as Partial<Row> | null
         const state = r && typeof r.duoarea === "string" ? stateOf(r.duoarea) : null

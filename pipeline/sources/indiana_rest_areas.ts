@@ -51,7 +51,12 @@ const availability = (t: typeof Tpims.Type | null | undefined) => {
     ...(capacity !== undefined && Number.isFinite(capacity) && capacity > 0 ? { capacity } : {}),
     ...(observed ? { observed_at: observed } : {})
   }
-  if (/^\d+$/.test(message) && t.spaces_available !== undefined && t.spaces_available !== null && t.spaces_available >= 0) {
+  if (
+    /^\d+$/.test(message) &&
+    t.spaces_available !== undefined &&
+    t.spaces_available !== null &&
+    t.spaces_available >= 0
+  ) {
     out.available_spots = t.spaces_available
     out.available = t.spaces_available
   } else if (/^[A-Za-z]+$/.test(message) && message.toUpperCase() !== "X") {
@@ -62,33 +67,40 @@ const availability = (t: typeof Tpims.Type | null | undefined) => {
 
 const directionIn = (label: string | null | undefined) => directionOf(/^(NB|SB|EB|WB)\b/i.exec(label ?? "")?.[1])
 
-const toFeature = (jurisdiction: string) => (s: Site): FeatureObservation | string => {
-  const [lng, lat] = s.geometry.coordinates
-  if (!validLatLng(lat, lng)) return `invalid coordinates ${lng},${lat}`
-  const p = s.properties
-  return {
-    source_id: String(s.id),
-    jurisdiction: p.state?.trim() ? p.state.trim().toUpperCase() : jurisdiction,
-    feature_type: "rest_areas",
-    name: p.site_area_description?.trim() || `Rest area ${s.id}`,
-    description: [p.tpims?.address, p.county_name ? `${p.county_name} County` : null].filter(Boolean).join(", "),
-    latitude: lat,
-    longitude: lng,
-    geometry: null,
-    road_name: p.site_route ?? p.tpims?.route ?? null,
-    direction: directionIn(p.site_area_label),
-    is_active: p.site_area_status !== "closed",
-    ...NO_WINDOW,
-    properties: {
-      ...(p.site_area_status ? { open: p.site_area_status === "open" } : {}),
-      ...(p.mile_marker !== undefined && p.mile_marker !== null ? { milepost: p.mile_marker } : {}),
-      ...(p.tpims?.exit_nbr ? { exit_id: p.tpims.exit_nbr } : {}),
-      ...(p.tpims?.ownership ? { ownership: p.tpims.ownership === "PU" ? "public" : p.tpims.ownership === "PR" ? "private" : p.tpims.ownership } : {}),
-      ...availability(p.tpims)
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (s: Site): FeatureObservation | string => {
+    const [lng, lat] = s.geometry.coordinates
+    if (!validLatLng(lat, lng)) return `invalid coordinates ${lng},${lat}`
+    const p = s.properties
+    return {
+      source_id: String(s.id),
+      jurisdiction: p.state?.trim() ? p.state.trim().toUpperCase() : jurisdiction,
+      feature_type: "rest_areas",
+      name: p.site_area_description?.trim() || `Rest area ${s.id}`,
+      description: [p.tpims?.address, p.county_name ? `${p.county_name} County` : null].filter(Boolean).join(", "),
+      latitude: lat,
+      longitude: lng,
+      geometry: null,
+      road_name: p.site_route ?? p.tpims?.route ?? null,
+      direction: directionIn(p.site_area_label),
+      is_active: p.site_area_status !== "closed",
+      ...NO_WINDOW,
+      properties: {
+        ...(p.site_area_status ? { open: p.site_area_status === "open" } : {}),
+        ...(p.mile_marker !== undefined && p.mile_marker !== null ? { milepost: p.mile_marker } : {}),
+        ...(p.tpims?.exit_nbr ? { exit_id: p.tpims.exit_nbr } : {}),
+        ...(p.tpims?.ownership
+          ? {
+              ownership:
+                p.tpims.ownership === "PU" ? "public" : p.tpims.ownership === "PR" ? "private" : p.tpims.ownership
+            }
+          : {}),
+        ...availability(p.tpims)
+      },
+      has_details: false
+    }
   }
-}
 
 export const indiana_rest_areas: FeatureAdapter = defineAdapter({
   id: "indiana_rest_areas",
@@ -99,7 +111,11 @@ export const indiana_rest_areas: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: indiana_rest_areas, envelope: Envelope, items: (e) => e.features, record: Site,
-      map: toFeature(ctx.jurisdiction), idOf: field("id")
+      adapter: indiana_rest_areas,
+      envelope: Envelope,
+      items: (e) => e.features,
+      record: Site,
+      map: toFeature(ctx.jurisdiction),
+      idOf: field("id")
     })
 })

@@ -14,7 +14,11 @@ import { decodeEach, defineAdapter, type EventAdapter, field, Lenient } from "./
  * A request that is not approved yet is not published; a finished or cancelled zone is archived.
  */
 
-const Shape = Schema.Struct({ type: Schema.String, coordinates: Schema.Array(Schema.Unknown), className: Lenient.optString })
+const Shape = Schema.Struct({
+  type: Schema.String,
+  coordinates: Schema.Array(Schema.Unknown),
+  className: Lenient.optString
+})
 const Data = Schema.Struct({
   constructionType: Lenient.optString,
   description: Lenient.optString,
@@ -69,59 +73,70 @@ const speed = (v: string | null | undefined) => {
   return Number.isFinite(n) ? n : null
 }
 
-const toEvent = (jurisdiction: string) => (p: Permit): EventObservation | string | null => {
-  const d = p.data
-  const speedRequest = d.srzmap !== undefined || d.requestedTemporarySpeed !== undefined
-  const approval = d.approval?.value ?? null
-  if (speedRequest && approval !== null && !/^approved$/i.test(approval)) return null // a request, not yet a work zone
-  const geometry = geometryOf(d)
-  const point = geometry ? representativePoint(geometry) : null
-  if (!geometry || !point) return "no work-zone polygon or speed-reduction line"
-  const restriction = d.travelRestriction?.trim() || null
-  const closed = restriction !== null && FULL_CLOSURE.test(restriction)
-  const type: EventType = closed ? "closure" : "construction"
-  // a permit gives no severity: it is worked out from the restriction, and says so
-  const severity: Severity = closed ? "major" : restriction !== null ? "moderate" : "minor"
-  const road = d.routeName?.trim() || null
-  const direction = directionOfTraffic(d.directionOfTraffic) ?? (restriction && /both directions/i.test(restriction) ? "both" : null)
-  const what = d.constructionType?.trim() || (speedRequest ? "Work zone speed reduction" : "Work zone")
-  const start = toIso(d.actualStartDate) ?? toIso(d.workStartDate)
-  const description = [d.description ?? d.descriptionForProject, restriction].filter((s): s is string => !!s && s.trim() !== "").join(". ")
-  return {
-    source_id: p.sys_gUid,
-    jurisdiction,
-    type,
-    sub_type: speedRequest ? "speed_reduction" : (d.constructionType?.trim().toLowerCase() ?? null),
-    cause: causeFromText("roadwork"),
-    severity,
-    quality_flags: ["severity_inferred"],
-    status: ENDED.test(d.closureStatus?.trim() ?? "") ? "archived" : "active",
-    title: buildTitle({ what, road, direction, from: d.streetNameFrom?.trim() || mm(d.mileMarkerStart), to: d.streetNameTo?.trim() || mm(d.mileMarkerEnd) }),
-    description,
-    latitude: point.latitude,
-    longitude: point.longitude,
-    geometry,
-    affected_roads: road ? [road] : [],
-    direction,
-    lanes_affected: restriction,
-    start_time: start,
-    end_time: toIso(d.actualEndDate),
-    estimated_start_time: start === null ? toIso(d.plannedStartDate) : null,
-    estimated_end_time: toIso(d.plannedEndDate) ?? toIso(d.workEndDate),
-    source_created_at: null,
-    source_updated_at: null,
-    road_class: roadClassOf(road),
-    metadata: {
-      permit_id: d.permitID ?? d.permitNumber ?? null,
-      closure_status: d.closureStatus ?? null,
-      approval,
-      mile_marker_start: d.mileMarkerStart ?? null,
-      mile_marker_end: d.mileMarkerEnd ?? null,
-      posted_speed_mph: speed(d.currentPostedSpeed),
-      requested_speed_mph: speed(d.requestedTemporarySpeed)
+const toEvent =
+  (jurisdiction: string) =>
+  (p: Permit): EventObservation | string | null => {
+    const d = p.data
+    const speedRequest = d.srzmap !== undefined || d.requestedTemporarySpeed !== undefined
+    const approval = d.approval?.value ?? null
+    if (speedRequest && approval !== null && !/^approved$/i.test(approval)) return null // a request, not yet a work zone
+    const geometry = geometryOf(d)
+    const point = geometry ? representativePoint(geometry) : null
+    if (!geometry || !point) return "no work-zone polygon or speed-reduction line"
+    const restriction = d.travelRestriction?.trim() || null
+    const closed = restriction !== null && FULL_CLOSURE.test(restriction)
+    const type: EventType = closed ? "closure" : "construction"
+    // a permit gives no severity: it is worked out from the restriction, and says so
+    const severity: Severity = closed ? "major" : restriction !== null ? "moderate" : "minor"
+    const road = d.routeName?.trim() || null
+    const direction =
+      directionOfTraffic(d.directionOfTraffic) ?? (restriction && /both directions/i.test(restriction) ? "both" : null)
+    const what = d.constructionType?.trim() || (speedRequest ? "Work zone speed reduction" : "Work zone")
+    const start = toIso(d.actualStartDate) ?? toIso(d.workStartDate)
+    const description = [d.description ?? d.descriptionForProject, restriction]
+      .filter((s): s is string => !!s && s.trim() !== "")
+      .join(". ")
+    return {
+      source_id: p.sys_gUid,
+      jurisdiction,
+      type,
+      sub_type: speedRequest ? "speed_reduction" : (d.constructionType?.trim().toLowerCase() ?? null),
+      cause: causeFromText("roadwork"),
+      severity,
+      quality_flags: ["severity_inferred"],
+      status: ENDED.test(d.closureStatus?.trim() ?? "") ? "archived" : "active",
+      title: buildTitle({
+        what,
+        road,
+        direction,
+        from: d.streetNameFrom?.trim() || mm(d.mileMarkerStart),
+        to: d.streetNameTo?.trim() || mm(d.mileMarkerEnd)
+      }),
+      description,
+      latitude: point.latitude,
+      longitude: point.longitude,
+      geometry,
+      affected_roads: road ? [road] : [],
+      direction,
+      lanes_affected: restriction,
+      start_time: start,
+      end_time: toIso(d.actualEndDate),
+      estimated_start_time: start === null ? toIso(d.plannedStartDate) : null,
+      estimated_end_time: toIso(d.plannedEndDate) ?? toIso(d.workEndDate),
+      source_created_at: null,
+      source_updated_at: null,
+      road_class: roadClassOf(road),
+      metadata: {
+        permit_id: d.permitID ?? d.permitNumber ?? null,
+        closure_status: d.closureStatus ?? null,
+        approval,
+        mile_marker_start: d.mileMarkerStart ?? null,
+        mile_marker_end: d.mileMarkerEnd ?? null,
+        posted_speed_mph: speed(d.currentPostedSpeed),
+        requested_speed_mph: speed(d.requestedTemporarySpeed)
+      }
     }
   }
-}
 
 export const navjoy: EventAdapter = defineAdapter({
   id: "navjoy",
@@ -132,7 +147,11 @@ export const navjoy: EventAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: navjoy, envelope: Schema.Array(Schema.Unknown), items: (a) => a, record: Permit, map: toEvent(ctx.jurisdiction),
+      adapter: navjoy,
+      envelope: Schema.Array(Schema.Unknown),
+      items: (a) => a,
+      record: Permit,
+      map: toEvent(ctx.jurisdiction),
       idOf: field("sys_gUid")
     })
 })

@@ -49,17 +49,24 @@ type Location = typeof Location.Type
 const Envelope = Schema.Union(
   Schema.Struct({ data: Schema.Array(Schema.Unknown) }),
   Schema.Array(Schema.Unknown),
-  Schema.Struct({ id: Schema.String, evses: Schema.optional(Schema.Unknown) }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  Schema.Struct(
+    { id: Schema.String, evses: Schema.optional(Schema.Unknown) },
+    Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  )
 )
 
 type PointStatus = "available" | "occupied" | "unavailable" | "unknown" | "excluded"
 
 const STATUS: Record<string, PointStatus> = {
   AVAILABLE: "available",
-  CHARGING: "occupied", BLOCKED: "occupied", RESERVED: "occupied",
-  INOPERATIVE: "unavailable", OUTOFORDER: "unavailable",
+  CHARGING: "occupied",
+  BLOCKED: "occupied",
+  RESERVED: "occupied",
+  INOPERATIVE: "unavailable",
+  OUTOFORDER: "unavailable",
   UNKNOWN: "unknown",
-  REMOVED: "excluded", PLANNED: "excluded"
+  REMOVED: "excluded",
+  PLANNED: "excluded"
 }
 
 const kw = (c: typeof Connector.Type): number | null => {
@@ -89,55 +96,71 @@ export const rollup = (statuses: ReadonlyArray<PointStatus>) => {
   }
 }
 
-const toFeature = (jurisdiction: string) => (l: Location): FeatureObservation | string => {
-  const latitude = Number(l.coordinates.latitude)
-  const longitude = Number(l.coordinates.longitude)
-  if (!validLatLng(latitude, longitude)) return `invalid coordinates ${l.coordinates.latitude},${l.coordinates.longitude}`
-  const evses = l.evses ?? []
-  const points = evses.map((e) => ({ e, status: STATUS[e.status.toUpperCase()] ?? "unknown", connectors: e.connectors ?? [] }))
-  const live = points.filter((p) => p.status !== "excluded")
-  const connectors = live.flatMap((p) => p.connectors)
-  const powers = connectors.map(kw).filter((x): x is number => x !== null)
-  const observed = evses.map((e) => toIso(e.last_updated)).filter((x): x is string => x !== null).sort().pop()
-  const network = l.operator?.name ?? `${l.country_code}-${l.party_id}`
-  return {
-    source_id: `${l.country_code}*${l.party_id}*${l.id}`,
-    jurisdiction,
-    feature_type: "ev_charging",
-    name: l.name ?? l.address ?? l.id,
-    description: [l.address, l.city, l.postal_code].filter(Boolean).join(", "),
-    latitude,
-    longitude,
-    geometry: null,
-    road_name: null,
-    direction: null,
-    is_active: l.publish !== false && live.length > 0,
-    ...NO_WINDOW,
-    properties: {
-      network,
-      connector_types: [...new Set(connectors.map((c) => c.standard).filter((s): s is string => !!s))],
-      ...(powers.length > 0 ? { max_kw: Math.max(...powers) } : {}),
-      port_count: live.length,
-      access: l.publish === false ? "private" : "public",
-      ...(l.parking_type ? { parking_type: l.parking_type.toLowerCase() } : {}),
-      ...(l.opening_times?.twentyfourseven === true ? { opening_hours: "24/7" } : {}),
-      // live availability only when the feed reported refill points at all (absent is never zero)
-      ...(points.length > 0
-        ? {
-            ...rollup(points.map((p) => p.status)),
-            availability_source: `ocpi:${l.country_code}-${l.party_id}`,
-            ...(observed ? { availability_updated_at: observed } : {}),
-            refill_points: live.map((p) => ({
-              id: p.e.evse_id ?? p.e.uid,
-              status: p.status,
-              connectors: p.connectors.map((c) => ({ standard: c.standard ?? null, format: c.format?.toLowerCase() ?? null, power_type: c.power_type ?? null, max_kw: kw(c) }))
-            }))
-          }
-        : {})
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (l: Location): FeatureObservation | string => {
+    const latitude = Number(l.coordinates.latitude)
+    const longitude = Number(l.coordinates.longitude)
+    if (!validLatLng(latitude, longitude))
+      return `invalid coordinates ${l.coordinates.latitude},${l.coordinates.longitude}`
+    const evses = l.evses ?? []
+    const points = evses.map((e) => ({
+      e,
+      status: STATUS[e.status.toUpperCase()] ?? "unknown",
+      connectors: e.connectors ?? []
+    }))
+    const live = points.filter((p) => p.status !== "excluded")
+    const connectors = live.flatMap((p) => p.connectors)
+    const powers = connectors.map(kw).filter((x): x is number => x !== null)
+    const observed = evses
+      .map((e) => toIso(e.last_updated))
+      .filter((x): x is string => x !== null)
+      .sort()
+      .pop()
+    const network = l.operator?.name ?? `${l.country_code}-${l.party_id}`
+    return {
+      source_id: `${l.country_code}*${l.party_id}*${l.id}`,
+      jurisdiction,
+      feature_type: "ev_charging",
+      name: l.name ?? l.address ?? l.id,
+      description: [l.address, l.city, l.postal_code].filter(Boolean).join(", "),
+      latitude,
+      longitude,
+      geometry: null,
+      road_name: null,
+      direction: null,
+      is_active: l.publish !== false && live.length > 0,
+      ...NO_WINDOW,
+      properties: {
+        network,
+        connector_types: [...new Set(connectors.map((c) => c.standard).filter((s): s is string => !!s))],
+        ...(powers.length > 0 ? { max_kw: Math.max(...powers) } : {}),
+        port_count: live.length,
+        access: l.publish === false ? "private" : "public",
+        ...(l.parking_type ? { parking_type: l.parking_type.toLowerCase() } : {}),
+        ...(l.opening_times?.twentyfourseven === true ? { opening_hours: "24/7" } : {}),
+        // live availability only when the feed reported refill points at all (absent is never zero)
+        ...(points.length > 0
+          ? {
+              ...rollup(points.map((p) => p.status)),
+              availability_source: `ocpi:${l.country_code}-${l.party_id}`,
+              ...(observed ? { availability_updated_at: observed } : {}),
+              refill_points: live.map((p) => ({
+                id: p.e.evse_id ?? p.e.uid,
+                status: p.status,
+                connectors: p.connectors.map((c) => ({
+                  standard: c.standard ?? null,
+                  format: c.format?.toLowerCase() ?? null,
+                  power_type: c.power_type ?? null,
+                  max_kw: kw(c)
+                }))
+              }))
+            }
+          : {})
+      },
+      has_details: false
+    }
   }
-}
 
 export const ocpi: FeatureAdapter = defineAdapter({
   id: "ocpi",
@@ -148,7 +171,10 @@ export const ocpi: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: ocpi, envelope: Envelope, record: Location, map: toFeature(ctx.jurisdiction),
+      adapter: ocpi,
+      envelope: Envelope,
+      record: Location,
+      map: toFeature(ctx.jurisdiction),
       items: (e) => (Array.isArray(e) ? e : "data" in e && Array.isArray(e.data) ? e.data : [e]),
       idOf: (raw) => {
         const r = raw as { country_code?: unknown; party_id?: unknown; id?: unknown } | null

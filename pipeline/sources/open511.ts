@@ -64,58 +64,61 @@ const interval = (e: Event): [string | null, string | null] => {
 
 const localId = (id: string) => (id.includes("/") ? id.slice(id.indexOf("/") + 1) : id)
 
-const toEvent = (jurisdiction: string) => (e: Event): EventObservation | string => {
-  const geometry = e.geography ?? e.location ?? null
-  const point = geometry ? representativePoint(geometry) : null
-  if (!geometry || !point) return "no usable geography"
-  const type0 = TYPES[e.event_type.toUpperCase()]
-  if (!type0) return `unknown event_type ${e.event_type}`
-  const roads = e.roads ?? []
-  const closed = e.closed === true || roads.some((r) => r.state?.toUpperCase() === "CLOSED")
-  const type = closed ? "closure" : type0
-  const subTypes = e.event_subtypes ?? (e.event_sub_type ? [e.event_sub_type] : [])
-  const subType = subTypes[0]?.toLowerCase() ?? null
-  const [start, end] = interval(e)
-  const roadNames = roads.map((r) => r.name).filter((n): n is string => !!n)
-  const lanes = roads
-    .filter((r) => r.lanes_closed != null || r.lanes_open != null)
-    .map((r) => `${r.name ?? "road"}: ${r.lanes_closed ?? "?"} closed, ${r.lanes_open ?? "?"} open`)
-  const direction = directionOf(roads[0]?.direction ?? e.direction)
-  const headline = e.headline && e.headline.toUpperCase() !== e.event_type.toUpperCase() ? e.headline : null
-  const where = roadNames[0] ?? e.route_display ?? null
-  return {
-    source_id: localId(e.id),
-    jurisdiction,
-    type,
-    sub_type: subType,
-    cause: causeFromText(...subTypes, type0 === "construction" ? "roadwork" : null, e.description),
-    severity: SEVERITIES[e.severity?.toUpperCase() ?? ""] ?? "minor",
-    ...(SEVERITIES[e.severity?.toUpperCase() ?? ""] ? {} : { quality_flags: ["severity_inferred"] }),
-    status: e.status === "ARCHIVED" ? "archived" : "active",
-    title: headline ?? `${type0.replace("_", " ")}${where ? ` on ${where}` : ""}`.replace(/^./, (c) => c.toUpperCase()),
-    description: e.description ?? "",
-    latitude: point.latitude,
-    longitude: point.longitude,
-    geometry,
-    affected_roads: roadNames,
-    direction,
-    lanes_affected: lanes.length > 0 ? lanes.join("; ") : closed ? "all lanes closed" : null,
-    start_time: start,
-    end_time: end,
-    estimated_start_time: null,
-    estimated_end_time: null,
-    source_created_at: toIso(e.created),
-    source_updated_at: toIso(e.updated),
-    road_class: roadClassOf(roadNames[0]),
-    metadata: {
-      open511_id: e.id,
-      event_type: e.event_type,
-      severity: e.severity ?? null,
-      roads: roads.map((r) => ({ name: r.name ?? null, from: r.from ?? null, to: r.to ?? null })),
-      linear_reference_km: e["+linear_reference_km"] ?? null
+const toEvent =
+  (jurisdiction: string) =>
+  (e: Event): EventObservation | string => {
+    const geometry = e.geography ?? e.location ?? null
+    const point = geometry ? representativePoint(geometry) : null
+    if (!geometry || !point) return "no usable geography"
+    const type0 = TYPES[e.event_type.toUpperCase()]
+    if (!type0) return `unknown event_type ${e.event_type}`
+    const roads = e.roads ?? []
+    const closed = e.closed === true || roads.some((r) => r.state?.toUpperCase() === "CLOSED")
+    const type = closed ? "closure" : type0
+    const subTypes = e.event_subtypes ?? (e.event_sub_type ? [e.event_sub_type] : [])
+    const subType = subTypes[0]?.toLowerCase() ?? null
+    const [start, end] = interval(e)
+    const roadNames = roads.map((r) => r.name).filter((n): n is string => !!n)
+    const lanes = roads
+      .filter((r) => r.lanes_closed != null || r.lanes_open != null)
+      .map((r) => `${r.name ?? "road"}: ${r.lanes_closed ?? "?"} closed, ${r.lanes_open ?? "?"} open`)
+    const direction = directionOf(roads[0]?.direction ?? e.direction)
+    const headline = e.headline && e.headline.toUpperCase() !== e.event_type.toUpperCase() ? e.headline : null
+    const where = roadNames[0] ?? e.route_display ?? null
+    return {
+      source_id: localId(e.id),
+      jurisdiction,
+      type,
+      sub_type: subType,
+      cause: causeFromText(...subTypes, type0 === "construction" ? "roadwork" : null, e.description),
+      severity: SEVERITIES[e.severity?.toUpperCase() ?? ""] ?? "minor",
+      ...(SEVERITIES[e.severity?.toUpperCase() ?? ""] ? {} : { quality_flags: ["severity_inferred"] }),
+      status: e.status === "ARCHIVED" ? "archived" : "active",
+      title:
+        headline ?? `${type0.replace("_", " ")}${where ? ` on ${where}` : ""}`.replace(/^./, (c) => c.toUpperCase()),
+      description: e.description ?? "",
+      latitude: point.latitude,
+      longitude: point.longitude,
+      geometry,
+      affected_roads: roadNames,
+      direction,
+      lanes_affected: lanes.length > 0 ? lanes.join("; ") : closed ? "all lanes closed" : null,
+      start_time: start,
+      end_time: end,
+      estimated_start_time: null,
+      estimated_end_time: null,
+      source_created_at: toIso(e.created),
+      source_updated_at: toIso(e.updated),
+      road_class: roadClassOf(roadNames[0]),
+      metadata: {
+        open511_id: e.id,
+        event_type: e.event_type,
+        severity: e.severity ?? null,
+        roads: roads.map((r) => ({ name: r.name ?? null, from: r.from ?? null, to: r.to ?? null })),
+        linear_reference_km: e["+linear_reference_km"] ?? null
+      }
     }
   }
-}
 
 export const open511: EventAdapter = defineAdapter({
   id: "open511",
@@ -126,7 +129,11 @@ export const open511: EventAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: open511, envelope: Envelope, items: (e) => e.events, record: Event, map: toEvent(ctx.jurisdiction),
+      adapter: open511,
+      envelope: Envelope,
+      items: (e) => e.events,
+      record: Event,
+      map: toEvent(ctx.jurisdiction),
       idOf: (raw) => {
         const id = field("id")(raw)
         return id === undefined ? undefined : localId(id)

@@ -11,10 +11,20 @@ const Camera = Schema.Struct({
   name: Schema.String,
   description: Lenient.optString,
   orientation: Lenient.optString,
-  media_files: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({
-    url: Schema.String, type: Lenient.optString, refresh_interval: Lenient.optNumber
-  })))),
-  roads: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ name: Lenient.optString, direction: Lenient.optString })))),
+  media_files: Schema.optional(
+    Schema.NullOr(
+      Schema.Array(
+        Schema.Struct({
+          url: Schema.String,
+          type: Lenient.optString,
+          refresh_interval: Lenient.optNumber
+        })
+      )
+    )
+  ),
+  roads: Schema.optional(
+    Schema.NullOr(Schema.Array(Schema.Struct({ name: Lenient.optString, direction: Lenient.optString })))
+  ),
   geography: Schema.Struct({ type: Schema.String, coordinates: Schema.Array(Schema.Unknown) })
 })
 type Camera = typeof Camera.Type
@@ -23,33 +33,37 @@ const Envelope = Schema.Struct({ cameras: Schema.Array(Schema.Unknown) })
 
 const localId = (id: string) => (id.includes("/") ? id.slice(id.indexOf("/") + 1) : id)
 
-const toFeature = (jurisdiction: string) => (c: Camera): FeatureObservation | string => {
-  const point = representativePoint({ type: c.geography.type, coordinates: c.geography.coordinates })
-  if (!point) return "no usable geography"
-  const media = c.media_files ?? []
-  const road = c.roads?.[0]
-  return {
-    source_id: localId(c.id),
-    jurisdiction,
-    feature_type: "cameras",
-    name: c.name,
-    description: c.description ?? "",
-    latitude: point.latitude,
-    longitude: point.longitude,
-    geometry: null,
-    road_name: road?.name ?? null,
-    direction: directionOf(road?.direction ?? c.orientation),
-    is_active: media.length > 0,
-    ...NO_WINDOW,
-    properties: {
-      ...(media[0] ? { url: media[0].url } : {}),
-      ...(media[0]?.refresh_interval ? { refresh_interval_s: media[0].refresh_interval } : {}),
-      ...(c.orientation ? { orientation: c.orientation } : {}),
-      ...(media.length > 0 ? { views: media.map((m, i) => ({ name: `${c.name}${media.length > 1 ? ` (${i + 1})` : ""}`, url: m.url })) } : {})
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (c: Camera): FeatureObservation | string => {
+    const point = representativePoint({ type: c.geography.type, coordinates: c.geography.coordinates })
+    if (!point) return "no usable geography"
+    const media = c.media_files ?? []
+    const road = c.roads?.[0]
+    return {
+      source_id: localId(c.id),
+      jurisdiction,
+      feature_type: "cameras",
+      name: c.name,
+      description: c.description ?? "",
+      latitude: point.latitude,
+      longitude: point.longitude,
+      geometry: null,
+      road_name: road?.name ?? null,
+      direction: directionOf(road?.direction ?? c.orientation),
+      is_active: media.length > 0,
+      ...NO_WINDOW,
+      properties: {
+        ...(media[0] ? { url: media[0].url } : {}),
+        ...(media[0]?.refresh_interval ? { refresh_interval_s: media[0].refresh_interval } : {}),
+        ...(c.orientation ? { orientation: c.orientation } : {}),
+        ...(media.length > 0
+          ? { views: media.map((m, i) => ({ name: `${c.name}${media.length > 1 ? ` (${i + 1})` : ""}`, url: m.url })) }
+          : {})
+      },
+      has_details: false
+    }
   }
-}
 
 export const open511_cameras: FeatureAdapter = defineAdapter({
   id: "open511_cameras",
@@ -60,7 +74,11 @@ export const open511_cameras: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: open511_cameras, envelope: Envelope, items: (e) => e.cameras, record: Camera, map: toFeature(ctx.jurisdiction),
+      adapter: open511_cameras,
+      envelope: Envelope,
+      items: (e) => e.cameras,
+      record: Camera,
+      map: toFeature(ctx.jurisdiction),
       idOf: (raw) => {
         const id = (raw as { id?: unknown } | null)?.id
         return typeof id === "string" ? localId(id) : undefined

@@ -25,8 +25,27 @@ import { wzdx_restrictions } from "./wzdx_restrictions.js"
 /** Every adapter the pipeline knows, by id. Adding a format = one file + one line here. */
 export const adapters: ReadonlyMap<string, SourceAdapter> = new Map<string, SourceAdapter>(
   [
-    wzdx, open511, ibi511, drivebc_webcams, tpims, ocpi, wzdx_restrictions, wzdx_devices, drivebc_rest_areas,
-    indiana_rest_areas, drivebc_dms, drivebc_rwis, cdot_planned_events, open511_cameras, eia_weekly, statcan_monthly, drivebc_border,
-    tmdd, cars, icone, navjoy, cdot_opentms
+    wzdx,
+    open511,
+    ibi511,
+    drivebc_webcams,
+    tpims,
+    ocpi,
+    wzdx_restrictions,
+    wzdx_devices,
+    drivebc_rest_areas,
+    indiana_rest_areas,
+    drivebc_dms,
+    drivebc_rwis,
+    cdot_planned_events,
+    open511_cameras,
+    eia_weekly,
+    statcan_monthly,
+    drivebc_border,
+    tmdd,
+    cars,
+    icone,
+    navjoy,
+    cdot_opentms
   ].map((a) => [a.id, a] as const)
 )

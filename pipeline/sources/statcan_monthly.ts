@@ -40,7 +40,9 @@ const placeOf = (geo: string) => {
 const keyOf = (r: Pick<Row, "REF_DATE" | "GEO" | "Type of fuel">) => {
   const place = placeOf(r.GEO)
   const fuel = FUELS.find(([re]) => re.test(r["Type of fuel"]))?.[1]
-  return place && fuel ? { ...place, fuel, key: `${place.province}|${place.area ?? ""}|${fuel}|${r.REF_DATE}-01` } : null
+  return place && fuel
+    ? { ...place, fuel, key: `${place.province}|${place.area ?? ""}|${fuel}|${r.REF_DATE}-01` }
+    : null
 }
 
 const toPrice = (r: Row): FuelPriceObservation | string | null => {
@@ -53,8 +55,16 @@ const toPrice = (r: Row): FuelPriceObservation | string | null => {
   const perLitre = /cents per litre/i.test(r.UOM) ? value / 100 : /dollars per litre/i.test(r.UOM) ? value : NaN
   if (!Number.isFinite(perLitre)) return `unexpected unit ${r.UOM}`
   return {
-    source_id: k.key, jurisdiction: k.province, country: "CA", area: k.area, fuel_type: k.fuel,
-    price: Math.round(perLitre * 10000) / 10000, currency: "CAD", unit: "litre", period_date: `${r.REF_DATE}-01`, frequency: "monthly"
+    source_id: k.key,
+    jurisdiction: k.province,
+    country: "CA",
+    area: k.area,
+    fuel_type: k.fuel,
+    price: Math.round(perLitre * 10000) / 10000,
+    currency: "CAD",
+    unit: "litre",
+    period_date: `${r.REF_DATE}-01`,
+    frequency: "monthly"
   }
 }
 
@@ -64,10 +74,19 @@ export const statcan_monthly: PriceAdapter = defineAdapter({
   kind: "prices",
   formats: ["statcan-18100001-json-rows"],
   yields: ["regular", "premium", "diesel", "heating_oil"],
-  attribution: { name: "Statistics Canada", text: "Source: Statistics Canada, Table 18-10-0001-01", url: "https://www.statcan.gc.ca", license: "Statistics Canada Open Licence" },
+  attribution: {
+    name: "Statistics Canada",
+    text: "Source: Statistics Canada, Table 18-10-0001-01",
+    url: "https://www.statcan.gc.ca",
+    license: "Statistics Canada Open Licence"
+  },
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: statcan_monthly, envelope: Schema.Array(Schema.Unknown), items: (a) => a, record: Row, map: toPrice,
+      adapter: statcan_monthly,
+      envelope: Schema.Array(Schema.Unknown),
+      items: (a) => a,
+      record: Row,
+      map: toPrice,
       idOf: (raw) => {
         const r = raw as Partial<Row> | null
         return r && typeof r.REF_DATE === "string" && typeof r.GEO === "string" && typeof r["Type of fuel"] === "string"

@@ -24,7 +24,12 @@ const Static = Schema.Struct({
   referencePost: Schema.optional(Schema.NullOr(Schema.Union(Schema.String, Schema.Number))),
   exitID: Lenient.optString,
   directionOfTravel: Lenient.optString,
-  location: Schema.Struct({ latitude: Schema.Number, longitude: Schema.Number, city: Lenient.optString, state: Lenient.optString }),
+  location: Schema.Struct({
+    latitude: Schema.Number,
+    longitude: Schema.Number,
+    city: Lenient.optString,
+    state: Lenient.optString
+  }),
   ownership: Lenient.optString,
   capacity: Lenient.optNumber,
   amenities: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
@@ -45,13 +50,22 @@ const Dynamic = Schema.Struct({
  * One site as the adapter sees it: its static record, its dynamic one when published, and the
  * feed's own time (its newest reading), against which the reading's age is judged.
  */
-const Site = Schema.Struct({ static: Static, dynamic: Schema.optional(Schema.NullOr(Dynamic)), feed_time: Schema.NullOr(Schema.String) })
+const Site = Schema.Struct({
+  static: Static,
+  dynamic: Schema.optional(Schema.NullOr(Dynamic)),
+  feed_time: Schema.NullOr(Schema.String)
+})
 type Site = typeof Site.Type
 
-const Envelope = Schema.Struct({ static: Schema.Array(Schema.Unknown), dynamic: Schema.optional(Schema.Array(Schema.Unknown)) })
+const Envelope = Schema.Struct({
+  static: Schema.Array(Schema.Unknown),
+  dynamic: Schema.optional(Schema.Array(Schema.Unknown))
+})
 
 const siteIdOf = (raw: unknown) =>
-  typeof raw === "object" && raw !== null && typeof (raw as { siteId?: unknown }).siteId === "string" ? (raw as { siteId: string }).siteId : undefined
+  typeof raw === "object" && raw !== null && typeof (raw as { siteId?: unknown }).siteId === "string"
+    ? (raw as { siteId: string }).siteId
+    : undefined
 
 /** Joins by siteId; the joined pair is what gets fingerprinted, so an availability change is seen. */
 const join = (e: typeof Envelope.Type): ReadonlyArray<unknown> => {
@@ -74,16 +88,21 @@ const join = (e: typeof Envelope.Type): ReadonlyArray<unknown> => {
 export const STALE_READING_MS = 3_600_000
 
 /** A capacity is a figure only when positive; 0 or negative is the feeds' "unknown". */
-const realCapacity = (n: number | null | undefined): number | undefined => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined)
+const realCapacity = (n: number | null | undefined): number | undefined =>
+  typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined
 
-const availability = (d: typeof Dynamic.Type | null | undefined, capacity: number | undefined, feedTime: string | null) => {
+const availability = (
+  d: typeof Dynamic.Type | null | undefined,
+  capacity: number | undefined,
+  feedTime: string | null
+) => {
   if (!d) return {}
   const observed = toIso(d.timeStamp)
   if (observed && feedTime && Date.parse(observed) < Date.parse(feedTime) - STALE_READING_MS) {
     return { ...(d.open !== undefined && d.open !== null ? { open: d.open } : {}), observed_at: observed, stale: true }
   }
   const raw = d.reportedAvailable
-  const text = typeof raw === "number" ? String(raw) : raw?.trim() ?? ""
+  const text = typeof raw === "number" ? String(raw) : (raw?.trim() ?? "")
   const trusted = d.trustData !== false
   const out: Record<string, unknown> = {
     ...(d.open !== undefined && d.open !== null ? { open: d.open } : {}),
@@ -105,36 +124,49 @@ const availability = (d: typeof Dynamic.Type | null | undefined, capacity: numbe
   return out
 }
 
-const toFeature = (jurisdiction: string) => (site: Site): FeatureObservation | string => {
-  const s = site.static
-  const { latitude, longitude } = s.location
-  if (!validLatLng(latitude, longitude)) return `invalid coordinates ${latitude},${longitude}`
-  const capacity = realCapacity(s.capacity) ?? realCapacity(site.dynamic?.capacity)
-  const milepost = s.referencePost === undefined || s.referencePost === null || s.referencePost === "" ? undefined : Number(s.referencePost)
-  return {
-    source_id: s.siteId,
-    jurisdiction: s.location.state?.trim() ? s.location.state.trim().toUpperCase() : jurisdiction,
-    feature_type: "truck_parking",
-    name: s.name.replace(/^\d+\)\s*/, ""),
-    description: [s.relevantHighway, milepost !== undefined && Number.isFinite(milepost) ? `MP ${milepost}` : null, s.location.city].filter(Boolean).join(", "),
-    latitude,
-    longitude,
-    geometry: null,
-    road_name: s.relevantHighway?.trim() || null,
-    direction: directionOf(s.directionOfTravel),
-    is_active: site.dynamic?.open !== false,
-    ...NO_WINDOW,
-    properties: {
-      ...(capacity !== undefined ? { capacity } : {}),
-      ...(s.amenities && s.amenities.length > 0 ? { amenities: s.amenities } : {}),
-      ...(s.ownership ? { ownership: s.ownership === "PU" ? "public" : s.ownership === "PR" ? "private" : s.ownership } : {}),
-      ...(s.exitID ? { exit_id: s.exitID } : {}),
-      ...(milepost !== undefined && Number.isFinite(milepost) ? { milepost } : {}),
-      ...availability(site.dynamic, capacity, site.feed_time)
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (site: Site): FeatureObservation | string => {
+    const s = site.static
+    const { latitude, longitude } = s.location
+    if (!validLatLng(latitude, longitude)) return `invalid coordinates ${latitude},${longitude}`
+    const capacity = realCapacity(s.capacity) ?? realCapacity(site.dynamic?.capacity)
+    const milepost =
+      s.referencePost === undefined || s.referencePost === null || s.referencePost === ""
+        ? undefined
+        : Number(s.referencePost)
+    return {
+      source_id: s.siteId,
+      jurisdiction: s.location.state?.trim() ? s.location.state.trim().toUpperCase() : jurisdiction,
+      feature_type: "truck_parking",
+      name: s.name.replace(/^\d+\)\s*/, ""),
+      description: [
+        s.relevantHighway,
+        milepost !== undefined && Number.isFinite(milepost) ? `MP ${milepost}` : null,
+        s.location.city
+      ]
+        .filter(Boolean)
+        .join(", "),
+      latitude,
+      longitude,
+      geometry: null,
+      road_name: s.relevantHighway?.trim() || null,
+      direction: directionOf(s.directionOfTravel),
+      is_active: site.dynamic?.open !== false,
+      ...NO_WINDOW,
+      properties: {
+        ...(capacity !== undefined ? { capacity } : {}),
+        ...(s.amenities && s.amenities.length > 0 ? { amenities: s.amenities } : {}),
+        ...(s.ownership
+          ? { ownership: s.ownership === "PU" ? "public" : s.ownership === "PR" ? "private" : s.ownership }
+          : {}),
+        ...(s.exitID ? { exit_id: s.exitID } : {}),
+        ...(milepost !== undefined && Number.isFinite(milepost) ? { milepost } : {}),
+        ...availability(site.dynamic, capacity, site.feed_time)
+      },
+      has_details: false
+    }
   }
-}
 
 export const tpims: FeatureAdapter = defineAdapter({
   id: "tpims",
@@ -145,7 +177,11 @@ export const tpims: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: tpims, envelope: Envelope, items: join, record: Site, map: toFeature(ctx.jurisdiction),
+      adapter: tpims,
+      envelope: Envelope,
+      items: join,
+      record: Site,
+      map: toFeature(ctx.jurisdiction),
       idOf: (raw) => siteIdOf((raw as { static?: unknown } | null)?.static)
     })
 })

@@ -30,7 +30,9 @@ export const Feature = Schema.Struct({
       creation_date: Lenient.optString,
       update_date: Lenient.optString,
       data_source_id: Lenient.optString,
-      related_road_events: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String }))))
+      related_road_events: Schema.optional(
+        Schema.NullOr(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String })))
+      )
     }),
     start_date: Schema.String,
     end_date: Lenient.optString,
@@ -98,7 +100,10 @@ const lanesText = (f: Feature["properties"]): string | null => {
   const closed = (f.lanes ?? [])
     .filter((l) => l.status && l.status !== "open")
     .map((l) => `${laneName(l)} ${valueInWords(l.status!)}`)
-  const parts = [f.vehicle_impact && f.vehicle_impact !== "unknown" ? valueInWords(f.vehicle_impact) : null, ...closed].filter(Boolean)
+  const parts = [
+    f.vehicle_impact && f.vehicle_impact !== "unknown" ? valueInWords(f.vehicle_impact) : null,
+    ...closed
+  ].filter(Boolean)
   return parts.length > 0 ? parts.join("; ") : null
 }
 
@@ -106,7 +111,13 @@ const lanesText = (f: Feature["properties"]): string | null => {
 const whatOf = (type: EventType, eventType: string, work: string | null) => {
   if (type === "closure") return "Closure"
   if (work && work !== "other") return `${work.replace(/-/g, " ")}${/work$/.test(work) ? "" : " work"}`
-  return eventType === "detour" ? "Detour" : eventType === "restriction" ? "Restriction" : eventType === "incident" ? "Incident" : "Work zone"
+  return eventType === "detour"
+    ? "Detour"
+    : eventType === "restriction"
+      ? "Restriction"
+      : eventType === "incident"
+        ? "Incident"
+        : "Work zone"
 }
 
 const relatedRecords = (related: ReadonlyArray<{ type: string; id: string }> | null | undefined) => {
@@ -118,65 +129,71 @@ const relatedRecords = (related: ReadonlyArray<{ type: string; id: string }> | n
 
 const SEVERITY_INFERRED: ReadonlyArray<string> = Object.freeze(["severity_inferred"])
 
-const toEvent = (jurisdiction: string) => (f: Feature): EventObservation | string => {
-  const p = f.properties
-  const core = p.core_details
-  const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
-  if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
-  const start = toIso(p.start_date)
-  if (!start) return `unreadable start_date ${JSON.stringify(p.start_date)}`
-  const end = toIso(p.end_date)
-  const startVerified = p.is_start_date_verified === true
-  const endVerified = p.is_end_date_verified === true
-  const road = core.road_names[0] ?? null
-  const subType = p.work_zone_type ?? p.types_of_work?.[0]?.type_name ?? (core.event_type === "detour" ? "detour" : null)
-  const type = typeOf(core.event_type, p.vehicle_impact)
-  const event: EventObservation = {
-    source_id: String(f.id),
-    jurisdiction,
-    type,
-    sub_type: subType,
-    cause: core.event_type === "work-zone" ? "roadwork" : causeFromText(core.description, subType),
-    severity: severityOf(p.vehicle_impact),
-    status: "active", // WZDx 4 has no status: an ended work zone drops out of the feed
-    // feeds often put an internal id in `name`: the title is then built from the road and the work
-    title: readableTitle(core.name, {
-      what: whatOf(type, core.event_type, p.types_of_work?.[0]?.type_name ?? null), road, direction: directionOf(core.direction),
-      from: p.beginning_cross_street ?? milepost(p.beginning_milepost, "mi"), to: p.ending_cross_street ?? milepost(p.ending_milepost, "mi")
-    }),
-    description: core.description ?? "",
-    latitude: point.latitude,
-    longitude: point.longitude,
-    geometry: { type: f.geometry.type, coordinates: f.geometry.coordinates },
-    affected_roads: core.road_names,
-    direction: directionOf(core.direction),
-    lanes_affected: lanesText(p),
-    start_time: start,
-    end_time: endVerified ? end : null,
-    estimated_start_time: startVerified ? null : start,
-    estimated_end_time: endVerified ? null : end,
-    source_created_at: toIso(core.creation_date),
-    source_updated_at: toIso(core.update_date),
-    road_class: roadClassOf(road),
-    metadata: {
-      event_type: core.event_type,
-      vehicle_impact: p.vehicle_impact ?? null,
-      reduced_speed_limit_kph: p.reduced_speed_limit_kph ?? null,
-      beginning_cross_street: p.beginning_cross_street ?? null,
-      ending_cross_street: p.ending_cross_street ?? null,
-      beginning_milepost: p.beginning_milepost ?? null,
-      ending_milepost: p.ending_milepost ?? null,
-      data_source_id: core.data_source_id ?? null,
-      upstream_name: core.name ?? null
-    },
-    quality_flags: SEVERITY_INFERRED
+const toEvent =
+  (jurisdiction: string) =>
+  (f: Feature): EventObservation | string => {
+    const p = f.properties
+    const core = p.core_details
+    const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
+    if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
+    const start = toIso(p.start_date)
+    if (!start) return `unreadable start_date ${JSON.stringify(p.start_date)}`
+    const end = toIso(p.end_date)
+    const startVerified = p.is_start_date_verified === true
+    const endVerified = p.is_end_date_verified === true
+    const road = core.road_names[0] ?? null
+    const subType =
+      p.work_zone_type ?? p.types_of_work?.[0]?.type_name ?? (core.event_type === "detour" ? "detour" : null)
+    const type = typeOf(core.event_type, p.vehicle_impact)
+    const event: EventObservation = {
+      source_id: String(f.id),
+      jurisdiction,
+      type,
+      sub_type: subType,
+      cause: core.event_type === "work-zone" ? "roadwork" : causeFromText(core.description, subType),
+      severity: severityOf(p.vehicle_impact),
+      status: "active", // WZDx 4 has no status: an ended work zone drops out of the feed
+      // feeds often put an internal id in `name`: the title is then built from the road and the work
+      title: readableTitle(core.name, {
+        what: whatOf(type, core.event_type, p.types_of_work?.[0]?.type_name ?? null),
+        road,
+        direction: directionOf(core.direction),
+        from: p.beginning_cross_street ?? milepost(p.beginning_milepost, "mi"),
+        to: p.ending_cross_street ?? milepost(p.ending_milepost, "mi")
+      }),
+      description: core.description ?? "",
+      latitude: point.latitude,
+      longitude: point.longitude,
+      geometry: { type: f.geometry.type, coordinates: f.geometry.coordinates },
+      affected_roads: core.road_names,
+      direction: directionOf(core.direction),
+      lanes_affected: lanesText(p),
+      start_time: start,
+      end_time: endVerified ? end : null,
+      estimated_start_time: startVerified ? null : start,
+      estimated_end_time: endVerified ? null : end,
+      source_created_at: toIso(core.creation_date),
+      source_updated_at: toIso(core.update_date),
+      road_class: roadClassOf(road),
+      metadata: {
+        event_type: core.event_type,
+        vehicle_impact: p.vehicle_impact ?? null,
+        reduced_speed_limit_kph: p.reduced_speed_limit_kph ?? null,
+        beginning_cross_street: p.beginning_cross_street ?? null,
+        ending_cross_street: p.ending_cross_street ?? null,
+        beginning_milepost: p.beginning_milepost ?? null,
+        ending_milepost: p.ending_milepost ?? null,
+        data_source_id: core.data_source_id ?? null,
+        upstream_name: core.name ?? null
+      },
+      quality_flags: SEVERITY_INFERRED
+    }
+    // a detour names the work zone it serves; the work zone its detours: the pipeline links them.
+    // Added only where present, so the common record's literal keeps its one fast shape
+    const related = relatedRecords(core.related_road_events)
+    if (related !== null) Object.assign(event.metadata, related)
+    return event
   }
-  // a detour names the work zone it serves; the work zone its detours: the pipeline links them.
-  // Added only where present, so the common record's literal keeps its one fast shape
-  const related = relatedRecords(core.related_road_events)
-  if (related !== null) Object.assign(event.metadata, related)
-  return event
-}
 
 export const wzdx: EventAdapter = defineAdapter({
   id: "wzdx",
@@ -187,6 +204,11 @@ export const wzdx: EventAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: wzdx, envelope: Envelope, items: (e) => e.features, record: Feature, map: toEvent(ctx.jurisdiction), idOf: field("id")
+      adapter: wzdx,
+      envelope: Envelope,
+      items: (e) => e.features,
+      record: Feature,
+      map: toEvent(ctx.jurisdiction),
+      idOf: field("id")
     })
 })

@@ -49,43 +49,47 @@ const TYPES: Record<string, string> = {
   "traffic-signal": "traffic_signals"
 }
 
-const toFeature = (jurisdiction: string) => (d: Device): FeatureObservation | string | null => {
-  const core = d.properties.core_details
-  const featureType = TYPES[core.device_type]
-  if (!featureType) return null
-  const [x, y] = d.geometry.coordinates
-  const pos = northAmericanLngLat(x, y)
-  if (!pos) return `position ${x},${y} is not in North America either way round`
-  const road = core.road_names?.[0] ?? null
-  const message = d.properties.message_multi_string ? multiToText(d.properties.message_multi_string) : undefined
-  return {
-    source_id: String(d.id),
-    jurisdiction,
-    feature_type: featureType,
-    name: core.name ?? `${core.device_type.replace(/-/g, " ")}${road ? ` on ${road}` : ""}`,
-    description: core.description ?? "",
-    latitude: pos.latitude,
-    longitude: pos.longitude,
-    geometry: null,
-    road_name: road,
-    direction: directionOf(core.road_direction),
-    is_active: core.device_status !== "error",
-    ...NO_WINDOW,
-    properties: {
-      device_status: core.device_status,
-      ...(core.status_messages && core.status_messages.length > 0 ? { status_messages: core.status_messages } : {}),
-      ...(d.properties.image_url ? { url: d.properties.image_url } : {}),
-      ...(d.properties.pattern ? { pattern: d.properties.pattern } : {}),
-      ...(message !== undefined ? { message, message_multi: d.properties.message_multi_string } : {}),
-      ...(featureType === "signs" ? { sign_type: core.device_type === "hybrid-sign" ? "hybrid" : "dms", posted_at: toIso(core.update_date) } : {}),
-      ...(core.road_event_ids && core.road_event_ids.length > 0 ? { road_event_ids: core.road_event_ids } : {}),
-      ...(core.milepost !== undefined && core.milepost !== null ? { milepost: core.milepost } : {}),
-      ...(core.is_moving ? { is_moving: true } : {}),
-      ...(pos.swapped ? { coordinates_swapped: true } : {})
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (d: Device): FeatureObservation | string | null => {
+    const core = d.properties.core_details
+    const featureType = TYPES[core.device_type]
+    if (!featureType) return null
+    const [x, y] = d.geometry.coordinates
+    const pos = northAmericanLngLat(x, y)
+    if (!pos) return `position ${x},${y} is not in North America either way round`
+    const road = core.road_names?.[0] ?? null
+    const message = d.properties.message_multi_string ? multiToText(d.properties.message_multi_string) : undefined
+    return {
+      source_id: String(d.id),
+      jurisdiction,
+      feature_type: featureType,
+      name: core.name ?? `${core.device_type.replace(/-/g, " ")}${road ? ` on ${road}` : ""}`,
+      description: core.description ?? "",
+      latitude: pos.latitude,
+      longitude: pos.longitude,
+      geometry: null,
+      road_name: road,
+      direction: directionOf(core.road_direction),
+      is_active: core.device_status !== "error",
+      ...NO_WINDOW,
+      properties: {
+        device_status: core.device_status,
+        ...(core.status_messages && core.status_messages.length > 0 ? { status_messages: core.status_messages } : {}),
+        ...(d.properties.image_url ? { url: d.properties.image_url } : {}),
+        ...(d.properties.pattern ? { pattern: d.properties.pattern } : {}),
+        ...(message !== undefined ? { message, message_multi: d.properties.message_multi_string } : {}),
+        ...(featureType === "signs"
+          ? { sign_type: core.device_type === "hybrid-sign" ? "hybrid" : "dms", posted_at: toIso(core.update_date) }
+          : {}),
+        ...(core.road_event_ids && core.road_event_ids.length > 0 ? { road_event_ids: core.road_event_ids } : {}),
+        ...(core.milepost !== undefined && core.milepost !== null ? { milepost: core.milepost } : {}),
+        ...(core.is_moving ? { is_moving: true } : {}),
+        ...(pos.swapped ? { coordinates_swapped: true } : {})
+      },
+      has_details: false
+    }
   }
-}
 
 export const wzdx_devices: FeatureAdapter = defineAdapter({
   id: "wzdx_devices",
@@ -96,7 +100,11 @@ export const wzdx_devices: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: wzdx_devices, envelope: Envelope, items: (e) => e.features, record: Device,
-      map: toFeature(ctx.jurisdiction), idOf: field("id")
+      adapter: wzdx_devices,
+      envelope: Envelope,
+      items: (e) => e.features,
+      record: Device,
+      map: toFeature(ctx.jurisdiction),
+      idOf: field("id")
     })
 })

@@ -26,10 +26,16 @@ const Feature = Schema.Struct({
       description: Lenient.optString
     }),
     restrictions: Schema.optional(Schema.NullOr(Schema.Array(Restriction))),
-    lanes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({
-      order: Lenient.optNumber,
-      restrictions: Schema.optional(Schema.NullOr(Schema.Array(Restriction)))
-    }))))
+    lanes: Schema.optional(
+      Schema.NullOr(
+        Schema.Array(
+          Schema.Struct({
+            order: Lenient.optNumber,
+            restrictions: Schema.optional(Schema.NullOr(Schema.Array(Restriction)))
+          })
+        )
+      )
+    )
   })
 })
 type Feature = typeof Feature.Type
@@ -41,7 +47,12 @@ const SHORT_TONS: Record<string, number> = { tons: 1, pounds: 1 / 2000, kg: 1 / 
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 
-interface Normalized { type: string; value: number | null; unit: string | null; lane: number | null }
+interface Normalized {
+  type: string
+  value: number | null
+  unit: string | null
+  lane: number | null
+}
 
 const normalize = (r: typeof Restriction.Type, lane: number | null): Normalized => {
   const unit = r.unit?.toLowerCase() ?? null
@@ -57,43 +68,50 @@ const minOf = (rs: ReadonlyArray<Normalized>, types: ReadonlyArray<string>) => {
   return v.length > 0 ? Math.min(...v) : undefined
 }
 
-const toFeature = (jurisdiction: string) => (f: Feature): FeatureObservation | string => {
-  const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
-  if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
-  const core = f.properties.core_details
-  const all = [
-    ...(f.properties.restrictions ?? []).map((r) => normalize(r, null)),
-    ...(f.properties.lanes ?? []).flatMap((l) => (l.restrictions ?? []).map((r) => normalize(r, l.order ?? null)))
-  ]
-  if (all.length === 0) return "restriction record without restrictions"
-  const height = minOf(all, ["reduced-height"])
-  const weight = minOf(all, ["reduced-weight", "axle-load-limit", "gross-weight-limit"])
-  const featureType = height !== undefined ? "bridge_clearances" : weight !== undefined ? "weight_restrictions" : "truck_restrictions"
-  const road = core.road_names[core.road_names.length - 1] ?? null
-  const text = all.filter((r) => r.lane === null).map((r) => `${r.type}${r.value !== null ? ` ${r.value}${r.unit ? ` ${r.unit}` : ""}` : ""}`).join("; ")
-  return {
-    source_id: String(f.id),
-    jurisdiction,
-    feature_type: featureType,
-    name: core.name ?? `${featureType === "bridge_clearances" ? "Low clearance" : "Restriction"} on ${road ?? "road"}`,
-    description: core.description ?? text,
-    latitude: point.latitude,
-    longitude: point.longitude,
-    geometry: f.geometry.type === "Point" ? null : { type: f.geometry.type, coordinates: f.geometry.coordinates },
-    road_name: road,
-    direction: directionOf(core.direction),
-    is_active: true,
-    ...NO_WINDOW,
-    properties: {
-      ...(height !== undefined ? { min_vertical_clearance_m: height } : {}),
-      ...(weight !== undefined ? { weight_limit_tons: weight, restriction_type: "posted" } : {}),
-      ...(featureType === "truck_restrictions" ? { restriction: text } : {}),
-      restrictions: all,
-      road_names: core.road_names
-    },
-    has_details: false
+const toFeature =
+  (jurisdiction: string) =>
+  (f: Feature): FeatureObservation | string => {
+    const point = representativePoint({ type: f.geometry.type, coordinates: f.geometry.coordinates })
+    if (!point) return `no usable coordinates in ${f.geometry.type} geometry`
+    const core = f.properties.core_details
+    const all = [
+      ...(f.properties.restrictions ?? []).map((r) => normalize(r, null)),
+      ...(f.properties.lanes ?? []).flatMap((l) => (l.restrictions ?? []).map((r) => normalize(r, l.order ?? null)))
+    ]
+    if (all.length === 0) return "restriction record without restrictions"
+    const height = minOf(all, ["reduced-height"])
+    const weight = minOf(all, ["reduced-weight", "axle-load-limit", "gross-weight-limit"])
+    const featureType =
+      height !== undefined ? "bridge_clearances" : weight !== undefined ? "weight_restrictions" : "truck_restrictions"
+    const road = core.road_names[core.road_names.length - 1] ?? null
+    const text = all
+      .filter((r) => r.lane === null)
+      .map((r) => `${r.type}${r.value !== null ? ` ${r.value}${r.unit ? ` ${r.unit}` : ""}` : ""}`)
+      .join("; ")
+    return {
+      source_id: String(f.id),
+      jurisdiction,
+      feature_type: featureType,
+      name:
+        core.name ?? `${featureType === "bridge_clearances" ? "Low clearance" : "Restriction"} on ${road ?? "road"}`,
+      description: core.description ?? text,
+      latitude: point.latitude,
+      longitude: point.longitude,
+      geometry: f.geometry.type === "Point" ? null : { type: f.geometry.type, coordinates: f.geometry.coordinates },
+      road_name: road,
+      direction: directionOf(core.direction),
+      is_active: true,
+      ...NO_WINDOW,
+      properties: {
+        ...(height !== undefined ? { min_vertical_clearance_m: height } : {}),
+        ...(weight !== undefined ? { weight_limit_tons: weight, restriction_type: "posted" } : {}),
+        ...(featureType === "truck_restrictions" ? { restriction: text } : {}),
+        restrictions: all,
+        road_names: core.road_names
+      },
+      has_details: false
+    }
   }
-}
 
 export const wzdx_restrictions: FeatureAdapter = defineAdapter({
   id: "wzdx_restrictions",
@@ -104,7 +122,11 @@ export const wzdx_restrictions: FeatureAdapter = defineAdapter({
   attribution: null,
   decode: (payload, ctx) =>
     decodeEach(payload, ctx, {
-      adapter: wzdx_restrictions, envelope: Envelope, items: (e) => e.features, record: Feature,
-      map: toFeature(ctx.jurisdiction), idOf: field("id")
+      adapter: wzdx_restrictions,
+      envelope: Envelope,
+      items: (e) => e.features,
+      record: Feature,
+      map: toFeature(ctx.jurisdiction),
+      idOf: field("id")
     })
 })

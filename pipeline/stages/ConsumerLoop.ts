@@ -29,7 +29,12 @@ export interface ConsumerOptions {
 }
 
 export const defaultConsumerOptions = (group: string, consumer: string): ConsumerOptions => ({
-  group, consumer, batchSize: 1000, blockMs: 1000, claimIdleMs: 30_000, maxDeliveries: 5
+  group,
+  consumer,
+  batchSize: 1000,
+  blockMs: 1000,
+  claimIdleMs: 30_000,
+  maxDeliveries: 5
 })
 
 /**
@@ -44,12 +49,18 @@ export interface Stage<P, E, R, T = Change> {
 
 /** How a stream's messages become a stage's items, and the id each is logged and traced by. */
 export interface MessageReader<T> {
+  /** what a message holds, for a dead letter's cause ("undecodable change") */
+  readonly what: string
   readonly decode: (m: StreamMessage) => Either.Either<T, unknown>
   readonly idOf: (item: T, m: StreamMessage) => string
 }
 
 /** The change stream's messages: a change each. */
-export const changeMessages: MessageReader<Change> = { decode: (m) => decodeChange(m.body), idOf: (c) => c.change_id }
+export const changeMessages: MessageReader<Change> = {
+  what: "change",
+  decode: (m) => decodeChange(m.body),
+  idOf: (c) => c.change_id
+}
 
 /**
  * A batch as read: the messages that decoded (with their change ids), those that did not, and
@@ -86,18 +97,23 @@ export const runConsumerOf = <T, E, R>(
  * `runConsumer` for a stage with a prepare step: the next batch is read, decoded and prepared
  * while this one is written; batches are still written one after another, in stream order.
  */
-export const runStagedConsumer = <P, E, R, T = Change>(options: ConsumerOptions, stage: Stage<P, E, R, T>, reader: MessageReader<T> = changeMessages as unknown as MessageReader<T>) =>
+export const runStagedConsumer = <P, E, R, T = Change>(
+  options: ConsumerOptions,
+  stage: Stage<P, E, R, T>,
+  reader: MessageReader<T> = changeMessages as unknown as MessageReader<T>
+) =>
   Effect.scoped(
     Effect.gen(function* () {
       // a stop asked for while this loop was restarting: nothing more to take
       if (yield* isDraining) return
-      const streams = yield* (options.stream ?? RedisStreams)
+      const streams = yield* options.stream ?? RedisStreams
       const participant = yield* drainParticipant(`${options.group} consumer ${options.consumer}`)
       yield* (options.join ?? fromTheStart)(streams, options.group)
       const conn = yield* Effect.flatMap(Redis, (r) => r.dedicated)
       const tagged = Metric.tagged(changesMaterialized, "group", options.group)
       const deadTagged = Metric.tagged(deadLettered, "group", options.group)
-      const prepare = (items: ReadonlyArray<T>, messages: ReadonlyArray<StreamMessage>) => Either.try(() => stage.prepare(items, messages))
+      const prepare = (items: ReadonlyArray<T>, messages: ReadonlyArray<StreamMessage>) =>
+        Either.try(() => stage.prepare(items, messages))
       const applyOne = (item: T, m: StreamMessage) =>
         Either.match(prepare([item], [m]), { onLeft: (e) => Effect.fail(e), onRight: (p) => stage.write(p) })
 
@@ -112,19 +128,34 @@ export const runStagedConsumer = <P, E, R, T = Change>(options: ConsumerOptions,
             continue
           }
           const decoded = reader.decode(m)
-          if (Either.isLeft(decoded)) bad.push([m, `undecodable message: ${String(decoded.left).slice(0, 500)}`])
+          if (Either.isLeft(decoded)) bad.push([m, `undecodable ${reader.what}: ${String(decoded.left).slice(0, 500)}`])
           else {
             good.push([m, reader.idOf(decoded.right, m)])
             items.push(decoded.right)
           }
         }
-        return { good, bad, others, prepared: items.length === 0 ? Either.left("empty") : prepare(items, good.map(([m]) => m)) }
+        return {
+          good,
+          bad,
+          others,
+          prepared:
+            items.length === 0
+              ? Either.left("empty")
+              : prepare(
+                  items,
+                  good.map(([m]) => m)
+                )
+        }
       }
 
       // made once per loop start, not per batch: a generator function made per call keeps the batch
       // it captured past young collections (docs/DECISIONS.md "A request's data dies young")
       const handle = Effect.fnUntraced(function* ({ good, bad, others, prepared }: ReadBatch<P>) {
-        if (others.length > 0) yield* streams.ack(options.group, others.map((m) => m.id))
+        if (others.length > 0)
+          yield* streams.ack(
+            options.group,
+            others.map((m) => m.id)
+          )
         for (const [m, reason] of bad) {
           yield* streams.deadLetter(options.group, m, reason)
           yield* Metric.increment(deadTagged)
@@ -132,24 +163,44 @@ export const runStagedConsumer = <P, E, R, T = Change>(options: ConsumerOptions,
         if (good.length === 0) return
         const carried = good.map(([m, changeId]) => ({ changeId, traceparent: m.traceparent }))
         const whole = Either.isRight(prepared)
-          ? yield* Effect.either(stage.write(prepared.right).pipe(
-            Effect.zipRight(Effect.logInfo(`${options.group}: wrote ${good.length} changes`).pipe(
-              Effect.annotateLogs({ first_change: good[0][1], last_change: good[good.length - 1][1] }))),
-            batchSpan(`${options.group} batch`, carried)))
+          ? yield* Effect.either(
+              stage
+                .write(prepared.right)
+                .pipe(
+                  Effect.zipRight(
+                    Effect.logInfo(`${options.group}: wrote ${good.length} changes`).pipe(
+                      Effect.annotateLogs({ first_change: good[0][1], last_change: good[good.length - 1][1] })
+                    )
+                  ),
+                  batchSpan(`${options.group} batch`, carried)
+                )
+            )
           : Either.left(prepared.left)
         if (Either.isRight(whole)) {
-          yield* streams.ack(options.group, good.map(([m]) => m.id))
+          yield* streams.ack(
+            options.group,
+            good.map(([m]) => m.id)
+          )
           yield* Metric.incrementBy(tagged, good.length)
           return
         }
-        yield* Effect.logWarning(`${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`)
-        const counts = yield* streams.deliveries(options.group, good.map(([m]) => m.id))
+        yield* Effect.logWarning(
+          `${options.group}: batch of ${good.length} failed, retrying one by one: ${String(whole.left)}`
+        )
+        const counts = yield* streams.deliveries(
+          options.group,
+          good.map(([m]) => m.id)
+        )
         for (const [m, changeId] of good) {
           // the same body decoded a moment ago, so it decodes again; were it not to, it counts as this change's failure
           const decoded = reader.decode(m)
           const one = Either.isLeft(decoded)
             ? Either.left(decoded.left)
-            : yield* Effect.either(applyOne(decoded.right, m).pipe(batchSpan(`${options.group} change`, [{ changeId, traceparent: m.traceparent }])))
+            : yield* Effect.either(
+                applyOne(decoded.right, m).pipe(
+                  batchSpan(`${options.group} change`, [{ changeId, traceparent: m.traceparent }])
+                )
+              )
           if (Either.isRight(one)) {
             yield* streams.ack(options.group, [m.id])
             yield* Metric.increment(tagged)
@@ -166,7 +217,12 @@ export const runStagedConsumer = <P, E, R, T = Change>(options: ConsumerOptions,
         // reclaim first, but not on every turn: XAUTOCLAIM scans the pending list
         if (sinceClaim >= Math.min(options.claimIdleMs, 5000)) {
           sinceClaim = 0
-          const claimed = yield* streams.autoClaim(options.group, options.consumer, options.claimIdleMs, options.batchSize)
+          const claimed = yield* streams.autoClaim(
+            options.group,
+            options.consumer,
+            options.claimIdleMs,
+            options.batchSize
+          )
           if (claimed.length > 0) return decodeBatch(claimed)
         }
         const t0 = yield* Clock.currentTimeMillis
@@ -178,7 +234,10 @@ export const runStagedConsumer = <P, E, R, T = Change>(options: ConsumerOptions,
       // holds nothing (a message that failed stays pending, for another consumer to reclaim)
       const finish = Effect.gen(function* () {
         const held = yield* streams.leave(options.group, options.consumer)
-        if (held > 0) yield* Effect.logWarning(`${options.group}: stopping with ${held} failed messages pending; another consumer reclaims them after ${options.claimIdleMs} ms`)
+        if (held > 0)
+          yield* Effect.logWarning(
+            `${options.group}: stopping with ${held} failed messages pending; another consumer reclaims them after ${options.claimIdleMs} ms`
+          )
         else yield* Effect.logInfo(`${options.group}: drained; consumer ${options.consumer} left the group`)
         yield* participant.done
       })

@@ -3,7 +3,10 @@ import { Effect } from "effect"
 import type { RedisStreamsService } from "../../shared/bus/RedisStreams.js"
 
 /** How a stage's consumer group joins its stream, each time its consumer loop starts. */
-export type JoinGroup = (streams: RedisStreamsService, group: string) => Effect.Effect<void, unknown, SqlClient.SqlClient>
+export type JoinGroup = (
+  streams: RedisStreamsService,
+  group: string
+) => Effect.Effect<void, unknown, SqlClient.SqlClient>
 
 /** The whole stream, the first time and every time after. */
 export const fromTheStart: JoinGroup = (streams, group) => streams.ensureGroup(group, "0")

@@ -6,19 +6,34 @@ export const setCsrf = (token: string) => {
 }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly body: Record<string, unknown>, readonly retryAfterS: number | null) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: Record<string, unknown>,
+    readonly retryAfterS: number | null
+  ) {
     super(message)
   }
 }
 
-export const call = async <T = any>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown, apiKey?: string): Promise<T> => {
+export const call = async <T = any>(
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+  apiKey?: string
+): Promise<T> => {
   const headers: Record<string, string> = {}
   if (body !== undefined) headers["Content-Type"] = "application/json"
   if (method !== "GET") headers["X-CSRF-Token"] = csrfToken
   if (apiKey) headers["X-API-Key"] = apiKey
   let res: Response
   try {
-    res = await fetch(`/api/v1${path}`, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) })
+    res = await fetch(`/api/v1${path}`, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body)
+    })
   } catch {
     throw new ApiError(0, "the server could not be reached; check your connection and try again", {}, null)
   }
@@ -40,7 +55,8 @@ export const call = async <T = any>(method: "GET" | "POST" | "PATCH" | "DELETE",
 /** A failure in words a person can act on. */
 export const explain = (e: unknown) => {
   if (e instanceof ApiError) {
-    if (e.status === 429 && e.retryAfterS !== null) return `${e.message} (retry in ${Math.ceil(e.retryAfterS / 60)} min)`
+    if (e.status === 429 && e.retryAfterS !== null)
+      return `${e.message} (retry in ${Math.ceil(e.retryAfterS / 60)} min)`
     return e.message
   }
   return "something went wrong; reload the page and try again"

@@ -7,13 +7,21 @@ import { useAction } from "./ui.js"
  * Checks a form's values with the same Schema the server decodes the body with: the values, or
  * one message per field.
  */
-export const check = <A, I>(schema: Schema.Schema<A, I>, values: unknown): { ok: true; value: A } | { ok: false; errors: Record<string, string> } => {
+export const check = <A, I>(
+  schema: Schema.Schema<A, I>,
+  values: unknown
+): { ok: true; value: A } | { ok: false; errors: Record<string, string> } => {
   const r = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(values)
   if (Either.isRight(r)) return { ok: true, value: r.right }
   const errors: Record<string, string> = {}
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(r.left)) {
     const field = String(issue.path[0] ?? "form")
-    errors[field] ??= issue._tag === "Missing" ? `${field} is required` : issue.message.startsWith("Expected") ? `${field} is not valid` : issue.message
+    errors[field] ??=
+      issue._tag === "Missing"
+        ? `${field} is required`
+        : issue.message.startsWith("Expected")
+          ? `${field} is not valid`
+          : issue.message
   }
   return { ok: false, errors }
 }
@@ -28,7 +36,14 @@ export const fieldsOf = (form: HTMLFormElement): Record<string, string> => {
 }
 
 export const formatDate = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", hourCycle: "h23", timeZone: "UTC" }) + " UTC" : "—"
+  iso
+    ? new Date(iso).toLocaleString("en-US", {
+        dateStyle: "medium",
+        timeStyle: "short",
+        hourCycle: "h23",
+        timeZone: "UTC"
+      }) + " UTC"
+    : "—"
 
 export const formatDay = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" }) : "—"
@@ -40,13 +55,20 @@ export const fmt = (n: number) => n.toLocaleString("en-US")
  * state and error line, and the submit handler. `extra` adds values that are not fields (a
  * token from the link).
  */
-export const useSchemaForm = <S extends Schema.Schema.AnyNoContext>(schema: S, send: (value: Schema.Schema.Type<S>, form: HTMLFormElement) => Promise<void>, extra: Record<string, string> = {}) => {
+export const useSchemaForm = <S extends Schema.Schema.AnyNoContext>(
+  schema: S,
+  send: (value: Schema.Schema.Type<S>, form: HTMLFormElement) => Promise<void>,
+  extra: Record<string, string> = {}
+) => {
   const [errors, setErrors] = useState<Record<string, string>>({})
   const action = useAction()
   const submit = (e: Event) => {
     e.preventDefault()
     const form = e.currentTarget as HTMLFormElement
-    const checked = check(schema as Schema.Schema<Schema.Schema.Type<S>, Schema.Schema.Encoded<S>>, { ...fieldsOf(form), ...extra })
+    const checked = check(schema as Schema.Schema<Schema.Schema.Type<S>, Schema.Schema.Encoded<S>>, {
+      ...fieldsOf(form),
+      ...extra
+    })
     if (!checked.ok) return setErrors(checked.errors)
     setErrors({})
     void action.run(() => send(checked.value, form), explain)

@@ -20,27 +20,51 @@ import { navigate, useLocation } from "./router.js"
 import { type Customer, SessionContext } from "./session.js"
 
 const TITLES: Record<string, string> = {
-  "/": "Overview", "/signup": "Sign up", "/login": "Log in", "/verify": "Confirm email", "/reset": "Reset password",
-  "/keys": "API keys", "/usage": "Usage", "/webhooks": "Webhooks", "/billing/upgrade": "Plans", "/status": "Service status", "/reference": "API reference", "/map": "Live map", "/route": "Route planner"
+  "/": "Overview",
+  "/signup": "Sign up",
+  "/login": "Log in",
+  "/verify": "Confirm email",
+  "/reset": "Reset password",
+  "/keys": "API keys",
+  "/usage": "Usage",
+  "/webhooks": "Webhooks",
+  "/billing/upgrade": "Plans",
+  "/status": "Service status",
+  "/reference": "API reference",
+  "/map": "Live map",
+  "/route": "Route planner"
 }
 const NEEDS_LOGIN = ["/keys", "/usage", "/webhooks", "/billing/upgrade", "/map", "/route"]
 
 const Page = ({ path, search }: { path: string; search: string }) => {
   if (path.startsWith("/webhooks/")) return <WebhookPage id={decodeURIComponent(path.slice("/webhooks/".length))} />
   switch (path) {
-    case "/signup": return <SignUpPage />
-    case "/login": return <LoginPage />
-    case "/verify": return <VerifyPage token={new URLSearchParams(search).get("token") ?? ""} />
-    case "/reset": return <ResetPage token={new URLSearchParams(search).get("token") ?? ""} />
-    case "/keys": return <KeysPage />
-    case "/usage": return <UsagePage />
-    case "/webhooks": return <WebhooksPage />
-    case "/billing/upgrade": return <BillingPage search={search} />
-    case "/status": return <StatusPage />
-    case "/reference": return <ReferencePage />
-    case "/map": return <MapPage />
-    case "/route": return <RoutePage />
-    default: return <HomePage />
+    case "/signup":
+      return <SignUpPage />
+    case "/login":
+      return <LoginPage />
+    case "/verify":
+      return <VerifyPage token={new URLSearchParams(search).get("token") ?? ""} />
+    case "/reset":
+      return <ResetPage token={new URLSearchParams(search).get("token") ?? ""} />
+    case "/keys":
+      return <KeysPage />
+    case "/usage":
+      return <UsagePage />
+    case "/webhooks":
+      return <WebhooksPage />
+    case "/billing/upgrade":
+      return <BillingPage search={search} />
+    case "/status":
+      return <StatusPage />
+    case "/reference":
+      return <ReferencePage />
+    case "/map":
+      return <MapPage />
+    case "/route":
+      return <RoutePage />
+    default:
+      return <HomePage />
   }
 }
 
@@ -67,7 +91,13 @@ const App = () => {
   return (
     <SessionContext.Provider value={{ customer, setCustomer, refresh }}>
       <Layout path={path}>
-        {!loaded ? <p class="loading" role="status">Loading…</p> : gated && !customer ? null : <Page path={path} search={search} />}
+        {!loaded ? (
+          <p class="loading" role="status">
+            Loading…
+          </p>
+        ) : gated && !customer ? null : (
+          <Page path={path} search={search} />
+        )}
       </Layout>
     </SessionContext.Provider>
   )

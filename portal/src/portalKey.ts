@@ -30,7 +30,11 @@ const read = (customerId: number): string | null => {
 
 const make = async (customerId: number) => {
   const expiresAt = new Date(Date.now() + LIFETIME_DAYS * 86_400_000).toISOString()
-  const made = await call<{ key: string }>("POST", "/portal/keys", { name: "Portal map and route planner", allowed_origins: [location.origin], expires_at: expiresAt })
+  const made = await call<{ key: string }>("POST", "/portal/keys", {
+    name: "Portal map and route planner",
+    allowed_origins: [location.origin],
+    expires_at: expiresAt
+  })
   try {
     localStorage.setItem(STORE, JSON.stringify({ customerId, key: made.key, expiresAt } satisfies Kept))
   } catch {
@@ -63,7 +67,12 @@ export const forgetPortalKey = () => {
 }
 
 /** A keyed call to the API that replaces a revoked or expired key once. */
-export const keyedCall = async <T>(customerId: number, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> => {
+export const keyedCall = async <T>(
+  customerId: number,
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  body?: unknown
+): Promise<T> => {
   const key = await portalKey(customerId)
   try {
     return await call<T>(method, path, body, key)

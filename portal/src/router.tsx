@@ -24,7 +24,11 @@ export const useLocation = () => {
   return loc
 }
 
-export const Link = ({ href, children, ...rest }: { href: string; children: ComponentChildren } & JSX.HTMLAttributes<HTMLAnchorElement>) => (
+export const Link = ({
+  href,
+  children,
+  ...rest
+}: { href: string; children: ComponentChildren } & JSX.HTMLAttributes<HTMLAnchorElement>) => (
   <a
     {...rest}
     href={href}

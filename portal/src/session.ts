@@ -10,5 +10,9 @@ export interface SessionState {
   readonly refresh: () => Promise<void>
 }
 
-export const SessionContext = createContext<SessionState>({ customer: null, setCustomer: () => undefined, refresh: async () => undefined })
+export const SessionContext = createContext<SessionState>({
+  customer: null,
+  setCustomer: () => undefined,
+  refresh: async () => undefined
+})
 export const useSession = () => useContext(SessionContext)

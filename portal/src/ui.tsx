@@ -2,20 +2,61 @@ import type { ComponentChildren, JSX } from "preact"
 import { useState } from "preact/hooks"
 
 /** Labelled input with its error under it (read by screen readers through aria-describedby). */
-export const Field = ({ label, name, error, hint, ...input }: { label: string; name: string; error?: string | undefined; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>) => (
+export const Field = ({
+  label,
+  name,
+  error,
+  hint,
+  ...input
+}: {
+  label: string
+  name: string
+  error?: string | undefined
+  hint?: string
+} & JSX.InputHTMLAttributes<HTMLInputElement>) => (
   <div class="field">
     <label for={`f-${name}`}>{label}</label>
-    <input id={`f-${name}`} name={name} aria-invalid={error ? "true" : undefined} aria-describedby={error ? `e-${name}` : hint ? `h-${name}` : undefined} {...input} />
-    {hint && !error && <p class="hint" id={`h-${name}`}>{hint}</p>}
-    {error && <p class="error-text" id={`e-${name}`}>{error}</p>}
+    <input
+      id={`f-${name}`}
+      name={name}
+      aria-invalid={error ? "true" : undefined}
+      aria-describedby={error ? `e-${name}` : hint ? `h-${name}` : undefined}
+      {...input}
+    />
+    {hint && !error && (
+      <p class="hint" id={`h-${name}`}>
+        {hint}
+      </p>
+    )}
+    {error && (
+      <p class="error-text" id={`e-${name}`}>
+        {error}
+      </p>
+    )}
   </div>
 )
 
-export const Alert = ({ kind, children }: { kind: "error" | "info" | "success" | "warning"; children: ComponentChildren }) => (
-  <div class={`alert alert-${kind}`} role={kind === "error" ? "alert" : "status"}>{children}</div>
+export const Alert = ({
+  kind,
+  children
+}: {
+  kind: "error" | "info" | "success" | "warning"
+  children: ComponentChildren
+}) => (
+  <div class={`alert alert-${kind}`} role={kind === "error" ? "alert" : "status"}>
+    {children}
+  </div>
 )
 
-export const Card = ({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) => (
+export const Card = ({
+  title,
+  children,
+  actions
+}: {
+  title: string
+  children: ComponentChildren
+  actions?: ComponentChildren
+}) => (
   <section class="card" aria-label={title}>
     <div class="card-head">
       <h2>{title}</h2>
@@ -25,7 +66,9 @@ export const Card = ({ title, children, actions }: { title: string; children: Co
   </section>
 )
 
-export const Badge = ({ kind, children }: { kind: "ok" | "off" | "warn" | "muted"; children: ComponentChildren }) => <span class={`badge badge-${kind}`}>{children}</span>
+export const Badge = ({ kind, children }: { kind: "ok" | "off" | "warn" | "muted"; children: ComponentChildren }) => (
+  <span class={`badge badge-${kind}`}>{children}</span>
+)
 
 /** A secret shown once, with a copy button; the page never shows it again. */
 export const OneTimeSecret = ({ label, value, note }: { label: string; value: string; note: string }) => {
@@ -34,11 +77,24 @@ export const OneTimeSecret = ({ label, value, note }: { label: string; value: st
     <div class="secret" role="status">
       <p class="secret-label">{label}</p>
       <div class="secret-row">
-        <input readOnly value={value} aria-label={label} class="mono" data-secret onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button type="button" class="btn" onClick={async () => {
-          await navigator.clipboard?.writeText(value).catch(() => undefined)
-          setCopied(true)
-        }}>{copied ? "Copied" : "Copy"}</button>
+        <input
+          readOnly
+          value={value}
+          aria-label={label}
+          class="mono"
+          data-secret
+          onFocus={(e) => (e.target as HTMLInputElement).select()}
+        />
+        <button
+          type="button"
+          class="btn"
+          onClick={async () => {
+            await navigator.clipboard?.writeText(value).catch(() => undefined)
+            setCopied(true)
+          }}
+        >
+          {copied ? "Copied" : "Copy"}
+        </button>
       </div>
       <p class="hint">{note}</p>
     </div>
@@ -63,12 +119,35 @@ export const useAction = () => {
   return { busy, error, setError, run }
 }
 
-/** A table that scrolls sideways on a phone (a wide one keeps its columns readable rather than squeezed); an empty heading is an actions column, named for screen readers. */
-export const Table = ({ head, children, testId, wide, label }: { head: ReadonlyArray<string>; children: ComponentChildren; testId?: string; wide?: boolean; label?: string }) => (
+/**
+ * A table that scrolls sideways on a phone (a wide one keeps its columns readable rather than squeezed); an empty
+ * heading is an actions column, named for screen readers.
+ */
+export const Table = ({
+  head,
+  children,
+  testId,
+  wide,
+  label
+}: {
+  head: ReadonlyArray<string>
+  children: ComponentChildren
+  testId?: string
+  wide?: boolean
+  label?: string
+}) => (
   // a wide table may scroll sideways: then its box takes keyboard focus, so arrow keys reach the hidden columns
   <div class="table-wrap" {...(wide ? { tabIndex: 0, role: "region", "aria-label": label ?? "Table" } : {})}>
     <table data-testid={testId} class={wide ? "wide" : undefined}>
-      <thead><tr>{head.map((h, i) => <th scope="col" key={i}>{h === "" ? <span class="sr-only">Actions</span> : h}</th>)}</tr></thead>
+      <thead>
+        <tr>
+          {head.map((h, i) => (
+            <th scope="col" key={i}>
+              {h === "" ? <span class="sr-only">Actions</span> : h}
+            </th>
+          ))}
+        </tr>
+      </thead>
       <tbody>{children}</tbody>
     </table>
   </div>

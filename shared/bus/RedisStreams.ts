@@ -9,7 +9,10 @@ export interface StreamMessage {
   readonly traceparent?: string
   /** a dead letter replayed for the one group that failed it (`admin streams replay`): the others skip it */
   readonly onlyGroup?: string
-  /** what the stage that wrote the message resolved about its body (field `n`; the materialized stream's link decision) */
+  /**
+   * what the stage that wrote the message resolved about its body (field `n`; the materialized stream's link
+   * decision)
+   */
   readonly note?: string
 }
 
@@ -43,14 +46,24 @@ export interface RedisStreamsService {
   /** creates the group if missing, reading from `startId` ("0": the whole stream, "$": only what comes next) */
   readonly ensureGroup: (group: string, startId?: string) => Effect.Effect<void, RedisError>
   readonly read: (
-    conn: RedisConnection, group: string, consumer: string, count: number, blockMs: number
+    conn: RedisConnection,
+    group: string,
+    consumer: string,
+    count: number,
+    blockMs: number
   ) => Effect.Effect<ReadonlyArray<StreamMessage>, RedisError>
   readonly ack: (group: string, ids: ReadonlyArray<string>) => Effect.Effect<void, RedisError>
   readonly autoClaim: (
-    group: string, consumer: string, minIdleMs: number, count: number
+    group: string,
+    consumer: string,
+    minIdleMs: number,
+    count: number
   ) => Effect.Effect<ReadonlyArray<StreamMessage>, RedisError>
   /** How many times each message was delivered to the group (from XPENDING). */
-  readonly deliveries: (group: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>, RedisError>
+  readonly deliveries: (
+    group: string,
+    ids: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyMap<string, number>, RedisError>
   readonly deadLetter: (group: string, msg: StreamMessage, cause: string) => Effect.Effect<void, RedisError>
   /** The dead-letter stream, oldest first, at most `max` entries. */
   readonly deadLetters: (max: number) => Effect.Effect<ReadonlyArray<DeadLetterEntry>, RedisError>
@@ -59,7 +72,12 @@ export interface RedisStreamsService {
    * acknowledge it unread) and drops it from the dead-letter stream, in one MULTI; undefined
    * when there is no such entry.
    */
-  readonly replayDeadLetter: (entry: string) => Effect.Effect<{ readonly group: string; readonly body: string; readonly streamId: string } | undefined, RedisError>
+  readonly replayDeadLetter: (
+    entry: string
+  ) => Effect.Effect<
+    { readonly group: string; readonly body: string; readonly streamId: string } | undefined,
+    RedisError
+  >
   /**
    * A stopping consumer leaves its group: its name is deleted when it holds no pending message
    * (deleting it otherwise would drop them); answers how many it still holds.
@@ -68,7 +86,10 @@ export interface RedisStreamsService {
   /** Removes a group from the stream, with what it held pending (nothing when there is no such group). */
   readonly dropGroup: (group: string) => Effect.Effect<void, RedisError>
   readonly groups: Effect.Effect<ReadonlyArray<GroupInfo>, RedisError>
-  /** The id of the oldest entry a group has not finished (its oldest pending one, else the next undelivered one); null when caught up. */
+  /**
+   * The id of the oldest entry a group has not finished (its oldest pending one, else the next undelivered one); null
+   * when caught up.
+   */
   readonly oldestWaiting: (g: GroupInfo) => Effect.Effect<string | null, RedisError>
   readonly length: Effect.Effect<number, RedisError>
   /** The stream's entries, oldest first, at most `max`. */
@@ -80,9 +101,15 @@ export interface RedisStreamsService {
    * update commit together (the snapshot store's transaction). A `traceparent` travels beside
    * each body (field `t`), so the stages' spans join the poll's trace.
    */
-  readonly appendInTransaction: (multi: { xAdd: (key: string, id: string, message: Record<string, string>) => unknown }, bodies: ReadonlyArray<string>, traceparent?: string) => void
+  readonly appendInTransaction: (
+    multi: { xAdd: (key: string, id: string, message: Record<string, string>) => unknown },
+    bodies: ReadonlyArray<string>,
+    traceparent?: string
+  ) => void
   /** Appends messages (body, and a note for its readers) in one MULTI. */
-  readonly append: (messages: ReadonlyArray<{ readonly body: string; readonly note?: string; readonly traceparent?: string }>) => Effect.Effect<void, RedisError>
+  readonly append: (
+    messages: ReadonlyArray<{ readonly body: string; readonly note?: string; readonly traceparent?: string }>
+  ) => Effect.Effect<void, RedisError>
 }
 
 const compareIds = (a: string, b: string) => {
@@ -92,7 +119,10 @@ const compareIds = (a: string, b: string) => {
 }
 
 const toMessage = (id: string, message: Record<string, string>): StreamMessage => {
-  const m: { id: string; body: string; traceparent?: string; onlyGroup?: string; note?: string } = { id, body: message.c ?? "" }
+  const m: { id: string; body: string; traceparent?: string; onlyGroup?: string; note?: string } = {
+    id,
+    body: message.c ?? ""
+  }
   if (message.t) m.traceparent = message.t
   if (message.g) m.onlyGroup = message.g
   if (message.n) m.note = message.n
@@ -132,7 +162,9 @@ const makeStream = (name: string, unread: "kept" | "dropped") =>
         })
       )
     )
-    /** The oldest entry some group still needs: its oldest pending one, or the last it was given; null without groups. */
+    /**
+     * The oldest entry some group still needs: its oldest pending one, or the last it was given; null without groups.
+     */
     /** The oldest entry delivered to a group and not yet acknowledged; null when none is. */
     const oldestPending = (g: GroupInfo) =>
       g.pending > 0
@@ -166,72 +198,118 @@ const makeStream = (name: string, unread: "kept" | "dropped") =>
         Effect.flatMap(oldestPending(g), (pending) =>
           pending !== null || (g.lag ?? 0) === 0
             ? Effect.succeed(pending)
-            : wrap("xrange", () => redis.client.xRange(streamKey, `(${g.lastDeliveredId}`, "+", { COUNT: 1 })).pipe(Effect.map((r) => r[0]?.id ?? null))),
-      ack: (group, ids) =>
-        ids.length === 0 ? Effect.void : wrap("xack", () => redis.client.xAck(streamKey, group, [...ids])).pipe(Effect.asVoid),
-      autoClaim: (group, consumer, minIdleMs, count) =>
-        wrap("xautoclaim", () => redis.client.xAutoClaim(streamKey, group, consumer, minIdleMs, "0-0", { COUNT: count })).pipe(
-          Effect.map((r) => toMessages(r.messages))
+            : wrap("xrange", () => redis.client.xRange(streamKey, `(${g.lastDeliveredId}`, "+", { COUNT: 1 })).pipe(
+                Effect.map((r) => r[0]?.id ?? null)
+              )
         ),
+      ack: (group, ids) =>
+        ids.length === 0
+          ? Effect.void
+          : wrap("xack", () => redis.client.xAck(streamKey, group, [...ids])).pipe(Effect.asVoid),
+      autoClaim: (group, consumer, minIdleMs, count) =>
+        wrap("xautoclaim", () =>
+          redis.client.xAutoClaim(streamKey, group, consumer, minIdleMs, "0-0", { COUNT: count })
+        ).pipe(Effect.map((r) => toMessages(r.messages))),
       deliveries: (group, ids) =>
         ids.length === 0
           ? Effect.succeed(new Map())
-          : wrap("xpending", () => redis.client.xPendingRange(streamKey, group, ids[0], ids[ids.length - 1], ids.length * 2 + 10)).pipe(
-              Effect.map((rows) => new Map(rows.map((r) => [r.id, r.deliveriesCounter] as const)))
-            ),
+          : wrap("xpending", () =>
+              redis.client.xPendingRange(streamKey, group, ids[0], ids[ids.length - 1], ids.length * 2 + 10)
+            ).pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, r.deliveriesCounter] as const)))),
       deadLetter: (group, msg, cause) =>
         Effect.flatMap(nowIso, (at) =>
           wrap("dead-letter", () =>
             redis.client
               .multi()
-              .xAdd(dlqKey, "*", { c: msg.body, group, source_id: msg.id, cause: cause.slice(0, 2000), at, ...(msg.traceparent ? { t: msg.traceparent } : {}) })
+              .xAdd(dlqKey, "*", {
+                c: msg.body,
+                group,
+                source_id: msg.id,
+                cause: cause.slice(0, 2000),
+                at,
+                ...(msg.traceparent ? { t: msg.traceparent } : {})
+              })
               .xAck(streamKey, group, msg.id)
               .exec()
           )
         ).pipe(Effect.asVoid),
       deadLetters: (max) =>
-        wrap("xrange dlq", () => redis.client.xRange(dlqKey, "-", "+", { COUNT: max })).pipe(Effect.map((rows) => rows.map((r) => ({
-          entry: r.id, group: r.message.group ?? "", body: r.message.c ?? "", cause: r.message.cause ?? "", at: r.message.at ?? "", streamId: r.message.source_id ?? ""
-        })))),
+        wrap("xrange dlq", () => redis.client.xRange(dlqKey, "-", "+", { COUNT: max })).pipe(
+          Effect.map((rows) =>
+            rows.map((r) => ({
+              entry: r.id,
+              group: r.message.group ?? "",
+              body: r.message.c ?? "",
+              cause: r.message.cause ?? "",
+              at: r.message.at ?? "",
+              streamId: r.message.source_id ?? ""
+            }))
+          )
+        ),
       replayDeadLetter: (entry) =>
         Effect.gen(function* () {
           const [row] = yield* wrap("xrange dlq", () => redis.client.xRange(dlqKey, entry, entry))
           if (row === undefined || !row.message.group || row.message.c === undefined) return undefined
-          const [streamId] = yield* wrap("replay", () => redis.client.multi().xAdd(streamKey, "*", { c: row.message.c!, g: row.message.group!, ...(row.message.t ? { t: row.message.t } : {}) }).xDel(dlqKey, entry).exec())
+          const [streamId] = yield* wrap("replay", () =>
+            redis.client
+              .multi()
+              .xAdd(streamKey, "*", {
+                c: row.message.c!,
+                g: row.message.group!,
+                ...(row.message.t ? { t: row.message.t } : {})
+              })
+              .xDel(dlqKey, entry)
+              .exec()
+          )
           return { group: row.message.group, body: row.message.c, streamId: String(streamId) }
         }),
       leave: (group, consumer) =>
         Effect.gen(function* () {
-          const held = yield* wrap("xpending", () => redis.client.sendCommand<Array<unknown>>(["XPENDING", streamKey, group, "-", "+", "1000", consumer]))
+          const held = yield* wrap("xpending", () =>
+            redis.client.sendCommand<Array<unknown>>(["XPENDING", streamKey, group, "-", "+", "1000", consumer])
+          )
           if (held.length > 0) return held.length
-          yield* wrap("xgroup delconsumer", () => redis.client.sendCommand(["XGROUP", "DELCONSUMER", streamKey, group, consumer]))
+          yield* wrap("xgroup delconsumer", () =>
+            redis.client.sendCommand(["XGROUP", "DELCONSUMER", streamKey, group, consumer])
+          )
           return 0
         }),
       dropGroup: (group) =>
-        wrap("xgroup destroy", () => redis.client.sendCommand<number>(["XGROUP", "DESTROY", streamKey, group]).catch((e: Error) => {
-          if (!String(e.message).includes("requires the key to exist")) throw e
-          return 0
-        })).pipe(Effect.asVoid),
+        wrap("xgroup destroy", () =>
+          redis.client.sendCommand<number>(["XGROUP", "DESTROY", streamKey, group]).catch((e: Error) => {
+            if (!String(e.message).includes("requires the key to exist")) throw e
+            return 0
+          })
+        ).pipe(Effect.asVoid),
       groups,
       length: wrap("xlen", () => redis.client.xLen(streamKey)),
-      entries: (max) => wrap("xrange", () => redis.client.xRange(streamKey, "-", "+", { COUNT: max })).pipe(Effect.map(toMessages)),
+      entries: (max) =>
+        wrap("xrange", () => redis.client.xRange(streamKey, "-", "+", { COUNT: max })).pipe(Effect.map(toMessages)),
       trimProcessed: Effect.flatMap(safeTrimPoint, (point) =>
         point === null && unread === "dropped"
-          // no stage reads it yet: one that joins later starts from its end, so nothing here is wanted
-          ? wrap("xtrim", () => redis.client.sendCommand<number>(["XTRIM", streamKey, "MAXLEN", "0"]))
+          ? // no stage reads it yet: one that joins later starts from its end, so nothing here is wanted
+            wrap("xtrim", () => redis.client.sendCommand<number>(["XTRIM", streamKey, "MAXLEN", "0"]))
           : point === null || point === "0-0"
-          ? Effect.succeed(0)
-          // node-redis types MINID thresholds as numbers; stream ids are strings, so send the command as is
-          : wrap("xtrim", () => redis.client.sendCommand<number>(["XTRIM", streamKey, "MINID", point]))),
+            ? Effect.succeed(0)
+            : // node-redis types MINID thresholds as numbers; stream ids are strings, so send the command as is
+              wrap("xtrim", () => redis.client.sendCommand<number>(["XTRIM", streamKey, "MINID", point]))
+      ),
       appendInTransaction: (multi, bodies, traceparent) => {
         for (const c of bodies) multi.xAdd(streamKey, "*", traceparent ? { c, t: traceparent } : { c })
       },
       append: (messages) =>
-        messages.length === 0 ? Effect.void : wrap("xadd", () => {
-          const multi = redis.client.multi()
-          for (const m of messages) multi.xAdd(streamKey, "*", { c: m.body, ...(m.note ? { n: m.note } : {}), ...(m.traceparent ? { t: m.traceparent } : {}) })
-          return multi.exec()
-        }).pipe(Effect.asVoid)
+        messages.length === 0
+          ? Effect.void
+          : wrap("xadd", () => {
+              const multi = redis.client.multi()
+              for (const m of messages)
+                multi.xAdd(streamKey, "*", {
+                  c: m.body,
+                  ...(m.note ? { n: m.note } : {}),
+                  ...(m.traceparent ? { t: m.traceparent } : {})
+                })
+              return multi.exec()
+            }).pipe(Effect.asVoid)
     } satisfies RedisStreamsService
   })
 
@@ -244,7 +322,10 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
  * What the materializer wrote, for the stages that act on it once it is readable: each event
  * change again, noted `duplicate` when another source's report of the same event represents it.
  */
-export class MaterializedStream extends Context.Tag("shared/MaterializedStream")<MaterializedStream, RedisStreamsService>() {
+export class MaterializedStream extends Context.Tag("shared/MaterializedStream")<
+  MaterializedStream,
+  RedisStreamsService
+>() {
   static readonly layer = Layer.effect(MaterializedStream, makeStream("materialized", "dropped"))
 }
 

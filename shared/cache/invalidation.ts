@@ -19,7 +19,9 @@ export const everyTag = (kind: CacheKind) => `${kind}:*`
 
 /** The tags an answer depends on: its jurisdictions' (plus the kind-wide one), or every change of the kind. */
 export const dependencyTags = (kind: CacheKind, jurisdictions: ReadonlyArray<string> | undefined) =>
-  jurisdictions && jurisdictions.length > 0 ? [...jurisdictions.map((j) => tagFor(kind, j)), everyTag(kind)] : [anyTag(kind)]
+  jurisdictions && jurisdictions.length > 0
+    ? [...jurisdictions.map((j) => tagFor(kind, j)), everyTag(kind)]
+    : [anyTag(kind)]
 
 /** The tags a batch of changes moves. */
 export const changedTags = (changes: ReadonlyArray<Change>): Set<string> => {
@@ -35,7 +37,8 @@ export const changedTags = (changes: ReadonlyArray<Change>): Set<string> => {
 }
 
 /** The Pub/Sub channel the API workers listen on. */
-export const invalidationChannel = (redis: { readonly key: (...parts: ReadonlyArray<string>) => string }) => redis.key("cache", "invalidate")
+export const invalidationChannel = (redis: { readonly key: (...parts: ReadonlyArray<string>) => string }) =>
+  redis.key("cache", "invalidate")
 
 /**
  * Tells every API worker what moved, after the write committed, and the primary's WAL position
@@ -54,7 +57,9 @@ export const publishInvalidation = Effect.fnUntraced(
       Effect.orElseSucceed(() => undefined)
     )
     const redis = yield* Redis
-    yield* redis.use("cache invalidation", (c) => c.publish(invalidationChannel(redis), JSON.stringify({ tags: list, lsn })))
+    yield* redis.use("cache invalidation", (c) =>
+      c.publish(invalidationChannel(redis), JSON.stringify({ tags: list, lsn }))
+    )
   },
   Effect.catchAll((e) => Effect.logWarning(`cache invalidation not published: ${e.message}`))
 )

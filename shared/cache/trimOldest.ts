@@ -10,7 +10,11 @@
  */
 
 /** Drops oldest entries, in one walk, while `more()` holds. */
-export const dropOldestWhile = <K, V>(m: Map<K, V>, more: () => boolean, drop: (key: K) => void = (key) => m.delete(key)) => {
+export const dropOldestWhile = <K, V>(
+  m: Map<K, V>,
+  more: () => boolean,
+  drop: (key: K) => void = (key) => m.delete(key)
+) => {
   const keys = m.keys()
   while (more()) {
     const next = keys.next()
@@ -22,7 +26,10 @@ export const dropOldestWhile = <K, V>(m: Map<K, V>, more: () => boolean, drop: (
 /** What a bounded map keeps after a trim: nine tenths of its bound (all of a bound under 10). */
 export const lowWater = (max: number) => max - Math.floor(max / 10)
 
-/** Once `m` holds more than `max` entries, drops the oldest down to `lowWater(max)` (by `drop`, which deletes the key). */
+/**
+ * Once `m` holds more than `max` entries, drops the oldest down to `lowWater(max)` (by `drop`, which deletes the
+ * key).
+ */
 export const trimOldest = <K, V>(m: Map<K, V>, max: number, drop?: (key: K) => void) => {
   if (m.size <= max) return
   const keep = lowWater(max)

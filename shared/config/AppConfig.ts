@@ -27,7 +27,9 @@ export interface AppSettings {
   readonly weatherSnapshotLateS: number
   readonly cursorSecret: Redacted.Redacted<string>
   readonly logLevel: string
-  /** the customer portal's public address (links in mails, plan-gate `upgrade_url`); unset = this server's own address */
+  /**
+   * the customer portal's public address (links in mails, plan-gate `upgrade_url`); unset = this server's own address
+   */
   readonly portalUrl: string | undefined
   /** SMTP server for the portal's mail (smtp://user:pass@host:587, smtps://…); unset = mails are written to the log */
   readonly smtpUrl: Redacted.Redacted<string> | undefined
@@ -55,14 +57,19 @@ export interface AppSettings {
   readonly responseCache: boolean
   /** API worker processes on this machine (node:cluster); 1 runs the API in the starting process */
   readonly apiWorkers: number
-  /** Postgres streaming replicas the API sends its data reads to (DATABASE_READ_URL, comma-separated); none: every read on the primary */
+  /**
+   * Postgres streaming replicas the API sends its data reads to (DATABASE_READ_URL, comma-separated); none: every
+   * read on the primary
+   */
   readonly databaseReadUrls: ReadonlyArray<Redacted.Redacted<string>>
 }
 
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/roaddata"
 
 const optionalString = (name: string) =>
-  Config.option(Config.string(name)).pipe(Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value.trim() : undefined)))
+  Config.option(Config.string(name)).pipe(
+    Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value.trim() : undefined))
+  )
 
 const apiWorkersSetting = Config.integer("API_WORKERS").pipe(
   Config.withDefault(availableParallelism()),
@@ -75,7 +82,13 @@ export const apiWorkersConfig = apiWorkersSetting
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
   databaseUrl: Config.redacted("DATABASE_URL").pipe(Config.withDefault(Redacted.make(DEFAULT_DATABASE_URL))),
   databaseReadUrls: optionalString("DATABASE_READ_URL").pipe(
-    Config.map((s) => (s ?? "").split(",").map((u) => u.trim()).filter((u) => u !== "").map((u) => Redacted.make(u)))
+    Config.map((s) =>
+      (s ?? "")
+        .split(",")
+        .map((u) => u.trim())
+        .filter((u) => u !== "")
+        .map((u) => Redacted.make(u))
+    )
   ),
   redisUrl: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379")),
   redisPrefix: Config.string("REDIS_PREFIX").pipe(Config.withDefault("rd")),
@@ -97,21 +110,46 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
   portalUrl: optionalString("PORTAL_URL").pipe(Config.map((s) => s?.replace(/\/+$/, ""))),
   smtpUrl: optionalString("SMTP_URL").pipe(Config.map((s) => (s === undefined ? undefined : Redacted.make(s)))),
   mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Road Data Portal <no-reply@localhost>")),
-  metricsToken: optionalString("METRICS_TOKEN").pipe(Config.map((s) => (s === undefined ? undefined : Redacted.make(s)))),
-  webhookSecretKey: Config.redacted("WEBHOOK_SECRET_KEY").pipe(Config.withDefault(Redacted.make("dev-webhook-key-change-me"))),
+  metricsToken: optionalString("METRICS_TOKEN").pipe(
+    Config.map((s) => (s === undefined ? undefined : Redacted.make(s)))
+  ),
+  webhookSecretKey: Config.redacted("WEBHOOK_SECRET_KEY").pipe(
+    Config.withDefault(Redacted.make("dev-webhook-key-change-me"))
+  ),
   webhookAllowPrivateTargets: Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
   webhookTimeoutMs: Config.integer("WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   webhookConcurrency: Config.integer("WEBHOOK_CONCURRENCY").pipe(Config.withDefault(64)),
-  linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(Config.withDefault(1000), Config.validate({ message: "LINK_MAX_GAP_M must be between 0 and 50000 metres", validation: (n) => n >= 0 && n <= 50_000 })),
-  materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(Config.withDefault(2), Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })),
-  pollSpreadS: Config.number("POLL_SPREAD_S").pipe(Config.withDefault(0), Config.validate({ message: "POLL_SPREAD_S must be between 0 and 3600 seconds", validation: (n) => n >= 0 && n <= 3600 })),
+  linkMaxGapM: Config.number("LINK_MAX_GAP_M").pipe(
+    Config.withDefault(1000),
+    Config.validate({
+      message: "LINK_MAX_GAP_M must be between 0 and 50000 metres",
+      validation: (n) => n >= 0 && n <= 50_000
+    })
+  ),
+  materializeInFlight: Config.integer("MATERIALIZE_IN_FLIGHT").pipe(
+    Config.withDefault(2),
+    Config.validate({ message: "MATERIALIZE_IN_FLIGHT must be between 1 and 8", validation: (n) => n >= 1 && n <= 8 })
+  ),
+  pollSpreadS: Config.number("POLL_SPREAD_S").pipe(
+    Config.withDefault(0),
+    Config.validate({
+      message: "POLL_SPREAD_S must be between 0 and 3600 seconds",
+      validation: (n) => n >= 0 && n <= 3600
+    })
+  ),
   responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
   apiWorkers: apiWorkersSetting,
-  drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(Config.withDefault(2000), Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 }))
+  drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(
+    Config.withDefault(2000),
+    Config.validate({ message: "DRAIN_GRACE_MS must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 })
+  )
 })
 
 export class AppConfig extends Context.Tag("shared/AppConfig")<AppConfig, AppSettings>() {
   static readonly layer = Layer.effect(AppConfig, settingsConfig)
   static readonly make = (overrides: Partial<AppSettings> = {}) =>
-    Layer.effect(AppConfig, Effect.map(settingsConfig, (s) => ({ ...s, ...overrides })))
+    Layer.effect(
+      AppConfig,
+      Effect.map(settingsConfig, (s) => ({ ...s, ...overrides }))
+    )
 }

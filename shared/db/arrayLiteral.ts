@@ -38,9 +38,14 @@ const elementwise = (values: ReadonlyArray<Element>) => {
   const parts = new Array<string>(values.length)
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
-    parts[i] = v === null || v === undefined ? "NULL"
-      : typeof v === "string" ? (NEEDS_ESCAPE.test(v) ? `"${v.replace(/[\\"]/g, "\\$&")}"` : `"${v}"`)
-      : String(v)
+    parts[i] =
+      v === null || v === undefined
+        ? "NULL"
+        : typeof v === "string"
+          ? NEEDS_ESCAPE.test(v)
+            ? `"${v.replace(/[\\"]/g, "\\$&")}"`
+            : `"${v}"`
+          : String(v)
   }
   return `{${parts.join(",")}}`
 }

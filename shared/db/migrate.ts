@@ -60,16 +60,16 @@ const MIGRATION_LOCK = 7_311_511
  * supplies, idempotent), under a session advisory lock held on a connection of its own:
  * processes starting together wait for each other instead of racing on the same DDL.
  */
-export const migrateWith = <E, R>(seed: Effect.Effect<void, E, R>) => Effect.scoped(
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const lockConn = yield* sql.reserve
-    yield* Effect.acquireRelease(
-      lockConn.execute("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK], undefined),
-      () => lockConn.execute("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK], undefined).pipe(Effect.ignore)
-    )
-    const applied = yield* run({ loader: Migrator.fromRecord(MIGRATIONS) })
-    if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([, n]) => n).join(", ")}`)
-    yield* seed
-  })
-)
+export const migrateWith = <E, R>(seed: Effect.Effect<void, E, R>) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const lockConn = yield* sql.reserve
+      yield* Effect.acquireRelease(lockConn.execute("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK], undefined), () =>
+        lockConn.execute("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK], undefined).pipe(Effect.ignore)
+      )
+      const applied = yield* run({ loader: Migrator.fromRecord(MIGRATIONS) })
+      if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([, n]) => n).join(", ")}`)
+      yield* seed
+    })
+  )

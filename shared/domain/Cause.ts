@@ -3,8 +3,19 @@
  * Adapters map upstream subtypes and free text onto it; unmatched text gives null, never a guess.
  */
 export const CAUSES = [
-  "accident", "vehicle_breakdown", "spill", "fire", "flood", "weather", "hazard", "obstruction",
-  "animal", "roadwork", "special_event", "police_activity", "emergency"
+  "accident",
+  "vehicle_breakdown",
+  "spill",
+  "fire",
+  "flood",
+  "weather",
+  "hazard",
+  "obstruction",
+  "animal",
+  "roadwork",
+  "special_event",
+  "police_activity",
+  "emergency"
 ] as const
 export type Cause = (typeof CAUSES)[number]
 
@@ -18,7 +29,10 @@ const rules: ReadonlyArray<readonly [RegExp, Cause]> = [
   [/\b(landslide|rockslide|rock ?fall|mudslide|sinkhole|hazard)/i, "hazard"],
   [/\b(debris|obstruction|object on road|downed (tree|power))/i, "obstruction"],
   [/\b(animal|wildlife|deer|livestock)/i, "animal"],
-  [/\b(construction|roadwork|road work|maintenance|paving|resurfacing|bridge work|work[- ]zone|striping|line marking)/i, "roadwork"],
+  [
+    /\b(construction|roadwork|road work|maintenance|paving|resurfacing|bridge work|work[- ]zone|striping|line marking)/i,
+    "roadwork"
+  ],
   [/\b(special event|parade|concert|game day|marathon|festival)/i, "special_event"],
   [/\b(police|law enforcement|security)/i, "police_activity"],
   [/\b(emergency)/i, "emergency"]

@@ -6,7 +6,12 @@ import { compiledGuard } from "../schema/compiledGuard.js"
 
 /** History entry kinds written for events (SPEC §4.5 plus the ones it says are also recorded). */
 export const HistoryType = Schema.Literal(
-  "created", "severity_change", "status_change", "lanes_change", "end_time_change", "archived"
+  "created",
+  "severity_change",
+  "status_change",
+  "lanes_change",
+  "end_time_change",
+  "archived"
 )
 export type HistoryType = typeof HistoryType.Type
 
@@ -78,11 +83,13 @@ const featureHeaderFields = {
 export const FeatureChange = Schema.Struct({
   ...featureHeaderFields,
   keys: Schema.Struct({ jurisdiction: Schema.String, feature_type: Schema.String }),
-  fields: Schema.Array(Schema.Struct({
-    change_type: FeatureHistoryType,
-    old_value: Schema.NullOr(Schema.String),
-    new_value: Schema.NullOr(Schema.String)
-  })),
+  fields: Schema.Array(
+    Schema.Struct({
+      change_type: FeatureHistoryType,
+      old_value: Schema.NullOr(Schema.String),
+      new_value: Schema.NullOr(Schema.String)
+    })
+  ),
   feature: Schema.optional(FeatureObservation)
 })
 export type FeatureChange = typeof FeatureChange.Type
@@ -105,8 +112,18 @@ export type Change = EventChange | FeatureChange | FuelPriceChange
  * a message failing this check is dead-lettered with the full schema's explanation.
  */
 const ChangeEnvelope = Schema.Union(
-  Schema.Struct({ ...headerFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, event: Schema.optional(Schema.Object) }),
-  Schema.Struct({ ...featureHeaderFields, fields: Schema.Array(Schema.Unknown), keys: Schema.Object, feature: Schema.optional(Schema.Object) }),
+  Schema.Struct({
+    ...headerFields,
+    fields: Schema.Array(Schema.Unknown),
+    keys: Schema.Object,
+    event: Schema.optional(Schema.Object)
+  }),
+  Schema.Struct({
+    ...featureHeaderFields,
+    fields: Schema.Array(Schema.Unknown),
+    keys: Schema.Object,
+    feature: Schema.optional(Schema.Object)
+  }),
   Schema.Struct({ ...priceHeaderFields, price: Schema.Object })
 )
 const isChange = compiledGuard(ChangeEnvelope)
@@ -121,10 +138,16 @@ export const decodeChange = (body: string): Either.Either<Change, string> => {
     return Either.left(`not JSON: ${String(e).slice(0, 200)}`)
   }
   const complete = (c: typeof ChangeEnvelope.Type) =>
-    c.kind === "fuel_price" ? true : c.kind === "feature" ? c.op === "deactivated" || c.feature !== undefined : c.op === "archived" || c.event !== undefined
+    c.kind === "fuel_price"
+      ? true
+      : c.kind === "feature"
+        ? c.op === "deactivated" || c.feature !== undefined
+        : c.op === "archived" || c.event !== undefined
   if (isChange(raw) && complete(raw)) {
     return Either.right(raw as unknown as Change)
   }
   const r = explain(raw)
-  return Either.left(Either.isLeft(r) ? ParseResult.TreeFormatter.formatErrorSync(r.left).slice(0, 500) : "invalid change")
+  return Either.left(
+    Either.isLeft(r) ? ParseResult.TreeFormatter.formatErrorSync(r.left).slice(0, 500) : "invalid change"
+  )
 }

@@ -1,6 +1,14 @@
 import { Schema } from "effect"
 
-export const EventType = Schema.Literal("incident", "construction", "closure", "weather", "special_event", "advisory", "restriction")
+export const EventType = Schema.Literal(
+  "incident",
+  "construction",
+  "closure",
+  "weather",
+  "special_event",
+  "advisory",
+  "restriction"
+)
 export type EventType = typeof EventType.Type
 export const EVENT_TYPES = EventType.literals
 

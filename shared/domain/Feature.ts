@@ -31,4 +31,9 @@ export const FeatureObservation = Schema.Struct({
 export type FeatureObservation = typeof FeatureObservation.Type
 
 /** The time fields of a permanent feature (cameras, stations, signs …): no window at all. */
-export const NO_WINDOW = { start_time: null, end_time: null, estimated_start_time: null, estimated_end_time: null } as const
+export const NO_WINDOW = {
+  start_time: null,
+  end_time: null,
+  estimated_start_time: null,
+  estimated_end_time: null
+} as const

@@ -9,12 +9,29 @@ export const roadClassOf = (name: string | null | undefined): string | null => {
 }
 
 const DIRECTIONS: Record<string, string> = {
-  N: "northbound", S: "southbound", E: "eastbound", W: "westbound",
-  NB: "northbound", SB: "southbound", EB: "eastbound", WB: "westbound",
-  NORTH: "northbound", SOUTH: "southbound", EAST: "eastbound", WEST: "westbound",
-  NORTHBOUND: "northbound", SOUTHBOUND: "southbound", EASTBOUND: "eastbound", WESTBOUND: "westbound",
-  BOTH: "both", "BOTH DIRECTIONS": "both", "ALL DIRECTIONS": "both", NS: "both", EW: "both",
-  INNER_LOOP: "inner_loop", OUTER_LOOP: "outer_loop"
+  N: "northbound",
+  S: "southbound",
+  E: "eastbound",
+  W: "westbound",
+  NB: "northbound",
+  SB: "southbound",
+  EB: "eastbound",
+  WB: "westbound",
+  NORTH: "northbound",
+  SOUTH: "southbound",
+  EAST: "eastbound",
+  WEST: "westbound",
+  NORTHBOUND: "northbound",
+  SOUTHBOUND: "southbound",
+  EASTBOUND: "eastbound",
+  WESTBOUND: "westbound",
+  BOTH: "both",
+  "BOTH DIRECTIONS": "both",
+  "ALL DIRECTIONS": "both",
+  NS: "both",
+  EW: "both",
+  INNER_LOOP: "inner_loop",
+  OUTER_LOOP: "outer_loop"
 }
 
 /** Normalized travel direction; null for none/unknown/undefined. */
@@ -23,7 +40,17 @@ export const directionOf = (raw: string | null | undefined): string | null => {
   return DIRECTIONS[raw.trim().toUpperCase()] ?? null
 }
 
-const SUFFIXES: Record<string, string> = { STREET: "ST", AVENUE: "AVE", ROAD: "RD", BOULEVARD: "BLVD", DRIVE: "DR", PARKWAY: "PKWY", FREEWAY: "FWY", EXPRESSWAY: "EXPY", HIGHWAY: "HWY" }
+const SUFFIXES: Record<string, string> = {
+  STREET: "ST",
+  AVENUE: "AVE",
+  ROAD: "RD",
+  BOULEVARD: "BLVD",
+  DRIVE: "DR",
+  PARKWAY: "PKWY",
+  FREEWAY: "FWY",
+  EXPRESSWAY: "EXPY",
+  HIGHWAY: "HWY"
+}
 
 /**
  * One spelling per road, so two agencies' names for it compare equal: `I-80`, `I 80 EB` and
@@ -40,6 +67,10 @@ export const roadKey = (name: string | null | undefined): string | null => {
   if (us) return `US-${Number(us[1])}`
   const state = /^(?:SR|STATE ROUTE|STATE HIGHWAY|STATE HWY|HIGHWAY|HWY|ROUTE|RTE|[A-Z]{2})[- ]?(\d+)\b/.exec(n)
   if (state) return `R-${Number(state[1])}`
-  const words = n.replace(/[^A-Z0-9 ]/g, "").split(" ").filter(Boolean).map((w) => SUFFIXES[w] ?? w)
+  const words = n
+    .replace(/[^A-Z0-9 ]/g, "")
+    .split(" ")
+    .filter(Boolean)
+    .map((w) => SUFFIXES[w] ?? w)
   return words.length === 0 ? null : words.join(" ")
 }

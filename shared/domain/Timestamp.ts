@@ -13,7 +13,10 @@ export const toIso = (value: unknown): string | null => {
   if (/^\d{9,13}$/.test(s)) return fromEpoch(Number(s))
   // trim fractional seconds to milliseconds; Date.parse rejects more than 3 digits on some inputs
   // "2026-08-07 21:10:00-04" (space separator, hour-only offset) as some agencies write it
-  let t = s.replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, "$1T$2").replace(/([+-]\d{2})$/, "$1:00").replace(/(\.\d{3})\d+/, "$1")
+  let t = s
+    .replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, "$1T$2")
+    .replace(/([+-]\d{2})$/, "$1:00")
+    .replace(/(\.\d{3})\d+/, "$1")
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t)) t += "Z"
   const ms = Date.parse(t)
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null
@@ -42,9 +45,35 @@ const digits = (s: string, from: number, to: number): number => {
  */
 const canonicalUtc = (s: string): string | null => {
   const n = s.length
-  if ((n !== 20 && n !== 24) || s[4] !== "-" || s[7] !== "-" || s[10] !== "T" || s[13] !== ":" || s[16] !== ":" || s[n - 1] !== "Z") return null
+  if (
+    (n !== 20 && n !== 24) ||
+    s[4] !== "-" ||
+    s[7] !== "-" ||
+    s[10] !== "T" ||
+    s[13] !== ":" ||
+    s[16] !== ":" ||
+    s[n - 1] !== "Z"
+  )
+    return null
   if (n === 24 && (s[19] !== "." || digits(s, 20, 23) < 0)) return null
-  const mo = digits(s, 5, 7), d = digits(s, 8, 10), h = digits(s, 11, 13), mi = digits(s, 14, 16), se = digits(s, 17, 19)
-  if (digits(s, 0, 4) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return null
+  const mo = digits(s, 5, 7),
+    d = digits(s, 8, 10),
+    h = digits(s, 11, 13),
+    mi = digits(s, 14, 16),
+    se = digits(s, 17, 19)
+  if (
+    digits(s, 0, 4) < 0 ||
+    mo < 1 ||
+    mo > 12 ||
+    d < 1 ||
+    d > 31 ||
+    h < 0 ||
+    h > 23 ||
+    mi < 0 ||
+    mi > 59 ||
+    se < 0 ||
+    se > 59
+  )
+    return null
   return n === 24 ? s : `${s.slice(0, 19)}.000Z`
 }

@@ -9,12 +9,37 @@ import { contentHash } from "./ids.js"
  * the order changes every hash, which `sameEventContent` would then read as content changes.
  */
 export const eventContentHash = (o: EventObservation): string =>
-  V2 + hash("sha1", JSON.stringify([
-    o.source_id, o.jurisdiction, o.type, o.sub_type, o.cause, o.severity, o.status, o.title, o.description,
-    o.latitude, o.longitude, o.geometry, o.affected_roads, o.direction, o.lanes_affected, o.start_time, o.end_time,
-    o.estimated_start_time, o.estimated_end_time, o.source_created_at, o.source_updated_at, o.road_class, o.metadata,
-    ...(o.quality_flags && o.quality_flags.length > 0 ? [o.quality_flags] : [])
-  ]), "base64url")
+  V2 +
+  hash(
+    "sha1",
+    JSON.stringify([
+      o.source_id,
+      o.jurisdiction,
+      o.type,
+      o.sub_type,
+      o.cause,
+      o.severity,
+      o.status,
+      o.title,
+      o.description,
+      o.latitude,
+      o.longitude,
+      o.geometry,
+      o.affected_roads,
+      o.direction,
+      o.lanes_affected,
+      o.start_time,
+      o.end_time,
+      o.estimated_start_time,
+      o.estimated_end_time,
+      o.source_created_at,
+      o.source_updated_at,
+      o.road_class,
+      o.metadata,
+      ...(o.quality_flags && o.quality_flags.length > 0 ? [o.quality_flags] : [])
+    ]),
+    "base64url"
+  )
 
 /** Format 1 hashes are bare base64url, which has no "." */
 const V2 = "2."

@@ -28,7 +28,11 @@ export interface TitleParts {
   readonly to?: string | null
 }
 
-const DIRECTION_WORDS: Record<string, string> = { both: "both directions", inner_loop: "inner loop", outer_loop: "outer loop" }
+const DIRECTION_WORDS: Record<string, string> = {
+  both: "both directions",
+  inner_loop: "inner loop",
+  outer_loop: "outer loop"
+}
 
 /** "Road work on I-70 westbound from MM 120 to MM 124" */
 export const buildTitle = (p: TitleParts): string => {
@@ -48,4 +52,6 @@ export const readableTitle = (name: string | null | undefined, parts: TitleParts
 
 /** A milepost as a place: 117.242 → "km 117.2" or "mile 117.2". */
 export const milepost = (value: number | null | undefined, unit: "km" | "mi"): string | null =>
-  value === null || value === undefined || !Number.isFinite(value) ? null : `${unit === "km" ? "km" : "mile"} ${Math.round(value * 10) / 10}`
+  value === null || value === undefined || !Number.isFinite(value)
+    ? null
+    : `${unit === "km" ? "km" : "mile"} ${Math.round(value * 10) / 10}`

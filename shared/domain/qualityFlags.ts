@@ -44,7 +44,10 @@ export const endTimePassed = (t: Times, feedTimeMs: number): boolean => {
   return end !== null && Number.isFinite(end) && end < feedTimeMs - END_PASSED_GRACE_MS
 }
 
-/** Times as the adapters write them (`toIso`: 2026-11-03T08:00:00.000Z): one length, UTC, so their text orders as they do. */
+/**
+ * Times as the adapters write them (`toIso`: 2026-11-03T08:00:00.000Z): one length, UTC, so their text orders as they
+ * do.
+ */
 const canonical = (s: string) => s.length === 24 && s.charCodeAt(23) === 90 && s.charCodeAt(10) === 84
 
 /** Whether the record ends before it starts. */
@@ -64,7 +67,9 @@ export const endBeforeStart = (t: Times): boolean => {
  * cannot be fixed when it is read). Archived events are over: the flag would say nothing.
  */
 export const publishedFlags = (
-  stored: ReadonlyArray<string> | null | undefined, t: Times & { readonly status: string }, nowMs: number
+  stored: ReadonlyArray<string> | null | undefined,
+  t: Times & { readonly status: string },
+  nowMs: number
 ): ReadonlyArray<string> => {
   const flags = stored ?? []
   if (t.status !== "active" || !endTimePassed(t, nowMs) || flags.includes("end_time_passed")) return flags

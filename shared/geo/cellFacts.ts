@@ -83,7 +83,11 @@ export class CellFacts {
     this.grow(this.size)
     const boundary = cellToBoundary(cell)
     const [cLat, cLng] = cellToLatLng(cell)
-    let far = 0, south = Infinity, north = -Infinity, west = Infinity, east = -Infinity
+    let far = 0,
+      south = Infinity,
+      north = -Infinity,
+      west = Infinity,
+      east = -Infinity
     for (const [vLat, vLng] of boundary) {
       // H3 edges are great-circle arcs, and along a short arc the distance from a point peaks at an end
       far = Math.max(far, km(cLat, cLng, vLat, vLng))

@@ -22,17 +22,27 @@ const resolutionFor = (lengthKm: number, bufferKm: number): Resolution => {
 }
 
 /** Points every `stepKm` along the great circle from a to b, both ends included. */
-const sampleGreatCircle = (a: Array<number>, b: Array<number>, lengthKm: number, stepKm: number): Array<Array<number>> => {
+const sampleGreatCircle = (
+  a: Array<number>,
+  b: Array<number>,
+  lengthKm: number,
+  stepKm: number
+): Array<Array<number>> => {
   if (lengthKm < 0.001) return [a, b]
   const n = Math.max(1, Math.ceil(lengthKm / stepKm))
   const seg = turf.lineString([a, b])
   const out = [a]
-  for (let i = 1; i < n; i++) out.push(turf.along(seg, (lengthKm * i) / n, { units: "kilometers" }).geometry.coordinates)
+  for (let i = 1; i < n; i++)
+    out.push(turf.along(seg, (lengthKm * i) / n, { units: "kilometers" }).geometry.coordinates)
   out.push(b)
   return out
 }
 
-export const makeCorridor = (from: { lat: number; lng: number }, to: { lat: number; lng: number }, bufferKm: number): Corridor => {
+export const makeCorridor = (
+  from: { lat: number; lng: number },
+  to: { lat: number; lng: number },
+  bufferKm: number
+): Corridor => {
   const a = [from.lng, from.lat]
   const b = [to.lng, to.lat]
   const lengthKm = turf.distance(a, b, { units: "kilometers" })
@@ -63,16 +73,26 @@ export const coverCorridor = (c: Corridor): CellCover => {
 
 const nearest = (c: Corridor, lng: number, lat: number) => {
   const p = turf.nearestPointOnLine(c.line, [lng, lat], { units: "kilometers" })
-  return { distanceKm: p.properties.pointDistance ?? p.properties.dist ?? 0, alongKm: p.properties.totalDistance ?? p.properties.location ?? 0 }
+  return {
+    distanceKm: p.properties.pointDistance ?? p.properties.dist ?? 0,
+    alongKm: p.properties.totalDistance ?? p.properties.location ?? 0
+  }
 }
 
 const vertices = (g: { type: string; coordinates: unknown }): Array<Array<number>> => {
   switch (g.type) {
-    case "Point": return [g.coordinates as Array<number>]
-    case "MultiPoint": case "LineString": return g.coordinates as Array<Array<number>>
-    case "MultiLineString": case "Polygon": return (g.coordinates as Array<Array<Array<number>>>).flat()
-    case "MultiPolygon": return (g.coordinates as Array<Array<Array<Array<number>>>>).flat(2)
-    default: return []
+    case "Point":
+      return [g.coordinates as Array<number>]
+    case "MultiPoint":
+    case "LineString":
+      return g.coordinates as Array<Array<number>>
+    case "MultiLineString":
+    case "Polygon":
+      return (g.coordinates as Array<Array<Array<number>>>).flat()
+    case "MultiPolygon":
+      return (g.coordinates as Array<Array<Array<Array<number>>>>).flat(2)
+    default:
+      return []
   }
 }
 
@@ -80,7 +100,10 @@ const vertices = (g: { type: string; coordinates: unknown }): Array<Array<number
  * Great-circle distance from a feature (its geometry, else its point) to the corridor line, and
  * how far along the corridor its nearest part lies. A geometry crossing the line is at 0 km.
  */
-export const placeOnCorridor = (c: Corridor, f: { latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null }) => {
+export const placeOnCorridor = (
+  c: Corridor,
+  f: { latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null }
+) => {
   const g = f.geometry
   if (!g || g.type === "Point") return nearest(c, f.longitude, f.latitude)
   let best = { distanceKm: Number.POSITIVE_INFINITY, alongKm: 0 }
@@ -88,15 +111,26 @@ export const placeOnCorridor = (c: Corridor, f: { latitude: number; longitude: n
     const n = nearest(c, v[0], v[1])
     if (n.distanceKm < best.distanceKm) best = n
   }
-  if (best.distanceKm > 0 && (g.type === "LineString" || g.type === "MultiLineString" || g.type === "Polygon" || g.type === "MultiPolygon")) {
+  if (
+    best.distanceKm > 0 &&
+    (g.type === "LineString" || g.type === "MultiLineString" || g.type === "Polygon" || g.type === "MultiPolygon")
+  ) {
     const crossing = turf.lineIntersect(c.line, g as never)
     if (crossing.features.length > 0) {
       const at = crossing.features[0].geometry.coordinates
       best = { distanceKm: 0, alongKm: nearest(c, at[0], at[1]).alongKm }
     } else {
       // the corridor's ends may lie closest to the middle of a long segment of the geometry
-      for (const end of [c.line.geometry.coordinates[0], c.line.geometry.coordinates[c.line.geometry.coordinates.length - 1]]) {
-        const lines = g.type === "LineString" ? [g.coordinates as Array<Array<number>>] : g.type === "MultiLineString" || g.type === "Polygon" ? (g.coordinates as Array<Array<Array<number>>>) : (g.coordinates as Array<Array<Array<Array<number>>>>).flat()
+      for (const end of [
+        c.line.geometry.coordinates[0],
+        c.line.geometry.coordinates[c.line.geometry.coordinates.length - 1]
+      ]) {
+        const lines =
+          g.type === "LineString"
+            ? [g.coordinates as Array<Array<number>>]
+            : g.type === "MultiLineString" || g.type === "Polygon"
+              ? (g.coordinates as Array<Array<Array<number>>>)
+              : (g.coordinates as Array<Array<Array<Array<number>>>>).flat()
         for (const l of lines) {
           if (l.length < 2) continue
           const d = turf.pointToLineDistance(end as [number, number], turf.lineString(l), { units: "kilometers" })

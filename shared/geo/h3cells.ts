@@ -56,7 +56,10 @@ export const r3Neighbourhood = (r3: string): ReadonlyArray<string> => {
   return ring
 }
 
-/** The finest stored resolution whose cover stays under about half this many cells (measured best with the cell index: bench:api). */
+/**
+ * The finest stored resolution whose cover stays under about half this many cells (measured best with the cell index:
+ * bench:api).
+ */
 const MAX_CELLS = 300
 
 const pickResolution = (areaKm2: number): Resolution => {
@@ -72,7 +75,9 @@ export interface CellCover {
 /** What the covers know of cells, per process. */
 const facts = new CellFacts()
 
-/** A cover larger than this is not worth sending as a prefilter (the queries skip it past 1,000); growing stops there. */
+/**
+ * A cover larger than this is not worth sending as a prefilter (the queries skip it past 1,000); growing stops there.
+ */
 const MAX_COVER_CELLS = 1000
 
 /**
@@ -121,7 +126,11 @@ export const coverCircle = (lat: number, lng: number, radiusKm: number): CellCov
   const res = pickResolution(Math.PI * radiusKm * radiusKm)
   if (hopeless(Math.PI * radiusKm * radiusKm, res)) return null
   const reach = radiusKm * 1.001 + 0.01
-  return growCover(res, latLngToCell(lat, lng, res), (cell) => km(lat, lng, facts.lat[cell], facts.lng[cell]) <= reach + facts.reach[cell])
+  return growCover(
+    res,
+    latLngToCell(lat, lng, res),
+    (cell) => km(lat, lng, facts.lat[cell], facts.lng[cell]) <= reach + facts.reach[cell]
+  )
 }
 
 /**
@@ -137,12 +146,18 @@ export const coverBbox = (minLng: number, minLat: number, maxLng: number, maxLat
   if (Math.max(Math.abs(minLat), Math.abs(maxLat)) > MAX_COVER_LAT || minLng > maxLng || minLat > maxLat) return null
   // sized by the circle around the box, so a long thin box does not take hundreds of rings
   const center: LatLng = [(minLat + maxLat) / 2, (minLng + maxLng) / 2]
-  const halfDiagKm = Math.max(km(center[0], center[1], minLat, minLng), km(center[0], center[1], maxLat, maxLng), km(center[0], center[1], minLat, maxLng))
+  const halfDiagKm = Math.max(
+    km(center[0], center[1], minLat, minLng),
+    km(center[0], center[1], maxLat, maxLng),
+    km(center[0], center[1], minLat, maxLng)
+  )
   const res = pickResolution(Math.PI * halfDiagKm * halfDiagKm)
-  const boxKm2 = H3_EARTH_KM * H3_EARTH_KM * (maxLng - minLng) * RAD * Math.abs(Math.sin(maxLat * RAD) - Math.sin(minLat * RAD))
+  const boxKm2 =
+    H3_EARTH_KM * H3_EARTH_KM * (maxLng - minLng) * RAD * Math.abs(Math.sin(maxLat * RAD) - Math.sin(minLat * RAD))
   if (hopeless(boxKm2, res)) return null
   return growCover(res, latLngToCell(center[0], center[1], res), (cell) => {
-    const west = facts.west[cell], east = facts.east[cell]
+    const west = facts.west[cell],
+      east = facts.east[cell]
     // a cell across the antimeridian spans every longitude here: kept, never wrongly dropped
     const lngOverlap = east - west > 180 || (east >= minLng && west <= maxLng)
     return lngOverlap && facts.north[cell] + EDGE_BULGE_DEG >= minLat && facts.south[cell] - EDGE_BULGE_DEG <= maxLat
@@ -201,7 +216,8 @@ export const cellsAlong = (g: { type: string; coordinates: unknown }): Array<{ r
         for (const p of c as Array<Pos>) addPoint(p)
         break
       case "MultiPolygon":
-        for (const poly of c as Array<unknown>) cellsAlong({ type: "Polygon", coordinates: poly }).forEach((x) => set.add(`${x.res}:${x.cell}`))
+        for (const poly of c as Array<unknown>)
+          cellsAlong({ type: "Polygon", coordinates: poly }).forEach((x) => set.add(`${x.res}:${x.cell}`))
         break
       default:
         return []

@@ -5,8 +5,13 @@ type Position = [number, number]
 
 /** A usable [lng, lat]: two finite numbers within range. */
 export const isPosition = (p: unknown): p is Position =>
-  Array.isArray(p) && typeof p[0] === "number" && typeof p[1] === "number" &&
-  Number.isFinite(p[0]) && Number.isFinite(p[1]) && Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90
+  Array.isArray(p) &&
+  typeof p[0] === "number" &&
+  typeof p[1] === "number" &&
+  Number.isFinite(p[0]) &&
+  Number.isFinite(p[1]) &&
+  Math.abs(p[0]) <= 180 &&
+  Math.abs(p[1]) <= 90
 
 /**
  * The point that stands for a geometry in radius/bbox searches and in latitude/longitude:
@@ -46,14 +51,22 @@ export const representativePoint = (g: Geometry | null | undefined): { latitude:
 }
 
 export const validLatLng = (lat: unknown, lng: unknown): boolean =>
-  typeof lat === "number" && typeof lng === "number" && Number.isFinite(lat) && Number.isFinite(lng) &&
-  Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && !(lat === 0 && lng === 0)
+  typeof lat === "number" &&
+  typeof lng === "number" &&
+  Number.isFinite(lat) &&
+  Number.isFinite(lng) &&
+  Math.abs(lat) <= 90 &&
+  Math.abs(lng) <= 180 &&
+  !(lat === 0 && lng === 0)
 
 /**
  * Some feeds put latitude first in GeoJSON positions. For a North American source, a position
  * that only makes sense swapped is swapped back; one that makes no sense either way is null.
  */
-export const northAmericanLngLat = (lng: number, lat: number): { longitude: number; latitude: number; swapped: boolean } | null => {
+export const northAmericanLngLat = (
+  lng: number,
+  lat: number
+): { longitude: number; latitude: number; swapped: boolean } | null => {
   const plausible = (x: number, y: number) => x >= -180 && x <= -50 && y >= 14 && y <= 84
   if (plausible(lng, lat)) return { longitude: lng, latitude: lat, swapped: false }
   if (plausible(lat, lng)) return { longitude: lat, latitude: lng, swapped: true }

@@ -70,7 +70,11 @@ const askRing = (s: number) => {
  * asked for only when it passes (sampling the line and asking for a disk around every sample,
  * as before, converted tens of cell ids per sample and cost about 0.3 ms a network edge).
  */
-export const routeCover = (coords: ReadonlyArray<readonly [number, number]>, alongM: ReadonlyArray<number>, bufferM: number): CellCover => {
+export const routeCover = (
+  coords: ReadonlyArray<readonly [number, number]>,
+  alongM: ReadonlyArray<number>,
+  bufferM: number
+): CellCover => {
   if (coords.length === 0) return { res: RES, cells: [] }
   const line = new RouteLine(coords, alongM, bufferM + CELL_RADIUS_M)
   if (table.hexes.length >= MAX_CELLS) table = emptyTable()

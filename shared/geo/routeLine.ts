@@ -22,7 +22,11 @@ export class RouteLine {
   private readonly cells = new Map<number, Array<number>>()
 
   /** `alongM[i]`: metres from the start at coordinate i (the route's own, calibrated figures) */
-  constructor(private readonly coords: ReadonlyArray<readonly [number, number]>, private readonly alongM: ReadonlyArray<number>, readonly maxM: number) {
+  constructor(
+    private readonly coords: ReadonlyArray<readonly [number, number]>,
+    private readonly alongM: ReadonlyArray<number>,
+    readonly maxM: number
+  ) {
     const padLat = maxM / M_PER_DEG
     for (let i = 0; i + 1 < coords.length; i++) {
       const [a, b] = [coords[i], coords[i + 1]]
@@ -73,9 +77,12 @@ export class RouteLine {
   placeGeometry(g: { type: string; coordinates: unknown } | null, lng: number, lat: number): Placement | undefined {
     if (!g || g.type === "Point") return this.place(lng, lat)
     const parts: Array<Array<[number, number]>> =
-      g.type === "LineString" || g.type === "MultiPoint" ? [g.coordinates as Array<[number, number]>]
-        : g.type === "MultiLineString" || g.type === "Polygon" ? (g.coordinates as Array<Array<[number, number]>>)
-          : g.type === "MultiPolygon" ? (g.coordinates as Array<Array<Array<[number, number]>>>).flat()
+      g.type === "LineString" || g.type === "MultiPoint"
+        ? [g.coordinates as Array<[number, number]>]
+        : g.type === "MultiLineString" || g.type === "Polygon"
+          ? (g.coordinates as Array<Array<[number, number]>>)
+          : g.type === "MultiPolygon"
+            ? (g.coordinates as Array<Array<Array<[number, number]>>>).flat()
             : []
     let best: Placement | undefined
     const consider = (p: Placement | undefined) => {
@@ -87,8 +94,15 @@ export class RouteLine {
         // a long segment of the geometry may pass the route between its vertices: sample it
         if (k + 1 < part.length) {
           const [p, q] = [part[k], part[k + 1]]
-          const steps = Math.min(200, Math.ceil((Math.hypot((q[0] - p[0]) * M_PER_DEG * Math.cos((p[1] * Math.PI) / 180), (q[1] - p[1]) * M_PER_DEG)) / Math.max(10, this.maxM)))
-          for (let s = 1; s < steps; s++) consider(this.place(p[0] + ((q[0] - p[0]) * s) / steps, p[1] + ((q[1] - p[1]) * s) / steps))
+          const steps = Math.min(
+            200,
+            Math.ceil(
+              Math.hypot((q[0] - p[0]) * M_PER_DEG * Math.cos((p[1] * Math.PI) / 180), (q[1] - p[1]) * M_PER_DEG) /
+                Math.max(10, this.maxM)
+            )
+          )
+          for (let s = 1; s < steps; s++)
+            consider(this.place(p[0] + ((q[0] - p[0]) * s) / steps, p[1] + ((q[1] - p[1]) * s) / steps))
         }
       }
     }

@@ -30,13 +30,25 @@ export class StateBoundaries {
   private readonly regions: ReadonlyArray<Region>
   private readonly edges = new Map<string, Array<readonly [number, number, number, number]>>()
 
-  constructor(collection: { features: ReadonlyArray<{ properties: Record<string, unknown>; geometry: { type: string; coordinates: unknown } }> }, codeOf: (p: Record<string, unknown>) => string) {
+  constructor(
+    collection: {
+      features: ReadonlyArray<{ properties: Record<string, unknown>; geometry: { type: string; coordinates: unknown } }>
+    },
+    codeOf: (p: Record<string, unknown>) => string
+  ) {
     this.regions = collection.features.map((f) => {
-      const polys = f.geometry.type === "MultiPolygon" ? (f.geometry.coordinates as Array<Array<Ring>>) : [f.geometry.coordinates as Array<Ring>]
+      const polys =
+        f.geometry.type === "MultiPolygon"
+          ? (f.geometry.coordinates as Array<Array<Ring>>)
+          : [f.geometry.coordinates as Array<Ring>]
       const rings = polys.flat()
       const xs = rings.flatMap((r) => r.map((p) => p[0]))
       const ys = rings.flatMap((r) => r.map((p) => p[1]))
-      return { code: codeOf(f.properties), rings, bbox: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] as const }
+      return {
+        code: codeOf(f.properties),
+        rings,
+        bbox: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] as const
+      }
     })
     for (const region of this.regions) {
       for (const ring of region.rings) {
@@ -55,7 +67,8 @@ export class StateBoundaries {
   private cells(x1: number, y1: number, x2: number, y2: number): Array<string> {
     const out: Array<string> = []
     for (let x = Math.floor(Math.min(x1, x2) / GRID); x <= Math.floor(Math.max(x1, x2) / GRID); x++) {
-      for (let y = Math.floor(Math.min(y1, y2) / GRID); y <= Math.floor(Math.max(y1, y2) / GRID); y++) out.push(cellKey(x, y))
+      for (let y = Math.floor(Math.min(y1, y2) / GRID); y <= Math.floor(Math.max(y1, y2) / GRID); y++)
+        out.push(cellKey(x, y))
     }
     return out
   }
@@ -144,7 +157,11 @@ export class StateBoundaries {
     if (raw === 0 && firstKnown !== undefined) totals.set(firstKnown, 1)
     const scale = totalM / (raw > 0 ? raw : 1)
     return [...totals.entries()]
-      .map(([jurisdiction, m]) => ({ jurisdiction, distance_m: Math.round(m * scale * 10) / 10, distance_mi: Math.round((m * scale * 100) / M_PER_MI) / 100 }))
+      .map(([jurisdiction, m]) => ({
+        jurisdiction,
+        distance_m: Math.round(m * scale * 10) / 10,
+        distance_mi: Math.round((m * scale * 100) / M_PER_MI) / 100
+      }))
       .sort((a, b) => b.distance_m - a.distance_m || a.jurisdiction.localeCompare(b.jurisdiction))
   }
 }

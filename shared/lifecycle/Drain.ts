@@ -38,7 +38,12 @@ export const drainParticipant = (name: string) =>
     Effect.sync(() => {
       const id = nextId++
       busy.set(id, name)
-      return { done: Effect.sync(() => { busy.delete(id); settle() }) }
+      return {
+        done: Effect.sync(() => {
+          busy.delete(id)
+          settle()
+        })
+      }
     }),
     (p) => p.done
   )

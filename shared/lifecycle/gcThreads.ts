@@ -19,7 +19,12 @@ export const apiPoolSize = (workers: number, cores: number = availableParallelis
  * leaves Node's own): none when the process's own flags or NODE_OPTIONS already give one. The
  * pool is made once, at start, so it is set where the worker is started.
  */
-export const poolSizeArgs = (workers: number, env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv, cores: number = availableParallelism()): Array<string> => {
+export const poolSizeArgs = (
+  workers: number,
+  env: NodeJS.ProcessEnv = process.env,
+  execArgv: ReadonlyArray<string> = process.execArgv,
+  cores: number = availableParallelism()
+): Array<string> => {
   const n = wholeNumberSetting(env, "API_V8_POOL_SIZE", apiPoolSize(workers, cores), 64, "threads")
   return n === 0 || flagGiven(/^--v8[-_]pool[-_]size/, env, execArgv) ? [] : [`--v8-pool-size=${n}`]
 }

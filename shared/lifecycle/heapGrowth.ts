@@ -19,7 +19,10 @@ export const API_HEAP_GROWING_PERCENT = 0
  * same poll in the same time, bench:memory). HEAP_GROWING_PERCENT sets it; 0 leaves V8's own
  * choice; unset, the role's default applies. Returns the percent applied, or null when left alone.
  */
-export const limitHeapGrowth = (env: NodeJS.ProcessEnv = process.env, roleDefault = DEFAULT_HEAP_GROWING_PERCENT): number | null => {
+export const limitHeapGrowth = (
+  env: NodeJS.ProcessEnv = process.env,
+  roleDefault = DEFAULT_HEAP_GROWING_PERCENT
+): number | null => {
   const n = wholeNumberSetting(env, "HEAP_GROWING_PERCENT", roleDefault, 1000)
   if (n === 0) return null
   setFlagsFromString(`--heap-growing-percent=${n}`)
@@ -42,7 +45,11 @@ export const API_SEMI_SPACE_MB = 32
  * leaves V8's own): none when the process's own flags or NODE_OPTIONS already set one. V8 sizes
  * its heap once, at start, so it is set where the worker is started.
  */
-export const semiSpaceArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv, roleDefault = API_SEMI_SPACE_MB): Array<string> => {
+export const semiSpaceArgs = (
+  env: NodeJS.ProcessEnv = process.env,
+  execArgv: ReadonlyArray<string> = process.execArgv,
+  roleDefault = API_SEMI_SPACE_MB
+): Array<string> => {
   const n = wholeNumberSetting(env, "API_SEMI_SPACE_MB", roleDefault, 1024, "MB")
   return n === 0 || flagGiven(/^--max[-_]semi[-_]space[-_]size/, env, execArgv) ? [] : [`--max-semi-space-size=${n}`]
 }
@@ -57,8 +64,14 @@ export const semiSpaceArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: Re
  *: 7.5 kB promoted a refetch without it, 94–160 kB with it once V8 had decided to
  * pretenure (after the run's first full collection).
  */
-export const pretenuringArgs = (env: NodeJS.ProcessEnv = process.env, execArgv: ReadonlyArray<string> = process.execArgv): Array<string> => {
+export const pretenuringArgs = (
+  env: NodeJS.ProcessEnv = process.env,
+  execArgv: ReadonlyArray<string> = process.execArgv
+): Array<string> => {
   const raw = (env.API_PRETENURING ?? "").trim()
-  if (raw !== "" && raw !== "on" && raw !== "off") throw new Error(`API_PRETENURING must be "on" or "off", got "${env.API_PRETENURING}"`)
-  return raw === "on" || flagGiven(/^--(no[-_])?allocation[-_]site[-_]pretenuring/, env, execArgv) ? [] : ["--no-allocation-site-pretenuring"]
+  if (raw !== "" && raw !== "on" && raw !== "off")
+    throw new Error(`API_PRETENURING must be "on" or "off", got "${env.API_PRETENURING}"`)
+  return raw === "on" || flagGiven(/^--(no[-_])?allocation[-_]site[-_]pretenuring/, env, execArgv)
+    ? []
+    : ["--no-allocation-site-pretenuring"]
 }

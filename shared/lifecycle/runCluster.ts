@@ -14,14 +14,22 @@ export interface ClusterOptions {
 
 /** The primary runs no Effect program; its few lines go through the same logger as the workers'. */
 const log = (level: "info" | "warn" | "error", message: string) =>
-  Effect.runSync((level === "info" ? Effect.logInfo(message) : level === "warn" ? Effect.logWarning(message) : Effect.logError(message)).pipe(Effect.provide(Logger.logFmt)))
+  Effect.runSync(
+    (level === "info"
+      ? Effect.logInfo(message)
+      : level === "warn"
+        ? Effect.logWarning(message)
+        : Effect.logError(message)
+    ).pipe(Effect.provide(Logger.logFmt))
+  )
 
 /**
  * The primary of a node:cluster: it forks `workers` copies of this same script (each runs the
  * real program and accepts on the shared listening socket), starts a replacement when one dies (after 0.25 s,
  * doubling while they keep dying, at most 30 s), and on SIGTERM or SIGINT asks every worker to
  * drain and waits for them: exit 0 when all stopped cleanly, 1 otherwise or when
- * `shutdownTimeoutMs` passed (each worker's own stop is given half a second less). A worker whose primary is gone exits by itself (Node
+ * `shutdownTimeoutMs` passed (each worker's own stop is given half a second less). A worker whose primary is gone
+ * exits by itself (Node
  * closes its IPC channel), so no worker outlives a killed primary.
  */
 export const runClusterPrimary = (options: ClusterOptions) => {
@@ -49,7 +57,10 @@ export const runClusterPrimary = (options: ClusterOptions) => {
       // a worker still starting has no handler yet and dies of the SIGTERM itself: it held no work
       if (code !== 0 && signal !== "SIGTERM") {
         unclean = true
-        log("warn", `${options.name} worker ${slot} (pid ${worker.process.pid}) stopped uncleanly (${signal ?? `code ${code}`})`)
+        log(
+          "warn",
+          `${options.name} worker ${slot} (pid ${worker.process.pid}) stopped uncleanly (${signal ?? `code ${code}`})`
+        )
       }
       if (live().length === 0) {
         log("info", `${options.name}: every worker stopped`)
@@ -62,8 +73,13 @@ export const runClusterPrimary = (options: ClusterOptions) => {
     deaths.push(now)
     while (deaths.length > 0 && deaths[0] < now - 60_000) deaths.shift()
     const delay = Math.min(30_000, 250 * 2 ** (deaths.length - 1))
-    log("warn", `${options.name} worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting another in ${delay} ms`)
-    setTimeout(() => { if (!stopping) fork(slot) }, delay)
+    log(
+      "warn",
+      `${options.name} worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting another in ${delay} ms`
+    )
+    setTimeout(() => {
+      if (!stopping) fork(slot)
+    }, delay)
   })
 
   const stop = (sig: string) => {
@@ -89,5 +105,9 @@ export const runClusterPrimary = (options: ClusterOptions) => {
   log("info", `${options.name}: ${options.workers} workers starting (pid ${process.pid} is the primary)`)
 }
 
-/** In a worker: the signals it obeys. Ctrl-C reaches the whole process group; only the primary's SIGTERM starts a worker's drain. */
-export const workerSignals = (): ReadonlyArray<NodeJS.Signals> => (cluster.isWorker ? ["SIGTERM"] : ["SIGTERM", "SIGINT"])
+/**
+ * In a worker: the signals it obeys. Ctrl-C reaches the whole process group; only the primary's SIGTERM starts a
+ * worker's drain.
+ */
+export const workerSignals = (): ReadonlyArray<NodeJS.Signals> =>
+  cluster.isWorker ? ["SIGTERM"] : ["SIGTERM", "SIGINT"]

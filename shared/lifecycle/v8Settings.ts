@@ -4,10 +4,17 @@
  */
 
 /** `name` as a whole number from 0 to `max`; unset or blank, `fallback`; anything else refused, naming the variable. */
-export const wholeNumberSetting = (env: NodeJS.ProcessEnv, name: string, fallback: number, max: number, unit?: string): number => {
+export const wholeNumberSetting = (
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  max: number,
+  unit?: string
+): number => {
   const raw = env[name]
   const n = raw === undefined || raw.trim() === "" ? fallback : Number(raw)
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be a whole number${unit ? ` of ${unit}` : ""} from 0 to ${max}, got "${raw}"`)
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new Error(`${name} must be a whole number${unit ? ` of ${unit}` : ""} from 0 to ${max}, got "${raw}"`)
   return n
 }
 

@@ -16,7 +16,11 @@ export const PublishedSeries = Schema.Struct({
 })
 export type PublishedSeries = typeof PublishedSeries.Type
 
-export const WorkerMetrics = Schema.Struct({ worker: Schema.String, at: Schema.Number, series: Schema.Array(PublishedSeries) })
+export const WorkerMetrics = Schema.Struct({
+  worker: Schema.String,
+  at: Schema.Number,
+  series: Schema.Array(PublishedSeries)
+})
 export type WorkerMetrics = typeof WorkerMetrics.Type
 
 /** Redis hash of every worker's latest snapshot, field = worker name. */
@@ -28,7 +32,8 @@ const decodeSnapshot = Schema.decodeUnknownOption(Schema.parseJson(WorkerMetrics
 
 export const writeWorkerMetrics = (snapshot: WorkerMetrics) =>
   Effect.flatMap(Redis, (redis) =>
-    redis.use("hset metrics", (c) => c.hSet(redis.key(METRICS_HASH), snapshot.worker, JSON.stringify(snapshot))))
+    redis.use("hset metrics", (c) => c.hSet(redis.key(METRICS_HASH), snapshot.worker, JSON.stringify(snapshot)))
+  )
 
 /** Live workers' snapshots; stale or undecodable ones are removed from the hash. */
 export const workerSnapshots = Effect.gen(function* () {

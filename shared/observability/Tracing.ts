@@ -49,7 +49,8 @@ export const parseTraceparent = (value: string | undefined): Tracer.ExternalSpan
   return Tracer.externalSpan({ traceId: m[1], spanId: m[2], sampled: (parseInt(m[3], 16) & 1) === 1 })
 }
 
-export const formatTraceparent = (span: Tracer.AnySpan) => `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`
+export const formatTraceparent = (span: Tracer.AnySpan) =>
+  `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`
 
 /** The current span as a `traceparent`, when tracing is on and a span is open. */
 export const currentTraceparent: Effect.Effect<string | undefined> = tracingOn
@@ -61,17 +62,23 @@ export const currentTraceparent: Effect.Effect<string | undefined> = tracingOn
  * delivery's, a caller's) when there is one, else a new trace, each kept as the sampler says
  * (sampling.ts; what is not kept runs with the tracer off); nothing at all when tracing is off.
  */
-export const spanFrom = (name: string, traceparent: string | undefined, options: Omit<Tracer.SpanOptions, "parent" | "root"> = {}) =>
+export const spanFrom =
+  (name: string, traceparent: string | undefined, options: Omit<Tracer.SpanOptions, "parent" | "root"> = {}) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     if (!tracingOn) return self
     const parent = parseTraceparent(traceparent)
     if (!keepTrace(parent, ratio)) return Effect.withTracerEnabled(self, false)
-    return self.pipe(Effect.withSpan(name, parent ? { ...options, parent } : { ...options, root: true }), Effect.withTracerEnabled(true))
+    return self.pipe(
+      Effect.withSpan(name, parent ? { ...options, parent } : { ...options, root: true }),
+      Effect.withTracerEnabled(true)
+    )
   }
 
 /** A span inside a traced one (`Effect.withSpan`) only when tracing is on: a hot path pays nothing otherwise. */
-export const traced = (name: string, options: Tracer.SpanOptions = {}) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => (tracingOn ? Effect.withSpan(self, name, options) : self)
+export const traced =
+  (name: string, options: Tracer.SpanOptions = {}) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    tracingOn ? Effect.withSpan(self, name, options) : self
 
 /**
  * The trace context each change of the batch being written arrived with (change id →
@@ -88,7 +95,8 @@ const MAX_LINKS = 32
  * change ids it carried; `changeTraces` holds every change's context while it runs. Only the
  * traces their polls kept are followed; a batch without one is not traced.
  */
-export const batchSpan = (name: string, changes: ReadonlyArray<{ readonly changeId: string; readonly traceparent?: string }>) =>
+export const batchSpan =
+  (name: string, changes: ReadonlyArray<{ readonly changeId: string; readonly traceparent?: string }>) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
     if (!tracingOn) return self
     const traces = new Map<string, string>()
@@ -102,9 +110,12 @@ export const batchSpan = (name: string, changes: ReadonlyArray<{ readonly change
     const [parent, ...others] = [...kept.values()].filter((span) => span?.sampled) as Array<Tracer.ExternalSpan>
     if (!parent) return Effect.withTracerEnabled(self, false)
     const links = others.slice(0, MAX_LINKS).map((span) => ({ _tag: "SpanLink" as const, span, attributes: {} }))
-    return Effect.locally(self, changeTraces, traces).pipe(Effect.withSpan(name, {
-      parent,
-      links,
-      attributes: { changes: changes.length, change_ids: changes.map((c) => c.changeId), traces: others.length + 1 }
-    }), Effect.withTracerEnabled(true))
+    return Effect.locally(self, changeTraces, traces).pipe(
+      Effect.withSpan(name, {
+        parent,
+        links,
+        attributes: { changes: changes.length, change_ids: changes.map((c) => c.changeId), traces: others.length + 1 }
+      }),
+      Effect.withTracerEnabled(true)
+    )
   }

@@ -9,7 +9,11 @@ import { Context, FiberRefs, FiberRef, HashMap, Logger, Option, Tracer } from "e
 const tracedLogfmt = Logger.make<unknown, string>((options) => {
   const span = Context.getOption(FiberRefs.getOrDefault(options.context, FiberRef.currentContext), Tracer.ParentSpan)
   if (Option.isNone(span) || span.value._tag !== "Span") return Logger.logfmtLogger.log(options)
-  const annotations = HashMap.set(HashMap.set(options.annotations, "trace_id", span.value.traceId as unknown), "span_id", span.value.spanId as unknown)
+  const annotations = HashMap.set(
+    HashMap.set(options.annotations, "trace_id", span.value.traceId as unknown),
+    "span_id",
+    span.value.spanId as unknown
+  )
   return Logger.logfmtLogger.log({ ...options, annotations })
 })
 

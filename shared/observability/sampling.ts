@@ -19,5 +19,8 @@ export const samplingRatio = (env: NodeJS.ProcessEnv = process.env): number => {
  * kept or dropped whole across processes; a new trace by `ratio`. What is not kept runs with the
  * tracer switched off, at the cost of untraced code.
  */
-export const keepTrace = (parent: Tracer.ExternalSpan | undefined, ratio: number, random: () => number = Math.random) =>
-  parent !== undefined ? parent.sampled : ratio >= 1 || random() < ratio
+export const keepTrace = (
+  parent: Tracer.ExternalSpan | undefined,
+  ratio: number,
+  random: () => number = Math.random
+) => (parent !== undefined ? parent.sampled : ratio >= 1 || random() < ratio)

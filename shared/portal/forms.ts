@@ -28,21 +28,33 @@ export type SignUpForm = typeof SignUpForm.Type
 
 export const LoginForm = Schema.Struct({ email: Email, password: Schema.String.pipe(Schema.maxLength(200)) })
 export const ResetRequestForm = Schema.Struct({ email: Email })
-export const TokenForm = Schema.Struct({ token: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{20,100}$/, { message: () => "the link is not valid" })) })
+export const TokenForm = Schema.Struct({
+  token: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{20,100}$/, { message: () => "the link is not valid" }))
+})
 export const ResetConfirmForm = Schema.Struct({ token: TokenForm.fields.token, password: Password })
 
 /** An origin as browsers send it: scheme, host and an optional port, nothing after. */
 export const Origin = Schema.String.pipe(
-  Schema.pattern(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, { message: () => "each origin must look like https://app.example.com (scheme, host, optional port; no path)" })
+  Schema.pattern(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, {
+    message: () => "each origin must look like https://app.example.com (scheme, host, optional port; no path)"
+  })
 )
 
 export const MAX_KEYS = 20
 export const KeyForm = Schema.Struct({
   name: trimmed(60, "name").pipe(Schema.minLength(1, { message: () => "name is required" })),
-  allowed_origins: Schema.optional(Schema.Array(Origin).pipe(Schema.maxItems(20, { message: () => "at most 20 origins" }))),
-  expires_at: Schema.optional(Schema.NullOr(Schema.String.pipe(
-    Schema.filter((s) => !Number.isNaN(Date.parse(s)), { message: () => "expires_at must be a date and time (RFC 3339)" })
-  )))
+  allowed_origins: Schema.optional(
+    Schema.Array(Origin).pipe(Schema.maxItems(20, { message: () => "at most 20 origins" }))
+  ),
+  expires_at: Schema.optional(
+    Schema.NullOr(
+      Schema.String.pipe(
+        Schema.filter((s) => !Number.isNaN(Date.parse(s)), {
+          message: () => "expires_at must be a date and time (RFC 3339)"
+        })
+      )
+    )
+  )
 })
 export type KeyForm = typeof KeyForm.Type
 

@@ -29,25 +29,50 @@ export interface RoutingSettings {
 const bundled = (relative: string) => fileURLToPath(new URL(relative, import.meta.url))
 
 const optionalString = (name: string) =>
-  Config.option(Config.string(name)).pipe(Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value.trim() : undefined)))
+  Config.option(Config.string(name)).pipe(
+    Config.map((o) => (o._tag === "Some" && o.value.trim() !== "" ? o.value.trim() : undefined))
+  )
 
 const routingSettings: Config.Config<RoutingSettings> = Config.all({
   routingEngine: Config.literal("builtin", "valhalla")("ROUTING_ENGINE").pipe(Config.withDefault("builtin" as const)),
   valhallaUrl: optionalString("VALHALLA_URL"),
-  routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(Config.withDefault(bundled("./data/us-ca.network.json.gz"))),
+  routingNetworkFile: Config.string("ROUTING_NETWORK_FILE").pipe(
+    Config.withDefault(bundled("./data/us-ca.network.json.gz"))
+  ),
   routingPreload: Config.boolean("ROUTING_PRELOAD").pipe(Config.withDefault(true)),
-  boundariesFile: Config.string("BOUNDARIES_FILE").pipe(Config.withDefault(bundled("../geo/data/admin1_us_ca_50m.geojson"))),
+  boundariesFile: Config.string("BOUNDARIES_FILE").pipe(
+    Config.withDefault(bundled("../geo/data/admin1_us_ca_50m.geojson"))
+  ),
   routingDataDir: Config.string("ROUTING_DATA_DIR").pipe(Config.withDefault(bundled("./data/tables"))),
-  defaultHosRuleset: Config.literal("us", "canada_south", "canada_north", "eu")("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const)),
+  defaultHosRuleset: Config.literal(
+    "us",
+    "canada_south",
+    "canada_north",
+    "eu"
+  )("DEFAULT_HOS_RULESET").pipe(Config.withDefault("us" as const)),
   routeRecheckIntervalS: Config.integer("ROUTE_RECHECK_INTERVAL_S").pipe(Config.withDefault(900)),
   routeReadsKept: Config.boolean("ROUTE_READS_KEPT").pipe(Config.withDefault(true)),
-  routeReadsKeptCells: Config.integer("ROUTE_READS_KEPT_CELLS").pipe(Config.withDefault(150_000), Config.validate({ message: "ROUTE_READS_KEPT_CELLS must be between 1000 and 1000000", validation: (n) => n >= 1000 && n <= 1_000_000 }))
+  routeReadsKeptCells: Config.integer("ROUTE_READS_KEPT_CELLS").pipe(
+    Config.withDefault(150_000),
+    Config.validate({
+      message: "ROUTE_READS_KEPT_CELLS must be between 1000 and 1000000",
+      validation: (n) => n >= 1000 && n <= 1_000_000
+    })
+  )
 })
 
 /** The names of the routing settings, to tell them from the service's others. */
 export const ROUTING_SETTING_NAMES: ReadonlyArray<keyof RoutingSettings> = [
-  "routingEngine", "valhallaUrl", "routingNetworkFile", "routingPreload", "boundariesFile", "routingDataDir",
-  "defaultHosRuleset", "routeRecheckIntervalS", "routeReadsKept", "routeReadsKeptCells"
+  "routingEngine",
+  "valhallaUrl",
+  "routingNetworkFile",
+  "routingPreload",
+  "boundariesFile",
+  "routingDataDir",
+  "defaultHosRuleset",
+  "routeRecheckIntervalS",
+  "routeReadsKept",
+  "routeReadsKeptCells"
 ]
 
 let fromEnvironment: RoutingSettings | undefined
@@ -62,5 +87,8 @@ export class RoutingConfig extends Context.Reference<RoutingConfig>()("shared/ro
 }) {
   static readonly layer = Layer.effect(RoutingConfig, routingSettings)
   static readonly make = (overrides: Partial<RoutingSettings> = {}) =>
-    Layer.effect(RoutingConfig, Effect.map(routingSettings, (s) => ({ ...s, ...overrides })))
+    Layer.effect(
+      RoutingConfig,
+      Effect.map(routingSettings, (s) => ({ ...s, ...overrides }))
+    )
 }

@@ -51,15 +51,28 @@ export const compileFast = (ast: AST.AST): ((u: unknown) => boolean) | null => {
  * value goes to `is`). ajv counts a string's length in code points, Effect in UTF-16 units: a
  * minimum length is then as strict or stricter, a maximum would not be, so maxLength is left out.
  */
-const ajv = new Ajv({ strict: false, unicodeRegExp: false, strictNumbers: true, allErrors: false, validateSchema: false })
+const ajv = new Ajv({
+  strict: false,
+  unicodeRegExp: false,
+  strictNumbers: true,
+  allErrors: false,
+  validateSchema: false
+})
 
 const hasOwn = (ast: AST.Annotated, key: symbol) => Object.prototype.hasOwnProperty.call(ast.annotations, key)
 
 /** Refinements whose JSON Schema annotation says exactly what their predicate checks. */
 const EXACT_REFINEMENTS: ReadonlySet<symbol> = new Set([
-  Schema.TrimmedSchemaId, Schema.MinLengthSchemaId, Schema.PatternSchemaId,
-  Schema.FiniteSchemaId, Schema.NonNaNSchemaId, Schema.GreaterThanSchemaId, Schema.GreaterThanOrEqualToSchemaId,
-  Schema.LessThanSchemaId, Schema.LessThanOrEqualToSchemaId, Schema.BetweenSchemaId
+  Schema.TrimmedSchemaId,
+  Schema.MinLengthSchemaId,
+  Schema.PatternSchemaId,
+  Schema.FiniteSchemaId,
+  Schema.NonNaNSchemaId,
+  Schema.GreaterThanSchemaId,
+  Schema.GreaterThanOrEqualToSchemaId,
+  Schema.LessThanSchemaId,
+  Schema.LessThanOrEqualToSchemaId,
+  Schema.BetweenSchemaId
 ])
 
 const exactRefinement = (ast: AST.Refinement): boolean => {
@@ -96,13 +109,25 @@ const translatable = (ast: AST.AST): boolean => {
     case "Union":
       return ast.types.every(translatable)
     case "TupleType":
-      return ast.elements.every((e) => !e.isOptional && translatable(e.type)) && ast.rest.length <= 1 && ast.rest.every((r) => translatable(r.type))
+      return (
+        ast.elements.every((e) => !e.isOptional && translatable(e.type)) &&
+        ast.rest.length <= 1 &&
+        ast.rest.every((r) => translatable(r.type))
+      )
     case "TypeLiteral": {
       const [index, ...more] = ast.indexSignatures
       // a string index beside properties holds for their keys too: exact only when it takes anything
-      const indexOk = index === undefined || (more.length === 0 && index.parameter._tag === "StringKeyword" &&
-        (ast.propertySignatures.length === 0 ? translatable(index.type) : takesAnything(index.type)))
-      return indexOk && ast.propertySignatures.every((ps) => typeof ps.name === "string" && (ps.isOptional ? optionalType(ps.type) : translatable(ps.type)))
+      const indexOk =
+        index === undefined ||
+        (more.length === 0 &&
+          index.parameter._tag === "StringKeyword" &&
+          (ast.propertySignatures.length === 0 ? translatable(index.type) : takesAnything(index.type)))
+      return (
+        indexOk &&
+        ast.propertySignatures.every(
+          (ps) => typeof ps.name === "string" && (ps.isOptional ? optionalType(ps.type) : translatable(ps.type))
+        )
+      )
     }
     case "Refinement":
       return exactRefinement(ast) && translatable(ast.from)
@@ -116,7 +141,9 @@ const takesAnything = (ast: AST.AST) =>
 
 /** `Schema.optional(X)`: X | undefined, where X itself never admits undefined. */
 const optionalType = (ast: AST.AST): boolean =>
-  ast._tag === "Union" && !hasOwn(ast, AST.JSONSchemaAnnotationId) && ast.types.some((t) => t._tag === "UndefinedKeyword") &&
+  ast._tag === "Union" &&
+  !hasOwn(ast, AST.JSONSchemaAnnotationId) &&
+  ast.types.some((t) => t._tag === "UndefinedKeyword") &&
   ast.types.every((t) => t._tag === "UndefinedKeyword" || translatable(t))
 
 /** Maps of subschemas by name: their keys are names, not keywords. */
@@ -131,10 +158,18 @@ const plain = (j: unknown): unknown => {
   if (typeof j !== "object" || j === null) return j
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(j)) {
-    if (k === "$id" || k === "$schema" || k === "title" || k === "description" || (k === "additionalProperties" && v === false)) continue
-    out[k] = SCHEMA_MAPS.has(k) && typeof v === "object" && v !== null
-      ? Object.fromEntries(Object.entries(v).map(([name, s]) => [name, plain(s)]))
-      : plain(v)
+    if (
+      k === "$id" ||
+      k === "$schema" ||
+      k === "title" ||
+      k === "description" ||
+      (k === "additionalProperties" && v === false)
+    )
+      continue
+    out[k] =
+      SCHEMA_MAPS.has(k) && typeof v === "object" && v !== null
+        ? Object.fromEntries(Object.entries(v).map(([name, s]) => [name, plain(s)]))
+        : plain(v)
   }
   return out
 }

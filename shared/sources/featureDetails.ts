@@ -15,7 +15,12 @@ const optString = Schema.optional(Schema.NullOr(Schema.String))
 /** A DriveBC webcam document; its image links become `views` (SPEC §2.2: detail only). */
 const DriveBcWebcam = Schema.Struct({
   camName: Schema.String,
-  links: Schema.Struct({ imageDisplay: optString, imageThumbnail: optString, replayTheDay: optString, currentImage: optString })
+  links: Schema.Struct({
+    imageDisplay: optString,
+    imageThumbnail: optString,
+    replayTheDay: optString,
+    currentImage: optString
+  })
 })
 
 const driveBcWebcam: FeatureDetail = {
@@ -25,9 +30,13 @@ const driveBcWebcam: FeatureDetail = {
       onLeft: (e) => Either.left(ParseResult.TreeFormatter.formatErrorSync(e).slice(0, 300)),
       onRight: (d) => {
         const views = [
-          ["Current image", d.links.imageDisplay], ["Thumbnail", d.links.imageThumbnail],
-          ["Live image", d.links.currentImage], ["Replay the day", d.links.replayTheDay]
-        ].filter((v): v is [string, string] => typeof v[1] === "string" && v[1] !== "").map(([name, url]) => ({ name: `${d.camName}: ${name}`, url }))
+          ["Current image", d.links.imageDisplay],
+          ["Thumbnail", d.links.imageThumbnail],
+          ["Live image", d.links.currentImage],
+          ["Replay the day", d.links.replayTheDay]
+        ]
+          .filter((v): v is [string, string] => typeof v[1] === "string" && v[1] !== "")
+          .map(([name, url]) => ({ name: `${d.camName}: ${name}`, url }))
         return Either.right({ views })
       }
     })

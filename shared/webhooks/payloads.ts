@@ -3,7 +3,8 @@ import type { EventChange } from "../domain/Change.js"
 import { publishedFlags } from "../domain/qualityFlags.js"
 
 /** Webhook event names (SPEC §6). */
-export type WebhookEventName = "event.created" | "event.severity_change" | "event.status_change" | "event.archived" | "route.warning" | "test"
+export type WebhookEventName =
+  "event.created" | "event.severity_change" | "event.status_change" | "event.archived" | "route.warning" | "test"
 
 /** One immediate payload, and one item of a batch: `{event, timestamp, data}`. */
 export interface WebhookItem {
@@ -30,16 +31,28 @@ export interface WebhookItem {
  */
 export const webhookItems = (c: EventChange): Array<WebhookItem> => {
   const base = {
-    event_id: c.event_id, jurisdiction: c.keys.jurisdiction, type: c.keys.type, sub_type: c.keys.sub_type,
-    cause: c.keys.cause, severity: c.keys.severity, road_name: c.keys.road_name,
-    quality_flags: c.event ? publishedFlags(c.event.quality_flags, { ...c.event, status: "active" }, Date.parse(c.at)) : []
+    event_id: c.event_id,
+    jurisdiction: c.keys.jurisdiction,
+    type: c.keys.type,
+    sub_type: c.keys.sub_type,
+    cause: c.keys.cause,
+    severity: c.keys.severity,
+    road_name: c.keys.road_name,
+    quality_flags: c.event
+      ? publishedFlags(c.event.quality_flags, { ...c.event, status: "active" }, Date.parse(c.at))
+      : []
   }
-  const item = (event: WebhookEventName, extra: Partial<WebhookItem["data"]> = {}): WebhookItem => ({ event, timestamp: c.at, data: { ...base, ...extra } })
+  const item = (event: WebhookEventName, extra: Partial<WebhookItem["data"]> = {}): WebhookItem => ({
+    event,
+    timestamp: c.at,
+    data: { ...base, ...extra }
+  })
   if (c.op === "archived") return [item("event.status_change"), item("event.archived")]
   const out: Array<WebhookItem> = []
   for (const f of c.fields) {
     if (f.change_type === "created") out.push(item("event.created"))
-    else if (f.change_type === "severity_change") out.push(item("event.severity_change", { changes: { old_severity: f.old_value, new_severity: f.new_value } }))
+    else if (f.change_type === "severity_change")
+      out.push(item("event.severity_change", { changes: { old_severity: f.old_value, new_severity: f.new_value } }))
     else if (f.change_type === "status_change") out.push(item("event.status_change"))
   }
   return out
@@ -55,22 +68,50 @@ export interface RouteWarningItem {
   readonly data: { readonly route_id: string; readonly customer_route_id: string | null; readonly warning: unknown }
 }
 
-export const routeWarningItem = (at: string, routeId: string, customerRouteId: string | null, warning: unknown): RouteWarningItem =>
-  ({ event: "route.warning", timestamp: at, data: { route_id: routeId, customer_route_id: customerRouteId, warning } })
+export const routeWarningItem = (
+  at: string,
+  routeId: string,
+  customerRouteId: string | null,
+  warning: unknown
+): RouteWarningItem => ({
+  event: "route.warning",
+  timestamp: at,
+  data: { route_id: routeId, customer_route_id: customerRouteId, warning }
+})
 
-/** Stable per (subscription, change, event): a re-read stream message makes the same delivery, and receivers dedupe on it. */
+/**
+ * Stable per (subscription, change, event): a re-read stream message makes the same delivery, and receivers dedupe on
+ * it.
+ */
 export const deliveryId = (subscriptionId: string, changeId: string, event: string) =>
   "whd_" + createHash("sha256").update(`${subscriptionId}|${changeId}|${event}`).digest("base64url").slice(0, 22)
 
 /** At most this many events per batched POST (SPEC §8). */
 export const BATCH_MAX_EVENTS = 100
 
-export const batchBody = (windowSeconds: number, startedAt: string, endedAt: string, events: ReadonlyArray<WebhookItem | RouteWarningItem>) =>
-  JSON.stringify({ batch: { window_seconds: windowSeconds, started_at: startedAt, ended_at: endedAt, event_count: events.length }, events })
+export const batchBody = (
+  windowSeconds: number,
+  startedAt: string,
+  endedAt: string,
+  events: ReadonlyArray<WebhookItem | RouteWarningItem>
+) =>
+  JSON.stringify({
+    batch: { window_seconds: windowSeconds, started_at: startedAt, ended_at: endedAt, event_count: events.length },
+    events
+  })
 
 /** The portal-style test delivery: sent at once, never recorded. */
 export const testItem = (at: string): WebhookItem => ({
   event: "test",
   timestamp: at,
-  data: { event_id: "ev_test", jurisdiction: "TEST", type: "incident", sub_type: null, cause: null, severity: "minor", road_name: null, quality_flags: [] }
+  data: {
+    event_id: "ev_test",
+    jurisdiction: "TEST",
+    type: "incident",
+    sub_type: null,
+    cause: null,
+    severity: "minor",
+    road_name: null,
+    quality_flags: []
+  }
 })

@@ -23,63 +23,87 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (err) return cb(err)
     const list = addresses as unknown as Array<dns.LookupAddress>
     const bad = list.find((a) => !isPublicAddress(a.address))
-    if (bad) return cb(Object.assign(new Error(`target resolves to a non-public address (${bad.address})`), { code: "EPRIVATETARGET" }))
+    if (bad)
+      return cb(
+        Object.assign(new Error(`target resolves to a non-public address (${bad.address})`), { code: "EPRIVATETARGET" })
+      )
     if ((options as { all?: boolean }).all) return cb(null, list)
     cb(null, list[0].address, list[0].family)
   })
 }
 
 const agents = {
-  guarded: { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) },
-  open: { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) }
+  guarded: {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256 })
+  },
+  open: {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256 })
+  }
 }
 
 /**
  * One webhook POST with a time limit covering the whole exchange; never throws. Unless private
  * targets are allowed, the connection itself refuses private, loopback and link-local addresses.
  */
-export const postWebhook = (url: string, headers: Record<string, string>, body: string, timeoutMs: number, allowPrivate: boolean): Promise<AttemptResult> =>
+export const postWebhook = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  allowPrivate: boolean
+): Promise<AttemptResult> =>
   new Promise((resolve) => {
     const t0 = performance.now()
-    const done = (r: Omit<AttemptResult, "latencyMs">) => resolve({ ...r, latencyMs: Math.round(performance.now() - t0) })
+    const done = (r: Omit<AttemptResult, "latencyMs">) =>
+      resolve({ ...r, latencyMs: Math.round(performance.now() - t0) })
     let target: URL
     try {
       target = new URL(url)
     } catch {
       return done({ status: null, error: "invalid url", retryAfter: null })
     }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return done({ status: null, error: `unsupported scheme ${target.protocol}`, retryAfter: null })
+    if (target.protocol !== "http:" && target.protocol !== "https:")
+      return done({ status: null, error: `unsupported scheme ${target.protocol}`, retryAfter: null })
     const host = target.hostname.replace(/^\[|\]$/g, "")
-    if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return done({ status: null, error: `target is a non-public address (${host})`, retryAfter: null })
+    if (!allowPrivate && isIP(host) && !isPublicAddress(host))
+      return done({ status: null, error: `target is a non-public address (${host})`, retryAfter: null })
     const lib = target.protocol === "https:" ? https : http
     const pool = allowPrivate ? agents.open : agents.guarded
     const signal = AbortSignal.timeout(timeoutMs)
-    const req = lib.request(target, {
-      method: "POST",
-      headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-      agent: target.protocol === "https:" ? pool.https : pool.http,
-      signal,
-      ...(allowPrivate ? {} : { lookup: guardedLookup })
-    }, (res) => {
-      const status = res.statusCode ?? 0
-      // drain (within the time limit) so the connection can be reused
-      res.resume()
-      res.on("end", () => {
-        const ok = status >= 200 && status < 300
-        done({
-          status,
-          error: ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}`,
-          retryAfter: typeof res.headers["retry-after"] === "string" ? res.headers["retry-after"] : null
+    const req = lib.request(
+      target,
+      {
+        method: "POST",
+        headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
+        agent: target.protocol === "https:" ? pool.https : pool.http,
+        signal,
+        ...(allowPrivate ? {} : { lookup: guardedLookup })
+      },
+      (res) => {
+        const status = res.statusCode ?? 0
+        // drain (within the time limit) so the connection can be reused
+        res.resume()
+        res.on("end", () => {
+          const ok = status >= 200 && status < 300
+          done({
+            status,
+            error: ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}`,
+            retryAfter: typeof res.headers["retry-after"] === "string" ? res.headers["retry-after"] : null
+          })
         })
-      })
-      res.on("error", (e) => done({ status: null, error: describe(e, timeoutMs, signal), retryAfter: null }))
-    })
+        res.on("error", (e) => done({ status: null, error: describe(e, timeoutMs, signal), retryAfter: null }))
+      }
+    )
     req.on("error", (e) => done({ status: null, error: describe(e, timeoutMs, signal), retryAfter: null }))
     req.end(body)
   })
 
 const describe = (e: Error & { code?: string }, timeoutMs: number, signal: AbortSignal) =>
-  signal.aborted ? `timed out after ${timeoutMs} ms` : String(e.code === "EPRIVATETARGET" ? e.message : e.code ?? e.message).slice(0, 300)
+  signal.aborted
+    ? `timed out after ${timeoutMs} ms`
+    : String(e.code === "EPRIVATETARGET" ? e.message : (e.code ?? e.message)).slice(0, 300)
 
 /** Signs `body` as delivery `deliveryId` at `timestampSec` (docs/api/webhooks.md) and POSTs it. */
 export const sendSigned = (
@@ -90,9 +114,15 @@ export const sendSigned = (
   /** the attempt's trace context (tracing on): a receiver that traces joins the change's trace */
   traceparent?: string
 ) =>
-  postWebhook(target.url, {
-    "Content-Type": "application/json",
-    "User-Agent": "road-data-webhooks/1",
-    ...signatureHeaders(target.secret, deliveryId, timestampSec, body),
-    ...(traceparent ? { traceparent } : {})
-  }, body, target.timeoutMs, target.allowPrivate)
+  postWebhook(
+    target.url,
+    {
+      "Content-Type": "application/json",
+      "User-Agent": "road-data-webhooks/1",
+      ...signatureHeaders(target.secret, deliveryId, timestampSec, body),
+      ...(traceparent ? { traceparent } : {})
+    },
+    body,
+    target.timeoutMs,
+    target.allowPrivate
+  )

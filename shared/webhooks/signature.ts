@@ -7,7 +7,12 @@ import { createHmac } from "node:crypto"
  * - `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>` over `id.timestamp.body`,
  *   keyed with the base64-decoded part of the secret after `whsec_`
  */
-export const signatureHeaders = (secret: string, deliveryId: string, timestampSec: number, body: string): Record<string, string> => {
+export const signatureHeaders = (
+  secret: string,
+  deliveryId: string,
+  timestampSec: number,
+  body: string
+): Record<string, string> => {
   const hex = createHmac("sha256", secret).update(body, "utf8").digest("hex")
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64")
   const v1 = createHmac("sha256", key).update(`${deliveryId}.${timestampSec}.${body}`, "utf8").digest("base64")

@@ -24,14 +24,18 @@ const Codes = Schema.Union(
   Schema.Array(Code).pipe(Schema.maxItems(100)),
   Schema.transform(Schema.String.pipe(Schema.maxLength(2000)), Schema.Array(Schema.String), {
     strict: true,
-    decode: (s) => s.split(",").map((x) => x.trim()).filter((x) => x !== ""),
+    decode: (s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x !== ""),
     encode: (a) => a.join(",")
   })
 )
 const WINDOW_MESSAGE = "batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery"
-const Window = Schema.NullOr(Schema.Number.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 300)
-)).annotations({
+const Window = Schema.NullOr(
+  Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 300))
+).annotations({
   // one message for any wrong value (a string, 301, 1.5), never the union's "Expected null, actual 301"
   message: () => ({ message: WINDOW_MESSAGE, override: true }),
   jsonSchema: { anyOf: [{ type: "integer", minimum: 1, maximum: 300 }, { type: "null" }] }
@@ -47,7 +51,9 @@ const fields = {
   cause: Schema.optional(Codes),
   batch_window_seconds: Schema.optional(Window),
   /** one event.created per real-world event: a report linked to one already announced stays quiet */
-  dedupe: Schema.optional(Schema.Boolean.annotations({ message: () => ({ message: "dedupe must be true or false", override: true }) }))
+  dedupe: Schema.optional(
+    Schema.Boolean.annotations({ message: () => ({ message: "dedupe must be true or false", override: true }) })
+  )
 }
 export const SubscriptionInput = Schema.Struct(fields)
 export type SubscriptionInput = typeof SubscriptionInput.Encoded
@@ -65,16 +71,29 @@ const VIEW = `id, name, url, jurisdictions AS jurisdiction, types AS type, sub_t
   secret_hint, created_at, updated_at`
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, body: unknown) =>
-  Either.mapLeft(Schema.decodeUnknownEither(schema, { onExcessProperty: "error" })(body), (e) =>
-    new WebhookInputError({
-      message: "invalid subscription: " + ParseResult.ArrayFormatter.formatErrorSync(e).slice(0, 3)
-        .map((i) => `${i.path.length > 0 ? i.path.join(".") + ": " : ""}${i.message.replace(/\s+/g, " ").slice(0, 200)}`).join("; ")
-    })
+  Either.mapLeft(
+    Schema.decodeUnknownEither(schema, { onExcessProperty: "error" })(body),
+    (e) =>
+      new WebhookInputError({
+        message:
+          "invalid subscription: " +
+          ParseResult.ArrayFormatter.formatErrorSync(e)
+            .slice(0, 3)
+            .map(
+              (i) =>
+                `${i.path.length > 0 ? i.path.join(".") + ": " : ""}${i.message.replace(/\s+/g, " ").slice(0, 200)}`
+            )
+            .join("; ")
+      })
   )
 
 const checkValues = (name: string, values: ReadonlyArray<string> | undefined, allowed: ReadonlyArray<string>) => {
   const bad = (values ?? []).filter((v) => !allowed.includes(v))
-  return bad.length === 0 ? Either.right(values) : Either.left(new WebhookInputError({ message: `unknown ${name} ${bad.join(", ")}; one of: ${allowed.join(", ")}` }))
+  return bad.length === 0
+    ? Either.right(values)
+    : Either.left(
+        new WebhookInputError({ message: `unknown ${name} ${bad.join(", ")}; one of: ${allowed.join(", ")}` })
+      )
 }
 
 /** Codes → codes with each state's primary code expanded to its group's members; unknown codes are an error. */
@@ -82,18 +101,29 @@ const expandJurisdictions = (codes: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const upper = [...new Set(codes.map((c) => c.trim().toUpperCase()))]
-    if (upper.length === 0) return yield* Effect.fail(new WebhookInputError({ message: "jurisdiction is required: one or more codes" }))
+    if (upper.length === 0)
+      return yield* Effect.fail(new WebhookInputError({ message: "jurisdiction is required: one or more codes" }))
     const rows = yield* sql<{ code: string; members: ReadonlyArray<string> | null }>`
       SELECT j.code, (SELECT array_agg(m.code ORDER BY m.member_order, m.code) FROM jurisdictions m WHERE m.group_id = g.id) AS members
       FROM jurisdictions j LEFT JOIN jurisdiction_groups g ON g.primary_jurisdiction_code = j.code
       WHERE j.code = ANY(${upper})`
     const known = new Map(rows.map((r) => [r.code, r.members ?? [r.code]]))
     const unknown = upper.filter((c) => !known.has(c))
-    if (unknown.length > 0) return yield* Effect.fail(new WebhookInputError({ message: `unknown jurisdiction ${unknown.join(", ")}; see /api/v1/jurisdictions?scope=all` }))
+    if (unknown.length > 0)
+      return yield* Effect.fail(
+        new WebhookInputError({
+          message: `unknown jurisdiction ${unknown.join(", ")}; see /api/v1/jurisdictions?scope=all`
+        })
+      )
     return { codes: upper, match: [...new Set(upper.flatMap((c) => known.get(c)!))] }
   })
 
-const normalizedFilters = (input: { type?: ReadonlyArray<string>; severity?: ReadonlyArray<string>; cause?: ReadonlyArray<string>; sub_type?: ReadonlyArray<string> }) =>
+const normalizedFilters = (input: {
+  type?: ReadonlyArray<string>
+  severity?: ReadonlyArray<string>
+  cause?: ReadonlyArray<string>
+  sub_type?: ReadonlyArray<string>
+}) =>
   Effect.gen(function* () {
     const lower = (a: ReadonlyArray<string> | undefined) => a?.map((x) => x.trim().toLowerCase())
     const type = yield* checkValues("type", lower(input.type), EVENT_TYPES)
@@ -113,13 +143,19 @@ export const createSubscription = (customerId: number, input: typeof Subscriptio
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const config = yield* AppConfig
-    const url = yield* Effect.mapError(checkTargetUrl(input.url, config.webhookAllowPrivateTargets), (message) => new WebhookInputError({ message }))
+    const url = yield* Effect.mapError(
+      checkTargetUrl(input.url, config.webhookAllowPrivateTargets),
+      (message) => new WebhookInputError({ message })
+    )
     const j = yield* expandJurisdictions(input.jurisdiction)
     const f = yield* normalizedFilters(input)
     const [{ max, used }] = yield* sql<{ max: number; used: number }>`
       SELECT p.max_webhooks AS max, (SELECT count(*)::int FROM webhook_subscriptions WHERE customer_id = c.id) AS used
       FROM customers c JOIN plans p ON p.id = c.plan_id WHERE c.id = ${customerId}`
-    if (used >= max) return yield* Effect.fail(new WebhookLimitReached({ message: `your plan allows ${max} webhook subscriptions; delete one first` }))
+    if (used >= max)
+      return yield* Effect.fail(
+        new WebhookLimitReached({ message: `your plan allows ${max} webhook subscriptions; delete one first` })
+      )
     const secret = generateSecret()
     const now = yield* nowIso
     const [row] = yield* sql<SubscriptionView>`
@@ -134,13 +170,22 @@ export const createSubscription = (customerId: number, input: typeof Subscriptio
   })
 
 export const listSubscriptions = (customerId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<SubscriptionView>`SELECT ${sql.literal(VIEW)} FROM webhook_subscriptions WHERE customer_id = ${customerId} ORDER BY created_at, id`)
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<SubscriptionView>`SELECT ${sql.literal(VIEW)} FROM webhook_subscriptions WHERE customer_id = ${customerId} ORDER BY created_at, id`
+  )
 
 export const getSubscription = (customerId: number, id: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<SubscriptionView>`SELECT ${sql.literal(VIEW)} FROM webhook_subscriptions WHERE customer_id = ${customerId} AND id = ${id}`
-  ).pipe(Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new WebhookNotFound({ message: `no webhook subscription ${id}` })))))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<SubscriptionView>`SELECT ${sql.literal(VIEW)} FROM webhook_subscriptions WHERE customer_id = ${customerId} AND id = ${id}`
+  ).pipe(
+    Effect.flatMap((rows) =>
+      rows[0] ? Effect.succeed(rows[0]) : Effect.fail(new WebhookNotFound({ message: `no webhook subscription ${id}` }))
+    )
+  )
 
 /** Changes filters, target or window; `enabled: true` re-enables (and clears the failure count), `false` disables. */
 export const updateSubscription = (customerId: number, id: string, patch: SubscriptionPatch) =>
@@ -150,7 +195,10 @@ export const updateSubscription = (customerId: number, id: string, patch: Subscr
     yield* getSubscription(customerId, id)
     const sets: Array<Fragment> = []
     if (patch.url !== undefined) {
-      const url = yield* Effect.mapError(checkTargetUrl(patch.url, config.webhookAllowPrivateTargets), (message) => new WebhookInputError({ message }))
+      const url = yield* Effect.mapError(
+        checkTargetUrl(patch.url, config.webhookAllowPrivateTargets),
+        (message) => new WebhookInputError({ message })
+      )
       sets.push(sql`url = ${url.toString()}`)
     }
     if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`)
@@ -165,10 +213,23 @@ export const updateSubscription = (customerId: number, id: string, patch: Subscr
     if (patch.cause !== undefined) sets.push(sql`causes = ${f.cause ?? []}`)
     if (patch.batch_window_seconds !== undefined) sets.push(sql`batch_window_seconds = ${patch.batch_window_seconds}`)
     if (patch.dedupe !== undefined) sets.push(sql`dedupe = ${patch.dedupe}`)
-    if (patch.enabled === true) sets.push(sql`is_enabled = true`, sql`disabled_reason = NULL`, sql`disabled_at = NULL`, sql`consecutive_failures = 0`)
+    if (patch.enabled === true)
+      sets.push(
+        sql`is_enabled = true`,
+        sql`disabled_reason = NULL`,
+        sql`disabled_at = NULL`,
+        sql`consecutive_failures = 0`
+      )
     const now = yield* nowIso
-    if (patch.enabled === false) sets.push(sql`is_enabled = false`, sql`disabled_reason = 'owner'`, sql`disabled_at = ${now}`)
-    if (sets.length === 0) return yield* Effect.fail(new WebhookInputError({ message: "nothing to change: send url, name, jurisdiction, type, sub_type, severity, cause, batch_window_seconds, dedupe or enabled" }))
+    if (patch.enabled === false)
+      sets.push(sql`is_enabled = false`, sql`disabled_reason = 'owner'`, sql`disabled_at = ${now}`)
+    if (sets.length === 0)
+      return yield* Effect.fail(
+        new WebhookInputError({
+          message:
+            "nothing to change: send url, name, jurisdiction, type, sub_type, severity, cause, batch_window_seconds, dedupe or enabled"
+        })
+      )
     sets.push(sql`updated_at = ${now}`)
     const [row] = yield* sql<SubscriptionView>`
       UPDATE webhook_subscriptions SET ${sql.join(", ", false)(sets)} WHERE customer_id = ${customerId} AND id = ${id} RETURNING ${sql.literal(VIEW)}`
@@ -179,7 +240,8 @@ export const updateSubscription = (customerId: number, id: string, patch: Subscr
 export const deleteSubscription = (customerId: number, id: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`DELETE FROM webhook_subscriptions WHERE customer_id = ${customerId} AND id = ${id} RETURNING id`
+    const rows =
+      yield* sql`DELETE FROM webhook_subscriptions WHERE customer_id = ${customerId} AND id = ${id} RETURNING id`
     if (rows.length === 0) return yield* Effect.fail(new WebhookNotFound({ message: `no webhook subscription ${id}` }))
   })
 
@@ -207,13 +269,25 @@ export interface DeliveryView {
   readonly finished_at: string | null
   readonly last_status_code: number | null
   readonly last_error: string | null
-  readonly history: ReadonlyArray<{ attempt: number; started_at: string; status_code: number | null; error: string | null; latency_ms: number }>
+  readonly history: ReadonlyArray<{
+    attempt: number
+    started_at: string
+    status_code: number | null
+    error: string | null
+    latency_ms: number
+  }>
 }
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "dead"] as const
 
 /** A subscription's deliveries, newest first, each with its attempts (status codes, errors, latency). */
-export const listDeliveries = (customerId: number, id: string, status: string | undefined, limit: number, offset: number) =>
+export const listDeliveries = (
+  customerId: number,
+  id: string,
+  status: string | undefined,
+  limit: number,
+  offset: number
+) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* getSubscription(customerId, id)
@@ -240,6 +314,7 @@ export const replayDelivery = (customerId: number, id: string, deliveryId: strin
       WHERE id = ${deliveryId} AND subscription_id = ${id} AND status <> 'pending' RETURNING id`
     if (rows.length > 0) return { id: deliveryId, status: "pending" as const }
     const exists = yield* sql`SELECT 1 FROM webhook_deliveries WHERE id = ${deliveryId} AND subscription_id = ${id}`
-    if (exists.length === 0) return yield* Effect.fail(new WebhookNotFound({ message: `no delivery ${deliveryId} on ${id}` }))
+    if (exists.length === 0)
+      return yield* Effect.fail(new WebhookNotFound({ message: `no delivery ${deliveryId} on ${id}` }))
     return { id: deliveryId, status: "pending" as const }
   })

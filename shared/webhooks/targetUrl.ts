@@ -6,7 +6,8 @@ import { lookup } from "node:dns/promises"
 export const isPublicAddress = (ip: string): boolean => {
   if (!ipaddr.isValid(ip)) return false
   let addr = ipaddr.parse(ip)
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address()
+  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address()
   return addr.range() === "unicast"
 }
 
@@ -30,10 +31,14 @@ export const checkTargetUrl = (raw: string, allowPrivate: boolean): Effect.Effec
     const host = url.hostname.replace(/^\[|\]$/g, "")
     const addresses = ipaddr.isValid(host)
       ? [host]
-      : yield* Effect.tryPromise({ try: () => lookup(host, { all: true, verbatim: true }), catch: () => `url host ${host} does not resolve` }).pipe(
-        Effect.map((rs) => rs.map((r) => r.address))
-      )
+      : yield* Effect.tryPromise({
+          try: () => lookup(host, { all: true, verbatim: true }),
+          catch: () => `url host ${host} does not resolve`
+        }).pipe(Effect.map((rs) => rs.map((r) => r.address)))
     const bad = addresses.find((a) => !isPublicAddress(a))
-    if (bad !== undefined) return yield* Effect.fail(`url resolves to a private, loopback or link-local address (${bad}); such targets are refused`)
+    if (bad !== undefined)
+      return yield* Effect.fail(
+        `url resolves to a private, loopback or link-local address (${bad}); such targets are refused`
+      )
     return url
   })

@@ -23,14 +23,21 @@ describe.skipIf(!hasChromium)("the guides in a real browser", () => {
         const el = id ? document.getElementById(id) : document.querySelector("h1")
         if (!el) return null
         const bottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1
-        return { tag: el.tagName, top: Math.round(el.getBoundingClientRect().top), text: el.textContent ?? "", bottom, height: window.innerHeight }
+        return {
+          tag: el.tagName,
+          top: Math.round(el.getBoundingClientRect().top),
+          text: el.textContent ?? "",
+          bottom,
+          height: window.innerHeight
+        }
       }, fragment ?? null)
       expect(at, url).not.toBeNull()
       expect(at!.tag, url).toMatch(/^H[1-6]$/)
       // scrolled to it: the heading sits at the top of the window (scroll-margin 1rem), or, near the
       // end of a short page, the page is scrolled as far as it goes with the heading in view
       expect(at!.top, url).toBeGreaterThanOrEqual(0)
-      if (!(fragment && at!.bottom)) expect(at!.top, `${url} heading at ${at!.top} px`).toBeLessThan(fragment ? 40 : 200)
+      if (!(fragment && at!.bottom))
+        expect(at!.top, `${url} heading at ${at!.top} px`).toBeLessThan(fragment ? 40 : 200)
       else expect(at!.top, `${url} heading at ${at!.top} px`).toBeLessThan(at!.height - 40)
       landed.push(`${url} → ${at!.text}`)
     }
@@ -44,11 +51,17 @@ describe.skipIf(!hasChromium)("the guides in a real browser", () => {
     const index = await s.page.goto(`${s.w.base}/docs/`)
     expect(index?.headers()["content-security-policy"]).toContain("script-src 'self'")
     const links = await s.page.$$eval("main a", (as) => as.map((a) => a.getAttribute("href")))
-    expect(links).toEqual(expect.arrayContaining(["/docs/errors", "/docs/routing", "/docs/plans", "/api/v1/openapi.json"]))
-    for (const [name, path] of [["docs-index", "/docs/"], ["docs-errors", "/docs/errors#429"], ["docs-plans", "/docs/plans"]] as const) {
+    expect(links).toEqual(
+      expect.arrayContaining(["/docs/errors", "/docs/routing", "/docs/plans", "/api/v1/openapi.json"])
+    )
+    for (const [name, path] of [
+      ["docs-index", "/docs/"],
+      ["docs-errors", "/docs/errors#429"],
+      ["docs-plans", "/docs/plans"]
+    ] as const) {
       await s.page.goto(`${s.w.base}${path}`)
       const overflow = await screenshots(s.page, name)
-      expect([...await seriousViolations(s.page), ...overflow], name).toEqual([])
+      expect([...(await seriousViolations(s.page)), ...overflow], name).toEqual([])
     }
   }, 60_000)
 })

@@ -11,7 +11,9 @@ import { signUpConfirmed, simulatedPortalInChromium } from "../support/portalBro
  * on loopback, drawn with WebGL (SwiftShader) in headless Chromium. What is drawn is counted
  * through MapLibre's own query API, never from pixels.
  */
-const EVENT_LAYERS = ["incident", "construction", "closure", "weather", "special_event", "advisory", "restriction"].map((t) => `events-${t}`)
+const EVENT_LAYERS = ["incident", "construction", "closure", "weather", "special_event", "advisory", "restriction"].map(
+  (t) => `events-${t}`
+)
 
 /** Ids of the events the map has drawn (a point split over tiles counts once). */
 const drawnEvents = (page: Page) =>
@@ -21,15 +23,37 @@ const drawnEvents = (page: Page) =>
     return [...new Set<string>(map.queryRenderedFeatures({ layers }).map((f: any) => f.properties.id))].sort()
   }, EVENT_LAYERS)
 
-const setPlan = (s: { w: { run: (e: Effect.Effect<unknown, unknown, any>) => Promise<unknown> } }, email: string, plan: string) =>
-  s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE customers SET plan_id = (SELECT id FROM plans WHERE code = ${plan}), trial_ends_at = NULL WHERE email = ${email}`))
+const setPlan = (
+  s: { w: { run: (e: Effect.Effect<unknown, unknown, any>) => Promise<unknown> } },
+  email: string,
+  plan: string
+) =>
+  s.w.run(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        sql`UPDATE customers SET plan_id = (SELECT id FROM plans WHERE code = ${plan}), trial_ends_at = NULL WHERE email = ${email}`
+    )
+  )
 
 const activeEventIds = (s: { w: { run: (e: Effect.Effect<unknown, unknown, any>) => Promise<unknown> } }) =>
-  s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM events WHERE status = 'active' ORDER BY id`))
+  s.w
+    .run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ id: string }>`SELECT id FROM events WHERE status = 'active' ORDER BY id`
+      )
+    )
     .then((rows) => (rows as Array<{ id: string }>).map((r) => r.id))
 
 const activeSourceIds = (s: { w: { run: (e: Effect.Effect<unknown, unknown, any>) => Promise<unknown> } }) =>
-  s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ source_id: string }>`SELECT source_id FROM events WHERE status = 'active'`))
+  s.w
+    .run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ source_id: string }>`SELECT source_id FROM events WHERE status = 'active'`
+      )
+    )
     .then((rows) => (rows as Array<{ source_id: string }>).map((r) => r.source_id))
 
 /**
@@ -38,17 +62,21 @@ const activeSourceIds = (s: { w: { run: (e: Effect.Effect<unknown, unknown, any>
  */
 const clickEvent = async (page: Page, id: string) => {
   // waited for: the live map redraws its data as new polls land, and for a frame the event may not be drawn
-  const handle = await page.waitForFunction(({ eventId, layers }) => {
-    const map = (window as any).__roadDataMap
-    if (!map?.isStyleLoaded()) return null
-    const f = map.queryRenderedFeatures({ layers }).find((x: any) => x.properties.id === eventId)
-    if (!f) return null
-    let position = f.geometry.coordinates
-    while (Array.isArray(position[0])) position = position[0]
-    const p = map.project(position)
-    const r = map.getCanvas().getBoundingClientRect()
-    return { x: r.left + p.x, y: r.top + p.y }
-  }, { eventId: id, layers: EVENT_LAYERS }, { timeout: 15_000 })
+  const handle = await page.waitForFunction(
+    ({ eventId, layers }) => {
+      const map = (window as any).__roadDataMap
+      if (!map?.isStyleLoaded()) return null
+      const f = map.queryRenderedFeatures({ layers }).find((x: any) => x.properties.id === eventId)
+      if (!f) return null
+      let position = f.geometry.coordinates
+      while (Array.isArray(position[0])) position = position[0]
+      const p = map.project(position)
+      const r = map.getCanvas().getBoundingClientRect()
+      return { x: r.left + p.x, y: r.top + p.y }
+    },
+    { eventId: id, layers: EVENT_LAYERS },
+    { timeout: 15_000 }
+  )
   const at = (await handle.jsonValue()) as { x: number; y: number }
   await page.mouse.click(at.x, at.y)
 }
@@ -59,7 +87,9 @@ const openMapAs = async (s: { w: any; page: Page }, name: string, email: string,
   await signUpConfirmed(s, name, email)
   await setPlan(s, email, plan)
   await s.page.goto(`${s.w.base}/map`)
-  await s.page.waitForFunction(() => (window as any).__roadDataMap?.getSource("events") !== undefined, undefined, { timeout: 30_000 })
+  await s.page.waitForFunction(() => (window as any).__roadDataMap?.getSource("events") !== undefined, undefined, {
+    timeout: 30_000
+  })
 }
 
 describe.skipIf(!hasChromium)("the live map in a real browser", () => {
@@ -67,17 +97,23 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
 
   it("shows a plan-gate message with the upgrade link where the plan has no history", async () => {
     await openMapAs(s, "Stella Starter", "starter-map@example.com", "starter")
-    await s.page.waitForFunction((layers) => {
-      const map = (window as any).__roadDataMap
-      return map?.isStyleLoaded() && map.queryRenderedFeatures({ layers }).length > 0
-    }, EVENT_LAYERS, { timeout: 30_000 })
+    await s.page.waitForFunction(
+      (layers) => {
+        const map = (window as any).__roadDataMap
+        return map?.isStyleLoaded() && map.queryRenderedFeatures({ layers }).length > 0
+      },
+      EVENT_LAYERS,
+      { timeout: 30_000 }
+    )
     const [first] = await drawnEvents(s.page)
     await clickEvent(s.page, first)
     await s.page.getByTestId("event-details").waitFor()
     const gates = s.page.getByTestId("plan-gate")
     await gates.first().waitFor()
     expect(await gates.first().innerText()).toMatch(/plan/i)
-    expect(await gates.first().getByRole("link", { name: "See plans" }).getAttribute("href")).toContain("/billing/upgrade")
+    expect(await gates.first().getByRole("link", { name: "See plans" }).getAttribute("href")).toContain(
+      "/billing/upgrade"
+    )
   }, 90_000)
 
   it("draws every active event, follows a new one without a reload, and opens an event's history", async () => {
@@ -112,13 +148,18 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
       const now = await drawnEvents(s.page)
       const held = await activeEventIds(s)
       added = now.filter((id) => !before.has(id))
-      if (added.length > 0 && held.length < before.size + added.length && JSON.stringify(now) === JSON.stringify(held)) break
+      if (added.length > 0 && held.length < before.size + added.length && JSON.stringify(now) === JSON.stringify(held))
+        break
       if (Date.now() > deadline) throw new Error(`drawn ${now.length} (${added.length} new), held ${held.length}`)
       await s.page.waitForTimeout(500)
     }
     expect(await s.page.evaluate(() => (window as any).__sameDocument)).toBe(true)
     const [fresh] = added
-    const title = await s.page.evaluate((id) => (window as any).__roadDataMap.queryRenderedFeatures().find((f: any) => f.properties.id === id).properties.title, fresh)
+    const title = await s.page.evaluate(
+      (id) =>
+        (window as any).__roadDataMap.queryRenderedFeatures().find((f: any) => f.properties.id === id).properties.title,
+      fresh
+    )
     expect(title).toContain("I-90")
 
     // clicking it opens its fields and its history (Pro), with the weather part answered either way
@@ -128,7 +169,7 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     expect(await details.getByRole("heading", { level: 3 }).innerText()).toContain("I-90")
     // an event's quality flags are told in words, never as codes
     const flags = details.getByTestId("quality-flags")
-    if (await flags.count() > 0) expect(await flags.innerText()).not.toMatch(/_/)
+    if ((await flags.count()) > 0) expect(await flags.innerText()).not.toMatch(/_/)
     const history = s.page.getByTestId("history")
     await history.waitFor()
     expect(await history.locator("li").count()).toBeGreaterThan(0)
@@ -141,7 +182,18 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     // filters go to the API: without minor and moderate, only major and critical events are drawn.
     // Compared with the store at each look: other simulated feeds keep polling while the timeline
     // is held, and the map redraws every 5 s, so a set taken once may be overtaken.
-    const severeHeld = async () => (await s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM events WHERE status = 'active' AND severity IN ('major', 'critical') ORDER BY id`)) as Array<{ id: string }>).map((r) => r.id)
+    const severeHeld = async () =>
+      (
+        (await s.w.run(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) =>
+              sql<{
+                id: string
+              }>`SELECT id FROM events WHERE status = 'active' AND severity IN ('major', 'critical') ORDER BY id`
+          )
+        )) as Array<{ id: string }>
+      ).map((r) => r.id)
     await s.page.getByRole("checkbox", { name: "minor" }).uncheck()
     await s.page.getByRole("checkbox", { name: "moderate" }).uncheck()
     let severe: Array<string> = []
@@ -149,11 +201,17 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
       const now = await drawnEvents(s.page)
       severe = await severeHeld()
       if (severe.length > 0 && JSON.stringify(now) === JSON.stringify(severe)) break
-      if (Date.now() > deadline) throw new Error(`drawn with minor and moderate off: ${now.join(", ")}; the store's major and critical: ${severe.join(", ")}`)
+      if (Date.now() > deadline)
+        throw new Error(
+          `drawn with minor and moderate off: ${now.join(", ")}; the store's major and critical: ${severe.join(", ")}`
+        )
       await s.page.waitForTimeout(500)
     }
     expect(severe.length).toBeGreaterThan(0)
-    expect([...overflow, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container"])]).toEqual([])
+    expect([
+      ...overflow,
+      ...(await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container"]))
+    ]).toEqual([])
   }, 120_000)
 
   it("shows an event two agencies report with the other agency's report beside it", async () => {
@@ -162,19 +220,33 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     for (const deadline = Date.now() + 30_000; linked.length === 0;) {
       if (Date.now() > deadline) throw new Error("no linked reports in the store")
       await new Promise((r) => setTimeout(r, 250))
-      linked = await s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; title: string; own: string; other: string }>`
+      linked = (await s.w.run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ id: string; title: string; own: string; other: string }>`
         SELECT e.id, e.title, e.source AS own, rep.source AS other FROM events e JOIN events rep ON rep.id = e.represented_by
-        WHERE e.status = 'active' AND rep.status = 'active' ORDER BY e.id`)) as typeof linked
+        WHERE e.status = 'active' AND rep.status = 'active' ORDER BY e.id`
+        )
+      )) as typeof linked
     }
     await openMapAs(s, "Lynn Ked", "linked-map@example.com", "pro")
-    await s.page.waitForFunction((id) => (window as any).__roadDataMap.queryRenderedFeatures().some((f: any) => f.properties.id === id), linked[0].id, { timeout: 30_000 })
+    await s.page.waitForFunction(
+      (id) => (window as any).__roadDataMap.queryRenderedFeatures().some((f: any) => f.properties.id === id),
+      linked[0].id,
+      { timeout: 30_000 }
+    )
     // the list under the map is the keyboard's way to the same panel
     await s.page.getByText("Events in view, as a list").click()
     await s.page.locator(".in-view").getByRole("button", { name: linked[0].title, exact: true }).first().click()
     const related = s.page.getByTestId("related")
     await related.waitFor({ timeout: 20_000 })
     // the panel opened is one of the pair (two reports may share a title): it names the other's source
-    const heading = await s.page.getByTestId("event-details").locator("dd").filter({ hasText: /^sim-/ }).first().innerText()
+    const heading = await s.page
+      .getByTestId("event-details")
+      .locator("dd")
+      .filter({ hasText: /^sim-/ })
+      .first()
+      .innerText()
     const other = heading.startsWith(linked[0].own) ? linked[0].other : linked[0].own
     expect(await related.innerText()).toContain(other)
   }, 90_000)
@@ -184,14 +256,17 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     // EV charging and road weather are off at first: ticked in the legend
     await s.page.getByRole("checkbox", { name: "EV charging" }).check()
     await s.page.getByRole("checkbox", { name: "Road weather" }).check()
-    const featureAt = (type: string) => s.page.evaluate((t) => {
-      const map = (window as any).__roadDataMap
-      const f = map.queryRenderedFeatures().find((x: any) => x.properties.kind === "feature" && x.properties.feature_type === t)
-      if (!f) return null
-      const p = map.project(f.geometry.coordinates)
-      const r = map.getCanvas().getBoundingClientRect()
-      return { x: r.left + p.x, y: r.top + p.y }
-    }, type)
+    const featureAt = (type: string) =>
+      s.page.evaluate((t) => {
+        const map = (window as any).__roadDataMap
+        const f = map
+          .queryRenderedFeatures()
+          .find((x: any) => x.properties.kind === "feature" && x.properties.feature_type === t)
+        if (!f) return null
+        const p = map.project(f.geometry.coordinates)
+        const r = map.getCanvas().getBoundingClientRect()
+        return { x: r.left + p.x, y: r.top + p.y }
+      }, type)
     for (const [type, part, says] of [
       ["cameras", "camera-url", /^http/],
       ["truck_parking", "parking", /Free spaces: \S+.*as of/],
@@ -200,7 +275,11 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     ] as const) {
       // back to the whole country, where every feature of the demo is in view
       await s.page.evaluate(() => (window as any).__roadDataMap.jumpTo({ center: [-100, 45], zoom: 3 }))
-      await s.page.waitForFunction((t) => (window as any).__roadDataMap.queryRenderedFeatures().some((x: any) => x.properties.feature_type === t), type, { timeout: 15_000 })
+      await s.page.waitForFunction(
+        (t) => (window as any).__roadDataMap.queryRenderedFeatures().some((x: any) => x.properties.feature_type === t),
+        type,
+        { timeout: 15_000 }
+      )
       // zoom to the feature so nothing else is drawn on top of it
       await s.page.evaluate((t) => {
         const map = (window as any).__roadDataMap
@@ -209,7 +288,11 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
       }, type)
       // the view's answers are in and drawn before the click (a redraw under the pointer misses)
       await s.page.evaluate(() => new Promise((r) => (window as any).__roadDataMap.once("idle", r)))
-      await s.page.waitForFunction((t) => (window as any).__roadDataMap.queryRenderedFeatures().some((x: any) => x.properties.feature_type === t), type, { timeout: 15_000 })
+      await s.page.waitForFunction(
+        (t) => (window as any).__roadDataMap.queryRenderedFeatures().some((x: any) => x.properties.feature_type === t),
+        type,
+        { timeout: 15_000 }
+      )
       const at = await featureAt(type)
       expect(at, type).not.toBeNull()
       await s.page.mouse.click(at!.x, at!.y)
@@ -224,4 +307,3 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     }
   }, 180_000)
 })
-

@@ -34,36 +34,52 @@ const shoot = async (name: string) => {
   // the page has drawn what it loaded (SPA navigation fires no load event)
   await page.waitForFunction(() => !document.body.innerText.includes("Loading…"))
   const overflow = await screenshots(page, name)
-  a11y[name] = [...await seriousViolations(page), ...overflow.map((o) => `sideways overflow at 390 px: ${o}`)]
+  a11y[name] = [...(await seriousViolations(page)), ...overflow.map((o) => `sideways overflow at 390 px: ${o}`)]
 }
 
 const cli = (...args: Array<string>) =>
   promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
-    cwd: root, env: { ...process.env, DATABASE_URL: w.env.dbUrl, REDIS_URL: w.env.redisUrl, REDIS_PREFIX: w.env.prefix }
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: w.env.dbUrl, REDIS_URL: w.env.redisUrl, REDIS_PREFIX: w.env.prefix }
   })
 
 /** The webhook stage's own steps on the test's database, with time compressed by a TestClock. */
 const dispatchRounds = (rounds: number) =>
-  w.run(Effect.gen(function* () {
-    yield* TestClock.setTime(Date.now())
-    const settings = { timeoutMs: 2000, allowPrivateTargets: true, masterKey: "dev-webhook-key-change-me", leaseMs: 60_000 }
-    for (let i = 0; i < rounds; i++) {
-      yield* dispatchDue(settings, 100, 8)
-      yield* TestClock.adjust("100 seconds")
-    }
-  }).pipe(Effect.provide(TestContext.TestContext)))
+  w.run(
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.now())
+      const settings = {
+        timeoutMs: 2000,
+        allowPrivateTargets: true,
+        masterKey: "dev-webhook-key-change-me",
+        leaseMs: 60_000
+      }
+      for (let i = 0; i < rounds; i++) {
+        yield* dispatchDue(settings, 100, 8)
+        yield* TestClock.adjust("100 seconds")
+      }
+    }).pipe(Effect.provide(TestContext.TestContext))
+  )
 
-const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => w.run(Effect.flatMap(SqlClient.SqlClient, f))
+const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
+  w.run(Effect.flatMap(SqlClient.SqlClient, f))
 
 describe.skipIf(!hasChromium)("the portal in a real browser", () => {
   beforeAll(async () => {
     receiver = await startReceiver()
     w = await startPortalWorld({ webhookAllowPrivateTargets: true })
     // an agency's feed with HTML in a title: it must show as text and run nothing
-    await w.run(applyChanges(changeScript("ny-feed", [[observation("x1", { title: XSS, affected_roads: ["I-87 <b>north</b>"] }), observation("x2")]])))
+    await w.run(
+      applyChanges(
+        changeScript("ny-feed", [
+          [observation("x1", { title: XSS, affected_roads: ["I-87 <b>north</b>"] }), observation("x2")]
+        ])
+      )
+    )
     browser = await launch()
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    // the pages ask "are you sure?" with confirm(); anything else (an alert) would be script the page did not mean to run
+    // the pages ask "are you sure?" with confirm(); anything else (an alert) would be script the page did not mean to
+    // run
     page.on("dialog", (d) => {
       if (d.type() === "confirm") return void d.accept()
       dialogs.push(d.message())
@@ -114,7 +130,9 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     await secretBox.waitFor()
     apiKey = await secretBox.inputValue()
     expect(apiKey).toMatch(/^rdk_[0-9A-Za-z]{40}$/)
-    const [stored] = await sql<{ n: number }>((s) => s`SELECT count(*)::int AS n FROM api_keys WHERE key_hash = sha256(${apiKey}::bytea)`)
+    const [stored] = await sql<{ n: number }>(
+      (s) => s`SELECT count(*)::int AS n FROM api_keys WHERE key_hash = sha256(${apiKey}::bytea)`
+    )
     expect(stored.n).toBe(1)
 
     await page.getByLabel("Jurisdiction").selectOption("NY")
@@ -140,7 +158,10 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     await page.getByText("Your new key “browser app”").waitFor()
     const originKey = await page.locator("input[data-secret]").inputValue()
     // from the portal's own origin (listed): answered
-    const same = await page.evaluate(async ([k]) => (await fetch("/api/v1/events?jurisdiction=NY", { headers: { "X-API-Key": k } })).status, [originKey])
+    const same = await page.evaluate(
+      async ([k]) => (await fetch("/api/v1/events?jurisdiction=NY", { headers: { "X-API-Key": k } })).status,
+      [originKey]
+    )
     expect(same).toBe(200)
     // from a page of another site (a plain page on another loopback port, with no CSP of ours):
     // the API answers 403 and the browser gives the page nothing
@@ -156,15 +177,18 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     // kept per request and matched when asked: the two events may arrive in either order
     const statusOf = new Map<string, number>()
     cdp.on("Network.responseReceivedExtraInfo", (e) => void statusOf.set(e.requestId, e.statusCode))
-    const eventStatuses = () => [...eventCalls].flatMap((id) => statusOf.has(id) ? [statusOf.get(id)!] : [])
+    const eventStatuses = () => [...eventCalls].flatMap((id) => (statusOf.has(id) ? [statusOf.get(id)!] : []))
     await other.goto(receiver.url("/another-site"))
-    const outcome = await other.evaluate(async ([url, k]) => {
-      try {
-        return String((await fetch(url, { headers: { "X-API-Key": k } })).status)
-      } catch (e) {
-        return `refused: ${(e as Error).name}`
-      }
-    }, [`${w.base}/api/v1/events?jurisdiction=NY`, originKey])
+    const outcome = await other.evaluate(
+      async ([url, k]) => {
+        try {
+          return String((await fetch(url, { headers: { "X-API-Key": k } })).status)
+        } catch (e) {
+          return `refused: ${(e as Error).name}`
+        }
+      },
+      [`${w.base}/api/v1/events?jurisdiction=NY`, originKey]
+    )
     expect(outcome).toBe("refused: TypeError")
     // DevTools may report the raw headers well after the page's fetch has failed (seen under load)
     await expect.poll(eventStatuses, { timeout: 15_000 }).toContain(403)
@@ -182,7 +206,11 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     expect(await page.getByText(/of 1,000|\/ 1,000/).count()).toBeGreaterThan(0)
     await page.getByRole("button", { name: "Request a pack of 1,000 calls" }).click()
     await page.getByText(/Your request for a pack of 1,000 routing calls is recorded/).waitFor()
-    const pending = JSON.parse((await cli("billing", "list", "--status", "pending")).stdout) as Array<{ id: number; email: string; kind: string }>
+    const pending = JSON.parse((await cli("billing", "list", "--status", "pending")).stdout) as Array<{
+      id: number
+      email: string
+      kind: string
+    }>
     const pack = pending.find((r) => r.email === address && r.kind === "routing_pack")!
     await cli("billing", "apply", "--id", String(pack.id))
     await page.reload()
@@ -196,9 +224,15 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     await page.getByRole("button", { name: "Request Pro" }).click()
     await page.getByText("waiting for an operator").waitFor()
     await shoot("08-plans-requested")
-    const pending = JSON.parse((await cli("billing", "list", "--status", "pending")).stdout) as Array<{ id: number; email: string; plan_code: string }>
+    const pending = JSON.parse((await cli("billing", "list", "--status", "pending")).stdout) as Array<{
+      id: number
+      email: string
+      plan_code: string
+    }>
     const mine = pending.find((r) => r.email === address && r.plan_code === "pro")!
-    expect(JSON.parse((await cli("billing", "apply", "--id", String(mine.id))).stdout)).toMatchObject({ status: "applied" })
+    expect(JSON.parse((await cli("billing", "apply", "--id", String(mine.id))).stdout)).toMatchObject({
+      status: "applied"
+    })
     await page.reload()
     await page.getByRole("region", { name: "Pro plan" }).getByText("Your plan").waitFor()
     await shoot("09-plans-pro")
@@ -235,22 +269,34 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
       res.writeHead(500)
       res.end()
     })
-    // ten changes, each one delivery; four attempts each (10 s, 30 s, 90 s apart) end dead, and ten dead in a row disable
-    await w.run(recordMatches(changeScript("ny-feed-2", [Array.from({ length: 10 }, (_, i) => observation(`f${i}`, { severity: "major" }))])))
+    // ten changes, each one delivery; four attempts each (10 s, 30 s, 90 s apart) end dead, and ten dead in a row
+    // disable
+    await w.run(
+      recordMatches(
+        changeScript("ny-feed-2", [Array.from({ length: 10 }, (_, i) => observation(`f${i}`, { severity: "major" }))])
+      )
+    )
     await dispatchRounds(4)
-    const [sub] = await sql<{ is_enabled: boolean; disabled_reason: string }>((s) => s`SELECT is_enabled, disabled_reason FROM webhook_subscriptions`)
+    const [sub] = await sql<{ is_enabled: boolean; disabled_reason: string }>(
+      (s) => s`SELECT is_enabled, disabled_reason FROM webhook_subscriptions`
+    )
     expect(sub).toEqual({ is_enabled: false, disabled_reason: "failures" })
     await page.reload()
     await page.getByText("Disabled after 10 deliveries in a row failed").first().waitFor()
     expect(await page.getByTestId("deliveries").locator("tbody tr").count()).toBe(10)
     await page.getByText("4 attempts").first().click()
-    await page.getByText(/#4 .*HTTP 500/).first().waitFor()
+    await page
+      .getByText(/#4 .*HTTP 500/)
+      .first()
+      .waitFor()
     await shoot("13-webhook-disabled")
 
     receiver.setRespond((_r, res) => res.end("ok"))
     await page.getByRole("button", { name: "Re-enable" }).click()
     await page.getByText("Subscription enabled: new changes are delivered again.").waitFor()
-    const [after] = await sql<{ is_enabled: boolean; consecutive_failures: number }>((s) => s`SELECT is_enabled, consecutive_failures FROM webhook_subscriptions`)
+    const [after] = await sql<{ is_enabled: boolean; consecutive_failures: number }>(
+      (s) => s`SELECT is_enabled, consecutive_failures FROM webhook_subscriptions`
+    )
     expect(after).toEqual({ is_enabled: true, consecutive_failures: 0 })
 
     const before = receiver.received.length
@@ -294,7 +340,9 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     await page.getByRole("button", { name: "Revoke dispatch server" }).click()
     await page.getByRole("row", { name: /dispatch server .* Revoked/ }).waitFor()
     // API processes cache a key for 15 s; the row is read again after that (docs/api/portal.md)
-    const [k] = await sql<{ is_active: boolean }>((s) => s`SELECT is_active FROM api_keys WHERE name = 'dispatch server'`)
+    const [k] = await sql<{ is_active: boolean }>(
+      (s) => s`SELECT is_active FROM api_keys WHERE name = 'dispatch server'`
+    )
     expect(k.is_active).toBe(false)
     await shoot("16-keys-revoked")
   })

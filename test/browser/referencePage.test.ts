@@ -25,7 +25,9 @@ describe.skipIf(!hasChromium)("the API reference in a real browser", () => {
     })
     await s.page.goto(`${s.w.base}/reference`)
     await s.page.locator(".opblock").first().waitFor({ timeout: 20_000 })
-    const spec = await fetch(`${s.w.base}/api/v1/openapi.json`).then((r) => r.json() as Promise<{ paths: Record<string, Record<string, unknown>> }>)
+    const spec = await fetch(`${s.w.base}/api/v1/openapi.json`).then(
+      (r) => r.json() as Promise<{ paths: Record<string, Record<string, unknown>> }>
+    )
     const operations = Object.values(spec.paths).reduce((n, p) => n + Object.keys(p).length, 0)
     expect(await s.page.locator(".opblock").count()).toBe(operations)
     expect(await s.page.getByText("Log in").count()).toBeGreaterThan(0)
@@ -33,7 +35,7 @@ describe.skipIf(!hasChromium)("the API reference in a real browser", () => {
     expect(refused).toEqual([])
     const overflow = await screenshots(s.page, "reference")
     // swagger-ui's own markup is its maintainers' (reported as found, not fixed here); our part of the page is checked
-    expect([...await seriousViolations(s.page, [".swagger-host"]), ...overflow]).toEqual([])
+    expect([...(await seriousViolations(s.page, [".swagger-host"])), ...overflow]).toEqual([])
   }, 60_000)
 
   it("lets a signed-in customer make a try-it key that Execute sends", async () => {

@@ -16,19 +16,34 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
   it("routes the README's truck around the low bridge, lists IA/IL mileage and HOS stops, and watches the route", async () => {
     const email = "dispatch@example.com"
     await signUpConfirmed(s, "Dee Spatcher", email)
-    await s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE customers SET plan_id = (SELECT id FROM plans WHERE code = 'pro'), trial_ends_at = NULL WHERE email = ${email}`))
+    await s.w.run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE customers SET plan_id = (SELECT id FROM plans WHERE code = 'pro'), trial_ends_at = NULL WHERE email = ${email}`
+      )
+    )
     // the Iowa restrictions (the 13 ft bridge) are in the store before the route is planned
     for (const deadline = Date.now() + 30_000; ;) {
-      const rows = await s.w.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM features WHERE source = 'sim-wzdx-restrictions-ia'`)) as Array<{ n: number }>
+      const rows = (await s.w.run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM features WHERE source = 'sim-wzdx-restrictions-ia'`
+        )
+      )) as Array<{ n: number }>
       if (rows[0].n >= 2) break
       if (Date.now() > deadline) throw new Error("the Iowa restrictions never reached the store")
       await new Promise((r) => setTimeout(r, 250))
     }
     await s.page.goto(`${s.w.base}/route`)
-    await s.page.waitForFunction(() => (window as any).__roadDataMap?.getSource("routes") !== undefined, undefined, { timeout: 30_000 })
+    await s.page.waitForFunction(() => (window as any).__roadDataMap?.getSource("routes") !== undefined, undefined, {
+      timeout: 30_000
+    })
     // places typed as a person would: a suggestion of the bundled places, a junction of the network
     await s.page.getByLabel("From", { exact: true }).fill("des moi")
-    await expect.poll(() => s.page.locator("#route-origin-list option").first().getAttribute("value")).toBe("Des Moines, Iowa")
+    await expect
+      .poll(() => s.page.locator("#route-origin-list option").first().getAttribute("value"))
+      .toBe("Des Moines, Iowa")
     await s.page.getByLabel("From", { exact: true }).fill("Des Moines, Iowa")
     await s.page.getByLabel("To", { exact: true }).fill("I-55 & I-80, IL")
     expect(await s.page.locator("#route-destination-hint").innerText()).toMatch(/^41\.\d+, -88\.\d+$/)
@@ -43,18 +58,31 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     // around the low bridge
     expect(await s.page.getByTestId("avoided").innerText()).toContain("I-80 bridge at Iowa City (13 ft)")
     // mileage by state: Iowa and Illinois
-    const states = await s.page.$$eval("[data-testid=mileage] tbody tr td:first-child", (tds) => tds.map((td) => td.textContent))
+    const states = await s.page.$$eval("[data-testid=mileage] tbody tr td:first-child", (tds) =>
+      tds.map((td) => td.textContent)
+    )
     expect(states).toEqual(expect.arrayContaining(["IA", "IL"]))
     // two hours of driving left: the plan stops before the end
     expect(await s.page.getByTestId("hos-stops").locator(":scope > li").count()).toBeGreaterThan(0)
     // the route is drawn, with a marker for each warning that has a place
-    await s.page.waitForFunction(() => (window as any).__roadDataMap.queryRenderedFeatures({ layers: ["route-chosen"] }).length > 0, undefined, { timeout: 20_000 })
+    await s.page.waitForFunction(
+      () => (window as any).__roadDataMap.queryRenderedFeatures({ layers: ["route-chosen"] }).length > 0,
+      undefined,
+      { timeout: 20_000 }
+    )
     const drawn = await s.page.evaluate(() => {
       const map = (window as any).__roadDataMap
-      return { route: map.queryRenderedFeatures({ layers: ["route-chosen"] }).length, warnings: map.querySourceFeatures("route-points", { filter: ["==", ["get", "kind"], "warning"] }).length }
+      return {
+        route: map.queryRenderedFeatures({ layers: ["route-chosen"] }).length,
+        warnings: map.querySourceFeatures("route-points", { filter: ["==", ["get", "kind"], "warning"] }).length
+      }
     })
     expect(drawn.route).toBeGreaterThan(0)
-    const listed = await s.page.getByTestId("route-warnings").locator("tbody tr").count().catch(() => 0)
+    const listed = await s.page
+      .getByTestId("route-warnings")
+      .locator("tbody tr")
+      .count()
+      .catch(() => 0)
     expect(drawn.warnings).toBeLessThanOrEqual(Math.max(listed, 0) * 2)
     expect(await s.page.getByTestId("tolls").count()).toBe(1)
     const overflow = await screenshots(s.page, "route")
@@ -69,12 +97,14 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     await expect.poll(() => s.page.getByTestId("watched-latest").first().innerText()).toMatch(/warnings|No warnings/)
     await screenshots(s.page, "route-watched")
 
-    // the regime's options go with the request: on a 60 h / 7 day cycle with one hour of it left, the first stop is a 34 h restart
+    // the regime's options go with the request: on a 60 h / 7 day cycle with one hour of it left, the first stop is a
+    // 34 h restart
     await s.page.getByLabel("Cycle", { exact: true }).selectOption("60_7")
     await s.page.getByLabel("Sleeper berth").selectOption("8_2")
     await s.page.getByLabel("Cycle left (h)").fill("1")
     await s.page.getByRole("button", { name: "Plan route" }).click()
-    await expect.poll(() => s.page.getByTestId("hos-stops").locator(":scope > li").first().innerText(), { timeout: 60_000 })
+    await expect
+      .poll(() => s.page.getByTestId("hos-stops").locator(":scope > li").first().innerText(), { timeout: 60_000 })
       .toMatch(/^cycle limit at .*rest 34 h 00 min \(cycle reset\)/)
 
     // a tolled crossing: the fare shows the date its rate took effect, and that a later schedule raised it
@@ -83,17 +113,38 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     await s.page.getByLabel("Height (m)").fill("4.0")
     await s.page.getByLabel("Cycle left (h)").fill("")
     await s.page.getByRole("button", { name: "Plan route" }).click()
-    await expect.poll(() => s.page.getByTestId("tolls").innerText(), { timeout: 60_000 }).toContain("Chesapeake Bay Bridge-Tunnel")
-    expect(await s.page.getByTestId("tolls").innerText()).toMatch(/5 axles: 39\.00 USD \(rate of 2014-01-01, since raised\)/)
+    await expect
+      .poll(() => s.page.getByTestId("tolls").innerText(), { timeout: 60_000 })
+      .toContain("Chesapeake Bay Bridge-Tunnel")
+    expect(await s.page.getByTestId("tolls").innerText()).toMatch(
+      /5 axles: 39\.00 USD \(rate of 2014-01-01, since raised\)/
+    )
     const tolled = await screenshots(s.page, "route-tolls")
     // planned on a wide window, read on a phone: the map fits the route again, both ends in view
     const size = s.page.viewportSize()!
     await s.page.setViewportSize({ width: 390, height: 844 })
-    await expect.poll(() => s.page.evaluate(() => {
-      const view = (window as any).__roadDataMap.getBounds()
-      return [[-76.2859, 36.8508], [-76.016, 37.2707]].every((p) => view.contains(p))
-    }), { timeout: 5_000 }).toBe(true)
+    await expect
+      .poll(
+        () =>
+          s.page.evaluate(() => {
+            const view = (window as any).__roadDataMap.getBounds()
+            return [
+              [-76.2859, 36.8508],
+              [-76.016, 37.2707]
+            ].every((p) => view.contains(p))
+          }),
+        { timeout: 5_000 }
+      )
+      .toBe(true)
     await s.page.setViewportSize(size)
-    expect([...overflow, ...tolled, ...await seriousViolations(s.page, [".maplibregl-canvas-container", ".maplibregl-control-container", ".maplibregl-marker"])]).toEqual([])
+    expect([
+      ...overflow,
+      ...tolled,
+      ...(await seriousViolations(s.page, [
+        ".maplibregl-canvas-container",
+        ".maplibregl-control-container",
+        ".maplibregl-marker"
+      ]))
+    ]).toEqual([])
   }, 180_000)
 })

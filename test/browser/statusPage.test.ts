@@ -37,8 +37,10 @@ describe.skipIf(!hasChromium)("the public status page in a real browser", () => 
     let port = 0
     const catalogue = Layer.effect(SourceCatalogue, decodeCatalogue(simulatorCatalogue(sim.url, POLL_S)))
     rt = ManagedRuntime.make(
-      Layer.mergeAll(ApiServerLive({ port: 0, onListen: (p) => (port = p), portalAssets: loadPortalAssets(dist) }), PipelineLive("status-page"))
-        .pipe(Layer.provide(catalogue), Layer.provideMerge(env.layer))
+      Layer.mergeAll(
+        ApiServerLive({ port: 0, onListen: (p) => (port = p), portalAssets: loadPortalAssets(dist) }),
+        PipelineLive("status-page")
+      ).pipe(Layer.provide(catalogue), Layer.provideMerge(env.layer))
     ) as unknown as ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown>
     await rt.runtime()
     base = `http://localhost:${port}`
@@ -60,34 +62,50 @@ describe.skipIf(!hasChromium)("the public status page in a real browser", () => 
     // asking it before would pin an answer from before the polls
     const deadline = Date.now() + 30_000
     for (;;) {
-      const [{ n }] = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(DISTINCT source)::int AS n FROM source_polls`))
+      const [{ n }] = await rt.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ n: number }>`SELECT count(DISTINCT source)::int AS n FROM source_polls`
+        )
+      )
       if (n === ids.length) break
       if (Date.now() > deadline) throw new Error(`only ${n} of ${ids.length} sources polled`)
       await new Promise((r) => setTimeout(r, 250))
     }
     await page.goto(`${base}/status`)
     await page.waitForSelector("[data-testid=sources] tbody tr")
-    const rows = await page.$$eval("[data-testid=sources] tbody tr", (trs) => trs.map((tr) => ({ id: tr.getAttribute("data-source"), text: (tr as HTMLElement).innerText })))
+    const rows = await page.$$eval("[data-testid=sources] tbody tr", (trs) =>
+      trs.map((tr) => ({ id: tr.getAttribute("data-source"), text: (tr as HTMLElement).innerText }))
+    )
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort())
     for (const r of rows) {
       expect(r.text).not.toContain("Not polled yet")
       expect(r.text).toContain("Closed")
     }
     // a quality line per source: what the editor repaired and flagged, in words
-    const quality = await page.$$eval("[data-testid=sources] [data-quality]", (els) => els.map((e) => e.textContent ?? ""))
+    const quality = await page.$$eval("[data-testid=sources] [data-quality]", (els) =>
+      els.map((e) => e.textContent ?? "")
+    )
     expect(quality).toHaveLength(ids.length)
-    for (const q of quality) expect(q).toMatch(/^(Clean|[\d,]+ (text repairs|past its end time|ends before it starts|not currently scheduled|severity worked out|stale reading)( · [\d,]+ [a-z ]+)*)$/)
+    for (const q of quality)
+      expect(q).toMatch(
+        /^(Clean|[\d,]+ (text repairs|past its end time|ends before it starts|not currently scheduled|severity worked out|stale reading)( · [\d,]+ [a-z ]+)*)$/
+      )
     expect(await page.title()).toBe("Service status · Road Data")
     expect(await page.getByTestId("overall").innerText()).toMatch(new RegExp(`of ${ids.length} sources healthy`))
     // seven day bars per source, named for screen readers
     expect(await page.locator("svg.uptime-strip").count()).toBe(ids.length)
     expect(await page.locator("svg.uptime-strip rect").count()).toBe(ids.length * 7)
-    expect(await page.locator("svg.uptime-strip").first().getAttribute("aria-label")).toMatch(/^Uptime by day, oldest first: \d{4}-\d\d-\d\d: /)
+    expect(await page.locator("svg.uptime-strip").first().getAttribute("aria-label")).toMatch(
+      /^Uptime by day, oldest first: \d{4}-\d\d-\d\d: /
+    )
     // the pipeline's stages read the change stream
-    const stages = await page.$$eval("[data-testid=stages] tbody tr td:first-child", (tds) => tds.map((td) => td.textContent))
+    const stages = await page.$$eval("[data-testid=stages] tbody tr td:first-child", (tds) =>
+      tds.map((td) => td.textContent)
+    )
     expect(stages).toEqual(expect.arrayContaining(["materialize"]))
     expect(await page.getByTestId("incidents").innerText()).toContain("No circuit opened in the last 7 days")
     const overflow = await screenshots(page, "status")
-    expect([...await seriousViolations(page), ...overflow]).toEqual([])
+    expect([...(await seriousViolations(page)), ...overflow]).toEqual([])
   }, 60_000)
 })

@@ -17,7 +17,9 @@ afterAll(async () => {
 /** `npm run -s admin -- …` is `tsx infra/admin/cli.ts …`; run it as a real process. */
 const admin = (...args: Array<string>) =>
   spawnSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", ...args], {
-    cwd: root, encoding: "utf8", env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl }
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl }
   })
 
 describe("admin CLI", () => {
@@ -29,9 +31,14 @@ describe("admin CLI", () => {
     const key = lines[lines.length - 1]
     expect(key).toMatch(/^rdk_[0-9A-Za-z]{40}$/)
     expect(r.stderr).toMatch(/shown only now/)
-    const rows = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ key_hash: Buffer; key_prefix: string; plan: string; row: string }>`
+    const rows = await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ key_hash: Buffer; key_prefix: string; plan: string; row: string }>`
       SELECT k.key_hash, k.key_prefix, p.code AS plan, row_to_json(k)::text AS row
-      FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id WHERE c.email = 'cli@example.com'`))
+      FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id WHERE c.email = 'cli@example.com'`
+      )
+    )
     expect(rows).toHaveLength(1)
     expect(rows[0].plan).toBe("pro")
     expect(Buffer.from(rows[0].key_hash).equals(hashApiKey(key))).toBe(true)

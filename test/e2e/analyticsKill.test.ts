@@ -18,7 +18,8 @@ const startAnalytics = () => start("analytics")
 
 const query = <A extends object>(text: string) =>
   rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
-const count = (where: string) => query<{ n: number }>(`SELECT count(*)::int AS n FROM analytics_events WHERE ${where}`).then((r) => r[0].n)
+const count = (where: string) =>
+  query<{ n: number }>(`SELECT count(*)::int AS n FROM analytics_events WHERE ${where}`).then((r) => r[0].n)
 const groupState = () => group(ANALYTICS_GROUP)
 
 describe("analytics process killed mid-stream", () => {
@@ -29,10 +30,12 @@ describe("analytics process killed mid-stream", () => {
       Array.from({ length: 6000 }, (_, i) => observation(`k${i}`, { severity: i % 2 ? "major" : "minor" }))
     ]
     const changes = changeScript("akill", polls)
-    await rt.runPromise(Effect.gen(function* () {
-      yield* (yield* RedisStreams).ensureGroup(ANALYTICS_GROUP)
-      yield* publish(changes)
-    }))
+    await rt.runPromise(
+      Effect.gen(function* () {
+        yield* (yield* RedisStreams).ensureGroup(ANALYTICS_GROUP)
+        yield* publish(changes)
+      })
+    )
 
     const first = startAnalytics()
     await waitFor(async () => (await count("TRUE")) > 2000)
@@ -52,10 +55,12 @@ describe("analytics process killed mid-stream", () => {
     expect(await count("archived_at IS NOT NULL AND archive_reason = 'observed'")).toBe(2000)
     expect(await count("severity = 'major'")).toBe(4000)
     // the same rows as one clean pass over the stream
-    const rows = "SELECT event_id, severity, content_version, archived_at, archive_version FROM analytics_events ORDER BY event_id"
+    const rows =
+      "SELECT event_id, severity, content_version, archived_at, archive_version FROM analytics_events ORDER BY event_id"
     const afterReclaim = await query(rows)
     await query("TRUNCATE analytics_events")
-    for (let i = 0; i < changes.length; i += 1000) await rt.runPromise(applyAnalytics({ maxKm: 50, lateS: 900 })(changes.slice(i, i + 1000)))
+    for (let i = 0; i < changes.length; i += 1000)
+      await rt.runPromise(applyAnalytics({ maxKm: 50, lateS: 900 })(changes.slice(i, i + 1000)))
     expect(afterReclaim).toEqual(await query(rows))
   }, 120_000)
 })

@@ -17,26 +17,35 @@ const { rt, start, group } = processWorld()
 const startMaterializer = () => start("materializer")
 
 const count = (table: string) =>
-  rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`)).then((r) => r[0].n)
+  rt
+    .runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`)
+    )
+    .then((r) => r[0].n)
 
 const groupState = () => group(MATERIALIZE_GROUP)
-
 
 describe("materializer process killed mid-batch", () => {
   it("materializes every change exactly once after a restart, and passes every one on to the stages after it", async () => {
     const polls = [
       Array.from({ length: 6000 }, (_, i) => observation(`k${i}`)),
-      Array.from({ length: 6000 }, (_, i) => observation(`k${i}`, { severity: i % 2 ? "major" : "minor", lanes_affected: i % 3 ? null : "1 lane" })),
-      Array.from({ length: 5000 }, (_, i) => observation(`k${i}`, { severity: i % 2 ? "major" : "minor", lanes_affected: i % 3 ? null : "1 lane" }))
+      Array.from({ length: 6000 }, (_, i) =>
+        observation(`k${i}`, { severity: i % 2 ? "major" : "minor", lanes_affected: i % 3 ? null : "1 lane" })
+      ),
+      Array.from({ length: 5000 }, (_, i) =>
+        observation(`k${i}`, { severity: i % 2 ? "major" : "minor", lanes_affected: i % 3 ? null : "1 lane" })
+      )
     ]
     const changes = changeScript("kill", polls)
     const expectedHistory = changes.reduce((n, c) => n + c.fields.length, 0)
-    await rt.runPromise(Effect.gen(function* () {
-      yield* (yield* RedisStreams).ensureGroup(MATERIALIZE_GROUP)
-      // a reader of what it passes on, from the start, so nothing published is trimmed unread
-      yield* (yield* MaterializedStream).ensureGroup("probe", "0")
-      yield* publish(changes)
-    }))
+    await rt.runPromise(
+      Effect.gen(function* () {
+        yield* (yield* RedisStreams).ensureGroup(MATERIALIZE_GROUP)
+        // a reader of what it passes on, from the start, so nothing published is trimmed unread
+        yield* (yield* MaterializedStream).ensureGroup("probe", "0")
+        yield* publish(changes)
+      })
+    )
 
     const first = startMaterializer()
     await waitFor(async () => (await count("event_history")) > 3000)
@@ -56,12 +65,25 @@ describe("materializer process killed mid-batch", () => {
 
     expect(await count("event_history")).toBe(expectedHistory)
     expect(await count("events")).toBe(6000)
-    const dupes = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM (SELECT change_id, change_type FROM event_history GROUP BY 1, 2 HAVING count(*) > 1) d`))
+    const dupes = await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM (SELECT change_id, change_type FROM event_history GROUP BY 1, 2 HAVING count(*) > 1) d`
+      )
+    )
     expect(dupes[0].n).toBe(0)
-    const states = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ status: string; n: number }>`
-      SELECT status, count(*)::int AS n FROM events GROUP BY status ORDER BY status`))
-    expect(states).toEqual([{ status: "active", n: 5000 }, { status: "archived", n: 1000 }])
+    const states = await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ status: string; n: number }>`
+      SELECT status, count(*)::int AS n FROM events GROUP BY status ORDER BY status`
+      )
+    )
+    expect(states).toEqual([
+      { status: "active", n: 5000 },
+      { status: "archived", n: 1000 }
+    ])
     // every change is on the materialized stream, some twice (written before the kill, published
     // again when the batch came round again): the stages after it take a repeat as a no-op
     const passedOn = await rt.runPromise(Effect.flatMap(MaterializedStream, (s) => s.entries(1_000_000)))

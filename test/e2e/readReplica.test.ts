@@ -30,7 +30,9 @@ import { waitFor } from "../support/wait.js"
  * replica is behind it, so the primary answered), and keys and saved routes just made are never
  * missing (they are read on the primary). Then the replica stops and the API keeps answering.
  */
-const hasPostgresTools = existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/pg_basebackup`))
+const hasPostgresTools =
+  existsSync("/usr/lib/postgresql") &&
+  readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/pg_basebackup`))
 if (!hasPostgresTools) console.warn("readReplica.test.ts skipped: no initdb / pg_basebackup under /usr/lib/postgresql")
 
 const DB = "roaddata_replica_test"
@@ -40,7 +42,10 @@ const redisUrl = inject("redisUrl")
 let work = ""
 let primary: PgCluster
 let replica: PgCluster
-let rt: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient | AppConfig | Redis | MaterializedStream | RecheckStream, unknown>
+let rt: ManagedRuntime.ManagedRuntime<
+  SqlClient.SqlClient | AppConfig | Redis | MaterializedStream | RecheckStream,
+  unknown
+>
 let base = ""
 const children: Array<ChildProcess> = []
 
@@ -67,17 +72,30 @@ describe.skipIf(!hasPostgresTools)("reads from a Postgres streaming replica", ()
     primary = initCluster(join(work, "primary"), await freePort())
     primary.start()
     const config = AppConfig.make({
-      databaseUrl: Redacted.make(primary.url(DB)), redisUrl, redisPrefix: prefix, responseCache: false
+      databaseUrl: Redacted.make(primary.url(DB)),
+      redisUrl,
+      redisPrefix: prefix,
+      responseCache: false
     })
     // the schema and reference data on the primary; the replica is copied from it afterwards
-    rt = ManagedRuntime.make(StreamsLive.pipe(Layer.provideMerge(Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false })))) as Layer.Layer<SqlClient.SqlClient | AppConfig | Redis | MaterializedStream | RecheckStream, unknown>)
+    rt = ManagedRuntime.make(
+      StreamsLive.pipe(
+        Layer.provideMerge(
+          Layer.merge(baseLayer(config, seedReferenceData), RoutingConfig.make({ routingPreload: false }))
+        )
+      ) as Layer.Layer<SqlClient.SqlClient | AppConfig | Redis | MaterializedStream | RecheckStream, unknown>
+    )
     await rt.runPromise(Effect.void)
     replica = replicaOf(primary, join(work, "replica"), await freePort())
     replica.start()
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
     startProcess({ dbUrl: primary.url(DB), redisUrl, prefix }, "api", children, {
-      PORT: String(port), DATABASE_READ_URL: replica.url(DB), RESPONSE_CACHE: "false", ROUTING_PRELOAD: "false", METRICS_TOKEN
+      PORT: String(port),
+      DATABASE_READ_URL: replica.url(DB),
+      RESPONSE_CACHE: "false",
+      ROUTING_PRELOAD: "false",
+      METRICS_TOKEN
     })
     await waitFor(async () => (await fetch(`${base}/api/v1/health`).catch(() => null))?.status === 200, 60_000, 100)
   }, 120_000)
@@ -97,7 +115,10 @@ describe.skipIf(!hasPostgresTools)("reads from a Postgres streaming replica", ()
 
     // replay paused: from here the replica holds none of the writes below until it is resumed
     await onReplica("SELECT pg_wal_replay_pause()")
-    await waitFor(async () => (await onReplica("SELECT pg_get_wal_replay_pause_state() AS s"))[0].s === "paused", 10_000)
+    await waitFor(
+      async () => (await onReplica("SELECT pg_get_wal_replay_pause_state() AS s"))[0].s === "paused",
+      10_000
+    )
 
     // a key made now is read on the primary: it works at once
     const key = (await rt.runPromise(createKey({ plan: "pro", email: "replica@example.com" }))).key
@@ -116,15 +137,24 @@ describe.skipIf(!hasPostgresTools)("reads from a Postgres streaming replica", ()
     // announced by the materializer (tags and the primary's WAL position): the replica is behind
     // it, so the read runs on the primary and the change is there at once
     await rt.runPromise(applyChanges(changeScript("replica-loud", [[observation("loud-1", { title: "announced" })]])))
-    await waitFor(async () => (await call("/events?jurisdiction=NY")).body.data.some((e: { title: string }) => e.title === "announced"), 10_000)
+    await waitFor(
+      async () =>
+        (await call("/events?jurisdiction=NY")).body.data.some((e: { title: string }) => e.title === "announced"),
+      10_000
+    )
     const both = await call("/events?jurisdiction=NY")
     expect(both.body.data.map((e: { title: string }) => e.title).sort()).toEqual(["announced", "event quiet-1"])
     expect(await metric(/^api_replica_behind_bytes\{[^}]*\} (\d+)/m)).toBeGreaterThan(0)
 
     // a saved route made now is read on the primary: found at once, though the replica lags
     const routed = await call("/routing/route", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ origin: { lat: 41.8781, lng: -87.6298 }, destination: { lat: 43.0389, lng: -87.9065 }, truck: { profile: "tractor", weight_t: 30, height_m: 4.0 } })
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        origin: { lat: 41.8781, lng: -87.6298 },
+        destination: { lat: 43.0389, lng: -87.9065 },
+        truck: { profile: "tractor", weight_t: 30, height_m: 4.0 }
+      })
     })
     expect(routed.status).toBe(200)
     const saved = await call(`/routing/route/saved/${routed.body.route_id}`)
@@ -151,9 +181,16 @@ describe.skipIf(!hasPostgresTools)("reads from a Postgres streaming replica", ()
     // an API started while its replica is away starts, and answers from the primary
     const port = await freePort()
     startProcess({ dbUrl: primary.url(DB), redisUrl, prefix }, "api", children, {
-      PORT: String(port), DATABASE_READ_URL: replica.url(DB), RESPONSE_CACHE: "false", ROUTING_PRELOAD: "false"
+      PORT: String(port),
+      DATABASE_READ_URL: replica.url(DB),
+      RESPONSE_CACHE: "false",
+      ROUTING_PRELOAD: "false"
     })
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null))?.status === 200, 60_000, 100)
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null))?.status === 200,
+      60_000,
+      100
+    )
     const late = await api(`http://127.0.0.1:${port}/api/v1`, key)("/events?jurisdiction=NY")
     expect(late.status).toBe(200)
     expect(late.body.data).toHaveLength(2)

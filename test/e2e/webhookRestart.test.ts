@@ -18,7 +18,8 @@ import { waitFor } from "../support/wait.js"
  * without persistence — is still delivered, on schedule and with the same id, by the next start.
  */
 const env = makeTestEnv({ webhookAllowPrivateTargets: true })
-const stage = () => ManagedRuntime.make(WebhooksLive("restart").pipe(Layer.provideMerge(PipelineServices), Layer.provideMerge(env.layer)))
+const stage = () =>
+  ManagedRuntime.make(WebhooksLive("restart").pipe(Layer.provideMerge(PipelineServices), Layer.provideMerge(env.layer)))
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined
 
 afterAll(async () => {
@@ -27,8 +28,18 @@ afterAll(async () => {
 })
 
 const deliveryState = (rt: ReturnType<typeof stage>) =>
-  rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ id: string; status: string; attempts: number; next_attempt_at: string | null }>`SELECT id, status, attempts, next_attempt_at FROM webhook_deliveries`))
+  rt.runPromise(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        sql<{
+          id: string
+          status: string
+          attempts: number
+          next_attempt_at: string | null
+        }>`SELECT id, status, attempts, next_attempt_at FROM webhook_deliveries`
+    )
+  )
 
 describe("webhook retries across a full restart", () => {
   it("a pending retry survives every process and an emptied Redis, and goes out when due with the same id", async () => {
@@ -39,17 +50,19 @@ describe("webhook retries across a full restart", () => {
       res.end()
     })
     const first = stage()
-    await first.runPromise(Effect.gen(function* () {
-      yield* createKey({ plan: "pro", email: "restart@example.com" })
-      const sql = yield* SqlClient.SqlClient
-      const [{ id }] = yield* sql<{ id: number }>`SELECT id FROM customers WHERE email = 'restart@example.com'`
-      yield* createSubscription(id, { url: r.url("/restart"), jurisdiction: ["NY"] })
-      const streams = yield* MaterializedStream
-      const redis = yield* Redis
-      yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
-      const [change] = changeScript("restart", [[observation("r1")]])
-      yield* redis.use("xadd", (c) => c.xAdd(streams.streamKey, "*", { c: JSON.stringify(change) }))
-    }))
+    await first.runPromise(
+      Effect.gen(function* () {
+        yield* createKey({ plan: "pro", email: "restart@example.com" })
+        const sql = yield* SqlClient.SqlClient
+        const [{ id }] = yield* sql<{ id: number }>`SELECT id FROM customers WHERE email = 'restart@example.com'`
+        yield* createSubscription(id, { url: r.url("/restart"), jurisdiction: ["NY"] })
+        const streams = yield* MaterializedStream
+        const redis = yield* Redis
+        yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
+        const [change] = changeScript("restart", [[observation("r1")]])
+        yield* redis.use("xadd", (c) => c.xAdd(streams.streamKey, "*", { c: JSON.stringify(change) }))
+      })
+    )
     await waitFor(async () => (await deliveryState(first)).some((d) => d.attempts === 1), 20_000)
     const [pending] = await deliveryState(first)
     expect(pending.status).toBe("pending")

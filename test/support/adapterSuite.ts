@@ -17,28 +17,39 @@ export const SHARED_UPSTREAM = `${root}../shared/fixtures/upstream`
 export const sharedAvailable = existsSync(SHARED_UPSTREAM)
 export const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as unknown
 /** A payload as the fetcher hands it over: JSON parsed, XML as its text. */
-export const readPayload = (path: string): unknown => (path.endsWith(".xml") ? readFileSync(path, "utf8") : readJson(path))
+export const readPayload = (path: string): unknown =>
+  path.endsWith(".xml") ? readFileSync(path, "utf8") : readJson(path)
 export const ownFixture = (rel: string) => readPayload(`${root}test/fixtures/${rel}`)
 
 type Observation = { readonly source_id: string }
 
 export const decodeOk = <A extends SourceAdapter>(
-  adapter: A, payload: unknown, extra: { previousRaw?: ReadonlyMap<string, string>; payloadText?: string } = {}
+  adapter: A,
+  payload: unknown,
+  extra: { previousRaw?: ReadonlyMap<string, string>; payloadText?: string } = {}
 ) => {
   const r = adapter.decode(payload, { ...ctx, ...extra }) as Either.Either<Decoded<Observation>, string>
   if (Either.isLeft(r)) throw new Error(`payload refused: ${r.left}`)
   return r.right as unknown as A extends { kind: "events" }
     ? Decoded<EventObservation>
-    : A extends { kind: "features" } ? Decoded<FeatureObservation> : Decoded<FuelPriceObservation>
+    : A extends { kind: "features" }
+      ? Decoded<FeatureObservation>
+      : Decoded<FuelPriceObservation>
 }
 
 const validator = (adapter: SourceAdapter): ((u: unknown) => Either.Either<unknown, unknown>) =>
   adapter.kind === "events"
     ? Schema.validateEither(EventObservation)
-    : adapter.kind === "features" ? Schema.validateEither(FeatureObservation) : Schema.validateEither(FuelPriceObservation)
+    : adapter.kind === "features"
+      ? Schema.validateEither(FeatureObservation)
+      : Schema.validateEither(FuelPriceObservation)
 
 const kindOf = (adapter: SourceAdapter) =>
-  (adapter.kind === "events" ? eventKind : adapter.kind === "features" ? featureKind : priceKind) as unknown as RecordKind<{ r?: string }, Observation>
+  (adapter.kind === "events"
+    ? eventKind
+    : adapter.kind === "features"
+      ? featureKind
+      : priceKind) as unknown as RecordKind<{ r?: string }, Observation>
 
 /**
  * What every adapter must show on a payload: it decodes, every record is a valid observation
@@ -54,7 +65,15 @@ export const adapterSuite = (
 ) => {
   const kind = kindOf(adapter)
   const poll = (prev: ReadonlyMap<string, { r?: string }>, d: Decoded<Observation>, at: Date) =>
-    kind.diff({ source: "fixture", polledAt: at, now: at, records: d.records, rawHashes: d.rawHashes, presentIds: d.unchanged, prev })
+    kind.diff({
+      source: "fixture",
+      polledAt: at,
+      now: at,
+      records: d.records,
+      rawHashes: d.rawHashes,
+      presentIds: d.unchanged,
+      prev
+    })
   const later = new Date(ctx.polledAt.getTime() + 60_000)
 
   describe.skipIf(expected.skip ?? false)(`${adapter.id} adapter on ${name}`, () => {
@@ -94,7 +113,11 @@ export const adapterSuite = (
       // laid out otherwise than JSON.stringify would, so the texts are not the records serialized again
       const text = typeof payload === "string" ? undefined : JSON.stringify(payload, null, 2)
       const read = (extra: { previousRaw?: ReadonlyMap<string, string> }) =>
-        decodeOk(adapter, text === undefined ? payload : JSON.parse(text), text === undefined ? extra : { ...extra, payloadText: text })
+        decodeOk(
+          adapter,
+          text === undefined ? payload : JSON.parse(text),
+          text === undefined ? extra : { ...extra, payloadText: text }
+        )
       const prev = new Map(poll(new Map(), read({}), ctx.polledAt).upserts)
       const previousRaw = kind.rawOf(prev)
       const d2 = read({ previousRaw })

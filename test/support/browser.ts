@@ -8,14 +8,24 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export const hasChromium = existsSync(CHROMIUM)
 export const SCREENSHOTS = fileURLToPath(new URL("../browser/screenshots/", import.meta.url))
 
-/** `webgl`: the map's pages draw with WebGL, which headless Chromium gives through SwiftShader (software) on a machine without a GPU. */
+/**
+ * `webgl`: the map's pages draw with WebGL, which headless Chromium gives through SwiftShader (software) on a machine
+ * without a GPU.
+ */
 export const launch = (opts: { webgl?: boolean } = {}): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
     // no sandbox as root; no background traffic to hosts this machine cannot reach
     args: [
-      "--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      ...(opts.webgl ? ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"] : ["--disable-gpu"])
+      "--no-sandbox",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      ...(opts.webgl
+        ? ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"]
+        : ["--disable-gpu"])
     ]
   })
 
@@ -36,10 +46,13 @@ export const screenshots = async (page: Page, name: string): Promise<Array<strin
   const overflow = await page.evaluate((measured) => {
     const width = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth, Math.round(measured))
     if (width <= window.innerWidth) return []
-    return [`page ${width} px wide`, ...[...document.querySelectorAll("body *")]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .slice(0, 5)
-      .map((e) => `${e.tagName.toLowerCase()}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`)]
+    return [
+      `page ${width} px wide`,
+      ...[...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`)
+    ]
   }, cssContentSize.width)
   await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.png`, fullPage: true })
   await page.setViewportSize(size)
@@ -62,14 +75,29 @@ export interface AxeViolation {
  */
 export const seriousViolations = async (page: Page, exclude: ReadonlyArray<string> = []): Promise<Array<string>> => {
   await page.evaluate(axeSource)
-  const result = await page.evaluate(async (excluded) => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<AxeViolation> }> } }).axe
-    const context = excluded.length === 0 ? document : { include: [["html"]], exclude: excluded.map((e) => [e]) }
-    return axe.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } })
-  }, [...exclude])
+  const result = await page.evaluate(
+    async (excluded) => {
+      const axe = (
+        globalThis as unknown as {
+          axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<AxeViolation> }> }
+        }
+      ).axe
+      const context = excluded.length === 0 ? document : { include: [["html"]], exclude: excluded.map((e) => [e]) }
+      return axe.run(context, {
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }
+      })
+    },
+    [...exclude]
+  )
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`
+    )
 }
 
 export const README_IMAGES = fileURLToPath(new URL("../../docs/images/", import.meta.url))
@@ -81,5 +109,8 @@ export const README_IMAGES = fileURLToPath(new URL("../../docs/images/", import.
 export const readmeShot = async (page: Page, name: string, selector: string) => {
   if (process.env.README_SHOTS !== "1") return
   mkdirSync(README_IMAGES, { recursive: true })
-  await page.locator(selector).first().screenshot({ path: `${README_IMAGES}${name}.png`, scale: "css", animations: "disabled" })
+  await page
+    .locator(selector)
+    .first()
+    .screenshot({ path: `${README_IMAGES}${name}.png`, scale: "css", animations: "disabled" })
 }

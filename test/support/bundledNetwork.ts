@@ -15,7 +15,12 @@ export const ROUTING_DATA = file("../../shared/routing/data/tables")
 
 /** A plain truck request between two points: no avoidances, no alternatives. */
 export const request = (from: LatLng, to: LatLng, over: Partial<EngineRequest> = {}): EngineRequest => ({
-  points: [from, to], truck: { height_m: 4.1, weight_t: 36, hazmat: false }, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions: [], ...over
+  points: [from, to],
+  truck: { height_m: 4.1, weight_t: 36, hazmat: false },
+  avoid: { toll_road: false, ferry: false, tunnel: false },
+  alternatives: 0,
+  exclusions: [],
+  ...over
 })
 /** The engine's first route for a request. */
 export const route = (req: EngineRequest) => Effect.runPromise(engine.route(req)).then((a) => a.routes[0])

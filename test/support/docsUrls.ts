@@ -18,7 +18,8 @@ const files = (dir: string): Array<string> =>
 export const everyDocsUrl = (): Array<string> => {
   const found = new Set<string>(PLAN_GATE_CODES.map((c) => `/docs/plans#${c}`))
   for (const f of [...files("api"), ...files("shared")]) {
-    for (const m of readFileSync(join(root, f), "utf8").matchAll(/["'`](\/docs\/[a-z-]+(?:#[A-Za-z0-9_-]+)?)["'`]/g)) found.add(m[1])
+    for (const m of readFileSync(join(root, f), "utf8").matchAll(/["'`](\/docs\/[a-z-]+(?:#[A-Za-z0-9_-]+)?)["'`]/g))
+      found.add(m[1])
   }
   return [...found].sort()
 }

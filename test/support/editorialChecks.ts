@@ -9,9 +9,20 @@ import { endBeforeStart, endTimePassed, publishedFlags } from "../../shared/doma
  */
 
 export type DefectClass =
-  | "code_in_title" | "placeholder" | "milepost_code" | "agency_prefix" | "raw_lane_code" | "markup" | "untidy_text"
-  | "title_too_long" | "empty_description" | "ended_shown_active" | "end_before_start_unflagged" | "not_scheduled_unflagged"
-  | "closure_minor" | "stale_count_current"
+  | "code_in_title"
+  | "placeholder"
+  | "milepost_code"
+  | "agency_prefix"
+  | "raw_lane_code"
+  | "markup"
+  | "untidy_text"
+  | "title_too_long"
+  | "empty_description"
+  | "ended_shown_active"
+  | "end_before_start_unflagged"
+  | "not_scheduled_unflagged"
+  | "closure_minor"
+  | "stale_count_current"
 
 export interface Defect {
   readonly kind: DefectClass
@@ -23,7 +34,8 @@ const PLACEHOLDER = /(^|[\s,(:;])(UNKNOWN|Unknown|unknown|NULL|null|undefined|N\
 const CAMEL_CODE = /\b[A-Z][a-z]+(?:[A-Z][a-z]+){2,}\b/
 const RUN_TOGETHER = /\b(Road|Lane|Bridge|Shoulder)(construction|work|maintenance|closure|closed|repair)\b/i
 const SNAKE_CODE = /\b[A-Z]{2,}_[A-Z_]{2,}\b|\b[a-z]+_[a-z_]+\b/
-const KEBAB_LANE = /\b(?:all|some)-lanes-|\blanes?-(?:closed|open)\b|\b(?:shift|merge)-(?:left|right)\b|\balternating-one-way\b/
+const KEBAB_LANE =
+  /\b(?:all|some)-lanes-|\blanes?-(?:closed|open)\b|\b(?:shift|merge)-(?:left|right)\b|\balternating-one-way\b/
 const MILEPOST_CODE = /\b\d{1,4}[NSEW]B?-\d{1,4}(?:\.\d+)?\b/
 const AGENCY_PREFIX = /^[A-Z][A-Z0-9&./-]{1,11}\s*:\s/
 const MARKUP = /<\/?[a-z][a-z0-9]*(\s[^<>]*)?\/?>|&(?:[a-z]+|#\d+|#x[0-9a-f]+);/i
@@ -49,18 +61,24 @@ export const eventDefects = (e: EventObservation, feedTimeMs: number): Array<Def
     out.push({ kind: "code_in_title", where: "title", text: e.title })
   }
   if (AGENCY_PREFIX.test(e.title)) out.push({ kind: "agency_prefix", where: "title", text: e.title })
-  if (e.lanes_affected !== null && KEBAB_LANE.test(e.lanes_affected)) out.push({ kind: "raw_lane_code", where: "lanes_affected", text: e.lanes_affected })
+  if (e.lanes_affected !== null && KEBAB_LANE.test(e.lanes_affected))
+    out.push({ kind: "raw_lane_code", where: "lanes_affected", text: e.lanes_affected })
   if (e.title.length > 160) out.push({ kind: "title_too_long", where: "title", text: e.title })
   if (e.description.trim() === "") out.push({ kind: "empty_description", where: "description", text: e.title })
   const flags = publishedFlags(e.quality_flags, e, feedTimeMs)
   if (e.status === "active" && endTimePassed(e, feedTimeMs) && !flags.includes("end_time_passed")) {
     out.push({ kind: "ended_shown_active", where: "quality_flags", text: `${e.end_time ?? e.estimated_end_time}` })
   }
-  if (endBeforeStart(e) && !flags.includes("end_before_start")) out.push({ kind: "end_before_start_unflagged", where: "quality_flags", text: e.title })
+  if (endBeforeStart(e) && !flags.includes("end_before_start"))
+    out.push({ kind: "end_before_start_unflagged", where: "quality_flags", text: e.title })
   if ((NOT_SCHEDULED.test(e.title) || NOT_SCHEDULED.test(e.description)) && !flags.includes("not_scheduled")) {
     out.push({ kind: "not_scheduled_unflagged", where: "quality_flags", text: e.description })
   }
-  if (e.severity === "minor" && (e.type === "closure" || /\ball lanes closed\b|\broad closed\b|closed in both directions/i.test(`${e.lanes_affected ?? ""} ${e.title}`))) {
+  if (
+    e.severity === "minor" &&
+    (e.type === "closure" ||
+      /\ball lanes closed\b|\broad closed\b|closed in both directions/i.test(`${e.lanes_affected ?? ""} ${e.title}`))
+  ) {
     out.push({ kind: "closure_minor", where: "severity", text: e.title })
   }
   return out
@@ -86,9 +104,10 @@ export const featureDefects = (f: FeatureObservation, feedTimeMs: number): Array
 export const feedTimeOf = (records: ReadonlyArray<EventObservation | FeatureObservation>, fallback: number): number => {
   let newest = -Infinity
   for (const r of records) {
-    const t = "source_updated_at" in r
-      ? Date.parse(r.source_updated_at ?? r.source_created_at ?? "")
-      : Date.parse(typeof r.properties.observed_at === "string" ? r.properties.observed_at : "")
+    const t =
+      "source_updated_at" in r
+        ? Date.parse(r.source_updated_at ?? r.source_created_at ?? "")
+        : Date.parse(typeof r.properties.observed_at === "string" ? r.properties.observed_at : "")
     if (Number.isFinite(t) && t > newest) newest = t
   }
   return Number.isFinite(newest) ? newest : fallback

@@ -16,8 +16,12 @@ export type TestSettings = AppSettings & RoutingSettings
 export const settingsLayers = (overrides: Partial<TestSettings>) => {
   const routing: Record<string, unknown> = {}
   const app: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(overrides)) ((ROUTING_SETTING_NAMES as ReadonlyArray<string>).includes(k) ? routing : app)[k] = v
-  return { config: AppConfig.make(app as Partial<AppSettings>), routing: RoutingConfig.make(routing as Partial<RoutingSettings>) }
+  for (const [k, v] of Object.entries(overrides))
+    ((ROUTING_SETTING_NAMES as ReadonlyArray<string>).includes(k) ? routing : app)[k] = v
+  return {
+    config: AppConfig.make(app as Partial<AppSettings>),
+    routing: RoutingConfig.make(routing as Partial<RoutingSettings>)
+  }
 }
 
 /**
@@ -51,7 +55,10 @@ export const makeTestEnv = (overrides: Partial<TestSettings> = {}, session: { re
   // tests show warnings and errors only; set TEST_LOG=debug to see the pipeline talk
   const level = process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning
   // the streams too: a test that materializes publishes what the materializer resolved
-  const layer = StreamsLive.pipe(Layer.provideMerge(Layer.merge(baseLayer(config, seedReferenceData), routing)), Layer.provideMerge(Logger.minimumLogLevel(level)))
+  const layer = StreamsLive.pipe(
+    Layer.provideMerge(Layer.merge(baseLayer(config, seedReferenceData), routing)),
+    Layer.provideMerge(Logger.minimumLogLevel(level))
+  )
   const cleanup = async () => {
     const admin = new URL(server.toString())
     admin.pathname = "/postgres"
@@ -65,7 +72,10 @@ export const makeTestEnv = (overrides: Partial<TestSettings> = {}, session: { re
     await deleteRedisPrefix(redisUrl, prefix)
     // a slow clean-up (an afterAll hook that timed out once on a loaded CI machine) says which part
     const end = performance.now()
-    if (end - t0 > 10_000) console.warn(`test clean-up of ${dbName} took ${Math.round(end - t0)} ms: drop ${Math.round(dropped - t0)} ms, Redis keys ${Math.round(end - dropped)} ms`)
+    if (end - t0 > 10_000)
+      console.warn(
+        `test clean-up of ${dbName} took ${Math.round(end - t0)} ms: drop ${Math.round(dropped - t0)} ms, Redis keys ${Math.round(end - dropped)} ms`
+      )
   }
   return { layer, cleanup, prefix, dbName, dbUrl: dbUrl.toString(), redisUrl }
 }

@@ -35,7 +35,10 @@ export const startMailbox = async () => {
     for (;;) {
       const found = mails.slice(after).find((m) => m.to.includes(to) && subject.test(m.subject))
       if (found) return found
-      if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject} (have: ${mails.map((m) => `${m.to} ${m.subject}`).join("; ")})`)
+      if (Date.now() > deadline)
+        throw new Error(
+          `no mail to ${to} matching ${subject} (have: ${mails.map((m) => `${m.to} ${m.subject}`).join("; ")})`
+        )
       await new Promise<void>((resolve) => {
         waiters.push(resolve)
         setTimeout(resolve, 200)

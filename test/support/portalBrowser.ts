@@ -5,7 +5,11 @@ import { launch } from "./browser.js"
 import { type PortalWorld, startPortalWorld } from "./portalWorld.js"
 
 /** A describe block's portal (startPortalWorld) and one Chromium page on it, closed after the block. */
-export const portalInChromium = (viewport = { width: 1280, height: 800 }, world: () => Promise<PortalWorld> = () => startPortalWorld(), launchOpts: { webgl?: boolean } = {}) => {
+export const portalInChromium = (
+  viewport = { width: 1280, height: 800 },
+  world: () => Promise<PortalWorld> = () => startPortalWorld(),
+  launchOpts: { webgl?: boolean } = {}
+) => {
   const s = {} as { w: PortalWorld; browser: Browser; page: Page }
   beforeAll(async () => {
     s.w = await world()
@@ -37,11 +41,15 @@ export const signUpConfirmed = async (s: { w: PortalWorld; page: Page }, name: s
  * simulator's clock starts at 0; `s.sim` moves it.
  */
 export const simulatedPortalInChromium = (name: string, viewport = { width: 1280, height: 900 }) => {
-  const s = portalInChromium(viewport, async () => {
-    s.sim = await startSimulator(0)
-    s.sim.setElapsed(0)
-    return startPortalWorld({}, { pipeline: { simulatorUrl: s.sim.url, pollS: 0.5, name } })
-  }, { webgl: true }) as ReturnType<typeof portalInChromium> & { sim: SimulatorHandle }
+  const s = portalInChromium(
+    viewport,
+    async () => {
+      s.sim = await startSimulator(0)
+      s.sim.setElapsed(0)
+      return startPortalWorld({}, { pipeline: { simulatorUrl: s.sim.url, pollS: 0.5, name } })
+    },
+    { webgl: true }
+  ) as ReturnType<typeof portalInChromium> & { sim: SimulatorHandle }
   afterAll(async () => {
     await s.sim?.close()
   })

@@ -21,7 +21,8 @@ export const portalClient = (base: string) => {
     for (const c of res.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(";")
       const [name, ...value] = pair.split("=")
-      if (attrs.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim())) || value.join("=") === "") jar.delete(name.trim())
+      if (attrs.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim())) || value.join("=") === "")
+        jar.delete(name.trim())
       else jar.set(name.trim(), value.join("="))
     }
     const text = await res.text()

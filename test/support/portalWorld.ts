@@ -17,7 +17,10 @@ import { type Mailbox, startMailbox } from "./mailbox.js"
  * API server serving it on loopback over the test's own database and Redis prefix, and a real
  * SMTP server receiving the service's mail. `base` is the portal's address (PORTAL_URL).
  */
-export const startPortalWorld = async (overrides: Partial<TestSettings> = {}, opts: { pipeline?: { simulatorUrl: string; pollS: number; name: string } } = {}) => {
+export const startPortalWorld = async (
+  overrides: Partial<TestSettings> = {},
+  opts: { pipeline?: { simulatorUrl: string; pollS: number; name: string } } = {}
+) => {
   const mailbox: Mailbox = await startMailbox()
   const dist = mkdtempSync(join(tmpdir(), "portal-"))
   await buildPortal(dist)
@@ -28,13 +31,21 @@ export const startPortalWorld = async (overrides: Partial<TestSettings> = {}, op
   // with `pipeline`: the simulator's feeds polled into the same database, as `npm start` runs it
   const p = opts.pipeline
   const parts = p
-    ? Layer.mergeAll(api, PipelineLive(p.name)).pipe(Layer.provide(Layer.effect(SourceCatalogue, decodeCatalogue(simulatorCatalogue(p.simulatorUrl, p.pollS)))))
+    ? Layer.mergeAll(api, PipelineLive(p.name)).pipe(
+        Layer.provide(Layer.effect(SourceCatalogue, decodeCatalogue(simulatorCatalogue(p.simulatorUrl, p.pollS))))
+      )
     : api
-  const rt = ManagedRuntime.make(parts.pipe(Layer.provideMerge(env.layer)) as Layer.Layer<Layer.Layer.Success<typeof env.layer>, unknown>)
+  const rt = ManagedRuntime.make(
+    parts.pipe(Layer.provideMerge(env.layer)) as Layer.Layer<Layer.Layer.Success<typeof env.layer>, unknown>
+  )
   await rt.runtime()
   const base = `http://localhost:${port}`
   return {
-    env, rt, mailbox, port, base,
+    env,
+    rt,
+    mailbox,
+    port,
+    base,
     run: <A, E>(effect: Effect.Effect<A, E, any>) => rt.runPromise(effect as Effect.Effect<A, E, never>),
     close: async () => {
       await rt.dispose()

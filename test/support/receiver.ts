@@ -19,7 +19,12 @@ export const startReceiver = async () => {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
-      const r = { path: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() }
+      const r = {
+        path: req.url ?? "/",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now()
+      }
       received.push(r)
       respond(r, res)
     })
@@ -33,10 +38,11 @@ export const startReceiver = async () => {
     setRespond: (f: typeof respond) => {
       respond = f
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>

@@ -29,7 +29,10 @@ export const waitUntil = (check: Effect.Effect<boolean, unknown, any>, timeoutMs
 
 /** A group has read and acknowledged everything on the stream. */
 export const groupDrained = (group: string) =>
-  Effect.map(Effect.flatMap(RedisStreams, (s) => s.groups), (gs) => {
-    const g = gs.find((x) => x.group === group)
-    return !!g && g.pending === 0 && g.lag === 0
-  })
+  Effect.map(
+    Effect.flatMap(RedisStreams, (s) => s.groups),
+    (gs) => {
+      const g = gs.find((x) => x.group === group)
+      return !!g && g.pending === 0 && g.lag === 0
+    }
+  )

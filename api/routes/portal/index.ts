@@ -5,4 +5,9 @@ import { portalKeyRoutes } from "./keys.js"
 import { portalSessionRoutes } from "./session.js"
 
 /** The portal's server side: routes under /api/v1/portal, for the browser and its session cookie. */
-export const portalRoutes: ReadonlyArray<Route> = [...portalSessionRoutes, ...portalKeyRoutes, ...portalAccountRoutes, ...portalWebhookRoutes]
+export const portalRoutes: ReadonlyArray<Route> = [
+  ...portalSessionRoutes,
+  ...portalKeyRoutes,
+  ...portalAccountRoutes,
+  ...portalWebhookRoutes
+]

@@ -37,12 +37,22 @@ const whoIsHere = Effect.gen(function* () {
 /** Sign-up, log-in and -out, e-mail verification and password reset (SPEC §2.9 Customer). */
 export const portalSessionRoutes = [
   route({
-    ...common, method: "get", path: "/portal/session", operationId: "portalSession", summary: "The browser's CSRF token and customer", access: "portal",
+    ...common,
+    method: "get",
+    path: "/portal/session",
+    operationId: "portalSession",
+    summary: "The browser's CSRF token and customer",
+    access: "portal",
     responses: ok,
     handler: () => whoIsHere
   }),
   route({
-    ...common, method: "post", path: "/portal/signup", operationId: "portalSignUp", summary: "A new customer on the Free trial", access: "portal",
+    ...common,
+    method: "post",
+    path: "/portal/signup",
+    operationId: "portalSignUp",
+    summary: "A new customer on the Free trial",
+    access: "portal",
     body: SignUpForm,
     responses: { 201: { description: "Signed up and logged in" } },
     handler: ({ body }) =>
@@ -62,20 +72,31 @@ export const portalSessionRoutes = [
         }
         const now = yield* nowMillis
         const passwordHash = yield* hashPassword(body.password)
-        const [free] = yield* sql<{ id: number; trial_days: number | null }>`SELECT id, trial_days FROM plans WHERE code = 'free'`
+        const [free] = yield* sql<{
+          id: number
+          trial_days: number | null
+        }>`SELECT id, trial_days FROM plans WHERE code = 'free'`
         const trialEnds = free.trial_days ? new Date(now + free.trial_days * 86_400_000).toISOString() : null
         const [row] = yield* sql<{ id: number }>`
           INSERT INTO customers (name, email, company, plan_id, created_at, trial_ends_at, password_hash)
           VALUES (${body.name}, ${email}, ${body.company || null}, ${free.id}, ${new Date(now).toISOString()}, ${trialEnds}, ${passwordHash})
           ON CONFLICT (email) DO NOTHING RETURNING id`
-        if (!row) return yield* new BadRequest({ message: "an account with this email already exists: log in, or reset its password" })
+        if (!row)
+          return yield* new BadRequest({
+            message: "an account with this email already exists: log in, or reset its password"
+          })
         const sent = yield* sendVerification(row.id, email, body.name)
         yield* startSession(row.id)
         return new Reply(201, { customer: yield* customerView(row.id), csrf_token: yield* renewCsrf, mail_sent: sent })
       })
   }),
   route({
-    ...common, method: "post", path: "/portal/login", operationId: "portalLogIn", summary: "Log in with email and password", access: "portal",
+    ...common,
+    method: "post",
+    path: "/portal/login",
+    operationId: "portalLogIn",
+    summary: "Log in with email and password",
+    access: "portal",
     body: LoginForm,
     responses: ok,
     handler: ({ body }) =>
@@ -89,7 +110,10 @@ export const portalSessionRoutes = [
         if (!customer || !good || !customer.is_active) {
           yield* count("loginAccount", email)
           yield* count("loginAddress", browser.ip)
-          return yield* new Unauthorized({ message: customer && good ? "this account is disabled; contact support" : "the email or the password is wrong" })
+          return yield* new Unauthorized({
+            message:
+              customer && good ? "this account is disabled; contact support" : "the email or the password is wrong"
+          })
         }
         yield* clear("loginAccount", email)
         yield* startSession(customer.id)
@@ -97,28 +121,47 @@ export const portalSessionRoutes = [
       })
   }),
   route({
-    ...common, method: "post", path: "/portal/logout", operationId: "portalLogOut", summary: "Ends this session", access: "portal",
+    ...common,
+    method: "post",
+    path: "/portal/logout",
+    operationId: "portalLogOut",
+    summary: "Ends this session",
+    access: "portal",
     responses: ok,
-    handler: () => Effect.gen(function* () {
-      yield* endSession
-      return { csrf_token: yield* renewCsrf }
-    })
+    handler: () =>
+      Effect.gen(function* () {
+        yield* endSession
+        return { csrf_token: yield* renewCsrf }
+      })
   }),
   route({
-    ...common, method: "post", path: "/portal/verify", operationId: "portalVerify", summary: "Confirms the email with the mailed token", access: "portal",
+    ...common,
+    method: "post",
+    path: "/portal/verify",
+    operationId: "portalVerify",
+    summary: "Confirms the email with the mailed token",
+    access: "portal",
     body: TokenForm,
     responses: ok,
     handler: ({ body }) =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const customerId = yield* consumeToken(body.token, "verify")
-        if (customerId === null) return yield* new BadRequest({ message: "this link has expired or was already used: log in and ask for a new one" })
+        if (customerId === null)
+          return yield* new BadRequest({
+            message: "this link has expired or was already used: log in and ask for a new one"
+          })
         yield* sql`UPDATE customers SET email_verified = true WHERE id = ${customerId}`
         return { verified: true }
       })
   }),
   route({
-    ...common, method: "post", path: "/portal/verify/resend", operationId: "portalVerifyResend", summary: "Mails a new verification link", access: "session",
+    ...common,
+    method: "post",
+    path: "/portal/verify/resend",
+    operationId: "portalVerifyResend",
+    summary: "Mails a new verification link",
+    access: "session",
     responses: ok,
     handler: () =>
       Effect.gen(function* () {
@@ -132,7 +175,12 @@ export const portalSessionRoutes = [
       })
   }),
   route({
-    ...common, method: "post", path: "/portal/password-reset", operationId: "portalResetRequest", summary: "Mails a reset link if the account exists", access: "portal",
+    ...common,
+    method: "post",
+    path: "/portal/password-reset",
+    operationId: "portalResetRequest",
+    summary: "Mails a reset link if the account exists",
+    access: "portal",
     body: ResetRequestForm,
     responses: { 202: { description: "Accepted; the answer is the same whether the account exists or not" } },
     handler: ({ body }) =>
@@ -152,14 +200,20 @@ export const portalSessionRoutes = [
       })
   }),
   route({
-    ...common, method: "post", path: "/portal/password-reset/confirm", operationId: "portalResetConfirm", summary: "Sets a new password with the mailed token", access: "portal",
+    ...common,
+    method: "post",
+    path: "/portal/password-reset/confirm",
+    operationId: "portalResetConfirm",
+    summary: "Sets a new password with the mailed token",
+    access: "portal",
     body: ResetConfirmForm,
     responses: ok,
     handler: ({ body }) =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const customerId = yield* consumeToken(body.token, "reset")
-        if (customerId === null) return yield* new BadRequest({ message: "this link has expired or was already used: ask for a new one" })
+        if (customerId === null)
+          return yield* new BadRequest({ message: "this link has expired or was already used: ask for a new one" })
         const hash = yield* hashPassword(body.password)
         // the link reached the mailbox, so the address is proven too
         yield* sql`UPDATE customers SET password_hash = ${hash}, email_verified = true WHERE id = ${customerId}`

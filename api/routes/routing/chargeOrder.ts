@@ -17,7 +17,8 @@ export interface ChargeTurn {
  * started in a one-by-one run. So which items are refused never depends on timing.
  */
 export const forEachInChargeOrder = <A, B, E, R>(
-  items: ReadonlyArray<A>, concurrency: number,
+  items: ReadonlyArray<A>,
+  concurrency: number,
   run: (item: A, index: number, turn: ChargeTurn) => Effect.Effect<B, E, R>
 ): Effect.Effect<Array<B>, E, R> =>
   Effect.gen(function* () {
@@ -29,10 +30,14 @@ export const forEachInChargeOrder = <A, B, E, R>(
       settle: Effect.forEach(ended.slice(0, index), Deferred.await, { discard: true })
     })
     // Effect.forEach starts items in order, so every item waited on has started: no deadlock
-    return yield* Effect.forEach(items, (item, index) => {
-      const t = turn(index)
-      return run(item, index, t).pipe(
-        Effect.ensuring(Effect.zipRight(t.passTurn, Deferred.succeed(ended[index], undefined)))
-      )
-    }, { concurrency })
+    return yield* Effect.forEach(
+      items,
+      (item, index) => {
+        const t = turn(index)
+        return run(item, index, t).pipe(
+          Effect.ensuring(Effect.zipRight(t.passTurn, Deferred.succeed(ended[index], undefined)))
+        )
+      },
+      { concurrency }
+    )
   })

@@ -16,29 +16,34 @@ export interface PackTake {
 export const takeFromPacks = (customerId: number, cost: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(Effect.gen(function* () {
-      const open = yield* sql<{ id: number; left: number }>`
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        const open = yield* sql<{ id: number; left: number }>`
         SELECT id, calls - used AS left FROM routing_packs
         WHERE customer_id = ${customerId} AND used < calls ORDER BY granted_at, id FOR UPDATE`
-      const held = open.reduce((n, p) => n + p.left, 0)
-      if (held < cost) return null
-      const takes: Array<PackTake> = []
-      let due = cost
-      for (const p of open) {
-        if (due === 0) break
-        const n = Math.min(due, p.left)
-        takes.push({ id: p.id, calls: n })
-        due -= n
-      }
-      yield* sql`
+        const held = open.reduce((n, p) => n + p.left, 0)
+        if (held < cost) return null
+        const takes: Array<PackTake> = []
+        let due = cost
+        for (const p of open) {
+          if (due === 0) break
+          const n = Math.min(due, p.left)
+          takes.push({ id: p.id, calls: n })
+          due -= n
+        }
+        yield* sql`
         UPDATE routing_packs r SET used = r.used + x.calls
         FROM jsonb_to_recordset(${JSON.stringify(takes)}::jsonb) AS x(id bigint, calls int) WHERE r.id = x.id`
-      return { takes, left: held - cost }
-    }))
+        return { takes, left: held - cost }
+      })
+    )
   })
 
 /** Returns calls to the packs they came from (the route could not be made). */
 export const returnToPacks = (takes: ReadonlyArray<PackTake>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`
     UPDATE routing_packs r SET used = greatest(0, r.used - x.calls)
-    FROM jsonb_to_recordset(${JSON.stringify(takes)}::jsonb) AS x(id bigint, calls int) WHERE r.id = x.id`)
+    FROM jsonb_to_recordset(${JSON.stringify(takes)}::jsonb) AS x(id bigint, calls int) WHERE r.id = x.id`
+  )

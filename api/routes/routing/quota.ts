@@ -45,7 +45,12 @@ return 1`
 const periods = (nowMs: number) => {
   const d = new Date(nowMs)
   const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
-  return { month: d.toISOString().slice(0, 7), day: d.toISOString().slice(0, 10), nextMonth, nextDay: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) }
+  return {
+    month: d.toISOString().slice(0, 7),
+    day: d.toISOString().slice(0, 10),
+    nextMonth,
+    nextDay: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
+  }
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US")
@@ -64,7 +69,12 @@ export interface RoutingCharge {
  * headers. Cost 0 only reads. A full bucket is a 403 with its own code. `settle`, given by a
  * batch, waits for its earlier routes to end before a refusal or a pack payment is final.
  */
-export const chargeRouting = (auth: AuthContext, cost: number, headers: ResponseHeaders, settle?: Effect.Effect<void>) =>
+export const chargeRouting = (
+  auth: AuthContext,
+  cost: number,
+  headers: ResponseHeaders,
+  settle?: Effect.Effect<void>
+) =>
   Effect.gen(function* () {
     const redis = yield* Redis
     const sql = yield* SqlClient.SqlClient
@@ -72,10 +82,19 @@ export const chargeRouting = (auth: AuthContext, cost: number, headers: Response
     const p = periods(nowMs)
     const cap = auth.plan.daily_routing_cap
     const limit = auth.plan.monthly_routing_quota
-    const keys = [redis.key("rq", String(auth.customerId), p.month), cap !== null ? redis.key("rqd", String(auth.customerId), p.day) : ""]
+    const keys = [
+      redis.key("rq", String(auth.customerId), p.month),
+      cap !== null ? redis.key("rqd", String(auth.customerId), p.day) : ""
+    ]
     const ttls = [String(Math.ceil((p.nextMonth - nowMs) / 1000) + 7 * 86400), String(2 * 86400)]
     const take = (seeds: [number, number]) =>
-      redis.use("routing quota", (c) => c.eval(TAKE, { keys, arguments: [String(cost), String(limit), String(cap ?? 0), String(seeds[0]), String(seeds[1]), ...ttls] }))
+      redis
+        .use("routing quota", (c) =>
+          c.eval(TAKE, {
+            keys,
+            arguments: [String(cost), String(limit), String(cap ?? 0), String(seeds[0]), String(seeds[1]), ...ttls]
+          })
+        )
         .pipe(Effect.map((r) => (r as Array<number>).map(Number) as [number, number, number]))
     const takeSeeded = Effect.gen(function* () {
       const first = yield* take([-1, -1])
@@ -103,16 +122,30 @@ export const chargeRouting = (auth: AuthContext, cost: number, headers: Response
       const paid = yield* takeFromPacks(auth.customerId, cost)
       if (paid) {
         headers.set("X-Routing-Packs-Remaining", String(paid.left))
-        return { periods: [], cost, giveBack: Effect.ignore(Effect.provideService(returnToPacks(paid.takes), SqlClient.SqlClient, sql)) } satisfies RoutingCharge
+        return {
+          periods: [],
+          cost,
+          giveBack: Effect.ignore(Effect.provideService(returnToPacks(paid.takes), SqlClient.SqlClient, sql))
+        } satisfies RoutingCharge
       }
-      return yield* planGate(auth, "routing_quota_exhausted",
-        `this request needs ${cost} routing call${cost === 1 ? "" : "s"} and ${fmt(Math.max(0, limit - month))} of the plan's ${fmt(limit)} this month are left, with no top-up pack to pay for it; the quota renews ${new Date(p.nextMonth).toISOString()}, or request a top-up pack in the portal`)
+      return yield* planGate(
+        auth,
+        "routing_quota_exhausted",
+        `this request needs ${cost} routing call${cost === 1 ? "" : "s"} and ${fmt(Math.max(0, limit - month))} of the plan's ${fmt(limit)} this month are left, with no top-up pack to pay for it; the quota renews ${new Date(p.nextMonth).toISOString()}, or request a top-up pack in the portal`
+      )
     }
     if (status === 2) {
-      return yield* planGate(auth, "routing_daily_cap",
-        `the trial's ${fmt(cap ?? 0)} routing calls for today are used; more are available from ${new Date(p.nextDay).toISOString()}, or choose a plan`)
+      return yield* planGate(
+        auth,
+        "routing_daily_cap",
+        `the trial's ${fmt(cap ?? 0)} routing calls for today are used; more are available from ${new Date(p.nextDay).toISOString()}, or choose a plan`
+      )
     }
-    const giveBack = redis.use("routing quota give back", (c) => c.eval(GIVE_BACK, { keys, arguments: [String(cost)] })).pipe(
-      Effect.catchAll((e) => Effect.logWarning(`routing calls not given back: ${e.message}`)), Effect.asVoid)
+    const giveBack = redis
+      .use("routing quota give back", (c) => c.eval(GIVE_BACK, { keys, arguments: [String(cost)] }))
+      .pipe(
+        Effect.catchAll((e) => Effect.logWarning(`routing calls not given back: ${e.message}`)),
+        Effect.asVoid
+      )
     return { periods: cap !== null ? [p.month, p.day] : [p.month], cost, giveBack } satisfies RoutingCharge
   })

@@ -16,17 +16,33 @@ const hash = (n: number) => {
 export const chaosFeed = (step: number, size = 400) => ({
   type: "FeatureCollection",
   feed_info: { version: "4.2", publisher: "Road-data simulator (chaos)", update_date: "2026-11-01T12:00:00Z" },
-  features: Array.from({ length: size }, (_, i) => i).filter((i) => hash(i * 1000 + step) % 20 !== 0 && hash(i * 1000 + step - 1) % 20 !== 0).map((i) => ({
-    id: `chaos-${i}`,
-    type: "Feature",
-    properties: {
-      core_details: {
-        data_source_id: "sim-chaos", event_type: "work-zone", road_names: [`I-${(i % 80) + 1}`], direction: "northbound",
-        description: `Work zone ${i}`, creation_date: "2026-11-01T08:00:00Z", update_date: "2026-11-01T08:00:00Z"
+  features: Array.from({ length: size }, (_, i) => i)
+    .filter((i) => hash(i * 1000 + step) % 20 !== 0 && hash(i * 1000 + step - 1) % 20 !== 0)
+    .map((i) => ({
+      id: `chaos-${i}`,
+      type: "Feature",
+      properties: {
+        core_details: {
+          data_source_id: "sim-chaos",
+          event_type: "work-zone",
+          road_names: [`I-${(i % 80) + 1}`],
+          direction: "northbound",
+          description: `Work zone ${i}`,
+          creation_date: "2026-11-01T08:00:00Z",
+          update_date: "2026-11-01T08:00:00Z"
+        },
+        start_date: "2026-11-01T06:00:00Z",
+        end_date: "2027-06-01T06:00:00Z",
+        is_start_date_verified: true,
+        is_end_date_verified: false,
+        vehicle_impact: IMPACTS[hash(i * 7919 + step) % 10 === 0 ? (i + step) % 3 : i % 3]
       },
-      start_date: "2026-11-01T06:00:00Z", end_date: "2027-06-01T06:00:00Z", is_start_date_verified: true, is_end_date_verified: false,
-      vehicle_impact: IMPACTS[hash(i * 7919 + step) % 10 === 0 ? (i + step) % 3 : i % 3]
-    },
-    geometry: { type: "LineString", coordinates: [[-96 + (i % 40) / 10, 41 + Math.floor(i / 40) / 10], [-96 + (i % 40) / 10, 41.01 + Math.floor(i / 40) / 10]] }
-  }))
+      geometry: {
+        type: "LineString",
+        coordinates: [
+          [-96 + (i % 40) / 10, 41 + Math.floor(i / 40) / 10],
+          [-96 + (i % 40) / 10, 41.01 + Math.floor(i / 40) / 10]
+        ]
+      }
+    }))
 })

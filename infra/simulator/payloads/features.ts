@@ -8,9 +8,23 @@ const cycle = (t: number, period: number, n: number) => Math.floor(t / period) %
 export const rwisFeed = (t: number) => [
   {
     IssuedUtc: new Date().toISOString(),
-    WeatherStation: { WeatherStationId: 7001, WeatherStationName: "Coquihalla Summit", WeatherStationNumber: "70001", LocationDescription: "Hwy 5 at the summit", Latitude: 49.6153, Longitude: -121.0975, Elevation: 1244, Status: "Active" },
+    WeatherStation: {
+      WeatherStationId: 7001,
+      WeatherStationName: "Coquihalla Summit",
+      WeatherStationNumber: "70001",
+      LocationDescription: "Hwy 5 at the summit",
+      Latitude: 49.6153,
+      Longitude: -121.0975,
+      Elevation: 1244,
+      Status: "Active"
+    },
     Datasets: [
-      { DataSetName: "air_temp", Unit: "°C", Value: ["-2.4", "-3.1", "-4.0"][cycle(t, 20, 3)], CollectionUtc: "2026-11-01T12:00:00" },
+      {
+        DataSetName: "air_temp",
+        Unit: "°C",
+        Value: ["-2.4", "-3.1", "-4.0"][cycle(t, 20, 3)],
+        CollectionUtc: "2026-11-01T12:00:00"
+      },
       { DataSetName: "sfc_temp", Unit: "°C", Value: "-1.0", CollectionUtc: "2026-11-01T12:00:00" },
       { DataSetName: "rel_hum", Unit: "%", Value: "91", CollectionUtc: "2026-11-01T12:00:00" },
       { DataSetName: "wnd_spd_avg", Unit: "km/h", Value: "24", CollectionUtc: "2026-11-01T12:00:00" },
@@ -20,7 +34,15 @@ export const rwisFeed = (t: number) => [
     ]
   },
   {
-    WeatherStation: { WeatherStationId: 7003, WeatherStationName: "Chilliwack", LocationDescription: "Hwy 1 at Exit 119", Latitude: 49.1579, Longitude: -121.9514, Elevation: 10, Status: "Active" },
+    WeatherStation: {
+      WeatherStationId: 7003,
+      WeatherStationName: "Chilliwack",
+      LocationDescription: "Hwy 1 at Exit 119",
+      Latitude: 49.1579,
+      Longitude: -121.9514,
+      Elevation: 10,
+      Status: "Active"
+    },
     Datasets: [
       { DataSetName: "air_temp", Unit: "°C", Value: "4.2", CollectionUtc: "2026-11-01T12:00:00" },
       { DataSetName: "rel_hum", Unit: "%", Value: "97", CollectionUtc: "2026-11-01T12:00:00" },
@@ -31,15 +53,30 @@ export const rwisFeed = (t: number) => [
     ]
   },
   {
-    WeatherStation: { WeatherStationId: 7002, WeatherStationName: "Rogers Pass", Latitude: 51.3017, Longitude: -117.5167, Elevation: 1330, Status: "Active" },
+    WeatherStation: {
+      WeatherStationId: 7002,
+      WeatherStationName: "Rogers Pass",
+      Latitude: 51.3017,
+      Longitude: -117.5167,
+      Elevation: 1330,
+      Status: "Active"
+    },
     Datasets: [{ DataSetName: "air_temp", Unit: "°C", Value: "-6.8", CollectionUtc: "2026-11-01T12:00:00" }]
   }
 ]
 
 const site = (siteId: string, name: string, highway: string, lat: number, lng: number, capacity: number) => ({
-  siteId, timeStamp: "2026-01-01T00:00:00Z", relevantHighway: highway, referencePost: "100.0", exitID: "", directionOfTravel: "E", name,
+  siteId,
+  timeStamp: "2026-01-01T00:00:00Z",
+  relevantHighway: highway,
+  referencePost: "100.0",
+  exitID: "",
+  directionOfTravel: "E",
+  name,
   location: { latitude: lat, longitude: lng, streetAdr: "", city: "", state: "IL", zip: "", timeZone: "Central" },
-  ownership: "PU", capacity, amenities: ["Restroom", "Vending machine"]
+  ownership: "PU",
+  capacity,
+  amenities: ["Restroom", "Vending machine"]
 })
 
 export const tpimsStatic = () => [
@@ -48,31 +85,91 @@ export const tpimsStatic = () => [
 ]
 
 export const tpimsDynamic = (t: number) => [
-  { siteId: "IL00080IS0001000E80SIM1", timeStamp: new Date().toISOString(), reportedAvailable: ["12", "5", "0", "LOW"][cycle(t, 10, 4)], trend: "STEADY", open: true, trustData: true, capacity: 40 },
-  { siteId: "IL00055IS0002000N55SIM2", timeStamp: new Date().toISOString(), reportedAvailable: ["9", "Unknown"][cycle(t, 10, 2)], open: true, trustData: true, capacity: 25 }
+  {
+    siteId: "IL00080IS0001000E80SIM1",
+    timeStamp: new Date().toISOString(),
+    reportedAvailable: ["12", "5", "0", "LOW"][cycle(t, 10, 4)],
+    trend: "STEADY",
+    open: true,
+    trustData: true,
+    capacity: 40
+  },
+  {
+    siteId: "IL00055IS0002000N55SIM2",
+    timeStamp: new Date().toISOString(),
+    reportedAvailable: ["9", "Unknown"][cycle(t, 10, 2)],
+    open: true,
+    trustData: true,
+    capacity: 25
+  }
 ]
 
 export const ocpiFeed = (t: number) => ({
   status_code: 1000,
   timestamp: new Date().toISOString(),
-  data: [{
-    country_code: "US", party_id: "SIM", id: "SIM-EV-1", publish: true, name: "Simulated Travel Plaza", address: "1 Interstate Dr",
-    city: "Joliet", postal_code: "60431", coordinates: { latitude: "41.5200", longitude: "-88.1600" }, parking_type: "PARKING_LOT",
-    operator: { name: "SimCharge" },
-    evses: [
-      { uid: "e1", evse_id: "US*SIM*E1", status: ["AVAILABLE", "CHARGING", "CHARGING"][cycle(t, 15, 3)], connectors: [{ id: "1", standard: "IEC_62196_T1_COMBO", format: "CABLE", power_type: "DC", max_electric_power: 150000 }] },
-      { uid: "e2", evse_id: "US*SIM*E2", status: ["CHARGING", "CHARGING", "OUTOFORDER"][cycle(t, 15, 3)], connectors: [{ id: "1", standard: "IEC_62196_T1_COMBO", format: "CABLE", power_type: "DC", max_electric_power: 150000 }] },
-      { uid: "e3", evse_id: "US*SIM*E3", status: "PLANNED", connectors: [] }
-    ]
-  }]
+  data: [
+    {
+      country_code: "US",
+      party_id: "SIM",
+      id: "SIM-EV-1",
+      publish: true,
+      name: "Simulated Travel Plaza",
+      address: "1 Interstate Dr",
+      city: "Joliet",
+      postal_code: "60431",
+      coordinates: { latitude: "41.5200", longitude: "-88.1600" },
+      parking_type: "PARKING_LOT",
+      operator: { name: "SimCharge" },
+      evses: [
+        {
+          uid: "e1",
+          evse_id: "US*SIM*E1",
+          status: ["AVAILABLE", "CHARGING", "CHARGING"][cycle(t, 15, 3)],
+          connectors: [
+            { id: "1", standard: "IEC_62196_T1_COMBO", format: "CABLE", power_type: "DC", max_electric_power: 150000 }
+          ]
+        },
+        {
+          uid: "e2",
+          evse_id: "US*SIM*E2",
+          status: ["CHARGING", "CHARGING", "OUTOFORDER"][cycle(t, 15, 3)],
+          connectors: [
+            { id: "1", standard: "IEC_62196_T1_COMBO", format: "CABLE", power_type: "DC", max_electric_power: 150000 }
+          ]
+        },
+        { uid: "e3", evse_id: "US*SIM*E3", status: "PLANNED", connectors: [] }
+      ]
+    }
+  ]
 })
 
 export const eiaFeed = () => ({
   response: {
     data: [
-      { period: "2026-11-09", duoarea: "SCA", "area-name": "CALIFORNIA", product: "EPMR", value: 4.702, units: "$/GAL" },
-      { period: "2026-11-16", duoarea: "SCA", "area-name": "CALIFORNIA", product: "EPMR", value: 4.631, units: "$/GAL" },
-      { period: "2026-11-16", duoarea: "SCA", "area-name": "CALIFORNIA", product: "EPD2D", value: 5.412, units: "$/GAL" },
+      {
+        period: "2026-11-09",
+        duoarea: "SCA",
+        "area-name": "CALIFORNIA",
+        product: "EPMR",
+        value: 4.702,
+        units: "$/GAL"
+      },
+      {
+        period: "2026-11-16",
+        duoarea: "SCA",
+        "area-name": "CALIFORNIA",
+        product: "EPMR",
+        value: 4.631,
+        units: "$/GAL"
+      },
+      {
+        period: "2026-11-16",
+        duoarea: "SCA",
+        "area-name": "CALIFORNIA",
+        product: "EPD2D",
+        value: 5.412,
+        units: "$/GAL"
+      },
       { period: "2026-11-16", duoarea: "STX", "area-name": "TEXAS", product: "EPMR", value: 2.681, units: "$/GAL" },
       { period: "2026-11-16", duoarea: "NUS", "area-name": "U.S.", product: "EPMR", value: 3.071, units: "$/GAL" }
     ]
@@ -80,7 +177,25 @@ export const eiaFeed = () => ({
 })
 
 export const statcanFeed = () => [
-  { REF_DATE: "2026-09", GEO: "Toronto, Ontario", "Type of fuel": "Regular unleaded gasoline at self service filling stations", UOM: "Cents per litre", VALUE: "151.0" },
-  { REF_DATE: "2026-10", GEO: "Toronto, Ontario", "Type of fuel": "Regular unleaded gasoline at self service filling stations", UOM: "Cents per litre", VALUE: "149.3" },
-  { REF_DATE: "2026-10", GEO: "Vancouver, British Columbia", "Type of fuel": "Diesel fuel at self service filling stations", UOM: "Cents per litre", VALUE: "171.9" }
+  {
+    REF_DATE: "2026-09",
+    GEO: "Toronto, Ontario",
+    "Type of fuel": "Regular unleaded gasoline at self service filling stations",
+    UOM: "Cents per litre",
+    VALUE: "151.0"
+  },
+  {
+    REF_DATE: "2026-10",
+    GEO: "Toronto, Ontario",
+    "Type of fuel": "Regular unleaded gasoline at self service filling stations",
+    UOM: "Cents per litre",
+    VALUE: "149.3"
+  },
+  {
+    REF_DATE: "2026-10",
+    GEO: "Vancouver, British Columbia",
+    "Type of fuel": "Diesel fuel at self service filling stations",
+    UOM: "Cents per litre",
+    VALUE: "171.9"
+  }
 ]

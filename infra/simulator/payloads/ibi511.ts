@@ -1,7 +1,16 @@
 /** 511NY-style `get/event` records: our own, in the ibi511 shape. Times are Unix seconds. */
 const base = 1793548800 // 2026-11-01T16:00:00Z
 
-const record = (id: string, type: string, subType: string, severity: string, road: string, lat: number, lng: number, extra: Record<string, unknown> = {}) => ({
+const record = (
+  id: string,
+  type: string,
+  subType: string,
+  severity: string,
+  road: string,
+  lat: number,
+  lng: number,
+  extra: Record<string, unknown> = {}
+) => ({
   ID: id,
   SourceId: id.replace("NY-", ""),
   Organization: "Simulated NYSDOT",
@@ -23,10 +32,23 @@ const record = (id: string, type: string, subType: string, severity: string, roa
   ...extra
 })
 
-/** Phase 0: three events. Phase ≥ 1: the disabled vehicle is cleared (archived: observed). `newCrash`: a fourth, reported later. */
+/**
+ * Phase 0: three events. Phase ≥ 1: the disabled vehicle is cleared (archived: observed). `newCrash`: a fourth,
+ * reported later.
+ */
 export const ibi511Feed = (phase: number, newCrash = false) => [
   record("NY-2001", "accidentsAndIncidents", "Crash", "Major", "I-87", 40.8501, -73.9302),
   record("NY-2002", "roadwork", "Construction", "Minor", "I-278", 40.6902, -73.9901),
-  ...(phase >= 1 ? [] : [record("NY-2003", "accidentsAndIncidents", "Disabled vehicle", "Minor", "I-95", 40.8402, -73.8801)]),
-  ...(newCrash ? [record("NY-2004", "accidentsAndIncidents", "Crash", "Critical", "I-90", 42.6803, -73.8102, { Reported: base + 3600, LastUpdated: base + 3600, StartDate: base + 3600 })] : [])
+  ...(phase >= 1
+    ? []
+    : [record("NY-2003", "accidentsAndIncidents", "Disabled vehicle", "Minor", "I-95", 40.8402, -73.8801)]),
+  ...(newCrash
+    ? [
+        record("NY-2004", "accidentsAndIncidents", "Crash", "Critical", "I-90", 42.6803, -73.8102, {
+          Reported: base + 3600,
+          LastUpdated: base + 3600,
+          StartDate: base + 3600
+        })
+      ]
+    : [])
 ]

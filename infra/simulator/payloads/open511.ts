@@ -1,5 +1,14 @@
 /** Open511 v1 events in British Columbia: our own records, in the real format. */
-const event = (id: string, type: string, subtype: string, severity: string, road: string, lng: number, lat: number, description: string) => ({
+const event = (
+  id: string,
+  type: string,
+  subtype: string,
+  severity: string,
+  road: string,
+  lng: number,
+  lat: number,
+  description: string
+) => ({
   jurisdiction_url: "https://simulator.invalid/jurisdiction",
   url: `https://simulator.invalid/events/sim.bc/${id}`,
   id: `sim.bc/${id}`,
@@ -19,9 +28,36 @@ const event = (id: string, type: string, subtype: string, severity: string, road
 
 export const open511Feed = () => ({
   events: [
-    event("BC-1001", "INCIDENT", "HAZARD", "MAJOR", "Highway 1", -122.0512, 49.1402, "Highway 1, both directions. Rockfall near Exit 116."),
-    event("BC-1003", "INCIDENT", "COLLISION", "MODERATE", "Highway 1", -122.06, 49.145, "Highway 1 westbound. Collision near Exit 109; right lane blocked."),
-    event("BC-1002", "CONSTRUCTION", "ROAD_MAINTENANCE", "MINOR", "Highway 3", -121.4401, 49.3801, "Highway 3. Paving; single-lane alternating traffic.")
+    event(
+      "BC-1001",
+      "INCIDENT",
+      "HAZARD",
+      "MAJOR",
+      "Highway 1",
+      -122.0512,
+      49.1402,
+      "Highway 1, both directions. Rockfall near Exit 116."
+    ),
+    event(
+      "BC-1003",
+      "INCIDENT",
+      "COLLISION",
+      "MODERATE",
+      "Highway 1",
+      -122.06,
+      49.145,
+      "Highway 1 westbound. Collision near Exit 109; right lane blocked."
+    ),
+    event(
+      "BC-1002",
+      "CONSTRUCTION",
+      "ROAD_MAINTENANCE",
+      "MINOR",
+      "Highway 3",
+      -121.4401,
+      49.3801,
+      "Highway 3. Paving; single-lane alternating traffic."
+    )
   ],
   pagination: { offset: 0, next_url: null },
   meta: { version: "v1" }

@@ -54,16 +54,32 @@ export const tmddFeed = () => `<?xml version="1.0" encoding="UTF-8"?>
 <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/">
   <soapenv:Body>
     <mes:fEUMsg xmlns:mes="http://www.tmdd.org/3/messages">${[
-  feu({
-    id: "IA-TMC-4107", category: "roadwork", phrase: "road construction", severity: "moderate", road: "I-80", dir: "n",
-    from: [41.6551, -93.5195, "Exit 137"], to: [41.6559, -93.5108, "Exit 138"], start: "20261102", end: "20261130",
-    text: "Right lane closed for bridge joint repair."
-  }),
-  feu({
-    id: "IA-TMC-4110", category: "accidents-and-incidents", phrase: "accident", severity: "major", road: "I-235", dir: "w",
-    from: [41.5912, -93.6410, "MLK Jr Pkwy"], start: "20261101", end: "20261101", text: "Two vehicles, left lane blocked."
-  })
-].join("")}
+      feu({
+        id: "IA-TMC-4107",
+        category: "roadwork",
+        phrase: "road construction",
+        severity: "moderate",
+        road: "I-80",
+        dir: "n",
+        from: [41.6551, -93.5195, "Exit 137"],
+        to: [41.6559, -93.5108, "Exit 138"],
+        start: "20261102",
+        end: "20261130",
+        text: "Right lane closed for bridge joint repair."
+      }),
+      feu({
+        id: "IA-TMC-4110",
+        category: "accidents-and-incidents",
+        phrase: "accident",
+        severity: "major",
+        road: "I-235",
+        dir: "w",
+        from: [41.5912, -93.641, "MLK Jr Pkwy"],
+        start: "20261101",
+        end: "20261101",
+        text: "Two vehicles, left lane blocked."
+      })
+    ].join("")}
     </mes:fEUMsg>
   </soapenv:Body>
 </soapenv:Envelope>

@@ -1,6 +1,9 @@
 /** DriveBC webcam API shape: our own cameras, in the real format. */
 const cam = (id: number, name: string, caption: string, highway: number, lat: number, lng: number, isOn: boolean) => ({
-  links: { imageDisplay: `https://simulator.invalid/cameras/${id}.jpg`, imageThumbnail: `https://simulator.invalid/cameras/tn/${id}.jpg` },
+  links: {
+    imageDisplay: `https://simulator.invalid/cameras/${id}.jpg`,
+    imageThumbnail: `https://simulator.invalid/cameras/tn/${id}.jpg`
+  },
   id,
   isOn,
   shouldAppear: true,
@@ -10,7 +13,13 @@ const cam = (id: number, name: string, caption: string, highway: number, lat: nu
   caption,
   orientation: "E",
   location: { latitude: lat, longitude: lng, elevation: 50 },
-  imageStats: { md5: String(Date.now()), lastModified: { time: new Date().toISOString(), seconds: 30 }, markedStale: false, markedDelayed: false, updatePeriodMean: 600 }
+  imageStats: {
+    md5: String(Date.now()),
+    lastModified: { time: new Date().toISOString(), seconds: 30 },
+    markedStale: false,
+    markedDelayed: false,
+    updatePeriodMean: 600
+  }
 })
 
 /** Phase ≥ 1: the Port Mann camera goes dark (deactivated in feature history). */

@@ -23,16 +23,123 @@ const PHRASES: Record<string, string> = {
 
 /** Words a run-together code is made of. Kept to the trade's vocabulary so place names never split. */
 const VOCABULARY = new Set([
-  "road", "roads", "roadway", "work", "works", "construction", "maintenance", "bridge", "lane", "lanes", "closure", "closures",
-  "closed", "shoulder", "incident", "incidents", "accident", "accidents", "crash", "vehicle", "vehicles", "disabled", "stalled",
-  "debris", "weather", "special", "event", "events", "traffic", "congestion", "flooding", "flood", "snow", "ice", "paving",
-  "striping", "utility", "repair", "repairs", "emergency", "general", "info", "information", "planned", "restriction",
-  "restrictions", "ramp", "exit", "entrance", "median", "barrier", "sign", "signal", "signals", "patching", "pothole",
-  "resurfacing", "mowing", "survey", "tree", "trimming", "guardrail", "inspection", "cleanup", "spill", "fire", "brush",
-  "hazard", "hazards", "on", "the", "off", "in", "of", "and", "to", "at", "for", "wrong", "way", "driver", "pedestrian",
-  "animal", "fog", "wind", "rain", "visibility", "winter", "driving", "conditions", "condition", "chain", "chains", "law",
-  "height", "width", "weight", "limit", "detour", "alternate", "route", "major", "minor", "moderate", "delay", "delays",
-  "mobile", "operation", "operations", "slow", "moving", "overturned", "truck", "trucks", "jackknifed", "rollover", "collision"
+  "road",
+  "roads",
+  "roadway",
+  "work",
+  "works",
+  "construction",
+  "maintenance",
+  "bridge",
+  "lane",
+  "lanes",
+  "closure",
+  "closures",
+  "closed",
+  "shoulder",
+  "incident",
+  "incidents",
+  "accident",
+  "accidents",
+  "crash",
+  "vehicle",
+  "vehicles",
+  "disabled",
+  "stalled",
+  "debris",
+  "weather",
+  "special",
+  "event",
+  "events",
+  "traffic",
+  "congestion",
+  "flooding",
+  "flood",
+  "snow",
+  "ice",
+  "paving",
+  "striping",
+  "utility",
+  "repair",
+  "repairs",
+  "emergency",
+  "general",
+  "info",
+  "information",
+  "planned",
+  "restriction",
+  "restrictions",
+  "ramp",
+  "exit",
+  "entrance",
+  "median",
+  "barrier",
+  "sign",
+  "signal",
+  "signals",
+  "patching",
+  "pothole",
+  "resurfacing",
+  "mowing",
+  "survey",
+  "tree",
+  "trimming",
+  "guardrail",
+  "inspection",
+  "cleanup",
+  "spill",
+  "fire",
+  "brush",
+  "hazard",
+  "hazards",
+  "on",
+  "the",
+  "off",
+  "in",
+  "of",
+  "and",
+  "to",
+  "at",
+  "for",
+  "wrong",
+  "way",
+  "driver",
+  "pedestrian",
+  "animal",
+  "fog",
+  "wind",
+  "rain",
+  "visibility",
+  "winter",
+  "driving",
+  "conditions",
+  "condition",
+  "chain",
+  "chains",
+  "law",
+  "height",
+  "width",
+  "weight",
+  "limit",
+  "detour",
+  "alternate",
+  "route",
+  "major",
+  "minor",
+  "moderate",
+  "delay",
+  "delays",
+  "mobile",
+  "operation",
+  "operations",
+  "slow",
+  "moving",
+  "overturned",
+  "truck",
+  "trucks",
+  "jackknifed",
+  "rollover",
+  "collision"
 ])
 
 /** A split of a lower-case run of letters into vocabulary words (fewest words), or null. */
@@ -57,7 +164,8 @@ export const codeToWords = (code: string): string | null => {
   const t = code.trim()
   const phrase = PHRASES[t.toLowerCase()]
   if (phrase) return phrase
-  if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(t) && (t === t.toLowerCase() || t === t.toUpperCase())) return t.replace(/[-_]+/g, " ").toLowerCase()
+  if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(t) && (t === t.toLowerCase() || t === t.toUpperCase()))
+    return t.replace(/[-_]+/g, " ").toLowerCase()
   if (/^[A-Z]{3,}$/.test(t) || /^[a-z]{3,}$/.test(t) || /^[A-Z][a-z]{3,}$/.test(t)) {
     const words = segment(t.toLowerCase())
     return words && words.length >= 2 ? words.join(" ") : null
@@ -72,9 +180,13 @@ export const codeToWords = (code: string): string | null => {
 }
 
 /** Trade words a run-together code starts with ("Roadconstruction", "Onramp"). */
-const STARTS = "(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,}"
+const STARTS =
+  "(?:[Rr]oad|[Ll]ane|[Bb]ridge|[Ss]houlder|[Ww]ork|[Tt]raffic|[Ss]pecial|[Gg]eneral|[Ww]inter|[Ii]ncident|[Aa]ccident|[Vv]ehicle|[Dd]isabled|[Ee]mergency|[Pp]lanned|[Mm]obile|[Ww]rong|[Ss]low|[Ff]lood|[Ss]now|[Dd]ebris|[Ss]pill|[Uu]tility|[Pp]aving|[Oo]n|[Oo]ff)[a-z]{3,}"
 /** A token inside a title or a lane text that is a code. */
-const CODE_TOKEN = new RegExp(`\\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+){1,6}|${STARTS})\\b`, "g")
+const CODE_TOKEN = new RegExp(
+  `\\b(?:[a-z]+(?:-[a-z]+){1,5}|[A-Z][A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+){1,6}|${STARTS})\\b`,
+  "g"
+)
 /** whether a text may hold such a token at all (most titles hold none) */
 const MAY_HOLD_CODE = new RegExp(`[a-z]-[a-z]|[A-Z]_[A-Z]|[a-z][A-Z]|\\b${STARTS}`)
 
@@ -91,11 +203,17 @@ export const codesInText = (text: string): string => (MAY_HOLD_CODE.test(text) ?
 
 const wordsIn = remembered((text: string): string =>
   text.replace(CODE_TOKEN, (token, offset: number) => {
-    if (token.includes("-") && !PHRASES[token] && !token.split("-").some((w) => /^(lanes?|closed|open|shoulder|merge|shift|ramp)$/.test(w))) return token
+    if (
+      token.includes("-") &&
+      !PHRASES[token] &&
+      !token.split("-").some((w) => /^(lanes?|closed|open|shoulder|merge|shift|ramp)$/.test(w))
+    )
+      return token
     const words = cachedWords(token)
     if (words === null) return token
     return offset === 0 ? words[0]!.toUpperCase() + words.slice(1) : words
-  }))
+  })
+)
 
 /** "65N-13.1" (a route, a direction letter and a mile) as a place: "mile 13.1". */
 const MILEPOST_CODE = /\b\d{1,4}[NSEW]B?-(\d{1,4}(?:\.\d+)?)\b/g

@@ -2,7 +2,15 @@ import type { EventObservation } from "../../../shared/domain/Event.js"
 import { endBeforeStart, type QualityFlag } from "../../../shared/domain/qualityFlags.js"
 import { codesInText, milepostPlaces } from "./codeWords.js"
 import { inferSeverity, roadClosed } from "./inferSeverity.js"
-import { capitalized, cleanLine, cleanText, cutTitle, isPlaceholder, splitAgencyPrefix, withoutPlaceholders } from "./publishText.js"
+import {
+  capitalized,
+  cleanLine,
+  cleanText,
+  cutTitle,
+  isPlaceholder,
+  splitAgencyPrefix,
+  withoutPlaceholders
+} from "./publishText.js"
 import { remembered } from "./remembered.js"
 
 /**
@@ -13,16 +21,27 @@ import { remembered } from "./remembered.js"
  */
 
 export const REPAIRS = [
-  "markup", "whitespace", "placeholder", "code_words", "milepost_code", "agency_prefix", "title_cut", "description_written"
+  "markup",
+  "whitespace",
+  "placeholder",
+  "code_words",
+  "milepost_code",
+  "agency_prefix",
+  "title_cut",
+  "description_written"
 ] as const
 export type Repair = (typeof REPAIRS)[number]
 
 /** The agency says in words that nothing is scheduled now. */
-const NOT_SCHEDULED = /\b(not (currently |presently )?scheduled|no work (is )?(currently )?scheduled|work is not scheduled|no (current )?activity scheduled)\b/i
+const NOT_SCHEDULED =
+  /\b(not (currently |presently )?scheduled|no work (is )?(currently )?scheduled|work is not scheduled|no (current )?activity scheduled)\b/i
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 const two = (n: number) => (n < 10 ? `0${n}` : String(n))
-/** "Nov 3, 2026, 08:00 UTC", written by hand: Intl's formatter costs tens of microseconds a call, and a cold poll writes thousands */
+/**
+ * "Nov 3, 2026, 08:00 UTC", written by hand: Intl's formatter costs tens of microseconds a call, and a cold poll
+ * writes thousands
+ */
 const when = (iso: string | null) => {
   if (iso === null) return null
   const d = new Date(iso)
@@ -35,8 +54,17 @@ const describe = (e: EventObservation, title: string, lanes: string | null): str
   const start = when(e.start_time ?? e.estimated_start_time)
   const end = when(e.end_time ?? e.estimated_end_time)
   const endWord = e.end_time !== null ? "until" : "expected to end"
-  const times = start && end ? `From ${start}, ${endWord} ${end}.` : start ? `Since ${start}.` : end ? `${capitalized(endWord)} ${end}.` : null
-  return [`${title.replace(/[.…]$/, "")}.`, lanes ? `${capitalized(lanes)}.` : null, times].filter((s) => s !== null).join(" ")
+  const times =
+    start && end
+      ? `From ${start}, ${endWord} ${end}.`
+      : start
+        ? `Since ${start}.`
+        : end
+          ? `${capitalized(endWord)} ${end}.`
+          : null
+  return [`${title.replace(/[.…]$/, "")}.`, lanes ? `${capitalized(lanes)}.` : null, times]
+    .filter((s) => s !== null)
+    .join(" ")
 }
 
 /** The repairs one record needed, in the order found; most records need none, so nothing is made for them. */
@@ -78,7 +106,11 @@ const editTitle = remembered((raw: string): EditedLine & { readonly reportedBy: 
   const edited = editLine(raw)
   const prefixed = splitAgencyPrefix(edited.text)
   if (prefixed === null) return { text: capitalized(edited.text), repairs: edited.repairs, reportedBy: null }
-  return { text: capitalized(prefixed[1]), repairs: add(edited.repairs && [...edited.repairs], "agency_prefix"), reportedBy: prefixed[0] }
+  return {
+    text: capitalized(prefixed[1]),
+    repairs: add(edited.repairs && [...edited.repairs], "agency_prefix"),
+    reportedBy: prefixed[0]
+  }
 })
 
 /** A lane text in words, or null (with a placeholder repair) when it says nothing. */
@@ -117,7 +149,12 @@ export const editEvent = (e: EventObservation): Edited => {
   let description = cleanText(rawDescription)
   if (description !== rawDescription) repairs = add(repairs, /[<&]/.test(rawDescription) ? "markup" : "whitespace")
   const kept = description.includes("\n")
-    ? description.split("\n").map(withoutPlaceholders).join("\n").replace(/\n{3,}/g, "\n\n").trim()
+    ? description
+        .split("\n")
+        .map(withoutPlaceholders)
+        .join("\n")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim()
     : withoutPlaceholders(description)
   if (kept !== description) repairs = add(repairs, "placeholder")
   description = milepostPlaces(kept)
@@ -157,7 +194,8 @@ export const editEvent = (e: EventObservation): Edited => {
   }
 
   const flags: Array<QualityFlag> = []
-  for (const f of e.quality_flags ?? NONE) if ((f === "severity_inferred" || f === "not_scheduled") && !flags.includes(f)) flags.push(f)
+  for (const f of e.quality_flags ?? NONE)
+    if ((f === "severity_inferred" || f === "not_scheduled") && !flags.includes(f)) flags.push(f)
   let severity = e.severity
   if (flags.includes("severity_inferred")) severity = inferSeverity({ type: e.type, lanes, title, description })
   else if (severity === "minor" && roadClosed({ type: e.type, lanes, title, description })) {
@@ -166,7 +204,10 @@ export const editEvent = (e: EventObservation): Edited => {
     flags.push("severity_inferred")
   }
   if (endBeforeStart(e)) flags.push("end_before_start")
-  if ((e.title.includes("cheduled") || description.includes("cheduled")) && (NOT_SCHEDULED.test(e.title) || NOT_SCHEDULED.test(description))) {
+  if (
+    (e.title.includes("cheduled") || description.includes("cheduled")) &&
+    (NOT_SCHEDULED.test(e.title) || NOT_SCHEDULED.test(description))
+  ) {
     if (!flags.includes("not_scheduled")) flags.push("not_scheduled")
   }
 
@@ -175,7 +216,11 @@ export const editEvent = (e: EventObservation): Edited => {
   // keeps one shape and no copy of its 25 fields is made (bench:ingest's cold pass edits 50,000)
   const out = e as Mutable<EventObservation>
   if (repairs !== null || reportedBy !== null) {
-    out.metadata = { ...e.metadata, ...(reportedBy !== null ? { reported_by: reportedBy } : {}), ...(repairs !== null ? { repairs: [...repairs].sort() } : {}) }
+    out.metadata = {
+      ...e.metadata,
+      ...(reportedBy !== null ? { reported_by: reportedBy } : {}),
+      ...(repairs !== null ? { repairs: [...repairs].sort() } : {})
+    }
   }
   if (e.sub_type !== null && isPlaceholder(e.sub_type)) out.sub_type = null
   out.title = title

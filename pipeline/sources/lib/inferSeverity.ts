@@ -23,8 +23,10 @@ export interface SeverityFacts {
   readonly description: string
 }
 
-const ROAD_CLOSED = /\b(all lanes closed|road closed|roadway closed|closed in both directions|full closure|fully closed|bridge closed|ramp closed)\b/i
-const SOME_LANES = /\b(some lanes closed|lanes? (\d+ )?closed|lane closure|alternating|one-way traffic|flagging|flagger|temporary traffic signal|merge|traffic split|detour)\b/i
+const ROAD_CLOSED =
+  /\b(all lanes closed|road closed|roadway closed|closed in both directions|full closure|fully closed|bridge closed|ramp closed)\b/i
+const SOME_LANES =
+  /\b(some lanes closed|lanes? (\d+ )?closed|lane closure|alternating|one-way traffic|flagging|flagger|temporary traffic signal|merge|traffic split|detour)\b/i
 const MINOR_ONLY = /\b(shoulder|shifted|all lanes open|lanes open)\b/i
 
 export const inferSeverity = (f: SeverityFacts): Severity => {

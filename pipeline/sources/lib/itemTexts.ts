@@ -32,7 +32,7 @@ const expect = (t: string, i: number, c: number) => {
 const stringEnd = (t: string, i: number) => {
   let from = i + 1
   for (;;) {
-    const q = t.indexOf("\"", from)
+    const q = t.indexOf('"', from)
     if (q < 0) throw new NotScannable()
     let b = q - 1
     while (t.charCodeAt(b) === BACKSLASH) b--
@@ -152,7 +152,11 @@ const pathTo = (payload: unknown, items: ReadonlyArray<unknown>): ReadonlyArray<
  * that is not so (items the adapter built, an XML payload, several documents), and the caller
  * serializes the records instead.
  */
-export const itemTexts = (text: string, payload: unknown, items: ReadonlyArray<unknown>): ReadonlyArray<string> | undefined => {
+export const itemTexts = (
+  text: string,
+  payload: unknown,
+  items: ReadonlyArray<unknown>
+): ReadonlyArray<string> | undefined => {
   if (items.length === 0) return undefined
   const path = pathTo(payload, items)
   if (path === undefined) return undefined

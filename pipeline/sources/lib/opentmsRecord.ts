@@ -7,7 +7,11 @@ import { Lenient } from "../Adapter.js"
  * events, `cdot_planned_events` to time-bounded road features.
  */
 
-const LaneImpact = Schema.Struct({ direction: Lenient.optString, laneCount: Lenient.optNumber, laneClosures: Lenient.optString })
+const LaneImpact = Schema.Struct({
+  direction: Lenient.optString,
+  laneCount: Lenient.optNumber,
+  laneClosures: Lenient.optString
+})
 
 export const OpenTmsFeature = Schema.Struct({
   type: Schema.Literal("Feature"),
@@ -35,7 +39,9 @@ export const OpenTmsFeature = Schema.Struct({
     vehiclesInvolved: Lenient.optNumber,
     additionalImpacts: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
     jurisdictions: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    schedule: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ startTime: Lenient.optString, endTime: Lenient.optString })))),
+    schedule: Schema.optional(
+      Schema.NullOr(Schema.Array(Schema.Struct({ startTime: Lenient.optString, endTime: Lenient.optString })))
+    ),
     laneImpacts: Schema.optional(Schema.NullOr(Schema.Array(LaneImpact)))
   })
 })
@@ -51,7 +57,8 @@ const Envelope = Schema.Union(
 export const openTmsFormat = {
   envelope: Envelope,
   record: OpenTmsFeature,
-  items: (e: typeof Envelope.Type): ReadonlyArray<unknown> => (Array.isArray(e) ? e : "features" in e && Array.isArray(e.features) ? e.features : [e]),
+  items: (e: typeof Envelope.Type): ReadonlyArray<unknown> =>
+    Array.isArray(e) ? e : "features" in e && Array.isArray(e.features) ? e.features : [e],
   idOf: (raw: unknown) => {
     const id = (raw as { properties?: { id?: unknown } } | null)?.properties?.id
     return typeof id === "string" && id.trim() !== "" ? id : undefined
@@ -59,7 +66,9 @@ export const openTmsFormat = {
 }
 
 /** "I-70W" → "I-70": OpenTMS appends the travel direction to the route. */
-export const routeOf = (r: string | null | undefined) => (r ? r.trim().replace(/^([A-Z]+-\d+[A-Z]?)[NSEW]$/, "$1") : null)
+export const routeOf = (r: string | null | undefined) =>
+  r ? r.trim().replace(/^([A-Z]+-\d+[A-Z]?)[NSEW]$/, "$1") : null
 
 /** Bitmask string of closed lanes ("0" = none closed) → count of closed lanes. */
-export const closedLanes = (mask: string | null | undefined) => (mask && /^[01]+$/.test(mask) ? [...mask].filter((c) => c === "1").length : undefined)
+export const closedLanes = (mask: string | null | undefined) =>
+  mask && /^[01]+$/.test(mask) ? [...mask].filter((c) => c === "1").length : undefined

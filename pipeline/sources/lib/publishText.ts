@@ -17,7 +17,8 @@ const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g
 const ODD = /[<&\u00a0\u1680\u2000-\u200d\u202f\u205f\u2060\u3000\ufeff\t\f\v\r]|\s\s/
 const isBlank = (c: number) => c === 32 || c === 10 || c === 9 || c === 13
 /** whether a text needs any of the work below: most agency text needs none */
-const needsWork = (s: string) => s.length > 0 && (isBlank(s.charCodeAt(0)) || isBlank(s.charCodeAt(s.length - 1)) || ODD.test(s))
+const needsWork = (s: string) =>
+  s.length > 0 && (isBlank(s.charCodeAt(0)) || isBlank(s.charCodeAt(s.length - 1)) || ODD.test(s))
 
 /**
  * Plain text: markup as text (`<br>` a line break, a paragraph a blank line), entities decoded,
@@ -45,7 +46,8 @@ export const cleanLine = (raw: string | null | undefined): string => {
 }
 
 /** Values agencies send where they have nothing to say. Compared case-insensitively, whole value. */
-const PLACEHOLDER = /^(unknown|unk|null|undefined|none|nil|n\/?a|na|no data|not available|not applicable|not specified|unspecified|tbd|tba|-+|\.+|\?+|\*+|0)$/i
+const PLACEHOLDER =
+  /^(unknown|unk|null|undefined|none|nil|n\/?a|na|no data|not available|not applicable|not specified|unspecified|tbd|tba|-+|\.+|\?+|\*+|0)$/i
 
 /** True for a value that says nothing (after cleaning). */
 export const isPlaceholder = (s: string | null | undefined): boolean => {
@@ -117,5 +119,9 @@ export const splitAgencyPrefix = (title: string): readonly [string, string] | nu
 /** A capital at the start, as a careful editor writes a sentence or a title. */
 export const capitalized = (s: string): string => {
   const c = s.charCodeAt(0)
-  return c >= 97 && c <= 122 ? s[0]!.toUpperCase() + s.slice(1) : /^[a-zà-ÿ]/.test(s) ? s[0]!.toUpperCase() + s.slice(1) : s
+  return c >= 97 && c <= 122
+    ? s[0]!.toUpperCase() + s.slice(1)
+    : /^[a-zà-ÿ]/.test(s)
+      ? s[0]!.toUpperCase() + s.slice(1)
+      : s
 }

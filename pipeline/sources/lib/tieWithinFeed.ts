@@ -32,7 +32,9 @@ const groupBy = <K>(items: ReadonlyArray<number>, key: (i: number) => K): Map<K,
   return groups
 }
 
-/** The record indexes that share a title with another record; a single pass that makes no array for a title seen once. */
+/**
+ * The record indexes that share a title with another record; a single pass that makes no array for a title seen once.
+ */
 const sharedTitles = (records: ReadonlyArray<EventObservation>): Array<Array<number>> => {
   const first = new Map<string, number>()
   const shared = new Map<number, Array<number>>()
@@ -54,7 +56,8 @@ const metres = (a: readonly [number, number], b: readonly [number, number]) => {
   return Math.hypot((a[0] - b[0]) * kLng, (a[1] - b[1]) * kLat)
 }
 
-const isPair = (c: unknown): c is [number, number] => Array.isArray(c) && typeof c[0] === "number" && typeof c[1] === "number"
+const isPair = (c: unknown): c is [number, number] =>
+  Array.isArray(c) && typeof c[0] === "number" && typeof c[1] === "number"
 
 /** The first and last vertex of a line (or the point): where a record begins and ends. */
 const ends = (e: EventObservation): readonly [readonly [number, number], readonly [number, number]] => {
@@ -90,7 +93,8 @@ export const tieWithinFeed = (records: ReadonlyArray<EventObservation>): Readonl
         if (g.length < 2 || g.length > MAX_TWINS) continue
         for (const i of g) {
           for (const j of g) {
-            if (i !== j && sameShape(records[i]!, records[j]!)) twins.set(i, [...(twins.get(i) ?? []), records[j]!.source_id])
+            if (i !== j && sameShape(records[i]!, records[j]!))
+              twins.set(i, [...(twins.get(i) ?? []), records[j]!.source_id])
           }
         }
       }
@@ -104,15 +108,21 @@ export const tieWithinFeed = (records: ReadonlyArray<EventObservation>): Readonl
 }
 
 /** Upstream ids a record is tied to within its feed, with why. */
-export const tiesOf = (metadata: Record<string, unknown>): ReadonlyArray<{ readonly sourceId: string; readonly reason: string }> => {
+export const tiesOf = (
+  metadata: Record<string, unknown>
+): ReadonlyArray<{ readonly sourceId: string; readonly reason: string }> => {
   const out: Array<{ sourceId: string; reason: string }> = []
   const same = metadata.same_as
   if (Array.isArray(same)) {
-    for (const id of same) if (typeof id === "string") out.push({ sourceId: id, reason: "same feed: the same road, place, times and text under another id" })
+    for (const id of same)
+      if (typeof id === "string")
+        out.push({ sourceId: id, reason: "same feed: the same road, place, times and text under another id" })
   }
-  if (typeof metadata.detour_for === "string") out.push({ sourceId: metadata.detour_for, reason: "detour for this work zone" })
+  if (typeof metadata.detour_for === "string")
+    out.push({ sourceId: metadata.detour_for, reason: "detour for this work zone" })
   if (Array.isArray(metadata.detours)) {
-    for (const id of metadata.detours) if (typeof id === "string") out.push({ sourceId: id, reason: "detour for this work zone" })
+    for (const id of metadata.detours)
+      if (typeof id === "string") out.push({ sourceId: id, reason: "detour for this work zone" })
   }
   return out
 }

@@ -7,7 +7,13 @@ import { XMLParser, XMLValidator } from "fast-xml-parser"
  * the text it was (`0907000000` is a time, not a number), an element that appears once not
  * told apart from a list of one: `many` reads both.
  */
-const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, parseTagValue: false, parseAttributeValue: false, trimValues: true })
+const parser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true
+})
 
 /** A document's objects, or why the text is not XML. */
 export const readXml = (payload: unknown): Either.Either<Record<string, unknown>, string> => {
@@ -18,7 +24,8 @@ export const readXml = (payload: unknown): Either.Either<Record<string, unknown>
 }
 
 /** An element that may appear once or many times (or not at all) as a list. */
-export const many = (x: unknown): ReadonlyArray<unknown> => (x === undefined || x === null || x === "" ? [] : Array.isArray(x) ? x : [x])
+export const many = (x: unknown): ReadonlyArray<unknown> =>
+  x === undefined || x === null || x === "" ? [] : Array.isArray(x) ? x : [x]
 
 /** The text of a leaf element, or null when it is missing or empty. */
 export const text = (x: unknown): string | null => {

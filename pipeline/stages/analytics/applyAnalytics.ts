@@ -23,12 +23,14 @@ export const applyAnalytics = (settings: SnapshotSettings) => (changes: Readonly
     const weather = readingRows(features)
     const created = events.filter((c) => c.op === "created").map((c) => c.event_id)
     if (weather.readings.length + weather.deactivated.length + events.length === 0) return
-    yield* sql.withTransaction(Effect.gen(function* () {
-      yield* upsertReadings(weather.readings)
-      yield* deactivateStations(weather.deactivated)
-      yield* upsertContent(contentRows(events))
-      yield* upsertArchives(archiveRows(events))
-      yield* snapshotNewEvents(created, settings)
-      if (weather.readings.length > 0) yield* snapshotRecentEvents(weather.seenAt, settings)
-    }))
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* upsertReadings(weather.readings)
+        yield* deactivateStations(weather.deactivated)
+        yield* upsertContent(contentRows(events))
+        yield* upsertArchives(archiveRows(events))
+        yield* snapshotNewEvents(created, settings)
+        if (weather.readings.length > 0) yield* snapshotRecentEvents(weather.seenAt, settings)
+      })
+    )
   })

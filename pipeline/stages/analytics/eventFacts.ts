@@ -42,15 +42,26 @@ export const contentRows = (changes: ReadonlyArray<EventChange>): Array<ContentR
     if (c.event === undefined) continue
     const e = c.event
     const row: ContentRow = {
-      event_id: c.event_id, jurisdiction: e.jurisdiction, type: e.type, severity: e.severity,
-      roads: e.affected_roads.filter((r) => r.trim() !== ""), latitude: e.latitude, longitude: e.longitude,
-      h3_r9: cellOf(e.latitude, e.longitude), start_time: e.start_time, created_at: c.at, content_version: c.version
+      event_id: c.event_id,
+      jurisdiction: e.jurisdiction,
+      type: e.type,
+      severity: e.severity,
+      roads: e.affected_roads.filter((r) => r.trim() !== ""),
+      latitude: e.latitude,
+      longitude: e.longitude,
+      h3_r9: cellOf(e.latitude, e.longitude),
+      start_time: e.start_time,
+      created_at: c.at,
+      content_version: c.version
     }
     const seen = rows.get(c.event_id)
     if (seen === undefined) rows.set(c.event_id, row)
     else {
       const newer = row.content_version > seen.content_version ? row : seen
-      rows.set(c.event_id, { ...newer, created_at: row.created_at < seen.created_at ? row.created_at : seen.created_at })
+      rows.set(c.event_id, {
+        ...newer,
+        created_at: row.created_at < seen.created_at ? row.created_at : seen.created_at
+      })
     }
   }
   return [...rows.values()]
@@ -63,8 +74,13 @@ export const archiveRows = (changes: ReadonlyArray<EventChange>): Array<ArchiveR
     const seen = rows.get(c.event_id)
     if (seen !== undefined && seen.archive_version >= c.version) continue
     rows.set(c.event_id, {
-      event_id: c.event_id, jurisdiction: c.keys.jurisdiction, type: c.keys.type, severity: c.keys.severity,
-      archived_at: c.at, archive_reason: c.archive_reason ?? "observed", archive_version: c.version
+      event_id: c.event_id,
+      jurisdiction: c.keys.jurisdiction,
+      type: c.keys.type,
+      severity: c.keys.severity,
+      archived_at: c.at,
+      archive_reason: c.archive_reason ?? "observed",
+      archive_version: c.version
     })
   }
   return [...rows.values()]
@@ -75,7 +91,11 @@ export const archiveRows = (changes: ReadonlyArray<EventChange>): Array<ArchiveR
  * (it came back into its feed); an archive newer than the content retires it.
  */
 export const upsertContent = (rows: ReadonlyArray<ContentRow>) =>
-  rows.length === 0 ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  rows.length === 0
+    ? Effect.void
+    : Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`
     INSERT INTO analytics_events AS a (event_id, jurisdiction, type, severity, roads, latitude, longitude, h3_r9,
                                        start_time, created_at, content_version)
     SELECT event_id, jurisdiction, type, severity, roads, latitude, longitude, h3_r9, start_time, created_at, content_version
@@ -94,14 +114,20 @@ export const upsertContent = (rows: ReadonlyArray<ContentRow>) =>
       archive_reason = CASE WHEN excluded.content_version > a.archive_version THEN NULL ELSE a.archive_reason END,
       created_at = LEAST(a.created_at, excluded.created_at),
       content_version = GREATEST(a.content_version, excluded.content_version)
-    WHERE excluded.content_version > a.content_version OR a.created_at IS NULL OR excluded.created_at < a.created_at`).pipe(Effect.asVoid)
+    WHERE excluded.content_version > a.content_version OR a.created_at IS NULL OR excluded.created_at < a.created_at`
+      ).pipe(Effect.asVoid)
 
 export const upsertArchives = (rows: ReadonlyArray<ArchiveRow>) =>
-  rows.length === 0 ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  rows.length === 0
+    ? Effect.void
+    : Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`
     INSERT INTO analytics_events AS a (event_id, jurisdiction, type, severity, archived_at, archive_reason, archive_version)
     SELECT event_id, jurisdiction, type, severity, archived_at, archive_reason, archive_version
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(event_id text, jurisdiction text, type text, severity text,
       archived_at timestamptz, archive_reason text, archive_version bigint)
     ON CONFLICT (event_id) DO UPDATE SET archived_at = excluded.archived_at, archive_reason = excluded.archive_reason,
       archive_version = excluded.archive_version
-    WHERE excluded.archive_version > a.archive_version AND excluded.archive_version > a.content_version`).pipe(Effect.asVoid)
+    WHERE excluded.archive_version > a.archive_version AND excluded.archive_version > a.content_version`
+      ).pipe(Effect.asVoid)

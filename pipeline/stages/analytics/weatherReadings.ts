@@ -25,8 +25,10 @@ interface ReadingRow {
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null)
 const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim().toLowerCase() : null)
-const direction = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" && v.trim() !== "" ? v.trim() : null)
-const instant = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : null)
+const direction = (v: unknown) =>
+  typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" && v.trim() !== "" ? v.trim() : null
+const instant = (v: unknown) =>
+  typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : null
 
 /**
  * A station's reading from its feature properties (SPEC §2.2 weather_stations keys). A reading
@@ -46,23 +48,41 @@ export const readingRows = (changes: ReadonlyArray<FeatureChange>) => {
     const f = c.feature
     const p = f.properties
     const row: ReadingRow = {
-      station_id: c.feature_id, version: c.version, jurisdiction: f.jurisdiction, name: f.name,
-      latitude: f.latitude, longitude: f.longitude, is_active: f.is_active && c.op !== "deactivated",
-      temperature: num(p.temperature), temperature_c: num(p.temperature_c), humidity: num(p.humidity),
-      precipitation: text(p.precipitation), road_surface: text(p.road_surface), visibility: num(p.visibility),
-      wind_speed: num(p.wind_speed), wind_direction: direction(p.wind_direction),
+      station_id: c.feature_id,
+      version: c.version,
+      jurisdiction: f.jurisdiction,
+      name: f.name,
+      latitude: f.latitude,
+      longitude: f.longitude,
+      is_active: f.is_active && c.op !== "deactivated",
+      temperature: num(p.temperature),
+      temperature_c: num(p.temperature_c),
+      humidity: num(p.humidity),
+      precipitation: text(p.precipitation),
+      road_surface: text(p.road_surface),
+      visibility: num(p.visibility),
+      wind_speed: num(p.wind_speed),
+      wind_direction: direction(p.wind_direction),
       recorded_at: instant(p.observed_at) ?? c.at
     }
     const seen = readings.get(c.feature_id)
     if (seen === undefined || seen.version < c.version) readings.set(c.feature_id, row)
   }
   /** seenAt: when the newest of these readings reached us */
-  return { readings: [...readings.values()], seenAt, deactivated: [...deactivated].map(([station_id, version]) => ({ station_id, version })) }
+  return {
+    readings: [...readings.values()],
+    seenAt,
+    deactivated: [...deactivated].map(([station_id, version]) => ({ station_id, version }))
+  }
 }
 
 /** Newest version wins, so a replayed or late message never rolls a station back. */
 export const upsertReadings = (rows: ReadonlyArray<ReadingRow>) =>
-  rows.length === 0 ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  rows.length === 0
+    ? Effect.void
+    : Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`
     INSERT INTO weather_readings AS w (station_id, version, jurisdiction, name, latitude, longitude, is_active, temperature,
       temperature_c, humidity, precipitation, road_surface, visibility, wind_speed, wind_direction, recorded_at)
     SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(station_id text, version bigint, jurisdiction text,
@@ -73,10 +93,16 @@ export const upsertReadings = (rows: ReadonlyArray<ReadingRow>) =>
       temperature = excluded.temperature, temperature_c = excluded.temperature_c, humidity = excluded.humidity,
       precipitation = excluded.precipitation, road_surface = excluded.road_surface, visibility = excluded.visibility,
       wind_speed = excluded.wind_speed, wind_direction = excluded.wind_direction, recorded_at = excluded.recorded_at
-    WHERE excluded.version > w.version`).pipe(Effect.asVoid)
+    WHERE excluded.version > w.version`
+      ).pipe(Effect.asVoid)
 
 export const deactivateStations = (rows: ReadonlyArray<{ station_id: string; version: number }>) =>
-  rows.length === 0 ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  rows.length === 0
+    ? Effect.void
+    : Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`
     UPDATE weather_readings AS w SET is_active = false, version = x.version
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(station_id text, version bigint)
-    WHERE w.station_id = x.station_id AND w.version < x.version`).pipe(Effect.asVoid)
+    WHERE w.station_id = x.station_id AND w.version < x.version`
+      ).pipe(Effect.asVoid)

@@ -57,7 +57,11 @@ export const snapshotNewEvents = (eventIds: ReadonlyArray<string>, settings: Sna
  * beside it) or after it (a reclaimed batch can apply the reading after later events).
  */
 export const snapshotRecentEvents = (readingAt: string, settings: SnapshotSettings) =>
-  recordFor((sql) => sql.and([
-    sql`a.created_at >= ${readingAt}::timestamptz - make_interval(secs => ${settings.lateS})`,
-    sql`a.created_at <= ${readingAt}::timestamptz + make_interval(secs => ${settings.lateS})`
-  ]), settings)
+  recordFor(
+    (sql) =>
+      sql.and([
+        sql`a.created_at >= ${readingAt}::timestamptz - make_interval(secs => ${settings.lateS})`,
+        sql`a.created_at <= ${readingAt}::timestamptz + make_interval(secs => ${settings.lateS})`
+      ]),
+    settings
+  )

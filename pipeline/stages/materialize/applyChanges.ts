@@ -30,11 +30,22 @@ export const planChanges = (changes: ReadonlyArray<Change>, messages?: ReadonlyA
     if (c.kind === "event") {
       events.push(c)
       const m = messages?.[i]
-      announced.push({ body: m?.body ?? JSON.stringify(c), traceparent: m?.traceparent, eventId: c.event_id, created: c.fields.some((f) => f.change_type === "created") })
+      announced.push({
+        body: m?.body ?? JSON.stringify(c),
+        traceparent: m?.traceparent,
+        eventId: c.event_id,
+        created: c.fields.some((f) => f.change_type === "created")
+      })
     } else if (c.kind === "feature") features.push(c)
     else prices.push(c)
   })
-  return { events: events.length > 0 ? planEventChanges(events) : null, features, prices, tags: changedTags(changes), announced }
+  return {
+    events: events.length > 0 ? planEventChanges(events) : null,
+    features,
+    prices,
+    tags: changedTags(changes),
+    announced
+  }
 }
 
 /**
@@ -46,7 +57,10 @@ export const writeChanges = Effect.fnUntraced(function* (plan: ChangesPlan) {
   const featureCells = plan.features.length > 0 ? yield* applyFeatureChanges(plan.features) : []
   if (plan.prices.length > 0) yield* applyFuelPriceChanges(plan.prices)
   yield* publishInvalidation(linked ? [...plan.tags, everyTag("event")] : plan.tags)
-  yield* publishResolved({ announced: plan.announced, recheckCells: [...(plan.events?.rows.map((r) => r.h3_r7) ?? []), ...featureCells] })
+  yield* publishResolved({
+    announced: plan.announced,
+    recheckCells: [...(plan.events?.rows.map((r) => r.h3_r7) ?? []), ...featureCells]
+  })
 })
 
 export const applyChanges = (changes: ReadonlyArray<Change>) => Effect.suspend(() => writeChanges(planChanges(changes)))

@@ -19,10 +19,40 @@ interface WrittenRow extends PlacedSubject {
 }
 
 const EVENT_COLUMNS = [
-  "id", "source", "source_id", "jurisdiction", "type", "sub_type", "cause", "severity", "title", "description",
-  "latitude", "longitude", "geometry", "roads", "direction", "lanes_affected", "start_time", "end_time",
-  "estimated_start_time", "estimated_end_time", "source_created_at", "source_updated_at", "road_class", "metadata",
-  "at", "created_at", "version", "content_hash", "h3_r3", "h3_r5", "h3_r7", "emitted_at", "keys", "flags"
+  "id",
+  "source",
+  "source_id",
+  "jurisdiction",
+  "type",
+  "sub_type",
+  "cause",
+  "severity",
+  "title",
+  "description",
+  "latitude",
+  "longitude",
+  "geometry",
+  "roads",
+  "direction",
+  "lanes_affected",
+  "start_time",
+  "end_time",
+  "estimated_start_time",
+  "estimated_end_time",
+  "source_created_at",
+  "source_updated_at",
+  "road_class",
+  "metadata",
+  "at",
+  "created_at",
+  "version",
+  "content_hash",
+  "h3_r3",
+  "h3_r5",
+  "h3_r7",
+  "emitted_at",
+  "keys",
+  "flags"
 ] as const
 type EventColumns = Record<(typeof EVENT_COLUMNS)[number], Array<string | number | null>>
 
@@ -49,7 +79,8 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
   const touched = new Set<string>()
   for (const c of changes) {
     touched.add(c.event_id)
-    if (c.op === "created" && (!createdAt.has(c.event_id) || c.at < createdAt.get(c.event_id)!)) createdAt.set(c.event_id, c.at)
+    if (c.op === "created" && (!createdAt.has(c.event_id) || c.at < createdAt.get(c.event_id)!))
+      createdAt.set(c.event_id, c.at)
     if (c.op === "archived") {
       archived.add(c.event_id)
       continue
@@ -66,21 +97,59 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
     const cells = cellsOf(e.latitude, e.longitude)
     const keys = roadKeys(e.affected_roads)
     const put = columns
-    put.id[j] = c.event_id; put.source[j] = c.source; put.source_id[j] = e.source_id; put.jurisdiction[j] = e.jurisdiction
-    put.type[j] = e.type; put.sub_type[j] = e.sub_type; put.cause[j] = e.cause; put.severity[j] = e.severity
-    put.title[j] = e.title; put.description[j] = e.description; put.latitude[j] = e.latitude; put.longitude[j] = e.longitude
-    put.geometry[j] = e.geometry === null ? null : JSON.stringify(e.geometry); put.roads[j] = joined(e.affected_roads)
-    put.direction[j] = e.direction; put.lanes_affected[j] = e.lanes_affected; put.start_time[j] = e.start_time; put.end_time[j] = e.end_time
-    put.estimated_start_time[j] = e.estimated_start_time; put.estimated_end_time[j] = e.estimated_end_time
-    put.source_created_at[j] = e.source_created_at; put.source_updated_at[j] = e.source_updated_at; put.road_class[j] = e.road_class
-    put.metadata[j] = JSON.stringify(e.metadata); put.at[j] = c.at; put.created_at[j] = createdAt.get(c.event_id) ?? c.at
-    put.version[j] = c.version; put.content_hash[j] = c.content_hash; put.h3_r3[j] = cells.r3; put.h3_r5[j] = cells.r5
-    put.h3_r7[j] = cells.r7; put.emitted_at[j] = c.emitted_at; put.keys[j] = joined(keys); put.flags[j] = joined(e.quality_flags ?? [])
+    put.id[j] = c.event_id
+    put.source[j] = c.source
+    put.source_id[j] = e.source_id
+    put.jurisdiction[j] = e.jurisdiction
+    put.type[j] = e.type
+    put.sub_type[j] = e.sub_type
+    put.cause[j] = e.cause
+    put.severity[j] = e.severity
+    put.title[j] = e.title
+    put.description[j] = e.description
+    put.latitude[j] = e.latitude
+    put.longitude[j] = e.longitude
+    put.geometry[j] = e.geometry === null ? null : JSON.stringify(e.geometry)
+    put.roads[j] = joined(e.affected_roads)
+    put.direction[j] = e.direction
+    put.lanes_affected[j] = e.lanes_affected
+    put.start_time[j] = e.start_time
+    put.end_time[j] = e.end_time
+    put.estimated_start_time[j] = e.estimated_start_time
+    put.estimated_end_time[j] = e.estimated_end_time
+    put.source_created_at[j] = e.source_created_at
+    put.source_updated_at[j] = e.source_updated_at
+    put.road_class[j] = e.road_class
+    put.metadata[j] = JSON.stringify(e.metadata)
+    put.at[j] = c.at
+    put.created_at[j] = createdAt.get(c.event_id) ?? c.at
+    put.version[j] = c.version
+    put.content_hash[j] = c.content_hash
+    put.h3_r3[j] = cells.r3
+    put.h3_r5[j] = cells.r5
+    put.h3_r7[j] = cells.r7
+    put.emitted_at[j] = c.emitted_at
+    put.keys[j] = joined(keys)
+    put.flags[j] = joined(e.quality_flags ?? [])
     rows.push({
-      id: c.event_id, source: c.source, type: e.type, cause: e.cause, direction: e.direction, affected_roads: e.affected_roads,
-      road_keys: keys, start_time: e.start_time, end_time: e.end_time, estimated_start_time: e.estimated_start_time,
-      estimated_end_time: e.estimated_end_time, latitude: e.latitude, longitude: e.longitude, geometry: e.geometry,
-      h3_r3: cells.r3, h3_r5: cells.r5, h3_r7: cells.r7, ties: tiesOf(e.metadata)
+      id: c.event_id,
+      source: c.source,
+      type: e.type,
+      cause: e.cause,
+      direction: e.direction,
+      affected_roads: e.affected_roads,
+      road_keys: keys,
+      start_time: e.start_time,
+      end_time: e.end_time,
+      estimated_start_time: e.estimated_start_time,
+      estimated_end_time: e.estimated_end_time,
+      latitude: e.latitude,
+      longitude: e.longitude,
+      geometry: e.geometry,
+      h3_r3: cells.r3,
+      h3_r5: cells.r5,
+      h3_r7: cells.r7,
+      ties: tiesOf(e.metadata)
     })
     j++
   }
@@ -91,7 +160,7 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
     history: historyColumns(changes, (c) => c.event_id),
     archivedIds: [...archived],
     createdIds: [...createdAt.keys()],
-    at: rows[0] ? content.get(rows[0].id)!.at : changes[0]?.at ?? ""
+    at: rows[0] ? content.get(rows[0].id)!.at : (changes[0]?.at ?? "")
   }
 }
 
@@ -111,7 +180,10 @@ export const writeEventPlan = Effect.fnUntraced(function* (plan: EventPlan) {
   return yield* sql.withTransaction(writeEventPlanIn(plan, sql, linkMaxGapM))
 })
 
-/** The transaction's body; made once, as every generator on this path (a generator function made per call keeps what it captured past young collections). */
+/**
+ * The transaction's body; made once, as every generator on this path (a generator function made per call keeps what
+ * it captured past young collections).
+ */
 const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlClient.SqlClient, linkMaxGapM: number) {
   const c = plan.columns
   const a = (k: keyof EventColumns) => arrayLiteral(c[k])
@@ -200,9 +272,13 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
   }
   const inserted = new Set(upserted.filter((u) => u.inserted).map((u) => u.id))
   const linked = yield* linkEvents(changed, inserted, linkMaxGapM, plan.at)
-  yield* keepEarliestCreation("event_history", plan.createdIds.filter((id) => !inserted.has(id)))
+  yield* keepEarliestCreation(
+    "event_history",
+    plan.createdIds.filter((id) => !inserted.has(id))
+  )
   return linked
 })
 
 /** Plans and writes one batch. */
-export const applyEventChanges = (changes: ReadonlyArray<EventChange>) => Effect.suspend(() => writeEventPlan(planEventChanges(changes)))
+export const applyEventChanges = (changes: ReadonlyArray<EventChange>) =>
+  Effect.suspend(() => writeEventPlan(planEventChanges(changes)))

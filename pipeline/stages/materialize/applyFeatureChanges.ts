@@ -8,10 +8,17 @@ import { CRITICAL_FEATURE_TYPES } from "../../../shared/routing/hazards/routeHaz
 import { markChangedCells } from "./markChangedCells.js"
 
 /** A feature's index rows: its point's cells, plus every cell its line or polygon covers. */
-export const cellRows = (r: { id: string; feature_type: string; latitude: number; longitude: number; geometry: { type: string; coordinates: unknown } | null }) => {
+export const cellRows = (r: {
+  id: string
+  feature_type: string
+  latitude: number
+  longitude: number
+  geometry: { type: string; coordinates: unknown } | null
+}) => {
   const own = cellsOf(r.latitude, r.longitude)
   const rows = new Map<string, { res: number; cell: string; feature_type: string; feature_id: string }>()
-  const add = (res: number, cell: string) => rows.set(`${res}:${cell}`, { res, cell, feature_type: r.feature_type, feature_id: r.id })
+  const add = (res: number, cell: string) =>
+    rows.set(`${res}:${cell}`, { res, cell, feature_type: r.feature_type, feature_id: r.id })
   add(3, own.r3)
   add(5, own.r5)
   add(7, own.r7)
@@ -29,23 +36,40 @@ const marksOf = (cells: ReadonlyArray<{ res: number; cell: string }>) =>
   cells.flatMap((c) => (c.res === 5 ? [c.cell] : c.res === 7 ? [parentAt5(c.cell)] : []))
 
 /** Writes cell rows, copying each feature's list order and position from its row. */
-export const insertCells = (cells: ReadonlyArray<{ res: number; cell: string; feature_type: string; feature_id: string }>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+export const insertCells = (
+  cells: ReadonlyArray<{ res: number; cell: string; feature_type: string; feature_id: string }>
+) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`
     INSERT INTO feature_cells (res, cell, feature_type, feature_id, seq, latitude, longitude, is_point)
     SELECT x.res, x.cell::bigint, x.feature_type, x.feature_id, f.seq, f.latitude, f.longitude,
            (f.geometry IS NULL OR f.geometry->>'type' = 'Point')
     FROM jsonb_to_recordset(${JSON.stringify(cells)}::jsonb) AS x(res smallint, cell text, feature_type text, feature_id text)
     JOIN features f ON f.id = x.feature_id
-    ON CONFLICT DO NOTHING`)
+    ON CONFLICT DO NOTHING`
+  )
 
 /** A feature row as written: the feature, its box, and the change's bookkeeping. */
-const featureRow = (c: FeatureChange & { feature: NonNullable<FeatureChange["feature"]> }, createdAt: ReadonlyMap<string, string>) => {
+const featureRow = (
+  c: FeatureChange & { feature: NonNullable<FeatureChange["feature"]> },
+  createdAt: ReadonlyMap<string, string>
+) => {
   const f = c.feature
-  const box = bboxOf(f.geometry) ?? { min_lat: f.latitude, min_lng: f.longitude, max_lat: f.latitude, max_lng: f.longitude }
+  const box = bboxOf(f.geometry) ?? {
+    min_lat: f.latitude,
+    min_lng: f.longitude,
+    max_lat: f.latitude,
+    max_lng: f.longitude
+  }
   return {
     ...f,
     ...box,
-    id: c.feature_id, source: c.source, version: c.version, content_hash: c.content_hash, at: c.at,
+    id: c.feature_id,
+    source: c.source,
+    version: c.version,
+    content_hash: c.content_hash,
+    at: c.at,
     created_at: createdAt.get(c.feature_id) ?? c.at
   }
 }
@@ -76,7 +100,8 @@ export const applyFeatureChanges = Effect.fnUntraced(function* (changes: Readonl
   const createdAt = new Map<string, string>()
   const bare = new Set<string>()
   for (const c of changes) {
-    if (c.op === "created" && (!createdAt.has(c.feature_id) || c.at < createdAt.get(c.feature_id)!)) createdAt.set(c.feature_id, c.at)
+    if (c.op === "created" && (!createdAt.has(c.feature_id) || c.at < createdAt.get(c.feature_id)!))
+      createdAt.set(c.feature_id, c.at)
     if (!c.feature) {
       bare.add(c.feature_id)
       continue
@@ -89,7 +114,11 @@ export const applyFeatureChanges = Effect.fnUntraced(function* (changes: Readonl
   const touched = [...new Set([...latest.keys(), ...bare])].sort()
 
   yield* sql.withTransaction(writeFeatureRows(sql, { touched, history, rows, bare, createdIds: [...createdAt.keys()] }))
-  return rows.filter((r) => CRITICAL_FEATURE_TYPES.includes(r.feature_type)).flatMap((r) => cellRows(r)).filter((c) => c.res === 7).map((c) => c.cell)
+  return rows
+    .filter((r) => CRITICAL_FEATURE_TYPES.includes(r.feature_type))
+    .flatMap((r) => cellRows(r))
+    .filter((c) => c.res === 7)
+    .map((c) => c.cell)
 })
 
 /** The transaction's body, made once (see applyEventChanges.ts's writeEventPlanIn). */
@@ -97,7 +126,10 @@ const writeFeatureRows = Effect.fnUntraced(function* (sql: SqlClient.SqlClient, 
   const { touched, history, rows, bare } = plan
   yield* lockIds(8, touched)
   yield* insertHistory("feature_history", history)
-  const upserted = rows.length === 0 ? [] : yield* sql<{ id: string; inserted: boolean }>`
+  const upserted =
+    rows.length === 0
+      ? []
+      : yield* sql<{ id: string; inserted: boolean }>`
     INSERT INTO features AS ft (id, source, source_id, jurisdiction, feature_type, name, description, latitude,
       longitude, geometry, min_lat, min_lng, max_lat, max_lng, road_name, direction, is_active, start_time, end_time, estimated_start_time,
       estimated_end_time, properties, has_details, last_updated, created_at, version, content_hash,
@@ -129,7 +161,10 @@ const writeFeatureRows = Effect.fnUntraced(function* (sql: SqlClient.SqlClient, 
   const moved = rows.filter((r) => upserted.some((u) => u.id === r.id))
   const touchedCells: Array<string> = []
   if (moved.length > 0) {
-    const old = yield* sql<{ cell: string; res: number }>`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)}) RETURNING cell::text AS cell, res`
+    const old = yield* sql<{
+      cell: string
+      res: number
+    }>`DELETE FROM feature_cells WHERE feature_id = ANY(${moved.map((r) => r.id)}) RETURNING cell::text AS cell, res`
     const cells = moved.flatMap((r) => cellRows(r))
     yield* insertCells(cells)
     touchedCells.push(...marksOf(old), ...marksOf(cells))
@@ -147,10 +182,16 @@ const writeFeatureRows = Effect.fnUntraced(function* (sql: SqlClient.SqlClient, 
       WHERE ft.id = h.feature_id AND h.change_type = 'deactivated' AND ft.version < h.version
       RETURNING ft.id`
     if (off.length > 0) {
-      const cells = yield* sql<{ cell: string; res: number }>`SELECT cell::text AS cell, res FROM feature_cells WHERE res IN (5, 7) AND feature_id = ANY(${off.map((o) => o.id)})`
+      const cells = yield* sql<{
+        cell: string
+        res: number
+      }>`SELECT cell::text AS cell, res FROM feature_cells WHERE res IN (5, 7) AND feature_id = ANY(${off.map((o) => o.id)})`
       touchedCells.push(...marksOf(cells))
     }
   }
   yield* markChangedCells(touchedCells)
-  yield* keepEarliestCreation("feature_history", plan.createdIds.filter((id) => !inserted.has(id)))
+  yield* keepEarliestCreation(
+    "feature_history",
+    plan.createdIds.filter((id) => !inserted.has(id))
+  )
 })

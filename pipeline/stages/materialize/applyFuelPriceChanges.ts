@@ -11,7 +11,13 @@ export const applyFuelPriceChanges = Effect.fnUntraced(function* (changes: Reado
     const seen = latest.get(k)
     if (!seen || seen.version < c.version) latest.set(k, c)
   }
-  const rows = [...latest.values()].map((c) => ({ ...c.price, area: c.price.area ?? "", source: c.source, version: c.version, at: c.at }))
+  const rows = [...latest.values()].map((c) => ({
+    ...c.price,
+    area: c.price.area ?? "",
+    source: c.source,
+    version: c.version,
+    at: c.at
+  }))
   yield* sql`
     INSERT INTO fuel_prices AS fp (jurisdiction, area, country, fuel_type, price, currency, unit, period_date, frequency, source, version, observed_at)
     SELECT jurisdiction, area, country, fuel_type, price, currency, unit, period_date, frequency, source, version, at

@@ -8,7 +8,12 @@ import { Effect } from "effect"
  * order, so concurrent materializers take the rows' locks in the same order.
  */
 export const markChangedCells = (cells5: ReadonlyArray<string>) =>
-  cells5.length === 0 ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+  cells5.length === 0
+    ? Effect.void
+    : Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`
     INSERT INTO cell_marks (cell, xid)
     SELECT c, pg_current_xact_id() FROM unnest(${[...new Set(cells5)].sort()}::bigint[]) AS c
-    ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid`).pipe(Effect.asVoid)
+    ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid`
+      ).pipe(Effect.asVoid)

@@ -32,15 +32,27 @@ export const publishResolved = Effect.fnUntraced(function* (r: Resolved) {
   if (r.announced.length === 0 && r.recheckCells.length === 0) return
   const sql = yield* SqlClient.SqlClient
   const created = [...new Set(r.announced.filter((a) => a.created).map((a) => a.eventId))]
-  const duplicates = created.length === 0 ? new Set<string>() : new Set((yield* sql<{ id: string }>`
-    SELECT id FROM events WHERE id = ANY(${created}) AND represented_by IS NOT NULL`).map((row) => row.id))
+  const duplicates =
+    created.length === 0
+      ? new Set<string>()
+      : new Set(
+          (yield* sql<{ id: string }>`
+    SELECT id FROM events WHERE id = ANY(${created}) AND represented_by IS NOT NULL`).map((row) => row.id)
+        )
   const cells = [...new Set(r.recheckCells)]
-  const routes = cells.length === 0 ? [] : yield* sql<{ id: string }>`
+  const routes =
+    cells.length === 0
+      ? []
+      : yield* sql<{ id: string }>`
     SELECT id FROM saved_routes WHERE monitor AND cells && ${cells}::bigint[] ORDER BY id`
   const materialized = yield* MaterializedStream
-  yield* materialized.append(r.announced.map((a) => ({
-    body: a.body, traceparent: a.traceparent, ...(a.created && duplicates.has(a.eventId) ? { note: DUPLICATE_NOTE } : {})
-  })))
+  yield* materialized.append(
+    r.announced.map((a) => ({
+      body: a.body,
+      traceparent: a.traceparent,
+      ...(a.created && duplicates.has(a.eventId) ? { note: DUPLICATE_NOTE } : {})
+    }))
+  )
   const rechecks = yield* RecheckStream
   yield* rechecks.append(routes.map((route) => ({ body: route.id })))
 })

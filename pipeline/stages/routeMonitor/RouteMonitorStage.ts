@@ -18,6 +18,7 @@ const IDLE = Duration.seconds(1)
 
 /** A recheck message: the id of a monitored route near what the materializer wrote. */
 const routeIds: MessageReader<string> = {
+  what: "route id",
   decode: (m) => (m.body === "" ? Either.left("no route id") : Either.right(m.body)),
   idOf: (id, m) => `${id}@${m.id}`
 }
@@ -25,7 +26,8 @@ const routeIds: MessageReader<string> = {
 /** Checks each named route once, whatever number of messages named it. */
 export const checkRoutes = (ids: ReadonlyArray<string>) =>
   Effect.flatMap(nowMillis, (nowMs) =>
-    Effect.forEach(new Set(ids), (id) => checkRoute(id, nowMs), { concurrency: CONCURRENCY, discard: true }))
+    Effect.forEach(new Set(ids), (id) => checkRoute(id, nowMs), { concurrency: CONCURRENCY, discard: true })
+  )
 
 /**
  * One turn of the interval check: takes monitored routes not evaluated for the recheck interval
@@ -42,9 +44,14 @@ export const dueCheckTurn = Effect.gen(function* () {
     FROM (SELECT id FROM saved_routes WHERE monitor AND checked_at < ${new Date(nowMs - routeRecheckIntervalS * 1000).toISOString()}
           ORDER BY checked_at LIMIT ${DUE_BATCH} FOR UPDATE SKIP LOCKED) d
     WHERE s.id = d.id RETURNING s.id`
-  yield* Effect.forEach(due, (r) =>
-    checkRoute(r.id, nowMs).pipe(Effect.catchAllCause((cause) => Effect.logError(`route monitor: checking ${r.id} failed`, cause))),
-  { concurrency: CONCURRENCY, discard: true })
+  yield* Effect.forEach(
+    due,
+    (r) =>
+      checkRoute(r.id, nowMs).pipe(
+        Effect.catchAllCause((cause) => Effect.logError(`route monitor: checking ${r.id} failed`, cause))
+      ),
+    { concurrency: CONCURRENCY, discard: true }
+  )
   yield* purgeExpiredRoutes(nowMs)
   return due.length
 })
@@ -65,7 +72,12 @@ export const RouteMonitorLive = (consumer: string) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const options = { ...defaultConsumerOptions(ROUTE_MONITOR_GROUP, consumer), stream: RecheckStream, claimIdleMs: config.claimIdleMs, join: fromNowOn }
+      const options = {
+        ...defaultConsumerOptions(ROUTE_MONITOR_GROUP, consumer),
+        stream: RecheckStream,
+        claimIdleMs: config.claimIdleMs,
+        join: fromNowOn
+      }
       yield* Effect.forkScoped(runConsumerOf(options, routeIds, checkRoutes))
       yield* Effect.forkScoped(runDueChecks)
     })

@@ -31,32 +31,41 @@ export const checkRoute = (routeId: string, nowMs: number) =>
       FROM saved_routes WHERE id = ${routeId} AND monitor`
     if (!row || row.track === null) return 0
     const critical = yield* criticalWarnings(row.evaluation, row.track, nowMs)
-    return yield* sql.withTransaction(Effect.gen(function* () {
-      // a route deleted or unmonitored meanwhile announces nothing
-      const [locked] = yield* sql<{ known_critical: ReadonlyArray<string>; check_seq: string }>`
+    return yield* sql.withTransaction(
+      Effect.gen(function* () {
+        // a route deleted or unmonitored meanwhile announces nothing
+        const [locked] = yield* sql<{ known_critical: ReadonlyArray<string>; check_seq: string }>`
         SELECT known_critical, check_seq FROM saved_routes WHERE id = ${routeId} AND monitor FOR UPDATE`
-      if (!locked) return 0
-      const known = new Set(locked.known_critical)
-      const fresh = critical.filter((c) => !known.has(c.key))
-      const seq = Number(locked.check_seq) + 1
-      yield* sql`
+        if (!locked) return 0
+        const known = new Set(locked.known_critical)
+        const fresh = critical.filter((c) => !known.has(c.key))
+        const seq = Number(locked.check_seq) + 1
+        yield* sql`
         UPDATE saved_routes SET known_critical = ${critical.map((c) => c.key)}, checked_at = ${now}, check_seq = ${seq}
         WHERE id = ${routeId}`
-      if (fresh.length === 0) return 0
-      const subs = yield* sql<{ id: string; batch_window_seconds: number | null }>`
+        if (fresh.length === 0) return 0
+        const subs = yield* sql<{ id: string; batch_window_seconds: number | null }>`
         SELECT id, batch_window_seconds FROM webhook_subscriptions WHERE customer_id = ${row.customer_id} AND is_enabled`
-      const check = `route:${routeId}:${seq}`
-      const immediate: Array<ImmediateDelivery> = []
-      const batched: Array<BatchItem> = []
-      for (const s of subs) {
-        for (const { key, warning } of fresh) {
-          const item = routeWarningItem(now, routeId, row.customer_route_id, warning)
-          const id = deliveryId(s.id, check, key)
-          if (s.batch_window_seconds === null) immediate.push({ id, subscription_id: s.id, event: "route.warning", change_ids: [check], body: JSON.stringify(item) })
-          else batched.push({ subscription_id: s.id, item_id: id, change_id: check, item })
+        const check = `route:${routeId}:${seq}`
+        const immediate: Array<ImmediateDelivery> = []
+        const batched: Array<BatchItem> = []
+        for (const s of subs) {
+          for (const { key, warning } of fresh) {
+            const item = routeWarningItem(now, routeId, row.customer_route_id, warning)
+            const id = deliveryId(s.id, check, key)
+            if (s.batch_window_seconds === null)
+              immediate.push({
+                id,
+                subscription_id: s.id,
+                event: "route.warning",
+                change_ids: [check],
+                body: JSON.stringify(item)
+              })
+            else batched.push({ subscription_id: s.id, item_id: id, change_id: check, item })
+          }
         }
-      }
-      yield* queueDeliveries(immediate, batched, now)
-      return fresh.length
-    }))
+        yield* queueDeliveries(immediate, batched, now)
+        return fresh.length
+      })
+    )
   })

@@ -27,17 +27,27 @@ export const sweepOrphans = Effect.gen(function* () {
     return keys
   })
   const head = redis.key("snap", "")
-  const orphans = metaKeys.map((k) => k.slice(head.length, -":meta".length)).filter((s) => s !== "" && !catalogued.has(s))
+  const orphans = metaKeys
+    .map((k) => k.slice(head.length, -":meta".length))
+    .filter((s) => s !== "" && !catalogued.has(s))
   let archived = 0
   for (const source of orphans) {
-    const rows = yield* sql<{ poll_interval_s: number; adapter: string }>`SELECT poll_interval_s, adapter FROM sources WHERE id = ${source}`
+    const rows = yield* sql<{
+      poll_interval_s: number
+      adapter: string
+    }>`SELECT poll_interval_s, adapter FROM sources WHERE id = ${source}`
     // features do not go stale: a feature source's rows stay as last published
     if (rows[0] && adapters.get(rows[0].adapter)?.kind === "features") continue
     const intervalMs = (rows[0]?.poll_interval_s ?? 60) * 1000
     const token = `sweeper-${(yield* Random.nextInt).toString(36)}`
     if (!(yield* acquireLease(redis, source, token, 30_000))) continue
     const now = new Date(yield* Clock.currentTimeMillis)
-    const result = sweepStale(source, yield* store.load(source, eventSnapshotFromPg(source), eventKind.entry), now, intervalMs * config.sweepFactor)
+    const result = sweepStale(
+      source,
+      yield* store.load(source, eventSnapshotFromPg(source), eventKind.entry),
+      now,
+      intervalMs * config.sweepFactor
+    )
     if (result.changes.length > 0) {
       archived += yield* store.commit(source, result, { key: leaseKey(redis, source), token })
       yield* Effect.logInfo(`swept ${result.changes.length} stale events of uncatalogued source ${source}`)

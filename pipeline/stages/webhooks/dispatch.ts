@@ -79,9 +79,19 @@ export const recordAttempts = (batch: ReadonlyArray<Attempted>) =>
       const delay = ok || gone ? null : retryDelayMs(attempt - d.round_start, yield* Random.next, retryAfterS)
       const outcome: Outcome = ok ? "succeeded" : gone ? "gone" : delay !== null ? "retry" : "dead"
       outcomes.push(outcome)
-      attempts.push({ delivery_id: d.id, attempt, started_at: new Date(startedAtMs).toISOString(), status_code: r.status, error: r.error, latency_ms: r.latencyMs })
+      attempts.push({
+        delivery_id: d.id,
+        attempt,
+        started_at: new Date(startedAtMs).toISOString(),
+        status_code: r.status,
+        error: r.error,
+        latency_ms: r.latencyMs
+      })
       updates.push({
-        id: d.id, attempts: attempt, status_code: r.status, error: r.error,
+        id: d.id,
+        attempts: attempt,
+        status_code: r.status,
+        error: r.error,
         status: outcome === "retry" ? "pending" : outcome === "succeeded" ? "succeeded" : "dead",
         next_attempt_at: outcome === "retry" ? new Date(nowMs + delay!).toISOString() : null,
         finished_at: outcome === "retry" ? null : now
@@ -93,22 +103,23 @@ export const recordAttempts = (batch: ReadonlyArray<Attempted>) =>
       else s.gone = true
       subs.set(d.subscription_id, s)
     }
-    yield* sql.withTransaction(Effect.gen(function* () {
-      yield* sql`
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`
         INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, error, latency_ms)
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(attempts)}::jsonb)
           AS x(delivery_id text, attempt int, started_at timestamptz, status_code int, error text, latency_ms int)`
-      yield* sql`
+        yield* sql`
         UPDATE webhook_deliveries d SET attempts = x.attempts, last_status_code = x.status_code, last_error = x.error,
           status = x.status, next_attempt_at = x.next_attempt_at, finished_at = x.finished_at
         FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb)
           AS x(id text, attempts int, status_code int, error text, status text, next_attempt_at timestamptz, finished_at timestamptz)
         WHERE d.id = x.id`
-      const changed = [...subs.entries()]
-        .filter(([, s]) => s.gone || s.dead > 0 || s.reset)
-        .map(([id, s]) => ({ id, reset: s.reset, dead: s.dead, gone: s.gone }))
-      if (changed.length === 0) return
-      yield* sql`
+        const changed = [...subs.entries()]
+          .filter(([, s]) => s.gone || s.dead > 0 || s.reset)
+          .map(([id, s]) => ({ id, reset: s.reset, dead: s.dead, gone: s.gone }))
+        if (changed.length === 0) return
+        yield* sql`
         WITH x AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) AS x(id text, reset boolean, dead int, gone boolean)),
         n AS (SELECT s.id, x.gone, CASE WHEN x.reset THEN x.dead ELSE s.consecutive_failures + x.dead END AS failures
               FROM webhook_subscriptions s JOIN x ON x.id = s.id)
@@ -119,7 +130,8 @@ export const recordAttempts = (batch: ReadonlyArray<Attempted>) =>
           disabled_at = CASE WHEN s.is_enabled AND (n.gone OR n.failures >= ${DISABLE_AFTER_FAILURES}) THEN ${now}::timestamptz ELSE s.disabled_at END,
           updated_at = CASE WHEN s.is_enabled AND (n.gone OR n.failures >= ${DISABLE_AFTER_FAILURES}) THEN ${now}::timestamptz ELSE s.updated_at END
         FROM n WHERE n.id = s.id AND (s.consecutive_failures <> n.failures OR n.gone)`
-    }))
+      })
+    )
     for (const o of outcomes) yield* Metric.increment(Metric.tagged(webhookDeliveries, "outcome", o))
     return outcomes
   })
@@ -133,20 +145,40 @@ export const attemptOne = (d: ClaimedDelivery, s: DispatchSettings) =>
       secret = decryptSecret(Buffer.from(d.secret_enc), s.masterKey)
     } catch {
       // nothing can be signed: fail the attempt (and so, in time, the delivery) instead of the sender
-      return { delivery: d, result: { status: null, error: "signing secret cannot be decrypted: was WEBHOOK_SECRET_KEY changed?", retryAfter: null, latencyMs: 0 }, startedAtMs } satisfies Attempted
+      return {
+        delivery: d,
+        result: {
+          status: null,
+          error: "signing secret cannot be decrypted: was WEBHOOK_SECRET_KEY changed?",
+          retryAfter: null,
+          latencyMs: 0
+        },
+        startedAtMs
+      } satisfies Attempted
     }
     // the connection itself refuses non-public addresses (send.ts): no separate DNS check per attempt
     const target = { url: d.url, secret, timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivateTargets }
     const traceparent = yield* currentTraceparent
-    const result = yield* Effect.promise(() => sendSigned(target, d.id, Math.floor(startedAtMs / 1000), d.body, traceparent))
-    if (tracingOn) yield* Effect.annotateCurrentSpan({ "http.response.status_code": result.status ?? 0, ...(result.error ? { error: result.error } : {}) })
+    const result = yield* Effect.promise(() =>
+      sendSigned(target, d.id, Math.floor(startedAtMs / 1000), d.body, traceparent)
+    )
+    if (tracingOn)
+      yield* Effect.annotateCurrentSpan({
+        "http.response.status_code": result.status ?? 0,
+        ...(result.error ? { error: result.error } : {})
+      })
     const line = `webhook attempt ${d.attempts + 1} of delivery ${d.id}: ${result.status ?? "no answer"}${result.error ? ` (${result.error})` : ""} in ${result.latencyMs} ms`
     const ok = result.status !== null && result.status >= 200 && result.status < 300
-    yield* (ok ? Effect.logDebug(line) : Effect.logInfo(line)).pipe(Effect.annotateLogs({ subscription: d.subscription_id, delivery: d.id }))
+    yield* (ok ? Effect.logDebug(line) : Effect.logInfo(line)).pipe(
+      Effect.annotateLogs({ subscription: d.subscription_id, delivery: d.id })
+    )
     return { delivery: d, result, startedAtMs } satisfies Attempted
-  }).pipe(spanFrom("webhook attempt", d.traceparent ?? undefined, {
-    kind: "client", attributes: { delivery_id: d.id, subscription_id: d.subscription_id, attempt: d.attempts + 1 }
-  }))
+  }).pipe(
+    spanFrom("webhook attempt", d.traceparent ?? undefined, {
+      kind: "client",
+      attributes: { delivery_id: d.id, subscription_id: d.subscription_id, attempt: d.attempts + 1 }
+    })
+  )
 
 /** One pass: claim what is due and deliver it, `concurrency` at a time. Returns how many were tried. */
 export const dispatchDue = (s: DispatchSettings, limit: number, concurrency: number) =>

@@ -25,12 +25,17 @@ export interface BatchItem {
  * as items of their subscription's open window. Ids are the caller's and stable, so queueing the
  * same thing twice adds nothing.
  */
-export const queueDeliveries = (immediate: ReadonlyArray<ImmediateDelivery>, batched: ReadonlyArray<BatchItem>, now: string) =>
+export const queueDeliveries = (
+  immediate: ReadonlyArray<ImmediateDelivery>,
+  batched: ReadonlyArray<BatchItem>,
+  now: string
+) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // each delivery keeps the trace context its change arrived with (empty unless tracing is on)
     const traces = yield* FiberRef.get(changeTraces)
-    const rows = traces.size === 0 ? immediate : immediate.map((d) => ({ ...d, traceparent: traces.get(d.change_ids[0]) }))
+    const rows =
+      traces.size === 0 ? immediate : immediate.map((d) => ({ ...d, traceparent: traces.get(d.change_ids[0]) }))
     for (let i = 0; i < rows.length; i += CHUNK) {
       yield* sql`
         INSERT INTO webhook_deliveries (id, subscription_id, event, change_ids, body, status, created_at, next_attempt_at, traceparent)

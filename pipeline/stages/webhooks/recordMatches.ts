@@ -39,7 +39,14 @@ export const recordMatches = (changes: ReadonlyArray<Change>, duplicates: Readon
         for (const item of items) {
           if (s.dedupe && item.event === "event.created" && duplicates.has(c.event_id)) continue
           const id = deliveryId(s.id, c.change_id, item.event)
-          if (s.batch_window_seconds === null) immediate.push({ id, subscription_id: s.id, event: item.event, change_ids: [c.change_id], body: JSON.stringify(item) })
+          if (s.batch_window_seconds === null)
+            immediate.push({
+              id,
+              subscription_id: s.id,
+              event: item.event,
+              change_ids: [c.change_id],
+              body: JSON.stringify(item)
+            })
           else batched.push({ subscription_id: s.id, item_id: id, change_id: c.change_id, item })
         }
       }

@@ -12,14 +12,22 @@ import type { Get } from "../portalKey.js"
 export type Selection = { readonly kind: "event" | "feature"; readonly id: string }
 
 /** One part of a panel: its answer, or why there is none (a plan gate names its upgrade). */
-type Part<T> = { state: "loading" } | { state: "ok"; value: T } | { state: "gated"; message: string; upgrade: string } | { state: "none"; message: string }
+type Part<T> =
+  | { state: "loading" }
+  | { state: "ok"; value: T }
+  | { state: "gated"; message: string; upgrade: string }
+  | { state: "none"; message: string }
 
 const load = async <T,>(get: Get, path: string, notFound: string): Promise<Part<T>> => {
   try {
     return { state: "ok", value: await get<T>(path) }
   } catch (e) {
     if (e instanceof ApiError && e.status === 403 && typeof e.body.code === "string") {
-      return { state: "gated", message: e.message, upgrade: typeof e.body.upgrade_url === "string" ? e.body.upgrade_url : "/billing/upgrade" }
+      return {
+        state: "gated",
+        message: e.message,
+        upgrade: typeof e.body.upgrade_url === "string" ? e.body.upgrade_url : "/billing/upgrade"
+      }
     }
     if (e instanceof ApiError && e.status === 404) return { state: "none", message: notFound }
     return { state: "none", message: explain(e) }
@@ -41,34 +49,69 @@ const usePart = <T,>(get: Get, path: string | null, notFound: string) => {
 }
 
 const Gate = ({ part }: { part: Part<unknown> }) => {
-  if (part.state === "loading") return <p class="hint" role="status">Loading…</p>
+  if (part.state === "loading")
+    return (
+      <p class="hint" role="status">
+        Loading…
+      </p>
+    )
   if (part.state === "gated") {
     const local = part.upgrade.startsWith("/")
-    return <p class="plan-gate" data-testid="plan-gate">{part.message}. {local ? <Link href={part.upgrade}>See plans</Link> : <a href={part.upgrade}>See plans</a>}</p>
+    return (
+      <p class="plan-gate" data-testid="plan-gate">
+        {part.message}. {local ? <Link href={part.upgrade}>See plans</Link> : <a href={part.upgrade}>See plans</a>}
+      </p>
+    )
   }
   if (part.state === "none") return <p class="hint">{part.message}</p>
   return null
 }
 
 const Row = ({ label, value }: { label: string; value: string | null | undefined }) =>
-  value === null || value === undefined || value === "" ? null : <><dt>{label}</dt><dd>{value}</dd></>
+  value === null || value === undefined || value === "" ? null : (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  )
 
 /** A property value as text: upstream content is never markup. */
-const asText = (v: unknown): string => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v))
+const asText = (v: unknown): string =>
+  v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v)
 
 const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selection) => void }) => {
-  const event = usePart<typeof EventDetail.Type>(get, `/events/${encodeURIComponent(id)}`, "This event is no longer held.")
-  const history = usePart<ReadonlyArray<typeof HistoryEntry.Type>>(get, `/analytics/history/${encodeURIComponent(id)}`, "No history is recorded for this event.")
-  const weather = usePart<typeof EventWeatherSnapshot.Type>(get, `/analytics/event-weather/${encodeURIComponent(id)}`, "No weather station was near enough when it was reported.")
+  const event = usePart<typeof EventDetail.Type>(
+    get,
+    `/events/${encodeURIComponent(id)}`,
+    "This event is no longer held."
+  )
+  const history = usePart<ReadonlyArray<typeof HistoryEntry.Type>>(
+    get,
+    `/analytics/history/${encodeURIComponent(id)}`,
+    "No history is recorded for this event."
+  )
+  const weather = usePart<typeof EventWeatherSnapshot.Type>(
+    get,
+    `/analytics/event-weather/${encodeURIComponent(id)}`,
+    "No weather station was near enough when it was reported."
+  )
   if (event.state !== "ok") return <Gate part={event} />
   const e = event.value
   return (
     <div data-testid="event-details">
       <h3 class="detail-title">{e.title || "Untitled event"}</h3>
-      <p class="detail-tags"><span class="sev" style={{ background: SEVERITY_COLOURS[e.severity] }}>{e.severity}</span> {e.type.replace("_", " ")}{e.sub_type ? ` · ${e.sub_type}` : ""} · {e.status}</p>
+      <p class="detail-tags">
+        <span class="sev" style={{ background: SEVERITY_COLOURS[e.severity] }}>
+          {e.severity}
+        </span>{" "}
+        {e.type.replace("_", " ")}
+        {e.sub_type ? ` · ${e.sub_type}` : ""} · {e.status}
+      </p>
       {e.quality_flags.length > 0 && (
         <ul class="detail-flags" data-testid="quality-flags">
-          {e.quality_flags.map((f) => <li key={f}>{QUALITY_FLAG_WORDS[f]}</li>)}
+          {e.quality_flags.map((f) => (
+            <li key={f}>{QUALITY_FLAG_WORDS[f]}</li>
+          ))}
         </ul>
       )}
       {e.description && e.description !== e.title && <p class="detail-desc">{e.description}</p>}
@@ -80,15 +123,36 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
         <Row label="Jurisdiction" value={e.jurisdiction} />
         <Row label="Source" value={`${e.source} (${e.source_id})`} />
         <Row label="Starts" value={e.start_time ? formatDate(e.start_time) : null} />
-        <Row label="Ends" value={e.end_time ? formatDate(e.end_time) : e.estimated_end_time ? `about ${formatDate(e.estimated_end_time)}` : null} />
+        <Row
+          label="Ends"
+          value={
+            e.end_time
+              ? formatDate(e.end_time)
+              : e.estimated_end_time
+                ? `about ${formatDate(e.estimated_end_time)}`
+                : null
+          }
+        />
         <Row label="Updated" value={formatDate(e.last_updated)} />
-        <Row label="Archived" value={e.archived_at ? `${formatDate(e.archived_at)} (${e.archive_reason ?? ""})` : null} />
+        <Row
+          label="Archived"
+          value={e.archived_at ? `${formatDate(e.archived_at)} (${e.archive_reason ?? ""})` : null}
+        />
       </dl>
       <h4>Also reported by</h4>
-      {e.related.length === 0 ? <p class="hint">No other source reports this event.</p> : (
+      {e.related.length === 0 ? (
+        <p class="hint">No other source reports this event.</p>
+      ) : (
         <ul class="related" data-testid="related">
           {e.related.map((r) => (
-            <li key={r.id}><button type="button" class="link-button" onClick={() => open({ kind: "event", id: r.id })}>{r.source}</button> <span class="hint">{r.reason} · confidence {Math.round(r.confidence * 100)} %</span></li>
+            <li key={r.id}>
+              <button type="button" class="link-button" onClick={() => open({ kind: "event", id: r.id })}>
+                {r.source}
+              </button>{" "}
+              <span class="hint">
+                {r.reason} · confidence {Math.round(r.confidence * 100)} %
+              </span>
+            </li>
           ))}
         </ul>
       )}
@@ -96,34 +160,74 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
       {history.state === "ok" ? (
         <ol class="history" data-testid="history">
           {history.value.map((h) => (
-            <li key={h.id}><time>{formatDate(h.changed_at)}</time> <strong>{h.change_type.replace(/_/g, " ")}</strong>{h.old_value && h.new_value ? <span class="hint"> {h.old_value} → {h.new_value}</span> : h.new_value || h.old_value ? <span class="hint"> {h.new_value ?? h.old_value}</span> : null}</li>
+            <li key={h.id}>
+              <time>{formatDate(h.changed_at)}</time> <strong>{h.change_type.replace(/_/g, " ")}</strong>
+              {h.old_value && h.new_value ? (
+                <span class="hint">
+                  {" "}
+                  {h.old_value} → {h.new_value}
+                </span>
+              ) : h.new_value || h.old_value ? (
+                <span class="hint"> {h.new_value ?? h.old_value}</span>
+              ) : null}
+            </li>
           ))}
         </ol>
-      ) : <Gate part={history} />}
+      ) : (
+        <Gate part={history} />
+      )}
       <h4>Weather when reported</h4>
       {weather.state === "ok" ? (
         <dl class="detail-list" data-testid="weather">
           <Row label="Station" value={`${weather.value.station_id}, ${weather.value.distance_km.toFixed(1)} km away`} />
           <Row label="Recorded" value={formatDate(weather.value.reading_recorded_at)} />
-          {Object.entries(weather.value).filter(([k]) => !["id", "event_id", "station_id", "created_at", "reading_recorded_at", "distance_km"].includes(k)).map(([k, v]) => <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />)}
+          {Object.entries(weather.value)
+            .filter(
+              ([k]) => !["id", "event_id", "station_id", "created_at", "reading_recorded_at", "distance_km"].includes(k)
+            )
+            .map(([k, v]) => (
+              <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />
+            ))}
         </dl>
-      ) : <Gate part={weather} />}
+      ) : (
+        <Gate part={weather} />
+      )}
     </div>
   )
 }
 
 /** A road weather station's readings, by the names the adapters normalize them to. */
-const READING_KEYS = ["temperature_c", "surface_temperature_c", "road_surface", "precipitation", "humidity", "wind_speed", "wind_direction", "visibility"] as const
+const READING_KEYS = [
+  "temperature_c",
+  "surface_temperature_c",
+  "road_surface",
+  "precipitation",
+  "humidity",
+  "wind_speed",
+  "wind_direction",
+  "visibility"
+] as const
 const READING_LABELS: Record<(typeof READING_KEYS)[number], string> = {
-  temperature_c: "air °C", surface_temperature_c: "surface °C", road_surface: "road surface", precipitation: "precipitation",
-  humidity: "humidity %", wind_speed: "wind", wind_direction: "wind from", visibility: "visibility"
+  temperature_c: "air °C",
+  surface_temperature_c: "surface °C",
+  road_surface: "road surface",
+  precipitation: "precipitation",
+  humidity: "humidity %",
+  wind_speed: "wind",
+  wind_direction: "wind from",
+  visibility: "visibility"
 }
 
-type RefillPoint = { id?: string; status?: string; connectors?: Array<{ standard?: string | null; max_kw?: number | null }> }
+type RefillPoint = {
+  id?: string
+  status?: string
+  connectors?: Array<{ standard?: string | null; max_kw?: number | null }>
+}
 
 /** Properties people look for first, shown above the rest. */
 const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
-  // cameras publish their still as `url` (DriveBC, Open511) or `image_url` (WZDx devices); only web addresses become links
+  // cameras publish their still as `url` (DriveBC, Open511) or `image_url` (WZDx devices); only web addresses become
+  // links
   const image = p.image_url ?? p.url
   const url = typeof image === "string" && /^https?:\/\//.test(image) ? image : null
   const asOf = typeof p.as_of === "string" ? p.as_of : typeof p.observed_at === "string" ? p.observed_at : null
@@ -131,16 +235,35 @@ const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
   const readings = READING_KEYS.filter((k) => p[k] !== undefined)
   return (
     <>
-      {url && <p>Camera image: <a href={url} rel="noopener noreferrer nofollow" target="_blank" data-testid="camera-url">{url}</a></p>}
+      {url && (
+        <p>
+          Camera image:{" "}
+          <a href={url} rel="noopener noreferrer nofollow" target="_blank" data-testid="camera-url">
+            {url}
+          </a>
+        </p>
+      )}
       {(p.available_spots !== undefined || p.availability_text !== undefined) && (
-        <p data-testid="parking">Free spaces: <strong>{asText(p.available_spots ?? p.availability_text)}</strong>{p.capacity !== undefined ? ` of ${asText(p.capacity)}` : ""}{asOf ? ` · as of ${formatDate(asOf)}` : ""}</p>
+        <p data-testid="parking">
+          Free spaces: <strong>{asText(p.available_spots ?? p.availability_text)}</strong>
+          {p.capacity !== undefined ? ` of ${asText(p.capacity)}` : ""}
+          {asOf ? ` · as of ${formatDate(asOf)}` : ""}
+        </p>
       )}
       {points && (
         <>
-          <h4>Chargers{typeof p.availability_updated_at === "string" ? ` (as of ${formatDate(p.availability_updated_at)})` : ""}</h4>
+          <h4>
+            Chargers
+            {typeof p.availability_updated_at === "string" ? ` (as of ${formatDate(p.availability_updated_at)})` : ""}
+          </h4>
           <ul class="related" data-testid="connectors">
             {points.map((c, i) => (
-              <li key={c.id ?? i}>{c.status ?? "unknown"}: {(c.connectors ?? []).map((k) => `${k.standard ?? "connector"}${k.max_kw ? ` ${k.max_kw} kW` : ""}`).join(", ") || "no connector listed"}</li>
+              <li key={c.id ?? i}>
+                {c.status ?? "unknown"}:{" "}
+                {(c.connectors ?? [])
+                  .map((k) => `${k.standard ?? "connector"}${k.max_kw ? ` ${k.max_kw} kW` : ""}`)
+                  .join(", ") || "no connector listed"}
+              </li>
             ))}
           </ul>
         </>
@@ -148,7 +271,11 @@ const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
       {readings.length > 0 && (
         <>
           <h4>Readings{asOf ? ` at ${formatDate(asOf)}` : ""}</h4>
-          <dl class="detail-list" data-testid="readings">{readings.map((k) => <Row key={k} label={READING_LABELS[k]} value={asText(p[k])} />)}</dl>
+          <dl class="detail-list" data-testid="readings">
+            {readings.map((k) => (
+              <Row key={k} label={READING_LABELS[k]} value={asText(p[k])} />
+            ))}
+          </dl>
         </>
       )}
     </>
@@ -156,15 +283,31 @@ const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
 }
 
 const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
-  const detail = usePart<typeof FeatureDetails.Type>(get, `/features/${encodeURIComponent(id)}/details`, "This feature is no longer held.")
+  const detail = usePart<typeof FeatureDetails.Type>(
+    get,
+    `/features/${encodeURIComponent(id)}/details`,
+    "This feature is no longer held."
+  )
   if (detail.state !== "ok") return <Gate part={detail} />
   const f = detail.value.data
   const props = f.properties as Record<string, unknown>
-  const shown = new Set<string>(["image_url", "url", "refill_points", "available_spots", "availability_text", "capacity", "as_of", "observed_at", ...READING_KEYS])
+  const shown = new Set<string>([
+    "image_url",
+    "url",
+    "refill_points",
+    "available_spots",
+    "availability_text",
+    "capacity",
+    "as_of",
+    "observed_at",
+    ...READING_KEYS
+  ])
   return (
     <div data-testid="feature-details">
       <h3 class="detail-title">{f.name || f.feature_type}</h3>
-      <p class="detail-tags">{f.feature_type.replace(/_/g, " ")} · {f.is_active ? "active" : "inactive"} · {f.jurisdiction}</p>
+      <p class="detail-tags">
+        {f.feature_type.replace(/_/g, " ")} · {f.is_active ? "active" : "inactive"} · {f.jurisdiction}
+      </p>
       {f.description && <p class="detail-desc">{f.description}</p>}
       <FeatureFacts p={props} />
       <dl class="detail-list">
@@ -172,17 +315,40 @@ const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
         <Row label="Direction" value={f.direction} />
         <Row label="Source" value={`${f.source} (${f.source_id})`} />
         <Row label="Updated" value={formatDate(f.last_updated)} />
-        {Object.entries(props).filter(([k]) => !shown.has(k)).slice(0, 40).map(([k, v]) => <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />)}
+        {Object.entries(props)
+          .filter(([k]) => !shown.has(k))
+          .slice(0, 40)
+          .map(([k, v]) => (
+            <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />
+          ))}
       </dl>
-      {detail.value.cache === "error" && <p class="hint">The agency's detail service did not answer; these are the fields last polled.</p>}
+      {detail.value.cache === "error" && (
+        <p class="hint">The agency's detail service did not answer; these are the fields last polled.</p>
+      )}
     </div>
   )
 }
 
 /** The side panel for what was clicked on the map. */
-export const Details = ({ selection, get, open, close }: { selection: Selection; get: Get; open: (s: Selection) => void; close: () => void }) => (
+export const Details = ({
+  selection,
+  get,
+  open,
+  close
+}: {
+  selection: Selection
+  get: Get
+  open: (s: Selection) => void
+  close: () => void
+}) => (
   <aside class="map-details" aria-label={selection.kind === "event" ? "Event details" : "Feature details"}>
-    <button type="button" class="btn map-details-close" onClick={close} aria-label="Close details">Close</button>
-    {selection.kind === "event" ? <EventPanel key={selection.id} id={selection.id} get={get} open={open} /> : <FeaturePanel key={selection.id} id={selection.id} get={get} />}
+    <button type="button" class="btn map-details-close" onClick={close} aria-label="Close details">
+      Close
+    </button>
+    {selection.kind === "event" ? (
+      <EventPanel key={selection.id} id={selection.id} get={get} open={open} />
+    ) : (
+      <FeaturePanel key={selection.id} id={selection.id} get={get} />
+    )}
   </aside>
 )

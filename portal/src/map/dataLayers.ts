@@ -19,7 +19,11 @@ export const ITEM_LAYERS = [
   ...FEATURE_GROUPS.flatMap((g) => [featurePointLayerId(g.id), featureLineLayerId(g.id)])
 ]
 
-const isLine = ["in", ["geometry-type"], ["literal", ["LineString", "MultiLineString", "Polygon", "MultiPolygon"]]] as const
+const isLine = [
+  "in",
+  ["geometry-type"],
+  ["literal", ["LineString", "MultiLineString", "Polygon", "MultiPolygon"]]
+] as const
 
 /** A circle's radius grows with the square root of what it counts, so its area tells the count. */
 const countRadius = ["interpolate", ["linear"], ["sqrt", ["get", "count"]], 1, 7, 10, 16, 100, 34] as const
@@ -27,28 +31,62 @@ const countRadius = ["interpolate", ["linear"], ["sqrt", ["get", "count"]], 1, 7
 export const addDataLayers = (map: MapLibreMap) => {
   for (const id of SOURCES) map.addSource(id, { type: "geojson", data: { type: "FeatureCollection", features: [] } })
   map.addLayer({
-    id: "feature-cells", type: "circle", source: "feature-cells",
-    paint: { "circle-color": "#1e3a8a", "circle-opacity": 0.55, "circle-radius": countRadius as any, "circle-stroke-color": "#ffffff", "circle-stroke-width": 1 }
+    id: "feature-cells",
+    type: "circle",
+    source: "feature-cells",
+    paint: {
+      "circle-color": "#1e3a8a",
+      "circle-opacity": 0.55,
+      "circle-radius": countRadius as any,
+      "circle-stroke-color": "#ffffff",
+      "circle-stroke-width": 1
+    }
   })
   for (const g of FEATURE_GROUPS) {
     const colour = GROUP_COLOURS[g.id]
     map.addLayer({
-      id: featureLineLayerId(g.id), type: "line", source: "features", filter: ["all", ["==", ["get", "group"], g.id], isLine as any],
+      id: featureLineLayerId(g.id),
+      type: "line",
+      source: "features",
+      filter: ["all", ["==", ["get", "group"], g.id], isLine as any],
       layout: { "line-cap": "round", "line-join": "round" },
-      paint: { "line-color": colour, "line-width": ["interpolate", ["linear"], ["zoom"], 4, 2, 12, 5], "line-opacity": 0.85 }
+      paint: {
+        "line-color": colour,
+        "line-width": ["interpolate", ["linear"], ["zoom"], 4, 2, 12, 5],
+        "line-opacity": 0.85
+      }
     })
     map.addLayer({
-      id: featurePointLayerId(g.id), type: "circle", source: "features", filter: ["all", ["==", ["get", "group"], g.id], ["==", ["geometry-type"], "Point"]],
-      paint: { "circle-color": colour, "circle-radius": ["interpolate", ["linear"], ["zoom"], 3, 3.5, 10, 6], "circle-stroke-color": "#ffffff", "circle-stroke-width": 1.2 }
+      id: featurePointLayerId(g.id),
+      type: "circle",
+      source: "features",
+      filter: ["all", ["==", ["get", "group"], g.id], ["==", ["geometry-type"], "Point"]],
+      paint: {
+        "circle-color": colour,
+        "circle-radius": ["interpolate", ["linear"], ["zoom"], 3, 3.5, 10, 6],
+        "circle-stroke-color": "#ffffff",
+        "circle-stroke-width": 1.2
+      }
     })
   }
   map.addLayer({
-    id: "event-cells", type: "circle", source: "event-cells",
-    paint: { "circle-color": severityColour, "circle-opacity": 0.7, "circle-radius": countRadius as any, "circle-stroke-color": "#ffffff", "circle-stroke-width": 1.5 }
+    id: "event-cells",
+    type: "circle",
+    source: "event-cells",
+    paint: {
+      "circle-color": severityColour,
+      "circle-opacity": 0.7,
+      "circle-radius": countRadius as any,
+      "circle-stroke-color": "#ffffff",
+      "circle-stroke-width": 1.5
+    }
   })
   for (const t of EVENT_TYPES) {
     map.addLayer({
-      id: eventLayerId(t), type: "circle", source: "events", filter: ["==", ["get", "type"], t],
+      id: eventLayerId(t),
+      type: "circle",
+      source: "events",
+      filter: ["==", ["get", "type"], t],
       paint: {
         "circle-color": severityColour,
         "circle-radius": ["interpolate", ["linear"], ["zoom"], 3, 5, 10, 8],
@@ -61,4 +99,7 @@ export const addDataLayers = (map: MapLibreMap) => {
 }
 
 export const setData = (map: MapLibreMap, id: SourceId, items: ReadonlyArray<MapItem>) =>
-  (map.getSource(id) as GeoJSONSource | undefined)?.setData({ type: "FeatureCollection", features: items as Array<Feature> })
+  (map.getSource(id) as GeoJSONSource | undefined)?.setData({
+    type: "FeatureCollection",
+    features: items as Array<Feature>
+  })

@@ -33,12 +33,26 @@ export const labelsOf = (features: ReadonlyArray<BaseFeature>): Array<Label> => 
   const out: Array<Label> = []
   for (const f of features) {
     if (f.properties.layer === "state" && f.geometry.type === "MultiPolygon") {
-      const best = (f.geometry.coordinates as Array<Array<Array<[number, number]>>>).map((p) => ringCentre(p[0])).sort((x, y) => y.area - x.area)[0]
+      const best = (f.geometry.coordinates as Array<Array<Array<[number, number]>>>)
+        .map((p) => ringCentre(p[0]))
+        .sort((x, y) => y.area - x.area)[0]
       if (!best) continue
-      out.push({ text: f.properties.name ?? "", lngLat: best.at, kind: "state", minZoom: best.area > 20 ? 2 : best.area > 3 ? 4 : 6, maxZoom: 9 })
+      out.push({
+        text: f.properties.name ?? "",
+        lngLat: best.at,
+        kind: "state",
+        minZoom: best.area > 20 ? 2 : best.area > 3 ? 4 : 6,
+        maxZoom: 9
+      })
     } else if (f.properties.layer === "place") {
       const pop = f.properties.pop ?? 0
-      out.push({ text: f.properties.name ?? "", lngLat: f.geometry.coordinates, kind: "city", minZoom: pop >= 4_000_000 ? 2 : pop >= 1_500_000 ? 4 : pop >= 500_000 ? 5.5 : 7, maxZoom: 24 })
+      out.push({
+        text: f.properties.name ?? "",
+        lngLat: f.geometry.coordinates,
+        kind: "city",
+        minZoom: pop >= 4_000_000 ? 2 : pop >= 1_500_000 ? 4 : pop >= 500_000 ? 5.5 : 7,
+        maxZoom: 24
+      })
     }
   }
   return out
@@ -49,7 +63,11 @@ export const labelsOf = (features: ReadonlyArray<BaseFeature>): Array<Label> => 
  * They are decoration for sighted readers: hidden from assistive technology, never focusable,
  * and shown only at zooms where they do not crowd each other.
  */
-export const addLabels = (maplibre: { Marker: new (o: { element: HTMLElement; anchor?: "center" }) => Marker }, map: MapLibreMap, labels: ReadonlyArray<Label>) => {
+export const addLabels = (
+  maplibre: { Marker: new (o: { element: HTMLElement; anchor?: "center" }) => Marker },
+  map: MapLibreMap,
+  labels: ReadonlyArray<Label>
+) => {
   const markers = labels.map((l) => {
     const el = document.createElement("div")
     el.className = `map-label map-label-${l.kind}`

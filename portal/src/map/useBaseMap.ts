@@ -9,7 +9,10 @@ declare const MAPLIBRE_WORKER_HREF: string
 declare const BASEMAP_HREF: string
 
 export type MapLibre = typeof import("maplibre-gl")
-const US_CANADA: [[number, number], [number, number]] = [[-128, 23], [-62, 55]]
+const US_CANADA: [[number, number], [number, number]] = [
+  [-128, 23],
+  [-62, 55]
+]
 const CREDIT = "Boundaries and places: Made with Natural Earth · Highways: Travel Mapping, © OpenStreetMap contributors"
 
 /**
@@ -27,25 +30,35 @@ export const useBaseMap = (enabled: boolean, onLoad: (map: MapLibreMap, maplibre
     addStylesheet(MAPLIBRE_CSS_HREF)
     let gone = false
     let made: MapLibreMap | null = null
-    Promise.all([import("maplibre-gl"), fetch(BASEMAP_HREF).then((r) => r.json())]).then(([maplibre, basemap]) => {
-      if (gone || !host.current) return
-      maplibre.setWorkerUrl(MAPLIBRE_WORKER_HREF)
-      const m = new maplibre.Map({
-        container: host.current, style: basemapStyle(basemap), bounds: US_CANADA, minZoom: 2, maxZoom: 16, renderWorldCopies: false,
-        attributionControl: { compact: true, customAttribution: CREDIT }, dragRotate: false, pitchWithRotate: false
-      })
-      made = m
-      m.addControl(new maplibre.NavigationControl({ showCompass: false }), "top-right")
-      m.addControl(new maplibre.ScaleControl({ unit: "metric" }), "bottom-left")
-      ;(window as unknown as { __roadDataMap?: MapLibreMap }).__roadDataMap = m
-      m.on("load", () => {
-        // the basemap is drawn: bench:map reads this mark as its floor for the first render
-        performance.mark("road-map:basemap")
-        addLabels(maplibre, m, labelsOf((basemap as { features: ReadonlyArray<any> }).features))
-        onLoad(m, maplibre)
-        setMap(m)
-      })
-    }, () => setFailed("the map could not be loaded; reload the page"))
+    Promise.all([import("maplibre-gl"), fetch(BASEMAP_HREF).then((r) => r.json())]).then(
+      ([maplibre, basemap]) => {
+        if (gone || !host.current) return
+        maplibre.setWorkerUrl(MAPLIBRE_WORKER_HREF)
+        const m = new maplibre.Map({
+          container: host.current,
+          style: basemapStyle(basemap),
+          bounds: US_CANADA,
+          minZoom: 2,
+          maxZoom: 16,
+          renderWorldCopies: false,
+          attributionControl: { compact: true, customAttribution: CREDIT },
+          dragRotate: false,
+          pitchWithRotate: false
+        })
+        made = m
+        m.addControl(new maplibre.NavigationControl({ showCompass: false }), "top-right")
+        m.addControl(new maplibre.ScaleControl({ unit: "metric" }), "bottom-left")
+        ;(window as unknown as { __roadDataMap?: MapLibreMap }).__roadDataMap = m
+        m.on("load", () => {
+          // the basemap is drawn: bench:map reads this mark as its floor for the first render
+          performance.mark("road-map:basemap")
+          addLabels(maplibre, m, labelsOf((basemap as { features: ReadonlyArray<any> }).features))
+          onLoad(m, maplibre)
+          setMap(m)
+        })
+      },
+      () => setFailed("the map could not be loaded; reload the page")
+    )
     return () => {
       gone = true
       made?.remove()

@@ -26,9 +26,15 @@ interface BillingRequest {
 }
 
 const GATES: Record<string, string> = {
-  plan_geojson: "GeoJSON", plan_analytics: "analytics", plan_truck: "truck data and routing", plan_webhooks: "webhooks",
-  plan_jurisdiction: "more jurisdictions per request", trial_expired: "continuing after the trial", subscription_expired: "renewing your subscription",
-  routing_quota_exhausted: "more routing calls", routing_daily_cap: "more routing calls per day"
+  plan_geojson: "GeoJSON",
+  plan_analytics: "analytics",
+  plan_truck: "truck data and routing",
+  plan_webhooks: "webhooks",
+  plan_jurisdiction: "more jurisdictions per request",
+  trial_expired: "continuing after the trial",
+  subscription_expired: "renewing your subscription",
+  routing_quota_exhausted: "more routing calls",
+  routing_daily_cap: "more routing calls per day"
 }
 
 /** The target of plan-gate `upgrade_url`: the plans, and requests an operator applies. */
@@ -39,50 +45,83 @@ export const BillingPage = ({ search }: { search: string }) => {
   const action = useAction()
   const gate = new URLSearchParams(search).get("gate")
   const load = async () => {
-    const [p, r] = await Promise.all([call<Array<Plan>>("GET", "/plans"), call<{ data: Array<BillingRequest> }>("GET", "/portal/billing/requests")])
+    const [p, r] = await Promise.all([
+      call<Array<Plan>>("GET", "/plans"),
+      call<{ data: Array<BillingRequest> }>("GET", "/portal/billing/requests")
+    ])
     setPlans(p)
     setRequests(r.data)
   }
   useEffect(() => void load().catch((e) => action.setError(explain(e))), [])
-  const ask = (plan: string) => action.run(async () => {
-    await call("POST", "/portal/billing/requests", { kind: "upgrade", plan })
-    await load()
-  }, explain)
-  const pending = (code: string) => requests.some((r) => r.kind === "upgrade" && r.plan_code === code && r.status === "pending")
+  const ask = (plan: string) =>
+    action.run(async () => {
+      await call("POST", "/portal/billing/requests", { kind: "upgrade", plan })
+      await load()
+    }, explain)
+  const pending = (code: string) =>
+    requests.some((r) => r.kind === "upgrade" && r.plan_code === code && r.status === "pending")
   return (
     <div>
       <h1>Plans</h1>
-      {gate && <Alert kind="info">The request that sent you here needs {GATES[gate] ?? "a larger plan"}. The plans below say which include it.</Alert>}
-      <Alert kind="info">There is no online payment yet. A plan change you request here goes to an operator, who applies it; its status shows below.</Alert>
+      {gate && (
+        <Alert kind="info">
+          The request that sent you here needs {GATES[gate] ?? "a larger plan"}. The plans below say which include it.
+        </Alert>
+      )}
+      <Alert kind="info">
+        There is no online payment yet. A plan change you request here goes to an operator, who applies it; its status
+        shows below.
+      </Alert>
       {action.error && <Alert kind="error">{action.error}</Alert>}
       <div class="plans">
         {plans.map((p) => {
           const current = customer?.plan_code === p.code
           return (
             <section class={current ? "plan current" : "plan"} key={p.code} aria-label={`${p.name} plan`}>
-              <h2>{p.name} {current && <Badge kind="ok">Your plan</Badge>}</h2>
+              <h2>
+                {p.name} {current && <Badge kind="ok">Your plan</Badge>}
+              </h2>
               <p>{p.description}</p>
               <ul>
-                <li>{fmt(p.rate_limit_rpm)} requests/min per key{p.daily_request_limit !== null ? `, ${fmt(p.daily_request_limit)}/day` : ""}</li>
+                <li>
+                  {fmt(p.rate_limit_rpm)} requests/min per key
+                  {p.daily_request_limit !== null ? `, ${fmt(p.daily_request_limit)}/day` : ""}
+                </li>
                 <li>{p.data_delay_sec === 0 ? "Real-time data" : `Data delayed ${p.data_delay_sec / 60} min`}</li>
                 {p.monthly_routing_quota > 0 && <li>{fmt(p.monthly_routing_quota)} routing calls/month</li>}
-                {p.features.map((f) => <li key={f.key}>{f.label}</li>)}
+                {p.features.map((f) => (
+                  <li key={f.key}>{f.label}</li>
+                ))}
               </ul>
-              {current ? null : pending(p.code) ? <p><Badge kind="warn">Requested</Badge> waiting for an operator</p> : (
-                <button type="button" class="btn btn-primary" onClick={() => ask(p.code)} disabled={action.busy}>{p.is_contact_sales ? `Contact us about ${p.name}` : `Request ${p.name}`}</button>
+              {current ? null : pending(p.code) ? (
+                <p>
+                  <Badge kind="warn">Requested</Badge> waiting for an operator
+                </p>
+              ) : (
+                <button type="button" class="btn btn-primary" onClick={() => ask(p.code)} disabled={action.busy}>
+                  {p.is_contact_sales ? `Contact us about ${p.name}` : `Request ${p.name}`}
+                </button>
               )}
             </section>
           )
         })}
       </div>
       <Card title="Your requests">
-        {requests.length === 0 ? <p>None yet.</p> : (
+        {requests.length === 0 ? (
+          <p>None yet.</p>
+        ) : (
           <Table head={["Request", "Made", "Status", "Decided"]}>
             {requests.map((r) => (
               <tr key={r.id}>
-                <td>{r.kind === "upgrade" ? `Plan: ${r.plan_code}` : `Routing pack: ${fmt(r.pack_calls ?? 0)} calls`}</td>
+                <td>
+                  {r.kind === "upgrade" ? `Plan: ${r.plan_code}` : `Routing pack: ${fmt(r.pack_calls ?? 0)} calls`}
+                </td>
                 <td>{formatDate(r.created_at)}</td>
-                <td><Badge kind={r.status === "applied" ? "ok" : r.status === "pending" ? "warn" : "off"}>{r.status}</Badge></td>
+                <td>
+                  <Badge kind={r.status === "applied" ? "ok" : r.status === "pending" ? "warn" : "off"}>
+                    {r.status}
+                  </Badge>
+                </td>
                 <td>{formatDate(r.decided_at)}</td>
               </tr>
             ))}

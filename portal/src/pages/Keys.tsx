@@ -19,7 +19,13 @@ interface ApiKey {
 }
 
 const statusOf = (k: ApiKey) =>
-  !k.is_active ? <Badge kind="off">Revoked</Badge> : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? <Badge kind="warn">Expired</Badge> : <Badge kind="ok">Active</Badge>
+  !k.is_active ? (
+    <Badge kind="off">Revoked</Badge>
+  ) : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? (
+    <Badge kind="warn">Expired</Badge>
+  ) : (
+    <Badge kind="ok">Active</Badge>
+  )
 
 export const KeysPage = () => {
   const { customer } = useSession()
@@ -27,14 +33,21 @@ export const KeysPage = () => {
   const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const action = useAction()
-  const load = () => call<{ data: Array<ApiKey> }>("GET", "/portal/keys").then((r) => setKeys(r.data), (e) => action.setError(explain(e)))
+  const load = () =>
+    call<{ data: Array<ApiKey> }>("GET", "/portal/keys").then(
+      (r) => setKeys(r.data),
+      (e) => action.setError(explain(e))
+    )
   useEffect(() => void load(), [])
 
   const create = (e: Event) => {
     e.preventDefault()
     const form = e.currentTarget as HTMLFormElement
     const v = fieldsOf(form)
-    const origins = (v.allowed_origins ?? "").split(/[\s,]+/).map((s) => s.trim().replace(/\/$/, "")).filter(Boolean)
+    const origins = (v.allowed_origins ?? "")
+      .split(/[\s,]+/)
+      .map((s) => s.trim().replace(/\/$/, ""))
+      .filter(Boolean)
     const expires = v.expires_at ? new Date(`${v.expires_at}T23:59:59Z`).toISOString() : null
     const checked = check(KeyForm, { name: v.name, allowed_origins: origins, expires_at: expires })
     if (!checked.ok) return setErrors(checked.errors)
@@ -56,11 +69,18 @@ export const KeysPage = () => {
   return (
     <div>
       <h1>API keys</h1>
-      <p class="lead">Send a key in the <code>X-API-Key</code> header. We keep only a hash of each key, so a key is shown once, when you create it.</p>
+      <p class="lead">
+        Send a key in the <code>X-API-Key</code> header. We keep only a hash of each key, so a key is shown once, when
+        you create it.
+      </p>
       {action.error && <Alert kind="error">{action.error}</Alert>}
       {created && (
         <>
-          <OneTimeSecret label={`Your new key “${created.name}”`} value={created.key} note="Copy it now and keep it somewhere safe: it is not shown again. If you lose it, create a new one and revoke this one." />
+          <OneTimeSecret
+            label={`Your new key “${created.name}”`}
+            value={created.key}
+            note="Copy it now and keep it somewhere safe: it is not shown again. If you lose it, create a new one and revoke this one."
+          />
           <TryIt apiKey={created.key} />
         </>
       )}
@@ -72,17 +92,37 @@ export const KeysPage = () => {
             <Field label="Name" name="name" required placeholder="e.g. production server" error={errors.name} />
             <div class="field">
               <label for="f-allowed_origins">Allowed browser origins (optional)</label>
-              <textarea id="f-allowed_origins" name="allowed_origins" rows={2} placeholder="https://app.example.com" aria-describedby="h-origins"></textarea>
-              <p class="hint" id="h-origins">One per line. When set, browsers on other sites are refused; servers are not affected.</p>
+              <textarea
+                id="f-allowed_origins"
+                name="allowed_origins"
+                rows={2}
+                placeholder="https://app.example.com"
+                aria-describedby="h-origins"
+              ></textarea>
+              <p class="hint" id="h-origins">
+                One per line. When set, browsers on other sites are refused; servers are not affected.
+              </p>
               {errors.allowed_origins && <p class="error-text">{errors.allowed_origins}</p>}
             </div>
-            <Field label="Expires on (optional)" name="expires_at" type="date" error={errors.expires_at} hint="The key stops working at the end of that day (UTC)." />
-            <button class="btn btn-primary" type="submit" disabled={action.busy}>Create key</button>
+            <Field
+              label="Expires on (optional)"
+              name="expires_at"
+              type="date"
+              error={errors.expires_at}
+              hint="The key stops working at the end of that day (UTC)."
+            />
+            <button class="btn btn-primary" type="submit" disabled={action.busy}>
+              Create key
+            </button>
           </form>
         )}
       </Card>
       <Card title="Your keys">
-        {keys === null ? <p role="status">Loading…</p> : keys.length === 0 ? <p>No keys yet.</p> : (
+        {keys === null ? (
+          <p role="status">Loading…</p>
+        ) : keys.length === 0 ? (
+          <p>No keys yet.</p>
+        ) : (
           <Table head={["Name", "Key", "Status", "Limit", "Origins", "Created", "Expires", "Last used", ""]} wide>
             {keys.map((k) => (
               <tr key={k.id}>
@@ -94,7 +134,18 @@ export const KeysPage = () => {
                 <td>{formatDay(k.created_at)}</td>
                 <td>{k.expires_at ? formatDay(k.expires_at) : "never"}</td>
                 <td>{k.last_used_at ? formatDate(k.last_used_at) : "never"}</td>
-                <td>{k.is_active && <button type="button" class="btn btn-danger btn-small" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>}</td>
+                <td>
+                  {k.is_active && (
+                    <button
+                      type="button"
+                      class="btn btn-danger btn-small"
+                      onClick={() => revoke(k)}
+                      aria-label={`Revoke ${k.name}`}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
               </tr>
             ))}
           </Table>

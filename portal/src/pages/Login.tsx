@@ -25,10 +25,21 @@ export const LoginPage = () => {
       {form.error && <Alert kind="error">{form.error}</Alert>}
       <form onSubmit={form.submit} noValidate class="form">
         <Field label="Email" name="email" type="email" autoComplete="email" required error={form.errors.email} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={form.errors.password} />
-        <button class="btn btn-primary" type="submit" disabled={form.busy}>{form.busy ? "Logging in…" : "Log in"}</button>
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={form.errors.password}
+        />
+        <button class="btn btn-primary" type="submit" disabled={form.busy}>
+          {form.busy ? "Logging in…" : "Log in"}
+        </button>
       </form>
-      <p><Link href="/reset">Forgot your password?</Link> · New here? <Link href="/signup">Create an account</Link></p>
+      <p>
+        <Link href="/reset">Forgot your password?</Link> · New here? <Link href="/signup">Create an account</Link>
+      </p>
     </div>
   )
 }

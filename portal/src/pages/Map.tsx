@@ -13,7 +13,12 @@ import { QUALITY_FLAG_LABELS, type QualityFlag } from "../../../shared/domain/qu
 
 /** An event's quality flags in words, after its severity in the list. */
 const flagLabels = (flags: unknown) =>
-  typeof flags === "string" && flags !== "" ? ` · ${flags.split(",").map((f) => QUALITY_FLAG_LABELS[f as QualityFlag] ?? f).join(" · ")}` : ""
+  typeof flags === "string" && flags !== ""
+    ? ` · ${flags
+        .split(",")
+        .map((f) => QUALITY_FLAG_LABELS[f as QualityFlag] ?? f)
+        .join(" · ")}`
+    : ""
 import { useBaseMap } from "../map/useBaseMap.js"
 import { type Layered, loadEvents, loadFeatures, type MapFilters, type View } from "../map/viewData.js"
 import { useSession } from "../session.js"
@@ -25,7 +30,10 @@ const FEATURE_POLL_MS = 60_000
 const viewOf = (map: MapLibreMap): View => {
   const b = map.getBounds()
   const clamp = (v: number, lim: number) => Math.max(-lim, Math.min(lim, v))
-  return { bbox: [clamp(b.getWest(), 180), clamp(b.getSouth(), 85), clamp(b.getEast(), 180), clamp(b.getNorth(), 85)], zoom: map.getZoom() }
+  return {
+    bbox: [clamp(b.getWest(), 180), clamp(b.getSouth(), 85), clamp(b.getEast(), 180), clamp(b.getNorth(), 85)],
+    zoom: map.getZoom()
+  }
 }
 
 interface Shown {
@@ -36,10 +44,14 @@ interface Shown {
 
 const describe = (s: Shown | null) => {
   if (!s) return "Loading what is in view…"
-  const ev = s.events.mode === "cells" ? `${fmt(s.events.total)} events, counted in ${fmt(s.events.items.length)} areas (zoom in for each one)` : `${fmt(s.events.total)} events`
-  const ft = s.features.cells.mode === "cells"
-    ? `${fmt(s.features.items.total + s.features.cells.total)} features (some counted by area)`
-    : `${fmt(s.features.items.total)} features`
+  const ev =
+    s.events.mode === "cells"
+      ? `${fmt(s.events.total)} events, counted in ${fmt(s.events.items.length)} areas (zoom in for each one)`
+      : `${fmt(s.events.total)} events`
+  const ft =
+    s.features.cells.mode === "cells"
+      ? `${fmt(s.features.items.total + s.features.cells.total)} features (some counted by area)`
+      : `${fmt(s.features.items.total)} features`
   return `${ev} and ${ft} in view · updated ${s.at.toLocaleTimeString("en-GB")}`
 }
 
@@ -52,7 +64,12 @@ export const MapPage = () => {
   const { customer } = useSession()
   const mapRef = useRef<MapLibreMap | null>(null)
   const [filters, setFilters] = useState<MapFilters>({
-    jurisdiction: "", types: [...EVENT_TYPES], severities: [...SEVERITIES], status: "active", dedupe: false, groups: ["imagery", "parking"]
+    jurisdiction: "",
+    types: [...EVENT_TYPES],
+    severities: [...SEVERITIES],
+    status: "active",
+    dedupe: false,
+    groups: ["imagery", "parking"]
   })
   const filtersRef = useRef(filters)
   filtersRef.current = filters
@@ -62,7 +79,10 @@ export const MapPage = () => {
   const [selection, setSelection] = useState<Selection | null>(null)
   const [ready, setReady] = useState(false)
   const pausedUntil = useRef(0)
-  const latest = useRef<{ events: Layered | null; features: Shown["features"] | null }>({ events: null, features: null })
+  const latest = useRef<{ events: Layered | null; features: Shown["features"] | null }>({
+    events: null,
+    features: null
+  })
   const generation = useRef({ events: 0, features: 0 })
 
   const customerId = customer?.id ?? 0
@@ -86,7 +106,12 @@ export const MapPage = () => {
    * Asks for one kind of data for the current view and draws it; an answer overtaken by a newer
    * question of the same kind is dropped, so a slow answer never draws over a fresh one.
    */
-  const refresher = <K extends "events" | "features">(kind: K, load: (view: View, f: MapFilters) => Promise<NonNullable<(typeof latest.current)[K]>>, draw: (map: MapLibreMap, v: NonNullable<(typeof latest.current)[K]>) => void) =>
+  const refresher =
+    <K extends "events" | "features">(
+      kind: K,
+      load: (view: View, f: MapFilters) => Promise<NonNullable<(typeof latest.current)[K]>>,
+      draw: (map: MapLibreMap, v: NonNullable<(typeof latest.current)[K]>) => void
+    ) =>
     async () => {
       const map = mapRef.current
       if (!map || Date.now() < pausedUntil.current) return
@@ -102,21 +127,30 @@ export const MapPage = () => {
         if (mine === generation.current[kind]) failed(e)
       }
     }
-  const refreshEvents = refresher("events", (view, f) => loadEvents(get, view, f), (map, events) => {
-    setData(map, "events", events.mode === "items" ? events.items : [])
-    setData(map, "event-cells", events.mode === "cells" ? events.items : [])
-  })
-  const refreshFeatures = refresher("features", (view, f) => loadFeatures(get, view, f), (map, features) => {
-    setData(map, "features", features.items.items)
-    setData(map, "feature-cells", features.cells.items)
-  })
+  const refreshEvents = refresher(
+    "events",
+    (view, f) => loadEvents(get, view, f),
+    (map, events) => {
+      setData(map, "events", events.mode === "items" ? events.items : [])
+      setData(map, "event-cells", events.mode === "cells" ? events.items : [])
+    }
+  )
+  const refreshFeatures = refresher(
+    "features",
+    (view, f) => loadFeatures(get, view, f),
+    (map, features) => {
+      setData(map, "features", features.items.items)
+      setData(map, "feature-cells", features.cells.items)
+    }
+  )
 
   useEffect(() => {
     if (!customerId) return
     get<Array<{ code: string; name: string; country: string }>>("/jurisdictions?scope=state").then((j) => {
       setJurisdictions(j)
       // a plan that needs one jurisdiction starts on the first; every other plan sees them all
-      if (customer?.plan_code === "free" && j[0]) setFilters((f) => ({ ...f, jurisdiction: f.jurisdiction || j[0].code }))
+      if (customer?.plan_code === "free" && j[0])
+        setFilters((f) => ({ ...f, jurisdiction: f.jurisdiction || j[0].code }))
     }, failed)
   }, [customerId])
 
@@ -128,7 +162,10 @@ export const MapPage = () => {
     const pick = (f: MapGeoJSONFeature) => {
       const p = f.properties
       if (p.kind === "event-cell" || p.kind === "feature-cell") {
-        map.easeTo({ center: (f.geometry as Point).coordinates as [number, number], zoom: Math.min(map.getZoom() + 2.5, 16) })
+        map.easeTo({
+          center: (f.geometry as Point).coordinates as [number, number],
+          zoom: Math.min(map.getZoom() + 2.5, 16)
+        })
       } else setSelection({ kind: p.kind === "event" ? "event" : "feature", id: String(p.id) })
     }
     map.on("click", (e) => {
@@ -160,7 +197,10 @@ export const MapPage = () => {
   }, [filters, ready])
 
   const toggle = (key: "types" | "severities" | "groups", value: string) =>
-    setFilters((f) => ({ ...f, [key]: f[key].includes(value) ? f[key].filter((v) => v !== value) : [...f[key], value] }))
+    setFilters((f) => ({
+      ...f,
+      [key]: f[key].includes(value) ? f[key].filter((v) => v !== value) : [...f[key], value]
+    }))
 
   const eventsInView = shown?.events.mode === "items" ? shown.events.items.slice(0, 50) : []
 
@@ -170,14 +210,28 @@ export const MapPage = () => {
       <form class="map-filters" onSubmit={(e) => e.preventDefault()} aria-label="Map filters">
         <div class="field">
           <label for="map-j">Jurisdiction</label>
-          <select id="map-j" value={filters.jurisdiction} onChange={(e) => setFilters({ ...filters, jurisdiction: (e.target as HTMLSelectElement).value })}>
+          <select
+            id="map-j"
+            value={filters.jurisdiction}
+            onChange={(e) => setFilters({ ...filters, jurisdiction: (e.target as HTMLSelectElement).value })}
+          >
             {customer?.plan_code !== "free" && <option value="">All</option>}
-            {jurisdictions.map((j) => <option key={j.code} value={j.code}>{j.code} · {j.name}</option>)}
+            {jurisdictions.map((j) => (
+              <option key={j.code} value={j.code}>
+                {j.code} · {j.name}
+              </option>
+            ))}
           </select>
         </div>
         <div class="field">
           <label for="map-status">Status</label>
-          <select id="map-status" value={filters.status} onChange={(e) => setFilters({ ...filters, status: (e.target as HTMLSelectElement).value as MapFilters["status"] })}>
+          <select
+            id="map-status"
+            value={filters.status}
+            onChange={(e) =>
+              setFilters({ ...filters, status: (e.target as HTMLSelectElement).value as MapFilters["status"] })
+            }
+          >
             <option value="active">Active</option>
             <option value="archived">Ended</option>
             <option value="active,archived">Both</option>
@@ -186,10 +240,24 @@ export const MapPage = () => {
         <fieldset class="chips">
           <legend>Severity</legend>
           {SEVERITIES.map((s) => (
-            <label key={s} class="chip"><input type="checkbox" checked={filters.severities.includes(s)} onChange={() => toggle("severities", s)} /> <span class="swatch" style={{ background: SEVERITY_COLOURS[s] }} /> {s}</label>
+            <label key={s} class="chip">
+              <input
+                type="checkbox"
+                checked={filters.severities.includes(s)}
+                onChange={() => toggle("severities", s)}
+              />{" "}
+              <span class="swatch" style={{ background: SEVERITY_COLOURS[s] }} /> {s}
+            </label>
           ))}
         </fieldset>
-        <label class="chip"><input type="checkbox" checked={filters.dedupe} onChange={() => setFilters({ ...filters, dedupe: !filters.dedupe })} /> One report per event</label>
+        <label class="chip">
+          <input
+            type="checkbox"
+            checked={filters.dedupe}
+            onChange={() => setFilters({ ...filters, dedupe: !filters.dedupe })}
+          />{" "}
+          One report per event
+        </label>
       </form>
       {(error || mapFailed) && <Alert kind="warning">{error ?? mapFailed}</Alert>}
       <div class="map-layout">
@@ -202,27 +270,69 @@ export const MapPage = () => {
               <h2>Events</h2>
               <ul class="legend-list">
                 {EVENT_TYPES.map((t) => (
-                  <li key={t}><label><input type="checkbox" checked={filters.types.includes(t)} onChange={() => toggle("types", t)} data-layer={eventLayerId(t)} /> {t.replace("_", " ")}</label></li>
+                  <li key={t}>
+                    <label>
+                      <input
+                        type="checkbox"
+                        checked={filters.types.includes(t)}
+                        onChange={() => toggle("types", t)}
+                        data-layer={eventLayerId(t)}
+                      />{" "}
+                      {t.replace("_", " ")}
+                    </label>
+                  </li>
                 ))}
               </ul>
-              <p class="hint">Colour is severity: {SEVERITIES.map((s, i) => <span key={s}>{i > 0 ? ", " : ""}<span class="swatch" style={{ background: SEVERITY_COLOURS[s] }} /> {s}</span>)}. Closures have a black ring. A large circle counts many events; click it to zoom in.</p>
+              <p class="hint">
+                Colour is severity:{" "}
+                {SEVERITIES.map((s, i) => (
+                  <span key={s}>
+                    {i > 0 ? ", " : ""}
+                    <span class="swatch" style={{ background: SEVERITY_COLOURS[s] }} /> {s}
+                  </span>
+                ))}
+                . Closures have a black ring. A large circle counts many events; click it to zoom in.
+              </p>
               <h2>Features</h2>
               <ul class="legend-list">
                 {FEATURE_GROUPS.map((g) => (
-                  <li key={g.id}><label title={g.description}><input type="checkbox" checked={filters.groups.includes(g.id)} onChange={() => toggle("groups", g.id)} /> <span class="swatch" style={{ background: GROUP_COLOURS[g.id] }} /> {g.name}</label></li>
+                  <li key={g.id}>
+                    <label title={g.description}>
+                      <input
+                        type="checkbox"
+                        checked={filters.groups.includes(g.id)}
+                        onChange={() => toggle("groups", g.id)}
+                      />{" "}
+                      <span class="swatch" style={{ background: GROUP_COLOURS[g.id] }} /> {g.name}
+                    </label>
+                  </li>
                 ))}
               </ul>
             </section>
           )}
         </div>
       </div>
-      <p class="hint map-status" data-testid="map-status" role="status">{describe(shown)}</p>
+      <p class="hint map-status" data-testid="map-status" role="status">
+        {describe(shown)}
+      </p>
       {eventsInView.length > 0 && (
         <details class="in-view">
           <summary>Events in view, as a list</summary>
           <ul>
             {eventsInView.map((e) => (
-              <li key={String(e.properties.id)}><button type="button" class="link-button" onClick={() => setSelection({ kind: "event", id: String(e.properties.id) })}>{String(e.properties.title || e.properties.type)}</button> <span class="hint">{String(e.properties.severity)} · {String(e.properties.jurisdiction)}{flagLabels(e.properties.flags)}</span></li>
+              <li key={String(e.properties.id)}>
+                <button
+                  type="button"
+                  class="link-button"
+                  onClick={() => setSelection({ kind: "event", id: String(e.properties.id) })}
+                >
+                  {String(e.properties.title || e.properties.type)}
+                </button>{" "}
+                <span class="hint">
+                  {String(e.properties.severity)} · {String(e.properties.jurisdiction)}
+                  {flagLabels(e.properties.flags)}
+                </span>
+              </li>
             ))}
           </ul>
         </details>

@@ -30,7 +30,16 @@ export const ReferencePage = () => {
     import("swagger-ui-dist/swagger-ui-es-bundle.js").then(
       ({ default: SwaggerUIBundle }) => {
         if (gone || !host.current) return
-        setUi(SwaggerUIBundle({ domNode: host.current, url: "/api/v1/openapi.json", tryItOutEnabled: true, deepLinking: false, docExpansion: "list", defaultModelsExpandDepth: 0 }))
+        setUi(
+          SwaggerUIBundle({
+            domNode: host.current,
+            url: "/api/v1/openapi.json",
+            tryItOutEnabled: true,
+            deepLinking: false,
+            docExpansion: "list",
+            defaultModelsExpandDepth: 0
+          })
+        )
       },
       () => setFailed("the reference could not be loaded; reload the page")
     )
@@ -42,7 +51,11 @@ export const ReferencePage = () => {
     setBusy(true)
     try {
       const expires = new Date(Date.now() + TRY_IT_HOURS * 3_600_000).toISOString()
-      const made = await call<{ key: string }>("POST", "/portal/keys", { name: "API reference try-it", allowed_origins: [location.origin], expires_at: expires })
+      const made = await call<{ key: string }>("POST", "/portal/keys", {
+        name: "API reference try-it",
+        allowed_origins: [location.origin],
+        expires_at: expires
+      })
       setKey(made.key)
       ui?.preauthorizeApiKey("ApiKeyHeader", made.key)
     } catch (e) {
@@ -54,21 +67,45 @@ export const ReferencePage = () => {
   return (
     <div>
       <h1>API reference</h1>
-      <p>Every endpoint of <code>/api/v1</code>, from the service's own <a href="/api/v1/openapi.json">OpenAPI document</a>. The guides are at <a href="/docs/">/docs</a>.</p>
+      <p>
+        Every endpoint of <code>/api/v1</code>, from the service's own{" "}
+        <a href="/api/v1/openapi.json">OpenAPI document</a>. The guides are at <a href="/docs/">/docs</a>.
+      </p>
       {failed && <Alert kind="error">{failed}</Alert>}
       <Card title="Try requests with a key">
         {!customer ? (
-          <p><Link href="/login?next=%2Freference">Log in</Link> to make a key for trying requests here, or press <strong>Authorize</strong> below and paste one of yours.</p>
+          <p>
+            <Link href="/login?next=%2Freference">Log in</Link> to make a key for trying requests here, or press{" "}
+            <strong>Authorize</strong> below and paste one of yours.
+          </p>
         ) : key ? (
-          <OneTimeSecret label="Your try-it key" value={key} note={`Every "Try it out" below sends it. It works from this page only and ends in ${TRY_IT_HOURS} hours; revoke it on the API keys page.`} />
+          <OneTimeSecret
+            label="Your try-it key"
+            value={key}
+            note={`Every "Try it out" below sends it. It works from this page only and ends in ${TRY_IT_HOURS} hours; revoke it on the API keys page.`}
+          />
         ) : (
           <p>
-            <button type="button" class="btn btn-primary" disabled={busy || !ui} onClick={makeKey} data-testid="make-try-key">Make a try-it key</button>{" "}
+            <button
+              type="button"
+              class="btn btn-primary"
+              disabled={busy || !ui}
+              onClick={makeKey}
+              data-testid="make-try-key"
+            >
+              Make a try-it key
+            </button>{" "}
             <span class="hint">A key of yours that works from this page only and ends in {TRY_IT_HOURS} hours.</span>
           </p>
         )}
       </Card>
-      <div ref={host} class="swagger-host" data-testid="reference">{!ui && !failed && <p class="loading" role="status">Loading…</p>}</div>
+      <div ref={host} class="swagger-host" data-testid="reference">
+        {!ui && !failed && (
+          <p class="loading" role="status">
+            Loading…
+          </p>
+        )}
+      </div>
     </div>
   )
 }

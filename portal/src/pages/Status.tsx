@@ -21,34 +21,70 @@ const OVERALL: Record<Overall["overall"], { kind: "ok" | "warn" | "off"; text: s
 
 const outcomeBadge = (s: Source) => {
   if (s.last_outcome === null) return <Badge kind="muted">Not polled yet</Badge>
-  if (s.last_outcome === "error") return <Badge kind="off">Failed{s.last_http_status ? ` (HTTP ${s.last_http_status})` : ""}</Badge>
-  return <Badge kind="ok">{s.last_outcome === "not_modified" ? "Unchanged" : s.last_outcome === "empty" ? "Empty feed" : "OK"}</Badge>
+  if (s.last_outcome === "error")
+    return <Badge kind="off">Failed{s.last_http_status ? ` (HTTP ${s.last_http_status})` : ""}</Badge>
+  return (
+    <Badge kind="ok">
+      {s.last_outcome === "not_modified" ? "Unchanged" : s.last_outcome === "empty" ? "Empty feed" : "OK"}
+    </Badge>
+  )
 }
 
 /** One line per source: how many records the editor repaired, and how many carry each flag. */
 const qualityLine = (q: Source["quality"]) => {
   const repaired = Object.values(q.repaired).reduce((n, c) => n + c, 0)
-  const flagged = Object.entries(q.flagged).map(([k, n]) => `${fmt(n)} ${(QUALITY_FLAG_LABELS[k as keyof typeof QUALITY_FLAG_LABELS] ?? k).toLowerCase()}`)
+  const flagged = Object.entries(q.flagged).map(
+    ([k, n]) => `${fmt(n)} ${(QUALITY_FLAG_LABELS[k as keyof typeof QUALITY_FLAG_LABELS] ?? k).toLowerCase()}`
+  )
   const parts = [...(repaired > 0 ? [`${fmt(repaired)} text repairs`] : []), ...flagged]
   return parts.length === 0 ? "Clean" : parts.join(" · ")
 }
 
-const shade = (uptime: number | null) => (uptime === null ? "none" : uptime >= 99 ? "good" : uptime >= 90 ? "fair" : "poor")
+const shade = (uptime: number | null) =>
+  uptime === null ? "none" : uptime >= 99 ? "good" : uptime >= 90 ? "fair" : "poor"
 
 /** Seven UTC days as bars, one per day: height and colour by the share of polls that worked. */
 const UptimeStrip = ({ days }: { days: Source["uptime_by_day"] }) => {
-  const label = days.map((d) => `${d.day}: ${d.uptime_percent === null ? "no polls" : `${d.uptime_percent}% of ${fmt(d.polls)} polls`}`).join("; ")
+  const label = days
+    .map((d) => `${d.day}: ${d.uptime_percent === null ? "no polls" : `${d.uptime_percent}% of ${fmt(d.polls)} polls`}`)
+    .join("; ")
   return (
-    <svg class="uptime-strip" viewBox="0 0 70 20" width="70" height="20" role="img" aria-label={`Uptime by day, oldest first: ${label}`}>
+    <svg
+      class="uptime-strip"
+      viewBox="0 0 70 20"
+      width="70"
+      height="20"
+      role="img"
+      aria-label={`Uptime by day, oldest first: ${label}`}
+    >
       {days.map((d, i) => {
         const h = d.uptime_percent === null ? 4 : Math.max(4, (d.uptime_percent / 100) * 20)
-        return <rect key={d.day} x={i * 10 + 1} y={20 - h} width="8" height={h} rx="1" class={`uptime-${shade(d.uptime_percent)}`}><title>{`${d.day}: ${d.uptime_percent === null ? "no polls" : `${d.uptime_percent}%`}`}</title></rect>
+        return (
+          <rect
+            key={d.day}
+            x={i * 10 + 1}
+            y={20 - h}
+            width="8"
+            height={h}
+            rx="1"
+            class={`uptime-${shade(d.uptime_percent)}`}
+          >
+            <title>{`${d.day}: ${d.uptime_percent === null ? "no polls" : `${d.uptime_percent}%`}`}</title>
+          </rect>
+        )
       })}
     </svg>
   )
 }
 
-const seconds = (s: number | null) => (s === null ? "unknown" : s < 1 ? "caught up" : s < 120 ? `${s.toFixed(0)} s behind` : `${(s / 60).toFixed(0)} min behind`)
+const seconds = (s: number | null) =>
+  s === null
+    ? "unknown"
+    : s < 1
+      ? "caught up"
+      : s < 120
+        ? `${s.toFixed(0)} s behind`
+        : `${(s / 60).toFixed(0)} min behind`
 
 /** Public: how every source and pipeline stage is doing, and the week's incidents. No login. */
 export const StatusPage = () => {
@@ -74,55 +110,125 @@ export const StatusPage = () => {
       clearInterval(timer)
     }
   }, [])
-  if (!overall || !detail) return error ? <Alert kind="error">{error}</Alert> : <p class="loading" role="status">Loading…</p>
+  if (!overall || !detail)
+    return error ? (
+      <Alert kind="error">{error}</Alert>
+    ) : (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    )
   const o = OVERALL[overall.overall]
   const names = new Map(detail.sources.map((s) => [s.id, s.jurisdiction_name]))
   return (
     <div>
       <h1>Service status</h1>
-      {error && <Alert kind="warning">Could not refresh: {error}. Showing figures from {formatDate(detail.generated_at)}.</Alert>}
+      {error && (
+        <Alert kind="warning">
+          Could not refresh: {error}. Showing figures from {formatDate(detail.generated_at)}.
+        </Alert>
+      )}
       <div class={`status-banner status-${o.kind}`} data-testid="overall">
-        <Badge kind={o.kind}>{overall.overall === "ok" ? "Operational" : overall.overall === "degraded" ? "Degraded" : "Down"}</Badge>
-        <span>{o.text}. {fmt(overall.healthy)} of {fmt(overall.total_resources)} sources healthy, {fmt(overall.warning)} warning, {fmt(overall.critical)} critical.</span>
+        <Badge kind={o.kind}>
+          {overall.overall === "ok" ? "Operational" : overall.overall === "degraded" ? "Degraded" : "Down"}
+        </Badge>
+        <span>
+          {o.text}. {fmt(overall.healthy)} of {fmt(overall.total_resources)} sources healthy, {fmt(overall.warning)}{" "}
+          warning, {fmt(overall.critical)} critical.
+        </span>
       </div>
-      <p class="muted">Updated {formatDate(detail.generated_at)}; refreshes every 30 seconds. Last poll by the pipeline: {formatDate(overall.worker.last_seen) || "none yet"}.</p>
+      <p class="muted">
+        Updated {formatDate(detail.generated_at)}; refreshes every 30 seconds. Last poll by the pipeline:{" "}
+        {formatDate(overall.worker.last_seen) || "none yet"}.
+      </p>
 
       <Card title="Pipeline stages">
-        {detail.stages.length === 0 ? <p>No stage has joined the change stream yet.</p> : (
+        {detail.stages.length === 0 ? (
+          <p>No stage has joined the change stream yet.</p>
+        ) : (
           <Table head={["Stage", "Waiting", "Handling", "Behind"]} testId="stages">
             {detail.stages.map((g) => (
-              <tr key={g.group}><td>{g.group}</td><td>{fmt(g.lag_messages)}</td><td>{fmt(g.pending)}</td><td>{seconds(g.behind_seconds)}</td></tr>
+              <tr key={g.group}>
+                <td>{g.group}</td>
+                <td>{fmt(g.lag_messages)}</td>
+                <td>{fmt(g.pending)}</td>
+                <td>{seconds(g.behind_seconds)}</td>
+              </tr>
             ))}
           </Table>
         )}
       </Card>
 
       <Card title={`Sources (${fmt(detail.sources.length)})`}>
-        <Table head={["Source", "Last poll", "Circuit", "Records", "Refused, 7 days", "Uptime, 7 days"]} testId="sources" wide label="Sources, scrolls sideways">
+        <Table
+          head={["Source", "Last poll", "Circuit", "Records", "Refused, 7 days", "Uptime, 7 days"]}
+          testId="sources"
+          wide
+          label="Sources, scrolls sideways"
+        >
           {detail.sources.map((s) => (
             <tr key={s.id} data-source={s.id}>
-              <td class="wrap"><strong>{s.id}</strong><br /><span class="muted">{s.jurisdiction_name}{s.kind ? ` · ${s.kind}` : ""}{s.format ? ` · ${s.format}` : ""}</span></td>
-              <td>{outcomeBadge(s)}<br /><span class="muted">{s.last_poll_at ? formatDate(s.last_poll_at) : "never"}</span></td>
-              <td>{s.circuit === "open" ? <Badge kind="off">Open until {formatDate(s.circuit_open_until)}</Badge> : <Badge kind="ok">Closed</Badge>}</td>
-              <td class="wrap">{s.records === null ? "–" : fmt(s.records)}<br /><span class="muted quality" data-quality>{qualityLine(s.quality)}</span></td>
+              <td class="wrap">
+                <strong>{s.id}</strong>
+                <br />
+                <span class="muted">
+                  {s.jurisdiction_name}
+                  {s.kind ? ` · ${s.kind}` : ""}
+                  {s.format ? ` · ${s.format}` : ""}
+                </span>
+              </td>
+              <td>
+                {outcomeBadge(s)}
+                <br />
+                <span class="muted">{s.last_poll_at ? formatDate(s.last_poll_at) : "never"}</span>
+              </td>
+              <td>
+                {s.circuit === "open" ? (
+                  <Badge kind="off">Open until {formatDate(s.circuit_open_until)}</Badge>
+                ) : (
+                  <Badge kind="ok">Closed</Badge>
+                )}
+              </td>
+              <td class="wrap">
+                {s.records === null ? "–" : fmt(s.records)}
+                <br />
+                <span class="muted quality" data-quality>
+                  {qualityLine(s.quality)}
+                </span>
+              </td>
               <td class="wrap reasons-cell">
                 {fmt(s.rejected_7d)}
                 {s.top_reasons.length > 0 && (
-                  <ul class="reasons">{s.top_reasons.map((r) => <li key={r.reason}>{r.reason} <span class="muted">×{fmt(r.count)}</span></li>)}</ul>
+                  <ul class="reasons">
+                    {s.top_reasons.map((r) => (
+                      <li key={r.reason}>
+                        {r.reason} <span class="muted">×{fmt(r.count)}</span>
+                      </li>
+                    ))}
+                  </ul>
                 )}
               </td>
-              <td><UptimeStrip days={s.uptime_by_day} /> {s.uptime_7day_percent === null ? "no polls" : `${s.uptime_7day_percent}%`}</td>
+              <td>
+                <UptimeStrip days={s.uptime_by_day} />{" "}
+                {s.uptime_7day_percent === null ? "no polls" : `${s.uptime_7day_percent}%`}
+              </td>
             </tr>
           ))}
         </Table>
       </Card>
 
       <Card title="Incidents, last 7 days">
-        {detail.incidents.length === 0 ? <p data-testid="incidents">No circuit opened in the last 7 days.</p> : (
+        {detail.incidents.length === 0 ? (
+          <p data-testid="incidents">No circuit opened in the last 7 days.</p>
+        ) : (
           <Table head={["Source", "Began", "Ended", "Failed polls", "Skipped while open"]} testId="incidents">
             {detail.incidents.map((i) => (
               <tr key={`${i.source} ${i.began_at}`}>
-                <td>{i.source}<br /><span class="muted">{names.get(i.source) ?? i.jurisdiction}</span></td>
+                <td>
+                  {i.source}
+                  <br />
+                  <span class="muted">{names.get(i.source) ?? i.jurisdiction}</span>
+                </td>
                 <td>{formatDate(i.began_at)}</td>
                 <td>{i.ended_at ? formatDate(i.ended_at) : <Badge kind="warn">Ongoing</Badge>}</td>
                 <td>{fmt(i.failed_polls)}</td>
@@ -132,7 +238,10 @@ export const StatusPage = () => {
           </Table>
         )}
       </Card>
-      <p class="muted">Also as JSON: <a href="/api/v1/status">/api/v1/status</a> and <a href="/api/v1/status/sources">/api/v1/status/sources</a> (no key needed).</p>
+      <p class="muted">
+        Also as JSON: <a href="/api/v1/status">/api/v1/status</a> and{" "}
+        <a href="/api/v1/status/sources">/api/v1/status/sources</a> (no key needed).
+      </p>
     </div>
   )
 }

@@ -24,16 +24,24 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
   const [result, setResult] = useState<{ events: ReadonlyArray<EventRow>; total: number | null } | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
-    call<Array<{ code: string; name: string }>>("GET", "/jurisdictions?scope=all", undefined, apiKey).then((j) => {
-      setCodes(j)
-      setJurisdiction(j.find((x) => x.code === "NY")?.code ?? j[0]?.code ?? "")
-    }, (e) => setError(explain(e)))
+    call<Array<{ code: string; name: string }>>("GET", "/jurisdictions?scope=all", undefined, apiKey).then(
+      (j) => {
+        setCodes(j)
+        setJurisdiction(j.find((x) => x.code === "NY")?.code ?? j[0]?.code ?? "")
+      },
+      (e) => setError(explain(e))
+    )
   }, [apiKey])
   const run = async (e: Event) => {
     e.preventDefault()
     setError(null)
     try {
-      const r = await call<{ data: Array<EventRow>; total?: number }>("GET", `/events?jurisdiction=${encodeURIComponent(jurisdiction)}&limit=5`, undefined, apiKey)
+      const r = await call<{ data: Array<EventRow>; total?: number }>(
+        "GET",
+        `/events?jurisdiction=${encodeURIComponent(jurisdiction)}&limit=5`,
+        undefined,
+        apiKey
+      )
       setResult({ events: r.data, total: r.total ?? null })
     } catch (err) {
       setError(explain(err))
@@ -44,22 +52,53 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
       <form onSubmit={run} class="form form-inline">
         <div class="field">
           <label for="try-j">Jurisdiction</label>
-          <select id="try-j" value={jurisdiction} onChange={(e) => setJurisdiction((e.target as HTMLSelectElement).value)}>
-            {codes.map((c) => <option value={c.code} key={c.code}>{c.code} · {c.name}</option>)}
+          <select
+            id="try-j"
+            value={jurisdiction}
+            onChange={(e) => setJurisdiction((e.target as HTMLSelectElement).value)}
+          >
+            {codes.map((c) => (
+              <option value={c.code} key={c.code}>
+                {c.code} · {c.name}
+              </option>
+            ))}
           </select>
         </div>
-        <button class="btn" type="submit">GET /api/v1/events</button>
+        <button class="btn" type="submit">
+          GET /api/v1/events
+        </button>
       </form>
-      {error && <p class="error-text" role="alert">{error}</p>}
-      {result && (
-        result.events.length === 0 ? <p role="status">No active events there right now.</p> : (
+      {error && (
+        <p class="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {result &&
+        (result.events.length === 0 ? (
+          <p role="status">No active events there right now.</p>
+        ) : (
           <Table head={["Title", "Type", "Severity", "Road", "Updated"]} testId="try-events">
             {result.events.map((ev) => (
-              <tr key={ev.id}><td>{ev.title ?? "—"}{(ev.quality_flags ?? []).length > 0 && <><br /><span class="muted">{(ev.quality_flags ?? []).map((f) => QUALITY_FLAG_LABELS[f as QualityFlag] ?? f).join(" · ")}</span></>}</td><td>{ev.type}</td><td>{ev.severity}</td><td>{ev.affected_roads?.join(", ") || "—"}</td><td>{formatDate(ev.last_updated)}</td></tr>
+              <tr key={ev.id}>
+                <td>
+                  {ev.title ?? "—"}
+                  {(ev.quality_flags ?? []).length > 0 && (
+                    <>
+                      <br />
+                      <span class="muted">
+                        {(ev.quality_flags ?? []).map((f) => QUALITY_FLAG_LABELS[f as QualityFlag] ?? f).join(" · ")}
+                      </span>
+                    </>
+                  )}
+                </td>
+                <td>{ev.type}</td>
+                <td>{ev.severity}</td>
+                <td>{ev.affected_roads?.join(", ") || "—"}</td>
+                <td>{formatDate(ev.last_updated)}</td>
+              </tr>
             ))}
           </Table>
-        )
-      )}
+        ))}
     </Card>
   )
 }

@@ -20,8 +20,25 @@ export const VerifyPage = ({ token }: { token: string }) => {
   return (
     <div class="narrow">
       <h1>Confirm your email</h1>
-      {!state ? <p role="status">Checking the link…</p> : <Alert kind={state.ok ? "success" : "error"}>{state.message}</Alert>}
-      {state?.ok && (customer ? <p><Link href="/keys" class="btn btn-primary">Create an API key</Link></p> : <p><Link href="/login" class="btn btn-primary">Log in</Link></p>)}
+      {!state ? (
+        <p role="status">Checking the link…</p>
+      ) : (
+        <Alert kind={state.ok ? "success" : "error"}>{state.message}</Alert>
+      )}
+      {state?.ok &&
+        (customer ? (
+          <p>
+            <Link href="/keys" class="btn btn-primary">
+              Create an API key
+            </Link>
+          </p>
+        ) : (
+          <p>
+            <Link href="/login" class="btn btn-primary">
+              Log in
+            </Link>
+          </p>
+        ))}
     </div>
   )
 }

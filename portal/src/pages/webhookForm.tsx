@@ -6,11 +6,25 @@ import { Field } from "../ui.js"
 /** A subscription as the API answers it (never the secret). */
 export type Subscription = SubscriptionView
 
-const Checks = ({ legend, name, options, chosen }: { legend: string; name: string; options: ReadonlyArray<string>; chosen: ReadonlyArray<string> }) => (
+const Checks = ({
+  legend,
+  name,
+  options,
+  chosen
+}: {
+  legend: string
+  name: string
+  options: ReadonlyArray<string>
+  chosen: ReadonlyArray<string>
+}) => (
   <fieldset class="checks">
-    <legend>{legend} <span class="hint">(none ticked = all)</span></legend>
+    <legend>
+      {legend} <span class="hint">(none ticked = all)</span>
+    </legend>
     {options.map((o) => (
-      <label key={o}><input type="checkbox" name={name} value={o} defaultChecked={chosen.includes(o)} /> {o.replace(/_/g, " ")}</label>
+      <label key={o}>
+        <input type="checkbox" name={name} value={o} defaultChecked={chosen.includes(o)} /> {o.replace(/_/g, " ")}
+      </label>
     ))}
   </fieldset>
 )
@@ -19,14 +33,45 @@ const Checks = ({ legend, name, options, chosen }: { legend: string; name: strin
 export const WebhookFields = ({ s }: { s?: Subscription }) => (
   <>
     <Field label="Name" name="name" defaultValue={s?.name ?? ""} placeholder="e.g. dispatch board" />
-    <Field label="Endpoint URL" name="url" type="url" required defaultValue={s?.url ?? ""} placeholder="https://hooks.example.com/road-events" hint="We POST JSON here, signed with X-Webhook-Signature." />
-    <Field label="Jurisdictions" name="jurisdiction" required defaultValue={s?.jurisdiction.join(", ") ?? ""} placeholder="NY, NJ" hint="One or more codes, separated by commas." />
+    <Field
+      label="Endpoint URL"
+      name="url"
+      type="url"
+      required
+      defaultValue={s?.url ?? ""}
+      placeholder="https://hooks.example.com/road-events"
+      hint="We POST JSON here, signed with X-Webhook-Signature."
+    />
+    <Field
+      label="Jurisdictions"
+      name="jurisdiction"
+      required
+      defaultValue={s?.jurisdiction.join(", ") ?? ""}
+      placeholder="NY, NJ"
+      hint="One or more codes, separated by commas."
+    />
     <Checks legend="Event types" name="type" options={EVENT_TYPES} chosen={s?.type ?? []} />
     <Checks legend="Severities" name="severity" options={SEVERITIES} chosen={s?.severity ?? []} />
     <Checks legend="Causes" name="cause" options={CAUSES} chosen={s?.cause ?? []} />
-    <Field label="Sub-types (optional)" name="sub_type" defaultValue={s?.sub_type.join(", ") ?? ""} hint="Separated by commas; empty = all." />
-    <Field label="Batch window in seconds (optional)" name="batch_window_seconds" type="number" min={1} max={300} defaultValue={s?.batch_window_seconds ?? ""} hint="1 to 300 collects changes into one POST; empty sends each change at once." />
-    <label class="check-line"><input type="checkbox" name="dedupe" value="true" defaultChecked={s?.dedupe ?? false} /> One event.created per real-world event, even when several agencies report it</label>
+    <Field
+      label="Sub-types (optional)"
+      name="sub_type"
+      defaultValue={s?.sub_type.join(", ") ?? ""}
+      hint="Separated by commas; empty = all."
+    />
+    <Field
+      label="Batch window in seconds (optional)"
+      name="batch_window_seconds"
+      type="number"
+      min={1}
+      max={300}
+      defaultValue={s?.batch_window_seconds ?? ""}
+      hint="1 to 300 collects changes into one POST; empty sends each change at once."
+    />
+    <label class="check-line">
+      <input type="checkbox" name="dedupe" value="true" defaultChecked={s?.dedupe ?? false} /> One event.created per
+      real-world event, even when several agencies report it
+    </label>
   </>
 )
 
@@ -38,17 +83,25 @@ export const webhookBody = (form: HTMLFormElement) => {
   return {
     name: String(d.get("name") ?? "").trim(),
     url: String(d.get("url") ?? "").trim(),
-    jurisdiction: String(d.get("jurisdiction") ?? "").split(",").map((x) => x.trim()).filter(Boolean),
+    jurisdiction: String(d.get("jurisdiction") ?? "")
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
     type: list("type"),
     severity: list("severity"),
     cause: list("cause"),
-    sub_type: String(d.get("sub_type") ?? "").split(",").map((x) => x.trim()).filter(Boolean),
+    sub_type: String(d.get("sub_type") ?? "")
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
     batch_window_seconds: window === "" ? null : Number(window),
     dedupe: d.get("dedupe") === "true"
   }
 }
 
 export const disabledWhy = (s: Subscription) =>
-  s.disabled_reason === "failures" ? `Disabled after ${s.consecutive_failures} deliveries in a row failed`
-    : s.disabled_reason === "gone" ? "Disabled because your endpoint answered 410 Gone"
-    : "Disabled by you"
+  s.disabled_reason === "failures"
+    ? `Disabled after ${s.consecutive_failures} deliveries in a row failed`
+    : s.disabled_reason === "gone"
+      ? "Disabled because your endpoint answered 410 Gone"
+      : "Disabled by you"

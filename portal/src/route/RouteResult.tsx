@@ -6,12 +6,17 @@ type Route = RouteAnswer["routes"][number]
 
 const km = (m: number) => `${(m / 1000).toLocaleString("en-US", { maximumFractionDigits: m < 10_000 ? 1 : 0 })} km`
 const miles = (m: number) => `${(m / 1609.344).toLocaleString("en-US", { maximumFractionDigits: 0 })} mi`
-export const duration = (s: number) => `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, "0")} min`
-const money = (v: { currency: string; value: number }) => `${v.value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${v.currency}`
+export const duration = (s: number) =>
+  `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, "0")} min`
+const money = (v: { currency: string; value: number }) =>
+  `${v.value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${v.currency}`
 
 type Fare = NonNullable<Route["sections"][number]["tolls"]>[number]["fares"][number]
 
-/** A fare as a dispatcher reads it: the price with the date its rate took effect, and whether a later schedule replaced it. */
+/**
+ * A fare as a dispatcher reads it: the price with the date its rate took effect, and whether a later schedule
+ * replaced it.
+ */
 const fareText = (f: Fare) => {
   if (!f.price) return `${f.name} (price unknown: ${f.unpriced_reason ?? "no rate on file"})`
   // the API's `superseded` names the later schedules; the table only says there are some
@@ -29,15 +34,33 @@ export const warningWindow = (p: Record<string, unknown>): string => {
 }
 
 const REASONS: Record<string, string> = {
-  break_required: "Break due", drive_limit: "driving limit", duty_window: "duty window closes", cycle_limit: "cycle limit"
+  break_required: "Break due",
+  drive_limit: "driving limit",
+  duty_window: "duty window closes",
+  cycle_limit: "cycle limit"
 }
 const REST_KINDS: Record<string, string> = {
-  break: "break", daily_rest: "daily rest", reduced_daily_rest: "reduced daily rest", split_berth: "in the sleeper berth, part of a split rest",
-  split_off: "off duty, part of a split rest", day_end: "off until the driver's day ends", off_24h: "24 hours off", cycle_reset: "cycle reset", weekly_rest: "weekly rest"
+  break: "break",
+  daily_rest: "daily rest",
+  reduced_daily_rest: "reduced daily rest",
+  split_berth: "in the sleeper berth, part of a split rest",
+  split_off: "off duty, part of a split rest",
+  day_end: "off until the driver's day ends",
+  off_24h: "24 hours off",
+  cycle_reset: "cycle reset",
+  weekly_rest: "weekly rest"
 }
 
 /** The chosen route in words and tables: summary, warnings, what was avoided, HOS stops, mileage, tolls. */
-export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; chosen: number; choose: (i: number) => void }) => {
+export const RouteResult = ({
+  answer,
+  chosen,
+  choose
+}: {
+  answer: RouteAnswer
+  chosen: number
+  choose: (i: number) => void
+}) => {
   const route: Route | undefined = answer.routes[chosen]
   if (!route) return null
   const s = route.summary
@@ -46,7 +69,13 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
       {answer.routes.length > 1 && (
         <div class="route-choices" role="group" aria-label="Routes">
           {answer.routes.map((r, i) => (
-            <button type="button" key={i} class={i === chosen ? "btn btn-primary" : "btn"} aria-pressed={i === chosen} onClick={() => choose(i)}>
+            <button
+              type="button"
+              key={i}
+              class={i === chosen ? "btn btn-primary" : "btn"}
+              aria-pressed={i === chosen}
+              onClick={() => choose(i)}
+            >
               {i === 0 ? "Fastest" : `Alternative ${i}`} · {km(r.summary.distance_m)} · {duration(r.summary.duration_s)}
             </button>
           ))}
@@ -54,26 +83,48 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
       )}
       <p class="route-summary" data-testid="route-summary">
         <strong>{km(s.distance_m)}</strong> ({miles(s.distance_m)}) · <strong>{duration(s.duration_s)}</strong> driving
-        {s.has_tolls ? ` · tolls ${s.toll_costs && s.toll_costs.length > 0 ? s.toll_costs.map(money).join(" + ") : "(price unknown)"}` : " · no tolls"}
-        {" · "}{route.warnings.length} warnings
+        {s.has_tolls
+          ? ` · tolls ${s.toll_costs && s.toll_costs.length > 0 ? s.toll_costs.map(money).join(" + ") : "(price unknown)"}`
+          : " · no tolls"}
+        {" · "}
+        {route.warnings.length} warnings
       </p>
 
       {answer.avoided.length > 0 && (
         <section aria-label="Avoided">
           <h3>Routed around</h3>
           <ul class="avoided" data-testid="avoided">
-            {answer.avoided.map((a) => <li key={a.source_id}><strong>{a.title}</strong> <span class="hint">{a.warning_type.replace(/_/g, " ")}</span></li>)}
+            {answer.avoided.map((a) => (
+              <li key={a.source_id}>
+                <strong>{a.title}</strong> <span class="hint">{a.warning_type.replace(/_/g, " ")}</span>
+              </li>
+            ))}
           </ul>
         </section>
       )}
 
       <h3>Warnings along the way</h3>
-      {route.warnings.length === 0 ? <p class="hint">Nothing along this route for this truck.</p> : (
-        <Table head={["Severity", "What", "At", "Arrival", "In force"]} testId="route-warnings" label="Warnings along the route" wide>
+      {route.warnings.length === 0 ? (
+        <p class="hint">Nothing along this route for this truck.</p>
+      ) : (
+        <Table
+          head={["Severity", "What", "At", "Arrival", "In force"]}
+          testId="route-warnings"
+          label="Warnings along the route"
+          wide
+        >
           {route.warnings.map((w, i) => (
             <tr key={i} id={`warning-${i}`}>
-              <td><span class="sev" style={{ background: WARNING_COLOURS[w.severity] }}>{w.severity}</span></td>
-              <td>{w.title}<br /><span class="hint">{w.type.replace(/_/g, " ")}</span></td>
+              <td>
+                <span class="sev" style={{ background: WARNING_COLOURS[w.severity] }}>
+                  {w.severity}
+                </span>
+              </td>
+              <td>
+                {w.title}
+                <br />
+                <span class="hint">{w.type.replace(/_/g, " ")}</span>
+              </td>
               <td>{km(w.distance_along_route_m)}</td>
               <td>{formatDate(w.projected_arrival_time)}</td>
               <td>{warningWindow(w.properties)}</td>
@@ -85,17 +136,34 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
       {route.hos && (
         <>
           <h3>Hours-of-service stops ({answer.hos_ruleset ?? "rules"})</h3>
-          {route.hos.length === 0 ? <p class="hint">The driver's hours cover the whole route.</p> : (
+          {route.hos.length === 0 ? (
+            <p class="hint">The driver's hours cover the whole route.</p>
+          ) : (
             <ol class="hos-stops" data-testid="hos-stops">
               {route.hos.map((h, i) => (
                 <li key={i}>
-                  <strong>{REASONS[h.reason] ?? h.reason}</strong> at {km(h.distance_along_route_m)}, {formatDate(h.projected_time)}; rest {duration(h.rest_s)} ({REST_KINDS[h.rest_kind] ?? h.rest_kind}).
-                  <span class="hint"> Hours run out at {km(h.deadline_distance_along_route_m)}, {formatDate(h.legal_deadline)}.</span>
+                  <strong>{REASONS[h.reason] ?? h.reason}</strong> at {km(h.distance_along_route_m)},{" "}
+                  {formatDate(h.projected_time)}; rest {duration(h.rest_s)} ({REST_KINDS[h.rest_kind] ?? h.rest_kind}).
+                  <span class="hint">
+                    {" "}
+                    Hours run out at {km(h.deadline_distance_along_route_m)}, {formatDate(h.legal_deadline)}.
+                  </span>
                   {h.feasible === false && <span class="error-text"> No parking is reachable before then.</span>}
                   {h.suggested_stops.length > 0 && (
                     <ul>
                       {h.suggested_stops.map((p) => (
-                        <li key={p.id}>{p.name} <span class="hint">({p.type.replace(/_/g, " ")}, {km(p.distance_along_route_m)}{p.available_spots !== undefined ? `, ${p.available_spots} free${p.capacity ? ` of ${p.capacity}` : ""}${p.as_of ? ` as of ${formatDate(p.as_of)}` : ""}` : p.capacity ? `, ${p.capacity} spaces` : ""})</span></li>
+                        <li key={p.id}>
+                          {p.name}{" "}
+                          <span class="hint">
+                            ({p.type.replace(/_/g, " ")}, {km(p.distance_along_route_m)}
+                            {p.available_spots !== undefined
+                              ? `, ${p.available_spots} free${p.capacity ? ` of ${p.capacity}` : ""}${p.as_of ? ` as of ${formatDate(p.as_of)}` : ""}`
+                              : p.capacity
+                                ? `, ${p.capacity} spaces`
+                                : ""}
+                            )
+                          </span>
+                        </li>
                       ))}
                     </ul>
                   )}
@@ -110,7 +178,13 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
         <>
           <h3>Distance by state or province</h3>
           <Table head={["Jurisdiction", "km", "mi"]} testId="mileage" label="Distance by state or province">
-            {s.mileage_by_state.map((m) => <tr key={m.jurisdiction}><td>{m.jurisdiction}</td><td>{(m.distance_m / 1000).toFixed(1)}</td><td>{m.distance_mi.toFixed(1)}</td></tr>)}
+            {s.mileage_by_state.map((m) => (
+              <tr key={m.jurisdiction}>
+                <td>{m.jurisdiction}</td>
+                <td>{(m.distance_m / 1000).toFixed(1)}</td>
+                <td>{m.distance_mi.toFixed(1)}</td>
+              </tr>
+            ))}
           </Table>
         </>
       )}
@@ -118,11 +192,22 @@ export const RouteResult = ({ answer, chosen, choose }: { answer: RouteAnswer; c
       <h3>Tolls by section</h3>
       {route.sections.some((x) => x.tolls && x.tolls.length > 0) ? (
         <Table head={["Section", "Length", "Toll system", "Fare"]} testId="tolls" label="Tolls by section">
-          {route.sections.flatMap((x, i) => (x.tolls ?? []).map((t, j) => (
-            <tr key={`${i}-${j}`}><td>{x.summary}</td><td>{km(x.distance_m)}</td><td>{t.system}</td><td>{t.fares.map(fareText).join("; ")}</td></tr>
-          )))}
+          {route.sections.flatMap((x, i) =>
+            (x.tolls ?? []).map((t, j) => (
+              <tr key={`${i}-${j}`}>
+                <td>{x.summary}</td>
+                <td>{km(x.distance_m)}</td>
+                <td>{t.system}</td>
+                <td>{t.fares.map(fareText).join("; ")}</td>
+              </tr>
+            ))
+          )}
         </Table>
-      ) : <p class="hint" data-testid="tolls">No tolled sections.</p>}
+      ) : (
+        <p class="hint" data-testid="tolls">
+          No tolled sections.
+        </p>
+      )}
       <p class="hint">{answer.attribution.join(" · ")}</p>
     </div>
   )

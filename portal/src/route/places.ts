@@ -17,10 +17,19 @@ let loading: Promise<ReadonlyArray<Place>> | null = null
 
 /** Cities by population, then junctions: the order the suggestions keep. Loaded once, on the planner only. */
 export const loadPlaces = () =>
-  (loading ??= fetch(PLACES_HREF).then((r) => r.json() as Promise<Index>).then((ix) => [
-    ...[...ix.cities].sort((a, b) => b[4] - a[4]).map(([name, region, lat, lng]) => ({ label: `${name}, ${region}`, kind: "city" as const, lat, lng })),
-    ...ix.junctions.map(([name, region, lat, lng]) => ({ label: `${name}, ${region}`, kind: "junction" as const, lat, lng }))
-  ]))
+  (loading ??= fetch(PLACES_HREF)
+    .then((r) => r.json() as Promise<Index>)
+    .then((ix) => [
+      ...[...ix.cities]
+        .sort((a, b) => b[4] - a[4])
+        .map(([name, region, lat, lng]) => ({ label: `${name}, ${region}`, kind: "city" as const, lat, lng })),
+      ...ix.junctions.map(([name, region, lat, lng]) => ({
+        label: `${name}, ${region}`,
+        kind: "junction" as const,
+        lat,
+        lng
+      }))
+    ]))
 
 const POINT = /^\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/
 
@@ -29,10 +38,16 @@ export const parsePoint = (text: string): Place | null => {
   const m = POINT.exec(text)
   if (!m) return null
   const [lat, lng] = [Number(m[1]), Number(m[2])]
-  return Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { label: `${lat.toFixed(4)}, ${lng.toFixed(4)}`, kind: "point", lat, lng } : null
+  return Math.abs(lat) <= 90 && Math.abs(lng) <= 180
+    ? { label: `${lat.toFixed(4)}, ${lng.toFixed(4)}`, kind: "point", lat, lng }
+    : null
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
 
 /**
  * Places whose words start with every word typed (so "i 80 i 55" finds "I-55 & I-80, IL" and

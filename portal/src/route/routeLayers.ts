@@ -19,31 +19,61 @@ const pointOf = (g: { type: string; coordinates: unknown }): [number, number] | 
 export const addRouteLayers = (map: MapLibreMap) => {
   for (const id of ["routes", "route-points"]) map.addSource(id, { type: "geojson", data: empty })
   map.addLayer({
-    id: "route-alternatives", type: "line", source: "routes", filter: ["!=", ["get", "chosen"], true],
+    id: "route-alternatives",
+    type: "line",
+    source: "routes",
+    filter: ["!=", ["get", "chosen"], true],
     layout: { "line-cap": "round", "line-join": "round" },
     paint: { "line-color": "#64748b", "line-width": 4, "line-opacity": 0.75, "line-dasharray": [2, 1.5] }
   })
   map.addLayer({
-    id: "route-casing", type: "line", source: "routes", filter: ["==", ["get", "chosen"], true],
-    layout: { "line-cap": "round", "line-join": "round" }, paint: { "line-color": "#ffffff", "line-width": 8 }
+    id: "route-casing",
+    type: "line",
+    source: "routes",
+    filter: ["==", ["get", "chosen"], true],
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": "#ffffff", "line-width": 8 }
   })
   map.addLayer({
-    id: "route-chosen", type: "line", source: "routes", filter: ["==", ["get", "chosen"], true],
-    layout: { "line-cap": "round", "line-join": "round" }, paint: { "line-color": "#1d4ed8", "line-width": 5 }
+    id: "route-chosen",
+    type: "line",
+    source: "routes",
+    filter: ["==", ["get", "chosen"], true],
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": "#1d4ed8", "line-width": 5 }
   })
   map.addLayer({
-    id: ROUTE_LAYERS.stops, type: "circle", source: "route-points", filter: ["==", ["get", "kind"], "stop"],
+    id: ROUTE_LAYERS.stops,
+    type: "circle",
+    source: "route-points",
+    filter: ["==", ["get", "kind"], "stop"],
     paint: { "circle-color": "#15803d", "circle-radius": 6, "circle-stroke-color": "#fff", "circle-stroke-width": 1.5 }
   })
   map.addLayer({
-    id: ROUTE_LAYERS.hos, type: "circle", source: "route-points", filter: ["==", ["get", "kind"], "hos"],
+    id: ROUTE_LAYERS.hos,
+    type: "circle",
+    source: "route-points",
+    filter: ["==", ["get", "kind"], "hos"],
     paint: { "circle-color": "#7c3aed", "circle-radius": 8, "circle-stroke-color": "#fff", "circle-stroke-width": 2 }
   })
   map.addLayer({
-    id: ROUTE_LAYERS.warnings, type: "circle", source: "route-points", filter: ["==", ["get", "kind"], "warning"],
+    id: ROUTE_LAYERS.warnings,
+    type: "circle",
+    source: "route-points",
+    filter: ["==", ["get", "kind"], "warning"],
     paint: {
-      "circle-color": ["match", ["get", "severity"], "critical", WARNING_COLOURS.critical, "warning", WARNING_COLOURS.warning, WARNING_COLOURS.info],
-      "circle-radius": 7, "circle-stroke-color": "#fff", "circle-stroke-width": 2
+      "circle-color": [
+        "match",
+        ["get", "severity"],
+        "critical",
+        WARNING_COLOURS.critical,
+        "warning",
+        WARNING_COLOURS.warning,
+        WARNING_COLOURS.info
+      ],
+      "circle-radius": 7,
+      "circle-stroke-color": "#fff",
+      "circle-stroke-width": 2
     }
   })
 }
@@ -53,28 +83,54 @@ export const showRoutes = (map: MapLibreMap, answer: RouteAnswer | null, chosen:
   const routes = answer?.routes ?? []
   ;(map.getSource("routes") as GeoJSONSource | undefined)?.setData({
     type: "FeatureCollection",
-    features: routes.map((r, i) => ({ type: "Feature", properties: { index: i, chosen: i === chosen }, geometry: r.geometry as any }))
+    features: routes.map((r, i) => ({
+      type: "Feature",
+      properties: { index: i, chosen: i === chosen },
+      geometry: r.geometry as any
+    }))
   })
   const route = routes[chosen]
   const points: FeatureCollection["features"] = []
   if (route) {
     route.warnings.forEach((w, i) => {
       const at = pointOf(w.geometry)
-      if (at) points.push({ type: "Feature", properties: { kind: "warning", index: i, severity: w.severity }, geometry: { type: "Point", coordinates: at } })
+      if (at)
+        points.push({
+          type: "Feature",
+          properties: { kind: "warning", index: i, severity: w.severity },
+          geometry: { type: "Point", coordinates: at }
+        })
     })
     const line = route.geometry.coordinates
     ;(route.hos ?? []).forEach((h, i) => {
       // where the plan stops: its first suggestion's place, else the line's point nearest that far along
       const stop = h.suggested_stops[0]
-      const at = stop ? pointOf(stop.geometry) : line.length > 0 ? alongLine(line as Array<[number, number]>, h.distance_along_route_m) : null
-      if (at) points.push({ type: "Feature", properties: { kind: "hos", index: i }, geometry: { type: "Point", coordinates: at } })
+      const at = stop
+        ? pointOf(stop.geometry)
+        : line.length > 0
+          ? alongLine(line as Array<[number, number]>, h.distance_along_route_m)
+          : null
+      if (at)
+        points.push({
+          type: "Feature",
+          properties: { kind: "hos", index: i },
+          geometry: { type: "Point", coordinates: at }
+        })
       for (const s of h.suggested_stops.slice(1)) {
         const p = pointOf(s.geometry)
-        if (p) points.push({ type: "Feature", properties: { kind: "stop", index: i, id: s.id }, geometry: { type: "Point", coordinates: p } })
+        if (p)
+          points.push({
+            type: "Feature",
+            properties: { kind: "stop", index: i, id: s.id },
+            geometry: { type: "Point", coordinates: p }
+          })
       }
     })
   }
-  ;(map.getSource("route-points") as GeoJSONSource | undefined)?.setData({ type: "FeatureCollection", features: points })
+  ;(map.getSource("route-points") as GeoJSONSource | undefined)?.setData({
+    type: "FeatureCollection",
+    features: points
+  })
 }
 
 const RAD = Math.PI / 180
@@ -85,7 +141,10 @@ const metres = (a: [number, number], b: [number, number]) => {
   return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h)))
 }
 
-/** The point `m` metres along a line (measured as drawn; the route's own lengths are calibrated, so this is approximate). */
+/**
+ * The point `m` metres along a line (measured as drawn; the route's own lengths are calibrated, so this is
+ * approximate).
+ */
 const alongLine = (line: ReadonlyArray<[number, number]>, m: number): [number, number] => {
   let left = m
   for (let i = 1; i < line.length; i++) {

@@ -11,4 +11,5 @@ ALTER TABLE plans ADD COLUMN allow_archived_events boolean NOT NULL DEFAULT true
 ALTER TABLE plans ADD COLUMN allow_inactive_features boolean NOT NULL DEFAULT true;
 ALTER TABLE plans ADD COLUMN event_history_days integer;
 CREATE INDEX events_last_updated ON events (last_updated);
-`))
+`)
+)

@@ -71,4 +71,5 @@ CREATE TABLE webhook_batch_items (
   seq bigserial,
   PRIMARY KEY (subscription_id, item_id)
 );
-`))
+`)
+)

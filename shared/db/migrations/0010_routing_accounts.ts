@@ -63,4 +63,5 @@ CREATE TABLE routing_usage (
   calls integer NOT NULL,
   PRIMARY KEY (customer_id, period)
 );
-`))
+`)
+)

@@ -15,4 +15,5 @@ CREATE TABLE cell_marks (
   cell bigint PRIMARY KEY,
   xid xid8 NOT NULL
 );
-`))
+`)
+)

@@ -6,4 +6,5 @@ import { Effect } from "effect"
  * an operator a feed drifting; the quarantine table keeps only samples.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.unsafe(`ALTER TABLE source_polls ADD COLUMN rejected_reasons jsonb NOT NULL DEFAULT '[]';`))
+  sql.unsafe(`ALTER TABLE source_polls ADD COLUMN rejected_reasons jsonb NOT NULL DEFAULT '[]';`)
+)

@@ -27,4 +27,5 @@ CREATE TABLE event_links (
 CREATE INDEX event_links_related ON event_links (related_id);
 
 ALTER TABLE webhook_subscriptions ADD COLUMN dedupe boolean NOT NULL DEFAULT false;
-`))
+`)
+)

@@ -10,4 +10,7 @@ import { Effect } from "effect"
  * warning's JSON text (shared/routing/saved/keptText.ts): no JSON inside JSON to unescape per refetch.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.unsafe(`ALTER TABLE saved_routes ADD COLUMN geometry_text text, ADD COLUMN geometry_ends integer[], ADD COLUMN timing json, ADD COLUMN placed_text text;`))
+  sql.unsafe(
+    `ALTER TABLE saved_routes ADD COLUMN geometry_text text, ADD COLUMN geometry_ends integer[], ADD COLUMN timing json, ADD COLUMN placed_text text;`
+  )
+)

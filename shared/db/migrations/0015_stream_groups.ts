@@ -7,4 +7,5 @@ import { Effect } from "effect"
  * lost it, and only Postgres remembers which case it is.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.unsafe(`CREATE TABLE stream_groups (name text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());`))
+  sql.unsafe(`CREATE TABLE stream_groups (name text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());`)
+)

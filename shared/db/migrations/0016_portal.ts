@@ -64,4 +64,5 @@ CREATE TABLE request_usage (
   requests bigint NOT NULL,
   PRIMARY KEY (customer_id, day)
 );
-`))
+`)
+)

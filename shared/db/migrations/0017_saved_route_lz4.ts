@@ -18,4 +18,5 @@ BEGIN
 EXCEPTION WHEN feature_not_supported THEN
   RAISE NOTICE 'lz4 is not built into this server: saved routes stay compressed with pglz';
 END $$;
-`))
+`)
+)

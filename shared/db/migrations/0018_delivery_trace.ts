@@ -6,4 +6,5 @@ import { Effect } from "effect"
  * spans of the trace that began at the poll which saw the change, in whichever sender process.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.unsafe(`ALTER TABLE webhook_deliveries ADD COLUMN traceparent text;`))
+  sql.unsafe(`ALTER TABLE webhook_deliveries ADD COLUMN traceparent text;`)
+)

@@ -10,4 +10,5 @@ export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql.unsafe(`
 CREATE INDEX features_barrier_changes ON features (materialized_at)
   WHERE feature_type IN ('bridge_clearances', 'bridges', 'weight_restrictions', 'truck_restrictions');
-CREATE INDEX events_live_closures ON events (id) WHERE type = 'closure' AND archived_at IS NULL;`))
+CREATE INDEX events_live_closures ON events (id) WHERE type = 'closure' AND archived_at IS NULL;`)
+)

@@ -6,4 +6,5 @@ import { Effect } from "effect"
  * (shared/routing/hazards/HazardCells.ts): the marks by transaction id, not the whole table.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.unsafe(`CREATE INDEX cell_marks_xid ON cell_marks (xid);`))
+  sql.unsafe(`CREATE INDEX cell_marks_xid ON cell_marks (xid);`)
+)

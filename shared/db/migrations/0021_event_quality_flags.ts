@@ -6,4 +6,5 @@ import { Effect } from "effect"
  * it. `end_time_passed` is not stored: it depends on when the event is read.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.unsafe(`ALTER TABLE events ADD COLUMN quality_flags text[] NOT NULL DEFAULT '{}';`))
+  sql.unsafe(`ALTER TABLE events ADD COLUMN quality_flags text[] NOT NULL DEFAULT '{}';`)
+)

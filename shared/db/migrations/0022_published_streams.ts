@@ -12,4 +12,5 @@ DROP TABLE IF EXISTS route_rechecks;
 DROP SEQUENCE IF EXISTS route_recheck_marks;
 UPDATE stream_groups SET name = CASE WHEN name = 'webhooks' THEN 'materialized:webhooks' ELSE 'changes:' || name END
   WHERE name NOT LIKE '%:%';
-`))
+`)
+)

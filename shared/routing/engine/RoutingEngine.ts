@@ -45,7 +45,10 @@ export interface EngineSection {
   readonly summary: string
   /** toll system id, null on free road */
   readonly toll: string | null
-  /** the state or province its last piece lies in, where the network knows (a one-way toll is collected by the way it enters) */
+  /**
+   * the state or province its last piece lies in, where the network knows (a one-way toll is collected by the way it
+   * enters)
+   */
   readonly to_region?: string | null
   /** coordinate index range [from, to] in the route's coordinates */
   readonly from_index: number
@@ -61,7 +64,9 @@ export interface EngineRoute {
   readonly distance_m: number
   readonly duration_s: number
   readonly sections: ReadonlyArray<EngineSection>
-  /** the engine's key of the road piece under each segment (coordinate i to i + 1), for exclusions on a later request */
+  /**
+   * the engine's key of the road piece under each segment (coordinate i to i + 1), for exclusions on a later request
+   */
   readonly segment_keys: ReadonlyArray<string>
   /**
    * Length per state or province from the network's own knowledge of where each road lies
@@ -91,11 +96,17 @@ export interface RegionLength {
 }
 
 /** What a route's hazards, timing and stops are read from: its line and the distance and time along it. */
-export type RouteTrack = Pick<EngineRoute, "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s" | "regions">
+export type RouteTrack = Pick<
+  EngineRoute,
+  "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s" | "regions"
+>
 /** A route's timing without its coordinates: what arrival times and hours of service read. */
 export type RouteTiming = Pick<RouteTrack, "along_m" | "along_s" | "distance_m" | "duration_s">
 
-export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{ readonly message: string; readonly field?: string }> {}
+export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{
+  readonly message: string
+  readonly field?: string
+}> {}
 export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{ readonly message: string }> {}
 
 /** A limit of the network (a low structure, a weight limit, a truck or hazmat ban) the route was kept from. */
@@ -134,7 +145,10 @@ export interface RoutingEngineShape {
   readonly edgeLocator?: Effect.Effect<EdgeLocator, EngineUnavailable>
 }
 
-/** The engine's keys of the road pieces whose line passes within `radiusM` of a place, each with its distance in metres. */
+/**
+ * The engine's keys of the road pieces whose line passes within `radiusM` of a place, each with its distance in
+ * metres.
+ */
 export type EdgeLocator = (lat: number, lng: number, radiusM: number) => ReadonlyMap<string, number>
 
 /** The routing seam: the built-in graph or Valhalla, chosen by ROUTING_ENGINE. */

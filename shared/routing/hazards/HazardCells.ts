@@ -38,7 +38,10 @@ export interface HazardCellLimits {
 /** The limits for a number of cells: full feature rows in the default's proportion (a fifth). */
 export const hazardCellLimits = (cells: number): HazardCellLimits => ({ cells, features: Math.round(cells / 5) })
 
-/** About 100 MB of heap a worker at bench:routing's density (89 MB measured), where 1,000 routes reach them (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default. */
+/**
+ * About 100 MB of heap a worker at bench:routing's density (89 MB measured), where 1,000 routes reach them
+ * (docs/api/routing.md); ROUTE_READS_KEPT_CELLS's default.
+ */
 export const DEFAULT_HAZARD_CELL_LIMITS: HazardCellLimits = hazardCellLimits(150_000)
 
 /**
@@ -89,7 +92,12 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
    * What a look found: its xmin, the marks it asked for (from `since`, or none on a first look),
    * and whether it took them all.
    */
-  const observe = (since: number | undefined, xmin: number, found: ReadonlyArray<readonly [string, number]>, complete: boolean) => {
+  const observe = (
+    since: number | undefined,
+    xmin: number,
+    found: ReadonlyArray<readonly [string, number]>,
+    complete: boolean
+  ) => {
     if (!complete || marks.size + found.length > MAX_MARKS) return restart(xmin)
     for (const [cell, xid] of found) if ((marks.get(cell) ?? -1) < xid) marks.set(cell, xid)
     if (since === undefined) {
@@ -115,35 +123,38 @@ export const makeHazardCellStore = (limits: HazardCellLimits = DEFAULT_HAZARD_CE
     r.free.push(slot)
   }
 
-  const view = (readXmin: number): HazardCellView | undefined => !keeps ? undefined : ({
-    get: <A>(kind: string, key: string) => {
-      const r = kinds.get(kind)
-      const slot = r?.slotOf.get(key)
-      if (slot !== undefined && valid(r!, slot)) {
-        counts.hits++
-        return r!.values[slot] as A
-      }
-      counts.misses++
-      return undefined
-    },
-    put: <A>(kind: string, key: string, value: A, cell5: string) => {
-      // read before the store started over, or already marked since: not worth keeping
-      if (validFrom === undefined || readXmin < validFrom || (marks.get(cell5) ?? -1) >= readXmin) return
-      let r = kinds.get(kind)
-      if (r === undefined) kinds.set(kind, r = noReads())
-      // a read kept again is the newest: its key moves to the end of the map's order
-      let slot = r.slotOf.get(key)
-      if (slot !== undefined) r.slotOf.delete(key)
-      else slot = r.free.pop() ?? r.values.length
-      r.slotOf.set(key, slot)
-      r.values[slot] = value
-      r.readXmin[slot] = readXmin
-      r.cell5[slot] = cell5Of(cell5)
-      // the oldest read first
-      const reads = r
-      trimOldest(r.slotOf, kind === "features" ? limits.features : limits.cells, (k) => release(reads, k))
-    }
-  })
+  const view = (readXmin: number): HazardCellView | undefined =>
+    !keeps
+      ? undefined
+      : {
+          get: <A>(kind: string, key: string) => {
+            const r = kinds.get(kind)
+            const slot = r?.slotOf.get(key)
+            if (slot !== undefined && valid(r!, slot)) {
+              counts.hits++
+              return r!.values[slot] as A
+            }
+            counts.misses++
+            return undefined
+          },
+          put: <A>(kind: string, key: string, value: A, cell5: string) => {
+            // read before the store started over, or already marked since: not worth keeping
+            if (validFrom === undefined || readXmin < validFrom || (marks.get(cell5) ?? -1) >= readXmin) return
+            let r = kinds.get(kind)
+            if (r === undefined) kinds.set(kind, (r = noReads()))
+            // a read kept again is the newest: its key moves to the end of the map's order
+            let slot = r.slotOf.get(key)
+            if (slot !== undefined) r.slotOf.delete(key)
+            else slot = r.free.pop() ?? r.values.length
+            r.slotOf.set(key, slot)
+            r.values[slot] = value
+            r.readXmin[slot] = readXmin
+            r.cell5[slot] = cell5Of(cell5)
+            // the oldest read first
+            const reads = r
+            trimOldest(r.slotOf, kind === "features" ? limits.features : limits.cells, (k) => release(reads, k))
+          }
+        }
 
   return {
     /** where the next look asks from: undefined on a first look */
@@ -159,7 +170,12 @@ export type HazardCellStore = ReturnType<typeof makeHazardCellStore>
 /** The worker's store of route reads (absent: every route reads all it needs itself). */
 export class HazardCells extends Context.Tag("api/HazardCells")<HazardCells, HazardCellStore>() {}
 
-export const HazardCellsLive = Layer.effect(HazardCells, Effect.map(RoutingConfig, (c) => makeHazardCellStore(c.routeReadsKept ? hazardCellLimits(c.routeReadsKeptCells) : KEEP_NOTHING)))
+export const HazardCellsLive = Layer.effect(
+  HazardCells,
+  Effect.map(RoutingConfig, (c) =>
+    makeHazardCellStore(c.routeReadsKept ? hazardCellLimits(c.routeReadsKeptCells) : KEEP_NOTHING)
+  )
+)
 
 /**
  * The oldest transaction that may still be uncommitted, taken before a request reads (any
@@ -178,9 +194,12 @@ export const lookAtMarks = (store: HazardCellStore | undefined) =>
       Effect.map((rows) => {
         const xmin = rows[0].xmin
         if (store) {
-          const found = rows.flatMap((r) => (r.cell !== null && r.xid !== null ? [[r.cell, Number(r.xid)] as const] : []))
+          const found = rows.flatMap((r) =>
+            r.cell !== null && r.xid !== null ? [[r.cell, Number(r.xid)] as const] : []
+          )
           store.observe(since, Number(xmin), found.slice(0, MARKS_PER_LOOK), found.length <= MARKS_PER_LOOK)
         }
         return xmin
-      }))
+      })
+    )
   })

@@ -1,7 +1,15 @@
 import { clearanceOf } from "../../domain/clearance.js"
 import type { EdgeLocator } from "../engine/RoutingEngine.js"
 import { grown, SlotPieces } from "./slotPieces.js"
-import { clearanceTitle, type TruckView, truckRestrictionTitle, violatedDimensions, weightLimitOf, weightTitle, type WarningType } from "./routeHazards.js"
+import {
+  clearanceTitle,
+  type TruckView,
+  truckRestrictionTitle,
+  violatedDimensions,
+  weightLimitOf,
+  weightTitle,
+  type WarningType
+} from "./routeHazards.js"
 
 /**
  * How far from a barrier the index looks for road pieces: the default hazard buffer with room
@@ -88,8 +96,10 @@ const KIND_OF: Record<string, { kind: StandingBarrier["kind"]; warning_type: War
 /** Every vertex of a line (or the point): where a barrier's road pieces are looked for. */
 const placesOf = (s: BarrierSource): Array<readonly [number, number]> => {
   const g = s.geometry
-  if (g && g.type === "LineString" && Array.isArray(g.coordinates)) return (g.coordinates as Array<[number, number]>).map(([lng, lat]) => [lat, lng] as const)
-  if (g && g.type === "MultiLineString" && Array.isArray(g.coordinates)) return (g.coordinates as Array<Array<[number, number]>>).flat().map(([lng, lat]) => [lat, lng] as const)
+  if (g && g.type === "LineString" && Array.isArray(g.coordinates))
+    return (g.coordinates as Array<[number, number]>).map(([lng, lat]) => [lat, lng] as const)
+  if (g && g.type === "MultiLineString" && Array.isArray(g.coordinates))
+    return (g.coordinates as Array<Array<[number, number]>>).flat().map(([lng, lat]) => [lat, lng] as const)
   return [[s.latitude, s.longitude]]
 }
 
@@ -118,9 +128,17 @@ export const placeBarrier = (s: BarrierSource, locate: EdgeLocator): StandingBar
     distances[i++] = d
   }
   return {
-    id: s.id, kind: k.kind, warning_type: k.warning_type, source_id: s.source_id, name: s.name, limit,
+    id: s.id,
+    kind: k.kind,
+    warning_type: k.warning_type,
+    source_id: s.source_id,
+    name: s.name,
+    limit,
     ...(k.kind === "truck" ? { properties: props } : {}),
-    start: s.start, end: s.end, keys, distances
+    start: s.start,
+    end: s.end,
+    keys,
+    distances
   }
 }
 
@@ -129,7 +147,9 @@ const CLEARANCE = KINDS.indexOf("clearance")
 const WEIGHT = KINDS.indexOf("weight")
 const TRUCK = KINDS.indexOf("truck")
 /** each kind's warning type, as KIND_OF pairs them */
-const WARNING_TYPE: ReadonlyArray<WarningType> = KINDS.map((kind) => Object.values(KIND_OF).find((k) => k.kind === kind)!.warning_type)
+const WARNING_TYPE: ReadonlyArray<WarningType> = KINDS.map(
+  (kind) => Object.values(KIND_OF).find((k) => k.kind === kind)!.warning_type
+)
 
 /**
  * The barriers a worker knows ahead of any route: live closures and the structures
@@ -164,7 +184,10 @@ export class BarrierIndex {
    * Per truck and buffer: the barriers barring it with no end (already begun, or with no window)
    * and their pieces, and the others barring it by their limits (judged per request by their window)
    */
-  private readonly kept = new Map<string, { version: number; validFromMs: number; slots: Set<number>; keys: ReadonlyArray<string>; windowed: Array<number> }>()
+  private readonly kept = new Map<
+    string,
+    { version: number; validFromMs: number; slots: Set<number>; keys: ReadonlyArray<string>; windowed: Array<number> }
+  >()
   /** clearance and weight slots in ascending limit, rebuilt on the first query after a change */
   private sorted: { clearance: Array<number>; weight: Array<number>; other: Array<number> } | undefined
 
@@ -225,13 +248,18 @@ export class BarrierIndex {
   private bars(slot: number, q: BarrierQuery): boolean {
     const start = this.startAt[slot]
     const end = this.endAt[slot]
-    if (!q.skipTemporal && !((Number.isNaN(start) || start <= q.fromMs) && (Number.isNaN(end) || end >= q.toMs))) return false
+    if (!q.skipTemporal && !((Number.isNaN(start) || start <= q.fromMs) && (Number.isNaN(end) || end >= q.toMs)))
+      return false
     const limit = this.limitAt[slot]
     switch (this.kindAt[slot]) {
-      case CLEARANCE: return limit < q.truck.height_m + q.clearancePadM
-      case WEIGHT: return q.truck.weight_t > limit
-      case TRUCK: return violatedDimensions(this.propertiesAt.get(slot)!, q.truck).length > 0
-      default: return true
+      case CLEARANCE:
+        return limit < q.truck.height_m + q.clearancePadM
+      case WEIGHT:
+        return q.truck.weight_t > limit
+      case TRUCK:
+        return violatedDimensions(this.propertiesAt.get(slot)!, q.truck).length > 0
+      default:
+        return true
     }
   }
 
@@ -266,13 +294,16 @@ export class BarrierIndex {
     if (!entry || entry.version !== this.version || q.fromMs < entry.validFromMs) {
       // every barrier barring the truck by its limits, whatever its window
       const all = this.barring({ ...q, skipTemporal: true })
-      const settled = (slot: number) => q.skipTemporal || (Number.isNaN(this.endAt[slot]) && !(this.startAt[slot] > q.fromMs))
+      const settled = (slot: number) =>
+        q.skipTemporal || (Number.isNaN(this.endAt[slot]) && !(this.startAt[slot] > q.fromMs))
       const timeless = all.filter(settled)
       if (this.kept.size >= 64) this.kept.clear()
       entry = {
         version: this.version,
         // NaN (no start) never wins the max
-        validFromMs: q.skipTemporal ? -Infinity : timeless.reduce((m, slot) => (this.startAt[slot] > m ? this.startAt[slot] : m), -Infinity),
+        validFromMs: q.skipTemporal
+          ? -Infinity
+          : timeless.reduce((m, slot) => (this.startAt[slot] > m ? this.startAt[slot] : m), -Infinity),
         slots: new Set(timeless),
         keys: this.keysOf(timeless, q.bufferM),
         windowed: all.filter((slot) => !settled(slot))
@@ -285,7 +316,12 @@ export class BarrierIndex {
     const passedOn = (id: string, key: string) => {
       const slot = this.slotOf.get(id)
       const piece = this.pieces.pieceNumber(key)
-      return slot !== undefined && piece !== undefined && (slots.has(slot) || more.has(slot)) && this.pieces.distance(slot, piece) <= q.bufferM
+      return (
+        slot !== undefined &&
+        piece !== undefined &&
+        (slots.has(slot) || more.has(slot)) &&
+        this.pieces.distance(slot, piece) <= q.bufferM
+      )
     }
     return { passedOn, keys: windowed.length === 0 ? [keys] : [keys, this.keysOf(windowed, q.bufferM)] }
   }
@@ -318,10 +354,17 @@ export class BarrierIndex {
     const kind = this.kindAt[slot]
     const limit = this.limitAt[slot]
     const name = this.nameAt[slot]
-    const title = kind === CLEARANCE ? clearanceTitle(limit, name)
-      : kind === WEIGHT ? weightTitle(limit, name)
-      : kind === TRUCK ? truckRestrictionTitle(violatedDimensions(this.propertiesAt.get(slot)!, q.truck)[0]?.dimension ?? "vehicle", name)
-      : name
+    const title =
+      kind === CLEARANCE
+        ? clearanceTitle(limit, name)
+        : kind === WEIGHT
+          ? weightTitle(limit, name)
+          : kind === TRUCK
+            ? truckRestrictionTitle(
+                violatedDimensions(this.propertiesAt.get(slot)!, q.truck)[0]?.dimension ?? "vehicle",
+                name
+              )
+            : name
     return { warning_type: WARNING_TYPE[kind], source_id: this.sourceIdAt[slot], title }
   }
 

@@ -38,7 +38,9 @@ export const groupCandidates = (cellCount: number, rows: ReadonlyArray<Candidate
   const counts = new Array<number>(cellCount).fill(0)
   for (const r of rows) counts[r.cell_at - 1]++
   const out = new Array<CellCandidates>(cellCount)
-  for (let i = 0; i < cellCount; i++) out[i] = counts[i] === 0 ? NO_CANDIDATES : { ids: new Array<string>(counts[i]), at: new Array<number>(3 * counts[i]) }
+  for (let i = 0; i < cellCount; i++)
+    out[i] =
+      counts[i] === 0 ? NO_CANDIDATES : { ids: new Array<string>(counts[i]), at: new Array<number>(3 * counts[i]) }
   // counts become each cell's next free place
   counts.fill(0)
   for (const r of rows) {
@@ -58,6 +60,11 @@ export const addCandidates = (cell: CellCandidates, into: Map<string, Candidate>
   const { ids, at } = cell
   for (let i = 0; i < ids.length; i++) {
     if (into.has(ids[i])) continue
-    into.set(ids[i], { feature_id: ids[i], latitude: at[3 * i], longitude: at[3 * i + 1], is_point: at[3 * i + 2] === 1 })
+    into.set(ids[i], {
+      feature_id: ids[i],
+      latitude: at[3 * i],
+      longitude: at[3 * i + 1],
+      is_point: at[3 * i + 2] === 1
+    })
   }
 }

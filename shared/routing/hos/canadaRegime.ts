@@ -18,7 +18,12 @@ type Scope = "shift" | "day" | "cycle" | "before24"
  * other 2 in one block (s.14(3) lets the 2 h be taken apart from the 8; the projection does not
  * need to). The projection has no on-duty time but driving, so on-duty counts equal driving.
  */
-export const canadaRegime = (name: "canada_south" | "canada_north", input: HosInput, calendar: DutyCalendar, departureMs: number): Regime => {
+export const canadaRegime = (
+  name: "canada_south" | "canada_north",
+  input: HosInput,
+  calendar: DutyCalendar,
+  departureMs: number
+): Regime => {
   const R = CANADA_RULES[name]
   const cycleOn = input.cycle_remaining_s !== undefined
   const cycle = input.cycle === "cycle_2" ? R.cycle.cycle_2 : R.cycle.cycle_1
@@ -27,7 +32,8 @@ export const canadaRegime = (name: "canada_south" | "canada_north", input: HosIn
   let duty = spent(R.dutyS, input.duty_remaining_s)
   let elapsed = spent(R.elapsedS, input.elapsed_remaining_s)
   let cycleLeft = input.cycle_remaining_s ?? Infinity
-  let before24Left = cycleOn && before24S !== undefined ? Math.min(before24S, input.before_24h_off_remaining_s ?? before24S) : Infinity
+  let before24Left =
+    cycleOn && before24S !== undefined ? Math.min(before24S, input.before_24h_off_remaining_s ?? before24S) : Infinity
   const day = R.day
   let dayEnd = calendar.nextDayStart(departureMs)
   let dayDriven = day ? spent(day.driveS, input.day_drive_remaining_s) : 0
@@ -49,18 +55,24 @@ export const canadaRegime = (name: "canada_south" | "canada_north", input: HosIn
     elapsed = 0
   }
   /** a day's limit as driving allowed from now: within today, or past midnight into tomorrow's */
-  const dayBudget = (used: number, limit: number, toEndS: number) => limit - used <= toEndS ? limit - used : toEndS + limit
+  const dayBudget = (used: number, limit: number, toEndS: number) =>
+    limit - used <= toEndS ? limit - used : toEndS + limit
 
   return {
     next: (clock) => {
       rollDays(clock)
       const limits: Array<readonly [HosReason, number, Scope]> = [
-        ["cycle_limit", cycleLeft, "cycle"], ["cycle_limit", before24Left, "before24"],
-        ["drive_limit", R.driveS - driven, "shift"], ["duty_window", Math.min(R.dutyS - duty, R.elapsedS - elapsed), "shift"]
+        ["cycle_limit", cycleLeft, "cycle"],
+        ["cycle_limit", before24Left, "before24"],
+        ["drive_limit", R.driveS - driven, "shift"],
+        ["duty_window", Math.min(R.dutyS - duty, R.elapsedS - elapsed), "shift"]
       ]
       if (day) {
         const toEndS = (dayEnd - clock) / 1000
-        limits.push(["drive_limit", dayBudget(dayDriven, day.driveS, toEndS), "day"], ["duty_window", dayBudget(dayDuty, day.dutyS, toEndS), "day"])
+        limits.push(
+          ["drive_limit", dayBudget(dayDriven, day.driveS, toEndS), "day"],
+          ["duty_window", dayBudget(dayDuty, day.dutyS, toEndS), "day"]
+        )
       }
       // ties: the stricter reason; within one reason the shift before the day (its rest covers both)
       let best = limits[0]
@@ -98,13 +110,19 @@ export const canadaRegime = (name: "canada_south" | "canada_north", input: HosIn
       const daySpent = day !== null && (dayDriven >= day.driveS || dayDuty >= day.dutyS)
       if (binding === "day" && day !== null) {
         // off until the next day: a shift goes on through a short wait, 8 h or more begin a new one
-        const shiftGoesOn = untilDayEndS < R.shiftResetS && R.driveS - driven > 0 && R.dutyS - duty > 0 && R.elapsedS - elapsed - untilDayEndS > 0
+        const shiftGoesOn =
+          untilDayEndS < R.shiftResetS &&
+          R.driveS - driven > 0 &&
+          R.dutyS - duty > 0 &&
+          R.elapsedS - elapsed - untilDayEndS > 0
         if (shiftGoesOn) {
           elapsed += untilDayEndS
           return { restS: untilDayEndS, kind: "day_end" }
         }
         newShift()
-        return untilDayEndS >= R.shiftResetS ? { restS: untilDayEndS, kind: "day_end" } : { restS: R.restS, kind: "daily_rest" }
+        return untilDayEndS >= R.shiftResetS
+          ? { restS: untilDayEndS, kind: "day_end" }
+          : { restS: R.restS, kind: "daily_rest" }
       }
       newShift()
       // a rest that would end inside a day whose limits are spent lasts until that day ends

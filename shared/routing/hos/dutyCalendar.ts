@@ -39,7 +39,8 @@ export const dutyCalendar = (timeZone: string, dayStartHour: number): DutyCalend
   /** the start of `part` holding the instant, shifted by the designated hour */
   const startHolding = (ms: number, part: "day" | "week") => {
     let start = DateTime.add(DateTime.startOf(zoned(ms), part, { weekStartsOn: 1 }), { hours: dayStartHour })
-    if (DateTime.toEpochMillis(start) > ms) start = DateTime.subtract(start, part === "day" ? { days: 1 } : { weeks: 1 })
+    if (DateTime.toEpochMillis(start) > ms)
+      start = DateTime.subtract(start, part === "day" ? { days: 1 } : { weeks: 1 })
     return start
   }
   const calendar: DutyCalendar = {
@@ -55,7 +56,12 @@ export const dutyCalendar = (timeZone: string, dayStartHour: number): DutyCalend
  * `periodEnd(t)` moves the bookkeeping on to the period holding t and says when it ends; `add`
  * counts each part.
  */
-export const spreadOverPeriods = (clockMs: number, seconds: number, periodEnd: (t: number) => number, add: (s: number) => void) => {
+export const spreadOverPeriods = (
+  clockMs: number,
+  seconds: number,
+  periodEnd: (t: number) => number,
+  add: (s: number) => void
+) => {
   let t = clockMs
   let left = seconds
   while (left > 0) {

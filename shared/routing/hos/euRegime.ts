@@ -64,8 +64,17 @@ export const euRegime = (input: HosInput, calendar: DutyCalendar, departureMs: n
       const toWeekEndS = (weekEnd - clock) / 1000
       const thisWeek = weekLeft(weekDriven, lastWeekDriven)
       // the fixed week can end during the driving: the next week's allowance follows on
-      const cycle = !cycleOn ? Infinity : thisWeek <= toWeekEndS ? thisWeek : toWeekEndS + weekLeft(0, weekDriven + toWeekEndS)
-      return tightest([["cycle_limit", cycle], ["drive_limit", dailyLimit() - dayDriven], ["duty_window", windowLeft()], ["break_required", R.breakAfterS - sinceBreak]])
+      const cycle = !cycleOn
+        ? Infinity
+        : thisWeek <= toWeekEndS
+          ? thisWeek
+          : toWeekEndS + weekLeft(0, weekDriven + toWeekEndS)
+      return tightest([
+        ["cycle_limit", cycle],
+        ["drive_limit", dailyLimit() - dayDriven],
+        ["duty_window", windowLeft()],
+        ["break_required", R.breakAfterS - sinceBreak]
+      ])
     },
     drive: (s, clock) => {
       if (dayWeekEnd === undefined) dayWeekEnd = rollWeeks(clock)

@@ -20,11 +20,26 @@ export const CALENDAR_REGIMES: ReadonlySet<HosRulesetName> = new Set(["canada_so
  * fall (`stopsForPlan`); a calendar regime reads the whole route, since a saved route
  * refetched later stops elsewhere.
  */
-export const lookupStops = (route: RouteTrack, rows: HazardRows, hos?: { readonly ruleset: HosRulesetName; readonly counters: HosInput }, departureMs = 0) =>
-  Effect.either(hos === undefined || CALENDAR_REGIMES.has(hos.ruleset) ? stopCandidates(route, rows) : stopsForPlan(route, rows, hos.ruleset, hos.counters, departureMs)).pipe(
-    Effect.flatMap((lookup) => lookup._tag === "Right"
-      ? Effect.succeed<ReadonlyArray<StopCandidate> | null>(lookup.right)
-      : Effect.as(Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`), null)))
+export const lookupStops = (
+  route: RouteTrack,
+  rows: HazardRows,
+  hos?: { readonly ruleset: HosRulesetName; readonly counters: HosInput },
+  departureMs = 0
+) =>
+  Effect.either(
+    hos === undefined || CALENDAR_REGIMES.has(hos.ruleset)
+      ? stopCandidates(route, rows)
+      : stopsForPlan(route, rows, hos.ruleset, hos.counters, departureMs)
+  ).pipe(
+    Effect.flatMap((lookup) =>
+      lookup._tag === "Right"
+        ? Effect.succeed<ReadonlyArray<StopCandidate> | null>(lookup.right)
+        : Effect.as(
+            Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`),
+            null
+          )
+    )
+  )
 
 /** The first stretch read before a stop's deadline: an hour's driving, doubled while it holds too few places. */
 const FIRST_STRETCH_S = 3600
@@ -54,13 +69,23 @@ const withStretch = (known: ReadonlyArray<readonly [number, number]>, [a, b]: re
  * MAX_SUGGESTED of them, or all since the leg began) must come from stretches already read.
  * Empty when they do. Plain computation, no reads.
  */
-export const stretchesNeeded = (route: RouteTiming, ruleset: HosRulesetName, input: HosInput, departureMs: number, usable: ReadonlyArray<StopCandidate>, known: ReadonlyArray<readonly [number, number]>) => {
+export const stretchesNeeded = (
+  route: RouteTiming,
+  ruleset: HosRulesetName,
+  input: HosInput,
+  departureMs: number,
+  usable: ReadonlyArray<StopCandidate>,
+  known: ReadonlyArray<readonly [number, number]>
+) => {
   const needed: Array<readonly [number, number]> = []
   projectHos(route.duration_s, departureMs, ruleset, input, (fromS, limitS) => {
     const floor = knownFrom(known, limitS)
-    const best = usable.filter((c) => c.alongS > fromS && c.alongS <= limitS && c.alongS >= floor)
-      .sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id)).slice(0, MAX_SUGGESTED)
-    if (best.length < MAX_SUGGESTED && floor > fromS) needed.push([Math.max(fromS, limitS - Math.max(FIRST_STRETCH_S, 2 * (limitS - floor))), limitS])
+    const best = usable
+      .filter((c) => c.alongS > fromS && c.alongS <= limitS && c.alongS >= floor)
+      .sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id))
+      .slice(0, MAX_SUGGESTED)
+    if (best.length < MAX_SUGGESTED && floor > fromS)
+      needed.push([Math.max(fromS, limitS - Math.max(FIRST_STRETCH_S, 2 * (limitS - floor))), limitS])
     // until it is known, the plan goes on from the best place seen so far
     return best[0]?.alongS
   })
@@ -73,7 +98,13 @@ export const stretchesNeeded = (route: RouteTiming, ruleset: HosRulesetName, inp
  * every stop's suggestions are known. The plan made from them is the one the whole route's
  * places make; a long route reads a few hours of its length instead of all of it.
  */
-export const stopsForPlan = Effect.fnUntraced(function* (route: RouteTrack, rows: HazardRows, ruleset: HosRulesetName, input: HosInput, departureMs: number) {
+export const stopsForPlan = Effect.fnUntraced(function* (
+  route: RouteTrack,
+  rows: HazardRows,
+  ruleset: HosRulesetName,
+  input: HosInput,
+  departureMs: number
+) {
   const found = new Map<string, StopCandidate>()
   let known: ReadonlyArray<readonly [number, number]> = []
   // metres of slack on each side of a stretch: the seconds-to-metres conversion rounds
@@ -85,7 +116,13 @@ export const stopsForPlan = Effect.fnUntraced(function* (route: RouteTrack, rows
     // one read for the round's stretches: their covers share the cells where they meet
     const cells = new Set<string>()
     for (const stretch of needed) {
-      for (const c of rows.coverOfStretch(route, STOP_REACH_M, metresAt(route, stretch[0]) - slackM, metresAt(route, stretch[1]) + slackM)) cells.add(c)
+      for (const c of rows.coverOfStretch(
+        route,
+        STOP_REACH_M,
+        metresAt(route, stretch[0]) - slackM,
+        metresAt(route, stretch[1]) + slackM
+      ))
+        cells.add(c)
       known = withStretch(known, stretch)
     }
     for (const c of yield* stopCandidates(route, rows, [...cells])) found.set(c.id, c)
@@ -100,15 +137,35 @@ export const stopsForPlan = Effect.fnUntraced(function* (route: RouteTrack, rows
  * where the hours run out. When the parking lookup fails the stops are still projected, at the
  * limits, and `feasible` is left out (`candidates` null). No reads: `lookupStops` found them.
  */
-export const planStops = (route: RouteTiming, ruleset: HosRulesetName, input: HosInput, departureMs: number, candidates: ReadonlyArray<StopCandidate> | null) => {
+export const planStops = (
+  route: RouteTiming,
+  ruleset: HosRulesetName,
+  input: HosInput,
+  departureMs: number,
+  candidates: ReadonlyArray<StopCandidate> | null
+) => {
   const usable = candidates === null ? undefined : candidates.filter((c) => !c.unusable)
   const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
-    (usable ?? []).filter((c) => c.alongS > fromS && c.alongS <= limitS).sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id)).slice(0, MAX_SUGGESTED)
-  const plan = projectHos(route.duration_s, departureMs, ruleset, input, usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined)
+    (usable ?? [])
+      .filter((c) => c.alongS > fromS && c.alongS <= limitS)
+      .sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id))
+      .slice(0, MAX_SUGGESTED)
+  const plan = projectHos(
+    route.duration_s,
+    departureMs,
+    ruleset,
+    input,
+    usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined
+  )
   return { plan, stops: answerStops(route, plan, usable, reachable) }
 }
 
-const answerStops = (route: RouteTiming, plan: ReadonlyArray<HosStopPlan>, usable: ReadonlyArray<StopCandidate> | undefined, reachable: (fromS: number, limitS: number) => Array<StopCandidate>) =>
+const answerStops = (
+  route: RouteTiming,
+  plan: ReadonlyArray<HosStopPlan>,
+  usable: ReadonlyArray<StopCandidate> | undefined,
+  reachable: (fromS: number, limitS: number) => Array<StopCandidate>
+) =>
   plan.map((s) => {
     const stops = reachable(s.fromS, s.limitS)
     return {
@@ -121,7 +178,11 @@ const answerStops = (route: RouteTiming, plan: ReadonlyArray<HosStopPlan>, usabl
       rest_kind: s.restKind,
       ...(usable ? { feasible: stops.length > 0 } : {}),
       suggested_stops: stops.map((c) => ({
-        id: c.id, type: c.type, name: c.name, distance_along_route_m: Math.round(c.alongM), capacity: c.capacity,
+        id: c.id,
+        type: c.type,
+        name: c.name,
+        distance_along_route_m: Math.round(c.alongM),
+        capacity: c.capacity,
         ...(c.available_spots !== undefined ? { available_spots: c.available_spots, as_of: c.as_of ?? null } : {}),
         geometry: c.geometry
       }))

@@ -33,9 +33,12 @@ const MAX_STOPS = 200
 export const regimeOf = (name: HosRulesetName, input: HosInput, departureMs: number): Regime => {
   const calendar = dutyCalendar(input.home_terminal_tz ?? "UTC", input.day_start_hour ?? 0)
   switch (name) {
-    case "us": return usRegime(input)
-    case "eu": return euRegime(input, calendar, departureMs)
-    default: return canadaRegime(name, input, calendar, departureMs)
+    case "us":
+      return usRegime(input)
+    case "eu":
+      return euRegime(input, calendar, departureMs)
+    default:
+      return canadaRegime(name, input, calendar, departureMs)
   }
 }
 
@@ -45,7 +48,13 @@ export const regimeOf = (name: HosRulesetName, input: HosInput, departureMs: num
  * requires, and go on. Counters the driver sent start the projection (absent means fresh);
  * cycle caps apply only when `cycle_remaining_s` is given (SPEC §4.4).
  */
-export const projectHos = (totalS: number, departureMs: number, ruleset: HosRulesetName, input: HosInput, choose?: StopChooser): Array<HosStopPlan> => {
+export const projectHos = (
+  totalS: number,
+  departureMs: number,
+  ruleset: HosRulesetName,
+  input: HosInput,
+  choose?: StopChooser
+): Array<HosStopPlan> => {
   const regime = regimeOf(ruleset, input, departureMs)
   let pos = 0
   let clock = departureMs

@@ -7,7 +7,16 @@ export type HosReason = "break_required" | "drive_limit" | "duty_window" | "cycl
  * a reduced EU rest (9 h); one part of a US sleeper-berth split; the rest of a Canadian day
  * whose limits are spent; 24 h off (Canada cycle 2); a cycle reset or restart; the EU weekly rest.
  */
-export type RestKind = "break" | "daily_rest" | "reduced_daily_rest" | "split_berth" | "split_off" | "day_end" | "off_24h" | "cycle_reset" | "weekly_rest"
+export type RestKind =
+  | "break"
+  | "daily_rest"
+  | "reduced_daily_rest"
+  | "split_berth"
+  | "split_off"
+  | "day_end"
+  | "off_24h"
+  | "cycle_reset"
+  | "weekly_rest"
 
 /**
  * One regime's bookkeeping. `next` says how much driving the rules allow from now and which
@@ -19,10 +28,16 @@ export interface Regime {
   readonly next: (clockMs: number) => { readonly budgetS: number; readonly reason: HosReason }
   readonly drive: (seconds: number, clockMs: number) => void
   /** `remainingS`: the route's driving still ahead, so a regime can skip a rest the trip does not need */
-  readonly rest: (reason: HosReason, clockMs: number, remainingS: number) => { readonly restS: number; readonly kind: RestKind }
+  readonly rest: (
+    reason: HosReason,
+    clockMs: number,
+    remainingS: number
+  ) => { readonly restS: number; readonly kind: RestKind }
 }
 
-/** Limits that tie go to the stricter reason: the cycle, then the daily drive limit, then the window, then the break. */
+/**
+ * Limits that tie go to the stricter reason: the cycle, then the daily drive limit, then the window, then the break.
+ */
 export const REASON_ORDER: ReadonlyArray<HosReason> = ["cycle_limit", "drive_limit", "duty_window", "break_required"]
 
 /** The least of a regime's limits, ties to the stricter reason. */

@@ -6,7 +6,9 @@ import { secondsAt } from "../engine/routeTime.js"
 
 /** Feature types a driver can take a rest at, and the `type` a suggested stop shows. */
 export const STOP_TYPES: Record<string, "truck_parking" | "truck_rest_area" | "rest_area"> = {
-  truck_parking: "truck_parking", truck_rest_areas: "truck_rest_area", rest_areas: "rest_area"
+  truck_parking: "truck_parking",
+  truck_rest_areas: "truck_rest_area",
+  rest_areas: "rest_area"
 }
 /** Lots sit off the carriageway at exits: they count within this distance of the route line. */
 export const STOP_REACH_M = 1500
@@ -34,7 +36,7 @@ const iso = (d: Stamp | undefined) => (d === null || d === undefined ? undefined
 const lines = new WeakMap<RouteTrack, RouteLine>()
 const lineOf = (route: RouteTrack) => {
   let line = lines.get(route)
-  if (line === undefined) lines.set(route, line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M))
+  if (line === undefined) lines.set(route, (line = new RouteLine(route.coordinates, route.along_m, STOP_REACH_M)))
   return line
 }
 
@@ -44,7 +46,11 @@ const lineOf = (route: RouteTrack) => {
  * then holds every place whose position along the route falls in them, and may hold some
  * placed elsewhere).
  */
-export const stopCandidates = Effect.fnUntraced(function* (route: RouteTrack, rows: HazardRows, cells = rows.coverOf(route, STOP_REACH_M)) {
+export const stopCandidates = Effect.fnUntraced(function* (
+  route: RouteTrack,
+  rows: HazardRows,
+  cells = rows.coverOf(route, STOP_REACH_M)
+) {
   const line = lineOf(route)
   const candidates = yield* rows.candidatesOf(cells, Object.keys(STOP_TYPES))
   const near = candidates.filter((c) => !c.is_point || line.place(c.longitude, c.latitude) !== undefined)
@@ -58,9 +64,18 @@ export const stopCandidates = Effect.fnUntraced(function* (route: RouteTrack, ro
     const spots = num(p.available_spots)
     const alongM = Math.min(route.distance_m, at.alongM)
     out.push({
-      id: f.id, type, name: f.name, alongM, alongS: secondsAt(route, alongM),
+      id: f.id,
+      type,
+      name: f.name,
+      alongM,
+      alongS: secondsAt(route, alongM),
       capacity: num(p.capacity) ?? num(p.total_spaces) ?? null,
-      ...(spots !== undefined ? { available_spots: spots, as_of: typeof p.observed_at === "string" ? p.observed_at : iso(f.last_updated as Stamp) } : {}),
+      ...(spots !== undefined
+        ? {
+            available_spots: spots,
+            as_of: typeof p.observed_at === "string" ? p.observed_at : iso(f.last_updated as Stamp)
+          }
+        : {}),
       unusable: spots === 0 || p.open === false,
       geometry: f.geometry ?? { type: "Point", coordinates: [f.longitude, f.latitude] }
     })

@@ -45,13 +45,20 @@ export const usRegime = (input: HosInput): Regime => {
     sinceBreak = 0
     lastSplit = kind
     after = { driven: 0, window: 0 }
-    return { restS: kind === "berth" ? split!.longS : split!.shortS, kind: kind === "berth" ? "split_berth" as const : "split_off" as const }
+    return {
+      restS: kind === "berth" ? split!.longS : split!.shortS,
+      kind: kind === "berth" ? ("split_berth" as const) : ("split_off" as const)
+    }
   }
 
   return {
-    next: () => tightest([
-      ["cycle_limit", cycleLeft], ["drive_limit", R.driveS - driven], ["duty_window", R.windowS - window], ["break_required", R.breakAfterS - sinceBreak]
-    ]),
+    next: () =>
+      tightest([
+        ["cycle_limit", cycleLeft],
+        ["drive_limit", R.driveS - driven],
+        ["duty_window", R.windowS - window],
+        ["break_required", R.breakAfterS - sinceBreak]
+      ]),
     drive: (s) => {
       driven += s
       window += s
@@ -69,7 +76,8 @@ export const usRegime = (input: HosInput): Regime => {
         // each period pairs with the one before it; a chain begins with the short one at a break
         // when the trip needs a daily rest anyway (else the plain 30 minutes arrive sooner)
         if (lastSplit !== undefined) return splitPeriod(lastSplit === "berth" ? "off" : "berth")
-        if (reason === "break_required" && remainingS > Math.min(R.driveS - driven, R.windowS - window - R.breakS)) return splitPeriod("off")
+        if (reason === "break_required" && remainingS > Math.min(R.driveS - driven, R.windowS - window - R.breakS))
+          return splitPeriod("off")
       }
       if (reason === "break_required" && Math.min(R.windowS - window - R.breakS, R.driveS - driven) > 0) {
         // off duty, so on the 14 h clock; a break the window would close during becomes the daily rest

@@ -34,7 +34,13 @@ export interface NetworkFile {
   readonly props: ReadonlyArray<RoadProps>
   /** [dlat, dlng] pairs */
   readonly nodes: Array<number>
-  readonly edges: { from: Array<number>; to: Array<number>; prop: Array<number>; npts: Array<number>; pts: Array<number> }
+  readonly edges: {
+    from: Array<number>
+    to: Array<number>
+    prop: Array<number>
+    npts: Array<number>
+    pts: Array<number>
+  }
 }
 
 export const encodeNetwork = (n: NetworkFile): Buffer => gzipSync(JSON.stringify(n), { level: 9 })
@@ -58,7 +64,8 @@ export class RoadNetwork {
   readonly meta: NetworkMeta
 
   constructor(file: NetworkFile) {
-    if (file.format !== NETWORK_FORMAT) throw new Error(`network file format ${String(file.format)}; expected ${NETWORK_FORMAT}`)
+    if (file.format !== NETWORK_FORMAT)
+      throw new Error(`network file format ${String(file.format)}; expected ${NETWORK_FORMAT}`)
     this.meta = file.meta
     this.props = file.props
     const n = file.nodes.length / 2
@@ -108,7 +115,8 @@ export class RoadNetwork {
       this.shapeLng[at] = this.nodeLng[this.edgeTo[i]]
       at++
       let m = 0
-      for (let j = this.shapeStart[i] + 1; j < at; j++) m += haversineM(this.shapeLat[j - 1], this.shapeLng[j - 1], this.shapeLat[j], this.shapeLng[j])
+      for (let j = this.shapeStart[i] + 1; j < at; j++)
+        m += haversineM(this.shapeLat[j - 1], this.shapeLng[j - 1], this.shapeLat[j], this.shapeLng[j])
       this.edgeLengthM[i] = m * file.meta.length_factor
       const props = file.props[this.edgeProp[i]]
       this.edgeSeconds[i] = this.edgeLengthM[i] / (props.speed_kph / 3.6)
@@ -119,8 +127,12 @@ export class RoadNetwork {
     this.shapeStart[e] = at
   }
 
-  get nodeCount() { return this.nodeLat.length }
-  get edgeCount() { return this.edgeFrom.length }
+  get nodeCount() {
+    return this.nodeLat.length
+  }
+  get edgeCount() {
+    return this.edgeFrom.length
+  }
 
   /** `[lng, lat]` points of edge e in its stored direction */
   shape(e: number): Array<[number, number]> {

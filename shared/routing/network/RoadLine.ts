@@ -7,7 +7,14 @@ export const ROAD_CLASSES = ["motorway", "trunk", "primary", "secondary", "ferry
 export type RoadClass = (typeof ROAD_CLASSES)[number]
 
 /** The fields of a line that limit which trucks may use it. */
-export type LimitField = "truck_forbidden" | "hazmat_forbidden" | "tunnel_category" | "max_height_m" | "max_weight_t" | "max_length_m" | "max_axles"
+export type LimitField =
+  | "truck_forbidden"
+  | "hazmat_forbidden"
+  | "tunnel_category"
+  | "max_height_m"
+  | "max_weight_t"
+  | "max_length_m"
+  | "max_axles"
 
 export interface RoadProps {
   /** route numbers, `;`-joined where routes run together ("I-80;I-90") */
@@ -33,7 +40,10 @@ export interface RoadProps {
    * are kept out of D and E (older files: absent)
    */
   readonly tunnel_category?: "B" | "C" | "D" | "E" | null
-  /** where each of the line's limits comes from (a table row, an NBI structure, an OSM way), by field (older files: absent) */
+  /**
+   * where each of the line's limits comes from (a table row, an NBI structure, an OSM way), by field (older files:
+   * absent)
+   */
   readonly restriction_sources?: Readonly<Partial<Record<LimitField, string>>> | null
   /** trucks barred outright (parkways, local truck bans) */
   readonly truck_forbidden: boolean
@@ -47,6 +57,15 @@ export interface RoadLine {
 }
 
 export const FREE_ROAD: Omit<RoadProps, "class" | "speed_kph"> = {
-  ref: null, name: null, oneway: false, toll: null, tunnel: false, ferry: false,
-  max_height_m: null, max_weight_t: null, hazmat_forbidden: false, truck_forbidden: false, region: null
+  ref: null,
+  name: null,
+  oneway: false,
+  toll: null,
+  tunnel: false,
+  ferry: false,
+  max_height_m: null,
+  max_weight_t: null,
+  hazmat_forbidden: false,
+  truck_forbidden: false,
+  region: null
 }

@@ -36,10 +36,11 @@ const minOf = (x: number | null, y: number | null) => (x === null ? y : y === nu
  * one segment carries both refs, the better class, and the stricter of every restriction.
  */
 /** a field written only when it holds something, so networks without the newer limits keep their bytes */
-const optional = <K extends string, V>(key: K, value: V | null): { [k in K]?: V } => (value === null ? {} : { [key]: value }) as { [k in K]?: V }
+const optional = <K extends string, V>(key: K, value: V | null): { [k in K]?: V } =>
+  (value === null ? {} : { [key]: value }) as { [k in K]?: V }
 const CATEGORY_ORDER = ["B", "C", "D", "E"] as const
 const strictestCategory = (a: RoadProps["tunnel_category"] | null, b: RoadProps["tunnel_category"] | null) =>
-  a == null ? b ?? null : b == null ? a : CATEGORY_ORDER.indexOf(a) >= CATEGORY_ORDER.indexOf(b) ? a : b
+  a == null ? (b ?? null) : b == null ? a : CATEGORY_ORDER.indexOf(a) >= CATEGORY_ORDER.indexOf(b) ? a : b
 
 /** both lines' sources, field by field ("a; b" where both name one) */
 const mergeSources = (a: RoadProps["restriction_sources"], b: RoadProps["restriction_sources"]) => {

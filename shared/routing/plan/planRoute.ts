@@ -1,7 +1,16 @@
 import { Effect, Fiber, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../time/Now.js"
-import { type EngineAnswer, type EngineRequest, type EngineRoute, type Exclusion, type LimitAvoided, type RegionLength, type RouteTrack, RoutingEngine } from "../engine/RoutingEngine.js"
+import {
+  type EngineAnswer,
+  type EngineRequest,
+  type EngineRoute,
+  type Exclusion,
+  type LimitAvoided,
+  type RegionLength,
+  type RouteTrack,
+  RoutingEngine
+} from "../engine/RoutingEngine.js"
 import { mileageByState, regionLengths } from "../tolls/stateMiles.js"
 import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "./schemas.js"
 import { stateBoundaries, tollTable } from "./routingData.js"
@@ -21,7 +30,14 @@ import type { BarrierQuery, KeptOff } from "../hazards/barrierIndex.js"
 import { StandingBarriers } from "./standingBarriers.js"
 
 /** The warning type a network limit would have raised. */
-const LIMIT_WARNING: Record<LimitAvoided["dimension"], string> = { height: "bridge_clearance", weight: "weight_restriction", length: "truck_restriction", axles: "truck_restriction", hazmat: "truck_restriction", trucks: "truck_restriction" }
+const LIMIT_WARNING: Record<LimitAvoided["dimension"], string> = {
+  height: "bridge_clearance",
+  weight: "weight_restriction",
+  length: "truck_restriction",
+  axles: "truck_restriction",
+  hazmat: "truck_restriction",
+  trucks: "truck_restriction"
+}
 
 /** Rounds of "route, find what bars the truck on it, route around it". */
 const MAX_REROUTES = 3
@@ -48,30 +64,54 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   if (include.has("toll_alternative")) include.add("tolls")
   const tolls = include.has("tolls") ? yield* tollTable : undefined
   if (tolls && req.currency !== undefined && !tolls.perUsd.has(req.currency)) {
-    return yield* Effect.fail(new RoutingInputError({ message: `currency ${req.currency} is not in the rate table (${[...tolls.perUsd.keys()].join(", ")})` }))
+    return yield* Effect.fail(
+      new RoutingInputError({
+        message: `currency ${req.currency} is not in the rate table (${[...tolls.perUsd.keys()].join(", ")})`
+      })
+    )
   }
   const hazmat = (req.truck.hazardous?.length ?? 0) > 0 || (req.cargo?.hazmat_class ?? "") !== ""
-  const truck = { height_m: req.truck.height_m, weight_t: req.truck.weight_t, length_m: req.truck.length_m, width_m: req.truck.width_m, axle_count: req.truck.axle_count, hazmat }
+  const truck = {
+    height_m: req.truck.height_m,
+    weight_t: req.truck.weight_t,
+    length_m: req.truck.length_m,
+    width_m: req.truck.width_m,
+    axle_count: req.truck.axle_count,
+    hazmat
+  }
   const e = req.enrichment ?? {}
   const options: HazardOptions = {
-    bufferM: e.buffer_m ?? 100, clearancePadM: e.clearance_pad_m ?? 0.15, truck, departureMs,
-    skipTemporal: e.skip_temporal_filter ?? false, includeFeatures: e.include_features ?? []
+    bufferM: e.buffer_m ?? 100,
+    clearancePadM: e.clearance_pad_m ?? 0.15,
+    truck,
+    departureMs,
+    skipTemporal: e.skip_temporal_filter ?? false,
+    includeFeatures: e.include_features ?? []
   }
   // hours of service on the primary route only (SPEC §4.4 rule 1); the schema admits only the
   // table's names, or "" for the deployment's default
   const hosIn = req.truck.hos
-  const ruleset = hosIn === undefined ? undefined : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* RoutingConfig).defaultHosRuleset
+  const ruleset =
+    hosIn === undefined
+      ? undefined
+      : (hosIn.ruleset as HosRulesetName | "" | undefined) || (yield* RoutingConfig).defaultHosRuleset
   const hosProblems = hosIn !== undefined && ruleset !== undefined ? hosInputProblems(ruleset, countersOf(hosIn)) : []
   if (hosProblems.length > 0) return yield* Effect.fail(new RoutingInputError({ message: hosProblems.join("; ") }))
   const evaluation: Evaluation = {
     hazards: options,
-    shown: { minSeverity: e.min_severity ?? "info", excludeTypes: e.exclude_types ?? [], ...(e.max_distance_m !== undefined ? { maxDistanceM: e.max_distance_m } : {}) },
+    shown: {
+      minSeverity: e.min_severity ?? "info",
+      excludeTypes: e.exclude_types ?? [],
+      ...(e.max_distance_m !== undefined ? { maxDistanceM: e.max_distance_m } : {})
+    },
     ...(hosIn !== undefined && ruleset !== undefined ? { hos: { ruleset, counters: countersOf(hosIn) } } : {})
   }
   const base: EngineRequest = {
-    points: [req.origin, ...(req.waypoints ?? []), req.destination], truck,
+    points: [req.origin, ...(req.waypoints ?? []), req.destination],
+    truck,
     avoid: { toll_road: avoid.has("toll_road"), ferry: avoid.has("ferry"), tunnel: avoid.has("tunnel") },
-    alternatives: req.alternatives ?? 0, exclusions: []
+    alternatives: req.alternatives ?? 0,
+    exclusions: []
   }
   // one reader for the request: hazards, requested features and, with hos, places to stop; what it
   // reads is as new as the snapshot taken first (read while the first search runs, with the
@@ -87,18 +127,29 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   const rows = yield* hazardRows(featureTypesOf(evaluation), store?.view(Number(xmin)))
   // while rerouting, the primary's arrivals count its rests taken where the hours run out
   // (the final judging below stops at the places to rest it finds)
-  const arrival = (r: EngineRoute) => evaluation.hos ? arrivalWithRests(projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters), departureMs) : undefined
+  const arrival = (r: EngineRoute) =>
+    evaluation.hos
+      ? arrivalWithRests(
+          projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters),
+          departureMs
+        )
+      : undefined
   // barriers known ahead: every one that bars this truck for the whole trip is kept off in any
   // search after the first, with no reads and no rounds for them; when the best route meets
   // one, one search moves it off them all. What is left, or came after the worker's last
   // look, the rounds below find on the route
-  const standing = yield* standingBarriers(found, options, (r) => arrival(r)?.(r.duration_s) ?? departureMs + r.duration_s * 1000)
+  const standing = yield* standingBarriers(
+    found,
+    options,
+    (r) => arrival(r)?.(r.duration_s) ?? departureMs + r.duration_s * 1000
+  )
   // every search after the first keeps off them, until doing so has left no way through
   let keepOff = standing !== undefined
   const request = (): EngineRequest => (keepOff && standing ? { ...base, excluded_keys: standing.kept().keys } : base)
   // a barrier the search was to keep off and passes all the same (a point walled in by such, the road piece a point
   // lies on) is where no other way goes: a round would only search again to find that
-  const passedAnyway = (w: Warning) => keepOff && standing !== undefined && standing.kept().passedOn(barrierId(w), found.routes[0].segment_keys[w.segment])
+  const passedAnyway = (w: Warning) =>
+    keepOff && standing !== undefined && standing.kept().passedOn(barrierId(w), found.routes[0].segment_keys[w.segment])
   if (standing && standing.met.length > 0) {
     const kept = yield* Effect.either(engine.route(request()))
     if (kept._tag === "Right") {
@@ -109,7 +160,9 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   let placed0 = yield* placeHazards(found.routes[0], options, rows)
   let hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
   for (let round = 0; round < MAX_REROUTES; round++) {
-    const blocking = hazards.warnings.filter((w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)) && !passedAnyway(w))
+    const blocking = hazards.warnings.filter(
+      (w) => w.blocking && !movedOff.has(hazardKey(w.type, w.source_id)) && !passedAnyway(w)
+    )
     if (blocking.length === 0) break
     let more = blocking.map((w) => exclusionAt(found.routes[0], w, options.bufferM))
     let retry = yield* Effect.either(engine.route({ ...request(), exclusions: [...exclusions, ...more] }))
@@ -122,7 +175,8 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
     }
     if (retry._tag === "Left") break // nothing avoids them: they stay as critical warnings
     exclusions.push(...more)
-    for (const w of blocking) movedOff.set(hazardKey(w.type, w.source_id), { warning_type: w.type, source_id: w.source_id, title: w.title })
+    for (const w of blocking)
+      movedOff.set(hazardKey(w.type, w.source_id), { warning_type: w.type, source_id: w.source_id, title: w.title })
     found = retry.right
     placed0 = yield* placeHazards(found.routes[0], options, rows)
     hazards = judgeHazards(found.routes[0], options, nowMs, placed0, arrival(found.routes[0]), true)
@@ -132,22 +186,38 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   const avoided = [
     ...movedOff.values(),
     // the network's own limits the truck was kept from (a low structure, a tunnel closed to its load)
-    ...(found.limits_avoided ?? []).map((l) => ({ warning_type: LIMIT_WARNING[l.dimension], source_id: l.source ?? `network edge ${l.edge_key}`, title: l.title }))
+    ...(found.limits_avoided ?? []).map((l) => ({
+      warning_type: LIMIT_WARNING[l.dimension],
+      source_id: l.source ?? `network edge ${l.edge_key}`,
+      title: l.title
+    }))
   ]
   // toll_alternative: one more call with toll roads avoided, unless the routes already hold a free one
   const candidates = [...found.routes]
   if (include.has("toll_alternative") && candidates.every((r) => r.sections.some((s) => s.toll !== null))) {
-    const free = yield* Effect.either(engine.route({ ...request(), alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions }))
-    if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null)) candidates.push(free.right.routes[0])
+    const free = yield* Effect.either(
+      engine.route({ ...request(), alternatives: 0, avoid: { ...base.avoid, toll_road: true }, exclusions })
+    )
+    if (free._tag === "Right" && free.right.routes[0].sections.every((s) => s.toll === null))
+      candidates.push(free.right.routes[0])
   }
   // state miles: the network's own where it knows them; the polygons are read only when it does not
   const polygons = candidates.every((r) => r.regions) ? undefined : yield* stateBoundaries
   const regions = candidates.map((r) => regionLengths(r, () => polygons!))
-  const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]])).pipe(traced("routing hazards"))
+  const placed = yield* placeRoutes(candidates, evaluation, rows, new Map([[candidates[0], placed0]])).pipe(
+    traced("routing hazards")
+  )
   const results = judgeRoutes(candidates, evaluation, nowMs, placed)
   const routes = candidates.map((r, i) => {
-    const shaped = { ...shapeRoute(r, req, tolls, truck), warnings: results[i].warnings, features: results[i].features, ...(results[i].hos ? { hos: results[i].hos } : {}) }
-    return include.has("mileage_by_state") ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: mileageByState(regions[i]) } } : shaped
+    const shaped = {
+      ...shapeRoute(r, req, tolls, truck),
+      warnings: results[i].warnings,
+      features: results[i].features,
+      ...(results[i].hos ? { hos: results[i].hos } : {})
+    }
+    return include.has("mileage_by_state")
+      ? { ...shaped, summary: { ...shaped.summary, mileage_by_state: mileageByState(regions[i]) } }
+      : shaped
   })
   const answer = {
     route_id: `rte_${randomBytes(12).toString("hex")}`,
@@ -181,13 +251,21 @@ const horizonMs = (arriveMs: number, departureMs: number) => departureMs + 2 * (
  * all that bar it (`BarrierIndex.keptOff`), asked for only when a search or a round needs it.
  * Undefined when the worker has no index yet.
  */
-const standingBarriers = Effect.fnUntraced(function* (first: EngineAnswer, o: HazardOptions, arriveMs: (r: EngineRoute) => number) {
+const standingBarriers = Effect.fnUntraced(function* (
+  first: EngineAnswer,
+  o: HazardOptions,
+  arriveMs: (r: EngineRoute) => number
+) {
   const service = yield* Effect.serviceOption(StandingBarriers)
   const index = Option.isSome(service) ? yield* service.value.current : undefined
   if (!index || index.size === 0) return undefined
   const q: BarrierQuery = {
-    truck: o.truck, clearancePadM: o.clearancePadM, bufferM: o.bufferM, skipTemporal: o.skipTemporal,
-    fromMs: o.departureMs, toMs: horizonMs(arriveMs(first.routes[0]), o.departureMs)
+    truck: o.truck,
+    clearancePadM: o.clearancePadM,
+    bufferM: o.bufferM,
+    skipTemporal: o.skipTemporal,
+    fromMs: o.departureMs,
+    toMs: horizonMs(arriveMs(first.routes[0]), o.departureMs)
   }
   let kept: KeptOff | undefined
   return {
@@ -208,8 +286,10 @@ const countersOf = (h: NonNullable<RouteRequest["truck"]["hos"]>): HosInput => {
 const trackOf = (r: EngineRoute, regions: ReadonlyArray<RegionLength>): RouteTrack => ({
   coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)] as const),
   // distance and time along stay exact: a refetch projects the same arrival times as the call
-  along_m: r.along_m, along_s: r.along_s,
-  distance_m: r.distance_m, duration_s: r.duration_s,
+  along_m: r.along_m,
+  along_s: r.along_s,
+  distance_m: r.distance_m,
+  duration_s: r.duration_s,
   // kept with the route for its mileage table
   regions
 })
@@ -221,14 +301,29 @@ const trackOf = (r: EngineRoute, regions: ReadonlyArray<RegionLength>): RouteTra
  */
 const exclusionAt = (route: EngineRoute, w: Warning, bufferM: number): Exclusion => {
   const g = w.geometry
-  const [lng, lat] = g.type === "Point" ? (g.coordinates as [number, number]) : route.coordinates[Math.min(w.segment, route.coordinates.length - 1)]
+  const [lng, lat] =
+    g.type === "Point"
+      ? (g.coordinates as [number, number])
+      : route.coordinates[Math.min(w.segment, route.coordinates.length - 1)]
   return { lat, lng, radius_m: bufferM, edge_key: route.segment_keys[w.segment] }
 }
 
-const shapeRoute = (r: EngineRoute, req: PlanRequest, tolls: TollTable | undefined, truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }) => {
-  const priced = tolls?.sectionTolls(r.sections, { ...truck, profile: req.truck.profile }, req.currency, req.toll_payment)
+const shapeRoute = (
+  r: EngineRoute,
+  req: PlanRequest,
+  tolls: TollTable | undefined,
+  truck: { axle_count?: number; weight_t: number; height_m: number; hazmat: boolean }
+) => {
+  const priced = tolls?.sectionTolls(
+    r.sections,
+    { ...truck, profile: req.truck.profile },
+    req.currency,
+    req.toll_payment
+  )
   const sections = r.sections.map((s, i) => ({
-    distance_m: round(s.distance_m), duration_s: round(s.duration_s), summary: s.summary,
+    distance_m: round(s.distance_m),
+    duration_s: round(s.duration_s),
+    summary: s.summary,
     ...(priced?.[i] ? { tolls: [priced[i]] } : {})
   }))
   const costs = tolls ? tollCosts(sections) : []
@@ -239,7 +334,10 @@ const shapeRoute = (r: EngineRoute, req: PlanRequest, tolls: TollTable | undefin
       has_tolls: r.sections.some((s) => s.toll !== null),
       ...(costs.length > 0 ? { toll_costs: costs } : {})
     },
-    geometry: { type: "LineString" as const, coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)]) },
+    geometry: {
+      type: "LineString" as const,
+      coordinates: r.coordinates.map(([lng, lat]) => [round(lng, 6), round(lat, 6)])
+    },
     sections
   }
 }

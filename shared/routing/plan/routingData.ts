@@ -17,7 +17,9 @@ const memo = <A>(load: (path: string) => A) => {
   }
 }
 
-const boundaries = memo((file) => new StateBoundaries(JSON.parse(readFileSync(file, "utf8")), (p) => String(p.postal ?? p.code ?? "")))
+const boundaries = memo(
+  (file) => new StateBoundaries(JSON.parse(readFileSync(file, "utf8")), (p) => String(p.postal ?? p.code ?? ""))
+)
 const tolls = memo((dir) => new TollTable(dir))
 
 /** State and province polygons of BOUNDARIES_FILE. */

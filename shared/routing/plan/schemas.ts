@@ -4,52 +4,132 @@ import { isTimeZone } from "../hos/dutyCalendar.js"
 import { Count, DateTime, NullableText, OpenObject } from "../../schema/jsonShapes.js"
 
 const num = (min: number, max: number, description: string) =>
-  Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n >= min && n <= max, { message: () => `must be a number from ${min} to ${max}` }))
-    .annotations({ description, jsonSchema: { type: "number", minimum: min, maximum: max } })
+  Schema.Number.pipe(
+    Schema.filter((n) => Number.isFinite(n) && n >= min && n <= max, {
+      message: () => `must be a number from ${min} to ${max}`
+    })
+  ).annotations({ description, jsonSchema: { type: "number", minimum: min, maximum: max } })
 const int = (min: number, max: number, description: string) =>
-  Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= min && n <= max, { message: () => `must be a whole number from ${min} to ${max}` }))
-    .annotations({ description, jsonSchema: { type: "integer", minimum: min, maximum: max } })
+  Schema.Number.pipe(
+    Schema.filter((n) => Number.isInteger(n) && n >= min && n <= max, {
+      message: () => `must be a whole number from ${min} to ${max}`
+    })
+  ).annotations({ description, jsonSchema: { type: "integer", minimum: min, maximum: max } })
 const oneOf = <const L extends ReadonlyArray<string>>(values: L, description: string, extra = "") =>
-  Schema.String.pipe(Schema.filter((s): s is L[number] => values.includes(s), { message: () => `must be one of ${values.join(", ")}${extra}` }))
-    .annotations({ description, jsonSchema: { type: "string", enum: [...values] } })
+  Schema.String.pipe(
+    Schema.filter((s): s is L[number] => values.includes(s), {
+      message: () => `must be one of ${values.join(", ")}${extra}`
+    })
+  ).annotations({ description, jsonSchema: { type: "string", enum: [...values] } })
 
 export const Point = Schema.Struct({ lat: num(-90, 90, "Latitude"), lng: num(-180, 180, "Longitude") })
 
 /** `avoid` spellings: SPEC shows toll_road, ferry, tunnel; another listing spells them plural. */
 export const AVOID_ALIASES = {
-  toll_road: "toll_road", toll_roads: "toll_road", tolls: "toll_road", ferry: "ferry", ferries: "ferry", tunnel: "tunnel", tunnels: "tunnel"
+  toll_road: "toll_road",
+  toll_roads: "toll_road",
+  tolls: "toll_road",
+  ferry: "ferry",
+  ferries: "ferry",
+  tunnel: "tunnel",
+  tunnels: "tunnel"
 } as const satisfies Record<string, "toll_road" | "ferry" | "tunnel">
 export const AVOID_VALUES = Object.keys(AVOID_ALIASES) as Array<keyof typeof AVOID_ALIASES>
 export const INCLUDE_VALUES = ["tolls", "mileage_by_state", "toll_alternative", "polyline", "summary"] as const
 export const WARNING_TYPES = [
-  "bridge_clearance", "truck_restriction", "weight_restriction", "rail_crossing", "traffic_event", "future_construction",
-  "special_event", "weigh_station", "inspection_station", "alert", "weather"
+  "bridge_clearance",
+  "truck_restriction",
+  "weight_restriction",
+  "rail_crossing",
+  "traffic_event",
+  "future_construction",
+  "special_event",
+  "weigh_station",
+  "inspection_station",
+  "alert",
+  "weather"
 ] as const
 export const SEVERITIES = ["info", "warning", "critical"] as const
-export const ROUTE_FEATURE_TYPES = ["truck_parking", "truck_rest_areas", "rest_areas", "service_plazas", "weigh_stations", "inspection_stations", "fuel_stations", "ev_charging"] as const
+export const ROUTE_FEATURE_TYPES = [
+  "truck_parking",
+  "truck_rest_areas",
+  "rest_areas",
+  "service_plazas",
+  "weigh_stations",
+  "inspection_stations",
+  "fuel_stations",
+  "ev_charging"
+] as const
 
 const Hos = Schema.Struct({
-  ruleset: Schema.optional(Schema.String.pipe(Schema.filter((s) =>
-    s === "" || (HOS_RULESETS as ReadonlyArray<string>).includes(s) ? true : s === "aetr" ? "aetr is planned, not available yet" : `must be one of ${HOS_RULESETS.join(", ")}`))
-    .annotations({ description: "us, canada_south, canada_north or eu; aetr is planned, not available", jsonSchema: { type: "string", enum: ["", ...HOS_RULESETS] } })),
+  ruleset: Schema.optional(
+    Schema.String.pipe(
+      Schema.filter((s) =>
+        s === "" || (HOS_RULESETS as ReadonlyArray<string>).includes(s)
+          ? true
+          : s === "aetr"
+            ? "aetr is planned, not available yet"
+            : `must be one of ${HOS_RULESETS.join(", ")}`
+      )
+    ).annotations({
+      description: "us, canada_south, canada_north or eu; aetr is planned, not available",
+      jsonSchema: { type: "string", enum: ["", ...HOS_RULESETS] }
+    })
+  ),
   drive_remaining_s: Schema.optional(int(0, 86_400 * 8, "Seconds of driving left today")),
   duty_remaining_s: Schema.optional(int(0, 86_400 * 8, "Seconds of the duty window left")),
   since_break_s: Schema.optional(int(0, 86_400 * 8, "Seconds left before a break is required")),
   elapsed_remaining_s: Schema.optional(int(0, 86_400 * 8, "Canada: seconds of the elapsed window left")),
-  cycle_remaining_s: Schema.optional(int(0, 86_400 * 16, "Seconds of the cycle left (EU: of this fixed week's 56 h); cycle caps are planned only when it is sent")),
-  day_drive_remaining_s: Schema.optional(int(0, 86_400, "canada_south: seconds of driving left in the current day (13 h a day)")),
-  day_duty_remaining_s: Schema.optional(int(0, 86_400, "canada_south: seconds on duty left in the current day (14 h a day)")),
-  before_24h_off_remaining_s: Schema.optional(int(0, 86_400 * 16, "Canada cycle 2: on-duty seconds left before 24 consecutive hours off are due (70 h, north 80 h)")),
-  fortnight_remaining_s: Schema.optional(int(0, 86_400 * 16, "eu: driving seconds left of 90 h over this and last fixed week")),
+  cycle_remaining_s: Schema.optional(
+    int(
+      0,
+      86_400 * 16,
+      "Seconds of the cycle left (EU: of this fixed week's 56 h); cycle caps are planned only when it is sent"
+    )
+  ),
+  day_drive_remaining_s: Schema.optional(
+    int(0, 86_400, "canada_south: seconds of driving left in the current day (13 h a day)")
+  ),
+  day_duty_remaining_s: Schema.optional(
+    int(0, 86_400, "canada_south: seconds on duty left in the current day (14 h a day)")
+  ),
+  before_24h_off_remaining_s: Schema.optional(
+    int(
+      0,
+      86_400 * 16,
+      "Canada cycle 2: on-duty seconds left before 24 consecutive hours off are due (70 h, north 80 h)"
+    )
+  ),
+  fortnight_remaining_s: Schema.optional(
+    int(0, 86_400 * 16, "eu: driving seconds left of 90 h over this and last fixed week")
+  ),
   extended_days_left: Schema.optional(int(0, 2, "eu with extended_days: 10 h days left this fixed week (default 2)")),
-  reduced_rests_left: Schema.optional(int(0, 3, "eu with reduced_rests: 9 h daily rests left before the next weekly rest (default 3)")),
+  reduced_rests_left: Schema.optional(
+    int(0, 3, "eu with reduced_rests: 9 h daily rests left before the next weekly rest (default 3)")
+  ),
   cycle: Schema.optional(oneOf(ALL_HOS_CYCLES, "us: 70_8 (default) or 60_7; Canada: cycle_1 (default) or cycle_2")),
-  sleeper_berth: Schema.optional(oneOf(SLEEPER_SPLITS, "us: take the 10 h rest as a sleeper-berth split, 8 h + 2 h or 7 h + 3 h")),
-  extended_days: Schema.optional(Schema.Boolean.annotations({ description: "eu: drive 10 h on up to two days a week" })),
-  reduced_rests: Schema.optional(Schema.Boolean.annotations({ description: "eu: take 9 h daily rests up to three times between weekly rests" })),
-  home_terminal_tz: Schema.optional(Schema.String.pipe(Schema.maxLength(64), Schema.filter((z) => isTimeZone(z) || "must be an IANA time zone such as America/Toronto"))
-    .annotations({ description: "The zone the driver's day (Canada) and week (EU) are counted in; default UTC" })),
-  day_start_hour: Schema.optional(int(0, 23, "The hour the carrier designates as the start of the driver's day (Canada) and week (EU, on Monday); default 0"))
+  sleeper_berth: Schema.optional(
+    oneOf(SLEEPER_SPLITS, "us: take the 10 h rest as a sleeper-berth split, 8 h + 2 h or 7 h + 3 h")
+  ),
+  extended_days: Schema.optional(
+    Schema.Boolean.annotations({ description: "eu: drive 10 h on up to two days a week" })
+  ),
+  reduced_rests: Schema.optional(
+    Schema.Boolean.annotations({ description: "eu: take 9 h daily rests up to three times between weekly rests" })
+  ),
+  home_terminal_tz: Schema.optional(
+    Schema.String.pipe(
+      Schema.maxLength(64),
+      Schema.filter((z) => isTimeZone(z) || "must be an IANA time zone such as America/Toronto")
+    ).annotations({ description: "The zone the driver's day (Canada) and week (EU) are counted in; default UTC" })
+  ),
+  day_start_hour: Schema.optional(
+    int(
+      0,
+      23,
+      "The hour the carrier designates as the start of the driver's day (Canada) and week (EU, on Monday); default 0"
+    )
+  )
 })
 
 const TRUCK_KINDS = ["tractor", "straight", "box"] as const
@@ -58,7 +138,11 @@ const truckFields = {
   length_m: Schema.optional(num(2, 60, "Length, metres")),
   width_m: Schema.optional(num(1, 5, "Width, metres")),
   axle_count: Schema.optional(int(2, 13, "Axles")),
-  hazardous: Schema.optional(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20)).annotations({ description: "Hazard class names; any makes the truck placarded" })),
+  hazardous: Schema.optional(
+    Schema.Array(Schema.String.pipe(Schema.maxLength(60)))
+      .pipe(Schema.maxItems(20))
+      .annotations({ description: "Hazard class names; any makes the truck placarded" })
+  ),
   permit_number: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
 }
 const kind = oneOf(TRUCK_KINDS, "Vehicle kind")
@@ -72,10 +156,22 @@ export const Truck = Schema.Struct({
   weight_t: Schema.optional(weight),
   height_m: Schema.optional(height),
   ...truckFields,
-  profile_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100)).annotations({ description: "A saved truck profile (tpf_…); the fields sent here are merged over it, inline winning per field" })),
+  profile_id: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(100)).annotations({
+      description: "A saved truck profile (tpf_…); the fields sent here are merged over it, inline winning per field"
+    })
+  ),
   hos: Schema.optional(Hos)
-}).pipe(Schema.filter((t) => t.profile_id !== undefined ? true :
-  REQUIRED_TRUCK.filter((k) => t[k] === undefined).map((k) => ({ path: [k], message: `is required (or send truck.profile_id naming a saved profile that has it)` }))))
+}).pipe(
+  Schema.filter((t) =>
+    t.profile_id !== undefined
+      ? true
+      : REQUIRED_TRUCK.filter((k) => t[k] === undefined).map((k) => ({
+          path: [k],
+          message: `is required (or send truck.profile_id naming a saved profile that has it)`
+        }))
+  )
+)
 
 /** A truck with every required field: inline, or a profile merged with the inline fields. */
 export type ResolvedTruck = Omit<typeof Truck.Type, (typeof REQUIRED_TRUCK)[number]> & {
@@ -85,46 +181,80 @@ export type ResolvedTruck = Omit<typeof Truck.Type, (typeof REQUIRED_TRUCK)[numb
 }
 
 const perRequest = (name: string) =>
-  Schema.optional(Schema.Unknown.pipe(Schema.filter(() => `is a counter for one request; a profile stores only hos.ruleset (send ${name} with the route request)`)))
-    .annotations({ description: "Refused: counters are per request" })
+  Schema.optional(
+    Schema.Unknown.pipe(
+      Schema.filter(
+        () => `is a counter for one request; a profile stores only hos.ruleset (send ${name} with the route request)`
+      )
+    )
+  ).annotations({ description: "Refused: counters are per request" })
 
 /** A truck as a saved profile keeps it: the vehicle and, of hours of service, only the ruleset. */
 export const StoredTruck = Schema.Struct({
-  profile: kind, weight_t: weight, height_m: height, ...truckFields,
-  hos: Schema.optional(Schema.Struct({
-    ruleset: Schema.optional(Schema.Literal(...HOS_RULESETS).annotations({ description: "The driver's regime; counters are sent per request" })),
-    drive_remaining_s: perRequest("truck.hos.drive_remaining_s"), duty_remaining_s: perRequest("truck.hos.duty_remaining_s"),
-    since_break_s: perRequest("truck.hos.since_break_s"), elapsed_remaining_s: perRequest("truck.hos.elapsed_remaining_s"),
-    cycle_remaining_s: perRequest("truck.hos.cycle_remaining_s")
-  }))
+  profile: kind,
+  weight_t: weight,
+  height_m: height,
+  ...truckFields,
+  hos: Schema.optional(
+    Schema.Struct({
+      ruleset: Schema.optional(
+        Schema.Literal(...HOS_RULESETS).annotations({
+          description: "The driver's regime; counters are sent per request"
+        })
+      ),
+      drive_remaining_s: perRequest("truck.hos.drive_remaining_s"),
+      duty_remaining_s: perRequest("truck.hos.duty_remaining_s"),
+      since_break_s: perRequest("truck.hos.since_break_s"),
+      elapsed_remaining_s: perRequest("truck.hos.elapsed_remaining_s"),
+      cycle_remaining_s: perRequest("truck.hos.cycle_remaining_s")
+    })
+  )
 }).annotations({ identifier: "StoredTruck" })
 
-const ProfileName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({ description: "Your name for the profile" })
-export const TruckProfileInput = Schema.Struct({ name: ProfileName, truck: StoredTruck }).annotations({ identifier: "TruckProfileInput" })
+const ProfileName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+  description: "Your name for the profile"
+})
+export const TruckProfileInput = Schema.Struct({ name: ProfileName, truck: StoredTruck }).annotations({
+  identifier: "TruckProfileInput"
+})
 /** An update: the fields sent replace the stored ones (the truck's per field); null clears an optional truck field. */
 export const TruckProfilePatch = Schema.Struct({
   name: Schema.optional(ProfileName),
-  truck: Schema.optional(Schema.Struct({
-    profile: Schema.optional(kind), weight_t: Schema.optional(weight), height_m: Schema.optional(height),
-    length_m: Schema.optional(Schema.NullOr(num(2, 60, "Length, metres"))),
-    width_m: Schema.optional(Schema.NullOr(num(1, 5, "Width, metres"))),
-    axle_count: Schema.optional(Schema.NullOr(int(2, 13, "Axles"))),
-    hazardous: Schema.optional(Schema.NullOr(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20)))),
-    permit_number: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
-    hos: Schema.optional(Schema.NullOr(StoredTruck.fields.hos.from))
-  }))
+  truck: Schema.optional(
+    Schema.Struct({
+      profile: Schema.optional(kind),
+      weight_t: Schema.optional(weight),
+      height_m: Schema.optional(height),
+      length_m: Schema.optional(Schema.NullOr(num(2, 60, "Length, metres"))),
+      width_m: Schema.optional(Schema.NullOr(num(1, 5, "Width, metres"))),
+      axle_count: Schema.optional(Schema.NullOr(int(2, 13, "Axles"))),
+      hazardous: Schema.optional(
+        Schema.NullOr(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20)))
+      ),
+      permit_number: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
+      hos: Schema.optional(Schema.NullOr(StoredTruck.fields.hos.from))
+    })
+  )
 }).annotations({ identifier: "TruckProfilePatch" })
 export const TruckProfile = Schema.Struct({
-  id: Schema.String, name: Schema.String, truck: StoredTruck, created_at: DateTime, updated_at: DateTime
+  id: Schema.String,
+  name: Schema.String,
+  truck: StoredTruck,
+  created_at: DateTime,
+  updated_at: DateTime
 }).annotations({ identifier: "TruckProfile" })
-export const TruckProfileList = Schema.Struct({ data: Schema.Array(TruckProfile) }).annotations({ identifier: "TruckProfileList" })
+export const TruckProfileList = Schema.Struct({ data: Schema.Array(TruckProfile) }).annotations({
+  identifier: "TruckProfileList"
+})
 
 const Enrichment = Schema.Struct({
   exclude_types: Schema.optional(Schema.Array(oneOf(WARNING_TYPES, "Warning type")).pipe(Schema.maxItems(20))),
   min_severity: Schema.optional(oneOf(SEVERITIES, "Lowest severity returned")),
   buffer_m: Schema.optional(num(10, 1000, "Distance from the route within which hazards count; default 100")),
   clearance_pad_m: Schema.optional(num(0, 1, "Added to height_m before clearances are compared; default 0.15")),
-  skip_temporal_filter: Schema.optional(Schema.Boolean.annotations({ description: "Keep hazards not in force at the projected arrival" })),
+  skip_temporal_filter: Schema.optional(
+    Schema.Boolean.annotations({ description: "Keep hazards not in force at the projected arrival" })
+  ),
   max_distance_m: Schema.optional(num(0, 10_000_000, "Only warnings up to this far along the route")),
   include_features: Schema.optional(Schema.Array(oneOf(ROUTE_FEATURE_TYPES, "Feature type")).pipe(Schema.maxItems(10)))
 })
@@ -133,20 +263,40 @@ export const RouteRequest = Schema.Struct({
   origin: Point,
   destination: Point,
   waypoints: Schema.optional(Schema.Array(Point).pipe(Schema.maxItems(25))),
-  departure_time: Schema.optional(DateTime.pipe(Schema.filter((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\dT/.test(s), { message: () => "must be an RFC 3339 date-time" }))),
+  departure_time: Schema.optional(
+    DateTime.pipe(
+      Schema.filter((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\dT/.test(s), {
+        message: () => "must be an RFC 3339 date-time"
+      })
+    )
+  ),
   truck: Truck,
   alternatives: Schema.optional(int(0, 3, "Extra routes, 0 to 3; default 0")),
   avoid: Schema.optional(Schema.Array(oneOf(AVOID_VALUES, "What to avoid")).pipe(Schema.maxItems(10))),
-  include: Schema.optional(Schema.Array(oneOf(INCLUDE_VALUES, "Optional parts of the answer")).pipe(Schema.maxItems(10))),
-  currency: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Z]{3}$/, { message: () => "must be an ISO 4217 code such as USD" }))),
-  toll_payment: Schema.optional(oneOf(["transponder", "cash"] as const, "With include: tolls, how the truck pays where a tariff tells them apart (E-ZPass, 407 transponder, prepaid bridge accounts); default transponder")),
+  include: Schema.optional(
+    Schema.Array(oneOf(INCLUDE_VALUES, "Optional parts of the answer")).pipe(Schema.maxItems(10))
+  ),
+  currency: Schema.optional(
+    Schema.String.pipe(Schema.pattern(/^[A-Z]{3}$/, { message: () => "must be an ISO 4217 code such as USD" }))
+  ),
+  toll_payment: Schema.optional(
+    oneOf(
+      ["transponder", "cash"] as const,
+      "With include: tolls, how the truck pays where a tariff tells them apart (E-ZPass, 407 transponder, prepaid bridge accounts); default transponder"
+    )
+  ),
   enrichment: Schema.optional(Enrichment),
   cargo: Schema.optional(Schema.Struct({ hazmat_class: Schema.optional(Schema.String.pipe(Schema.maxLength(60))) })),
-  customer_route_id: Schema.optional(Schema.String.pipe(Schema.maxLength(200)).annotations({ description: "Echoed back unchanged" }))
+  customer_route_id: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(200)).annotations({ description: "Echoed back unchanged" })
+  )
 }).annotations({ identifier: "RouteRequest" })
 export type RouteRequest = typeof RouteRequest.Type
 
-const LineString = Schema.Struct({ type: Schema.Literal("LineString"), coordinates: Schema.Array(Schema.Array(Schema.Number)) })
+const LineString = Schema.Struct({
+  type: Schema.Literal("LineString"),
+  coordinates: Schema.Array(Schema.Array(Schema.Number))
+})
 const Geometry = Schema.Struct({ type: Schema.String, coordinates: Schema.Unknown })
 
 const Money = Schema.Struct({ currency: Schema.String, value: Schema.Number })
@@ -171,21 +321,47 @@ const SuggestedStop = Schema.Struct({
   name: Schema.String,
   distance_along_route_m: Schema.Number,
   capacity: Schema.NullOr(Schema.Number),
-  available_spots: Schema.optional(Schema.Number.annotations({ description: "Live free spaces where the feed publishes a count (0 is full; never given for unknown)" })),
+  available_spots: Schema.optional(
+    Schema.Number.annotations({
+      description: "Live free spaces where the feed publishes a count (0 is full; never given for unknown)"
+    })
+  ),
   as_of: Schema.optional(NullableText),
   geometry: Geometry
 }).annotations({ identifier: "SuggestedStop" })
 
 export const HosStop = Schema.Struct({
   reason: Schema.Literal("break_required", "drive_limit", "duty_window", "cycle_limit"),
-  distance_along_route_m: Schema.Number.annotations({ description: "Where the driver stops: the suggested stop closest to the deadline, else where the hours run out" }),
+  distance_along_route_m: Schema.Number.annotations({
+    description: "Where the driver stops: the suggested stop closest to the deadline, else where the hours run out"
+  }),
   projected_time: DateTime.annotations({ description: "When the driver reaches that stop" }),
-  legal_deadline: DateTime.annotations({ description: "When the hours run out: the latest legal moment to be stopped" }),
+  legal_deadline: DateTime.annotations({
+    description: "When the hours run out: the latest legal moment to be stopped"
+  }),
   deadline_distance_along_route_m: Schema.Number.annotations({ description: "Where the hours run out" }),
-  rest_s: Schema.Number.annotations({ description: "How long the stop lasts: the break, the daily rest or a cycle restart" }),
-  rest_kind: Schema.Literal("break", "daily_rest", "reduced_daily_rest", "split_berth", "split_off", "day_end", "off_24h", "cycle_reset", "weekly_rest")
-    .annotations({ description: "What the stop is: a break; the daily rest (reduced in the EU); one part of a US sleeper-berth split; off until a Canadian day whose limits are spent ends; 24 h off (Canada cycle 2); a cycle reset or restart; the EU weekly rest" }),
-  feasible: Schema.optional(Schema.Boolean.annotations({ description: "Whether any stop is reachable before the deadline; left out when the parking lookup did not run" })),
+  rest_s: Schema.Number.annotations({
+    description: "How long the stop lasts: the break, the daily rest or a cycle restart"
+  }),
+  rest_kind: Schema.Literal(
+    "break",
+    "daily_rest",
+    "reduced_daily_rest",
+    "split_berth",
+    "split_off",
+    "day_end",
+    "off_24h",
+    "cycle_reset",
+    "weekly_rest"
+  ).annotations({
+    description:
+      "What the stop is: a break; the daily rest (reduced in the EU); one part of a US sleeper-berth split; off until a Canadian day whose limits are spent ends; 24 h off (Canada cycle 2); a cycle reset or restart; the EU weekly rest"
+  }),
+  feasible: Schema.optional(
+    Schema.Boolean.annotations({
+      description: "Whether any stop is reachable before the deadline; left out when the parking lookup did not run"
+    })
+  ),
   suggested_stops: Schema.Array(SuggestedStop)
 }).annotations({ identifier: "HosStop" })
 
@@ -195,45 +371,104 @@ export const Route = Schema.Struct({
     duration_s: Schema.Number,
     has_tolls: Schema.Boolean,
     toll_costs: Schema.optional(Schema.Array(Money)),
-    mileage_by_state: Schema.optional(Schema.Array(Schema.Struct({ jurisdiction: Schema.String, distance_m: Schema.Number, distance_mi: Schema.Number })))
+    mileage_by_state: Schema.optional(
+      Schema.Array(
+        Schema.Struct({ jurisdiction: Schema.String, distance_m: Schema.Number, distance_mi: Schema.Number })
+      )
+    )
   }),
   geometry: LineString,
-  sections: Schema.Array(Schema.Struct({
-    distance_m: Schema.Number, duration_s: Schema.Number, summary: Schema.String,
-    tolls: Schema.optional(Schema.Array(Schema.Struct({
-      system: Schema.String,
-      fares: Schema.Array(Schema.Struct({
-        name: Schema.String.annotations({ description: "The class applied (and payment, where the tariff tells them apart)" }),
-        price: Schema.optional(Money.annotations({ description: "Missing means not priced (see unpriced_reason), never free" })),
-        payment: Schema.optional(Schema.Literal("transponder", "cash")),
-        unpriced_reason: Schema.optional(Schema.String.annotations({ description: "Why no price is given: the tariff is not on file, or the passage was priced on the section before" })),
-        as_of: Schema.optional(Schema.String.annotations({ description: "With a price: the date the rate took effect, as its source publication gives it (YYYY-MM-DD)" })),
-        superseded: Schema.optional(Schema.String.annotations({ description: "With a price: a later schedule is known whose rate is not on file; the price is the older rate of as_of, likely below today's" }))
-      }))
-    })))
-  })),
+  sections: Schema.Array(
+    Schema.Struct({
+      distance_m: Schema.Number,
+      duration_s: Schema.Number,
+      summary: Schema.String,
+      tolls: Schema.optional(
+        Schema.Array(
+          Schema.Struct({
+            system: Schema.String,
+            fares: Schema.Array(
+              Schema.Struct({
+                name: Schema.String.annotations({
+                  description: "The class applied (and payment, where the tariff tells them apart)"
+                }),
+                price: Schema.optional(
+                  Money.annotations({ description: "Missing means not priced (see unpriced_reason), never free" })
+                ),
+                payment: Schema.optional(Schema.Literal("transponder", "cash")),
+                unpriced_reason: Schema.optional(
+                  Schema.String.annotations({
+                    description:
+                      "Why no price is given: the tariff is not on file, or the passage was priced on the section before"
+                  })
+                ),
+                as_of: Schema.optional(
+                  Schema.String.annotations({
+                    description:
+                      "With a price: the date the rate took effect, as its source publication gives it (YYYY-MM-DD)"
+                  })
+                ),
+                superseded: Schema.optional(
+                  Schema.String.annotations({
+                    description:
+                      "With a price: a later schedule is known whose rate is not on file; the price is the older rate of as_of, likely below today's"
+                  })
+                )
+              })
+            )
+          })
+        )
+      )
+    })
+  ),
   warnings: Schema.Array(RouteWarning),
-  features: Schema.Array(Schema.Struct({
-    id: Schema.String, type: Schema.String, name: Schema.String, distance_along_route_m: Schema.Number, capacity: Schema.NullOr(Schema.Number), geometry: Geometry
-  })),
-  hos: Schema.optional(Schema.Array(HosStop).annotations({ description: "Hours-of-service stops, primary route only, when truck.hos is sent" }))
+  features: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      type: Schema.String,
+      name: Schema.String,
+      distance_along_route_m: Schema.Number,
+      capacity: Schema.NullOr(Schema.Number),
+      geometry: Geometry
+    })
+  ),
+  hos: Schema.optional(
+    Schema.Array(HosStop).annotations({
+      description: "Hours-of-service stops, primary route only, when truck.hos is sent"
+    })
+  )
 })
 
 /** The truck the route was planned for: the saved profile with the inline fields merged over it. */
 export const ResolvedTruckSchema = Schema.Struct({
-  profile: kind, weight_t: weight, height_m: height, ...truckFields,
-  profile_id: Schema.optional(Schema.String), hos: Schema.optional(Hos)
+  profile: kind,
+  weight_t: weight,
+  height_m: height,
+  ...truckFields,
+  profile_id: Schema.optional(Schema.String),
+  hos: Schema.optional(Hos)
 }).annotations({ identifier: "ResolvedTruck" })
 
 const routeResponseFields = {
-  route_id: Schema.String.annotations({ description: "Refetch it for 30 minutes at /routing/route/saved/{route_id}, or persist it" }),
+  route_id: Schema.String.annotations({
+    description: "Refetch it for 30 minutes at /routing/route/saved/{route_id}, or persist it"
+  }),
   routes: Schema.Array(Route),
-  hos_ruleset: Schema.optional(Schema.Literal(...HOS_RULESETS).annotations({ description: "The hours-of-service rules hos[] applies (DEFAULT_HOS_RULESET when the request's is empty)" })),
+  hos_ruleset: Schema.optional(
+    Schema.Literal(...HOS_RULESETS).annotations({
+      description: "The hours-of-service rules hos[] applies (DEFAULT_HOS_RULESET when the request's is empty)"
+    })
+  ),
   customer_route_id: Schema.optional(Schema.String),
   engine: Schema.String.annotations({ description: "builtin or valhalla" }),
-  attribution: Schema.Array(Schema.String).annotations({ description: "Credits of the road data the routes were computed on" }),
+  attribution: Schema.Array(Schema.String).annotations({
+    description: "Credits of the road data the routes were computed on"
+  }),
   avoided: Schema.Array(Schema.Struct({ warning_type: Schema.String, source_id: Schema.String, title: Schema.String }))
-    .annotations({ description: "What the route was moved around: live closures and restrictions from agency feeds (source_id their id), and limits the road network holds (source_id where the limit comes from: a table row, an NBI structure, an OSM way)" })
+    .annotations({
+      description:
+        "What the route was moved around: live closures and restrictions from agency feeds (source_id their id), and limits the road network holds (source_id where the limit comes from: a table row, an NBI structure, an OSM way)"
+    })
     .annotations({ description: "Live closures and restrictions the route was moved off" }),
   departure_time: DateTime,
   computed_at: DateTime,
@@ -246,7 +481,8 @@ export const RouteResponse = Schema.Struct(routeResponseFields).annotations({ id
 export const ROUTE_BATCH_MAX = 100
 
 export const RouteBatchRequest = Schema.Struct({
-  routes: Schema.Array(RouteRequest).pipe(Schema.minItems(1), Schema.maxItems(ROUTE_BATCH_MAX))
+  routes: Schema.Array(RouteRequest)
+    .pipe(Schema.minItems(1), Schema.maxItems(ROUTE_BATCH_MAX))
     .annotations({ description: `1 to ${ROUTE_BATCH_MAX} route requests, each as POST /routing/route takes it` })
 }).annotations({ identifier: "RouteBatchRequest" })
 
@@ -254,16 +490,36 @@ const BatchItem = Schema.Struct({
   index: Count.annotations({ description: "Position of the request in routes[]" }),
   status: Schema.Number.annotations({ description: "The HTTP status POST /routing/route would have answered it with" }),
   customer_route_id: Schema.optional(Schema.String),
-  route_id: Schema.optional(Schema.String.annotations({ description: "The whole answer, warnings and all, is at GET /routing/route/saved/{route_id} for 30 minutes (no routing call)" })),
-  summary: Schema.optional(Schema.Struct({
-    distance_m: Schema.Number, duration_s: Schema.Number, has_tolls: Schema.Boolean, toll_costs: Schema.optional(Schema.Array(Money))
-  }).annotations({ description: "The primary route's summary" })),
+  route_id: Schema.optional(
+    Schema.String.annotations({
+      description:
+        "The whole answer, warnings and all, is at GET /routing/route/saved/{route_id} for 30 minutes (no routing call)"
+    })
+  ),
+  summary: Schema.optional(
+    Schema.Struct({
+      distance_m: Schema.Number,
+      duration_s: Schema.Number,
+      has_tolls: Schema.Boolean,
+      toll_costs: Schema.optional(Schema.Array(Money))
+    }).annotations({ description: "The primary route's summary" })
+  ),
   hazard_count: Schema.optional(Count),
-  critical_count: Schema.optional(Count.annotations({ description: "Warnings of severity critical on the primary route" })),
-  avoided_count: Schema.optional(Count.annotations({ description: "Closures, restrictions and network limits the route was moved around" })),
-  hos_stops: Schema.optional(Count.annotations({ description: "Rests the hours-of-service plan needs on the primary route (with truck.hos)" })),
+  critical_count: Schema.optional(
+    Count.annotations({ description: "Warnings of severity critical on the primary route" })
+  ),
+  avoided_count: Schema.optional(
+    Count.annotations({ description: "Closures, restrictions and network limits the route was moved around" })
+  ),
+  hos_stops: Schema.optional(
+    Count.annotations({ description: "Rests the hours-of-service plan needs on the primary route (with truck.hos)" })
+  ),
   error: Schema.optional(Schema.String),
-  code: Schema.optional(Schema.String.annotations({ description: "A plan gate's code (routing_quota_exhausted once the month's calls run out part way)" })),
+  code: Schema.optional(
+    Schema.String.annotations({
+      description: "A plan gate's code (routing_quota_exhausted once the month's calls run out part way)"
+    })
+  ),
   docs_url: Schema.optional(Schema.String)
 })
 
@@ -271,16 +527,23 @@ export const RouteBatchResponse = Schema.Struct({
   count: Count,
   succeeded: Count,
   failed: Count,
-  calls: Count.annotations({ description: "Routing calls charged: one per route planned (two with toll_alternative); a failed route is not charged" }),
+  calls: Count.annotations({
+    description:
+      "Routing calls charged: one per route planned (two with toll_alternative); a failed route is not charged"
+  }),
   data: Schema.Array(BatchItem)
 }).annotations({ identifier: "RouteBatchResponse" })
 
 export const SavedRouteResponse = Schema.Struct({
   ...routeResponseFields,
   saved: Schema.Struct({
-    state: Schema.Literal("saved", "persisted").annotations({ description: "saved: kept 30 minutes from the call; persisted: kept until deleted" }),
+    state: Schema.Literal("saved", "persisted").annotations({
+      description: "saved: kept 30 minutes from the call; persisted: kept until deleted"
+    }),
     created_at: DateTime,
-    expires_at: Schema.NullOr(DateTime).annotations({ description: "When a saved route stops being retrievable; null once persisted" }),
+    expires_at: Schema.NullOr(DateTime).annotations({
+      description: "When a saved route stops being retrievable; null once persisted"
+    }),
     persisted_at: Schema.NullOr(DateTime),
     monitored: Schema.Boolean.annotations({ description: "New critical warnings are sent as route.warning webhooks" }),
     evaluated_at: DateTime.annotations({ description: "When these warnings were worked out (now)" })
@@ -288,7 +551,9 @@ export const SavedRouteResponse = Schema.Struct({
 }).annotations({ identifier: "SavedRouteResponse" })
 
 export const PersistInput = Schema.Struct({
-  monitor: Schema.optional(Schema.Boolean.annotations({ description: "Send route.warning webhooks for new critical warnings; default true" }))
+  monitor: Schema.optional(
+    Schema.Boolean.annotations({ description: "Send route.warning webhooks for new critical warnings; default true" })
+  )
 }).annotations({ identifier: "PersistInput" })
 
 const Slots = Schema.Struct({ used: Count, limit: Count }).annotations({ description: "The plan's saved-route slots" })
@@ -301,9 +566,20 @@ export const PersistResponse = Schema.Struct({
 }).annotations({ identifier: "PersistResponse" })
 
 export const PersistedRouteList = Schema.Struct({
-  data: Schema.Array(Schema.Struct({
-    route_id: Schema.String, customer_route_id: Schema.NullOr(Schema.String), created_at: DateTime, persisted_at: DateTime, monitored: Schema.Boolean,
-    summary: Schema.Struct({ origin: Point, destination: Point, distance_m: Schema.Number, duration_s: Schema.Number })
-  })),
+  data: Schema.Array(
+    Schema.Struct({
+      route_id: Schema.String,
+      customer_route_id: Schema.NullOr(Schema.String),
+      created_at: DateTime,
+      persisted_at: DateTime,
+      monitored: Schema.Boolean,
+      summary: Schema.Struct({
+        origin: Point,
+        destination: Point,
+        distance_m: Schema.Number,
+        duration_s: Schema.Number
+      })
+    })
+  ),
   slots: Slots
 }).annotations({ identifier: "PersistedRouteList" })

@@ -18,7 +18,13 @@ interface ProfileRow {
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString()
-const shown = (r: ProfileRow) => ({ id: r.id, name: r.name, truck: r.truck, created_at: iso(r.created_at), updated_at: iso(r.updated_at) })
+const shown = (r: ProfileRow) => ({
+  id: r.id,
+  name: r.name,
+  truck: r.truck,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at)
+})
 const notFound = (id: string) => new TruckProfileNotFound({ message: `no truck profile ${id}` })
 
 /** A stored hos block keeps only the ruleset (the schema refuses counters); an empty one is dropped. */
@@ -37,20 +43,26 @@ export const createProfile = (customerId: number, input: typeof TruckProfileInpu
       SELECT ${id}, ${customerId}, ${input.name}, ${JSON.stringify(storable(input.truck))}::jsonb, ${now}, ${now}
       WHERE (SELECT count(*) FROM truck_profiles WHERE customer_id = ${customerId}) < ${MAX_TRUCK_PROFILES}
       RETURNING id, name, truck, created_at, updated_at`
-    if (rows.length === 0) return yield* new RoutingInputError({ message: `an account keeps at most ${MAX_TRUCK_PROFILES} truck profiles; delete one first` })
+    if (rows.length === 0)
+      return yield* new RoutingInputError({
+        message: `an account keeps at most ${MAX_TRUCK_PROFILES} truck profiles; delete one first`
+      })
     return shown(rows[0])
   })
 
 export const listProfiles = (customerId: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<ProfileRow>`SELECT id, name, truck, created_at, updated_at FROM truck_profiles WHERE customer_id = ${customerId} ORDER BY created_at, id`)
-    .pipe(Effect.map((rows) => ({ data: rows.map(shown) })))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<ProfileRow>`SELECT id, name, truck, created_at, updated_at FROM truck_profiles WHERE customer_id = ${customerId} ORDER BY created_at, id`
+  ).pipe(Effect.map((rows) => ({ data: rows.map(shown) })))
 
 /** Another customer's profile answers exactly as an unknown one: 404, nothing leaks. */
 export const getProfile = (customerId: number, id: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<ProfileRow>`SELECT id, name, truck, created_at, updated_at FROM truck_profiles WHERE customer_id = ${customerId} AND id = ${id}`
+    const [row] =
+      yield* sql<ProfileRow>`SELECT id, name, truck, created_at, updated_at FROM truck_profiles WHERE customer_id = ${customerId} AND id = ${id}`
     return row ? shown(row) : yield* notFound(id)
   })
 
@@ -87,8 +99,13 @@ export const deleteProfile = (customerId: number, id: string) =>
  */
 export const resolveTruck = (customerId: number, truck: RouteRequest["truck"]) =>
   Effect.gen(function* () {
-    const stored = truck.profile_id === undefined ? undefined : (yield* Effect.mapError(getProfile(customerId, truck.profile_id),
-      () => new TruckProfileNotFound({ message: `truck.profile_id: no truck profile ${truck.profile_id}` }))).truck
+    const stored =
+      truck.profile_id === undefined
+        ? undefined
+        : (yield* Effect.mapError(
+            getProfile(customerId, truck.profile_id),
+            () => new TruckProfileNotFound({ message: `truck.profile_id: no truck profile ${truck.profile_id}` })
+          )).truck
     const inline = Object.fromEntries(Object.entries(truck).filter(([, v]) => v !== undefined))
     const hos = stored?.hos || truck.hos ? { ...stored?.hos, ...truck.hos } : undefined
     const merged = { ...stored, ...inline, ...(hos ? { hos } : {}) } as ResolvedTruck

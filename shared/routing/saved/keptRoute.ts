@@ -46,11 +46,17 @@ export interface KeptRoute {
 const ms = (d: Stamp | undefined) => (d == null ? null : new Date(d).getTime())
 
 const kept = (w: ShownWarning): KeptWarning => {
-  return { json: JSON.stringify(without(w, "projected_arrival_time")), type: w.type, severity: w.severity, distance: w.distance_along_route_m }
+  return {
+    json: JSON.stringify(without(w, "projected_arrival_time")),
+    type: w.type,
+    severity: w.severity,
+    distance: w.distance_along_route_m
+  }
 }
 
 /** The placed row a warning was judged from: its event or feature id, apart (the two may share ids). */
-const rowKey = (w: ShownWarning) => (w.properties.event_id !== undefined ? `e${String(w.properties.event_id)}` : `f${String(w.properties.feature_id)}`)
+const rowKey = (w: ShownWarning) =>
+  w.properties.event_id !== undefined ? `e${String(w.properties.event_id)}` : `f${String(w.properties.feature_id)}`
 
 const byRow = (warnings: ReadonlyArray<ShownWarning>) => {
   const out = new Map<string, Array<ShownWarning>>()
@@ -77,7 +83,9 @@ const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, placed: Pla
   const begun = shownWarnings(judged.warnings, all)
   // only a construction can warn otherwise before it begins: judge those alone (rows are judged one by one)
   const constructions = { events: placed.events.filter((x) => x.row.type === "construction"), features: [] }
-  const ahead = byRow(shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, constructions).warnings, all))
+  const ahead = byRow(
+    shownWarnings(judgeHazards(route, timeless, Number.NEGATIVE_INFINITY, constructions).warnings, all)
+  )
   const rows = new Map<string, { row: EventRow | FeatureRow; alongM: number }>()
   for (const x of placed.events) rows.set(`e${x.row.id}`, x)
   for (const x of placed.features) rows.set(`f${x.row.id}`, x)
@@ -89,27 +97,49 @@ const warningsOf = (route: RouteTrack, e: Evaluation, nowMs: number, placed: Pla
     const { row, alongM } = rows.get(key)!
     const startMs = ms(row.estimated_start_time ?? row.start_time)
     const later = ahead.get(key)?.[i]
-    return { alongM, from: startMs, to: ms(row.estimated_end_time ?? row.end_time), w, future: startMs !== null && startMs > nowMs && later !== undefined && later.type !== w.type ? later : undefined, startMs }
+    return {
+      alongM,
+      from: startMs,
+      to: ms(row.estimated_end_time ?? row.end_time),
+      w,
+      future: startMs !== null && startMs > nowMs && later !== undefined && later.type !== w.type ? later : undefined,
+      startMs
+    }
   })
   // the features along the route do not depend on time: this judging's are the route's
   return { items, features: judged.features }
 }
 
-export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, nowMs: number, placed: ReadonlyArray<PlacedRoute>): Array<KeptRoute> =>
+export const keptRoutes = (
+  routes: ReadonlyArray<RouteTrack>,
+  e: Evaluation,
+  nowMs: number,
+  placed: ReadonlyArray<PlacedRoute>
+): Array<KeptRoute> =>
   placed.map((p, i) => {
     const route = routes[i]
     // in the order judging gives: along the route, then by source id
     const { items: found, features: along } = warningsOf(route, e, nowMs, p.hazards)
     // a window over by now is over at every later arrival (refetches depart now or later)
-    const items = found.filter((f) => e.hazards.skipTemporal || f.to === null || f.to >= nowMs).map((f): KeptItem => ({
-      alongM: f.alongM, atS: secondsAt(route, f.alongM), from: f.from, to: f.to, warning: kept(f.w),
-      ...(f.future && f.startMs !== null ? { future: kept(f.future), startMs: f.startMs } : {})
-    }))
+    const items = found
+      .filter((f) => e.hazards.skipTemporal || f.to === null || f.to >= nowMs)
+      .map((f): KeptItem => ({
+        alongM: f.alongM,
+        atS: secondsAt(route, f.alongM),
+        from: f.from,
+        to: f.to,
+        warning: kept(f.w),
+        ...(f.future && f.startMs !== null ? { future: kept(f.future), startMs: f.startMs } : {})
+      }))
     const features = along.map((f) => JSON.stringify(f))
     if (p.stops === undefined) return { items, features }
     // a regime that counts calendar days or weeks stops elsewhere when a refetch leaves later: keep every candidate
     if (p.stops === null || !e.hos || CALENDAR_REGIMES.has(e.hos.ruleset)) return { items, features, stops: p.stops }
-    const suggested = new Set(planStops(route, e.hos.ruleset, e.hos.counters, 0, p.stops).stops.flatMap((s) => s.suggested_stops.map((c) => c.id)))
+    const suggested = new Set(
+      planStops(route, e.hos.ruleset, e.hos.counters, 0, p.stops).stops.flatMap((s) =>
+        s.suggested_stops.map((c) => c.id)
+      )
+    )
     return { items, features, stops: p.stops.filter((c) => suggested.has(c.id)) }
   })
 
@@ -121,12 +151,18 @@ export const keptRoutes = (routes: ReadonlyArray<RouteTrack>, e: Evaluation, now
 export const renderKept = (route: RouteTiming | null, e: Evaluation, nowMs: number, k: KeptRoute, primary: boolean) => {
   const s = e.shown
   const warnings: Array<string> = []
-  const hos = primary && e.hos && k.stops !== undefined && route !== null ? planStops(route, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, k.stops) : undefined
+  const hos =
+    primary && e.hos && k.stops !== undefined && route !== null
+      ? planStops(route, e.hos.ruleset, e.hos.counters, e.hazards.departureMs, k.stops)
+      : undefined
   // as judgeRoutes: the primary's arrivals count its planned rests
-  const clock = hos ? arrivalWithRests(hos.plan, e.hazards.departureMs) : (driveS: number) => e.hazards.departureMs + driveS * 1000
+  const clock = hos
+    ? arrivalWithRests(hos.plan, e.hazards.departureMs)
+    : (driveS: number) => e.hazards.departureMs + driveS * 1000
   for (const it of k.items) {
     const arrival = clock(it.atS ?? secondsAt(route!, it.alongM))
-    if (!e.hazards.skipTemporal && !((it.from === null || it.from <= arrival) && (it.to === null || it.to >= arrival))) continue
+    if (!e.hazards.skipTemporal && !((it.from === null || it.from <= arrival) && (it.to === null || it.to >= arrival)))
+      continue
     const w = it.future !== undefined && it.startMs !== undefined && it.startMs > nowMs ? it.future : it.warning
     if (!shows(s, w.type, w.severity, w.distance)) continue
     warnings.push(`${w.json.slice(0, -1)},"projected_arrival_time":"${new Date(arrival).toISOString()}"}`)

@@ -27,8 +27,16 @@ export const encodeKept = (routes: ReadonlyArray<KeptRoute>): string => {
     lines.push("R")
     if (r.stops !== undefined) lines.push(`S\t${JSON.stringify(r.stops)}`)
     for (const it of r.items) {
-      const cells = ["I", String(it.alongM), it.atS === undefined ? "" : String(it.atS), it.from === null ? "" : String(it.from), it.to === null ? "" : String(it.to), ...warningCells(it.warning)]
-      if (it.future !== undefined && it.startMs !== undefined) cells.push(...warningCells(it.future), String(it.startMs))
+      const cells = [
+        "I",
+        String(it.alongM),
+        it.atS === undefined ? "" : String(it.atS),
+        it.from === null ? "" : String(it.from),
+        it.to === null ? "" : String(it.to),
+        ...warningCells(it.warning)
+      ]
+      if (it.future !== undefined && it.startMs !== undefined)
+        cells.push(...warningCells(it.future), String(it.startMs))
       lines.push(cells.join("\t"))
     }
     for (const f of r.features) lines.push(`F\t${clean(f)}`)
@@ -36,11 +44,20 @@ export const encodeKept = (routes: ReadonlyArray<KeptRoute>): string => {
   return lines.join("\n")
 }
 
-const warningAt = (c: ReadonlyArray<string>, i: number): KeptWarning => ({ type: c[i], severity: c[i + 1] as Severity, distance: num(c[i + 2]), json: c[i + 3] })
+const warningAt = (c: ReadonlyArray<string>, i: number): KeptWarning => ({
+  type: c[i],
+  severity: c[i + 1] as Severity,
+  distance: num(c[i + 2]),
+  json: c[i + 3]
+})
 
 export const decodeKept = (text: string): Array<KeptRoute> => {
   if (text === "") return []
-  const routes: Array<{ items: Array<KeptItem>; features: Array<string>; stops?: ReadonlyArray<StopCandidate> | null }> = []
+  const routes: Array<{
+    items: Array<KeptItem>
+    features: Array<string>
+    stops?: ReadonlyArray<StopCandidate> | null
+  }> = []
   let current: (typeof routes)[number] | undefined
   for (const line of text.split("\n")) {
     const tag = line.charCodeAt(0)
@@ -50,7 +67,11 @@ export const decodeKept = (text: string): Array<KeptRoute> => {
       const c = line.split("\t")
       const atS = orNull(c[2])
       current.items.push({
-        alongM: num(c[1]), ...(atS === null ? {} : { atS }), from: orNull(c[3]), to: orNull(c[4]), warning: warningAt(c, 5),
+        alongM: num(c[1]),
+        ...(atS === null ? {} : { atS }),
+        from: orNull(c[3]),
+        to: orNull(c[4]),
+        warning: warningAt(c, 5),
         ...(c.length > 9 ? { future: warningAt(c, 9), startMs: num(c[13]) } : {})
       })
     } else if (tag === 70 /* F */) current.features.push(line.slice(2))

@@ -32,7 +32,8 @@ export const savedRouteAnswer = Effect.fnUntraced(function* (row: RefetchRow, no
   const placed = kept!
   // without tracks (the usual refetch) the items carry their drive seconds and the primary's timing gives hos[]
   const rendered = row.answer.routes.map((_r, i) =>
-    renderKept(tracks?.[i] ?? (i === 0 ? row.timing : null), evaluation, nowMs, placed[i], i === 0))
+    renderKept(tracks?.[i] ?? (i === 0 ? row.timing : null), evaluation, nowMs, placed[i], i === 0)
+  )
   // geometry is kept as the answer's JSON text: spliced in, never parsed and written again
   const geometry = (i: number) =>
     tracks === null || (row.geometry_text !== null && row.geometry_ends !== null)
@@ -42,8 +43,12 @@ export const savedRouteAnswer = Effect.fnUntraced(function* (row: RefetchRow, no
   const slot = (kind: string, i: number) => `@@${nonce}:${kind}:${i}@@`
   const nonce = randomBytes(6).toString("hex")
   const routes = row.answer.routes.map((r, i) => ({
-    summary: r.summary, geometry: slot("g", i), sections: r.sections,
-    warnings: [slot("w", i)], features: [slot("f", i)], ...(rendered[i].hos ? { hos: rendered[i].hos } : {})
+    summary: r.summary,
+    geometry: slot("g", i),
+    sections: r.sections,
+    warnings: [slot("w", i)],
+    features: [slot("f", i)],
+    ...(rendered[i].hos ? { hos: rendered[i].hos } : {})
   }))
   const body = JSON.stringify({
     ...row.answer,
@@ -58,12 +63,18 @@ export const savedRouteAnswer = Effect.fnUntraced(function* (row: RefetchRow, no
       monitored: row.monitor,
       evaluated_at: new Date(nowMs).toISOString()
     }
-  }).replace(new RegExp(`\\["@@${nonce}:(w|f):(\\d+)@@"\\]|"@@${nonce}:g:(\\d+)@@"`, "g"), (_m, kind: string | undefined, i: string | undefined, g: string | undefined) =>
-    g !== undefined ? geometry(Number(g)) : `[${(kind === "w" ? rendered[Number(i)].warnings : rendered[Number(i)].features).join(",")}]`)
+  }).replace(
+    new RegExp(`\\["@@${nonce}:(w|f):(\\d+)@@"\\]|"@@${nonce}:g:(\\d+)@@"`, "g"),
+    (_m, kind: string | undefined, i: string | undefined, g: string | undefined) =>
+      g !== undefined
+        ? geometry(Number(g))
+        : `[${(kind === "w" ? rendered[Number(i)].warnings : rendered[Number(i)].features).join(",")}]`
+  )
   // JSON text, not an object: the edge sends it as it is, with no ETag (no two refetches are equal)
   return body
 })
 
 /** The answer as kept: its routes without what the tracks hold (geometry) or a refetch works out again. */
-export const storedAnswer = <A extends { routes: ReadonlyArray<{ summary: unknown; sections: unknown }> }>(answer: A) =>
-  ({ ...answer, routes: answer.routes.map((r) => ({ summary: r.summary, sections: r.sections })) })
+export const storedAnswer = <A extends { routes: ReadonlyArray<{ summary: unknown; sections: unknown }> }>(
+  answer: A
+) => ({ ...answer, routes: answer.routes.map((r) => ({ summary: r.summary, sections: r.sections })) })

@@ -9,18 +9,25 @@ const M_PER_MI = 1609.344
  * belongs to one region), else the route line cut by the state polygons, tolled parts from the
  * tolled sections. The polygons are simplified (1:50m), so they are the fallback only.
  */
-export const regionLengths = (r: Pick<EngineRoute, "coordinates" | "distance_m" | "sections" | "regions">, polygons: () => StateBoundaries): ReadonlyArray<RegionLength> => {
+export const regionLengths = (
+  r: Pick<EngineRoute, "coordinates" | "distance_m" | "sections" | "regions">,
+  polygons: () => StateBoundaries
+): ReadonlyArray<RegionLength> => {
   if (r.regions) return r.regions
   const b = polygons()
   const toll = new Map<string, number>()
   for (const s of r.sections) {
     if (s.toll === null) continue
-    for (const row of b.split(r.coordinates.slice(s.from_index, s.to_index + 1), s.distance_m)) toll.set(row.jurisdiction, (toll.get(row.jurisdiction) ?? 0) + row.distance_m)
+    for (const row of b.split(r.coordinates.slice(s.from_index, s.to_index + 1), s.distance_m))
+      toll.set(row.jurisdiction, (toll.get(row.jurisdiction) ?? 0) + row.distance_m)
   }
-  return b.split(r.coordinates, r.distance_m).map((row) => ({ region: row.jurisdiction, distance_m: row.distance_m, toll_m: toll.get(row.jurisdiction) ?? 0 }))
+  return b
+    .split(r.coordinates, r.distance_m)
+    .map((row) => ({ region: row.jurisdiction, distance_m: row.distance_m, toll_m: toll.get(row.jurisdiction) ?? 0 }))
 }
 
-const longestFirst = (a: RegionLength, b: RegionLength) => b.distance_m - a.distance_m || a.region.localeCompare(b.region)
+const longestFirst = (a: RegionLength, b: RegionLength) =>
+  b.distance_m - a.distance_m || a.region.localeCompare(b.region)
 
 /** `mileage_by_state` (SPEC §2.10): one entry per state or province touched, longest first. */
 export const mileageByState = (regions: ReadonlyArray<RegionLength>): Array<MileageRow> =>
@@ -35,5 +42,16 @@ export const mileageByState = (regions: ReadonlyArray<RegionLength>): Array<Mile
  * (a route saved before its regions were kept) leaves that cell empty rather than claiming 0.
  */
 export const mileageCsv = (regions: ReadonlyArray<Omit<RegionLength, "toll_m"> & { readonly toll_m: number | null }>) =>
-  ["state,miles,km,toll_miles", ...[...regions].sort((a, b) => b.distance_m - a.distance_m || a.region.localeCompare(b.region)).map((r) =>
-    [r.region, (r.distance_m / M_PER_MI).toFixed(2), (r.distance_m / 1000).toFixed(3), r.toll_m === null ? "" : (r.toll_m / M_PER_MI).toFixed(2)].join(","))].join("\r\n") + "\r\n"
+  [
+    "state,miles,km,toll_miles",
+    ...[...regions]
+      .sort((a, b) => b.distance_m - a.distance_m || a.region.localeCompare(b.region))
+      .map((r) =>
+        [
+          r.region,
+          (r.distance_m / M_PER_MI).toFixed(2),
+          (r.distance_m / 1000).toFixed(3),
+          r.toll_m === null ? "" : (r.toll_m / M_PER_MI).toFixed(2)
+        ].join(",")
+      )
+  ].join("\r\n") + "\r\n"

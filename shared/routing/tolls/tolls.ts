@@ -29,7 +29,10 @@ export interface TollTruck {
   readonly hazmat: boolean
 }
 
-/** A toll road, bridge, tunnel or border crossing (tolls.csv): who runs it, which way it charges, why it may have no price. */
+/**
+ * A toll road, bridge, tunnel or border crossing (tolls.csv): who runs it, which way it charges, why it may have no
+ * price.
+ */
 export interface TollFacility {
   readonly toll: string
   readonly name: string
@@ -86,26 +89,54 @@ export class TollTable {
     const facilities = new Map<string, TollFacility>()
     for (const r of readCsv(join(dir, "tolls.csv"))) {
       if (facilities.has(r.toll)) continue // one row per stretch it covers; the first names it
-      if (!KINDS.has(r.kind)) throw new Error(`tolls.csv: ${r.toll}: kind ${r.kind} is not road, bridge, tunnel or crossing`)
-      const toward = r.collected === "both" ? null : r.collected.startsWith("toward:") ? r.collected.slice(7) : undefined
-      if (toward === undefined) throw new Error(`tolls.csv: ${r.toll}: collected ${r.collected} is neither both nor toward:<region>`)
-      if (!DATE.test(r.as_of ?? "")) throw new Error(`tolls.csv: ${r.toll}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
-      facilities.set(r.toll, { toll: r.toll, name: r.name, kind: r.kind as TollFacility["kind"], operator: r.operator, currency: r.currency, collectedToward: toward, unpriced: r.unpriced, asOf: r.as_of })
+      if (!KINDS.has(r.kind))
+        throw new Error(`tolls.csv: ${r.toll}: kind ${r.kind} is not road, bridge, tunnel or crossing`)
+      const toward =
+        r.collected === "both" ? null : r.collected.startsWith("toward:") ? r.collected.slice(7) : undefined
+      if (toward === undefined)
+        throw new Error(`tolls.csv: ${r.toll}: collected ${r.collected} is neither both nor toward:<region>`)
+      if (!DATE.test(r.as_of ?? ""))
+        throw new Error(`tolls.csv: ${r.toll}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
+      facilities.set(r.toll, {
+        toll: r.toll,
+        name: r.name,
+        kind: r.kind as TollFacility["kind"],
+        operator: r.operator,
+        currency: r.currency,
+        collectedToward: toward,
+        unpriced: r.unpriced,
+        asOf: r.as_of
+      })
     }
     this.facilities = facilities
     this.fares = readCsv(join(dir, "toll_fares.csv")).map((r) => {
       if (!BASES.has(r.basis)) throw new Error(`toll_fares.csv: ${r.toll}: basis ${r.basis}`)
       if (!facilities.has(r.toll)) throw new Error(`toll_fares.csv: ${r.toll} is not in tolls.csv`)
-      if (!DATE.test(r.as_of ?? "")) throw new Error(`toll_fares.csv: ${r.toll}: ${r.class}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
-      // a road is priced by the km driven, a bridge, tunnel or crossing once per passage: a trip fare on a road would be charged on every section
-      if ((facilities.get(r.toll)!.kind === "road") !== (r.basis === "per_km")) throw new Error(`toll_fares.csv: ${r.toll}: a ${facilities.get(r.toll)!.kind} takes ${facilities.get(r.toll)!.kind === "road" ? "per_km" : "per_trip or per_axle"} fares, not ${r.basis}`)
+      if (!DATE.test(r.as_of ?? ""))
+        throw new Error(`toll_fares.csv: ${r.toll}: ${r.class}: as_of ${r.as_of} is not a date (YYYY-MM-DD)`)
+      // a road is priced by the km driven, a bridge, tunnel or crossing once per passage: a trip fare on a road would
+      // be charged on every section
+      if ((facilities.get(r.toll)!.kind === "road") !== (r.basis === "per_km"))
+        throw new Error(
+          `toll_fares.csv: ${r.toll}: a ${facilities.get(r.toll)!.kind} takes ${facilities.get(r.toll)!.kind === "road" ? "per_km" : "per_trip or per_axle"} fares, not ${r.basis}`
+        )
       return {
-        toll: r.toll, class: r.class, min_axles: Number(r.min_axles), max_axles: Number(r.max_axles), basis: r.basis as FareRow["basis"],
-        rate: Number(r.rate), currency: r.currency, payment: (r.payment || "any") as FareRow["payment"], toward: r.toward ?? "",
-        as_of: r.as_of, superseded: r.superseded ?? ""
+        toll: r.toll,
+        class: r.class,
+        min_axles: Number(r.min_axles),
+        max_axles: Number(r.max_axles),
+        basis: r.basis as FareRow["basis"],
+        rate: Number(r.rate),
+        currency: r.currency,
+        payment: (r.payment || "any") as FareRow["payment"],
+        toward: r.toward ?? "",
+        as_of: r.as_of,
+        superseded: r.superseded ?? ""
       }
     })
-    this.perUsd = new Map(readCsv(join(dir, "fx_rates.csv")).map((r) => [r.currency, { rate: Number(r.per_usd), as_of: r.as_of }]))
+    this.perUsd = new Map(
+      readCsv(join(dir, "fx_rates.csv")).map((r) => [r.currency, { rate: Number(r.per_usd), as_of: r.as_of }])
+    )
   }
 
   /** axles assumed when the request gives none: a tractor-trailer has five, a straight truck two */
@@ -125,23 +156,50 @@ export class TollTable {
    * price of 0; a facility or class with no rate on file yields a fare without a price and the
    * reason, never 0.
    */
-  fare(toll: string, km: number, truck: TollTruck, currency: string | undefined, payment: TollPayment = "transponder", toRegion?: string | null): { system: string; fares: Array<Fare> } {
+  fare(
+    toll: string,
+    km: number,
+    truck: TollTruck,
+    currency: string | undefined,
+    payment: TollPayment = "transponder",
+    toRegion?: string | null
+  ): { system: string; fares: Array<Fare> } {
     const f = this.facilities.get(toll)
     const system = f?.name ?? toll
     const axles = TollTable.axlesOf(truck)
     if (f?.collectedToward && toRegion && toRegion !== f.collectedToward) {
-      return { system, fares: [{ name: `${axles} axles: no toll ${toRegion}-bound (collected ${f.collectedToward}-bound only)`, price: this.convert({ currency: f.currency, value: 0 }, currency) }] }
+      return {
+        system,
+        fares: [
+          {
+            name: `${axles} axles: no toll ${toRegion}-bound (collected ${f.collectedToward}-bound only)`,
+            price: this.convert({ currency: f.currency, value: 0 }, currency)
+          }
+        ]
+      }
     }
-    const rows = this.fares.filter((r) => r.toll === toll && axles >= r.min_axles && axles <= r.max_axles && (r.toward === "" || r.toward === toRegion))
+    const rows = this.fares.filter(
+      (r) =>
+        r.toll === toll && axles >= r.min_axles && axles <= r.max_axles && (r.toward === "" || r.toward === toRegion)
+    )
     const row = rows.find((r) => r.payment === payment) ?? rows.find((r) => r.payment === "any") ?? rows[0]
-    if (!row) return { system, fares: [{ name: `${axles} axles`, unpriced_reason: f?.unpriced || `no rate on file for ${axles} axles` }] }
+    if (!row)
+      return {
+        system,
+        fares: [{ name: `${axles} axles`, unpriced_reason: f?.unpriced || `no rate on file for ${axles} axles` }]
+      }
     const value = row.basis === "per_km" ? row.rate * km : row.basis === "per_axle" ? row.rate * axles : row.rate
     return {
       system,
-      fares: [{
-        name: row.payment === "any" ? row.class : `${row.class}, ${row.payment}`, price: this.convert({ currency: row.currency, value }, currency),
-        ...(row.payment === "any" ? {} : { payment: row.payment }), as_of: row.as_of, ...(row.superseded === "" ? {} : { superseded: row.superseded })
-      }]
+      fares: [
+        {
+          name: row.payment === "any" ? row.class : `${row.class}, ${row.payment}`,
+          price: this.convert({ currency: row.currency, value }, currency),
+          ...(row.payment === "any" ? {} : { payment: row.payment }),
+          as_of: row.as_of,
+          ...(row.superseded === "" ? {} : { superseded: row.superseded })
+        }
+      ]
     }
   }
 
@@ -150,13 +208,26 @@ export class TollTable {
    * once per passage, on the first of the sections it spans, in the direction the last one
    * enters (the others say where it was priced).
    */
-  sectionTolls(sections: ReadonlyArray<TolledSection>, truck: TollTruck, currency: string | undefined, payment: TollPayment | undefined) {
+  sectionTolls(
+    sections: ReadonlyArray<TolledSection>,
+    truck: TollTruck,
+    currency: string | undefined,
+    payment: TollPayment | undefined
+  ) {
     return sections.map((s, i) => {
       if (s.toll === null) return undefined
       const kind = this.facilities.get(s.toll)?.kind ?? "road"
       if (kind === "road") return this.fare(s.toll, s.distance_m / 1000, truck, currency, payment, s.to_region)
       if (i > 0 && sections[i - 1].toll === s.toll) {
-        return { system: this.facilities.get(s.toll)!.name, fares: [{ name: `${TollTable.axlesOf(truck)} axles`, unpriced_reason: "one toll per passage, priced on the section before" }] }
+        return {
+          system: this.facilities.get(s.toll)!.name,
+          fares: [
+            {
+              name: `${TollTable.axlesOf(truck)} axles`,
+              unpriced_reason: "one toll per passage, priced on the section before"
+            }
+          ]
+        }
       }
       let last = i
       while (last + 1 < sections.length && sections[last + 1].toll === s.toll) last++
@@ -166,8 +237,15 @@ export class TollTable {
 }
 
 /** One entry per currency: the sum of that currency's priced section fares. */
-export const tollCosts = (sections: ReadonlyArray<{ tolls?: ReadonlyArray<{ fares: ReadonlyArray<Fare> }> }>): Array<Money> => {
+export const tollCosts = (
+  sections: ReadonlyArray<{ tolls?: ReadonlyArray<{ fares: ReadonlyArray<Fare> }> }>
+): Array<Money> => {
   const sums = new Map<string, number>()
-  for (const s of sections) for (const t of s.tolls ?? []) for (const f of t.fares) if (f.price) sums.set(f.price.currency, (sums.get(f.price.currency) ?? 0) + f.price.value)
-  return [...sums.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([currency, value]) => ({ currency, value: cents(value) }))
+  for (const s of sections)
+    for (const t of s.tolls ?? [])
+      for (const f of t.fares)
+        if (f.price) sums.set(f.price.currency, (sums.get(f.price.currency) ?? 0) + f.price.value)
+  return [...sums.entries()]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([currency, value]) => ({ currency, value: cents(value) }))
 }

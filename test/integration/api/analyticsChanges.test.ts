@@ -10,7 +10,11 @@ import { api } from "../../support/http.js"
 /** GET /analytics/changes (SPEC §4.5) and the analytics gate on every analytics path, known or not. */
 const env = makeTestEnv()
 let base = ""
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (base = `http://127.0.0.1:${p}/api/v1`) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (base = `http://127.0.0.1:${p}/api/v1`) }).pipe(
+    Layer.provideMerge(env.layer)
+  )
+)
 const keys: Record<string, string> = {}
 let start = 0
 
@@ -18,12 +22,21 @@ beforeAll(async () => {
   await rt.runtime()
   start = Date.now() - 3 * 86_400_000
   // poll 1: a (NY incident), b (NJ closure) created; poll 2: a goes major; poll 3: b is gone (archived)
-  await rt.runPromise(applyChanges(changeScript("ac", [
-    [observation("a"), observation("b", { jurisdiction: "NJ", type: "closure" })],
-    [observation("a", { severity: "major" }), observation("b", { jurisdiction: "NJ", type: "closure" })],
-    [observation("a", { severity: "major" })]
-  ], start)))
-  for (const plan of ["starter", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@changes.example.com` }))).key
+  await rt.runPromise(
+    applyChanges(
+      changeScript(
+        "ac",
+        [
+          [observation("a"), observation("b", { jurisdiction: "NJ", type: "closure" })],
+          [observation("a", { severity: "major" }), observation("b", { jurisdiction: "NJ", type: "closure" })],
+          [observation("a", { severity: "major" })]
+        ],
+        start
+      )
+    )
+  )
+  for (const plan of ["starter", "pro"])
+    keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@changes.example.com` }))).key
 })
 afterAll(async () => {
   await rt.dispose()
@@ -38,18 +51,42 @@ describe("GET /analytics/changes", () => {
   it("lists every change oldest first with the event's jurisdiction and title", async () => {
     const r = await pro("/analytics/changes")
     expect(r.status).toBe(200)
-    expect(summary(r.body)).toEqual(["event a:created:NY", "event b:created:NJ", "event a:severity_change:NY", "event b:archived:NJ"])
+    expect(summary(r.body)).toEqual([
+      "event a:created:NY",
+      "event b:created:NJ",
+      "event a:severity_change:NY",
+      "event b:archived:NJ"
+    ])
     expect(r.body).toMatchObject({ total: 4, limit: 100, offset: 0, has_more: false })
-    expect(r.body.data[2]).toMatchObject({ old_value: "minor", new_value: "major", changed_at: new Date(start + 60_000).toISOString() })
+    expect(r.body.data[2]).toMatchObject({
+      old_value: "minor",
+      new_value: "major",
+      changed_at: new Date(start + 60_000).toISOString()
+    })
   })
 
   it("filters by jurisdiction (group expansion), event type, change_type and since/until", async () => {
-    expect(summary((await pro("/analytics/changes?jurisdiction=NJ")).body)).toEqual(["event b:created:NJ", "event b:archived:NJ"])
-    expect(summary((await pro("/analytics/changes?type=incident")).body)).toEqual(["event a:created:NY", "event a:severity_change:NY"])
-    expect(summary((await pro("/analytics/changes?change_type=archived,severity_change")).body)).toEqual(["event a:severity_change:NY", "event b:archived:NJ"])
+    expect(summary((await pro("/analytics/changes?jurisdiction=NJ")).body)).toEqual([
+      "event b:created:NJ",
+      "event b:archived:NJ"
+    ])
+    expect(summary((await pro("/analytics/changes?type=incident")).body)).toEqual([
+      "event a:created:NY",
+      "event a:severity_change:NY"
+    ])
+    expect(summary((await pro("/analytics/changes?change_type=archived,severity_change")).body)).toEqual([
+      "event a:severity_change:NY",
+      "event b:archived:NJ"
+    ])
     const mid = new Date(start + 30_000).toISOString()
-    expect(summary((await pro(`/analytics/changes?since=${mid}`)).body)).toEqual(["event a:severity_change:NY", "event b:archived:NJ"])
-    expect(summary((await pro(`/analytics/changes?until=${mid}`)).body)).toEqual(["event a:created:NY", "event b:created:NJ"])
+    expect(summary((await pro(`/analytics/changes?since=${mid}`)).body)).toEqual([
+      "event a:severity_change:NY",
+      "event b:archived:NJ"
+    ])
+    expect(summary((await pro(`/analytics/changes?until=${mid}`)).body)).toEqual([
+      "event a:created:NY",
+      "event b:created:NJ"
+    ])
   })
 
   it("pages with limit, offset and cursor, with an exact has_more", async () => {
@@ -76,13 +113,21 @@ describe("GET /analytics/changes", () => {
 
 describe("the analytics gate", () => {
   it("is 403 plan_analytics below Pro on every analytics path, unknown ones included; 404 JSON for Pro on an unknown one", async () => {
-    for (const path of ["/analytics/changes", "/analytics/history/ev_x", "/analytics/nope", "/analytics/trends/deeper"]) {
+    for (const path of [
+      "/analytics/changes",
+      "/analytics/history/ev_x",
+      "/analytics/nope",
+      "/analytics/trends/deeper"
+    ]) {
       const r = await api(base, keys.starter)(path)
       expect(r.status, path).toBe(403)
       expect(r.body.code, path).toBe("plan_analytics")
     }
     const unknown = await pro("/analytics/nope")
     expect(unknown.status).toBe(404)
-    expect(unknown.body).toMatchObject({ error: expect.stringMatching(/no such analytics endpoint: \/analytics\/nope/), docs_url: "/docs/api#analytics" })
+    expect(unknown.body).toMatchObject({
+      error: expect.stringMatching(/no such analytics endpoint: \/analytics\/nope/),
+      docs_url: "/docs/api#analytics"
+    })
   })
 })

@@ -25,16 +25,23 @@ let key = ""
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** The primary's worker children (tsx's esbuild helpers left out) and their CPU ticks (utime + stime) from /proc. */
-const workers = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    if (Number(f[1]) !== primary.pid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")) return []
-    return [{ pid: Number(pid), ticks: Number(f[11]) + Number(f[12]) }]
-  } catch {
-    return []
-  }
-})
+const workers = () =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        if (
+          Number(f[1]) !== primary.pid ||
+          !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("infra/processes/api.ts")
+        )
+          return []
+        return [{ pid: Number(pid), ticks: Number(f[11]) + Number(f[12]) }]
+      } catch {
+        return []
+      }
+    })
 const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) => {
   const t0 = Date.now()
   while (!(await ok())) {
@@ -44,7 +51,11 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30
 }
 const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(`${base}${path}`, { headers: { connection: "close", ...headers }, signal: AbortSignal.timeout(10_000) })
-const healthy = () => get("/health").then((r) => r.ok, () => false)
+const healthy = () =>
+  get("/health").then(
+    (r) => r.ok,
+    () => false
+  )
 
 beforeAll(async () => {
   await rt.runtime()
@@ -54,7 +65,18 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}/api/v1`
   primary = spawn(process.execPath, ["--import", "tsx", "infra/processes/api.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, PORT: String(port), API_WORKERS: String(WORKERS), LOG_LEVEL: "warn", ROUTING_PRELOAD: "false", DRAIN_GRACE_MS: "200", METRICS_TOKEN: "workers-token" },
+    env: {
+      ...process.env,
+      DATABASE_URL: env.dbUrl,
+      REDIS_URL: env.redisUrl,
+      REDIS_PREFIX: env.prefix,
+      PORT: String(port),
+      API_WORKERS: String(WORKERS),
+      LOG_LEVEL: "warn",
+      ROUTING_PRELOAD: "false",
+      DRAIN_GRACE_MS: "200",
+      METRICS_TOKEN: "workers-token"
+    },
     stdio: ["ignore", "ignore", "inherit"]
   })
   await until("the API answers", healthy, 60_000)
@@ -92,21 +114,25 @@ describe("API workers", () => {
     // second), so answers are grouped by the window that counted them: a burst that crosses a
     // minute is judged per window rather than waited out.
     const answers: Array<{ status: number; window: number }> = []
-    await Promise.all(Array.from({ length: 12 }, async () => {
-      for (let i = 0; i < 10; i++) {
-        const r = await get("/events?jurisdiction=NY&limit=1", { "X-API-Key": key })
-        await r.arrayBuffer()
-        const endS = Math.floor(Date.now() / 1000) + Number(r.headers.get("x-ratelimit-reset"))
-        answers.push({ status: r.status, window: Math.round(endS / 60) })
-      }
-    }))
+    await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        for (let i = 0; i < 10; i++) {
+          const r = await get("/events?jurisdiction=NY&limit=1", { "X-API-Key": key })
+          await r.arrayBuffer()
+          const endS = Math.floor(Date.now() / 1000) + Number(r.headers.get("x-ratelimit-reset"))
+          answers.push({ status: r.status, window: Math.round(endS / 60) })
+        }
+      })
+    )
     expect(answers.length).toBe(120)
     expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true)
     const windows = new Set(answers.map((a) => a.window))
     expect(windows.size).toBeLessThanOrEqual(2)
     for (const w of windows) {
       const inWindow = answers.filter((a) => a.window === w)
-      expect(inWindow.filter((a) => a.status === 200).length, `window ending at minute ${w}`).toBe(Math.min(LIMIT, inWindow.length))
+      expect(inWindow.filter((a) => a.status === 200).length, `window ending at minute ${w}`).toBe(
+        Math.min(LIMIT, inWindow.length)
+      )
     }
   })
 
@@ -115,11 +141,20 @@ describe("API workers", () => {
     // each worker publishes its own counters every 5 s: wait until every one has published since
     // the last of those answers, so every scrape below sees the same final counts
     const answeredAt = Date.now()
-    await until("every worker's counters published after the last answer", async () =>
-      (await rt.runPromise(workerSnapshots)).filter((w) => w.at > answeredAt).length >= WORKERS, 20_000)
+    await until(
+      "every worker's counters published after the last answer",
+      async () => (await rt.runPromise(workerSnapshots)).filter((w) => w.at > answeredAt).length >= WORKERS,
+      20_000
+    )
     const healthLines = async () => {
-      const text = await (await fetch(`${base.replace("/api/v1", "")}/metrics`, { headers: { authorization: "Bearer workers-token", connection: "close" } })).text()
-      return text.split("\n").filter((l) => l.startsWith('http_requests_total{route="/api/v1/health",method="GET",status="200"'))
+      const text = await (
+        await fetch(`${base.replace("/api/v1", "")}/metrics`, {
+          headers: { authorization: "Bearer workers-token", connection: "close" }
+        })
+      ).text()
+      return text
+        .split("\n")
+        .filter((l) => l.startsWith('http_requests_total{route="/api/v1/health",method="GET",status="200"'))
     }
     const sums: Array<number> = []
     for (let i = 0; i < 6; i++) {
@@ -137,29 +172,52 @@ describe("API workers", () => {
     // traffic through the kill: a request the dead worker held may be reset, none may hang
     let loading = true
     const outcomes = { ok: 0, reset: 0, hung: 0 }
-    const load = Promise.all(Array.from({ length: 20 }, async () => {
-      while (loading) {
-        await fetch(`${base}/health`, { headers: { connection: "close" }, signal: AbortSignal.timeout(5_000) }).then(
-          async (r) => { await r.arrayBuffer(); outcomes.ok++ },
-          (e: Error) => { outcomes[e.name === "TimeoutError" ? "hung" : "reset"]++ })
-      }
-    }))
+    const load = Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (loading) {
+          await fetch(`${base}/health`, { headers: { connection: "close" }, signal: AbortSignal.timeout(5_000) }).then(
+            async (r) => {
+              await r.arrayBuffer()
+              outcomes.ok++
+            },
+            (e: Error) => {
+              outcomes[e.name === "TimeoutError" ? "hung" : "reset"]++
+            }
+          )
+        }
+      })
+    )
     await sleep(300)
     process.kill(victim.pid, "SIGKILL")
     // the traffic runs through the kill until the primary has started the dead worker's replacement
-    await until("a replacement worker", () => workers().length === WORKERS && !workers().some((w) => w.pid === victim.pid), 30_000)
+    await until(
+      "a replacement worker",
+      () => workers().length === WORKERS && !workers().some((w) => w.pid === victim.pid),
+      30_000
+    )
     await until("100 answers through the kill", () => outcomes.ok > 100, 30_000)
     loading = false
     await load
     expect(outcomes.hung).toBe(0)
     expect(outcomes.ok).toBeGreaterThan(100)
     await until("the API still answers", healthy, 5_000)
-    await until(`${WORKERS} workers again`, () => workers().length === WORKERS && !workers().some((w) => w.pid === victim.pid), 30_000)
+    await until(
+      `${WORKERS} workers again`,
+      () => workers().length === WORKERS && !workers().some((w) => w.pid === victim.pid),
+      30_000
+    )
     expect(workers().map((w) => w.pid)).toEqual(expect.arrayContaining(others.map((w) => w.pid)))
     // every answer keeps coming while the new worker starts and joins
     let failed = 0
     for (let i = 0; i < 10; i++) {
-      const rs = await Promise.all(Array.from({ length: 30 }, () => get("/health").then((r) => r.status, () => 0)))
+      const rs = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          get("/health").then(
+            (r) => r.status,
+            () => 0
+          )
+        )
+      )
       failed += rs.filter((s) => s !== 200).length
       await sleep(200)
     }

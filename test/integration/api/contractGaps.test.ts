@@ -15,7 +15,11 @@ import { api } from "../../support/http.js"
  */
 const env = makeTestEnv()
 let base = ""
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (base = `http://127.0.0.1:${p}/api/v1`) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (base = `http://127.0.0.1:${p}/api/v1`) }).pipe(
+    Layer.provideMerge(env.layer)
+  )
+)
 const keys: Record<string, string> = {}
 /** The second poll of the script: b is gone from the feed, so it is archived then. */
 let archivedAt = 0
@@ -24,13 +28,36 @@ beforeAll(async () => {
   await rt.runtime()
   const start = Date.now() - 2 * 86_400_000
   archivedAt = start + 60_000
-  await rt.runPromise(applyChanges(changeScript("gap", [
-    [observation("a", { lanes_affected: "2 right lanes" }), observation("b", { sub_type: "Paving", cause: "roadwork", type: "construction" })],
-    [observation("a", { lanes_affected: "2 right lanes" })]
-  ], start)))
+  await rt.runPromise(
+    applyChanges(
+      changeScript(
+        "gap",
+        [
+          [
+            observation("a", { lanes_affected: "2 right lanes" }),
+            observation("b", { sub_type: "Paving", cause: "roadwork", type: "construction" })
+          ],
+          [observation("a", { lanes_affected: "2 right lanes" })]
+        ],
+        start
+      )
+    )
+  )
   const at = new Date()
-  await rt.runPromise(applyChanges(diffFeaturePoll({ source: "gapf", polledAt: at, now: at, presentIds: [], prev: new Map(), records: [feature("c")] }).changes))
-  for (const plan of ["free", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@gaps.example.com` }))).key
+  await rt.runPromise(
+    applyChanges(
+      diffFeaturePoll({
+        source: "gapf",
+        polledAt: at,
+        now: at,
+        presentIds: [],
+        prev: new Map(),
+        records: [feature("c")]
+      }).changes
+    )
+  )
+  for (const plan of ["free", "pro"])
+    keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@gaps.example.com` }))).key
 })
 afterAll(async () => {
   await rt.dispose()
@@ -44,10 +71,14 @@ describe("warnings instead of silent empty answers", () => {
   it("an unknown cause or sub_type is a warning with a suggestion", async () => {
     const cause = await pro("/events?cause=acident")
     expect(cause.status).toBe(200)
-    expect(cause.body.warnings).toEqual([expect.objectContaining({ code: "unknown_cause", value: "ACIDENT", did_you_mean: ["accident"] })])
+    expect(cause.body.warnings).toEqual([
+      expect.objectContaining({ code: "unknown_cause", value: "ACIDENT", did_you_mean: ["accident"] })
+    ])
     const sub = await pro("/events?sub_type=Pavng&status=active,archived")
     expect(sub.status).toBe(200)
-    expect(sub.body.warnings).toEqual([expect.objectContaining({ code: "unknown_sub_type", value: "PAVNG", did_you_mean: ["paving"] })])
+    expect(sub.body.warnings).toEqual([
+      expect.objectContaining({ code: "unknown_sub_type", value: "PAVNG", did_you_mean: ["paving"] })
+    ])
     // a known one is no warning
     expect((await pro("/events?sub_type=crash&cause=accident")).body.warnings).toBeUndefined()
   })
@@ -88,7 +119,11 @@ describe("archives and sync", () => {
 describe("radius near the documented maximum", () => {
   it("18,500–20,000 km finds what the circle covers, events and features", async () => {
     // the event is in New York (40.75, -73.99); its antipode is near (-40.75, 106.01)
-    for (const [lat, lng, radius] of [[0, 0, 18_500], [-39.75, 106, 20_000], [40, -74, 19_999]]) {
+    for (const [lat, lng, radius] of [
+      [0, 0, 18_500],
+      [-39.75, 106, 20_000],
+      [40, -74, 19_999]
+    ]) {
       const r = await pro(`/events?lat=${lat}&lng=${lng}&radius_km=${radius}`)
       expect(r.status, `${lat},${lng} r=${radius}`).toBe(200)
       expect(r.body.total, `${lat},${lng} r=${radius}`).toBe(1)

@@ -21,11 +21,44 @@ const center = { lat: 40.75, lng: -73.99 }
 // 30 NY events spread out, and a handful of specific ones to filter on
 const fixtures = [
   ...Array.from({ length: 30 }, (_, i) => observation(`bulk-${i}`, { latitude: 41 + i * 0.01, longitude: -75 })),
-  observation("near", { ...center, latitude: center.lat + 9.9 / KM_PER_DEG, type: "construction", sub_type: "Paving", cause: "roadwork", severity: "major" }),
-  observation("far", { ...center, latitude: center.lat + 10.1 / KM_PER_DEG, type: "closure", cause: "accident", severity: "critical", affected_roads: ["100% Road_A"] }),
-  observation("wz", { jurisdiction: "WZDX_NY", latitude: 42.1, longitude: -76.2, type: "construction", affected_roads: ["NY-17"] }),
-  observation("city", { jurisdiction: "NYC", latitude: 40.60, longitude: -74.0, type: "special_event", cause: "special_event" }),
-  observation("nj", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5, type: "weather", cause: "weather", affected_roads: ["I-95"] }),
+  observation("near", {
+    ...center,
+    latitude: center.lat + 9.9 / KM_PER_DEG,
+    type: "construction",
+    sub_type: "Paving",
+    cause: "roadwork",
+    severity: "major"
+  }),
+  observation("far", {
+    ...center,
+    latitude: center.lat + 10.1 / KM_PER_DEG,
+    type: "closure",
+    cause: "accident",
+    severity: "critical",
+    affected_roads: ["100% Road_A"]
+  }),
+  observation("wz", {
+    jurisdiction: "WZDX_NY",
+    latitude: 42.1,
+    longitude: -76.2,
+    type: "construction",
+    affected_roads: ["NY-17"]
+  }),
+  observation("city", {
+    jurisdiction: "NYC",
+    latitude: 40.6,
+    longitude: -74.0,
+    type: "special_event",
+    cause: "special_event"
+  }),
+  observation("nj", {
+    jurisdiction: "NJ",
+    latitude: 40.2,
+    longitude: -74.5,
+    type: "weather",
+    cause: "weather",
+    affected_roads: ["I-95"]
+  }),
   observation("gone", { jurisdiction: "NJ", latitude: 40.3, longitude: -74.4 })
 ]
 
@@ -63,8 +96,8 @@ describe("GET /events filters", () => {
     expect(ids((await pro()("/events?severity=major,critical")).body)).toEqual(["far", "near"])
     expect(ids((await pro()("/events?road=i-9")).body)).toEqual(["nj"])
     // LIKE metacharacters in input are literal
-    expect(ids((await pro()("/events?road=" + encodeURIComponent("100% Road_")) ).body)).toEqual(["far"])
-    expect(ids((await pro()("/events?road=" + encodeURIComponent("%")) ).body)).toEqual(["far"])
+    expect(ids((await pro()("/events?road=" + encodeURIComponent("100% Road_"))).body)).toEqual(["far"])
+    expect(ids((await pro()("/events?road=" + encodeURIComponent("%"))).body)).toEqual(["far"])
   })
 
   it("shows active events by default and archived ones on request", async () => {
@@ -87,7 +120,10 @@ describe("GET /events filters", () => {
   })
 
   it("returns events by ids regardless of status and without paging", async () => {
-    const all = (await pro()("/events?status=active,archived&limit=1000")).body.data as Array<{ id: string; source_id: string }>
+    const all = (await pro()("/events?status=active,archived&limit=1000")).body.data as Array<{
+      id: string
+      source_id: string
+    }>
     const wanted = all.filter((e) => ["gone", "near"].includes(e.source_id)).map((e) => e.id)
     const r = await pro()(`/events?ids=${wanted.join(",")}&type=weather`)
     expect(ids(r.body)).toEqual(["gone", "near"])
@@ -99,17 +135,26 @@ describe("GET /events links", () => {
   // the links come in the rows' own statement (one JSON column): strongest first, two places, on
   // lists, ids and the detail; distinct query strings, so no answer shared before the links is met
   it("shows each event's related reports, strongest first, wherever an event is shown", async () => {
-    const sql = (f: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f) as Effect.Effect<unknown>)
-    const idOf = async (sourceId: string) => ((await sql((q) => q`SELECT id FROM events WHERE source_id = ${sourceId}`)) as Array<{ id: string }>)[0].id
+    const sql = (f: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+      rt.runPromise(Effect.flatMap(SqlClient.SqlClient, f) as Effect.Effect<unknown>)
+    const idOf = async (sourceId: string) =>
+      ((await sql((q) => q`SELECT id FROM events WHERE source_id = ${sourceId}`)) as Array<{ id: string }>)[0].id
     const [near, far, wz] = [await idOf("near"), await idOf("far"), await idOf("wz")]
-    await sql((q) => q`INSERT INTO event_links (event_id, related_id, reason, confidence, linked_at) VALUES
-      (${near}, ${wz}, 'same road', 0.5, now()), (${near}, ${far}, 'nearby', 0.876, now())`)
+    await sql(
+      (q) => q`INSERT INTO event_links (event_id, related_id, reason, confidence, linked_at) VALUES
+      (${near}, ${wz}, 'same road', 0.5, now()), (${near}, ${far}, 'nearby', 0.876, now())`
+    )
     try {
-      const expected = [{ id: far, source: "api-src", reason: "nearby", confidence: 0.88 }, { id: wz, source: "api-src", reason: "same road", confidence: 0.5 }]
+      const expected = [
+        { id: far, source: "api-src", reason: "nearby", confidence: 0.88 },
+        { id: wz, source: "api-src", reason: "same road", confidence: 0.5 }
+      ]
       const list = (await pro()("/events?type=construction,closure&limit=11")).body
       expect(list.data.find((e: { id: string }) => e.id === near).related).toEqual(expected)
       expect(list.data.find((e: { id: string }) => e.id === wz).related).toEqual([])
-      expect((await pro()(`/events?ids=${near},${far}`)).body.data.find((e: { id: string }) => e.id === near).related).toEqual(expected)
+      expect(
+        (await pro()(`/events?ids=${near},${far}`)).body.data.find((e: { id: string }) => e.id === near).related
+      ).toEqual(expected)
       const detail = (await pro()(`/events/${near}?links=1`)).body
       expect(detail.related).toEqual(expected)
       for (const e of [...list.data, detail]) {
@@ -132,7 +177,8 @@ describe("GET /events paging", () => {
     const exact = await pro()("/events?jurisdiction=NY&limit=14&offset=20")
     expect(exact.body.has_more).toBe(false)
     // the rows and the count are one statement: its bookkeeping columns never reach a row
-    for (const e of [...a.body.data, ...b.body.data]) expect(Object.keys(e)).not.toEqual(expect.arrayContaining(["_total"]))
+    for (const e of [...a.body.data, ...b.body.data])
+      expect(Object.keys(e)).not.toEqual(expect.arrayContaining(["_total"]))
     for (const e of [...a.body.data, ...b.body.data]) expect(e).not.toHaveProperty("seq")
   })
 
@@ -168,7 +214,10 @@ describe("GET /events paging", () => {
       ["/events?offset=10001", /^offset must be a whole number from 0 to 10,000; page deeper with cursor$/],
       ["/events?offset=99999999999999999999", /^offset must be a whole number from 0 to 10,000/],
       // the plan's real cap (Pro: 1,000), never a validator's internal bound
-      ["/events?limit=0", /^limit must be a whole number from 1 to 1,000 \(your plan's cap; a larger value is clamped to it\)$/],
+      [
+        "/events?limit=0",
+        /^limit must be a whole number from 1 to 1,000 \(your plan's cap; a larger value is clamped to it\)$/
+      ],
       ["/events?limit=-1", /^limit must be a whole number from 1 to 1,000/],
       ["/events?limit=abc", /^limit must be a whole number/],
       [`/events?cursor=${cursor.slice(0, -2)}xx`, /cursor is not valid/],
@@ -217,8 +266,11 @@ describe("GET /events warnings and plan gates", () => {
     const r = await api(base, keys.free)("/events")
     expect(r.status).toBe(403)
     expect(r.body).toEqual({
-      error: "the jurisdiction filter is required on your plan", code: "plan_jurisdiction",
-      docs_url: "/docs/plans#plan_jurisdiction", plan: "free", plan_name: "Free",
+      error: "the jurisdiction filter is required on your plan",
+      code: "plan_jurisdiction",
+      docs_url: "/docs/plans#plan_jurisdiction",
+      plan: "free",
+      plan_name: "Free",
       // with no PORTAL_URL the portal is this server itself
       upgrade_url: expect.stringMatching(/^http:\/\/localhost:\d+\/billing\/upgrade\?plan=free&gate=plan_jurisdiction$/)
     })
@@ -244,16 +296,49 @@ describe("GET /events/{id} and history", () => {
     const list = await pro()("/events?sub_type=Paving")
     const one = await pro()(`/events/${list.body.data[0].id}`)
     expect(Object.keys(one.body).sort()).toEqual([
-      "affected_roads", "archive_reason", "archived_at", "cause", "created_at", "description", "direction",
-      "end_time", "estimated_end_time", "estimated_start_time", "id", "jurisdiction",
-      "last_updated", "latitude", "location", "longitude", "metadata", "quality_flags", "related", "road_class", "severity", "source",
-      "source_created_at", "source_id", "source_updated_at", "start_time", "status", "sub_type", "title", "type"
+      "affected_roads",
+      "archive_reason",
+      "archived_at",
+      "cause",
+      "created_at",
+      "description",
+      "direction",
+      "end_time",
+      "estimated_end_time",
+      "estimated_start_time",
+      "id",
+      "jurisdiction",
+      "last_updated",
+      "latitude",
+      "location",
+      "longitude",
+      "metadata",
+      "quality_flags",
+      "related",
+      "road_class",
+      "severity",
+      "source",
+      "source_created_at",
+      "source_id",
+      "source_updated_at",
+      "start_time",
+      "status",
+      "sub_type",
+      "title",
+      "type"
     ])
     expect(one.body.related).toEqual([]) // one source: nothing to link
     expect(one.body.location).toEqual({ type: "Point", coordinates: [one.body.longitude, one.body.latitude] })
     const history = await pro()(`/analytics/history/${one.body.id}`)
     expect(history.body).toHaveLength(1)
-    expect(Object.keys(history.body[0]).sort()).toEqual(["change_type", "changed_at", "event_id", "id", "new_value", "old_value"])
+    expect(Object.keys(history.body[0]).sort()).toEqual([
+      "change_type",
+      "changed_at",
+      "event_id",
+      "id",
+      "new_value",
+      "old_value"
+    ])
   })
 
   it("answers 404 for an unknown id", async () => {
@@ -276,7 +361,19 @@ describe("GET /events/geojson", () => {
     expect(r.headers.get("content-type")).toMatch(/^application\/geo\+json/)
     const [f] = r.body.features
     expect(f.geometry).toEqual({ type: "Point", coordinates: [-73.99, f.geometry.coordinates[1]] })
-    expect(Object.keys(f.properties).sort()).toEqual(["affected_roads", "direction", "id", "jurisdiction", "quality_flags", "severity", "source", "start_time", "status", "title", "type"])
+    expect(Object.keys(f.properties).sort()).toEqual([
+      "affected_roads",
+      "direction",
+      "id",
+      "jurisdiction",
+      "quality_flags",
+      "severity",
+      "source",
+      "start_time",
+      "status",
+      "title",
+      "type"
+    ])
     expect(r.body).toMatchObject({ type: "FeatureCollection", total: 1, has_more: false })
   })
 

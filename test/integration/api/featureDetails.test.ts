@@ -17,7 +17,9 @@ import { api } from "../../support/http.js"
 
 const env = makeTestEnv()
 const build = (onListen: (port: number) => void) =>
-  ManagedRuntime.make(Layer.mergeAll(ApiServerLive({ port: 0, onListen }), PipelineServices).pipe(Layer.provideMerge(env.layer)))
+  ManagedRuntime.make(
+    Layer.mergeAll(ApiServerLive({ port: 0, onListen }), PipelineServices).pipe(Layer.provideMerge(env.layer))
+  )
 let rt: ReturnType<typeof build>
 let sim: SimulatorHandle
 let pro: ReturnType<typeof api>
@@ -29,17 +31,38 @@ beforeAll(async () => {
   let port = 0
   rt = build((p) => (port = p))
   await rt.runtime()
-  const source: SourceConfig = { id: "cams", adapter: "drivebc_webcams", url: `${sim.url}/drivebc/webcam/api/v1/webcams`, jurisdiction: "BC", poll_interval_s: 60, timeout_ms: 2000, headers: {} }
-  await rt.runPromise(Effect.gen(function* () {
-    yield* registerSources([source], () => null)
-    yield* pollOnce(source, drivebc_webcams, "t")
-    const streams = yield* RedisStreams
-    const redis = yield* Redis
-    const all = yield* redis.use("xrange", (c) => c.xRange(streams.streamKey, "-", "+"))
-    yield* applyChanges(all.flatMap((m) => { const d = decodeChange(m.message.c); return d._tag === "Right" ? [d.right] : [] }))
-  }))
-  pro = api(`http://127.0.0.1:${port}/api/v1`, (await rt.runPromise(createKey({ plan: "pro", email: "d@example.com" }))).key)
-  free = api(`http://127.0.0.1:${port}/api/v1`, (await rt.runPromise(createKey({ plan: "free", email: "f@example.com" }))).key)
+  const source: SourceConfig = {
+    id: "cams",
+    adapter: "drivebc_webcams",
+    url: `${sim.url}/drivebc/webcam/api/v1/webcams`,
+    jurisdiction: "BC",
+    poll_interval_s: 60,
+    timeout_ms: 2000,
+    headers: {}
+  }
+  await rt.runPromise(
+    Effect.gen(function* () {
+      yield* registerSources([source], () => null)
+      yield* pollOnce(source, drivebc_webcams, "t")
+      const streams = yield* RedisStreams
+      const redis = yield* Redis
+      const all = yield* redis.use("xrange", (c) => c.xRange(streams.streamKey, "-", "+"))
+      yield* applyChanges(
+        all.flatMap((m) => {
+          const d = decodeChange(m.message.c)
+          return d._tag === "Right" ? [d.right] : []
+        })
+      )
+    })
+  )
+  pro = api(
+    `http://127.0.0.1:${port}/api/v1`,
+    (await rt.runPromise(createKey({ plan: "pro", email: "d@example.com" }))).key
+  )
+  free = api(
+    `http://127.0.0.1:${port}/api/v1`,
+    (await rt.runPromise(createKey({ plan: "free", email: "f@example.com" }))).key
+  )
   for (const f of (await pro("/features?type=cameras")).body.data) ids[f.source_id] = f.id
 })
 afterAll(async () => {
@@ -52,14 +75,21 @@ describe("feature details", () => {
   it("fetches the detail through the adapter once, then serves it from cache", async () => {
     const first = await pro(`/features/${ids["9001"]}/details`)
     expect(first.body).toMatchObject({ detail_available: true, cache: "miss" })
-    expect(first.body.data.properties.views.map((v: { name: string }) => v.name)).toEqual(["Port Mann Bridge - E: Current image", "Port Mann Bridge - E: Thumbnail"])
+    expect(first.body.data.properties.views.map((v: { name: string }) => v.name)).toEqual([
+      "Port Mann Bridge - E: Current image",
+      "Port Mann Bridge - E: Thumbnail"
+    ])
     const second = await pro(`/features/${ids["9001"]}/details`)
     expect(second.body.cache).toBe("hit")
     expect(second.body.data).toEqual(first.body.data)
   })
 
   it("marks only the failing item in a batch, and unknown ids as not found", async () => {
-    const r = await pro("/features/details/batch", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ids: [ids["9002"], ids["9003"], "ft_nope"] }) })
+    const r = await pro("/features/details/batch", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ids: [ids["9002"], ids["9003"], "ft_nope"] })
+    })
     expect(r.status).toBe(200)
     expect(r.body.count).toBe(3)
     const [ok, broken, unknown] = r.body.data
@@ -70,7 +100,8 @@ describe("feature details", () => {
   })
 
   it("refuses bad bodies and oversized batches", async () => {
-    const post = (client: typeof pro, body: string) => client("/features/details/batch", { method: "POST", headers: { "content-type": "application/json" }, body })
+    const post = (client: typeof pro, body: string) =>
+      client("/features/details/batch", { method: "POST", headers: { "content-type": "application/json" }, body })
     expect((await post(pro, "{not json")).status).toBe(400)
     expect((await post(pro, JSON.stringify({ ids: "x" }))).status).toBe(400)
     expect((await post(pro, JSON.stringify({ ids: [1, 2] }))).status).toBe(400)
@@ -90,7 +121,12 @@ describe("GET /features/geojson", () => {
     expect(r.body).toMatchObject({ type: "FeatureCollection", total: 3, has_more: true })
     const f = r.body.features[0]
     expect(f.geometry).toEqual({ type: "Point", coordinates: [-122.8126, 49.2203] })
-    expect(f.properties).toMatchObject({ id: ids["9001"], feature_type: "cameras", name: "Port Mann Bridge - E", url: "https://simulator.invalid/cameras/9001.jpg" })
+    expect(f.properties).toMatchObject({
+      id: ids["9001"],
+      feature_type: "cameras",
+      name: "Port Mann Bridge - E",
+      url: "https://simulator.invalid/cameras/9001.jpg"
+    })
     expect(f.properties).not.toHaveProperty("has_details")
   })
 

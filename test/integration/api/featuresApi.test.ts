@@ -20,20 +20,46 @@ const KM_PER_DEG = (Math.PI * 6371.0088) / 180
 const center = { lat: 49.0, lng: -123.0 }
 // a 40 km restriction running north from 30 km south of the center: its middle is 10 km south,
 // its far end 30 km south; a 5 km radius around the center only touches its northern part
-const line = { type: "LineString", coordinates: [[-123.0, center.lat - 30 / KM_PER_DEG], [-123.0, center.lat + 2 / KM_PER_DEG]] }
+const line = {
+  type: "LineString",
+  coordinates: [
+    [-123.0, center.lat - 30 / KM_PER_DEG],
+    [-123.0, center.lat + 2 / KM_PER_DEG]
+  ]
+}
 
 const fixtures: Array<FeatureObservation> = [
   feature("cam-near", { ...center, latitude: center.lat + 3 / KM_PER_DEG }),
   feature("cam-far", { ...center, latitude: center.lat + 8 / KM_PER_DEG }),
   feature("cam-off", { ...center, latitude: center.lat + 1 / KM_PER_DEG, is_active: false }),
-  feature("wr-line", { feature_type: "weight_restrictions", latitude: center.lat - 14 / KM_PER_DEG, longitude: -123.0, geometry: line }),
+  feature("wr-line", {
+    feature_type: "weight_restrictions",
+    latitude: center.lat - 14 / KM_PER_DEG,
+    longitude: -123.0,
+    geometry: line
+  }),
   feature("park", { feature_type: "truck_parking", latitude: 47.6, longitude: -122.3, jurisdiction: "WA" }),
   // time-bounded: scheduled windows for the window filters
-  feature("fc-nov", { feature_type: "future_construction", start_time: "2026-11-10T00:00:00.000Z", end_time: "2026-11-20T00:00:00.000Z" }),
-  feature("fc-est", { feature_type: "future_construction", start_time: "2026-11-01T00:00:00.000Z", estimated_start_time: "2026-12-05T00:00:00.000Z", end_time: "2026-12-20T00:00:00.000Z" }),
+  feature("fc-nov", {
+    feature_type: "future_construction",
+    start_time: "2026-11-10T00:00:00.000Z",
+    end_time: "2026-11-20T00:00:00.000Z"
+  }),
+  feature("fc-est", {
+    feature_type: "future_construction",
+    start_time: "2026-11-01T00:00:00.000Z",
+    estimated_start_time: "2026-12-05T00:00:00.000Z",
+    end_time: "2026-12-20T00:00:00.000Z"
+  }),
   feature("fc-open", { feature_type: "future_construction", start_time: "2026-10-01T00:00:00.000Z" }),
   feature("fc-nodates", { feature_type: "future_construction" }),
-  ...Array.from({ length: 10_050 }, (_, i) => feature(`bulk-${i}`, { feature_type: "signs", latitude: 40 + (i % 100) / 100, longitude: -100 - Math.floor(i / 100) / 100 }))
+  ...Array.from({ length: 10_050 }, (_, i) =>
+    feature(`bulk-${i}`, {
+      feature_type: "signs",
+      latitude: 40 + (i % 100) / 100,
+      longitude: -100 - Math.floor(i / 100) / 100
+    })
+  )
 ]
 
 beforeAll(async () => {
@@ -41,7 +67,14 @@ beforeAll(async () => {
   rt = build((p) => (port = p))
   await rt.runtime()
   const at = new Date(Date.UTC(2026, 10, 1))
-  const { changes } = diffFeaturePoll({ source: "fa", polledAt: at, now: at, records: fixtures, presentIds: [], prev: new Map() })
+  const { changes } = diffFeaturePoll({
+    source: "fa",
+    polledAt: at,
+    now: at,
+    records: fixtures,
+    presentIds: [],
+    prev: new Map()
+  })
   for (let i = 0; i < changes.length; i += 2000) await rt.runPromise(applyChanges(changes.slice(i, i + 2000)))
   const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "features@example.com" }))
   base = `http://127.0.0.1:${port}/api/v1`
@@ -65,9 +98,26 @@ describe("GET /features", () => {
     const cams = await call("/features?type=cameras")
     expect(ids(cams)).toEqual(["cam-far", "cam-near", "cam-off"])
     expect(Object.keys(cams.body.data[0]).sort()).toEqual([
-      "description", "direction", "end_time", "estimated_end_time", "estimated_start_time", "feature_type", "geometry",
-      "has_details", "id", "is_active", "jurisdiction", "last_updated", "latitude", "longitude", "name", "properties",
-      "road_name", "source", "source_id", "start_time"
+      "description",
+      "direction",
+      "end_time",
+      "estimated_end_time",
+      "estimated_start_time",
+      "feature_type",
+      "geometry",
+      "has_details",
+      "id",
+      "is_active",
+      "jurisdiction",
+      "last_updated",
+      "latitude",
+      "longitude",
+      "name",
+      "properties",
+      "road_name",
+      "source",
+      "source_id",
+      "start_time"
     ])
     expect(ids(await call("/features?group=imagery&active=true"))).toEqual(["cam-far", "cam-near"])
     expect(ids(await call("/features?group=trucking"))).toEqual(["park", "wr-line"])
@@ -80,13 +130,20 @@ describe("GET /features", () => {
     const cams = await call(`/features?type=cameras&lat=${center.lat}&lng=${center.lng}&radius_km=5`)
     expect(ids(cams)).toEqual(["cam-near", "cam-off"])
     // the spatial statement reads its bookkeeping columns (seq, _total) too: none of them is shown
-    expect(Object.keys(cams.body.data[0]).sort()).toEqual(Object.keys((await call("/features?type=cameras")).body.data[0]).sort())
-    const boxNorth = await call(`/features?type=weight_restrictions&bbox=-123.1,${center.lat - 0.01},-122.9,${center.lat + 0.01}`)
+    expect(Object.keys(cams.body.data[0]).sort()).toEqual(
+      Object.keys((await call("/features?type=cameras")).body.data[0]).sort()
+    )
+    const boxNorth = await call(
+      `/features?type=weight_restrictions&bbox=-123.1,${center.lat - 0.01},-122.9,${center.lat + 0.01}`
+    )
     expect(ids(boxNorth)).toEqual(["wr-line"])
     const away = await call(`/features?type=weight_restrictions&lat=${center.lat}&lng=-122.8&radius_km=5`)
     expect(ids(away)).toEqual([])
     // the cell-index path (place only) and the row path (place plus other filters) agree
-    for (const q of [`group=trucking&lat=${center.lat}&lng=${center.lng}&radius_km=30`, `type=cameras&bbox=-123.1,48.9,-122.9,49.2`]) {
+    for (const q of [
+      `group=trucking&lat=${center.lat}&lng=${center.lng}&radius_km=30`,
+      `type=cameras&bbox=-123.1,48.9,-122.9,49.2`
+    ]) {
       const fast = await call(`/features?${q}`)
       const full = await call(`/features?${q}&jurisdiction=BC&starts_after=1900-01-01&ends_after=1900-01-01`)
       const viaRows = await call(`/features?${q}&jurisdiction=BC`)
@@ -151,7 +208,18 @@ describe("feature metadata", () => {
     expect(r.body).toHaveLength(16)
     const byId = Object.fromEntries(r.body.map((g: { id: string }) => [g.id, g]))
     expect(byId.imagery.feature_types).toEqual(["cameras"])
-    expect(byId.trucking.feature_types.sort()).toEqual(["bridge_clearances", "freight_corridors", "inspection_stations", "truck_parking", "truck_rest_areas", "truck_restrictions", "truck_routes", "weigh_stations", "weight_restrictions"])
-    for (const g of r.body) expect(Object.keys(g).sort()).toEqual(["description", "feature_types", "id", "name", "sort_order"])
+    expect(byId.trucking.feature_types.sort()).toEqual([
+      "bridge_clearances",
+      "freight_corridors",
+      "inspection_stations",
+      "truck_parking",
+      "truck_rest_areas",
+      "truck_restrictions",
+      "truck_routes",
+      "weigh_stations",
+      "weight_restrictions"
+    ])
+    for (const g of r.body)
+      expect(Object.keys(g).sort()).toEqual(["description", "feature_types", "id", "name", "sort_order"])
   })
 })

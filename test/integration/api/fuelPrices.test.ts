@@ -18,7 +18,9 @@ import { api } from "../../support/http.js"
 
 const env = makeTestEnv()
 const build = (onListen: (port: number) => void) =>
-  ManagedRuntime.make(Layer.mergeAll(ApiServerLive({ port: 0, onListen }), PipelineServices).pipe(Layer.provideMerge(env.layer)))
+  ManagedRuntime.make(
+    Layer.mergeAll(ApiServerLive({ port: 0, onListen }), PipelineServices).pipe(Layer.provideMerge(env.layer))
+  )
 let rt: ReturnType<typeof build>
 let sim: SimulatorHandle
 let call: ReturnType<typeof api>
@@ -35,7 +37,12 @@ const pollPrices = Effect.gen(function* () {
   const streams = yield* RedisStreams
   const redis = yield* Redis
   const all = yield* redis.use("xrange", (c) => c.xRange(streams.streamKey, "-", "+"))
-  yield* applyChanges(all.flatMap((m) => { const d = decodeChange(m.message.c); return d._tag === "Right" ? [d.right] : [] }))
+  yield* applyChanges(
+    all.flatMap((m) => {
+      const d = decodeChange(m.message.c)
+      return d._tag === "Right" ? [d.right] : []
+    })
+  )
   return all.length
 })
 
@@ -45,7 +52,10 @@ beforeAll(async () => {
   rt = build((p) => (port = p))
   await rt.runtime()
   await rt.runPromise(pollPrices)
-  call = api(`http://127.0.0.1:${port}/api/v1`, (await rt.runPromise(createKey({ plan: "pro", email: "fuel@example.com" }))).key)
+  call = api(
+    `http://127.0.0.1:${port}/api/v1`,
+    (await rt.runPromise(createKey({ plan: "pro", email: "fuel@example.com" }))).key
+  )
 })
 afterAll(async () => {
   await rt?.dispose()
@@ -58,30 +68,61 @@ describe("GET /fuel-prices", () => {
     const r = await call("/fuel-prices")
     expect(r.body).toMatchObject({ total: 7, limit: 100, offset: 0, has_more: false })
     expect(r.body.data[0]).toEqual({
-      id: expect.any(Number), jurisdiction: "CA", area: null, country: "US", fuel_type: "diesel", price: 5.412, currency: "USD",
-      unit: "gallon", period_date: "2026-11-16", observed_at: expect.any(String), frequency: "weekly", source: "sim-eia-weekly"
+      id: expect.any(Number),
+      jurisdiction: "CA",
+      area: null,
+      country: "US",
+      fuel_type: "diesel",
+      price: 5.412,
+      currency: "USD",
+      unit: "gallon",
+      period_date: "2026-11-16",
+      observed_at: expect.any(String),
+      frequency: "weekly",
+      source: "sim-eia-weekly"
     })
     const ca = await call("/fuel-prices?country=CA")
-    expect(ca.body.data.map((p: { jurisdiction: string; area: string; price: number; unit: string; currency: string }) => [p.jurisdiction, p.area, p.price, p.unit, p.currency])).toEqual([
-      ["BC", "Vancouver", 1.719, "litre", "CAD"], ["ON", "Toronto", 1.493, "litre", "CAD"], ["ON", "Toronto", 1.51, "litre", "CAD"]
+    expect(
+      ca.body.data.map((p: { jurisdiction: string; area: string; price: number; unit: string; currency: string }) => [
+        p.jurisdiction,
+        p.area,
+        p.price,
+        p.unit,
+        p.currency
+      ])
+    ).toEqual([
+      ["BC", "Vancouver", 1.719, "litre", "CAD"],
+      ["ON", "Toronto", 1.493, "litre", "CAD"],
+      ["ON", "Toronto", 1.51, "litre", "CAD"]
     ])
   })
 
   it("keeps the newest row per jurisdiction, area and fuel type with latest=true", async () => {
     const r = await call("/fuel-prices?latest=true&fuel_type=regular")
-    expect(r.body.data.map((p: { jurisdiction: string; period_date: string }) => [p.jurisdiction, p.period_date])).toEqual([
-      ["CA", "2026-11-16"], ["TX", "2026-11-16"], ["ON", "2026-10-01"]
+    expect(
+      r.body.data.map((p: { jurisdiction: string; period_date: string }) => [p.jurisdiction, p.period_date])
+    ).toEqual([
+      ["CA", "2026-11-16"],
+      ["TX", "2026-11-16"],
+      ["ON", "2026-10-01"]
     ])
   })
 
   it("filters by jurisdiction and pages with offset", async () => {
     expect((await call("/fuel-prices?jurisdiction=ca&limit=2")).body).toMatchObject({ total: 3, has_more: true })
-    expect((await call("/fuel-prices?jurisdiction=ca&limit=2&offset=2")).body).toMatchObject({ total: 3, offset: 2, has_more: false })
+    expect((await call("/fuel-prices?jurisdiction=ca&limit=2&offset=2")).body).toMatchObject({
+      total: 3,
+      offset: 2,
+      has_more: false
+    })
   })
 
   it("credits the sources that require it", async () => {
     const r = await call("/fuel-prices")
-    expect(r.body.attribution.map((a: { name: string }) => a.name).sort()).toEqual(["Statistics Canada", "U.S. Energy Information Administration"])
+    expect(r.body.attribution.map((a: { name: string }) => a.name).sort()).toEqual([
+      "Statistics Canada",
+      "U.S. Energy Information Administration"
+    ])
     const us = await call("/fuel-prices?country=US")
     expect(us.body.attribution.map((a: { name: string }) => a.name)).toEqual(["U.S. Energy Information Administration"])
   })
@@ -93,10 +134,14 @@ describe("GET /fuel-prices", () => {
     expect(country.body.warnings).toEqual([expect.objectContaining({ code: "unknown_country", value: "MX" })])
     const fuel = await call("/fuel-prices?fuel_type=disel")
     expect(fuel.status).toBe(200)
-    expect(fuel.body.warnings).toEqual([expect.objectContaining({ code: "unknown_fuel_type", value: "DISEL", did_you_mean: ["diesel"] })])
+    expect(fuel.body.warnings).toEqual([
+      expect.objectContaining({ code: "unknown_fuel_type", value: "DISEL", did_you_mean: ["diesel"] })
+    ])
     const place = await call("/fuel-prices?jurisdiction=Ontario")
     expect(place.status).toBe(200)
-    expect(place.body.warnings).toEqual([expect.objectContaining({ code: "unknown_jurisdiction", value: "ONTARIO", did_you_mean: ["ON"] })])
+    expect(place.body.warnings).toEqual([
+      expect.objectContaining({ code: "unknown_jurisdiction", value: "ONTARIO", did_you_mean: ["ON"] })
+    ])
     expect((await call("/fuel-prices?country=US")).body.warnings).toBeUndefined()
   })
 

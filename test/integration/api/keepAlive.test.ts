@@ -6,7 +6,9 @@ import { makeTestEnv } from "../../support/harness.js"
 
 const env = makeTestEnv()
 let port = 0
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer))
+)
 
 beforeAll(async () => {
   await rt.runtime()
@@ -16,7 +18,10 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-/** One request on an open socket; resolves with the answer's head (status line and headers) once the whole answer (Content-Length) is in. */
+/**
+ * One request on an open socket; resolves with the answer's head (status line and headers) once the whole answer
+ * (Content-Length) is in.
+ */
 const ask = (socket: Socket) =>
   new Promise<string>((resolve, reject) => {
     let text = ""

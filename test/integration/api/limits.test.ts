@@ -11,7 +11,10 @@ import { api } from "../../support/http.js"
 const env = makeTestEnv()
 const ports: Array<number> = []
 const rt = ManagedRuntime.make(
-  Layer.mergeAll(ApiServerLive({ port: 0, onListen: (p) => ports.push(p) }), ApiServerLive({ port: 0, onListen: (p) => ports.push(p) })).pipe(Layer.provideMerge(env.layer))
+  Layer.mergeAll(
+    ApiServerLive({ port: 0, onListen: (p) => ports.push(p) }),
+    ApiServerLive({ port: 0, onListen: (p) => ports.push(p) })
+  ).pipe(Layer.provideMerge(env.layer))
 )
 const base = (i: number) => `http://127.0.0.1:${ports[i]}/api/v1`
 
@@ -23,7 +26,8 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-const key = (plan: string, email: string, rpm?: number) => rt.runPromise(createKey({ plan, email, rateLimitRpm: rpm })).then((k) => k.key)
+const key = (plan: string, email: string, rpm?: number) =>
+  rt.runPromise(createKey({ plan, email, rateLimitRpm: rpm })).then((k) => k.key)
 
 describe("rate limits", () => {
   it("counts a key's requests across API processes and answers 429 with Retry-After", async () => {
@@ -31,12 +35,20 @@ describe("rate limits", () => {
     // alternating between the two processes until one refuses: seven requests reach a refusal even
     // when they straddle a minute's end (the windows themselves are shown on a TestClock in
     // rateLimitWindows.test.ts), so this needs no wait for the wall clock
-    const answers = []
-    for (let i = 0; i < 7 && !answers.some((a) => a.status === 429); i++) answers.push(await api(base(i % 2), k)("/jurisdictions/groups"))
+    const answers: Array<Awaited<ReturnType<ReturnType<typeof api>>>> = []
+    for (let i = 0; i < 7 && !answers.some((a) => a.status === 429); i++)
+      answers.push(await api(base(i % 2), k)("/jurisdictions/groups"))
     const refused = answers.findIndex((a) => a.status === 429)
     expect(refused).toBeGreaterThanOrEqual(3)
     // the three before the refusal were counted in its window, by both processes together
-    expect(answers.slice(refused - 3, refused + 1).map((a) => [a.status, a.headers.get("x-ratelimit-remaining")])).toEqual([[200, "2"], [200, "1"], [200, "0"], [429, "0"]])
+    expect(
+      answers.slice(refused - 3, refused + 1).map((a) => [a.status, a.headers.get("x-ratelimit-remaining")])
+    ).toEqual([
+      [200, "2"],
+      [200, "1"],
+      [200, "0"],
+      [429, "0"]
+    ])
     expect(answers[0].headers.get("x-ratelimit-limit")).toBe("3")
     const retry = Number(answers[refused].headers.get("retry-after"))
     expect(retry).toBeGreaterThan(0)
@@ -51,12 +63,18 @@ describe("rate limits", () => {
     expect(first.headers.get("x-ratelimit-daily-limit")).toBe("1000")
     expect(first.headers.get("x-ratelimit-daily-remaining")).toBe("999")
     // spend the day's budget directly in Redis
-    await rt.runPromise(Effect.gen(function* () {
-      const redis = yield* Redis
-      const sql = yield* SqlClient.SqlClient
-      const [{ id }] = yield* sql<{ id: number }>`SELECT k.id FROM api_keys k JOIN customers c ON c.id = k.customer_id WHERE c.email = 'daily@example.com'`
-      yield* redis.use("set", (c) => c.set(redis.key("rld", String(id), new Date().toISOString().slice(0, 10)), "1000"))
-    }))
+    await rt.runPromise(
+      Effect.gen(function* () {
+        const redis = yield* Redis
+        const sql = yield* SqlClient.SqlClient
+        const [{ id }] = yield* sql<{
+          id: number
+        }>`SELECT k.id FROM api_keys k JOIN customers c ON c.id = k.customer_id WHERE c.email = 'daily@example.com'`
+        yield* redis.use("set", (c) =>
+          c.set(redis.key("rld", String(id), new Date().toISOString().slice(0, 10)), "1000")
+        )
+      })
+    )
     const over = await api(base(1), k)("/jurisdictions/groups")
     expect(over.status).toBe(429)
     expect(over.body.error).toMatch(/daily request limit of 1000/)
@@ -68,13 +86,22 @@ describe("trial and subscription state", () => {
   it("answers 403 trial_expired after a Free trial and subscription_expired after a paid plan ends", async () => {
     const free = await key("free", "trial@example.com")
     const pro = await key("pro", "lapsed@example.com")
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
-      sql`UPDATE customers SET trial_ends_at = ${new Date(Date.now() - 86_400_000).toISOString()} WHERE email = 'trial@example.com'`,
-      sql`UPDATE customers SET subscription_ends_at = ${new Date(Date.now() - 3_600_000).toISOString()}, subscription_status = 'canceled' WHERE email = 'lapsed@example.com'`
-    ])))
+    await rt.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.all([
+          sql`UPDATE customers SET trial_ends_at = ${new Date(Date.now() - 86_400_000).toISOString()} WHERE email = 'trial@example.com'`,
+          sql`UPDATE customers SET subscription_ends_at = ${new Date(Date.now() - 3_600_000).toISOString()}, subscription_status = 'canceled' WHERE email = 'lapsed@example.com'`
+        ])
+      )
+    )
     const t = await api(base(0), free)("/events?jurisdiction=NY")
     expect(t.status).toBe(403)
-    expect(t.body).toMatchObject({ code: "trial_expired", plan: "free", plan_name: "Free", docs_url: "/docs/plans#trial_expired" })
+    expect(t.body).toMatchObject({
+      code: "trial_expired",
+      plan: "free",
+      plan_name: "Free",
+      docs_url: "/docs/plans#trial_expired"
+    })
     const s = await api(base(1), pro)("/events")
     expect(s.status).toBe(403)
     expect(s.body.code).toBe("subscription_expired")
@@ -83,11 +110,24 @@ describe("trial and subscription state", () => {
 
 describe("key state", () => {
   it("answers 401 for a key past expires_at and for a disabled key; a future expiry works", async () => {
-    const past = (await rt.runPromise(createKey({ plan: "pro", email: "exp@example.com", expiresAt: new Date(Date.now() - 60_000).toISOString() }))).key
-    const future = (await rt.runPromise(createKey({ plan: "pro", email: "exp2@example.com", expiresAt: new Date(Date.now() + 3_600_000).toISOString() }))).key
+    const past = (
+      await rt.runPromise(
+        createKey({ plan: "pro", email: "exp@example.com", expiresAt: new Date(Date.now() - 60_000).toISOString() })
+      )
+    ).key
+    const future = (
+      await rt.runPromise(
+        createKey({ plan: "pro", email: "exp2@example.com", expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
+      )
+    ).key
     const off = (await rt.runPromise(createKey({ plan: "pro", email: "off@example.com" }))).key
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql`UPDATE api_keys SET is_active = false WHERE customer_id = (SELECT id FROM customers WHERE email = 'off@example.com')`))
+    await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE api_keys SET is_active = false WHERE customer_id = (SELECT id FROM customers WHERE email = 'off@example.com')`
+      )
+    )
     const expired = await api(base(0), past)("/jurisdictions/groups")
     expect(expired.status).toBe(401)
     expect(expired.body).toEqual({ error: "API key has expired", docs_url: "/docs/authentication" })
@@ -100,8 +140,13 @@ describe("key state", () => {
 
 describe("origins (CORS)", () => {
   it("answers preflights, serves a key's allowed origins and refuses others", async () => {
-    const k = await rt.runPromise(createKey({ plan: "pro", email: "cors@example.com", allowedOrigins: ["https://app.example.com"] })).then((x) => x.key)
-    const pre = await fetch(`${base(0)}/events`, { method: "OPTIONS", headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "GET" } })
+    const k = await rt
+      .runPromise(createKey({ plan: "pro", email: "cors@example.com", allowedOrigins: ["https://app.example.com"] }))
+      .then((x) => x.key)
+    const pre = await fetch(`${base(0)}/events`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "GET" }
+    })
     expect(pre.status).toBe(204)
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/X-API-Key/)
     const ok = await api(base(0), k)("/jurisdictions/groups", { headers: { Origin: "https://app.example.com" } })
@@ -113,6 +158,10 @@ describe("origins (CORS)", () => {
     expect(bad.body.error).toMatch(/not allowed for this API key/)
     // servers send no Origin and are not affected
     expect((await api(base(1), k)("/jurisdictions/groups")).status).toBe(200)
-    expect((await api(base(1))("/health", { headers: { Origin: "https://any.example.org" } })).headers.get("access-control-allow-origin")).toBe("*")
+    expect(
+      (await api(base(1))("/health", { headers: { Origin: "https://any.example.org" } })).headers.get(
+        "access-control-allow-origin"
+      )
+    ).toBe("*")
   })
 })

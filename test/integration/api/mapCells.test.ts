@@ -14,16 +14,29 @@ import { api } from "../../support/http.js"
  * filters and plan rules as the lists it stands in for.
  */
 const env = makeTestEnv()
-const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+const build = (onListen: (port: number) => void) =>
+  ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
 let rt: ReturnType<typeof build>
 let call: ReturnType<typeof api>
 let free: ReturnType<typeof api>
 
 // 40 events around Manhattan (one major), 6 in Des Moines (one critical closure), one in Albany that ends
-const ny = Array.from({ length: 40 }, (_, i) => observation(`ny-${i}`, { latitude: 40.70 + (i % 8) * 0.01, longitude: -74.0 + Math.floor(i / 8) * 0.01, severity: i === 7 ? "major" : "minor" }))
-const ia = Array.from({ length: 6 }, (_, i) => observation(`ia-${i}`, {
-  jurisdiction: "IA", latitude: 41.59 + i * 0.002, longitude: -93.62, type: i === 0 ? "closure" : "construction", severity: i === 0 ? "critical" : "moderate"
-}))
+const ny = Array.from({ length: 40 }, (_, i) =>
+  observation(`ny-${i}`, {
+    latitude: 40.7 + (i % 8) * 0.01,
+    longitude: -74.0 + Math.floor(i / 8) * 0.01,
+    severity: i === 7 ? "major" : "minor"
+  })
+)
+const ia = Array.from({ length: 6 }, (_, i) =>
+  observation(`ia-${i}`, {
+    jurisdiction: "IA",
+    latitude: 41.59 + i * 0.002,
+    longitude: -93.62,
+    type: i === 0 ? "closure" : "construction",
+    severity: i === 0 ? "critical" : "moderate"
+  })
+)
 const ending = observation("alb-1", { latitude: 42.65, longitude: -73.75 })
 const US = "-130,20,-60,55"
 
@@ -31,15 +44,41 @@ beforeAll(async () => {
   let port = 0
   rt = build((p) => (port = p))
   await rt.runtime()
-  await rt.runPromise(applyChanges(changeScript("map-src", [[...ny, ...ia, ending], [...ny, ...ia]])))
+  await rt.runPromise(
+    applyChanges(
+      changeScript("map-src", [
+        [...ny, ...ia, ending],
+        [...ny, ...ia]
+      ])
+    )
+  )
   const at = new Date(Date.UTC(2026, 10, 1))
-  const line = { type: "LineString", coordinates: [[-93.6, 41.0], [-93.6, 42.5]] }
+  const line = {
+    type: "LineString",
+    coordinates: [
+      [-93.6, 41.0],
+      [-93.6, 42.5]
+    ]
+  }
   const features = [
     ...Array.from({ length: 12 }, (_, i) => feature(`cam-${i}`, { latitude: 49 + i * 0.001, longitude: -123 })),
     feature("cam-off", { latitude: 49.2, longitude: -123, is_active: false }),
-    feature("route", { feature_type: "truck_routes", jurisdiction: "IA", latitude: 41.0, longitude: -93.6, geometry: line })
+    feature("route", {
+      feature_type: "truck_routes",
+      jurisdiction: "IA",
+      latitude: 41.0,
+      longitude: -93.6,
+      geometry: line
+    })
   ]
-  const { changes } = diffFeaturePoll({ source: "map-ft", polledAt: at, now: at, records: features, presentIds: [], prev: new Map() })
+  const { changes } = diffFeaturePoll({
+    source: "map-ft",
+    polledAt: at,
+    now: at,
+    records: features,
+    presentIds: [],
+    prev: new Map()
+  })
   await rt.runPromise(applyChanges(changes))
   const base = `http://127.0.0.1:${port}/api/v1`
   call = api(base, (await rt.runPromise(createKey({ plan: "enterprise", email: "map@example.com" }))).key)
@@ -54,7 +93,11 @@ const sum = (cells: Array<{ count: number }>) => cells.reduce((s, c) => s + c.co
 
 describe("GET /map/cells", () => {
   it("counts the events of a view per cell, at a resolution fit for the zoom, as many as /events lists", async () => {
-    for (const [zoom, res] of [[3, 3], [6, 5], [9, 7]] as const) {
+    for (const [zoom, res] of [
+      [3, 3],
+      [6, 5],
+      [9, 7]
+    ] as const) {
       const r = await call(`/map/cells?layer=events&bbox=${US}&zoom=${zoom}`)
       expect(r.status).toBe(200)
       expect(r.body.resolution).toBe(res)
@@ -75,7 +118,9 @@ describe("GET /map/cells", () => {
     expect(byCount[1].longitude).toBeCloseTo(-93.62, 3)
     // finer cells nest in the coarse ones
     const fine = await call(`/map/cells?layer=events&bbox=${US}&zoom=9`)
-    expect(new Set(fine.body.data.map((c: any) => cellToParent(c.cell, 3)))).toEqual(new Set(coarse.body.data.map((c: any) => c.cell)))
+    expect(new Set(fine.body.data.map((c: any) => cellToParent(c.cell, 3)))).toEqual(
+      new Set(coarse.body.data.map((c: any) => c.cell))
+    )
   })
 
   it("applies the list's filters: type, severity, jurisdiction, status, and the box", async () => {

@@ -14,12 +14,16 @@ import { api } from "../../support/http.js"
  */
 const env = makeTestEnv()
 let port = 0
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer))
+)
 let call: ReturnType<typeof api>
 
 beforeAll(async () => {
   await rt.runtime()
-  const { key } = await rt.runPromise(createKey({ plan: "enterprise", email: "paging@example.com", rateLimitRpm: 1_000_000 }))
+  const { key } = await rt.runPromise(
+    createKey({ plan: "enterprise", email: "paging@example.com", rateLimitRpm: 1_000_000 })
+  )
   call = api(`http://127.0.0.1:${port}/api/v1`, key)
 })
 afterAll(async () => {
@@ -33,8 +37,12 @@ let serial = 0
 /** Inserts `matching` rows on this run's road and `other` rows that the filter must skip. */
 const insert = async (road: string, matching: number, other: number) => {
   const rows = [
-    ...Array.from({ length: matching }, () => observation(`m-${serial++}`, { affected_roads: [road], type: "incident" })),
-    ...Array.from({ length: other }, () => observation(`o-${serial++}`, { affected_roads: [road], type: "construction" }))
+    ...Array.from({ length: matching }, () =>
+      observation(`m-${serial++}`, { affected_roads: [road], type: "incident" })
+    ),
+    ...Array.from({ length: other }, () =>
+      observation(`o-${serial++}`, { affected_roads: [road], type: "construction" })
+    )
   ].sort(() => Math.random() - 0.5)
   if (rows.length > 0) await rt.runPromise(applyChanges(changeScript(`pg-${road}`, [rows], Date.now())))
   return rows.filter((r) => r.type === "incident").map((r) => r.source_id)
@@ -46,7 +54,10 @@ describe("cursor and offset paging under inserts", () => {
       fc.asyncProperty(
         fc.integer({ min: 0, max: 25 }),
         fc.integer({ min: 1, max: 7 }),
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 3 })), {
+          minLength: 1,
+          maxLength: 12
+        }),
         async (initial, limit, bursts) => {
           const road = `PR-${run++}`
           const expected = await insert(road, initial, 2)

@@ -14,7 +14,9 @@ import { api } from "../../support/http.js"
 const PORTAL = "https://portal.example.com/"
 const env = makeTestEnv({ portalUrl: PORTAL })
 let port = 0
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer))
+)
 const keys: Record<string, string> = {}
 const call = (plan: string) => (path: string) => api(`http://127.0.0.1:${port}/api/v1`, keys[plan])(path)
 
@@ -23,18 +25,33 @@ beforeAll(async () => {
   await rt.runtime()
   // an event that has ended, one long active, and one first seen a moment ago
   const past = Date.now() - 2 * DAY
-  await rt.runPromise(applyChanges(changeScript("gates", [[observation("ended"), observation("old")], [observation("old")]], past)))
+  await rt.runPromise(
+    applyChanges(changeScript("gates", [[observation("ended"), observation("old")], [observation("old")]], past))
+  )
   await rt.runPromise(applyChanges(changeScript("fresh-src", [[observation("fresh")]], Date.now())))
   const at = new Date(past)
   const { changes } = diffFeaturePoll({
-    source: "gates-f", polledAt: at, now: at, prev: new Map(), presentIds: [],
+    source: "gates-f",
+    polledAt: at,
+    now: at,
+    prev: new Map(),
+    presentIds: [],
     records: [feature("on", { jurisdiction: "NY" }), feature("off", { jurisdiction: "NY", is_active: false })]
   })
   await rt.runPromise(applyChanges(changes))
   const justNow = new Date()
-  await rt.runPromise(applyChanges(diffFeaturePoll({
-    source: "gates-new", polledAt: justNow, now: justNow, prev: new Map(), presentIds: [], records: [feature("new-cam", { jurisdiction: "NY" })]
-  }).changes))
+  await rt.runPromise(
+    applyChanges(
+      diffFeaturePoll({
+        source: "gates-new",
+        polledAt: justNow,
+        now: justNow,
+        prev: new Map(),
+        presentIds: [],
+        records: [feature("new-cam", { jurisdiction: "NY" })]
+      }).changes
+    )
+  )
   for (const plan of ["free", "starter", "pro", "enterprise"]) {
     keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@gates.example.com` }))).key
   }
@@ -45,7 +62,14 @@ afterAll(async () => {
 })
 
 const eventId = (sourceId: string) =>
-  rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM events WHERE source_id = ${sourceId}`)).then((r) => r[0].id)
+  rt
+    .runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ id: string }>`SELECT id FROM events WHERE source_id = ${sourceId}`
+      )
+    )
+    .then((r) => r[0].id)
 
 const expectGate = (r: { status: number; body: any }, code: string, plan: string, planName: string) => {
   expect(r.status).toBe(403)
@@ -70,7 +94,12 @@ describe("plan gates (SPEC §7) with the §2.7 body", () => {
 
   it("plan_event_status and plan_archived_event on a plan limited to active events", async () => {
     expectGate(await call("free")("/events?jurisdiction=NY&status=archived"), "plan_event_status", "free", "Free")
-    expectGate(await call("free")("/events?jurisdiction=NY&status=active,archived"), "plan_event_status", "free", "Free")
+    expectGate(
+      await call("free")("/events?jurisdiction=NY&status=active,archived"),
+      "plan_event_status",
+      "free",
+      "Free"
+    )
     const ended = await eventId("ended")
     expectGate(await call("free")(`/events/${ended}`), "plan_archived_event", "free", "Free")
     expectGate(await call("free")(`/events?ids=${ended}`), "plan_archived_event", "free", "Free")
@@ -92,7 +121,12 @@ describe("plan gates (SPEC §7) with the §2.7 body", () => {
   })
 
   it("plan_inactive_features, and a Free list shows active features only", async () => {
-    expectGate(await call("free")("/features?type=cameras&jurisdiction=NY&active=false"), "plan_inactive_features", "free", "Free")
+    expectGate(
+      await call("free")("/features?type=cameras&jurisdiction=NY&active=false"),
+      "plan_inactive_features",
+      "free",
+      "Free"
+    )
     const free = await call("free")("/features?type=cameras&jurisdiction=NY")
     expect(free.body.data.map((f: any) => f.source_id)).toEqual(["on"])
     const pro = await call("pro")("/features?type=cameras&jurisdiction=NY")
@@ -100,16 +134,25 @@ describe("plan gates (SPEC §7) with the §2.7 body", () => {
   })
 
   it("plan_analytics below Pro", async () => {
-    expectGate(await call("starter")(`/analytics/history/${await eventId("old")}`), "plan_analytics", "starter", "Starter")
+    expectGate(
+      await call("starter")(`/analytics/history/${await eventId("old")}`),
+      "plan_analytics",
+      "starter",
+      "Starter"
+    )
   })
 
   it("trial_expired and subscription_expired carry the same body", async () => {
     const trial = (await rt.runPromise(createKey({ plan: "free", email: "t@gates.example.com" }))).key
     const sub = (await rt.runPromise(createKey({ plan: "starter", email: "s@gates.example.com" }))).key
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
-      sql`UPDATE customers SET trial_ends_at = ${new Date(Date.now() - 60_000).toISOString()} WHERE email = 't@gates.example.com'`,
-      sql`UPDATE customers SET subscription_ends_at = ${new Date(Date.now() - 60_000).toISOString()} WHERE email = 's@gates.example.com'`
-    ])))
+    await rt.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.all([
+          sql`UPDATE customers SET trial_ends_at = ${new Date(Date.now() - 60_000).toISOString()} WHERE email = 't@gates.example.com'`,
+          sql`UPDATE customers SET subscription_ends_at = ${new Date(Date.now() - 60_000).toISOString()} WHERE email = 's@gates.example.com'`
+        ])
+      )
+    )
     const base = `http://127.0.0.1:${port}/api/v1`
     expectGate(await api(base, trial)("/events?jurisdiction=NY"), "trial_expired", "free", "Free")
     expectGate(await api(base, sub)("/events"), "subscription_expired", "starter", "Starter")
@@ -118,8 +161,14 @@ describe("plan gates (SPEC §7) with the §2.7 body", () => {
 
 describe("data_delay_sec", () => {
   it("delays features the same way: the camera first seen a moment ago is not on the Free list yet", async () => {
-    expect((await call("free")("/features?type=cameras&jurisdiction=NY")).body.data.map((f: any) => f.source_id)).toEqual(["on"])
-    expect((await call("starter")("/features?type=cameras&jurisdiction=NY&active=true")).body.data.map((f: any) => f.source_id).sort()).toEqual(["new-cam", "on"])
+    expect(
+      (await call("free")("/features?type=cameras&jurisdiction=NY")).body.data.map((f: any) => f.source_id)
+    ).toEqual(["on"])
+    expect(
+      (await call("starter")("/features?type=cameras&jurisdiction=NY&active=true")).body.data
+        .map((f: any) => f.source_id)
+        .sort()
+    ).toEqual(["new-cam", "on"])
   })
 
   it("a Free key sees an event only once it is older than the plan's delay; Starter at once", async () => {
@@ -128,7 +177,13 @@ describe("data_delay_sec", () => {
     const starter = (await call("starter")("/events?jurisdiction=NY")).body.data.map((e: any) => e.source_id).sort()
     expect(starter).toEqual(["fresh", "old"])
     // once the delay has passed, Free sees it too
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE events SET created_at = ${new Date(Date.now() - 301_000).toISOString()} WHERE source_id = 'fresh'`))
+    await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE events SET created_at = ${new Date(Date.now() - 301_000).toISOString()} WHERE source_id = 'fresh'`
+      )
+    )
     const later = (await call("free")("/events?jurisdiction=NY")).body.data.map((e: any) => e.source_id).sort()
     expect(later).toEqual(["fresh", "old"])
   })
@@ -140,23 +195,53 @@ describe("the plan catalogue and the caller's account", () => {
     const plans = await res.json()
     expect(plans.map((p: any) => p.code)).toEqual(["free", "starter", "pro", "enterprise"])
     for (const p of plans) {
-      for (const field of ["id", "code", "description", "is_active", "allow_analytics", "allow_geojson", "allow_truck_data", "allow_webhooks", "data_delay_sec", "data_unit_price", "features", "is_contact_sales"]) {
+      for (const field of [
+        "id",
+        "code",
+        "description",
+        "is_active",
+        "allow_analytics",
+        "allow_geojson",
+        "allow_truck_data",
+        "allow_webhooks",
+        "data_delay_sec",
+        "data_unit_price",
+        "features",
+        "is_contact_sales"
+      ]) {
         expect(p, `${p.code}.${field}`).toHaveProperty(field)
       }
       const seed = planSeeds.find((s) => s.code === p.code)!
       for (const [k, v] of Object.entries(seed)) expect(p[k], `${p.code}.${k}`).toEqual(v)
     }
     const free = plans[0]
-    expect(free).toMatchObject({ daily_request_limit: 1000, requires_jurisdiction: true, trial_days: 14, data_delay_sec: 300 })
-    expect(plans.find((p: any) => p.code === "enterprise")).toMatchObject({ data_unit_price: 0, is_contact_sales: true })
+    expect(free).toMatchObject({
+      daily_request_limit: 1000,
+      requires_jurisdiction: true,
+      trial_days: 14,
+      data_delay_sec: 300
+    })
+    expect(plans.find((p: any) => p.code === "enterprise")).toMatchObject({
+      data_unit_price: 0,
+      is_contact_sales: true
+    })
   })
 
   it("GET /account shows the caller's customer, key (never its hash) and plan", async () => {
     const r = await call("free")("/account")
     expect(r.status).toBe(200)
-    expect(r.body.customer).toMatchObject({ email: "free@gates.example.com", subscription_status: "none", is_active: true })
+    expect(r.body.customer).toMatchObject({
+      email: "free@gates.example.com",
+      subscription_status: "none",
+      is_active: true
+    })
     expect(Date.parse(r.body.customer.trial_ends_at)).toBeGreaterThan(Date.now() + 13 * DAY)
-    expect(r.body.key).toMatchObject({ key_prefix: keys.free.slice(0, 12), owner_email: "free@gates.example.com", rate_limit_rpm: 30, allowed_origins: [] })
+    expect(r.body.key).toMatchObject({
+      key_prefix: keys.free.slice(0, 12),
+      owner_email: "free@gates.example.com",
+      rate_limit_rpm: 30,
+      allowed_origins: []
+    })
     expect(r.body.plan.code).toBe("free")
     expect(JSON.stringify(r.body)).not.toContain(keys.free)
     expect(JSON.stringify(r.body)).not.toMatch(/key_hash/)

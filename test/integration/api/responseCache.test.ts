@@ -16,9 +16,14 @@ import { api } from "../../support/http.js"
  */
 const env = makeTestEnv({ responseCache: true })
 let port = 0
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer))
+)
 const keys: Record<string, string> = {}
-const call = (who: string) => (path: string, init: RequestInit = {}) => api(`http://127.0.0.1:${port}/api/v1`, keys[who])(path, init)
+const call =
+  (who: string) =>
+  (path: string, init: RequestInit = {}) =>
+    api(`http://127.0.0.1:${port}/api/v1`, keys[who])(path, init)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const DAY = 86_400_000
 
@@ -48,17 +53,38 @@ const ids = (body: any): Array<string> => body.data.map((e: { source_id: string 
 
 beforeAll(async () => {
   await rt.runtime()
-  await rt.runPromise(applyChanges(changeScript("cache-ny", [[observation("ny1"), observation("ny2")]], Date.now() - 2 * DAY)))
-  await rt.runPromise(applyChanges(changeScript("cache-nj", [[observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5 })]], Date.now() - 2 * DAY)))
-  for (const [who, plan] of [["ent", "enterprise"], ["ent2", "enterprise"], ["pro", "pro"], ["free", "free"], ["slow", "enterprise"]] as const) {
+  await rt.runPromise(
+    applyChanges(changeScript("cache-ny", [[observation("ny1"), observation("ny2")]], Date.now() - 2 * DAY))
+  )
+  await rt.runPromise(
+    applyChanges(
+      changeScript(
+        "cache-nj",
+        [[observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5 })]],
+        Date.now() - 2 * DAY
+      )
+    )
+  )
+  for (const [who, plan] of [
+    ["ent", "enterprise"],
+    ["ent2", "enterprise"],
+    ["pro", "pro"],
+    ["free", "free"],
+    ["slow", "enterprise"]
+  ] as const) {
     keys[who] = (await rt.runPromise(createKey({ plan, email: `${who}@cache.example.com` }))).key
   }
-  await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
-    sql`UPDATE api_keys SET allowed_origins = ARRAY['https://a.example'] WHERE customer_id = (SELECT id FROM customers WHERE email = 'ent2@cache.example.com')`,
-    sql`UPDATE api_keys SET rate_limit_rpm = 2 WHERE customer_id = (SELECT id FROM customers WHERE email = 'slow@cache.example.com')`
-  ])))
+  await rt.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.all([
+        sql`UPDATE api_keys SET allowed_origins = ARRAY['https://a.example'] WHERE customer_id = (SELECT id FROM customers WHERE email = 'ent2@cache.example.com')`,
+        sql`UPDATE api_keys SET rate_limit_rpm = 2 WHERE customer_id = (SELECT id FROM customers WHERE email = 'slow@cache.example.com')`
+      ])
+    )
+  )
   // the feed confirms its subscription with a probe; until then every answer is computed
-  for (let i = 0; i < 100 && (await call("ent")("/events?jurisdiction=NY")).headers.get("x-cache") === "BYPASS"; i++) await sleep(50)
+  for (let i = 0; i < 100 && (await call("ent")("/events?jurisdiction=NY")).headers.get("x-cache") === "BYPASS"; i++)
+    await sleep(50)
 })
 afterAll(async () => {
   await rt.dispose()
@@ -77,14 +103,18 @@ describe("shared answers", () => {
     expect(first.headers.get("cache-control")).toBe("private, no-cache")
     const etag = first.headers.get("etag")!
     expect(etag).toMatch(/^"[\w-]{27}"$/)
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/events?jurisdiction=NJ&limit=5`, { headers: { "X-API-Key": keys.ent, "If-None-Match": etag } })
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/events?jurisdiction=NJ&limit=5`, {
+      headers: { "X-API-Key": keys.ent, "If-None-Match": etag }
+    })
     expect(res.status).toBe(304)
     expect(await res.text()).toBe("")
     expect(res.headers.get("etag")).toBe(etag)
     // a 304 still counts against the limit and says so
     expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/)
     // a stale validator gets the full answer
-    const other = await fetch(`http://127.0.0.1:${port}/api/v1/events?jurisdiction=NJ&limit=5`, { headers: { "X-API-Key": keys.ent, "If-None-Match": '"nope"' } })
+    const other = await fetch(`http://127.0.0.1:${port}/api/v1/events?jurisdiction=NJ&limit=5`, {
+      headers: { "X-API-Key": keys.ent, "If-None-Match": '"nope"' }
+    })
     expect(other.status).toBe(200)
   })
 
@@ -97,7 +127,12 @@ describe("shared answers", () => {
     await rt.runPromise(applyChanges(changeScript("cache-ny-new", [[observation("ny-new", ALBANY)]], Date.now())))
     const took = await untilSeen(ask, (b) => ids(b).includes("ny-new"))
     expect(took).toBeLessThan(1000)
-    expect(await untilSeen(() => call("ent")("/events?limit=50"), (b) => ids(b).includes("ny-new"))).toBeLessThan(1000)
+    expect(
+      await untilSeen(
+        () => call("ent")("/events?limit=50"),
+        (b) => ids(b).includes("ny-new")
+      )
+    ).toBeLessThan(1000)
     expect(ids(all.body)).not.toContain("ny-new")
     const njAgain = await call("ent")("/events?jurisdiction=NJ&limit=50")
     expect(njAgain.headers.get("x-cache")).toBe("HIT")
@@ -105,15 +140,27 @@ describe("shared answers", () => {
   })
 
   it("shows an update to one event on its detail within 1 s", async () => {
-    const id = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM events WHERE source_id = 'nj1'`)).then((r) => r[0].id)
+    const id = await rt
+      .runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM events WHERE source_id = 'nj1'`)
+      )
+      .then((r) => r[0].id)
     const ask = () => call("ent")(`/events/${id}`)
     expect((await ask()).body.severity).toBe("minor")
     await ask()
     expect(KEPT).toContain((await ask()).headers.get("x-cache"))
-    await rt.runPromise(applyChanges(changeScript("cache-nj", [
-      [observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5 })],
-      [observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5, severity: "major" })]
-    ], Date.now() - 60_000).slice(-1)))
+    await rt.runPromise(
+      applyChanges(
+        changeScript(
+          "cache-nj",
+          [
+            [observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5 })],
+            [observation("nj1", { jurisdiction: "NJ", latitude: 40.2, longitude: -74.5, severity: "major" })]
+          ],
+          Date.now() - 60_000
+        ).slice(-1)
+      )
+    )
     expect(await untilSeen(ask, (b) => b.severity === "major")).toBeLessThan(1000)
   })
 
@@ -123,7 +170,18 @@ describe("shared answers", () => {
     await ask()
     expect(KEPT).toContain((await ask()).headers.get("x-cache"))
     const at = new Date()
-    await rt.runPromise(applyChanges(diffFeaturePoll({ source: "cache-cams", polledAt: at, now: at, prev: new Map(), presentIds: [], records: [feature("cam1")] }).changes))
+    await rt.runPromise(
+      applyChanges(
+        diffFeaturePoll({
+          source: "cache-cams",
+          polledAt: at,
+          now: at,
+          prev: new Map(),
+          presentIds: [],
+          records: [feature("cam1")]
+        }).changes
+      )
+    )
     expect(await untilSeen(ask, (b) => b.data.length === 1)).toBeLessThan(1000)
   })
 })
@@ -158,7 +216,12 @@ describe("no view leaks between callers", () => {
   it("a delayed plan never gets the answer a real-time plan saw, nor a fresher one", async () => {
     await rt.runPromise(applyChanges(changeScript("cache-fresh", [[observation("fresh1")]], Date.now())))
     const q = "/events?jurisdiction=NY&limit=50"
-    expect(await untilSeen(() => call("ent")(q), (b) => ids(b).includes("fresh1"))).toBeLessThan(1000)
+    expect(
+      await untilSeen(
+        () => call("ent")(q),
+        (b) => ids(b).includes("fresh1")
+      )
+    ).toBeLessThan(1000)
     await warm("ent", q)
     expect(KEPT).toContain((await call("ent")(q)).headers.get("x-cache"))
     const free = await call("free")(q)
@@ -197,7 +260,11 @@ describe("no view leaks between callers", () => {
     const answers = [] as Array<{ status: number; window: number; cache: string | null }>
     while (answers.length < 6 && answers.at(-1)?.status !== 429) {
       const r = await call("slow")(q)
-      answers.push({ status: r.status, window: Math.round((Math.floor(Date.now() / 1000) + Number(r.headers.get("x-ratelimit-reset"))) / 60), cache: r.headers.get("x-cache") })
+      answers.push({
+        status: r.status,
+        window: Math.round((Math.floor(Date.now() / 1000) + Number(r.headers.get("x-ratelimit-reset"))) / 60),
+        cache: r.headers.get("x-cache")
+      })
     }
     const refusal = answers.at(-1)!
     const counted = answers.filter((a) => a.window === refusal.window)
@@ -214,7 +281,9 @@ describe("validators and cache headers on other answers", () => {
       expect(first.status, path).toBe(200)
       const etag = first.headers.get("etag")
       expect(etag, path).toBeTruthy()
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { "X-API-Key": keys.ent, "If-None-Match": etag! } })
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+        headers: { "X-API-Key": keys.ent, "If-None-Match": etag! }
+      })
       expect(res.status, path).toBe(304)
     }
   })
@@ -226,7 +295,8 @@ describe("validators and cache headers on other answers", () => {
       "/stats/summary": "private, max-age=60",
       "/fuel-prices": "private, max-age=86400"
     }
-    for (const [path, cc] of Object.entries(expected)) expect((await call("ent")(path)).headers.get("cache-control"), path).toBe(cc)
+    for (const [path, cc] of Object.entries(expected))
+      expect((await call("ent")(path)).headers.get("cache-control"), path).toBe(cc)
     const status = await fetch(`http://127.0.0.1:${port}/api/v1/status`)
     expect(status.headers.get("cache-control")).toBe("public, max-age=60")
   })

@@ -10,7 +10,9 @@ import { makeTestEnv } from "../../support/harness.js"
  */
 const env = makeTestEnv()
 let port = 0
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer))
+)
 let key = ""
 
 beforeAll(async () => {
@@ -22,14 +24,24 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-const send = async (method: string, path: string, init: { body?: string; type?: string; headers?: Record<string, string> } = {}) => {
+const send = async (
+  method: string,
+  path: string,
+  init: { body?: string; type?: string; headers?: Record<string, string> } = {}
+) => {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
     headers: { "X-API-Key": key, ...(init.type ? { "content-type": init.type } : {}), ...init.headers },
     body: init.body
   })
   const text = await res.text()
-  return { status: res.status, type: res.headers.get("content-type") ?? "", allow: res.headers.get("allow"), requestId: res.headers.get("x-request-id"), body: JSON.parse(text) }
+  return {
+    status: res.status,
+    type: res.headers.get("content-type") ?? "",
+    allow: res.headers.get("allow"),
+    requestId: res.headers.get("x-request-id"),
+    body: JSON.parse(text)
+  }
 }
 
 const uniform = (r: Awaited<ReturnType<typeof send>>, status: number, error: RegExp, docs: RegExp) => {
@@ -56,23 +68,64 @@ describe("uniform error bodies", () => {
   })
 
   it("400 for malformed JSON, before any handler runs", async () => {
-    uniform(await send("POST", "/api/v1/features/details/batch", { body: '{"ids": [', type: "application/json" }), 400, /^malformed request body: send valid JSON$/, /^\/docs\/errors#400$/)
-    uniform(await send("POST", "/api/v1/webhooks", { body: "{'url': 1}", type: "application/json" }), 400, /malformed request body/, /#400$/)
+    uniform(
+      await send("POST", "/api/v1/features/details/batch", { body: '{"ids": [', type: "application/json" }),
+      400,
+      /^malformed request body: send valid JSON$/,
+      /^\/docs\/errors#400$/
+    )
+    uniform(
+      await send("POST", "/api/v1/webhooks", { body: "{'url': 1}", type: "application/json" }),
+      400,
+      /malformed request body/,
+      /#400$/
+    )
   })
 
   it("413 for a body over 1 MB, by header and by content", async () => {
     const big = JSON.stringify({ ids: ["x".repeat(1024 * 1024)] })
-    uniform(await send("POST", "/api/v1/features/details/batch", { body: big, type: "application/json" }), 413, /^request body too large/, /^\/docs\/errors#413$/)
+    uniform(
+      await send("POST", "/api/v1/features/details/batch", { body: big, type: "application/json" }),
+      413,
+      /^request body too large/,
+      /^\/docs\/errors#413$/
+    )
   })
 
   it("400 that names the field for a body of the wrong shape", async () => {
-    uniform(await send("POST", "/api/v1/features/details/batch", { body: JSON.stringify({ ids: [] }), type: "application/json" }), 400, /^ids must be a non-empty list of feature ids/, /#400$/)
-    uniform(await send("POST", "/api/v1/features/details/batch", { body: JSON.stringify({}), type: "application/json" }), 400, /^ids is required$/, /#400$/)
-    uniform(await send("POST", "/api/v1/features/details/batch", { body: JSON.stringify({ ids: ["a"], extra: 1 }), type: "application/json" }), 400, /^extra is not a field this endpoint takes$/, /#400$/)
+    uniform(
+      await send("POST", "/api/v1/features/details/batch", {
+        body: JSON.stringify({ ids: [] }),
+        type: "application/json"
+      }),
+      400,
+      /^ids must be a non-empty list of feature ids/,
+      /#400$/
+    )
+    uniform(
+      await send("POST", "/api/v1/features/details/batch", { body: JSON.stringify({}), type: "application/json" }),
+      400,
+      /^ids is required$/,
+      /#400$/
+    )
+    uniform(
+      await send("POST", "/api/v1/features/details/batch", {
+        body: JSON.stringify({ ids: ["a"], extra: 1 }),
+        type: "application/json"
+      }),
+      400,
+      /^extra is not a field this endpoint takes$/,
+      /#400$/
+    )
   })
 
   it("401, plan-gate 403 and 400 share the shape, gates with their extra fields", async () => {
-    uniform(await send("GET", "/api/v1/events", { headers: { "X-API-Key": "" } }), 401, /API key required/, /^\/docs\/authentication$/)
+    uniform(
+      await send("GET", "/api/v1/events", { headers: { "X-API-Key": "" } }),
+      401,
+      /API key required/,
+      /^\/docs\/authentication$/
+    )
     const free = (await rt.runPromise(createKey({ plan: "free", email: "errors-free@example.com" }))).key
     const gate = await send("GET", "/api/v1/analytics/history/ev_x", { headers: { "X-API-Key": free } })
     uniform(gate, 403, /analytics are available on Pro/, /^\/docs\/plans#plan_analytics$/)

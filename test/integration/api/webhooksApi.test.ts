@@ -20,17 +20,24 @@ const ports: Record<string, number> = {}
 const rt = ManagedRuntime.make(
   Layer.mergeAll(
     ApiServerLive({ port: 0, onListen: (p) => (ports.lab = p) }),
-    ApiServerLive({ port: 0, onListen: (p) => (ports.strict = p) }).pipe(Layer.provide(AppConfig.make({ webhookAllowPrivateTargets: false })))
+    ApiServerLive({ port: 0, onListen: (p) => (ports.strict = p) }).pipe(
+      Layer.provide(AppConfig.make({ webhookAllowPrivateTargets: false }))
+    )
   ).pipe(Layer.provideMerge(env.layer))
 )
 const keys: Record<string, string> = {}
 const call = (server: string, plan = "pro") => api(`http://127.0.0.1:${ports[server]}/api/v1`, keys[plan])
-const json = (method: string, body: unknown) => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+const json = (method: string, body: unknown) => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body)
+})
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 
 beforeAll(async () => {
   await rt.runtime()
-  for (const plan of ["starter", "pro"]) keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@hooks.example.com` }))).key
+  for (const plan of ["starter", "pro"])
+    keys[plan] = (await rt.runPromise(createKey({ plan, email: `${plan}@hooks.example.com` }))).key
 })
 afterAll(async () => {
   await rt.dispose()
@@ -45,14 +52,30 @@ describe("webhook subscriptions over the API", () => {
   })
 
   it("go through create, list, update, disable, re-enable and delete; the secret is shown once", async () => {
-    const created = await call("lab")("/webhooks", json("POST", {
-      url: "http://127.0.0.1:9/hook", name: "ops", jurisdiction: ["ny", "NJ"], type: "incident,closure", severity: ["major", "critical"], cause: ["accident"]
-    }))
+    const created = await call("lab")(
+      "/webhooks",
+      json("POST", {
+        url: "http://127.0.0.1:9/hook",
+        name: "ops",
+        jurisdiction: ["ny", "NJ"],
+        type: "incident,closure",
+        severity: ["major", "critical"],
+        cause: ["accident"]
+      })
+    )
     expect(created.status).toBe(201)
     const sub = created.body
     expect(sub).toMatchObject({
-      name: "ops", url: "http://127.0.0.1:9/hook", jurisdiction: ["NY", "NJ"], type: ["incident", "closure"], sub_type: [],
-      severity: ["major", "critical"], cause: ["accident"], batch_window_seconds: null, enabled: true, consecutive_failures: 0
+      name: "ops",
+      url: "http://127.0.0.1:9/hook",
+      jurisdiction: ["NY", "NJ"],
+      type: ["incident", "closure"],
+      sub_type: [],
+      severity: ["major", "critical"],
+      cause: ["accident"],
+      batch_window_seconds: null,
+      enabled: true,
+      consecutive_failures: 0
     })
     expect(sub.id).toMatch(/^whk_/)
     expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
@@ -62,8 +85,13 @@ describe("webhook subscriptions over the API", () => {
     expect(listed.body.data.map((s: any) => s.id)).toEqual([sub.id])
     expect(JSON.stringify(listed.body)).not.toContain(sub.secret)
     expect(JSON.stringify((await call("lab")(`/webhooks/${sub.id}`)).body)).not.toContain(sub.secret)
-    const [stored] = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secret_enc: Buffer; match: Array<string> }>`
-      SELECT secret_enc, match_jurisdictions AS match FROM webhook_subscriptions WHERE id = ${sub.id}`))
+    const [stored] = await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ secret_enc: Buffer; match: Array<string> }>`
+      SELECT secret_enc, match_jurisdictions AS match FROM webhook_subscriptions WHERE id = ${sub.id}`
+      )
+    )
     expect(Buffer.from(stored.secret_enc).toString("latin1")).not.toContain(sub.secret.slice(6, 20))
     // a state's primary code covers its group
     expect(stored.match).toEqual(expect.arrayContaining(["NY", "WZDX_NY", "NYC", "NJ", "WZDX_NJ"]))
@@ -90,10 +118,19 @@ describe("webhook subscriptions over the API", () => {
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], type: ["incidnet"] }, /unknown type incidnet/],
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], severity: ["huge"] }, /unknown severity/],
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 0 }, /1 to 300/],
-      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 301 }, /^batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery$/],
-      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: "soon" }, /^batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery$/],
+      [
+        { url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 301 },
+        /^batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery$/
+      ],
+      [
+        { url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: "soon" },
+        /^batch_window_seconds must be a whole number from 1 to 300, or null for immediate delivery$/
+      ],
       [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], batch_window_seconds: 1.5 }, /1 to 300/],
-      [{ url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], surprise: 1 }, /^surprise is not a field this endpoint takes$/],
+      [
+        { url: "http://127.0.0.1:9/h", jurisdiction: ["NY"], surprise: 1 },
+        /^surprise is not a field this endpoint takes$/
+      ],
       [{ url: "ftp://127.0.0.1/h", jurisdiction: ["NY"] }, /http or https/],
       [{ url: "not a url", jurisdiction: ["NY"] }, /valid absolute URL/],
       [{ url: "https://user:pw@93.184.216.34/h", jurisdiction: ["NY"] }, /credentials/],
@@ -108,12 +145,23 @@ describe("webhook subscriptions over the API", () => {
   })
 
   it("refuses private, loopback and link-local targets unless the setting allows them", async () => {
-    for (const url of ["http://127.0.0.1:8080/h", "http://10.1.2.3/h", "http://192.168.0.10/h", "http://169.254.169.254/latest", "http://[::1]/h", "http://[::ffff:127.0.0.1]/h", "http://100.64.0.1/h"]) {
+    for (const url of [
+      "http://127.0.0.1:8080/h",
+      "http://10.1.2.3/h",
+      "http://192.168.0.10/h",
+      "http://169.254.169.254/latest",
+      "http://[::1]/h",
+      "http://[::ffff:127.0.0.1]/h",
+      "http://100.64.0.1/h"
+    ]) {
       const r = await call("strict")("/webhooks", json("POST", { url, jurisdiction: ["NY"] }))
       expect(r.status, url).toBe(400)
       expect(r.body.error, url).toMatch(/private, loopback or link-local|does not resolve/)
     }
-    const pub = await call("strict")("/webhooks", json("POST", { url: "https://93.184.216.34/hook", jurisdiction: ["NY"] }))
+    const pub = await call("strict")(
+      "/webhooks",
+      json("POST", { url: "https://93.184.216.34/hook", jurisdiction: ["NY"] })
+    )
     expect(pub.status).toBe(201)
     await call("strict")(`/webhooks/${pub.body.id}`, { method: "DELETE" })
   })
@@ -121,16 +169,38 @@ describe("webhook subscriptions over the API", () => {
 
 describe("webhook subscriptions from the admin CLI", () => {
   const cli = async (...args: Array<string>) => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "webhooks", ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }
-    })
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "infra/admin/cli.ts", "webhooks", ...args],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATABASE_URL: env.dbUrl,
+          REDIS_URL: env.redisUrl,
+          REDIS_PREFIX: env.prefix,
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: "true"
+        }
+      }
+    )
     return stdout
   }
 
   it("creates (secret last, once), lists, updates, disables, enables and deletes", async () => {
     const email = "pro@hooks.example.com"
-    const out = await cli("create", "--email", email, "--url", "http://127.0.0.1:9/cli", "--jurisdiction", "BC", "--cause", "accident", "--batch-window", "30")
+    const out = await cli(
+      "create",
+      "--email",
+      email,
+      "--url",
+      "http://127.0.0.1:9/cli",
+      "--jurisdiction",
+      "BC",
+      "--cause",
+      "accident",
+      "--batch-window",
+      "30"
+    )
     const lines = out.trim().split("\n")
     const secret = lines.at(-1)!
     expect(secret).toMatch(/^whsec_/)
@@ -138,7 +208,9 @@ describe("webhook subscriptions from the admin CLI", () => {
     expect(sub).toMatchObject({ jurisdiction: ["BC"], cause: ["accident"], batch_window_seconds: 30, enabled: true })
     expect(JSON.stringify(sub)).not.toContain(secret)
     expect(JSON.parse(await cli("list", "--email", email)).map((s: any) => s.id)).toContain(sub.id)
-    expect(JSON.parse(await cli("update", "--email", email, "--id", sub.id, "--severity", "major"))).toMatchObject({ severity: ["major"] })
+    expect(JSON.parse(await cli("update", "--email", email, "--id", sub.id, "--severity", "major"))).toMatchObject({
+      severity: ["major"]
+    })
     expect(JSON.parse(await cli("disable", "--email", email, "--id", sub.id))).toMatchObject({ enabled: false })
     expect(JSON.parse(await cli("enable", "--email", email, "--id", sub.id))).toMatchObject({ enabled: true })
     expect(JSON.parse(await cli("deliveries", "--email", email, "--id", sub.id))).toMatchObject({ data: [], total: 0 })

@@ -12,7 +12,8 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-const q = <A extends object>(text: string) => rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
+const q = <A extends object>(text: string) =>
+  rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
 
 describe("migrations and seed data", () => {
   it("holds 50 states and DC, 13 provinces and territories, WZDx codes, federal and regional codes", async () => {
@@ -47,9 +48,13 @@ describe("migrations and seed data", () => {
   })
 
   it("is idempotent: running migrations and seeds again changes nothing", async () => {
-    const before = await q(`SELECT (SELECT count(*) FROM jurisdictions) j, (SELECT count(*) FROM jurisdiction_groups) g, (SELECT count(*) FROM plans) p, (SELECT count(*) FROM effect_sql_migrations) m`)
+    const before = await q(
+      `SELECT (SELECT count(*) FROM jurisdictions) j, (SELECT count(*) FROM jurisdiction_groups) g, (SELECT count(*) FROM plans) p, (SELECT count(*) FROM effect_sql_migrations) m`
+    )
     await rt.runPromise(Effect.all([migrate, migrate], { concurrency: 2 }))
-    const after = await q(`SELECT (SELECT count(*) FROM jurisdictions) j, (SELECT count(*) FROM jurisdiction_groups) g, (SELECT count(*) FROM plans) p, (SELECT count(*) FROM effect_sql_migrations) m`)
+    const after = await q(
+      `SELECT (SELECT count(*) FROM jurisdictions) j, (SELECT count(*) FROM jurisdiction_groups) g, (SELECT count(*) FROM plans) p, (SELECT count(*) FROM effect_sql_migrations) m`
+    )
     expect(after).toEqual(before)
   })
 })
@@ -59,11 +64,21 @@ describe("migrations from several processes at once", () => {
     const fresh = makeTestEnv()
     try {
       // three separate pools, as three processes starting together would have
-      const starts = await Promise.allSettled([1, 2, 3].map(() => Effect.runPromise(Effect.provide(Effect.void, fresh.layer))))
+      const starts = await Promise.allSettled(
+        [1, 2, 3].map(() => Effect.runPromise(Effect.provide(Effect.void, fresh.layer)))
+      )
       expect(starts.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"])
       const check = ManagedRuntime.make(fresh.layer)
-      const [row] = await check.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ m: number; j: number }>`SELECT (SELECT count(*) FROM effect_sql_migrations)::int AS m, (SELECT count(*) FROM jurisdictions)::int AS j`))
+      const [row] = await check.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{
+              m: number
+              j: number
+            }>`SELECT (SELECT count(*) FROM effect_sql_migrations)::int AS m, (SELECT count(*) FROM jurisdictions)::int AS j`
+        )
+      )
       await check.dispose()
       expect(row.m).toBe(Object.keys(MIGRATIONS).length)
       expect(row.j).toBe(124)

@@ -26,12 +26,14 @@ afterAll(async () => {
 
 const settings = { maxKm: 50, lateS: 900 }
 
-const tables = Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
-  sql`SELECT event_id, jurisdiction, type, severity, roads, latitude, longitude, h3_r9, start_time, created_at, content_version,
+const tables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.all([
+    sql`SELECT event_id, jurisdiction, type, severity, roads, latitude, longitude, h3_r9, start_time, created_at, content_version,
              archived_at, archive_reason, archive_version, clearance_minutes FROM analytics_events ORDER BY event_id`,
-  sql`SELECT * FROM weather_readings ORDER BY station_id`,
-  sql`SELECT event_id, station_id, created_at, reading_recorded_at, distance_km, precipitation FROM event_weather_snapshots ORDER BY event_id`
-]))
+    sql`SELECT * FROM weather_readings ORDER BY station_id`,
+    sql`SELECT event_id, station_id, created_at, reading_recorded_at, distance_km, precipitation FROM event_weather_snapshots ORDER BY event_id`
+  ])
+)
 
 const reset = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -40,7 +42,6 @@ const reset = Effect.gen(function* () {
   yield* sql`TRUNCATE analytics_events, weather_readings, event_weather_snapshots`
   yield* redis.use("del", (r) => r.del([streams.streamKey, streams.dlqKey]))
 })
-
 
 const stationPolls = (polls: ReadonlyArray<ReadonlyArray<FeatureObservation>>, startMs: number) => {
   let prev = new Map<string, FeatureSnap>()
@@ -56,27 +57,45 @@ const stationPolls = (polls: ReadonlyArray<ReadonlyArray<FeatureObservation>>, s
 }
 
 const wx = (id: string, lat: number, precipitation: string) =>
-  feature(id, { feature_type: "weather_stations", latitude: lat, longitude: -73.99, jurisdiction: "NY", properties: { temperature: 40, precipitation, observed_at: "2026-11-01T09:00:00Z" } })
+  feature(id, {
+    feature_type: "weather_stations",
+    latitude: lat,
+    longitude: -73.99,
+    jurisdiction: "NY",
+    properties: { temperature: 40, precipitation, observed_at: "2026-11-01T09:00:00Z" }
+  })
 
 /** A mixed script: stations, creations, severity changes, archives and a come-back. */
 const script = (n: number) => {
   const start = Date.UTC(2026, 10, 1, 10)
-  const stations = stationPolls([[wx("w1", 40.8, "rain"), wx("w2", 41.5, "snow")], [wx("w1", 40.8, "snow"), wx("w2", 41.5, "snow")]], start - 120_000)
+  const stations = stationPolls(
+    [
+      [wx("w1", 40.8, "rain"), wx("w2", 41.5, "snow")],
+      [wx("w1", 40.8, "snow"), wx("w2", 41.5, "snow")]
+    ],
+    start - 120_000
+  )
   const first = Array.from({ length: n }, (_, i) => observation(`s${i}`, { latitude: 40.75 + (i % 10) * 0.1 }))
   const second = first.map((o, i) => (i % 3 === 0 ? { ...o, severity: "major" as const } : o))
   const third = second.filter((_, i) => i % 5 !== 0)
   return [...stations, ...changeScript("st", [first, second, third, second], start)]
 }
 
-
-
 describe("h3_parent (SQL)", () => {
   it("gives the same parent as h3-js at every resolution hotspots offer", async () => {
-    const points = Array.from({ length: 200 }, (_, i) => [25 + ((i * 37) % 300) / 10, -125 + ((i * 53) % 650) / 10] as const)
+    const points = Array.from(
+      { length: 200 },
+      (_, i) => [25 + ((i * 37) % 300) / 10, -125 + ((i * 53) % 650) / 10] as const
+    )
     const cells = points.map(([lat, lng]) => latLngToCell(lat, lng, 9))
-    const rows = await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ cell: string; res: number; parent: string }>`
+    const rows = await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ cell: string; res: number; parent: string }>`
       SELECT c AS cell, r AS res, to_hex(h3_parent(('x' || lpad(c, 16, '0'))::bit(64)::bigint, r)) AS parent
-      FROM unnest(${cells}::text[]) AS c, generate_series(0, 9) AS r`))
+      FROM unnest(${cells}::text[]) AS c, generate_series(0, 9) AS r`
+      )
+    )
     expect(rows).toHaveLength(2000)
     for (const row of rows) expect(row.parent).toBe(cellToParent(row.cell, row.res))
   })
@@ -85,20 +104,22 @@ describe("h3_parent (SQL)", () => {
 describe("analytics stage", () => {
   it("applies the same messages twice, or one by one in reverse, to the same rows", async () => {
     const changes = script(40)
-    const [once, twice, reversed] = await rt.runPromise(Effect.gen(function* () {
-      const apply = applyAnalytics(settings)
-      yield* reset
-      yield* apply(changes)
-      const a = yield* tables
-      yield* apply(changes)
-      const b = yield* tables
-      yield* reset
-      // stations first so every event can find them; events in reverse, one message at a time
-      const stations = changes.filter((c) => c.kind === "feature")
-      yield* apply(stations)
-      for (const c of changes.filter((c) => c.kind === "event").reverse()) yield* apply([c])
-      return [a, b, yield* tables] as const
-    }))
+    const [once, twice, reversed] = await rt.runPromise(
+      Effect.gen(function* () {
+        const apply = applyAnalytics(settings)
+        yield* reset
+        yield* apply(changes)
+        const a = yield* tables
+        yield* apply(changes)
+        const b = yield* tables
+        yield* reset
+        // stations first so every event can find them; events in reverse, one message at a time
+        const stations = changes.filter((c) => c.kind === "feature")
+        yield* apply(stations)
+        for (const c of changes.filter((c) => c.kind === "event").reverse()) yield* apply([c])
+        return [a, b, yield* tables] as const
+      })
+    )
     expect(twice).toEqual(once)
     expect(reversed[0]).toEqual(once[0])
     expect(once[0]).toHaveLength(40)
@@ -116,39 +137,52 @@ describe("analytics stage", () => {
     const t = Date.UTC(2026, 10, 2, 12)
     const iso = (ms: number) => new Date(ms).toISOString()
     const ev = (name: string, createdMs: number) =>
-      scriptedChanges({ source: "late", o: observation(name, { latitude: 40.75, longitude: -73.99 }), createdAt: iso(createdMs) })
+      scriptedChanges({
+        source: "late",
+        o: observation(name, { latitude: 40.75, longitude: -73.99 }),
+        createdAt: iso(createdMs)
+      })
     const early = ev("early", t - 20 * 60_000)
     const recent = ev("recent", t - 5 * 60_000)
     const station = stationPolls([[wx("late-w", 40.76, "rain")]], t)
-    const rows = await rt.runPromise(Effect.gen(function* () {
-      yield* reset
-      const apply = applyAnalytics(settings)
-      yield* apply([...early, ...recent])
-      yield* apply(station)
-      return (yield* tables)[2]
-    }))
+    const rows = await rt.runPromise(
+      Effect.gen(function* () {
+        yield* reset
+        const apply = applyAnalytics(settings)
+        yield* apply([...early, ...recent])
+        yield* apply(station)
+        return (yield* tables)[2]
+      })
+    )
     expect(rows.map((r) => r.event_id)).toEqual([recent[0].event_id])
     expect(rows[0]).toMatchObject({ created_at: iso(t - 5 * 60_000), precipitation: "rain" })
   })
 
   it("consumes the stream in group analytics, reclaims what a dead consumer held, and dead-letters a poison message with its cause", async () => {
     const changes = script(30)
-    const poison: EventChange = { ...(changes.find((c) => c.kind === "event") as EventChange), change_id: "poison:1", event_id: "poison", version: 1e30 }
-    const result = await rt.runPromise(Effect.gen(function* () {
-      yield* reset
-      const streams = yield* RedisStreams
-      const redis = yield* Redis
-      yield* streams.ensureGroup(ANALYTICS_GROUP)
-      yield* publish([poison, ...changes])
-      // a consumer reads a batch and dies before acknowledging it
-      const taken = yield* streams.read(redis.client, ANALYTICS_GROUP, "dead", 20, 10)
-      const options = { ...defaultConsumerOptions(ANALYTICS_GROUP, "alive"), claimIdleMs: 200, maxDeliveries: 3 }
-      const f = yield* Effect.fork(runAnalytics(options, settings))
-      yield* waitUntil(groupDrained(ANALYTICS_GROUP))
-      yield* Fiber.interrupt(f)
-      const dlq = yield* redis.use("xrange", (r) => r.xRange(streams.dlqKey, "-", "+"))
-      return { taken: taken.length, dlq, rows: yield* tables }
-    }))
+    const poison: EventChange = {
+      ...(changes.find((c) => c.kind === "event") as EventChange),
+      change_id: "poison:1",
+      event_id: "poison",
+      version: 1e30
+    }
+    const result = await rt.runPromise(
+      Effect.gen(function* () {
+        yield* reset
+        const streams = yield* RedisStreams
+        const redis = yield* Redis
+        yield* streams.ensureGroup(ANALYTICS_GROUP)
+        yield* publish([poison, ...changes])
+        // a consumer reads a batch and dies before acknowledging it
+        const taken = yield* streams.read(redis.client, ANALYTICS_GROUP, "dead", 20, 10)
+        const options = { ...defaultConsumerOptions(ANALYTICS_GROUP, "alive"), claimIdleMs: 200, maxDeliveries: 3 }
+        const f = yield* Effect.fork(runAnalytics(options, settings))
+        yield* waitUntil(groupDrained(ANALYTICS_GROUP))
+        yield* Fiber.interrupt(f)
+        const dlq = yield* redis.use("xrange", (r) => r.xRange(streams.dlqKey, "-", "+"))
+        return { taken: taken.length, dlq, rows: yield* tables }
+      })
+    )
     expect(result.taken).toBe(20)
     expect(result.rows[0]).toHaveLength(30)
     expect(result.rows[2]).toHaveLength(30)

@@ -30,23 +30,38 @@ import { api } from "../../support/http.js"
  */
 const env = makeTestEnv({ webhookAllowPrivateTargets: true })
 let port = 0
-const rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
+const rt = ManagedRuntime.make(
+  ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer))
+)
 let call: ReturnType<typeof api>
-const json = (method: string, body: unknown) => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+const json = (method: string, body: unknown) => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body)
+})
 const run = <A, E>(e: Effect.Effect<A, E, any>) => rt.runPromise(e as Effect.Effect<A, E, never>)
 
 const inIowa = (r: EventObservation): EventObservation => ({ ...r, jurisdiction: "IA" })
 const zone = inIowa(decodeOk(wzdx, wzdxFeed(0)).records.find((r) => r.source_id.startsWith("5a1f0c2e-0002"))!)
 const feu = inIowa(decodeOk(tmdd, tmddFeed()).records.find((r) => r.source_id === "IA-TMC-4107")!)
 const eastBy = (r: EventObservation, dLng: number): EventObservation => ({
-  ...r, longitude: r.longitude + dLng,
-  geometry: r.geometry && { ...r.geometry, coordinates: (r.geometry.coordinates as Array<[number, number]>).map(([x, y]) => [x + dLng, y]) }
+  ...r,
+  longitude: r.longitude + dLng,
+  geometry: r.geometry && {
+    ...r.geometry,
+    coordinates: (r.geometry.coordinates as Array<[number, number]>).map(([x, y]) => [x + dLng, y])
+  }
 })
 // near misses, each from a source of its own: same road other direction, ~8 km away, in January
 const nearMisses: Record<string, EventObservation> = {
   "nm-direction": { ...feu, source_id: "NM-DIR", direction: "southbound" },
   "nm-far": { ...eastBy(feu, 0.1), source_id: "NM-FAR" },
-  "nm-later": { ...feu, source_id: "NM-LATE", start_time: "2027-01-04T06:00:00.000Z", end_time: "2027-01-20T23:00:00.000Z" }
+  "nm-later": {
+    ...feu,
+    source_id: "NM-LATE",
+    start_time: "2027-01-04T06:00:00.000Z",
+    end_time: "2027-01-20T23:00:00.000Z"
+  }
 }
 
 const materialize = (source: string, polls: ReadonlyArray<ReadonlyArray<EventObservation>>) => {
@@ -54,26 +69,39 @@ const materialize = (source: string, polls: ReadonlyArray<ReadonlyArray<EventObs
   return run(applyChanges(changes)).then(() => changes)
 }
 const idOf = (source: string, sourceId: string) =>
-  run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`SELECT id FROM events WHERE source = ${source} AND source_id = ${sourceId}`)).then((r) => r[0].id)
+  run(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) => sql<{ id: string }>`SELECT id FROM events WHERE source = ${source} AND source_id = ${sourceId}`
+    )
+  ).then((r) => r[0].id)
 const linksOf = (id: string) =>
-  run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ related_id: string }>`SELECT related_id FROM event_links WHERE event_id = ${id} ORDER BY related_id`)).then((r) => r.map((x) => x.related_id))
+  run(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        sql<{ related_id: string }>`SELECT related_id FROM event_links WHERE event_id = ${id} ORDER BY related_id`
+    )
+  ).then((r) => r.map((x) => x.related_id))
 
 /**
  * What the materializer passed on for these changes (the materialized stream), given to the
  * webhooks stage's apply step as its consumer group would.
  */
 const announcePublished = (changes: ReadonlyArray<{ change_id: string }>) =>
-  run(Effect.gen(function* () {
-    const wanted = new Set(changes.map((c) => c.change_id))
-    const messages = yield* Effect.flatMap(MaterializedStream, (s) => s.entries(100_000))
-    const items = messages.flatMap((m) => {
-      const decoded = materializedMessages.decode(m)
-      return decoded._tag === "Right" && wanted.has(decoded.right.change.change_id) ? [decoded.right] : []
+  run(
+    Effect.gen(function* () {
+      const wanted = new Set(changes.map((c) => c.change_id))
+      const messages = yield* Effect.flatMap(MaterializedStream, (s) => s.entries(100_000))
+      const items = messages.flatMap((m) => {
+        const decoded = materializedMessages.decode(m)
+        return decoded._tag === "Right" && wanted.has(decoded.right.change.change_id) ? [decoded.right] : []
+      })
+      expect(items.length).toBe(wanted.size)
+      yield* recordMaterialized(items)
+      return items
     })
-    expect(items.length).toBe(wanted.size)
-    yield* recordMaterialized(items)
-    return items
-  }))
+  )
 
 let zoneId = ""
 let feuId = ""
@@ -82,7 +110,10 @@ const created: Record<string, ReadonlyArray<{ change_id: string }>> = {}
 
 beforeAll(async () => {
   await rt.runtime()
-  call = api(`http://127.0.0.1:${port}/api/v1`, (await rt.runPromise(createKey({ plan: "pro", email: "links@example.com" }))).key)
+  call = api(
+    `http://127.0.0.1:${port}/api/v1`,
+    (await rt.runPromise(createKey({ plan: "pro", email: "links@example.com" }))).key
+  )
   for (const dedupe of [true, false]) {
     const r = await call("/webhooks", json("POST", { url: "http://127.0.0.1:9/hook", jurisdiction: ["IA"], dedupe }))
     expect(r.status).toBe(201)
@@ -107,7 +138,14 @@ describe("one event across sources", () => {
     const [z, f] = await Promise.all([call(`/events/${zoneId}`), call(`/events/${feuId}`)])
     expect(z.body).toMatchObject({ id: zoneId, source: "sim-wzdx-ia", status: "active" })
     expect(f.body).toMatchObject({ id: feuId, source: "sim-tmdd-ia", status: "active" })
-    expect(z.body.related).toEqual([{ id: feuId, source: "sim-tmdd-ia", reason: expect.stringMatching(/^same road I-80 \(northbound\), \d+ m apart/), confidence: expect.any(Number) }])
+    expect(z.body.related).toEqual([
+      {
+        id: feuId,
+        source: "sim-tmdd-ia",
+        reason: expect.stringMatching(/^same road I-80 \(northbound\), \d+ m apart/),
+        confidence: expect.any(Number)
+      }
+    ])
     expect(z.body.related[0].confidence).toBeGreaterThan(0.9)
     expect(f.body.related.map((r: { id: string }) => r.id)).toEqual([zoneId])
     expect(z.body).not.toHaveProperty("represented_by")
@@ -132,7 +170,9 @@ describe("one event across sources", () => {
     expect(dIds).toContain(zoneId)
     expect(dIds).not.toContain(feuId)
     expect(one.body.total).toBe(all.body.total - 1)
-    expect(one.body.data.find((e: { id: string }) => e.id === zoneId).also_reported_by).toEqual([{ id: feuId, source: "sim-tmdd-ia" }])
+    expect(one.body.data.find((e: { id: string }) => e.id === zoneId).also_reported_by).toEqual([
+      { id: feuId, source: "sim-tmdd-ia" }
+    ])
     expect(one.body.data.find((e: { id: string }) => e.id !== zoneId).also_reported_by).toEqual([])
   })
 
@@ -141,15 +181,26 @@ describe("one event across sources", () => {
     const r = await call(`/events?jurisdiction=IA&sub_type=${encodeURIComponent("road construction")}&dedupe=true`)
     expect(r.status).toBe(200)
     expect(r.body.data.map((e: { id: string }) => e.id)).toContain(feuId)
-    expect(r.body.data.find((e: { id: string }) => e.id === feuId).also_reported_by).toEqual([{ id: zoneId, source: "sim-wzdx-ia" }])
+    expect(r.body.data.find((e: { id: string }) => e.id === feuId).also_reported_by).toEqual([
+      { id: zoneId, source: "sim-wzdx-ia" }
+    ])
     expect((await call("/events?dedupe=maybe")).status).toBe(400)
   })
 
   it("announces the event once to a dedupe subscription and twice to one without", async () => {
     await announcePublished([...created.zone, ...created.feu])
-    const rows = await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ subscription_id: string; body: string }>`
-      SELECT subscription_id, body FROM webhook_deliveries WHERE event = 'event.created' ORDER BY subscription_id, id`))
-    const announced = (sub: string) => rows.filter((r) => r.subscription_id === sub).map((r) => JSON.parse(r.body).data.event_id).sort()
+    const rows = await run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ subscription_id: string; body: string }>`
+      SELECT subscription_id, body FROM webhook_deliveries WHERE event = 'event.created' ORDER BY subscription_id, id`
+      )
+    )
+    const announced = (sub: string) =>
+      rows
+        .filter((r) => r.subscription_id === sub)
+        .map((r) => JSON.parse(r.body).data.event_id)
+        .sort()
     expect(announced(subs.false)).toEqual([zoneId, feuId].sort())
     expect(announced(subs.true)).toEqual([zoneId])
     const view = await call(`/webhooks/${subs.true}`)
@@ -158,13 +209,20 @@ describe("one event across sources", () => {
   })
 
   it("passes the same decision on when a batch is written again after a crash, and announces nothing twice", async () => {
-    const deliveries = () => run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries`)).then((r) => r[0].n)
+    const deliveries = () =>
+      run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries`
+        )
+      ).then((r) => r[0].n)
     const before = await deliveries()
     // the materializer's batch comes round again (its writes are a no-op now) and is published again
     await run(applyChanges(created.feu as Parameters<typeof applyChanges>[0]))
     const ids = new Set(created.feu.map((c) => c.change_id))
     const copies = (await run(Effect.flatMap(MaterializedStream, (s) => s.entries(100_000))))
-      .map((m) => materializedMessages.decode(m)).flatMap((d) => (d._tag === "Right" && ids.has(d.right.change.change_id) ? [d.right] : []))
+      .map((m) => materializedMessages.decode(m))
+      .flatMap((d) => (d._tag === "Right" && ids.has(d.right.change.change_id) ? [d.right] : []))
     expect(copies.length).toBe(2 * ids.size)
     expect(copies.every((c) => c.duplicate)).toBe(true)
     await run(recordMaterialized(copies))
@@ -181,12 +239,24 @@ describe("one event across sources", () => {
     await run(applyChanges(second))
     const published = await announcePublished([...first, ...second])
     // the later report is noted as the duplicate: the stage reads nothing of the materializer's tables
-    expect(published.map((p) => [p.change.kind === "event" ? p.change.source : "", p.duplicate])).toEqual([["sim-open511-bc", false], ["sim-cars-bc", true]])
+    expect(published.map((p) => [p.change.kind === "event" ? p.change.source : "", p.duplicate])).toEqual([
+      ["sim-open511-bc", false],
+      ["sim-cars-bc", true]
+    ])
     const [a, b] = [await idOf("sim-open511-bc", "BC-1001"), await idOf("sim-cars-bc", "SIM-CARS-2002")]
     expect(await linksOf(a)).toEqual([b])
-    const rows = await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ subscription_id: string; body: string }>`
-      SELECT subscription_id, body FROM webhook_deliveries WHERE event = 'event.created'`))
-    const announced = (sub: string) => rows.filter((r) => r.subscription_id === sub).map((r) => JSON.parse(r.body).data.event_id).filter((id) => id === a || id === b)
+    const rows = await run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ subscription_id: string; body: string }>`
+      SELECT subscription_id, body FROM webhook_deliveries WHERE event = 'event.created'`
+      )
+    )
+    const announced = (sub: string) =>
+      rows
+        .filter((r) => r.subscription_id === sub)
+        .map((r) => JSON.parse(r.body).data.event_id)
+        .filter((id) => id === a || id === b)
     expect(announced(subs.true)).toEqual([a])
     expect(announced(subs.false).sort()).toEqual([a, b].sort())
   })
@@ -212,7 +282,10 @@ describe("one event across sources", () => {
     const client = new pg.Client({ connectionString: env.dbUrl })
     await client.connect()
     await client.query("BEGIN")
-    await client.query("INSERT INTO cell_marks (cell, xid) SELECT unnest($1::bigint[]), pg_current_xact_id() ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid", [[cellAt(lng), cellAt(lng + 0.0015)]])
+    await client.query(
+      "INSERT INTO cell_marks (cell, xid) SELECT unnest($1::bigint[]), pg_current_xact_id() ON CONFLICT (cell) DO UPDATE SET xid = excluded.xid",
+      [[cellAt(lng), cellAt(lng + 0.0015)]]
+    )
     const writes = [materialize("race-a", [[a]]), materialize("race-b", [[b]])]
     await new Promise((r) => setTimeout(r, 500))
     await client.query("COMMIT")

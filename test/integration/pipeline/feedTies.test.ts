@@ -14,7 +14,8 @@ import { api } from "../../support/http.js"
  * each is linked to the other (`related[]`), and `dedupe=true` lists the group once.
  */
 const env = makeTestEnv()
-const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+const build = (onListen: (port: number) => void) =>
+  ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
 let rt: ReturnType<typeof build>
 let base = ""
 let key = ""
@@ -22,26 +23,69 @@ let key = ""
 const day = 86_400_000
 const start = new Date(Date.now() - day).toISOString()
 const end = new Date(Date.now() + 10 * day).toISOString()
-const zone = (id: string, over: { road?: string; event_type?: string; related?: Array<{ type: string; id: string }>; line?: Array<[number, number]>; description?: string } = {}) => ({
-  id, type: "Feature",
+const zone = (
+  id: string,
+  over: {
+    road?: string
+    event_type?: string
+    related?: Array<{ type: string; id: string }>
+    line?: Array<[number, number]>
+    description?: string
+  } = {}
+) => ({
+  id,
+  type: "Feature",
   properties: {
     core_details: {
-      data_source_id: "fx", event_type: over.event_type ?? "work-zone", road_names: [over.road ?? "I-29"], direction: "southbound",
-      description: over.description ?? "Bridge deck repair", ...(over.related ? { related_road_events: over.related } : {})
+      data_source_id: "fx",
+      event_type: over.event_type ?? "work-zone",
+      road_names: [over.road ?? "I-29"],
+      direction: "southbound",
+      description: over.description ?? "Bridge deck repair",
+      ...(over.related ? { related_road_events: over.related } : {})
     },
-    start_date: start, end_date: end, is_start_date_verified: true, is_end_date_verified: true, vehicle_impact: "some-lanes-closed"
+    start_date: start,
+    end_date: end,
+    is_start_date_verified: true,
+    is_end_date_verified: true,
+    vehicle_impact: "some-lanes-closed"
   },
-  geometry: { type: "LineString", coordinates: over.line ?? [[-96.4, 42.5], [-96.4, 42.52]] }
+  geometry: {
+    type: "LineString",
+    coordinates: over.line ?? [
+      [-96.4, 42.5],
+      [-96.4, 42.52]
+    ]
+  }
 })
 const payload = {
   type: "FeatureCollection",
   features: [
     zone("wz-a", { related: [{ type: "related-detour", id: "detour-1" }] }),
     // the same work zone again under another id, its line drawn the other way and a few metres off
-    zone("wz-b", { line: [[-96.40003, 42.52], [-96.40002, 42.5]] }),
+    zone("wz-b", {
+      line: [
+        [-96.40003, 42.52],
+        [-96.40002, 42.5]
+      ]
+    }),
     // same road and times, other work a kilometre away: a different work zone
-    zone("wz-c", { line: [[-96.4, 42.53], [-96.4, 42.55]] }),
-    zone("detour-1", { event_type: "detour", road: "US-20", description: "Follow US-20", related: [{ type: "related-work-zone", id: "wz-a" }], line: [[-96.45, 42.5], [-96.45, 42.52]] })
+    zone("wz-c", {
+      line: [
+        [-96.4, 42.53],
+        [-96.4, 42.55]
+      ]
+    }),
+    zone("detour-1", {
+      event_type: "detour",
+      road: "US-20",
+      description: "Follow US-20",
+      related: [{ type: "related-work-zone", id: "wz-a" }],
+      line: [
+        [-96.45, 42.5],
+        [-96.45, 42.52]
+      ]
+    })
   ]
 }
 
@@ -61,7 +105,12 @@ afterAll(async () => {
 })
 
 const get = (path: string) => api(base, key)(path)
-type Row = { id: string; source_id: string; related: Array<{ id: string; reason: string; confidence: number }>; also_reported_by?: Array<{ id: string }> }
+type Row = {
+  id: string
+  source_id: string
+  related: Array<{ id: string; reason: string; confidence: number }>
+  also_reported_by?: Array<{ id: string }>
+}
 
 describe("records of one feed that describe one thing", () => {
   it("are linked: twins under two ids, and a detour with its work zone; another work zone on the road is not", async () => {
@@ -69,8 +118,17 @@ describe("records of one feed that describe one thing", () => {
     const by = Object.fromEntries(rows.map((r) => [r.source_id, r]))
     const idOf = (s: string) => by[s]!.id
     expect(by["wz-a"]!.related.map((l) => l.id).sort()).toEqual([idOf("wz-b"), idOf("detour-1")].sort())
-    expect(by["wz-b"]!.related).toEqual([{ id: idOf("wz-a"), source: "ties-src", reason: "same feed: the same road, place, times and text under another id", confidence: 1 }])
-    expect(by["detour-1"]!.related).toEqual([{ id: idOf("wz-a"), source: "ties-src", reason: "detour for this work zone", confidence: 0.9 }])
+    expect(by["wz-b"]!.related).toEqual([
+      {
+        id: idOf("wz-a"),
+        source: "ties-src",
+        reason: "same feed: the same road, place, times and text under another id",
+        confidence: 1
+      }
+    ])
+    expect(by["detour-1"]!.related).toEqual([
+      { id: idOf("wz-a"), source: "ties-src", reason: "detour for this work zone", confidence: 0.9 }
+    ])
     expect(by["wz-c"]!.related).toEqual([])
   })
 

@@ -20,7 +20,8 @@ import { api } from "../../support/http.js"
  * on request. Times are relative to the run, so the suite passes on any day.
  */
 const env = makeTestEnv()
-const build = (onListen: (port: number) => void) => ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
+const build = (onListen: (port: number) => void) =>
+  ManagedRuntime.make(ApiServerLive({ port: 0, onListen }).pipe(Layer.provideMerge(env.layer)))
 let rt: ReturnType<typeof build>
 let base = ""
 let key = ""
@@ -29,8 +30,18 @@ const now = Date.now()
 const s = (ms: number) => Math.floor(ms / 1000)
 const H = 3_600_000
 const record = (id: string, over: Record<string, unknown>) => ({
-  ID: id, RoadwayName: "I-90", DirectionOfTravel: "Eastbound", Description: `Record ${id}`, Reported: s(now - 5 * H),
-  StartDate: s(now - 5 * H), Latitude: 42.65, Longitude: -73.75, EventType: "roadwork", EventSubType: "Paving", Severity: "Minor", ...over
+  ID: id,
+  RoadwayName: "I-90",
+  DirectionOfTravel: "Eastbound",
+  Description: `Record ${id}`,
+  Reported: s(now - 5 * H),
+  StartDate: s(now - 5 * H),
+  Latitude: 42.65,
+  Longitude: -73.75,
+  EventType: "roadwork",
+  EventSubType: "Paving",
+  Severity: "Minor",
+  ...over
 })
 const payload = [
   record("ok", { PlannedEndDate: s(now + 5 * H) }),
@@ -38,8 +49,16 @@ const payload = [
   record("ended", { StartDate: s(now - 72 * H), PlannedEndDate: s(now - 48 * H) }),
   record("backwards", { StartDate: s(now + 48 * H), PlannedEndDate: s(now + 24 * H) }),
   record("idle", { Description: "Lane closures. Not currently scheduled.", PlannedEndDate: s(now + 5 * H) }),
-  record("marked", { Description: "Right lane closed.<br/>Use caution&nbsp;near the bridge.", PlannedEndDate: s(now + 5 * H) }),
-  record("closed", { IsFullClosure: true, Severity: "Unknown", LanesAffected: "All lanes closed", PlannedEndDate: s(now + 5 * H) })
+  record("marked", {
+    Description: "Right lane closed.<br/>Use caution&nbsp;near the bridge.",
+    PlannedEndDate: s(now + 5 * H)
+  }),
+  record("closed", {
+    IsFullClosure: true,
+    Severity: "Unknown",
+    LanesAffected: "All lanes closed",
+    PlannedEndDate: s(now + 5 * H)
+  })
 ]
 
 let decoded: ReadonlyArray<EventObservation> = []
@@ -52,11 +71,27 @@ beforeAll(async () => {
   if (Either.isLeft(d)) throw new Error(d.left)
   decoded = d.right.records
   await rt.runPromise(applyChanges(changeScript("qf-src", [decoded], now - 60_000)))
-  const source = { id: "qf-src", adapter: "ibi511", jurisdiction: "NY", url: "http://127.0.0.1:9/none", poll_interval_s: 60 } as SourceConfig
+  const source = {
+    id: "qf-src",
+    adapter: "ibi511",
+    jurisdiction: "NY",
+    url: "http://127.0.0.1:9/none",
+    poll_interval_s: 60
+  } as SourceConfig
   await rt.runPromise(registerSources([source], (a) => adapters.get(a)))
-  await rt.runPromise(recordPoll({
-    source: "qf-src", startedAt: new Date(now - 30_000), outcome: "ok", latencyMs: 10, httpStatus: 200, recordCount: decoded.length, rejected: [], changeCount: decoded.length, error: null
-  }))
+  await rt.runPromise(
+    recordPoll({
+      source: "qf-src",
+      startedAt: new Date(now - 30_000),
+      outcome: "ok",
+      latencyMs: 10,
+      httpStatus: 200,
+      recordCount: decoded.length,
+      rejected: [],
+      changeCount: decoded.length,
+      error: null
+    })
+  )
   key = (await rt.runPromise(createKey({ plan: "pro", email: "qf@example.com" }))).key
   base = `http://127.0.0.1:${port}/api/v1`
 })
@@ -74,7 +109,12 @@ describe("quality flags", () => {
     const r = await get("/events?jurisdiction=NY&limit=100")
     expect(r.status).toBe(200)
     expect(flagsById(r.body.data)).toEqual({
-      ok: [], marked: [], ended: ["end_time_passed"], backwards: ["end_before_start"], idle: ["not_scheduled"], closed: ["severity_inferred"]
+      ok: [],
+      marked: [],
+      ended: ["end_time_passed"],
+      backwards: ["end_before_start"],
+      idle: ["not_scheduled"],
+      closed: ["severity_inferred"]
     })
     // the SPEC statuses stay as they are: a flag qualifies an active event
     expect(r.body.data.every((e: { status: string }) => e.status === "active")).toBe(true)
@@ -86,7 +126,9 @@ describe("quality flags", () => {
     const ended = list.body.data.find((e: { source_id: string }) => e.source_id === "ended")
     expect((await get(`/events/${ended.id}`)).body.quality_flags).toEqual(["end_time_passed"])
     const geo = await get("/events/geojson?jurisdiction=NY&limit=100")
-    const props = geo.body.features.map((f: { properties: { id: string; quality_flags: Array<string> } }) => f.properties)
+    const props = geo.body.features.map(
+      (f: { properties: { id: string; quality_flags: Array<string> } }) => f.properties
+    )
     expect(props.find((p: { id: string }) => p.id === ended.id).quality_flags).toEqual(["end_time_passed"])
   })
 
@@ -97,21 +139,36 @@ describe("quality flags", () => {
     const typo = await get("/events?jurisdiction=NY&exclude_flags=end_time_pased")
     expect(typo.status).toBe(200)
     expect(typo.body.total).toBe(6)
-    expect(typo.body.warnings[0]).toMatchObject({ code: "unknown_quality_flag", value: "END_TIME_PASED", did_you_mean: ["end_time_passed"] })
+    expect(typo.body.warnings[0]).toMatchObject({
+      code: "unknown_quality_flag",
+      value: "END_TIME_PASED",
+      did_you_mean: ["end_time_passed"]
+    })
   })
 
   it("ride in webhook payloads, judged at the change's time", () => {
     const changes = changeScript("qf-hook", [decoded], now)
     const byId = new Map(decoded.map((o) => [o.source_id, o]))
-    const items = changes.flatMap((c) => webhookItems(c).map((i) => [c.event?.source_id, i.data.quality_flags] as const))
-    expect(Object.fromEntries(items)).toMatchObject({ ended: ["end_time_passed"], closed: ["severity_inferred"], ok: [] })
+    const items = changes.flatMap((c) =>
+      webhookItems(c).map((i) => [c.event?.source_id, i.data.quality_flags] as const)
+    )
+    expect(Object.fromEntries(items)).toMatchObject({
+      ended: ["end_time_passed"],
+      closed: ["severity_inferred"],
+      ok: []
+    })
     expect(byId.size).toBe(6)
   })
 
   it("are counted per source, with the editor's repairs, in /data-sources and on the status report", async () => {
     const ds = (await get("/data-sources")).body.data.find((d: { id: string }) => d.id === "qf-src")
     expect(ds.last_read.quality.repaired).toEqual({ markup: 1 })
-    expect(ds.last_read.quality.flagged).toEqual({ end_before_start: 1, end_time_passed: 1, not_scheduled: 1, severity_inferred: 1 })
+    expect(ds.last_read.quality.flagged).toEqual({
+      end_before_start: 1,
+      end_time_passed: 1,
+      not_scheduled: 1,
+      severity_inferred: 1
+    })
     const status = await api(base)("/status/sources")
     expect(status.body.sources.find((x: { id: string }) => x.id === "qf-src").quality).toEqual(ds.last_read.quality)
   })

@@ -21,7 +21,8 @@ import { api } from "../../support/http.js"
 import { type Received, type Receiver, startReceiver } from "../../support/receiver.js"
 
 /**
- * Changes on the real materialized stream (as the materializer passes them on) → the `webhooks` group → Postgres → signed POSTs to a real receiver
+ * Changes on the real materialized stream (as the materializer passes them on) → the `webhooks` group → Postgres →
+ * signed POSTs to a real receiver
  * on loopback: immediate and batched forms exactly as SPEC §6, filters, both signatures.
  */
 const env = makeTestEnv({ webhookAllowPrivateTargets: true, metricsToken: Redacted.make("m") })
@@ -35,20 +36,25 @@ const rt = ManagedRuntime.make(
 let receiver: Receiver
 let call: ReturnType<typeof api>
 const subs: Record<string, { id: string; secret: string }> = {}
-const json = (method: string, body: unknown) => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+const json = (method: string, body: unknown) => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body)
+})
 
 const publish = (changes: ReadonlyArray<EventChange>) =>
-  rt.runPromise(Effect.gen(function* () {
-    const streams = yield* MaterializedStream
-    const redis = yield* Redis
-    yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
-    yield* redis.use("xadd", async (c) => {
-      const m = c.multi()
-      for (const ch of changes) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
-      await m.exec()
+  rt.runPromise(
+    Effect.gen(function* () {
+      const streams = yield* MaterializedStream
+      const redis = yield* Redis
+      yield* streams.ensureGroup(WEBHOOKS_GROUP, "$")
+      yield* redis.use("xadd", async (c) => {
+        const m = c.multi()
+        for (const ch of changes) m.xAdd(streams.streamKey, "*", { c: JSON.stringify(ch) })
+        await m.exec()
+      })
     })
-  }))
-
+  )
 
 const forSub = (name: string) => receiver.received.filter((r) => r.path === `/${name}`)
 const bodies = (name: string) => forSub(name).map((r) => JSON.parse(r.body))
@@ -80,15 +86,30 @@ beforeAll(async () => {
     ],
     [
       observation("a", { type: "incident", cause: "accident", severity: "major", affected_roads: ["I-87"] }),
-      observation("c", { jurisdiction: "NJ", type: "closure", cause: "flood", severity: "major", lanes_affected: "2 lanes" }),
+      observation("c", {
+        jurisdiction: "NJ",
+        type: "closure",
+        cause: "flood",
+        severity: "major",
+        lanes_affected: "2 lanes"
+      }),
       observation("d", { jurisdiction: "NJ", type: "incident", cause: "accident", severity: "minor" }),
       observation("e", { jurisdiction: "NJ", type: "incident", cause: "vehicle_breakdown", severity: "critical" })
     ]
   ])
   const bc = changeScript("wh-bc", [[0, 1, 2].map((i) => observation(`bc${i}`, { jurisdiction: "BC" }))])
-  const on = changeScript("wh-on", [Array.from({ length: 250 }, (_, i) => observation(`on${i}`, { jurisdiction: "ON" }))])
+  const on = changeScript("wh-on", [
+    Array.from({ length: 250 }, (_, i) => observation(`on${i}`, { jurisdiction: "ON" }))
+  ])
   await publish([...script, ...bc, ...on])
-  await waitFor(() => forSub("all-ny").length >= 5 && forSub("accidents").length >= 3 && forSub("nj-closures").length >= 1 && forSub("bc-batch").length >= 1 && forSub("on-batch").length >= 3)
+  await waitFor(
+    () =>
+      forSub("all-ny").length >= 5 &&
+      forSub("accidents").length >= 3 &&
+      forSub("nj-closures").length >= 1 &&
+      forSub("bc-batch").length >= 1 &&
+      forSub("on-batch").length >= 3
+  )
   // anything that should not come would have come by now
   await new Promise((r) => setTimeout(r, 500))
 }, 60_000)
@@ -104,7 +125,13 @@ const DATA_KEYS = ["event_id", "jurisdiction", "type", "sub_type", "cause", "sev
 describe("webhook deliveries", () => {
   it("immediate form: one POST per change, exactly {event, timestamp, data}, changes on severity changes", () => {
     const ny = bodies("all-ny")
-    expect(ny.map((b) => b.event).sort()).toEqual(["event.archived", "event.created", "event.created", "event.severity_change", "event.status_change"])
+    expect(ny.map((b) => b.event).sort()).toEqual([
+      "event.archived",
+      "event.created",
+      "event.created",
+      "event.severity_change",
+      "event.status_change"
+    ])
     for (const b of ny) {
       expect(Object.keys(b).sort()).toEqual(["data", "event", "timestamp"])
       expect(Number.isNaN(Date.parse(b.timestamp))).toBe(false)
@@ -112,18 +139,33 @@ describe("webhook deliveries", () => {
       expect(Object.keys(b.data).sort()).toEqual([...keys].sort())
     }
     const sev = ny.find((b) => b.event === "event.severity_change")
-    expect(sev.data).toMatchObject({ jurisdiction: "NY", type: "incident", cause: "accident", severity: "major", road_name: "I-87", changes: { old_severity: "minor", new_severity: "major" } })
-    const created = ny.filter((b) => b.event === "event.created").map((b) => b.data.severity).sort()
+    expect(sev.data).toMatchObject({
+      jurisdiction: "NY",
+      type: "incident",
+      cause: "accident",
+      severity: "major",
+      road_name: "I-87",
+      changes: { old_severity: "minor", new_severity: "major" }
+    })
+    const created = ny
+      .filter((b) => b.event === "event.created")
+      .map((b) => b.data.severity)
+      .sort()
     expect(created).toEqual(["minor", "moderate"])
     expect(ny.find((b) => b.event === "event.archived").data.type).toBe("construction")
   })
 
   it("filters AND across dimensions, OR within; cause matches across types; nothing for non-matching changes", () => {
     // accidents: a created, a severity_change (NY) and d created (NJ) — whatever their type
-    expect(bodies("accidents").map((b) => `${b.event}:${b.data.jurisdiction}`).sort())
-      .toEqual(["event.created:NJ", "event.created:NY", "event.severity_change:NY"])
+    expect(
+      bodies("accidents")
+        .map((b) => `${b.event}:${b.data.jurisdiction}`)
+        .sort()
+    ).toEqual(["event.created:NJ", "event.created:NY", "event.severity_change:NY"])
     // NJ closures of major or critical severity: c only (e is critical but an incident; c's lane change fires nothing)
-    expect(bodies("nj-closures").map((b) => `${b.event}:${b.data.type}:${b.data.severity}`)).toEqual(["event.created:closure:major"])
+    expect(bodies("nj-closures").map((b) => `${b.event}:${b.data.type}:${b.data.severity}`)).toEqual([
+      "event.created:closure:major"
+    ])
     expect(forSub("quiet")).toEqual([])
   })
 
@@ -141,11 +183,15 @@ describe("webhook deliveries", () => {
   })
 
   it("signs every POST: X-Webhook-Signature byte for byte, and Standard Webhooks headers the standardwebhooks verifier accepts", () => {
-    const all: Array<[string, Received]> = Object.keys(subs).flatMap((name) => forSub(name).map((r) => [name, r] as [string, Received]))
+    const all: Array<[string, Received]> = Object.keys(subs).flatMap((name) =>
+      forSub(name).map((r) => [name, r] as [string, Received])
+    )
     expect(all.length).toBeGreaterThan(10)
     for (const [name, r] of all) {
       const secret = subs[name].secret
-      expect(r.headers["x-webhook-signature"]).toBe(createHmac("sha256", secret).update(Buffer.from(r.body, "utf8")).digest("hex"))
+      expect(r.headers["x-webhook-signature"]).toBe(
+        createHmac("sha256", secret).update(Buffer.from(r.body, "utf8")).digest("hex")
+      )
       expect(r.headers["x-webhook-signature"]).toMatch(/^[0-9a-f]{64}$/)
       expect(r.headers["x-webhook-id"]).toMatch(/^whd_/)
       expect(r.headers["webhook-id"]).toBe(r.headers["x-webhook-id"])
@@ -156,20 +202,29 @@ describe("webhook deliveries", () => {
         "webhook-signature": String(r.headers["webhook-signature"])
       })
       expect(verified).toEqual(JSON.parse(r.body))
-      expect(() => new Webhook(secret).verify(r.body + " ", {
-        "webhook-id": String(r.headers["webhook-id"]), "webhook-timestamp": String(r.headers["webhook-timestamp"]), "webhook-signature": String(r.headers["webhook-signature"])
-      })).toThrow()
+      expect(() =>
+        new Webhook(secret).verify(r.body + " ", {
+          "webhook-id": String(r.headers["webhook-id"]),
+          "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+          "webhook-signature": String(r.headers["webhook-signature"])
+        })
+      ).toThrow()
     }
   })
 
   it("records each delivery with its attempts; the test delivery goes out at once and is never recorded", async () => {
     // attempts are recorded in batches just after the receiver answers
-    await waitFor(async () => (await call(`/webhooks/${subs["all-ny"].id}/deliveries?status=succeeded`)).body.total === 5, 10_000)
+    await waitFor(
+      async () => (await call(`/webhooks/${subs["all-ny"].id}/deliveries?status=succeeded`)).body.total === 5,
+      10_000
+    )
     const list = await call(`/webhooks/${subs["all-ny"].id}/deliveries`)
     expect(list.body.total).toBe(5)
     for (const d of list.body.data) {
       expect(d).toMatchObject({ status: "succeeded", attempts: 1, last_status_code: 200, next_attempt_at: null })
-      expect(d.history).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, latency_ms: expect.any(Number) })])
+      expect(d.history).toEqual([
+        expect.objectContaining({ attempt: 1, status_code: 200, error: null, latency_ms: expect.any(Number) })
+      ])
     }
     const before = forSub("all-ny").length
     const test = await call(`/webhooks/${subs["all-ny"].id}/test`, { method: "POST" })
@@ -177,7 +232,9 @@ describe("webhook deliveries", () => {
     expect(forSub("all-ny")).toHaveLength(before + 1)
     const t = forSub("all-ny").at(-1)!
     expect(JSON.parse(t.body).event).toBe("test")
-    expect(t.headers["x-webhook-signature"]).toBe(createHmac("sha256", subs["all-ny"].secret).update(t.body).digest("hex"))
+    expect(t.headers["x-webhook-signature"]).toBe(
+      createHmac("sha256", subs["all-ny"].secret).update(t.body).digest("hex")
+    )
     expect((await call(`/webhooks/${subs["all-ny"].id}/deliveries`)).body.total).toBe(5)
   })
 
@@ -185,7 +242,12 @@ describe("webhook deliveries", () => {
     const sub = subs["all-ny"].id
     const [one, two] = (await call(`/webhooks/${sub}/deliveries`)).body.data.map((d: any) => d.id)
     // as if their retries had run out
-    await rt.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE webhook_deliveries SET status = 'dead' WHERE id IN (${one}, ${two})`))
+    await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`UPDATE webhook_deliveries SET status = 'dead' WHERE id IN (${one}, ${two})`
+      )
+    )
     const dead = await call(`/webhooks/${sub}/deliveries?status=dead`)
     expect(dead.body.data.map((d: any) => d.id).sort()).toEqual([one, two].sort())
     expect((await call(`/webhooks/${sub}/deliveries?status=weird`)).status).toBe(400)
@@ -193,11 +255,31 @@ describe("webhook deliveries", () => {
     expect(replay.status).toBe(202)
     expect(replay.body).toEqual({ id: one, status: "pending" })
     expect((await call(`/webhooks/${sub}/deliveries/whd_nope/replay`, { method: "POST" })).status).toBe(404)
-    await promisify(execFile)(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "webhooks", "replay", "--email", "deliveries@example.com", "--id", sub, "--delivery", two], {
-      cwd: fileURLToPath(new URL("../../..", import.meta.url)),
-      env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix }
-    })
-    await waitFor(() => forSub("all-ny").filter((r) => r.headers["x-webhook-id"] === one || r.headers["x-webhook-id"] === two).length >= 4)
+    await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "infra/admin/cli.ts",
+        "webhooks",
+        "replay",
+        "--email",
+        "deliveries@example.com",
+        "--id",
+        sub,
+        "--delivery",
+        two
+      ],
+      {
+        cwd: fileURLToPath(new URL("../../..", import.meta.url)),
+        env: { ...process.env, DATABASE_URL: env.dbUrl, REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix }
+      }
+    )
+    await waitFor(
+      () =>
+        forSub("all-ny").filter((r) => r.headers["x-webhook-id"] === one || r.headers["x-webhook-id"] === two).length >=
+        4
+    )
     // the attempt is recorded just after the receiver answers
     let replayed: Array<any> = []
     for (let i = 0; i < 200; i++) {
@@ -210,7 +292,9 @@ describe("webhook deliveries", () => {
 
   it("counts deliveries by outcome in webhook_deliveries_total and shows the group's lag at /metrics", async () => {
     await rt.runPromise(publishOnce("wh-test"))
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: "Bearer m" } })).text()
+    const text = await (
+      await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: "Bearer m" } })
+    ).text()
     expect(text).toMatch(/webhook_deliveries_total\{outcome="succeeded",worker="wh-test"\} \d+/)
     expect(text).toMatch(/stage_lag_messages\{group="webhooks"\} 0/)
   })

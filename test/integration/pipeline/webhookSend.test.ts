@@ -20,7 +20,13 @@ describe("webhook connections", () => {
     const literal = await postWebhook(receiver.url("/literal"), {}, "{}", 2000, false)
     expect(literal.error).toMatch(/non-public address \(127\.0\.0\.1\)/)
     expect(receiver.received).toEqual([])
-    const allowed = await postWebhook(receiver.url("/allowed"), { "Content-Type": "application/json" }, '{"a":1}', 2000, true)
+    const allowed = await postWebhook(
+      receiver.url("/allowed"),
+      { "Content-Type": "application/json" },
+      '{"a":1}',
+      2000,
+      true
+    )
     expect(allowed).toMatchObject({ status: 200, error: null })
     expect(receiver.received.map((r) => [r.path, r.body])).toEqual([["/allowed", '{"a":1}']])
   })

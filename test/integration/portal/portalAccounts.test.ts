@@ -20,7 +20,8 @@ afterAll(async () => {
   await w?.close()
 })
 
-const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => w.run(Effect.flatMap(SqlClient.SqlClient, f))
+const sql = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
+  w.run(Effect.flatMap(SqlClient.SqlClient, f))
 let n = 0
 const email = () => `user${++n}.${Date.now() % 100000}@example.com`
 
@@ -30,14 +31,21 @@ describe("sign-up and verification", () => {
     const address = email()
     const r = await c.signUp(address)
     expect(r.status).toBe(201)
-    expect(r.body.customer).toMatchObject({ email: address, plan_code: "free", email_verified: false, company: "Acme Freight" })
+    expect(r.body.customer).toMatchObject({
+      email: address,
+      plan_code: "free",
+      email_verified: false,
+      company: "Acme Freight"
+    })
     const trial = Date.parse(r.body.customer.trial_ends_at) - Date.parse(r.body.customer.created_at)
     expect(Math.round(trial / 86_400_000)).toBe(14)
     const session = r.setCookies.find((s) => s.startsWith("rds_session="))!
     expect(session).toMatch(/HttpOnly/i)
     expect(session).toMatch(/SameSite=Lax/i)
     expect(session).not.toMatch(/Secure/i) // plain HTTP on loopback; Secure behind TLS (portalUrl https)
-    const [row] = await sql<{ password_hash: string }>((s) => s`SELECT password_hash FROM customers WHERE email = ${address}`)
+    const [row] = await sql<{ password_hash: string }>(
+      (s) => s`SELECT password_hash FROM customers WHERE email = ${address}`
+    )
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/)
 
     const mail = await w.mailbox.next(address, /Confirm your email/)
@@ -57,7 +65,10 @@ describe("sign-up and verification", () => {
     const address = email()
     await c.signUp(address)
     const token = new URL(w.mailbox.linkIn(await w.mailbox.next(address, /Confirm/))).searchParams.get("token")!
-    await sql((s) => s`UPDATE email_tokens SET expires_at = expires_at - interval '25 hours' WHERE customer_id = (SELECT id FROM customers WHERE email = ${address})`)
+    await sql(
+      (s) =>
+        s`UPDATE email_tokens SET expires_at = expires_at - interval '25 hours' WHERE customer_id = (SELECT id FROM customers WHERE email = ${address})`
+    )
     expect((await c.request("POST", "/portal/verify", { token })).status).toBe(400)
     const twice = await portalClient(w.base).signUp(address.toUpperCase())
     expect(twice.status).toBe(400)
@@ -79,7 +90,10 @@ describe("sessions", () => {
     expect(c.jar.has("rds_session")).toBe(false)
     const replay = await fetch(`${w.base}/api/v1/portal/keys`, { headers: { Cookie: `rds_session=${stolen}` } })
     expect(replay.status).toBe(401)
-    const [row] = await sql<{ revoked: boolean }>((s) => s`SELECT revoked_at IS NOT NULL AS revoked FROM portal_sessions s JOIN customers c ON c.id = s.customer_id WHERE c.email = ${address}`)
+    const [row] = await sql<{ revoked: boolean }>(
+      (s) =>
+        s`SELECT revoked_at IS NOT NULL AS revoked FROM portal_sessions s JOIN customers c ON c.id = s.customer_id WHERE c.email = ${address}`
+    )
     expect(row.revoked).toBe(true)
     // logging in again works
     expect((await c.logIn(address, "correct horse battery")).status).toBe(200)
@@ -91,7 +105,11 @@ describe("sessions", () => {
     await c.signUp(email())
     const cookie = [...c.jar].map(([k, v]) => `${k}=${v}`).join("; ")
     const forge = (headers: Record<string, string>) =>
-      fetch(`${w.base}/api/v1/portal/keys`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json", ...headers }, body: JSON.stringify({ name: "forged" }) })
+      fetch(`${w.base}/api/v1/portal/keys`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json", ...headers },
+        body: JSON.stringify({ name: "forged" })
+      })
     const answers = await Promise.all([
       forge({ Origin: "http://evil.example" }),
       forge({ Origin: "http://evil.example", "X-CSRF-Token": c.csrf }),
@@ -102,7 +120,9 @@ describe("sessions", () => {
       expect(a.status).toBe(403)
       expect((await a.json()).error).toMatch(/^cross-site request refused/)
     }
-    const [{ n: keys }] = await sql<{ n: number }>((s) => s`SELECT count(*)::int AS n FROM api_keys WHERE name = 'forged'`)
+    const [{ n: keys }] = await sql<{ n: number }>(
+      (s) => s`SELECT count(*)::int AS n FROM api_keys WHERE name = 'forged'`
+    )
     expect(keys).toBe(0)
     // the same call from the portal's page goes through (this customer is unverified, so 403 of another kind)
     const real = await c.request("POST", "/portal/keys", { name: "real" })
@@ -144,10 +164,17 @@ describe("password reset", () => {
     const link = w.mailbox.linkIn(await w.mailbox.next(address, /Reset your/))
     expect(link.startsWith(`${w.base}/reset?token=`)).toBe(true)
     const token = new URL(link).searchParams.get("token")!
-    const [t] = await sql<{ minutes: number }>((s) => s`SELECT round(extract(epoch FROM expires_at - created_at) / 60)::int AS minutes FROM email_tokens WHERE purpose = 'reset' ORDER BY created_at DESC LIMIT 1`)
+    const [t] = await sql<{ minutes: number }>(
+      (s) =>
+        s`SELECT round(extract(epoch FROM expires_at - created_at) / 60)::int AS minutes FROM email_tokens WHERE purpose = 'reset' ORDER BY created_at DESC LIMIT 1`
+    )
     expect(t.minutes).toBe(60)
-    expect((await other.request("POST", "/portal/password-reset/confirm", { token, password: "second password 456" })).status).toBe(200)
-    expect((await other.request("POST", "/portal/password-reset/confirm", { token, password: "third password 789" })).status).toBe(400)
+    expect(
+      (await other.request("POST", "/portal/password-reset/confirm", { token, password: "second password 456" })).status
+    ).toBe(200)
+    expect(
+      (await other.request("POST", "/portal/password-reset/confirm", { token, password: "third password 789" })).status
+    ).toBe(400)
     expect((await c.request("GET", "/portal/keys")).status).toBe(401)
     expect((await portalClient(w.base).logIn(address, "first password 123")).status).toBe(401)
     expect((await portalClient(w.base).logIn(address, "second password 456")).status).toBe(200)
@@ -164,17 +191,20 @@ describe("password reset", () => {
   })
 })
 
-const clearLoopback = () => w.run(Effect.forEach(["127.0.0.1", "::ffff:127.0.0.1", "::1"], (ip) => clear("loginAddress", ip)))
+const clearLoopback = () =>
+  w.run(Effect.forEach(["127.0.0.1", "::ffff:127.0.0.1", "::1"], (ip) => clear("loginAddress", ip)))
 
 describe("throttles per address", () => {
   it(`answers 429 after ${THROTTLES.loginAddress.limit} failed log-ins from one address, whichever accounts they name`, async () => {
     const c = portalClient(w.base)
     await c.open()
-    // X-Forwarded-For is not trusted (app.proxy is off), so every test here comes from loopback: start from a clean counter
+    // X-Forwarded-For is not trusted (app.proxy is off), so every test here comes from loopback: start from a clean
+    // counter
     await clearLoopback()
     let last = 0
     for (let i = 0; i <= THROTTLES.loginAddress.limit; i++) {
-      last = (await c.request("POST", "/portal/login", { email: `nobody${i}@example.com`, password: "wrong password" })).status
+      last = (await c.request("POST", "/portal/login", { email: `nobody${i}@example.com`, password: "wrong password" }))
+        .status
       if (i < THROTTLES.loginAddress.limit) expect(last).toBe(401)
     }
     expect(last).toBe(429)
@@ -186,7 +216,8 @@ describe("throttles per address", () => {
     const address = email()
     await c.signUp(address)
     const statuses: Array<number> = []
-    for (let i = 0; i <= THROTTLES.resetAccount.limit; i++) statuses.push((await c.request("POST", "/portal/password-reset", { email: address })).status)
+    for (let i = 0; i <= THROTTLES.resetAccount.limit; i++)
+      statuses.push((await c.request("POST", "/portal/password-reset", { email: address })).status)
     expect(statuses).toEqual([...Array(THROTTLES.resetAccount.limit).fill(202), 429])
   })
 })
@@ -198,11 +229,25 @@ describe("keys and usage", () => {
     await c.signUp(address)
     const token = new URL(w.mailbox.linkIn(await w.mailbox.next(address, /Confirm/))).searchParams.get("token")!
     await c.request("POST", "/portal/verify", { token })
-    expect((await c.request("POST", "/portal/keys", { name: "late", expires_at: "2001-01-01T00:00:00Z" })).body.error).toMatch(/in the future/)
-    expect((await c.request("POST", "/portal/keys", { name: "bad", allowed_origins: ["https://x.example/path"] })).body.error).toMatch(/scheme, host, optional port/)
-    const made = await c.request("POST", "/portal/keys", { name: "ci", allowed_origins: ["https://app.example.com"], expires_at: "2999-01-01T00:00:00Z" })
+    expect(
+      (await c.request("POST", "/portal/keys", { name: "late", expires_at: "2001-01-01T00:00:00Z" })).body.error
+    ).toMatch(/in the future/)
+    expect(
+      (await c.request("POST", "/portal/keys", { name: "bad", allowed_origins: ["https://x.example/path"] })).body.error
+    ).toMatch(/scheme, host, optional port/)
+    const made = await c.request("POST", "/portal/keys", {
+      name: "ci",
+      allowed_origins: ["https://app.example.com"],
+      expires_at: "2999-01-01T00:00:00Z"
+    })
     expect(made.status).toBe(201)
-    expect(made.body).toMatchObject({ name: "ci", allowed_origins: ["https://app.example.com"], is_active: true, rate_limit_rpm: 30, owner_email: address })
+    expect(made.body).toMatchObject({
+      name: "ci",
+      allowed_origins: ["https://app.example.com"],
+      is_active: true,
+      rate_limit_rpm: 30,
+      owner_email: address
+    })
     const listed = (await c.request("GET", "/portal/keys")).body.data
     expect(listed).toHaveLength(1)
     expect(JSON.stringify(listed)).not.toContain(made.body.key)
@@ -212,7 +257,10 @@ describe("keys and usage", () => {
     expect((await call()).status).toBe(200)
     // the day's count reaches Postgres with the minute's copy
     await w.run(flushUsage)
-    const [usage] = await sql<{ requests: string }>((s) => s`SELECT requests::text FROM request_usage u JOIN customers c ON c.id = u.customer_id WHERE c.email = ${address}`)
+    const [usage] = await sql<{ requests: string }>(
+      (s) =>
+        s`SELECT requests::text FROM request_usage u JOIN customers c ON c.id = u.customer_id WHERE c.email = ${address}`
+    )
     expect(Number(usage.requests)).toBe(1)
     const page = (await c.request("GET", "/portal/usage")).body
     expect(page.today).toMatchObject({ requests: 1, daily_limit: 1000 })
@@ -222,7 +270,9 @@ describe("keys and usage", () => {
     // a second key, revoked before any use (API processes cache a used key for 15 s)
     const other = await c.request("POST", "/portal/keys", { name: "spare" })
     expect((await c.request("DELETE", `/portal/keys/${other.body.id}`)).status).toBe(204)
-    expect((await fetch(`${w.base}/api/v1/events?jurisdiction=NY`, { headers: { "X-API-Key": other.body.key } })).status).toBe(401)
+    expect(
+      (await fetch(`${w.base}/api/v1/events?jurisdiction=NY`, { headers: { "X-API-Key": other.body.key } })).status
+    ).toBe(401)
     expect((await c.request("DELETE", "/portal/keys/999999")).status).toBe(404)
   })
 })
@@ -236,8 +286,16 @@ describe("every portal change is guarded, and the pages carry no inline script",
     expect(changing.length).toBeGreaterThan(15)
     for (const r of changing) {
       const path = r.path.replace(/:(\w+)/g, "x")
-      const res = await fetch(`${w.base}/api/v1${path}`, { method: r.method.toUpperCase(), headers: { Cookie: cookie, "Content-Type": "application/json" }, body: "{}" })
-      expect([r.path, res.status, (await res.json()).error]).toEqual([r.path, 403, expect.stringMatching(/^cross-site request refused/)])
+      const res = await fetch(`${w.base}/api/v1${path}`, {
+        method: r.method.toUpperCase(),
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: "{}"
+      })
+      expect([r.path, res.status, (await res.json()).error]).toEqual([
+        r.path,
+        403,
+        expect.stringMatching(/^cross-site request refused/)
+      ])
     }
   })
 

@@ -11,8 +11,15 @@ import type { EngineRequest, LatLng } from "../../../shared/routing/engine/Routi
 import { CHICAGO, engine, file, graph, net, request, route, TORONTO } from "../../support/bundledNetwork.js"
 
 const TM = file("../../../shared/data/travelmapping")
-const boundaries = new StateBoundaries(JSON.parse(readFileSync(file("../../shared/geo/data/admin1_us_ca_50m.geojson"), "utf8")), (p) => String(p.postal))
-const roads = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }) => r.sections.filter((s) => s.distance_m > 5000).map((s) => s.summary).join(" → ")
+const boundaries = new StateBoundaries(
+  JSON.parse(readFileSync(file("../../shared/geo/data/admin1_us_ca_50m.geojson"), "utf8")),
+  (p) => String(p.postal)
+)
+const roads = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }) =>
+  r.sections
+    .filter((s) => s.distance_m > 5000)
+    .map((s) => s.summary)
+    .join(" → ")
 /** metres of a route on the sections whose road matches */
 const metresOn = (r: { sections: ReadonlyArray<{ summary: string; distance_m: number }> }, re: RegExp) =>
   r.sections.filter((s) => re.test(s.summary)).reduce((t, s) => t + s.distance_m, 0)
@@ -22,7 +29,7 @@ const metresOn = (r: { sections: ReadonlyArray<{ summary: string; distance_m: nu
  * each snapped to a road `usable` allows; a pair where either fails to snap is drawn again.
  */
 const snappedPairs = (seed: number, usable: (e: number) => boolean) => {
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
   return () => {
     for (;;) {
       const [i, j] = [Math.floor(rand() * net.shapeLat.length), Math.floor(rand() * net.shapeLat.length)]
@@ -53,10 +60,16 @@ describe("the bundled US/Canada network", () => {
   })
 
   it("bounds what roads closed to the truck could have saved: never below a faster way past them, and often enough to skip that search", () => {
-    // the roads the network closes to a 4.1 m, 36 t truck (parkways, low structures), and one edge in 41 closed outright
-    const limited = (e: number) => violatedLimits(net.props[net.edgeProp[e]], { height_m: 4.1, weight_t: 36, hazmat: false }).length > 0
+    // the roads the network closes to a 4.1 m, 36 t truck (parkways, low structures), and one edge in 41 closed
+    // outright
+    const limited = (e: number) =>
+      violatedLimits(net.props[net.edgeProp[e]], { height_m: 4.1, weight_t: 36, hazmat: false }).length > 0
     const closed = (e: number) => e % 41 === 7
-    const truck: SearchRules = { blocked: (e) => limited(e) || closed(e), lifted: (e) => limited(e) && !closed(e), cost: (_e, s) => s }
+    const truck: SearchRules = {
+      blocked: (e) => limited(e) || closed(e),
+      lifted: (e) => limited(e) && !closed(e),
+      cost: (_e, s) => s
+    }
     const unlimited: SearchRules = { blocked: closed, cost: (_e, s) => s }
     let compared = 0
     let faster = 0
@@ -101,7 +114,10 @@ describe("the bundled US/Canada network", () => {
         expect(at(fast[fast.length - 1].b)).toEqual(at(b.j))
       }
       for (let k = 1; k < fast.length; k++) {
-        expect([net.shapeLat[fast[k].a], net.shapeLng[fast[k].a]]).toEqual([net.shapeLat[fast[k - 1].b], net.shapeLng[fast[k - 1].b]])
+        expect([net.shapeLat[fast[k].a], net.shapeLng[fast[k].a]]).toEqual([
+          net.shapeLat[fast[k - 1].b],
+          net.shapeLng[fast[k - 1].b]
+        ])
       }
       if (fastSettled < graph.settled) pruned++
       expect(fast.some((p) => p.e >= 0 && rules.blocked(p.e))).toBe(false)
@@ -131,29 +147,36 @@ describe("the bundled US/Canada network", () => {
     expect(Math.abs(sum - r.distance_m)).toBeLessThanOrEqual(r.distance_m * 0.001)
   })
 
-  it.skipIf(!existsSync(TM))("places each border crossing within 2 km of Travel Mapping's border waypoint", async () => {
-    const r = await route(request(CHICAGO, TORONTO))
-    // where the route meets a waypoint labelled like IL/IN or CAN/USA, and how far along it that is
-    const border = new Map<string, [number, number]>()
-    for (const tm of readTravelMapping(TM)) {
-      for (const [label, lat, lng] of tm.points) if (/^[A-Z]{2,3}\/[A-Z]{2,3}$/.test(label)) border.set(`${lat.toFixed(6)},${lng.toFixed(6)}`, [lat, lng])
+  it.skipIf(!existsSync(TM))(
+    "places each border crossing within 2 km of Travel Mapping's border waypoint",
+    async () => {
+      const r = await route(request(CHICAGO, TORONTO))
+      // where the route meets a waypoint labelled like IL/IN or CAN/USA, and how far along it that is
+      const border = new Map<string, [number, number]>()
+      for (const tm of readTravelMapping(TM)) {
+        for (const [label, lat, lng] of tm.points)
+          if (/^[A-Z]{2,3}\/[A-Z]{2,3}$/.test(label)) border.set(`${lat.toFixed(6)},${lng.toFixed(6)}`, [lat, lng])
+      }
+      const crossings: Array<number> = []
+      r.coordinates.forEach(([lng, lat], i) => {
+        if (border.has(`${lat.toFixed(6)},${lng.toFixed(6)}`)) crossings.push(r.along_m[i])
+      })
+      // the same positions from the polygons: the cumulative lengths in route order
+      const order: Array<string> = []
+      for (let i = 0; i + 1 < r.coordinates.length; i += 1) {
+        const [lng, lat] = r.coordinates[i]
+        const code = boundaries.locate(lng, lat)
+        if (code && order.at(-1) !== code) order.push(code)
+      }
+      expect(order).toEqual(["IL", "IN", "MI", "ON"])
+      const byCode = new Map(boundaries.split(r.coordinates, r.distance_m).map((x) => [x.jurisdiction, x.distance_m]))
+      let at = 0
+      const fromPolygons = order.slice(0, -1).map((c) => (at += byCode.get(c)!))
+      expect(crossings).toHaveLength(3)
+      for (const [i, x] of fromPolygons.entries())
+        expect(Math.abs(x - crossings[i]), `crossing ${order[i]}/${order[i + 1]}`).toBeLessThan(2000)
     }
-    const crossings: Array<number> = []
-    r.coordinates.forEach(([lng, lat], i) => { if (border.has(`${lat.toFixed(6)},${lng.toFixed(6)}`)) crossings.push(r.along_m[i]) })
-    // the same positions from the polygons: the cumulative lengths in route order
-    const order: Array<string> = []
-    for (let i = 0; i + 1 < r.coordinates.length; i += 1) {
-      const [lng, lat] = r.coordinates[i]
-      const code = boundaries.locate(lng, lat)
-      if (code && order.at(-1) !== code) order.push(code)
-    }
-    expect(order).toEqual(["IL", "IN", "MI", "ON"])
-    const byCode = new Map(boundaries.split(r.coordinates, r.distance_m).map((x) => [x.jurisdiction, x.distance_m]))
-    let at = 0
-    const fromPolygons = order.slice(0, -1).map((c) => (at += byCode.get(c)!))
-    expect(crossings).toHaveLength(3)
-    for (const [i, x] of fromPolygons.entries()) expect(Math.abs(x - crossings[i]), `crossing ${order[i]}/${order[i + 1]}`).toBeLessThan(2000)
-  })
+  )
 
   it("keeps placarded loads out of the Eisenhower Tunnel (I-70) and trucks off New York parkways", async () => {
     const denver = { lat: 39.7392, lng: -104.9903 }
@@ -161,7 +184,10 @@ describe("the bundled US/Canada network", () => {
     const plain = await route(request(denver, vail))
     const hazmat = await route(request(denver, vail, { truck: { height_m: 4.1, weight_t: 36, hazmat: true } }))
     // Travel Mapping's waypoints on I-70 either side of the tunnel
-    const tunnel = [[39.67892, -105.934038], [39.679019, -105.904212]]
+    const tunnel = [
+      [39.67892, -105.934038],
+      [39.679019, -105.904212]
+    ]
     const throughTunnel = (r: { coordinates: ReadonlyArray<readonly [number, number]> }) =>
       tunnel.every(([la, ln]) => r.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 100))
     expect(throughTunnel(plain)).toBe(true)
@@ -183,8 +209,14 @@ describe("the bundled US/Canada network", () => {
     expect(roads(nycBoston)).toMatch(/I-95.*I-91.*I-84/)
     // Hyde Park → Lincoln Park: Lake Shore Drive is the straight way, closed to trucks
     const chicago = await route(request({ lat: 41.7943, lng: -87.5907 }, { lat: 41.9214, lng: -87.6513 }))
-    const lsd = [[41.825252, -87.600431], [41.83849, -87.6085], [41.926069, -87.631245]] // US-41's waypoints on the Drive
-    expect(lsd.some(([la, ln]) => chicago.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 50))).toBe(false)
+    const lsd = [
+      [41.825252, -87.600431],
+      [41.83849, -87.6085],
+      [41.926069, -87.631245]
+    ] // US-41's waypoints on the Drive
+    expect(lsd.some(([la, ln]) => chicago.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 50))).toBe(
+      false
+    )
     const tomsRiverParamus = await route(request({ lat: 39.9537, lng: -74.1979 }, { lat: 40.9445, lng: -74.0754 }))
     const onGsp = metresOn(tomsRiverParamus, /GarStaPkwy/)
     expect(onGsp / 1000).toBeLessThan(30) // 126 km before, to exit 165
@@ -195,39 +227,93 @@ describe("the bundled US/Canada network", () => {
 
   // restrictions.csv: tunnels closed to placarded loads (Travel Mapping's waypoints either side of each)
   it.each([
-    ["Fort Pitt and Squirrel Hill (I-376)", { lat: 40.4915, lng: -80.2329 }, { lat: 40.4212, lng: -79.7881 }, [[40.4378, -80.0133], [40.4398, -80.0094], [40.429, -79.9317], [40.4274, -79.891]]],
-    ["Ted Williams (I-90, Boston)", { lat: 42.3656, lng: -71.0096 }, { lat: 42.2079, lng: -71.004 }, [[42.3484, -71.0453], [42.3658, -71.0248]]],
-    ["Cumberland Gap (US-25E)", { lat: 35.9606, lng: -83.9207 }, { lat: 36.6084, lng: -83.7166 }, [[36.5927, -83.6634], [36.6051, -83.6976]]],
-    ["SR 99 (Seattle)", { lat: 47.58, lng: -122.334 }, { lat: 47.65, lng: -122.347 }, [[47.5943, -122.3356], [47.6239, -122.3437]]],
-    ["Monitor-Merrimac (I-664)", { lat: 36.98, lng: -76.43 }, { lat: 36.86, lng: -76.44 }, [[36.9702, -76.4173], [36.8871, -76.4293]]]
-  ] as const)("sends placarded loads around the %s tunnel, which other trucks take", async (_name, from, to, portals) => {
-    const through = (r: { coordinates: ReadonlyArray<readonly [number, number]> }) =>
-      portals.every(([la, ln]) => r.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 100))
-    const plain = await route(request(from, to))
-    const hazmat = await route(request(from, to, { truck: { height_m: 4.1, weight_t: 36, hazmat: true } }))
-    expect(through(plain)).toBe(true)
-    expect(through(hazmat)).toBe(false)
-    expect(hazmat.distance_m).toBeGreaterThan(plain.distance_m)
-  })
+    [
+      "Fort Pitt and Squirrel Hill (I-376)",
+      { lat: 40.4915, lng: -80.2329 },
+      { lat: 40.4212, lng: -79.7881 },
+      [
+        [40.4378, -80.0133],
+        [40.4398, -80.0094],
+        [40.429, -79.9317],
+        [40.4274, -79.891]
+      ]
+    ],
+    [
+      "Ted Williams (I-90, Boston)",
+      { lat: 42.3656, lng: -71.0096 },
+      { lat: 42.2079, lng: -71.004 },
+      [
+        [42.3484, -71.0453],
+        [42.3658, -71.0248]
+      ]
+    ],
+    [
+      "Cumberland Gap (US-25E)",
+      { lat: 35.9606, lng: -83.9207 },
+      { lat: 36.6084, lng: -83.7166 },
+      [
+        [36.5927, -83.6634],
+        [36.6051, -83.6976]
+      ]
+    ],
+    [
+      "SR 99 (Seattle)",
+      { lat: 47.58, lng: -122.334 },
+      { lat: 47.65, lng: -122.347 },
+      [
+        [47.5943, -122.3356],
+        [47.6239, -122.3437]
+      ]
+    ],
+    [
+      "Monitor-Merrimac (I-664)",
+      { lat: 36.98, lng: -76.43 },
+      { lat: 36.86, lng: -76.44 },
+      [
+        [36.9702, -76.4173],
+        [36.8871, -76.4293]
+      ]
+    ]
+  ] as const)(
+    "sends placarded loads around the %s tunnel, which other trucks take",
+    async (_name, from, to, portals) => {
+      const through = (r: { coordinates: ReadonlyArray<readonly [number, number]> }) =>
+        portals.every(([la, ln]) => r.coordinates.some(([lng, lat]) => haversineM(lat, lng, la, ln) < 100))
+      const plain = await route(request(from, to))
+      const hazmat = await route(request(from, to, { truck: { height_m: 4.1, weight_t: 36, hazmat: true } }))
+      expect(through(plain)).toBe(true)
+      expect(through(hazmat)).toBe(false)
+      expect(hazmat.distance_m).toBeGreaterThan(plain.distance_m)
+    }
+  )
 
   it("names the network's limits it kept a truck from, each with its structure, publication and date", async () => {
-    const answer = (from: LatLng, to: LatLng, truck: EngineRequest["truck"]) => Effect.runPromise(engine.route(request(from, to, { truck })))
+    const answer = (from: LatLng, to: LatLng, truck: EngineRequest["truck"]) =>
+      Effect.runPromise(engine.route(request(from, to, { truck })))
     // placarded: not through the Eisenhower tunnel, and the answer says why
     const denver = { lat: 39.7392, lng: -104.9903 }
     const vail = { lat: 39.6403, lng: -106.3742 }
     const hazmat = await answer(denver, vail, { height_m: 4.1, weight_t: 36, hazmat: true })
-    expect(hazmat.limits_avoided!.map((l) => l.title)).toContainEqual(expect.stringMatching(/^placarded loads barred on I-70 \(Eisenhower-Johnson Memorial Tunnels: CDOT hazardous materials route restrictions .*, 2026-11-02\)$/))
+    expect(hazmat.limits_avoided!.map((l) => l.title)).toContainEqual(
+      expect.stringMatching(
+        /^placarded loads barred on I-70 \(Eisenhower-Johnson Memorial Tunnels: CDOT hazardous materials route restrictions .*, 2026-11-02\)$/
+      )
+    )
     expect((await answer(denver, vail, { height_m: 4.1, weight_t: 36, hazmat: false })).limits_avoided).toEqual([])
     // taller than the Hampton Roads Bridge-Tunnel's 4.21 m: Hampton → Norfolk goes another way and names it
     const hampton = { lat: 37.0299, lng: -76.3452 }
     const norfolk = { lat: 36.8508, lng: -76.2859 }
     const tall = await answer(hampton, norfolk, { height_m: 4.3, weight_t: 30, hazmat: false })
     const hrbt = tall.limits_avoided!.find((l) => l.dimension === "height")
-    expect(hrbt).toMatchObject({ limit: 4.21, source: expect.stringMatching(/^Hampton Roads Bridge-Tunnel: westbound tube 13 ft 10 in/) })
+    expect(hrbt).toMatchObject({
+      limit: 4.21,
+      source: expect.stringMatching(/^Hampton Roads Bridge-Tunnel: westbound tube 13 ft 10 in/)
+    })
     const fits = await answer(hampton, norfolk, { height_m: 4.0, weight_t: 30, hazmat: false })
     expect(tall.routes[0].distance_m).toBeGreaterThan(fits.routes[0].distance_m)
     expect(fits.limits_avoided).toEqual([])
-    // the Holland Tunnel's limits are on its edges with their sources (its New York end is a dead end in this network, so no route is moved by them)
+    // the Holland Tunnel's limits are on its edges with their sources (its New York end is a dead end in this
+    // network, so no route is moved by them)
     const holland = net.props.filter((p) => p.toll === "holland_tunnel")
     expect(holland.length).toBeGreaterThan(0)
     for (const p of holland) {
@@ -238,17 +324,40 @@ describe("the bundled US/Canada network", () => {
 })
 
 const PLACES: Record<string, LatLng> = {
-  Seattle: { lat: 47.6062, lng: -122.3321 }, Miami: { lat: 25.7617, lng: -80.1918 }, Chicago: CHICAGO, Toronto: TORONTO,
-  "New York": { lat: 40.7128, lng: -74.006 }, "Los Angeles": { lat: 34.0522, lng: -118.2437 }, Boston: { lat: 42.3601, lng: -71.0589 },
-  Atlanta: { lat: 33.749, lng: -84.388 }, Denver: { lat: 39.7392, lng: -104.9903 }, Dallas: { lat: 32.7767, lng: -96.797 },
-  Minneapolis: { lat: 44.9778, lng: -93.265 }, "New Orleans": { lat: 29.9511, lng: -90.0715 }, Portland: { lat: 45.5152, lng: -122.6784 },
-  "Salt Lake City": { lat: 40.7608, lng: -111.891 }, Phoenix: { lat: 33.4484, lng: -112.074 }, "El Paso": { lat: 31.7619, lng: -106.485 },
-  Montreal: { lat: 45.5017, lng: -73.5673 }, Halifax: { lat: 44.6488, lng: -63.5752 }, Calgary: { lat: 51.0447, lng: -114.0719 },
-  Winnipeg: { lat: 49.8951, lng: -97.1384 }, Detroit: { lat: 42.3314, lng: -83.0458 }, Nashville: { lat: 36.1627, lng: -86.7816 },
-  "San Francisco": { lat: 37.7749, lng: -122.4194 }, "Las Vegas": { lat: 36.1699, lng: -115.1398 }, Houston: { lat: 29.7604, lng: -95.3698 },
-  Memphis: { lat: 35.1495, lng: -90.049 }, Charlotte: { lat: 35.2271, lng: -80.8431 }, Philadelphia: { lat: 39.9526, lng: -75.1652 },
-  "Sioux Falls": { lat: 43.5446, lng: -96.7311 }, "St. Louis": { lat: 38.627, lng: -90.1994 }, Billings: { lat: 45.7833, lng: -108.5007 },
-  Fargo: { lat: 46.8772, lng: -96.7898 }, Vancouver: { lat: 49.2827, lng: -123.1207 }, "Kansas City": { lat: 39.0997, lng: -94.5786 },
+  Seattle: { lat: 47.6062, lng: -122.3321 },
+  Miami: { lat: 25.7617, lng: -80.1918 },
+  Chicago: CHICAGO,
+  Toronto: TORONTO,
+  "New York": { lat: 40.7128, lng: -74.006 },
+  "Los Angeles": { lat: 34.0522, lng: -118.2437 },
+  Boston: { lat: 42.3601, lng: -71.0589 },
+  Atlanta: { lat: 33.749, lng: -84.388 },
+  Denver: { lat: 39.7392, lng: -104.9903 },
+  Dallas: { lat: 32.7767, lng: -96.797 },
+  Minneapolis: { lat: 44.9778, lng: -93.265 },
+  "New Orleans": { lat: 29.9511, lng: -90.0715 },
+  Portland: { lat: 45.5152, lng: -122.6784 },
+  "Salt Lake City": { lat: 40.7608, lng: -111.891 },
+  Phoenix: { lat: 33.4484, lng: -112.074 },
+  "El Paso": { lat: 31.7619, lng: -106.485 },
+  Montreal: { lat: 45.5017, lng: -73.5673 },
+  Halifax: { lat: 44.6488, lng: -63.5752 },
+  Calgary: { lat: 51.0447, lng: -114.0719 },
+  Winnipeg: { lat: 49.8951, lng: -97.1384 },
+  Detroit: { lat: 42.3314, lng: -83.0458 },
+  Nashville: { lat: 36.1627, lng: -86.7816 },
+  "San Francisco": { lat: 37.7749, lng: -122.4194 },
+  "Las Vegas": { lat: 36.1699, lng: -115.1398 },
+  Houston: { lat: 29.7604, lng: -95.3698 },
+  Memphis: { lat: 35.1495, lng: -90.049 },
+  Charlotte: { lat: 35.2271, lng: -80.8431 },
+  Philadelphia: { lat: 39.9526, lng: -75.1652 },
+  "Sioux Falls": { lat: 43.5446, lng: -96.7311 },
+  "St. Louis": { lat: 38.627, lng: -90.1994 },
+  Billings: { lat: 45.7833, lng: -108.5007 },
+  Fargo: { lat: 46.8772, lng: -96.7898 },
+  Vancouver: { lat: 49.2827, lng: -123.1207 },
+  "Kansas City": { lat: 39.0997, lng: -94.5786 },
   Omaha: { lat: 41.2565, lng: -95.9345 }
 }
 
@@ -287,35 +396,44 @@ const STATE_ROUTES: ReadonlyArray<readonly [string, string, ReadonlyArray<string
 ]
 
 describe("state miles from the network's own regions", () => {
-  it.each(STATE_ROUTES)("%s → %s: every state it enters, none it does not, summing to the route's length", async (from, to, states) => {
-    const r = await route(request(PLACES[from], PLACES[to]))
-    expect(r.regions, "the bundled network knows every road's region").toBeDefined()
-    expect(r.regions!.map((x) => x.region).sort()).toEqual([...states].sort())
-    const sum = r.regions!.reduce((t, x) => t + x.distance_m, 0)
-    expect(Math.abs(sum - r.distance_m)).toBeLessThan(0.01)
-    // every state gets a real share of the drive (no slivers from a border drawn a few km off)
-    for (const x of r.regions!) expect(x.distance_m, x.region).toBeGreaterThan(0)
-    // tolled metres are part of the state's metres, and only where the sections say toll
-    const tolled = r.sections.filter((s) => s.toll !== null).reduce((t, s) => t + s.distance_m, 0)
-    expect(Math.abs(r.regions!.reduce((t, x) => t + x.toll_m, 0) - tolled)).toBeLessThan(0.01)
-    for (const x of r.regions!) expect(x.toll_m).toBeLessThanOrEqual(x.distance_m)
-  })
-
-  it.skipIf(!existsSync(TM))("puts each state line of Chicago → Toronto where Travel Mapping's border waypoint is", async () => {
-    const r = await route(request(CHICAGO, TORONTO))
-    const border = new Set<string>()
-    for (const tm of readTravelMapping(TM)) {
-      for (const [label, lat, lng] of tm.points) if (/^[A-Z]{2,3}\/[A-Z]{2,3}$/.test(label)) border.add(`${lat.toFixed(6)},${lng.toFixed(6)}`)
+  it.each(STATE_ROUTES)(
+    "%s → %s: every state it enters, none it does not, summing to the route's length",
+    async (from, to, states) => {
+      const r = await route(request(PLACES[from], PLACES[to]))
+      expect(r.regions, "the bundled network knows every road's region").toBeDefined()
+      expect(r.regions!.map((x) => x.region).sort()).toEqual([...states].sort())
+      const sum = r.regions!.reduce((t, x) => t + x.distance_m, 0)
+      expect(Math.abs(sum - r.distance_m)).toBeLessThan(0.01)
+      // every state gets a real share of the drive (no slivers from a border drawn a few km off)
+      for (const x of r.regions!) expect(x.distance_m, x.region).toBeGreaterThan(0)
+      // tolled metres are part of the state's metres, and only where the sections say toll
+      const tolled = r.sections.filter((s) => s.toll !== null).reduce((t, s) => t + s.distance_m, 0)
+      expect(Math.abs(r.regions!.reduce((t, x) => t + x.toll_m, 0) - tolled)).toBeLessThan(0.01)
+      for (const x of r.regions!) expect(x.toll_m).toBeLessThanOrEqual(x.distance_m)
     }
-    const crossings: Array<number> = []
-    r.coordinates.forEach(([lng, lat], i) => { if (border.has(`${lat.toFixed(6)},${lng.toFixed(6)}`)) crossings.push(r.along_m[i]) })
-    // regions come in the order the route enters them; their running totals are the state lines
-    expect(r.regions!.map((x) => x.region)).toEqual(["IL", "IN", "MI", "ON"])
-    let at = 0
-    const lines = r.regions!.slice(0, -1).map((x) => (at += x.distance_m))
-    expect(crossings).toHaveLength(3)
-    for (const [i, x] of lines.entries()) expect(Math.abs(x - crossings[i])).toBeLessThan(1)
-  })
+  )
+
+  it.skipIf(!existsSync(TM))(
+    "puts each state line of Chicago → Toronto where Travel Mapping's border waypoint is",
+    async () => {
+      const r = await route(request(CHICAGO, TORONTO))
+      const border = new Set<string>()
+      for (const tm of readTravelMapping(TM)) {
+        for (const [label, lat, lng] of tm.points)
+          if (/^[A-Z]{2,3}\/[A-Z]{2,3}$/.test(label)) border.add(`${lat.toFixed(6)},${lng.toFixed(6)}`)
+      }
+      const crossings: Array<number> = []
+      r.coordinates.forEach(([lng, lat], i) => {
+        if (border.has(`${lat.toFixed(6)},${lng.toFixed(6)}`)) crossings.push(r.along_m[i])
+      })
+      // regions come in the order the route enters them; their running totals are the state lines
+      expect(r.regions!.map((x) => x.region)).toEqual(["IL", "IN", "MI", "ON"])
+      let at = 0
+      const lines = r.regions!.slice(0, -1).map((x) => (at += x.distance_m))
+      expect(crossings).toHaveLength(3)
+      for (const [i, x] of lines.entries()) expect(Math.abs(x - crossings[i])).toBeLessThan(1)
+    }
+  )
 
   it("answers origin = destination as a LineString of two positions, standing still where it is", async () => {
     const r = await route(request(PLACES.Seattle, PLACES.Seattle))
@@ -331,12 +449,19 @@ describe("state miles from the network's own regions", () => {
 
   it("covers a route as the union of its edges' kept covers: every cell of the line's own cover, and few more", async () => {
     const covers = engine.covers!
-    for (const [from, to] of [[PLACES.Seattle, PLACES.Miami], [CHICAGO, TORONTO], [PLACES.Seattle, PLACES.Seattle]] as const) {
+    for (const [from, to] of [
+      [PLACES.Seattle, PLACES.Miami],
+      [CHICAGO, TORONTO],
+      [PLACES.Seattle, PLACES.Seattle]
+    ] as const) {
       const r = await route(request(from, to))
       for (const bufferM of [100, 1500]) {
         const own = routeCover(r.coordinates, r.along_m, bufferM).cells
         const union = new Set(covers(r.segment_keys, bufferM))
-        expect(own.filter((c) => !union.has(c)), `${bufferM} m`).toEqual([])
+        expect(
+          own.filter((c) => !union.has(c)),
+          `${bufferM} m`
+        ).toEqual([])
         // whole edges at the two ends add a little; a long route's band stays its own size
         if (r.distance_m > 100_000) expect(union.size).toBeLessThan(own.length * 1.1)
         // asked again, the same cells come from the kept covers
@@ -350,7 +475,6 @@ describe("state miles from the network's own regions", () => {
     expect(covers(["not-an-edge"], 100)).toBeUndefined()
   })
 })
-
 
 describe("speeds per state and class", () => {
   it("drives Pittsburgh → Philadelphia on the Pennsylvania Turnpike, not over the mountains on US-30", async () => {
@@ -380,11 +504,33 @@ describe("speeds per state and class", () => {
     expect(r.sections.some((s) => /^I-75 \/ I-80 interchange$/.test(s.summary))).toBe(true)
   })
 
-  // a surface road's waypoint that names a toll road's exit, hundreds of metres from it (infra/network/namedJunctionLinks.ts)
+  // a surface road's waypoint that names a toll road's exit, hundreds of metres from it
+  // (infra/network/namedJunctionLinks.ts)
   it.each([
-    ["Pittston (PA-315) → Philadelphia", { lat: 41.3087, lng: -75.7618 }, { lat: 39.9526, lng: -75.1652 }, "PA315 / I-476 junction", /PATP/, 140],
-    ["Willow Grove (PA-611) → Harrisburg", { lat: 40.144, lng: -75.1157 }, { lat: 40.2732, lng: -76.8867 }, "PA611 / I-276 junction", /PATP/, 140],
-    ["Canastota (NY-13) → Albany", { lat: 43.0795, lng: -75.7507 }, { lat: 42.6526, lng: -73.7562 }, "NY13 / I-90 junction", /NYST/, 170]
+    [
+      "Pittston (PA-315) → Philadelphia",
+      { lat: 41.3087, lng: -75.7618 },
+      { lat: 39.9526, lng: -75.1652 },
+      "PA315 / I-476 junction",
+      /PATP/,
+      140
+    ],
+    [
+      "Willow Grove (PA-611) → Harrisburg",
+      { lat: 40.144, lng: -75.1157 },
+      { lat: 40.2732, lng: -76.8867 },
+      "PA611 / I-276 junction",
+      /PATP/,
+      140
+    ],
+    [
+      "Canastota (NY-13) → Albany",
+      { lat: 43.0795, lng: -75.7507 },
+      { lat: 42.6526, lng: -73.7562 },
+      "NY13 / I-90 junction",
+      /NYST/,
+      170
+    ]
   ] as const)("joins the toll road at the exit the town uses: %s", async (_name, from, to, junction, road, km) => {
     const r = await route(request(from, to))
     const on = (re: RegExp) => metresOn(r, re)
@@ -425,7 +571,14 @@ describe("speeds per state and class", () => {
    * less.
    */
   const limits = readSpeedTables(file("../../shared/routing/data/tables")).limits
-  it.each([["Seattle", "Miami"], ["New York", "Los Angeles"], ["Chicago", "Toronto"], ["Calgary", "Winnipeg"], ["Denver", "Dallas"], ["Boston", "Atlanta"]])("%s → %s takes within 10 %% of the time at posted truck limits", async (from, to) => {
+  it.each([
+    ["Seattle", "Miami"],
+    ["New York", "Los Angeles"],
+    ["Chicago", "Toronto"],
+    ["Calgary", "Winnipeg"],
+    ["Denver", "Dallas"],
+    ["Boston", "Atlanta"]
+  ])("%s → %s takes within 10 %% of the time at posted truck limits", async (from, to) => {
     const r = await route(request(PLACES[from], PLACES[to]))
     let atLimits = 0
     for (let i = 0; i + 1 < r.coordinates.length; i++) {

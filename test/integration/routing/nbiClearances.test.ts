@@ -12,7 +12,11 @@ import { E, routingProcessEnv, W } from "../../support/routingWorld.js"
 
 const SAMPLE = fileURLToPath(new URL("../../fixtures/nbi/sample-delimited.txt", import.meta.url))
 const request = (truck: { height_m: number; weight_t: number }) => ({
-  points: [W, E], truck: { ...truck, hazmat: false }, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions: []
+  points: [W, E],
+  truck: { ...truck, hazmat: false },
+  avoid: { toll_road: false, ferry: false, tunnel: false },
+  alternatives: 0,
+  exclusions: []
 })
 
 describe("network import-clearances (FHWA National Bridge Inventory, delimited layout)", () => {
@@ -27,23 +31,34 @@ describe("network import-clearances (FHWA National Bridge Inventory, delimited l
       ["000000000TEST08", "I-1", "tunnel", 1, "43"]
     ])
     expect(r.limits[0]).toMatchObject({ state: "NE", lat: 40, lng: -99.6 })
-    expect(r.refused).toEqual({ "no height or weight limit, not a tunnel": 1, "not an Interstate, US or state route (item 5B)": 1, "no usable position (items 16/17)": 1, "short record": 1 })
+    expect(r.refused).toEqual({
+      "no height or weight limit, not a tunnel": 1,
+      "not an Interstate, US or state route (item 5B)": 1,
+      "no usable position (items 16/17)": 1,
+      "short record": 1
+    })
   })
 
   it("puts each limit on its route's nearest edge with its provenance, and a truck taller than the structure never passes under it", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "rd-nbi-")), "nbi.network.json.gz")
-    const r = importClearances(SAMPLE, routingProcessEnv.ROUTING_NETWORK_FILE, out, { radiusM: 150, asOf: "2024-12-31" })
+    const r = importClearances(SAMPLE, routingProcessEnv.ROUTING_NETWORK_FILE, out, {
+      radiusM: 150,
+      asOf: "2024-12-31"
+    })
     expect([r.limits, r.matched, r.unmatched]).toEqual([4, 3, ["NE 000000000TEST04 (I-1)"]])
     const net = RoadNetwork.decode(readFileSync(out))
     const engine = makeBuiltinEngine(net)
-    const route = (truck: { height_m: number; weight_t: number }) => Effect.runPromise(Effect.either(engine.route(request(truck))))
+    const route = (truck: { height_m: number; weight_t: number }) =>
+      Effect.runPromise(Effect.either(engine.route(request(truck))))
     const low = await route({ height_m: 3.5, weight_t: 30 })
     expect(low._tag === "Right" && low.right.routes[0].sections.map((s) => s.summary)).toEqual(["I-1"])
     // 4.0 m is taller than the 3.70 m structure over I-1: US-2, and the answer names the structure
     const tall = await route({ height_m: 4.0, weight_t: 18 })
     if (tall._tag !== "Right") throw new Error("no route for the tall truck")
     expect(tall.right.routes[0].sections.map((s) => s.summary)[0]).toBe("US-2")
-    expect(tall.right.limits_avoided).toEqual([expect.objectContaining({ dimension: "height", limit: 3.7, source: "NBI NE 000000000TEST01 item 10, 2024-12-31" })])
+    expect(tall.right.limits_avoided).toEqual([
+      expect.objectContaining({ dimension: "height", limit: 3.7, source: "NBI NE 000000000TEST01 item 10, 2024-12-31" })
+    ])
     // too tall for I-1 and too heavy for the 20 t rating on US-2: no way at all
     const both = await route({ height_m: 4.0, weight_t: 25 })
     expect(both._tag).toBe("Left")
@@ -54,11 +69,34 @@ describe("network import-clearances (FHWA National Bridge Inventory, delimited l
 
   it("runs as `npm run -s admin -- network import-clearances` and reports what it placed", () => {
     const out = join(mkdtempSync(join(tmpdir(), "rd-nbi-cli-")), "out.json.gz")
-    const run = spawnSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "network", "import-clearances", SAMPLE, "--network", routingProcessEnv.ROUTING_NETWORK_FILE, "--out", out, "--as-of", "2024-12-31"], { encoding: "utf8", timeout: 60_000 })
+    const run = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "infra/admin/cli.ts",
+        "network",
+        "import-clearances",
+        SAMPLE,
+        "--network",
+        routingProcessEnv.ROUTING_NETWORK_FILE,
+        "--out",
+        out,
+        "--as-of",
+        "2024-12-31"
+      ],
+      { encoding: "utf8", timeout: 60_000 }
+    )
     expect(run.status, run.stderr).toBe(0)
-    expect(run.stderr).toMatch(/8 NBI records → 4 height or weight limits or tunnels \(as of 2024-12-31\); 3 on an edge of their route within 150 m, 1 not/)
+    expect(run.stderr).toMatch(
+      /8 NBI records → 4 height or weight limits or tunnels \(as of 2024-12-31\); 3 on an edge of their route within 150 m, 1 not/
+    )
     expect(run.stderr).toMatch(/1 records without a limit to place: short record/)
-    const bad = spawnSync(process.execPath, ["--import", "tsx", "infra/admin/cli.ts", "network", "import-clearances", SAMPLE, "--radius", "-3"], { encoding: "utf8", timeout: 60_000 })
+    const bad = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "infra/admin/cli.ts", "network", "import-clearances", SAMPLE, "--radius", "-3"],
+      { encoding: "utf8", timeout: 60_000 }
+    )
     expect(bad.status).toBe(2)
   }, 90_000)
 })

@@ -20,26 +20,53 @@ import { ROUTE_MONITOR_GROUP } from "../../../pipeline/stages/routeMonitor/Route
 const world = routingWorld({ webhookAllowPrivateTargets: true }, { webhooks: true })
 let receiver: Receiver
 const subs: Record<string, { id: string; secret: string }> = {}
-const json = (method: string, body?: unknown) => ({ method, headers: { "Content-Type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const json = (method: string, body?: unknown) => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  ...(body === undefined ? {} : { body: JSON.stringify(body) })
+})
 const pro = () => api(world.base, world.keys.pro)
 const truck = { profile: "tractor", weight_t: 30, height_m: 4.0 }
 const hooks = (path: string) => receiver.received.filter((r) => r.path === path)
-const routeWarnings = (path: string) => hooks(path).map((r) => JSON.parse(r.body)).filter((b) => b.event === "route.warning")
+const routeWarnings = (path: string) =>
+  hooks(path)
+    .map((r) => JSON.parse(r.body))
+    .filter((b) => b.event === "route.warning")
 /** Items of the batches sent to a batched subscription. */
-const batchItems = (path: string) => hooks(path).flatMap((r) => (JSON.parse(r.body) as { events: Array<{ event: string; data: { route_id?: string; event_id?: string } }> }).events)
+const batchItems = (path: string) =>
+  hooks(path).flatMap(
+    (r) =>
+      (JSON.parse(r.body) as { events: Array<{ event: string; data: { route_id?: string; event_id?: string } }> })
+        .events
+  )
 /** A count read from the test's database. */
-const count = async (query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<{ n: number }>, SqlError.SqlError>) =>
-  (await world.rt.runPromise(Effect.flatMap(SqlClient.SqlClient, query)))[0]!.n
-/** Route checks the materializer asked for and the monitor has not finished (its group acknowledges a check once its deliveries are written). */
-const rechecksLeft = () => world.rt.runPromise(Effect.flatMap(RecheckStream, (s) => s.groups)).then((gs) =>
-  gs.filter((g) => g.group === ROUTE_MONITOR_GROUP).reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0))
+const count = async (
+  query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<{ n: number }>, SqlError.SqlError>
+) => (await world.rt.runPromise(Effect.flatMap(SqlClient.SqlClient, query)))[0]!.n
+/**
+ * Route checks the materializer asked for and the monitor has not finished (its group acknowledges a check once its
+ * deliveries are written).
+ */
+const rechecksLeft = () =>
+  world.rt
+    .runPromise(Effect.flatMap(RecheckStream, (s) => s.groups))
+    .then((gs) => gs.filter((g) => g.group === ROUTE_MONITOR_GROUP).reduce((n, g) => n + (g.lag ?? 0) + g.pending, 0))
 /** How many times the materializer asked for this route to be checked again. */
-const rechecksAskedFor = (route: string) => world.rt.runPromise(Effect.flatMap(RecheckStream, (s) => s.entries(100_000))).then((ms) => ms.filter((m) => m.body === route).length)
+const rechecksAskedFor = (route: string) =>
+  world.rt
+    .runPromise(Effect.flatMap(RecheckStream, (s) => s.entries(100_000)))
+    .then((ms) => ms.filter((m) => m.body === route).length)
 /** route.warning deliveries made so far, sent or not. */
 const warningsTo = (subscription: string) =>
-  count((sql) => sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event = 'route.warning' AND subscription_id = ${subscription}`)
+  count(
+    (sql) =>
+      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event = 'route.warning' AND subscription_id = ${subscription}`
+  )
 const warningsNaming = (route: string) =>
-  count((sql) => sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event = 'route.warning' AND body LIKE ${`%${route}%`}`)
+  count(
+    (sql) =>
+      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event = 'route.warning' AND body LIKE ${`%${route}%`}`
+  )
 
 beforeAll(async () => {
   receiver = await startReceiver()
@@ -61,7 +88,10 @@ afterAll(async () => {
 
 describe("route monitoring", () => {
   it("sends one signed route.warning per subscription when a closure is ingested on a persisted route, and none again for it", async () => {
-    const routed = await pro()("/routing/route", json("POST", { origin: W, destination: E, truck, customer_route_id: "run-42" }))
+    const routed = await pro()(
+      "/routing/route",
+      json("POST", { origin: W, destination: E, truck, customer_route_id: "run-42" })
+    )
     const id = routed.body.route_id
     // not monitored: persisted with monitor false
     const quiet = (await pro()("/routing/route", json("POST", { origin: W, destination: E, truck }))).body.route_id
@@ -71,17 +101,39 @@ describe("route monitoring", () => {
     const persisted = await pro()(`/routing/route/saved/${id}/persist`, json("POST", {}))
     expect(persisted.body.monitored).toBe(true)
 
-    const closure = observation("mon-closure", { jurisdiction: "NE", latitude: 40.0, longitude: -99.5, type: "closure", severity: "major", title: "I-1 closed at M", start_time: "2020-01-01T00:00:00.000Z" })
+    const closure = observation("mon-closure", {
+      jurisdiction: "NE",
+      latitude: 40.0,
+      longitude: -99.5,
+      type: "closure",
+      severity: "major",
+      title: "I-1 closed at M",
+      start_time: "2020-01-01T00:00:00.000Z"
+    })
     const script = changeScript("mon-src", [[closure], [{ ...closure, description: "still closed, detour via US-2" }]])
     await world.rt.runPromise(applyChanges(script.slice(0, 1)))
-    await waitFor(() => routeWarnings("/owner-tx").length >= 1 && batchItems("/owner-batched").some((e) => e.event === "route.warning"), 30_000)
+    await waitFor(
+      () =>
+        routeWarnings("/owner-tx").length >= 1 && batchItems("/owner-batched").some((e) => e.event === "route.warning"),
+      30_000
+    )
 
     const [hook] = hooks("/owner-tx")
     const body = JSON.parse(hook.body)
-    expect(body).toMatchObject({ event: "route.warning", data: { route_id: id, customer_route_id: "run-42", warning: { type: "traffic_event", severity: "critical", source_id: "mon-closure", title: "I-1 closed at M" } } })
+    expect(body).toMatchObject({
+      event: "route.warning",
+      data: {
+        route_id: id,
+        customer_route_id: "run-42",
+        warning: { type: "traffic_event", severity: "critical", source_id: "mon-closure", title: "I-1 closed at M" }
+      }
+    })
     expect(Object.keys(body).sort()).toEqual(["data", "event", "timestamp"])
-    expect(hook.headers["x-webhook-signature"]).toBe(createHmac("sha256", subs["owner-tx"].secret).update(hook.body).digest("hex"))
-    // a batched subscription gets it as a batch item (beside the closure's own event.created: it is in Nebraska, the subscription's filter)
+    expect(hook.headers["x-webhook-signature"]).toBe(
+      createHmac("sha256", subs["owner-tx"].secret).update(hook.body).digest("hex")
+    )
+    // a batched subscription gets it as a batch item (beside the closure's own event.created: it is in Nebraska, the
+    // subscription's filter)
     const items = batchItems("/owner-batched")
     expect(items.filter((e) => e.event === "route.warning").map((e) => e.data.route_id)).toEqual([id])
     expect(items.filter((e) => e.event !== "route.warning").map((e) => e.event)).toEqual(["event.created"])
@@ -98,7 +150,9 @@ describe("route monitoring", () => {
     // someone else hears of the closure itself (a Nebraska subscription), never of the owner's route
     expect(routeWarnings("/someone-else")).toEqual([])
     const history = await pro()(`/webhooks/${subs["owner-tx"].id}/deliveries`)
-    expect(history.body.data.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([["route.warning", "succeeded"]])
+    expect(history.body.data.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([
+      ["route.warning", "succeeded"]
+    ])
     // the refetch shows the warning too
     const saved = await pro()(`/routing/route/saved/${id}`)
     expect(saved.body.routes[0].warnings.map((w: { source_id: string }) => w.source_id)).toEqual(["mon-closure"])
@@ -118,15 +172,38 @@ describe("route monitoring", () => {
     try {
       const at = new Date()
       const restriction = feature("mon-no-trucks", {
-        jurisdiction: "NE", feature_type: "truck_restrictions", name: "Bridge works", latitude: lat, longitude: lng,
+        jurisdiction: "NE",
+        feature_type: "truck_restrictions",
+        name: "Bridge works",
+        latitude: lat,
+        longitude: lng,
         properties: { restrictions: [{ type: "no-trucks", value: null, unit: null, lane: null }] }
       })
-      await world.rt.runPromise(applyChanges(diffFeaturePoll({ source: "mon-feat", polledAt: at, now: at, records: [restriction], presentIds: [], prev: new Map() }).changes))
+      await world.rt.runPromise(
+        applyChanges(
+          diffFeaturePoll({
+            source: "mon-feat",
+            polledAt: at,
+            now: at,
+            records: [restriction],
+            presentIds: [],
+            prev: new Map()
+          }).changes
+        )
+      )
       await waitFor(() => routeWarnings("/owner-tx").some((b) => b.data.route_id === id), 30_000)
       const sent = routeWarnings("/owner-tx").filter((b) => b.data.route_id === id)
-      expect(sent.map((b) => [b.data.warning.type, b.data.warning.source_id, b.data.warning.properties.dimension])).toEqual([["truck_restriction", "mon-no-trucks", "vehicle"]])
+      expect(
+        sent.map((b) => [b.data.warning.type, b.data.warning.source_id, b.data.warning.properties.dimension])
+      ).toEqual([["truck_restriction", "mon-no-trucks", "vehicle"]])
       // the failed attempt is in the history with its retry scheduled, as for event deliveries
-      await waitFor(async () => (await pro()(`/webhooks/${subs["owner-tx"].id}/deliveries?status=pending`)).body.data.some((d: { attempts: number }) => d.attempts === 1), 10_000)
+      await waitFor(
+        async () =>
+          (await pro()(`/webhooks/${subs["owner-tx"].id}/deliveries?status=pending`)).body.data.some(
+            (d: { attempts: number }) => d.attempts === 1
+          ),
+        10_000
+      )
       const [pending] = (await pro()(`/webhooks/${subs["owner-tx"].id}/deliveries?status=pending`)).body.data
       expect(pending.event).toBe("route.warning")
       expect(pending.history[0].status_code).toBe(503)
@@ -142,11 +219,24 @@ describe("route monitoring", () => {
     await pro()(`/routing/route/saved/${id}/persist`, json("POST", {}))
     expect((await pro()(`/routing/route/saved/${id}`, json("DELETE"))).status).toBe(204)
     const before = receiver.received.length
-    const c = observation("mon-closure-2", { jurisdiction: "NE", latitude: 40.0, longitude: -99.75, type: "closure", severity: "major", title: "I-1 closed west of M", start_time: "2020-01-01T00:00:00.000Z" })
+    const c = observation("mon-closure-2", {
+      jurisdiction: "NE",
+      latitude: 40.0,
+      longitude: -99.75,
+      type: "closure",
+      severity: "major",
+      title: "I-1 closed west of M",
+      start_time: "2020-01-01T00:00:00.000Z"
+    })
     await world.rt.runPromise(applyChanges(changeScript("mon-src-2", [[c]])))
     // the materializer names the monitored routes near what it wrote: a deleted route is not among them
     expect(await rechecksAskedFor(id)).toBe(0)
     expect(await warningsNaming(id)).toBe(0)
-    expect(receiver.received.slice(before).map((r) => JSON.parse(r.body)).filter((b) => b.data?.route_id === id)).toEqual([])
+    expect(
+      receiver.received
+        .slice(before)
+        .map((r) => JSON.parse(r.body))
+        .filter((b) => b.data?.route_id === id)
+    ).toEqual([])
   }, 30_000)
 })

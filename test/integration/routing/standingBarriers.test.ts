@@ -4,7 +4,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { planRoute, type PlanRequest } from "../../../shared/routing/plan/planRoute.js"
-import { BARRIER_REFRESH_MS, StandingBarriers, standingBarriersLayer } from "../../../shared/routing/plan/standingBarriers.js"
+import {
+  BARRIER_REFRESH_MS,
+  StandingBarriers,
+  standingBarriersLayer
+} from "../../../shared/routing/plan/standingBarriers.js"
 import { diffFeaturePoll } from "../../../pipeline/diff/FeatureDiffer.js"
 import { applyChanges } from "../../../pipeline/stages/materialize/applyChanges.js"
 import { builtinEngineLayer } from "../../../shared/routing/engine/builtin/BuiltinEngine.js"
@@ -22,40 +26,74 @@ import { makeTestEnv } from "../../support/harness.js"
  * bridge; known ahead, one search goes by R5.
  */
 const roads = [1, 2, 3, 4, 5].map((k) => ({
-  coordinates: [[-100, 40], [-99.5, 40 + 0.02 * k], [-99, 40]] as Array<[number, number]>,
+  coordinates: [
+    [-100, 40],
+    [-99.5, 40 + 0.02 * k],
+    [-99, 40]
+  ] as Array<[number, number]>,
   props: { ...FREE_ROAD, ref: `R${k}`, class: "primary" as const, speed_kph: 105 - 5 * k, region: "AA" }
 }))
 const dir = mkdtempSync(join(tmpdir(), "rd-barriers-"))
 const networkFile = join(dir, "ladder.network.json.gz")
-writeFileSync(networkFile, encodeNetwork(buildNetwork(roads, { source: "test ladder", credit: ["Test ladder"], length_factor: 1 })))
+writeFileSync(
+  networkFile,
+  encodeNetwork(buildNetwork(roads, { source: "test ladder", credit: ["Test ladder"], length_factor: 1 }))
+)
 
 const A = { lat: 40, lng: -100 }
 const B = { lat: 40, lng: -99 }
-const bridge = (k: number, clearance = 3.9) => feature(`low-${k}`, {
-  jurisdiction: "AA", feature_type: "bridge_clearances", name: `Bridge over R${k}`, latitude: 40 + 0.02 * k, longitude: -99.5,
-  properties: { min_vertical_clearance_m: clearance }
-})
+const bridge = (k: number, clearance = 3.9) =>
+  feature(`low-${k}`, {
+    jurisdiction: "AA",
+    feature_type: "bridge_clearances",
+    name: `Bridge over R${k}`,
+    latitude: 40 + 0.02 * k,
+    longitude: -99.5,
+    properties: { min_vertical_clearance_m: clearance }
+  })
 const request: PlanRequest = { origin: A, destination: B, truck: { profile: "tractor", height_m: 4.1, weight_t: 36 } }
 
 // loaded on the first ask, after beforeAll has written the bridges
 const env = makeTestEnv({ routingNetworkFile: networkFile, routingPreload: false })
 const calls: Array<EngineRequest> = []
 /** the real engine, its requests recorded */
-const recorded = Layer.effect(RoutingEngine, Effect.map(RoutingEngine, (e) => ({ ...e, route: (req: EngineRequest) => Effect.suspend(() => { calls.push(req); return e.route(req) }) }))).pipe(
-  Layer.provide(builtinEngineLayer(networkFile, true))
-)
+const recorded = Layer.effect(
+  RoutingEngine,
+  Effect.map(RoutingEngine, (e) => ({
+    ...e,
+    route: (req: EngineRequest) =>
+      Effect.suspend(() => {
+        calls.push(req)
+        return e.route(req)
+      })
+  }))
+).pipe(Layer.provide(builtinEngineLayer(networkFile, true)))
 // pages of two rows: the load pages through more than one page, past seq 9 to 10 and on
-const withIndex = ManagedRuntime.make(standingBarriersLayer(2).pipe(Layer.provideMerge(recorded), Layer.provideMerge(env.layer)))
+const withIndex = ManagedRuntime.make(
+  standingBarriersLayer(2).pipe(Layer.provideMerge(recorded), Layer.provideMerge(env.layer))
+)
 /** the same worker as if its index were not loaded yet: routes are planned by rounds alone */
-const byRounds = (req: PlanRequest) => withIndex.runPromise(Effect.provideService(planRoute(req), StandingBarriers, { current: Effect.succeed(undefined), size: () => -1 }))
+const byRounds = (req: PlanRequest) =>
+  withIndex.runPromise(
+    Effect.provideService(planRoute(req), StandingBarriers, { current: Effect.succeed(undefined), size: () => -1 })
+  )
 
-/** the worker's index once `n` of its barriers bar the request's truck now (its refresh runs every BARRIER_REFRESH_MS) */
+/**
+ * the worker's index once `n` of its barriers bar the request's truck now (its refresh runs every BARRIER_REFRESH_MS)
+ */
 const indexBarring = async (n: number) => {
   const deadline = Date.now() + 4 * BARRIER_REFRESH_MS
   for (;;) {
     const index = await withIndex.runPromise(Effect.flatMap(StandingBarriers, (s) => s.current))
     const now = Date.now()
-    const barring = index?.barring({ truck: { ...request.truck, hazmat: false }, clearancePadM: 0.15, bufferM: 100, fromMs: now, toMs: now + 86_400_000, skipTemporal: false })
+    const barring = index?.barring({
+      truck: { ...request.truck, hazmat: false },
+      clearancePadM: 0.15,
+      bufferM: 100,
+      fromMs: now,
+      toMs: now + 86_400_000,
+      skipTemporal: false
+    })
     if (barring?.length === n) return index!
     if (Date.now() > deadline) throw new Error(`${barring?.length ?? "no index:"} barriers bar the truck, not ${n}`)
     await new Promise((r) => setTimeout(r, 200))
@@ -71,7 +109,16 @@ const poll = async (records: ReadonlyArray<ReturnType<typeof feature>>) => {
 }
 
 /** twelve high bridges off to the north, on no road: read by the load, never placed */
-const far = Array.from({ length: 12 }, (_, k) => feature(`far-${k}`, { jurisdiction: "AA", feature_type: "bridge_clearances", name: `far ${k}`, latitude: 45 + k * 0.1, longitude: -99.5, properties: { min_vertical_clearance_m: 3 } }))
+const far = Array.from({ length: 12 }, (_, k) =>
+  feature(`far-${k}`, {
+    jurisdiction: "AA",
+    feature_type: "bridge_clearances",
+    name: `far ${k}`,
+    latitude: 45 + k * 0.1,
+    longitude: -99.5,
+    properties: { min_vertical_clearance_m: 3 }
+  })
+)
 
 /** each test's own start: the four low bridges, or R1's raised */
 const bridges = async (r1Raised: boolean) => {
@@ -88,7 +135,9 @@ afterAll(async () => {
   await env.cleanup()
 })
 
-const refsOf = (r: { routes: ReadonlyArray<{ sections: ReadonlyArray<{ summary: string }> }> }) => [...new Set(r.routes[0].sections.map((s) => s.summary))]
+const refsOf = (r: { routes: ReadonlyArray<{ sections: ReadonlyArray<{ summary: string }> }> }) => [
+  ...new Set(r.routes[0].sections.map((s) => s.summary))
+]
 
 describe("barriers known ahead of a route (shared/routing/plan/standingBarriers.ts)", () => {
   it("loads every barrier through pages, and places only those beside a road", async () => {
@@ -109,7 +158,9 @@ describe("barriers known ahead of a route (shared/routing/plan/standingBarriers.
     expect(refsOf(ahead)).toEqual(["R5"])
     expect(ahead.routes[0].warnings.filter((w) => w.severity === "critical")).toEqual([])
     // what the best route would have met, in the words its warning would have used
-    expect(ahead.avoided).toEqual([{ warning_type: "bridge_clearance", source_id: "low-1", title: "Low clearance 3.90 m: Bridge over R1" }])
+    expect(ahead.avoided).toEqual([
+      { warning_type: "bridge_clearance", source_id: "low-1", title: "Low clearance 3.90 m: Bridge over R1" }
+    ])
     // the best route, then the one kept off all four: no rounds
     expect(calls.length).toBe(2)
     expect(calls[1].excluded_keys?.flat().length).toBeGreaterThanOrEqual(4)
@@ -119,7 +170,9 @@ describe("barriers known ahead of a route (shared/routing/plan/standingBarriers.
     calls.length = 0
     const rounds = (await byRounds(request)).answer
     expect(refsOf(rounds)).toEqual(["R4"])
-    expect(rounds.routes[0].warnings.filter((w) => w.severity === "critical").map((w) => w.source_id)).toEqual(["low-4"])
+    expect(rounds.routes[0].warnings.filter((w) => w.severity === "critical").map((w) => w.source_id)).toEqual([
+      "low-4"
+    ])
     expect(rounds.avoided.map((a) => a.source_id).sort()).toEqual(["low-1", "low-2", "low-3"])
     expect(calls.length).toBe(4)
   })
@@ -127,7 +180,8 @@ describe("barriers known ahead of a route (shared/routing/plan/standingBarriers.
   it("keeps nothing off for a truck the barriers do not bar, and searches once", async () => {
     await bridges(false)
     calls.length = 0
-    const low = (await withIndex.runPromise(planRoute({ ...request, truck: { ...request.truck, height_m: 3.5 } }))).answer
+    const low = (await withIndex.runPromise(planRoute({ ...request, truck: { ...request.truck, height_m: 3.5 } })))
+      .answer
     expect(refsOf(low)).toEqual(["R1"])
     expect(low.avoided).toEqual([])
     expect(calls.length).toBe(1)
@@ -142,7 +196,15 @@ describe("barriers known ahead of a route (shared/routing/plan/standingBarriers.
     expect(refsOf((await withIndex.runPromise(planRoute(request))).answer)).toEqual(["R1"])
 
     // a live closure on R1 joins the index; archived, it leaves it
-    const closure = observation("closed-r1", { jurisdiction: "AA", latitude: 40.02, longitude: -99.5, type: "closure", severity: "critical", title: "R1 closed", start_time: "2020-01-01T00:00:00.000Z" })
+    const closure = observation("closed-r1", {
+      jurisdiction: "AA",
+      latitude: 40.02,
+      longitude: -99.5,
+      type: "closure",
+      severity: "critical",
+      title: "R1 closed",
+      start_time: "2020-01-01T00:00:00.000Z"
+    })
     const other = observation("elsewhere", { jurisdiction: "AA", latitude: 41, longitude: -98 })
     const script = changeScript("closures-src", [[closure, other], [other]])
     await withIndex.runPromise(applyChanges(script.filter((c) => c.op !== "archived")))
@@ -175,7 +237,16 @@ describe("barriers known ahead of a route (shared/routing/plan/standingBarriers.
     await bridges(true)
     const start = Date.now() - 3_600_000
     // in force now, lifted in 30 minutes: before twice the trip and six hours have passed
-    const brief = observation("brief-r1", { jurisdiction: "AA", latitude: 40.02, longitude: -99.5, type: "closure", severity: "critical", title: "R1 closed briefly", start_time: new Date(start).toISOString(), end_time: new Date(Date.now() + 1_800_000).toISOString() })
+    const brief = observation("brief-r1", {
+      jurisdiction: "AA",
+      latitude: 40.02,
+      longitude: -99.5,
+      type: "closure",
+      severity: "critical",
+      title: "R1 closed briefly",
+      start_time: new Date(start).toISOString(),
+      end_time: new Date(Date.now() + 1_800_000).toISOString()
+    })
     const other = observation("elsewhere-2", { jurisdiction: "AA", latitude: 41, longitude: -98 })
     const script = changeScript("closures-brief", [[brief, other], [other]])
     await withIndex.runPromise(applyChanges(script.filter((c) => c.op !== "archived")))

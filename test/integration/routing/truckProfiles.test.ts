@@ -12,9 +12,20 @@ beforeAll(async () => {
 })
 afterAll(world.stop)
 
-const json = (method: string, body?: unknown) => ({ method, headers: { "Content-Type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const json = (method: string, body?: unknown) => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  ...(body === undefined ? {} : { body: JSON.stringify(body) })
+})
 const pro = () => api(world.base, world.keys.pro)
-const reefer = { profile: "tractor", weight_t: 36, height_m: 4.1, axle_count: 5, hazardous: ["flammable"], hos: { ruleset: "canada_south" } }
+const reefer = {
+  profile: "tractor",
+  weight_t: 36,
+  height_m: 4.1,
+  axle_count: 5,
+  hazardous: ["flammable"],
+  hos: { ruleset: "canada_south" }
+}
 
 describe("truck profiles", () => {
   it("saves, lists, reads, updates field by field and deletes a profile", async () => {
@@ -28,11 +39,20 @@ describe("truck profiles", () => {
     expect(list.body.data.map((p: { id: string }) => p.id)).toContain(id)
     expect((await pro()(`/routing/truck-profiles/${id}`)).body.name).toBe("Reefer 53")
 
-    const patched = await pro()(`/routing/truck-profiles/${id}`, json("PATCH", { name: "Reefer 53 (empty)", truck: { weight_t: 15, hazardous: null } }))
+    const patched = await pro()(
+      `/routing/truck-profiles/${id}`,
+      json("PATCH", { name: "Reefer 53 (empty)", truck: { weight_t: 15, hazardous: null } })
+    )
     expect(patched.status).toBe(200)
     expect(patched.body.name).toBe("Reefer 53 (empty)")
     // one field changed, one cleared, the rest (ruleset included) kept
-    expect(patched.body.truck).toEqual({ profile: "tractor", weight_t: 15, height_m: 4.1, axle_count: 5, hos: { ruleset: "canada_south" } })
+    expect(patched.body.truck).toEqual({
+      profile: "tractor",
+      weight_t: 15,
+      height_m: 4.1,
+      axle_count: 5,
+      hos: { ruleset: "canada_south" }
+    })
     expect(Date.parse(patched.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(patched.body.created_at))
 
     expect((await pro()(`/routing/truck-profiles/${id}`, json("DELETE"))).status).toBe(204)
@@ -41,46 +61,82 @@ describe("truck profiles", () => {
   })
 
   it("refuses hours-of-service counters and incomplete trucks on a stored profile, naming the field", async () => {
-    const counters = await pro()("/routing/truck-profiles", json("POST", { name: "x", truck: { ...reefer, hos: { ruleset: "us", drive_remaining_s: 3600 } } }))
+    const counters = await pro()(
+      "/routing/truck-profiles",
+      json("POST", { name: "x", truck: { ...reefer, hos: { ruleset: "us", drive_remaining_s: 3600 } } })
+    )
     expect(counters.status).toBe(400)
     expect(counters.body.error).toContain("truck.hos.drive_remaining_s")
     expect(counters.body.error).toContain("a profile stores only hos.ruleset")
     const patchCounters = await pro()("/routing/truck-profiles", json("POST", { name: "y", truck: reefer }))
-    const bad = await pro()(`/routing/truck-profiles/${patchCounters.body.id}`, json("PATCH", { truck: { hos: { cycle_remaining_s: 1 } } }))
+    const bad = await pro()(
+      `/routing/truck-profiles/${patchCounters.body.id}`,
+      json("PATCH", { truck: { hos: { cycle_remaining_s: 1 } } })
+    )
     expect(bad.status).toBe(400)
     expect(bad.body.error).toContain("truck.hos.cycle_remaining_s")
-    const incomplete = await pro()("/routing/truck-profiles", json("POST", { name: "z", truck: { profile: "box", height_m: 3 } }))
+    const incomplete = await pro()(
+      "/routing/truck-profiles",
+      json("POST", { name: "z", truck: { profile: "box", height_m: 3 } })
+    )
     expect(incomplete.status).toBe(400)
     expect(incomplete.body.error).toContain("truck.weight_t is required")
-    const badRuleset = await pro()("/routing/truck-profiles", json("POST", { name: "z", truck: { ...reefer, hos: { ruleset: "mars" } } }))
+    const badRuleset = await pro()(
+      "/routing/truck-profiles",
+      json("POST", { name: "z", truck: { ...reefer, hos: { ruleset: "mars" } } })
+    )
     expect(badRuleset.status).toBe(400)
   })
 
   it("merges a profile under the request's inline truck fields (inline wins per field) and echoes resolved_truck", async () => {
     const made = await pro()("/routing/truck-profiles", json("POST", { name: "Reefer", truck: reefer }))
-    const res = await world.post({ origin: W, destination: E, truck: { profile_id: made.body.id, height_m: 3.9, hos: { drive_remaining_s: 7200 } } })
+    const res = await world.post({
+      origin: W,
+      destination: E,
+      truck: { profile_id: made.body.id, height_m: 3.9, hos: { drive_remaining_s: 7200 } }
+    })
     expect(res.status).toBe(200)
     expect(res.body.resolved_truck).toEqual({
-      profile_id: made.body.id, profile: "tractor", weight_t: 36, height_m: 3.9, axle_count: 5, hazardous: ["flammable"],
+      profile_id: made.body.id,
+      profile: "tractor",
+      weight_t: 36,
+      height_m: 3.9,
+      axle_count: 5,
+      hazardous: ["flammable"],
       hos: { ruleset: "canada_south", drive_remaining_s: 7200 }
     })
     // the stored ruleset applied, with the request's counter
     expect(res.body.hos_ruleset).toBe("canada_south")
     // an inline ruleset wins over the stored one
-    const eu = await world.post({ origin: W, destination: E, truck: { profile_id: made.body.id, hos: { ruleset: "eu" } } })
+    const eu = await world.post({
+      origin: W,
+      destination: E,
+      truck: { profile_id: made.body.id, hos: { ruleset: "eu" } }
+    })
     expect(eu.body.hos_ruleset).toBe("eu")
     expect(eu.body.resolved_truck.height_m).toBe(4.1)
     // without a profile the inline truck is echoed whole
-    const inline = await world.post({ origin: W, destination: E, truck: { profile: "box", weight_t: 10, height_m: 3.2 } })
+    const inline = await world.post({
+      origin: W,
+      destination: E,
+      truck: { profile: "box", weight_t: 10, height_m: 3.2 }
+    })
     expect(inline.body.resolved_truck).toEqual({ profile: "box", weight_t: 10, height_m: 3.2 })
   })
 
   it("answers 404 for an unknown or another customer's profile, and 400 for a truck missing fields without one", async () => {
     const mine = await pro()("/routing/truck-profiles", json("POST", { name: "Mine", truck: reefer }))
-    const unknown = await world.post({ origin: W, destination: E, truck: { profile_id: "tpf_000000000000000000000000" } })
+    const unknown = await world.post({
+      origin: W,
+      destination: E,
+      truck: { profile_id: "tpf_000000000000000000000000" }
+    })
     expect(unknown.status).toBe(404)
     expect(unknown.body.error).toContain("truck.profile_id")
-    const foreign = await other("/routing/route", json("POST", { origin: W, destination: E, truck: { profile_id: mine.body.id } }))
+    const foreign = await other(
+      "/routing/route",
+      json("POST", { origin: W, destination: E, truck: { profile_id: mine.body.id } })
+    )
     expect(foreign.status).toBe(404)
     expect((await other(`/routing/truck-profiles/${mine.body.id}`)).status).toBe(404)
     expect((await other(`/routing/truck-profiles/${mine.body.id}`, json("PATCH", { name: "taken" }))).status).toBe(404)

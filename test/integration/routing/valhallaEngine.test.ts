@@ -14,18 +14,28 @@ import { api } from "../../support/http.js"
  * A stand-in Valhalla that answers /route in Valhalla's documented format (units km, polyline6
  * shapes, maneuvers with shape indexes). With exclude_polygons it answers the northern way.
  */
-const straight: Array<[number, number]> = [[40.0, -100.0], [40.0, -99.5], [40.0, -99.0]]
-const north: Array<[number, number]> = [[40.0, -100.0], [40.1, -99.5], [40.0, -99.0]]
+const straight: Array<[number, number]> = [
+  [40.0, -100.0],
+  [40.0, -99.5],
+  [40.0, -99.0]
+]
+const north: Array<[number, number]> = [
+  [40.0, -100.0],
+  [40.1, -99.5],
+  [40.0, -99.0]
+]
 const trip = (pts: Array<[number, number]>, km: number, s: number, names: Array<Array<string>>, toll = false) => ({
-  legs: [{
-    shape: polyline.encode(pts, 6),
-    summary: { length: km, time: s },
-    maneuvers: [
-      { length: km / 2, time: s / 2, begin_shape_index: 0, end_shape_index: 1, street_names: names[0], toll },
-      { length: km / 2, time: s / 2, begin_shape_index: 1, end_shape_index: 2, street_names: names[1] },
-      { length: 0, time: 0, begin_shape_index: 2, end_shape_index: 2 }
-    ]
-  }],
+  legs: [
+    {
+      shape: polyline.encode(pts, 6),
+      summary: { length: km, time: s },
+      maneuvers: [
+        { length: km / 2, time: s / 2, begin_shape_index: 0, end_shape_index: 1, street_names: names[0], toll },
+        { length: km / 2, time: s / 2, begin_shape_index: 1, end_shape_index: 2, street_names: names[1] },
+        { length: 0, time: 0, begin_shape_index: 2, end_shape_index: 2 }
+      ]
+    }
+  ],
   summary: { length: km, time: s }
 })
 const requests: Array<any> = []
@@ -38,10 +48,16 @@ const stub: Server = createServer((req, res) => {
     requests.push({ path: req.url, body: json })
     res.setHeader("content-type", "application/json")
     if (mode === "down") return res.writeHead(500).end(JSON.stringify({ error: "boom" }))
-    if (json.locations.at(-1).lat > 60) return res.writeHead(400).end(JSON.stringify({ error_code: 442, error: "No path could be found for input", status_code: 400 }))
+    if (json.locations.at(-1).lat > 60)
+      return res
+        .writeHead(400)
+        .end(JSON.stringify({ error_code: 442, error: "No path could be found for input", status_code: 400 }))
     const answer = json.exclude_polygons
       ? { trip: trip(north, 88.0, 4500, [["US 2"], ["US 2"]]) }
-      : { trip: trip(straight, 85.2, 3228, [["I 1"], ["I 1"]], true), ...(json.alternates ? { alternates: [{ trip: trip(north, 88.0, 4500, [["US 2"], ["US 2"]]) }] } : {}) }
+      : {
+          trip: trip(straight, 85.2, 3228, [["I 1"], ["I 1"]], true),
+          ...(json.alternates ? { alternates: [{ trip: trip(north, 88.0, 4500, [["US 2"], ["US 2"]]) }] } : {})
+        }
     res.writeHead(200).end(JSON.stringify(answer))
   })
 })
@@ -56,7 +72,10 @@ const E = { lat: 40.0, lng: -99.0 }
 
 beforeAll(async () => {
   await new Promise<void>((r) => stub.listen(0, "127.0.0.1", r))
-  env = makeTestEnv({ routingEngine: "valhalla", valhallaUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}` })
+  env = makeTestEnv({
+    routingEngine: "valhalla",
+    valhallaUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`
+  })
   let port = 0
   rt = ManagedRuntime.make(ApiServerLive({ port: 0, onListen: (p) => (port = p) }).pipe(Layer.provideMerge(env.layer)))
   await rt.runtime()
@@ -69,7 +88,12 @@ afterAll(async () => {
   stub.close()
 })
 
-const post = (body: unknown) => api(base, key)("/routing/route", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+const post = (body: unknown) =>
+  api(base, key)("/routing/route", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body)
+  })
 
 describe("ROUTING_ENGINE=valhalla", () => {
   it("asks for truck costing with the profile's dimensions and reads the polyline6 answer", async () => {
@@ -78,16 +102,25 @@ describe("ROUTING_ENGINE=valhalla", () => {
     expect(res.status).toBe(200)
     expect(requests[0].path).toBe("/route")
     expect(requests[0].body).toMatchObject({
-      locations: [{ lat: 40, lon: -100, type: "break" }, { lat: 40, lon: -99, type: "break" }],
+      locations: [
+        { lat: 40, lon: -100, type: "break" },
+        { lat: 40, lon: -99, type: "break" }
+      ],
       costing: "truck",
-      costing_options: { truck: { height: 4.2, weight: 30, width: 2.6, axle_count: 5, hazmat: true, use_tolls: 0, use_ferry: 0 } },
+      costing_options: {
+        truck: { height: 4.2, weight: 30, width: 2.6, axle_count: 5, hazmat: true, use_tolls: 0, use_ferry: 0 }
+      },
       alternates: 1,
       units: "kilometers"
     })
     expect(res.body.engine).toBe("valhalla")
     expect(res.body.attribution[0]).toMatch(/Valhalla.*OpenStreetMap/)
     const [best, alt] = res.body.routes
-    expect(best.geometry.coordinates).toEqual([[-100, 40], [-99.5, 40], [-99, 40]])
+    expect(best.geometry.coordinates).toEqual([
+      [-100, 40],
+      [-99.5, 40],
+      [-99, 40]
+    ])
     expect(best.summary).toMatchObject({ distance_m: 85_200, duration_s: 3228, has_tolls: true })
     // the tolled maneuver and the free one are sections of their own
     expect(best.sections.map((s: { summary: string }) => s.summary)).toEqual(["I 1", "I 1"])
@@ -95,7 +128,14 @@ describe("ROUTING_ENGINE=valhalla", () => {
   })
 
   it("passes a live closure on the route as exclude_polygons and takes the answer around it", async () => {
-    const closure = observation("v-closure", { jurisdiction: "NE", latitude: 40.0, longitude: -99.5, type: "closure", severity: "critical", start_time: "2020-01-01T00:00:00.000Z" })
+    const closure = observation("v-closure", {
+      jurisdiction: "NE",
+      latitude: 40.0,
+      longitude: -99.5,
+      type: "closure",
+      severity: "critical",
+      start_time: "2020-01-01T00:00:00.000Z"
+    })
     const other = observation("v-far", { jurisdiction: "NE", latitude: 41.5, longitude: -97 })
     const script = changeScript("valhalla-src", [[closure, other], [other]])
     await rt.runPromise(applyChanges(script.filter((c) => c.op !== "archived")))

@@ -34,7 +34,21 @@ describe("array literals as Postgres reads them", () => {
   })
 
   it("reads back every text as sent: quotes, backslashes, commas, braces, blanks, NULL as a word, non-ASCII", async () => {
-    const awkward = ["", " ", "NULL", "null", "a,b", "{x}", `"`, "\\", `\\"`, "tab\there", "line\nbreak", "Montréal–Lévis 🚧", "\u001f"]
+    const awkward = [
+      "",
+      " ",
+      "NULL",
+      "null",
+      "a,b",
+      "{x}",
+      `"`,
+      "\\",
+      `\\"`,
+      "tab\there",
+      "line\nbreak",
+      "Montréal–Lévis 🚧",
+      "\u001f"
+    ]
     expect(await readBack(arrayLiteral(awkward), "text")).toEqual(awkward)
     expect(await readBack(arrayLiteral(["x", null, "y"]), "text")).toEqual(["x", null, "y"])
     // none needs escaping: the one-join form
@@ -45,11 +59,20 @@ describe("array literals as Postgres reads them", () => {
   it("reads back any list of texts and NULLs unchanged", async () => {
     // texts made mostly of what an array literal treats specially, and any other text (Postgres
     // text cannot hold NUL; every other code point can)
-    const special = fc.string({ unit: fc.constantFrom(`"`, "\\", ",", "{", "}", " ", "\n", "N", "U", "L", "a", "é"), maxLength: 12 })
-    const text = fc.oneof(special, fc.string({ unit: "grapheme", maxLength: 40 }).filter((s) => !s.includes("\u0000")))
-    await fc.assert(fc.asyncProperty(fc.array(fc.option(text, { nil: null }), { maxLength: 30 }), async (values) => {
-      expect(await readBack(arrayLiteral(values), "text")).toEqual(values)
-    }), { numRuns: 200 })
+    const special = fc.string({
+      unit: fc.constantFrom(`"`, "\\", ",", "{", "}", " ", "\n", "N", "U", "L", "a", "é"),
+      maxLength: 12
+    })
+    const text = fc.oneof(
+      special,
+      fc.string({ unit: "grapheme", maxLength: 40 }).filter((s) => !s.includes("\u0000"))
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.option(text, { nil: null }), { maxLength: 30 }), async (values) => {
+        expect(await readBack(arrayLiteral(values), "text")).toEqual(values)
+      }),
+      { numRuns: 200 }
+    )
   })
 
   it("reads back numbers as the numeric columns take them", async () => {

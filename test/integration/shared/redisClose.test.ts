@@ -18,11 +18,16 @@ const fakeRedis = async () => {
     socket.on("data", (chunk) => {
       if (silent) return
       // one +OK per command in the chunk (each is a RESP array: "*<n>\r\n…")
-      const commands = chunk.toString("latin1").split("\r\n").filter((line) => line.startsWith("*")).length
+      const commands = chunk
+        .toString("latin1")
+        .split("\r\n")
+        .filter((line) => line.startsWith("*")).length
       socket.write("+OK\r\n".repeat(commands))
     })
   })
-  const port = await new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as { port: number }).port)))
+  const port = await new Promise<number>((r) =>
+    server.listen(0, "127.0.0.1", () => r((server.address() as { port: number }).port))
+  )
   return {
     port,
     goSilent: () => void (silent = true),
@@ -40,7 +45,9 @@ describe("closing a Redis connection", () => {
   it("gives up on a QUIT its silent Redis never answers, within seconds, even though a release cannot be interrupted", async () => {
     const fake = await fakeRedis()
     close = fake.close
-    const layer = Redis.layerFor("answer").pipe(Layer.provide(AppConfig.make({ redisUrl: `redis://127.0.0.1:${fake.port}`, redisPrefix: "rdtest:close" })))
+    const layer = Redis.layerFor("answer").pipe(
+      Layer.provide(AppConfig.make({ redisUrl: `redis://127.0.0.1:${fake.port}`, redisPrefix: "rdtest:close" }))
+    )
     const scope = Effect.runSync(Scope.make())
     const ctx = await Effect.runPromise(Layer.buildWithScope(layer, scope))
     const redis = Context.get(ctx, Redis)

@@ -23,7 +23,8 @@ describe("the API's bridge into Effect (runExitReleasing)", () => {
       const theirs = await Runtime.runPromiseExit(runtime)(effect as Effect.Effect<unknown, unknown>)
       expect(ours._tag).toBe(theirs._tag)
       if (Exit.isSuccess(ours) && Exit.isSuccess(theirs)) expect(ours.value).toEqual(theirs.value)
-      if (Exit.isFailure(ours) && Exit.isFailure(theirs)) expect(Cause.pretty(ours.cause)).toBe(Cause.pretty(theirs.cause))
+      if (Exit.isFailure(ours) && Exit.isFailure(theirs))
+        expect(Cause.pretty(ours.cause)).toBe(Cause.pretty(theirs.cause))
     }
   })
 
@@ -39,8 +40,11 @@ describe("the API's bridge into Effect (runExitReleasing)", () => {
 
   it("runs effects that wait on each other's results, many at once", async () => {
     const run = runExitReleasing(await managed.runtime())
-    const exits = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      run(Effect.async<number>((resume) => void setImmediate(() => resume(Effect.succeed(i * 2)))))))
+    const exits = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        run(Effect.async<number>((resume) => void setImmediate(() => resume(Effect.succeed(i * 2)))))
+      )
+    )
     expect(exits.map((e) => (Exit.isSuccess(e) ? e.value : -1))).toEqual(Array.from({ length: 200 }, (_, i) => i * 2))
   })
 })

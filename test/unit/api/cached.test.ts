@@ -49,7 +49,8 @@ describe("cached (metadata values kept per database)", () => {
       yield* g.open
       expect(yield* Fiber.join(askers)).toEqual(["v1", "v1", "v1", "v1", "v1"])
       expect(g.runs()).toBe(1)
-    }).pipe(Effect.provide(db)))
+    }).pipe(Effect.provide(db))
+  )
 
   it.effect("refreshes in the background before expiry, answering the current value meanwhile", () =>
     Effect.gen(function* () {
@@ -64,7 +65,8 @@ describe("cached (metadata values kept per database)", () => {
       yield* settle
       expect(yield* value).toBe("v2")
       expect(g.runs()).toBe(2)
-    }).pipe(Effect.provide(db)))
+    }).pipe(Effect.provide(db))
+  )
 
   it.effect("never answers a value older than its lifetime: past it, callers wait for the new one", () =>
     Effect.gen(function* () {
@@ -75,14 +77,19 @@ describe("cached (metadata values kept per database)", () => {
       expect(late.unsafePoll()).toBeNull()
       yield* g.open
       expect(yield* Fiber.join(late)).toBe("v2")
-    }).pipe(Effect.provide(db)))
+    }).pipe(Effect.provide(db))
+  )
 
   it.effect("a failure reaches every waiter, and the next caller tries again", () =>
     Effect.gen(function* () {
       let runs = 0
-      const value = cached(60_000, Effect.suspend(() => (++runs === 1 ? Effect.fail("db away") : Effect.succeed("ok"))))
+      const value = cached(
+        60_000,
+        Effect.suspend(() => (++runs === 1 ? Effect.fail("db away") : Effect.succeed("ok")))
+      )
       expect(yield* Effect.flip(value)).toBe("db away")
       expect(yield* value).toBe("ok")
       expect(runs).toBe(2)
-    }).pipe(Effect.provide(db)))
+    }).pipe(Effect.provide(db))
+  )
 })

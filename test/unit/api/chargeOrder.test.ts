@@ -48,9 +48,10 @@ const batch = (bucket: number, routes: ReadonlyArray<Route>, order: "in charge o
         }
         return 200
       })
-    const statuses = order === "plain"
-      ? yield* Effect.forEach(routes, (r, i) => run(r, i, undefined), { concurrency: 2 })
-      : yield* forEachInChargeOrder(routes, 2, run)
+    const statuses =
+      order === "plain"
+        ? yield* Effect.forEach(routes, (r, i) => run(r, i, undefined), { concurrency: 2 })
+        : yield* forEachInChargeOrder(routes, 2, run)
     return { statuses, used }
   })
 
@@ -66,27 +67,39 @@ describe("forEachInChargeOrder", () => {
       expect(yield* batch(1, routes(), "in charge order")).toEqual({ statuses: [422, 200, 403], used: 1 })
       // run plainly, the second route is refused while the first still holds the call: the defect
       const plain = yield* gate()
-      expect((yield* batch(1, [{ fails: true, planning: plain }, { askedCharge: plain }, {}], "plain")).statuses).toEqual([422, 403, 200])
-    }))
+      expect(
+        (yield* batch(1, [{ fails: true, planning: plain }, { askedCharge: plain }, {}], "plain")).statuses
+      ).toEqual([422, 403, 200])
+    })
+  )
 
   it.effect("charges in request order when an earlier route is slow to reach its charge", () =>
     Effect.gen(function* () {
       // the second route is held before its charge until the third has started: in a plain run
       // the third takes the bucket's last call first (the failure CI saw)
       const third = yield* gate()
-      expect(yield* batch(2, [{}, { beforeCharge: third }, { started: third }, {}], "in charge order"))
-        .toEqual({ statuses: [200, 200, 403, 403], used: 2 })
+      expect(yield* batch(2, [{}, { beforeCharge: third }, { started: third }, {}], "in charge order")).toEqual({
+        statuses: [200, 200, 403, 403],
+        used: 2
+      })
       const plainThird = yield* gate()
-      expect((yield* batch(2, [{}, { beforeCharge: plainThird }, { started: plainThird }, {}], "plain")).statuses)
-        .toEqual([200, 403, 200, 403])
-    }))
+      expect(
+        (yield* batch(2, [{}, { beforeCharge: plainThird }, { started: plainThird }, {}], "plain")).statuses
+      ).toEqual([200, 403, 200, 403])
+    })
+  )
 
   it.effect("ends every route whatever fails first, and answers in request order", () =>
     Effect.gen(function* () {
-      const out = yield* batch(2, Array.from({ length: 7 }, (_, i) => ({ fails: i % 3 === 0 })), "in charge order")
+      const out = yield* batch(
+        2,
+        Array.from({ length: 7 }, (_, i) => ({ fails: i % 3 === 0 })),
+        "in charge order"
+      )
       // 0 fails (given back), 1 and 2 take the bucket, 3 is refused before it could fail, the rest refused
       expect(out).toEqual({ statuses: [422, 200, 200, 403, 403, 403, 403], used: 2 })
-    }))
+    })
+  )
 
   it.effect("does not deadlock with one route at a time or more routes at once than there are routes", () =>
     Effect.gen(function* () {
@@ -97,8 +110,10 @@ describe("forEachInChargeOrder", () => {
             yield* turn.settle
             yield* turn.passTurn
             return n
-          }))
+          })
+        )
         expect(statuses).toEqual([0, 1, 2])
       }
-    }))
+    })
+  )
 })

@@ -10,6 +10,7 @@ describe("WAL positions", () => {
   })
 
   it("answers undefined for anything else", () => {
-    for (const bad of [null, undefined, "", "16B3748", "0/", "/1", "0/123456789", "g/1", "0/1 "]) expect(lsnOf(bad)).toBeUndefined()
+    for (const bad of [null, undefined, "", "16B3748", "0/", "/1", "0/123456789", "g/1", "0/1 "])
+      expect(lsnOf(bad)).toBeUndefined()
   })
 })

@@ -7,7 +7,9 @@ import { AppConfig } from "../../../shared/config/AppConfig.js"
 describe("portal mail without SMTP_URL", () => {
   it("is written to the log, link and all, so sign-up works on a developer machine", async () => {
     const logged: Array<string> = []
-    const capture = Logger.make(({ message }) => logged.push(Array.isArray(message) ? message.join(" ") : String(message)))
+    const capture = Logger.make(({ message }) =>
+      logged.push(Array.isArray(message) ? message.join(" ") : String(message))
+    )
     const sent = await Effect.runPromise(
       sendMail(verifyMail("ann@example.com", "Ann", "http://localhost:3000/verify?token=abc")).pipe(
         Effect.provide(AppConfig.make({ smtpUrl: undefined })),
@@ -21,7 +23,9 @@ describe("portal mail without SMTP_URL", () => {
 
   it("a mail server that refuses is logged and answers false, never failing the request", async () => {
     const logged: Array<string> = []
-    const capture = Logger.make(({ message }) => logged.push(Array.isArray(message) ? message.join(" ") : String(message)))
+    const capture = Logger.make(({ message }) =>
+      logged.push(Array.isArray(message) ? message.join(" ") : String(message))
+    )
     const sent = await Effect.runPromise(
       sendMail(verifyMail("ann@example.com", "Ann", "http://x/verify?token=abc")).pipe(
         // nothing listens on port 9 of loopback

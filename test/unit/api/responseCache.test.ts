@@ -5,15 +5,19 @@ import { noneMatchHits } from "../../../api/http/preparedAnswer.js"
 import { changedTags, dependencyTags } from "../../../shared/cache/invalidation.js"
 
 /** A cache on a clock the test moves, and a computation that counts its runs. */
-const world = (options = { maxEntries: 100, maxBytes: 1_000_000, coalesceMs: 200, staleMs: 600, admitWithinMs: 60_000 }) => {
+const world = (
+  options = { maxEntries: 100, maxBytes: 1_000_000, coalesceMs: 200, staleMs: 600, admitWithinMs: 60_000 }
+) => {
   let now = 1_000_000
   const cache = makeResponseCache<string>(options, () => now)
   cache.connected()
   let runs = 0
-  const compute = (value: string, tags = ["event:NY", "event:*"], ttlMs = 30_000) => (): Promise<Computed<string>> => {
-    runs++
-    return Promise.resolve({ value, keep: { tags, ttlMs, bytes: value.length } })
-  }
+  const compute =
+    (value: string, tags = ["event:NY", "event:*"], ttlMs = 30_000) =>
+    (): Promise<Computed<string>> => {
+      runs++
+      return Promise.resolve({ value, keep: { tags, ttlMs, bytes: value.length } })
+    }
   /** a question asked twice: the second answer is kept (admission) */
   const keep = async (key: string, value: string, tags?: Array<string>, ttlMs?: number) => {
     await cache.answer(key, compute(value, tags, ttlMs))
@@ -55,12 +59,18 @@ describe("response cache", () => {
     expect(await w.cache.answer("k", w.compute("never"))).toEqual({ value: "v1", outcome: "stale" })
     w.advance(200)
     let release!: () => void
-    const slow = () => { const c = w.compute("v2")(); return new Promise<Computed<string>>((r) => { release = () => r(c) }) }
+    const slow = () => {
+      const c = w.compute("v2")()
+      return new Promise<Computed<string>>((r) => {
+        release = () => r(c)
+      })
+    }
     // past coalesceMs, before staleMs: served stale, one recomputation starts
     expect(await w.cache.answer("k", slow)).toEqual({ value: "v1", outcome: "stale" })
     expect(await w.cache.answer("k", w.compute("never"))).toEqual({ value: "v1", outcome: "stale" })
     expect(w.runs()).toBe(3)
-    release(); await new Promise((r) => setTimeout(r, 0))
+    release()
+    await new Promise((r) => setTimeout(r, 0))
     expect(await w.cache.answer("k", w.compute("never"))).toEqual({ value: "v2", outcome: "hit" })
   })
 
@@ -70,7 +80,12 @@ describe("response cache", () => {
     w.cache.invalidate(["event:NY"])
     w.advance(700)
     let release!: () => void
-    const slow = () => { const c = w.compute("v2")(); return new Promise<Computed<string>>((r) => { release = () => r(c) }) }
+    const slow = () => {
+      const c = w.compute("v2")()
+      return new Promise<Computed<string>>((r) => {
+        release = () => r(c)
+      })
+    }
     const a = w.cache.answer("k", slow)
     const b = w.cache.answer("k", w.compute("never"))
     release()
@@ -82,7 +97,12 @@ describe("response cache", () => {
   it("an invalidation during a computation leaves its answer stale", async () => {
     const w = world()
     let release!: () => void
-    const slow = () => { const c = w.compute("old")(); return new Promise<Computed<string>>((r) => { release = () => r(c) }) }
+    const slow = () => {
+      const c = w.compute("old")()
+      return new Promise<Computed<string>>((r) => {
+        release = () => r(c)
+      })
+    }
     await w.cache.answer("k", w.compute("asked"))
     const first = w.cache.answer("k", slow)
     w.cache.invalidate(["event:NY"])
@@ -113,12 +133,18 @@ describe("response cache", () => {
     // a computation that began before the feed was lost is not kept after it returns
     w.cache.connected()
     let release!: () => void
-    const slow = () => { const c = w.compute("before")(); return new Promise<Computed<string>>((r) => { release = () => r(c) }) }
+    const slow = () => {
+      const c = w.compute("before")()
+      return new Promise<Computed<string>>((r) => {
+        release = () => r(c)
+      })
+    }
     await w.cache.answer("k2", w.compute("asked"))
     const p = w.cache.answer("k2", slow)
     w.cache.disconnected()
     w.cache.connected()
-    release(); await p
+    release()
+    await p
     expect(w.cache.stats().entries).toBe(0)
   })
 
@@ -146,7 +172,10 @@ describe("cache keys and tags", () => {
   it("files answers by jurisdiction and announces changes by theirs", () => {
     expect(dependencyTags("event", ["NY", "nj"])).toEqual(["event:NY", "event:NJ", "event:*"])
     expect(dependencyTags("feature", undefined)).toEqual(["feature:any"])
-    const tags = changedTags([{ kind: "event", keys: { jurisdiction: "NY" } }, { kind: "feature", keys: { jurisdiction: "BC" } }] as never)
+    const tags = changedTags([
+      { kind: "event", keys: { jurisdiction: "NY" } },
+      { kind: "feature", keys: { jurisdiction: "BC" } }
+    ] as never)
     expect([...tags].sort()).toEqual(["event:NY", "event:any", "feature:BC", "feature:any"])
   })
 

@@ -35,7 +35,14 @@ describe("bounded maps", () => {
   it("drops while asked, through the caller's own drop, and stops on an empty map", () => {
     const m = filled(5)
     const dropped: Array<string> = []
-    dropOldestWhile(m, () => m.size > 3, (k) => { dropped.push(k); m.delete(k) })
+    dropOldestWhile(
+      m,
+      () => m.size > 3,
+      (k) => {
+        dropped.push(k)
+        m.delete(k)
+      }
+    )
     expect(dropped).toEqual(["k0", "k1"])
     dropOldestWhile(m, () => true)
     expect(m.size).toBe(0)

@@ -17,11 +17,13 @@ const sources = (dir: string): Array<string> =>
     return statSync(join(root, path)).isDirectory() ? sources(path) : /\.tsx?$/.test(path) ? [path] : []
   })
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g
 
 /** Relative imports of a file, as repository paths of .ts files. */
 export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): Array<string> =>
-  [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), m[1] ?? m[2])).replace(/\.js$/, ".ts"))
+  [...text.matchAll(IMPORT)]
+    .map((m) => normalize(join(dirname(file), m[1] ?? m[2])).replace(/\.js$/, ".ts"))
     .map((p) => (p.endsWith(".ts") && !existsSync(join(root, p)) && existsSync(join(root, `${p}x`)) ? `${p}x` : p))
 
 const code = ["api", "pipeline", "shared", "infra", "portal"].flatMap(sources)
@@ -29,10 +31,22 @@ const text = (f: string) => readFileSync(join(root, f), "utf8")
 
 /** dependency-cruiser over `dirs` of `cwd` with the project's rules: the violations, as `rule: from → to`. */
 const cruise = (cwd: string, dirs: ReadonlyArray<string>): Array<string> => {
-  const out = spawnSync(process.execPath, [join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
-    "--config", join(root, ".dependency-cruiser.cjs"), "--output-type", "json", ...dirs], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  const out = spawnSync(
+    process.execPath,
+    [
+      join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
+      "--config",
+      join(root, ".dependency-cruiser.cjs"),
+      "--output-type",
+      "json",
+      ...dirs
+    ],
+    { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }
+  )
   if (out.status !== 0 && out.stdout.trim() === "") throw new Error(`dependency-cruiser did not run: ${out.stderr}`)
-  const result = JSON.parse(out.stdout) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } }
+  const result = JSON.parse(out.stdout) as {
+    summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> }
+  }
   return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
 }
 
@@ -45,7 +59,9 @@ describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
     const dir = mkdtempSync(join(tmpdir(), "import-rules-"))
     try {
       const files: Record<string, string> = {
-        "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowImportingTsExtensions: false } }),
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowImportingTsExtensions: false }
+        }),
         "shared/a.ts": 'import { b } from "../api/b.js"\nexport const a = b',
         "api/b.ts": 'import { c } from "../pipeline/c.js"\nexport const b = c',
         "api/schemas/s.ts": "export const s = 1\nexport type S = number",
@@ -53,7 +69,8 @@ describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
         "pipeline/loop.ts": 'import { c } from "./c.js"\nexport const loop = () => c',
         "pipeline/sources/one.ts": 'import { two } from "./two.js"\nexport const one = two',
         "pipeline/sources/two.ts": "export const two = 2",
-        "portal/src/x.ts": 'import { s } from "../../api/schemas/s.js"\nimport type { S } from "../../api/schemas/s.js"\nexport const x: S = s',
+        "portal/src/x.ts":
+          'import { s } from "../../api/schemas/s.js"\nimport type { S } from "../../api/schemas/s.js"\nexport const x: S = s',
         "infra/i.ts": 'import { bench } from "../bench/k.js"\nexport const i = bench',
         "bench/k.ts": "export const bench = 1",
         "shared/geo/g.ts": 'import { r } from "../routing/r.js"\nexport const g = r',
@@ -81,13 +98,18 @@ describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
   }, 60_000)
 
   it("the portal client never writes HTML: upstream text reaches the page only as text", () => {
-    const writers = code.filter((f) => f.startsWith("portal/") && /innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.write/.test(text(f)))
+    const writers = code.filter(
+      (f) =>
+        f.startsWith("portal/") &&
+        /innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.write/.test(text(f))
+    )
     expect(writers).toEqual([])
   })
 
   it("the client's shared imports stay out of Node", () => {
     // type-only imports are erased by the bundler, so only value imports reach the browser
-    const valueImports = (f: string) => importsOf(f, text(f).replace(/(?:^|\n)\s*import type [^;]*?from\s+["'][^"']+["']/g, ""))
+    const valueImports = (f: string) =>
+      importsOf(f, text(f).replace(/(?:^|\n)\s*import type [^;]*?from\s+["'][^"']+["']/g, ""))
     const reached = new Set<string>()
     const visit = (f: string) => {
       if (reached.has(f)) return
@@ -102,16 +124,29 @@ describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
 
 describe("one home per concern", () => {
   it("stream commands (XADD, XREADGROUP, XACK, XTRIM …) are issued only by shared/bus/RedisStreams.ts", () => {
-    const STREAM_OPS = /\.(xAdd|xReadGroup|xAck|xAutoClaim|xTrim|xRange|xRevRange|xGroupCreate|xPending|xPendingRange|xInfoGroups|xLen|xClaim|xDel)\(|["']X(ADD|READGROUP|ACK|AUTOCLAIM|TRIM|RANGE|GROUP|PENDING|INFO|LEN|CLAIM|DEL)["']/
+    const STREAM_OPS =
+      /\.(xAdd|xReadGroup|xAck|xAutoClaim|xTrim|xRange|xRevRange|xGroupCreate|xPending|xPendingRange|xInfoGroups|xLen|xClaim|xDel)\(|["']X(ADD|READGROUP|ACK|AUTOCLAIM|TRIM|RANGE|GROUP|PENDING|INFO|LEN|CLAIM|DEL)["']/
     const offenders = code.filter((f) => f !== "shared/bus/RedisStreams.ts" && STREAM_OPS.test(text(f)))
     expect(offenders).toEqual([])
   })
 
   it("a stage's metrics are defined in its own folder and used only below it", () => {
     const definers = code.filter((f) => /Metric\.(counter|gauge|histogram|frequency|summary|timer)\(/.test(text(f)))
-    expect(definers.every((f) => f.endsWith("/metrics.ts")), definers.join(", ")).toBe(true)
+    expect(
+      definers.every((f) => f.endsWith("/metrics.ts")),
+      definers.join(", ")
+    ).toBe(true)
     const misuse = code.flatMap((f) =>
-      importsOf(f).filter((t) => definers.includes(t) && !relative(dirname(t), dirname(f)).split("/").every((p) => p !== "..")).map((t) => `${f} → ${t}`))
+      importsOf(f)
+        .filter(
+          (t) =>
+            definers.includes(t) &&
+            !relative(dirname(t), dirname(f))
+              .split("/")
+              .every((p) => p !== "..")
+        )
+        .map((t) => `${f} → ${t}`)
+    )
     expect(misuse).toEqual([])
   })
 

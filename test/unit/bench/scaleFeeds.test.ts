@@ -15,7 +15,10 @@ describe("bench:scale's synthetic feeds", () => {
       expect(size).toBeGreaterThanOrEqual(SIZES[kind][0])
       expect(size).toBeLessThanOrEqual(SIZES[kind][1])
       const feed = { id: `feed-${adapter}`, adapter, size, place }
-      const body = (p: number) => (adapter === "tpims" ? { static: feedBody(feed, p, "static"), dynamic: feedBody(feed, p, "dynamic") } : feedBody(feed, p))
+      const body = (p: number) =>
+        adapter === "tpims"
+          ? { static: feedBody(feed, p, "static"), dynamic: feedBody(feed, p, "dynamic") }
+          : feedBody(feed, p)
       const a = adapters.get(adapter)!
       const first = decodeOk(a, body(10))
       expect(first.rejected).toEqual([])

@@ -11,10 +11,12 @@ const pgText = (ms: number, micros: number, offset: string) => {
 
 describe("timestamps from Postgres", () => {
   it("writes exactly what Date.toISOString writes, for any instant and fraction", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 253_402_300_799_000 }), fc.integer({ min: 0, max: 999 }), (ms, micros) => {
-      const text = pgText(ms, micros, "+00")
-      expect(isoTimestamp(text)).toBe(new Date(text).toISOString())
-    }))
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 253_402_300_799_000 }), fc.integer({ min: 0, max: 999 }), (ms, micros) => {
+        const text = pgText(ms, micros, "+00")
+        expect(isoTimestamp(text)).toBe(new Date(text).toISOString())
+      })
+    )
   })
 
   it("takes other offsets through Date", () => {

@@ -4,15 +4,40 @@ import { sweepStale } from "../../../pipeline/diff/staleSweep.js"
 import type { EventObservation } from "../../../shared/domain/Event.js"
 
 const obs = (id: string, over: Partial<EventObservation> = {}): EventObservation => ({
-  source_id: id, jurisdiction: "NY", type: "incident", sub_type: null, cause: null, severity: "minor", status: "active",
-  title: `event ${id}`, description: "", latitude: 40, longitude: -74, geometry: null, affected_roads: ["I-87"],
-  direction: null, lanes_affected: null, start_time: null, end_time: null, estimated_start_time: null,
-  estimated_end_time: null, source_created_at: null, source_updated_at: null, road_class: null, metadata: {}, ...over
+  source_id: id,
+  jurisdiction: "NY",
+  type: "incident",
+  sub_type: null,
+  cause: null,
+  severity: "minor",
+  status: "active",
+  title: `event ${id}`,
+  description: "",
+  latitude: 40,
+  longitude: -74,
+  geometry: null,
+  affected_roads: ["I-87"],
+  direction: null,
+  lanes_affected: null,
+  start_time: null,
+  end_time: null,
+  estimated_start_time: null,
+  estimated_end_time: null,
+  source_created_at: null,
+  source_updated_at: null,
+  road_class: null,
+  metadata: {},
+  ...over
 })
 
 const t = (s: number) => new Date(Date.UTC(2026, 10, 1) + s * 1000)
 
-const poll = (prev: Map<string, SnapEntry>, records: Array<EventObservation>, at: number, presentIds: Array<string> = []) => {
+const poll = (
+  prev: Map<string, SnapEntry>,
+  records: Array<EventObservation>,
+  at: number,
+  presentIds: Array<string> = []
+) => {
   const r = diffPoll({ source: "s", polledAt: t(at), now: t(at), records, presentIds, prev })
   const next = new Map(prev)
   for (const [k, v] of r.upserts) next.set(k, v)
@@ -30,7 +55,11 @@ describe("differ", () => {
 
   it("records severity, lanes and end-time changes on one update", () => {
     const a = poll(new Map(), [obs("a")], 0).next
-    const { r } = poll(a, [obs("a", { severity: "major", lanes_affected: "2 lanes", end_time: "2026-11-02T00:00:00.000Z" })], 60)
+    const { r } = poll(
+      a,
+      [obs("a", { severity: "major", lanes_affected: "2 lanes", end_time: "2026-11-02T00:00:00.000Z" })],
+      60
+    )
     expect(r.changes).toHaveLength(1)
     expect(r.changes[0].op).toBe("updated")
     expect(r.changes[0].fields).toEqual([

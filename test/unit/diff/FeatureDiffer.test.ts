@@ -12,12 +12,16 @@ const poll = (prev: Map<string, FeatureSnap>, records: Array<FeatureObservation>
   return { r, next }
 }
 
-const ops = (r: ReturnType<typeof poll>["r"]) => r.changes.map((c) => [c.source_id, c.op, c.fields.map((f) => f.change_type).join(",")])
+const ops = (r: ReturnType<typeof poll>["r"]) =>
+  r.changes.map((c) => [c.source_id, c.op, c.fields.map((f) => f.change_type).join(",")])
 
 describe("feature differ", () => {
   it("creates once and then stays quiet while nothing changes", () => {
     const { r, next } = poll(new Map(), [feature("a"), feature("b", { is_active: false })], 0)
-    expect(ops(r)).toEqual([["a", "created", "created"], ["b", "created", "created"]])
+    expect(ops(r)).toEqual([
+      ["a", "created", "created"],
+      ["b", "created", "created"]
+    ])
     expect(poll(next, [feature("a"), feature("b", { is_active: false })], 60).r.changes).toHaveLength(0)
   })
 

@@ -20,14 +20,20 @@ describe("event titles", () => {
   })
 
   it("builds a title from the kind, road, direction and span", () => {
-    expect(buildTitle({ what: "road work", road: "I-70", direction: "westbound", from: "MM 120", to: "MM 124" })).toBe("Road work on I-70 westbound from MM 120 to MM 124")
-    expect(buildTitle({ what: "Closure", road: "US-36", direction: "both", from: "Main St" })).toBe("Closure on US-36 both directions at Main St")
+    expect(buildTitle({ what: "road work", road: "I-70", direction: "westbound", from: "MM 120", to: "MM 124" })).toBe(
+      "Road work on I-70 westbound from MM 120 to MM 124"
+    )
+    expect(buildTitle({ what: "Closure", road: "US-36", direction: "both", from: "Main St" })).toBe(
+      "Closure on US-36 both directions at Main St"
+    )
     expect(buildTitle({ what: "Incident" })).toBe("Incident")
   })
 
   it("keeps a name in words and replaces an identifier", () => {
     expect(readableTitle("Paving on Main St", { what: "Road work", road: "Main St" })).toBe("Paving on Main St")
-    expect(readableTitle("FXDOT-Event0000100", { what: "Road work", road: "I-25", direction: "northbound" })).toBe("Road work on I-25 northbound")
+    expect(readableTitle("FXDOT-Event0000100", { what: "Road work", road: "I-25", direction: "northbound" })).toBe(
+      "Road work on I-25 northbound"
+    )
     expect(readableTitle(null, { what: "Incident", road: "SR-1" })).toBe("Incident on SR-1")
   })
 

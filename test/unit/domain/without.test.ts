@@ -14,7 +14,14 @@ describe("without", () => {
   })
 
   it("serializes as the object rest it replaces", () => {
-    const w = { type: "traffic_event", severity: "critical", blocking: true, segment: [1, 2], properties: { event_id: "x" }, distance_along_route_m: 10 }
+    const w = {
+      type: "traffic_event",
+      severity: "critical",
+      blocking: true,
+      segment: [1, 2],
+      properties: { event_id: "x" },
+      distance_along_route_m: 10
+    }
     const { blocking: _b, segment: _s, ...rest } = w
     expect(JSON.stringify(without(w, "blocking", "segment"))).toBe(JSON.stringify(rest))
   })

@@ -7,7 +7,12 @@ const decimal = (h: string) => BigInt("0x" + h).toString()
 describe("CellFacts", () => {
   it("knows a cell's center, decimal id, reach and ring as h3-js gives them", () => {
     const facts = new CellFacts()
-    for (const cell of [latLngToCell(41.6, -93.6, 5), latLngToCell(-33.9, 151.2, 3), latLngToCell(64.1, -21.9, 7), "8009fffffffffff" /* a pentagon */]) {
+    for (const cell of [
+      latLngToCell(41.6, -93.6, 5),
+      latLngToCell(-33.9, 151.2, 3),
+      latLngToCell(64.1, -21.9, 7),
+      "8009fffffffffff" /* a pentagon */
+    ]) {
       const s = facts.slot(cell)
       const [lat, lng] = cellToLatLng(cell)
       expect([facts.lat[s], facts.lng[s], facts.decimal[s]]).toEqual([lat, lng, decimal(cell)])

@@ -23,6 +23,7 @@ describe("API_V8_POOL_SIZE", () => {
   })
 
   it("refuses a size that is not a whole number of threads, naming the variable", () => {
-    for (const bad of ["-1", "1.5", "many", "100"]) expect(() => poolSizeArgs(2, { API_V8_POOL_SIZE: bad }, [], 2)).toThrow(/API_V8_POOL_SIZE must be a whole number/)
+    for (const bad of ["-1", "1.5", "many", "100"])
+      expect(() => poolSizeArgs(2, { API_V8_POOL_SIZE: bad }, [], 2)).toThrow(/API_V8_POOL_SIZE must be a whole number/)
   })
 })

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest"
-import { API_HEAP_GROWING_PERCENT, DEFAULT_HEAP_GROWING_PERCENT, limitHeapGrowth, pretenuringArgs, semiSpaceArgs } from "../../../shared/lifecycle/heapGrowth.js"
+import {
+  API_HEAP_GROWING_PERCENT,
+  DEFAULT_HEAP_GROWING_PERCENT,
+  limitHeapGrowth,
+  pretenuringArgs,
+  semiSpaceArgs
+} from "../../../shared/lifecycle/heapGrowth.js"
 
 describe("HEAP_GROWING_PERCENT", () => {
   it("applies the default when unset, the given percent when set, and nothing for 0", () => {
@@ -16,7 +22,9 @@ describe("HEAP_GROWING_PERCENT", () => {
 
   it("refuses a value that is not a whole percent, naming the variable", () => {
     for (const bad of ["-5", "1.5", "lots", "5000"]) {
-      expect(() => limitHeapGrowth({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT must be a whole number/)
+      expect(() => limitHeapGrowth({ HEAP_GROWING_PERCENT: bad })).toThrow(
+        /HEAP_GROWING_PERCENT must be a whole number/
+      )
     }
   })
 })
@@ -34,7 +42,8 @@ describe("API_SEMI_SPACE_MB", () => {
   })
 
   it("refuses a size that is not a whole number of MB, naming the variable", () => {
-    for (const bad of ["-1", "2.5", "big", "4096"]) expect(() => semiSpaceArgs({ API_SEMI_SPACE_MB: bad }, [])).toThrow(/API_SEMI_SPACE_MB must be a whole number/)
+    for (const bad of ["-1", "2.5", "big", "4096"])
+      expect(() => semiSpaceArgs({ API_SEMI_SPACE_MB: bad }, [])).toThrow(/API_SEMI_SPACE_MB must be a whole number/)
   })
 })
 
@@ -51,6 +60,7 @@ describe("API_PRETENURING", () => {
   })
 
   it("refuses anything but on or off, naming the variable", () => {
-    for (const bad of ["yes", "0", "ON"]) expect(() => pretenuringArgs({ API_PRETENURING: bad }, [])).toThrow(/API_PRETENURING must be "on" or "off"/)
+    for (const bad of ["yes", "0", "ON"])
+      expect(() => pretenuringArgs({ API_PRETENURING: bad }, [])).toThrow(/API_PRETENURING must be "on" or "off"/)
   })
 })

@@ -2,22 +2,38 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { tmdd } from "../../../pipeline/sources/tmdd.js"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
-import { gapLowerBound, gapMeters, judgePair, type LinkSubject, roadKeys } from "../../../pipeline/stages/materialize/link/sameEvent.js"
+import {
+  gapLowerBound,
+  gapMeters,
+  judgePair,
+  type LinkSubject,
+  roadKeys
+} from "../../../pipeline/stages/materialize/link/sameEvent.js"
 import { roadKey } from "../../../shared/domain/Road.js"
 import { tmddFeed } from "../../../infra/simulator/payloads/tmdd.js"
 import { wzdxFeed } from "../../../infra/simulator/payloads/wzdx.js"
 import { decodeOk } from "../../support/adapterSuite.js"
 
-const subject = (source: string, o: { source_id: string } & Omit<LinkSubject, "id" | "source" | "road_keys">): LinkSubject =>
-  ({ ...o, id: `${source}:${o.source_id}`, source, road_keys: roadKeys(o.affected_roads) })
+const subject = (
+  source: string,
+  o: { source_id: string } & Omit<LinkSubject, "id" | "source" | "road_keys">
+): LinkSubject => ({ ...o, id: `${source}:${o.source_id}`, source, road_keys: roadKeys(o.affected_roads) })
 
 // one I-80 lane closure reported twice, in two formats: a WZDx work zone and a TMDD road-work event
-const zone = subject("wzdx", decodeOk(wzdx, wzdxFeed(0)).records.find((r) => r.source_id.startsWith("5a1f0c2e-0002"))!)
-const feu = subject("tmdd", decodeOk(tmdd, tmddFeed()).records.find((r) => r.source_id === "IA-TMC-4107")!)
+const zone = subject(
+  "wzdx",
+  decodeOk(wzdx, wzdxFeed(0)).records.find((r) => r.source_id.startsWith("5a1f0c2e-0002"))!
+)
+const feu = subject(
+  "tmdd",
+  decodeOk(tmdd, tmddFeed()).records.find((r) => r.source_id === "IA-TMC-4107")!
+)
 const GAP = 1000
 
 const shift = (g: LinkSubject["geometry"], dLng: number) =>
-  g && g.type === "LineString" ? { ...g, coordinates: (g.coordinates as Array<[number, number]>).map(([x, y]) => [x + dLng, y]) } : g
+  g && g.type === "LineString"
+    ? { ...g, coordinates: (g.coordinates as Array<[number, number]>).map(([x, y]) => [x + dLng, y]) }
+    : g
 
 describe("one event across sources: the judgement", () => {
   it("links the WZDx work zone and the TMDD road work on the same stretch of I-80", () => {
@@ -50,15 +66,20 @@ describe("one event across sources: the judgement", () => {
     expect(judgePair(zone, { ...feu, affected_roads: ["I-35"], road_keys: ["I-35"] }, GAP)).toBeNull()
     expect(judgePair(zone, { ...feu, type: "weather" }, GAP)).toBeNull()
     expect(judgePair(zone, { ...feu, source: zone.source }, GAP)).toBeNull()
-    expect(judgePair({ ...zone, type: "incident", cause: "hazard" }, { ...feu, type: "incident", cause: "accident" }, GAP)).toBeNull() // a rockfall beside a crash
-    expect(judgePair({ ...zone, type: "incident", cause: "hazard" }, { ...feu, type: "incident", cause: null }, GAP)).not.toBeNull()
+    expect(
+      judgePair({ ...zone, type: "incident", cause: "hazard" }, { ...feu, type: "incident", cause: "accident" }, GAP)
+    ).toBeNull() // a rockfall beside a crash
+    expect(
+      judgePair({ ...zone, type: "incident", cause: "hazard" }, { ...feu, type: "incident", cause: null }, GAP)
+    ).not.toBeNull()
   })
 
   it("links a work zone with a closure of it, with less confidence than an exact match; an unstated direction does not contradict", () => {
     const closure = judgePair(zone, { ...feu, type: "closure", direction: null }, GAP)
     expect(closure?.reason).toMatch(/northbound \/ unstated.*construction \/ closure/)
     expect(closure!.confidence).toBeLessThan(judgePair(zone, feu, GAP)!.confidence)
-    expect(judgePair(zone, { ...feu, end_time: null, estimated_end_time: null }, GAP)).not.toBeNull() // no end: still going
+    // no end: still going
+    expect(judgePair(zone, { ...feu, end_time: null, estimated_end_time: null }, GAP)).not.toBeNull()
   })
 
   it("spells one road one way across agencies", () => {
@@ -72,9 +93,26 @@ describe("one event across sources: the judgement", () => {
 
 describe("gapLowerBound", () => {
   const shape = (lng: number, lat: number, dx: number, dy: number, line: boolean): LinkSubject => ({
-    id: `s${lng}${lat}`, source: "x", type: "construction", cause: null, direction: null, affected_roads: [], road_keys: [],
-    start_time: null, end_time: null, latitude: lat, longitude: lng,
-    geometry: line ? { type: "LineString", coordinates: [[lng, lat], [lng + dx, lat + dy]] } : null
+    id: `s${lng}${lat}`,
+    source: "x",
+    type: "construction",
+    cause: null,
+    direction: null,
+    affected_roads: [],
+    road_keys: [],
+    start_time: null,
+    end_time: null,
+    latitude: lat,
+    longitude: lng,
+    geometry: line
+      ? {
+          type: "LineString",
+          coordinates: [
+            [lng, lat],
+            [lng + dx, lat + dy]
+          ]
+        }
+      : null
   })
   it("measures a line whose two vertices all but coincide as the point it is (turf answers 0 for it)", () => {
     // found by the property below (seed -1988952855): a point 5.6 km north of a 7e-15° segment
@@ -86,9 +124,14 @@ describe("gapLowerBound", () => {
   it("never exceeds the exact gap, so the box test rejects only pairs the exact test would", () => {
     fc.assert(
       fc.property(
-        fc.double({ min: -150, max: -50, noNaN: true }), fc.double({ min: -60, max: 75, noNaN: true }),
-        fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true }),
-        fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.boolean(), fc.boolean(),
+        fc.double({ min: -150, max: -50, noNaN: true }),
+        fc.double({ min: -60, max: 75, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.boolean(),
+        fc.boolean(),
         (lng, lat, ox, oy, dx, dy, la, lb) => {
           const a = shape(lng, lat, dx, dy, la)
           const b = shape(lng + ox, lat + oy, -dy, dx, lb)
@@ -97,7 +140,21 @@ describe("gapLowerBound", () => {
           expect(gapLowerBound(a, b)).toBeLessThanOrEqual(gapMeters(a, b) + 1e-3)
         }
       ),
-      { numRuns: 2000, examples: [[-50.53929871679834, -3.221969868874567e-71, -1.8804513501891055e-11, 0, -1.7389268352030328e-75, 0, false, true]] }
+      {
+        numRuns: 2000,
+        examples: [
+          [
+            -50.53929871679834,
+            -3.221969868874567e-71,
+            -1.8804513501891055e-11,
+            0,
+            -1.7389268352030328e-75,
+            0,
+            false,
+            true
+          ]
+        ]
+      }
     )
   })
 })

@@ -14,7 +14,9 @@ describe("first polls spread over POLL_SPREAD_S", () => {
   })
 
   it("spreads a continent's catalogue evenly, ids that differ in one letter included (no tenth of the spread holds over twice its share)", () => {
-    const ids = [...US_STATES, ...CA_PROVINCES].flatMap(([code]) => ["wzdx", "511-events", "cameras", "rwis"].map((k) => `${k}-${code.toLowerCase()}`))
+    const ids = [...US_STATES, ...CA_PROVINCES].flatMap(([code]) =>
+      ["wzdx", "511-events", "cameras", "rwis"].map((k) => `${k}-${code.toLowerCase()}`)
+    )
     const buckets = Array.from({ length: 10 }, () => 0)
     for (const id of ids) buckets[Math.floor(firstPollOffsetMs(id, 60_000) / 6_000)]++
     const share = ids.length / 10

@@ -4,7 +4,14 @@ import { makeTestSnapshotStore } from "../../../pipeline/diff/SnapshotStore.js"
 import { FetchError, type Fetched } from "../../../pipeline/poll/Fetcher.js"
 import { pollOnce } from "../../../pipeline/poll/Poller.js"
 import type { PollRecord } from "../../../pipeline/poll/PollRecorder.js"
-import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "../../../pipeline/poll/PollServices.js"
+import {
+  PollDecode,
+  PollDiff,
+  PollLease,
+  PollRecorder,
+  PollState,
+  Upstream
+} from "../../../pipeline/poll/PollServices.js"
 import type { SourceConfig } from "../../../pipeline/poll/SourceCatalogue.js"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
@@ -15,10 +22,22 @@ import { ownFixture } from "../../support/adapterSuite.js"
  * the poll record all in memory, on a TestClock. No Redis, HTTP or Postgres: this is the logic of
  * one poll, each part swapped for its test layer.
  */
-const source: SourceConfig = { id: "fx", adapter: "wzdx", url: "http://upstream.invalid/feed", jurisdiction: "ND", poll_interval_s: 60, timeout_ms: 1000, headers: {} }
+const source: SourceConfig = {
+  id: "fx",
+  adapter: "wzdx",
+  url: "http://upstream.invalid/feed",
+  jurisdiction: "ND",
+  poll_interval_s: 60,
+  timeout_ms: 1000,
+  headers: {}
+}
 const payload = ownFixture("wzdx/two_zones_one_bad.geojson")
 
-const world = (opts: { answer: (n: number) => Effect.Effect<Fetched, FetchError>; decode?: Layer.Layer<PollDecode>; holders?: ReadonlyArray<readonly [string, string, number]> }) => {
+const world = (opts: {
+  answer: (n: number) => Effect.Effect<Fetched, FetchError>
+  decode?: Layer.Layer<PollDecode>
+  holders?: ReadonlyArray<readonly [string, string, number]>
+}) => {
   const store = makeTestSnapshotStore()
   const records: Array<PollRecord> = []
   const layer = Layer.mergeAll(
@@ -33,7 +52,9 @@ const world = (opts: { answer: (n: number) => Effect.Effect<Fetched, FetchError>
   )
   // the test store never rebuilds from Postgres, so the SqlClient in load's type is never asked for
   const run = <A, E>(e: Effect.Effect<A, E, unknown>) =>
-    Effect.runPromise(e.pipe(Effect.provide(layer), Effect.provide(TestContext.TestContext)) as Effect.Effect<A, E, never>)
+    Effect.runPromise(
+      e.pipe(Effect.provide(layer), Effect.provide(TestContext.TestContext)) as Effect.Effect<A, E, never>
+    )
   return { store, records, run }
 }
 
@@ -66,7 +87,13 @@ describe("one poll on test layers", () => {
 
   it("five failed fetches open the circuit; the next poll is skipped without a fetch", async () => {
     let fetches = 0
-    const w = world({ answer: () => Effect.suspend(() => { fetches++; return Effect.fail(new FetchError({ message: "upstream answered HTTP 503", status: 503 })) }) })
+    const w = world({
+      answer: () =>
+        Effect.suspend(() => {
+          fetches++
+          return Effect.fail(new FetchError({ message: "upstream answered HTTP 503", status: 503 }))
+        })
+    })
     const program = Effect.gen(function* () {
       const out: Array<string> = []
       for (let i = 0; i < 6; i++) {

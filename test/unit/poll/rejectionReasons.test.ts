@@ -3,10 +3,14 @@ import { reasonKind, topReasons } from "../../../pipeline/poll/rejectionReasons.
 
 describe("rejection reasons", () => {
   it("folds numbers, positions, quoted values and duplicate ids, keeping the field and the expectation", () => {
-    expect(reasonKind("geometry.coordinates.3.1: Expected number, actual \"abc\"")).toBe("geometry.coordinates.#: Expected number, actual …")
+    expect(reasonKind('geometry.coordinates.3.1: Expected number, actual "abc"')).toBe(
+      "geometry.coordinates.#: Expected number, actual …"
+    )
     expect(reasonKind("invalid coordinates 91.5,-200")).toBe("invalid coordinates #,#")
     expect(reasonKind("duplicate upstream id IA-4107 in one payload")).toBe("duplicate upstream id in one payload")
-    expect(reasonKind("a: Expected string, actual 1; b: Expected number, actual null")).toBe("a: Expected string, actual …; b: Expected number, actual …")
+    expect(reasonKind("a: Expected string, actual 1; b: Expected number, actual null")).toBe(
+      "a: Expected string, actual …; b: Expected number, actual …"
+    )
   })
 
   it("counts every refusal, orders commonest first (ties by name), keeps one example each and at most the limit", () => {

@@ -3,12 +3,41 @@ import { type BarrierQuery, BarrierIndex, type StandingBarrier } from "../../../
 
 const HOUR = 3_600_000
 const T0 = Date.UTC(2030, 0, 1)
-const barrier = (id: string, kind: StandingBarrier["kind"], limit: number, keys: Array<string>, window: [number | null, number | null] = [null, null], properties?: Record<string, unknown>): StandingBarrier => ({
-  id, kind, warning_type: kind === "clearance" ? "bridge_clearance" : kind === "weight" ? "weight_restriction" : kind === "truck" ? "truck_restriction" : "traffic_event",
-  source_id: id, name: id, limit, start: window[0], end: window[1], keys, distances: keys.map(() => 50), ...(properties ? { properties } : {})
+const barrier = (
+  id: string,
+  kind: StandingBarrier["kind"],
+  limit: number,
+  keys: Array<string>,
+  window: [number | null, number | null] = [null, null],
+  properties?: Record<string, unknown>
+): StandingBarrier => ({
+  id,
+  kind,
+  warning_type:
+    kind === "clearance"
+      ? "bridge_clearance"
+      : kind === "weight"
+        ? "weight_restriction"
+        : kind === "truck"
+          ? "truck_restriction"
+          : "traffic_event",
+  source_id: id,
+  name: id,
+  limit,
+  start: window[0],
+  end: window[1],
+  keys,
+  distances: keys.map(() => 50),
+  ...(properties ? { properties } : {})
 })
 const query = (over: Partial<BarrierQuery> = {}): BarrierQuery => ({
-  truck: { height_m: 4.1, weight_t: 36, hazmat: false }, clearancePadM: 0.15, bufferM: 100, fromMs: T0, toMs: T0 + 10 * HOUR, skipTemporal: false, ...over
+  truck: { height_m: 4.1, weight_t: 36, hazmat: false },
+  clearancePadM: 0.15,
+  bufferM: 100,
+  fromMs: T0,
+  toMs: T0 + 10 * HOUR,
+  skipTemporal: false,
+  ...over
 })
 const flat = (k: ReadonlyArray<ReadonlyArray<string>>) => k.flat().sort()
 
@@ -45,10 +74,16 @@ describe("what keeps a route off the barriers known ahead (BarrierIndex.keptOff)
 
   it("keeps trucks apart that differ in any measure a barrier reads, the pad's sum alike", () => {
     const index = new BarrierIndex()
-    index.put(barrier("tunnel", "truck", NaN, ["7"], [null, null], { restrictions: [{ type: "reduced-height", value: 4.05 }] }))
+    index.put(
+      barrier("tunnel", "truck", NaN, ["7"], [null, null], { restrictions: [{ type: "reduced-height", value: 4.05 }] })
+    )
     // 4 m + 0.25 m pad and 4.125 m + 0.125 m pad (both 4.25 m exactly): the restriction reads the truck's own height
-    expect(flat(index.keptOff(query({ truck: { height_m: 4, weight_t: 36, hazmat: false }, clearancePadM: 0.25 })).keys)).toEqual([])
-    expect(flat(index.keptOff(query({ truck: { height_m: 4.125, weight_t: 36, hazmat: false }, clearancePadM: 0.125 })).keys)).toEqual(["7"])
+    expect(
+      flat(index.keptOff(query({ truck: { height_m: 4, weight_t: 36, hazmat: false }, clearancePadM: 0.25 })).keys)
+    ).toEqual([])
+    expect(
+      flat(index.keptOff(query({ truck: { height_m: 4.125, weight_t: 36, hazmat: false }, clearancePadM: 0.125 })).keys)
+    ).toEqual(["7"])
   })
 
   it("says a route on a piece of a barrier it was to keep off passes it anyway, and not elsewhere", () => {
@@ -65,7 +100,11 @@ describe("what keeps a route off the barriers known ahead (BarrierIndex.keptOff)
 
   it("finds the barriers along a route's pieces, one or several to a piece, as they are put and removed", () => {
     const index = new BarrierIndex()
-    const ids = (keys: Array<string>) => index.along(keys, query()).map((slot) => index.idOf(slot)).sort()
+    const ids = (keys: Array<string>) =>
+      index
+        .along(keys, query())
+        .map((slot) => index.idOf(slot))
+        .sort()
     index.put(barrier("a", "clearance", 3.9, ["1", "2"]))
     expect(ids(["2"])).toEqual(["a"])
     index.put(barrier("b", "clearance", 3.5, ["2", "3"]))

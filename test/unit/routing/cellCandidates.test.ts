@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest"
-import { addCandidates, type Candidate, groupCandidates, NO_CANDIDATES } from "../../../shared/routing/hazards/cellCandidates.js"
+import {
+  addCandidates,
+  type Candidate,
+  groupCandidates,
+  NO_CANDIDATES
+} from "../../../shared/routing/hazards/cellCandidates.js"
 import { makeInterner } from "../../../shared/cache/intern.js"
 
 describe("a cell's candidates as kept", () => {
@@ -20,7 +25,10 @@ describe("a cell's candidates as kept", () => {
   })
 
   it("gives each candidate back as the row had it, once per id", () => {
-    const cells = groupCandidates(3, [...rows, { cell_at: 2, feature_id: "b", latitude: 41.5, longitude: -93.25, is_point: true }])
+    const cells = groupCandidates(3, [
+      ...rows,
+      { cell_at: 2, feature_id: "b", latitude: 41.5, longitude: -93.25, is_point: true }
+    ])
     const out = new Map<string, Candidate>()
     for (const c of cells) addCandidates(c, out)
     expect([...out.values()]).toEqual([

@@ -8,24 +8,68 @@ import { FREE_ROAD, type RoadLine } from "../../../shared/routing/network/RoadLi
 import type { Exclusion } from "../../../shared/routing/engine/RoutingEngine.js"
 
 // at 40°N: 0.001° of latitude is 111 m; 1° of longitude 85 km
-const line = (ref: string, speed: number, coordinates: Array<[number, number]>): RoadLine => ({ props: { ...FREE_ROAD, class: "primary", speed_kph: speed, ref }, coordinates })
-/** I-1 runs W → E as one 85 km segment; F-2 beside it, 133 m north; US-3 a slow way round through the hills; B-4 under a low bridge. */
+const line = (ref: string, speed: number, coordinates: Array<[number, number]>): RoadLine => ({
+  props: { ...FREE_ROAD, class: "primary", speed_kph: speed, ref },
+  coordinates
+})
+/**
+ * I-1 runs W → E as one 85 km segment; F-2 beside it, 133 m north; US-3 a slow way round through the hills; B-4 under
+ * a low bridge.
+ */
 const lines = [
-  line("I-1", 100, [[-100, 40], [-99, 40]]),
-  line("F-2", 90, [[-100, 40], [-99.9, 40.0012], [-99.1, 40.0012], [-99, 40]]),
-  line("US-3", 60, [[-100, 40], [-99.5, 40.3], [-99, 40]]),
+  line("I-1", 100, [
+    [-100, 40],
+    [-99, 40]
+  ]),
+  line("F-2", 90, [
+    [-100, 40],
+    [-99.9, 40.0012],
+    [-99.1, 40.0012],
+    [-99, 40]
+  ]),
+  line("US-3", 60, [
+    [-100, 40],
+    [-99.5, 40.3],
+    [-99, 40]
+  ]),
   // the fastest way of all, under a bridge too low for the test's truck
-  { ...line("B-4", 130, [[-100, 40], [-99.5, 39.95], [-99, 40]]), props: { ...FREE_ROAD, class: "motorway" as const, speed_kph: 130, ref: "B-4", max_height_m: 3.8, restriction_sources: { max_height_m: "test survey" } } }
+  {
+    ...line("B-4", 130, [
+      [-100, 40],
+      [-99.5, 39.95],
+      [-99, 40]
+    ]),
+    props: {
+      ...FREE_ROAD,
+      class: "motorway" as const,
+      speed_kph: 130,
+      ref: "B-4",
+      max_height_m: 3.8,
+      restriction_sources: { max_height_m: "test survey" }
+    }
+  }
 ]
 const net = new RoadNetwork(buildNetwork(lines, { source: "t", credit: [], length_factor: 1 }))
 const graph = new RoadGraph(net)
 const engine = makeBuiltinEngine(net, graph)
-const edgesOf = (ref: string) => Array.from({ length: net.edgeCount }, (_, e) => e).filter((e) => net.props[net.edgeProp[e]].ref === ref)
+const edgesOf = (ref: string) =>
+  Array.from({ length: net.edgeCount }, (_, e) => e).filter((e) => net.props[net.edgeProp[e]].ref === ref)
 /** a closure between I-1 and F-2, 67 m from each, 42 km from the nearest shape point of either */
 const hazard = { lat: 40.0006, lng: -99.5 }
 const truck = { height_m: 4.1, weight_t: 36, hazmat: false }
 const refsOf = async (exclusions: Array<Exclusion>) => {
-  const a = await Effect.runPromise(engine.route({ points: [{ lat: 40, lng: -100 }, { lat: 40, lng: -99 }], truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions }))
+  const a = await Effect.runPromise(
+    engine.route({
+      points: [
+        { lat: 40, lng: -100 },
+        { lat: 40, lng: -99 }
+      ],
+      truck,
+      avoid: { toll_road: false, ferry: false, tunnel: false },
+      alternatives: 0,
+      exclusions
+    })
+  )
   return [...new Set(a.routes[0].sections.map((s) => s.summary))]
 }
 
@@ -47,7 +91,19 @@ describe("exclusions reach every road past a place (shared/routing/engine/builti
   })
 
   it("works out the limits the truck was kept from when they are read, the same with alternatives asked", async () => {
-    const answer = (alternatives: number) => Effect.runPromise(engine.route({ points: [{ lat: 40, lng: -100 }, { lat: 40, lng: -99 }], truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives, exclusions: [] }))
+    const answer = (alternatives: number) =>
+      Effect.runPromise(
+        engine.route({
+          points: [
+            { lat: 40, lng: -100 },
+            { lat: 40, lng: -99 }
+          ],
+          truck,
+          avoid: { toll_road: false, ferry: false, tunnel: false },
+          alternatives,
+          exclusions: []
+        })
+      )
     const one = await answer(0)
     expect(Object.getOwnPropertyDescriptor(one, "limits_avoided")?.get).toBeTypeOf("function")
     expect(one.limits_avoided!.map((l) => [l.dimension, l.source])).toEqual([["height", "test survey"]])
@@ -81,33 +137,72 @@ describe("exclusions reach every road past a place (shared/routing/engine/builti
     const [f2] = edgesOf("F-2")
     const every = Array.from({ length: net.edgeCount }, (_, e) => String(e))
     // from W (a junction) to a point on F-2 short of E
-    const req = { points: [{ lat: 40, lng: -100 }, { lat: 40.0012, lng: -99.1 }], truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0 }
+    const req = {
+      points: [
+        { lat: 40, lng: -100 },
+        { lat: 40.0012, lng: -99.1 }
+      ],
+      truck,
+      avoid: { toll_road: false, ferry: false, tunnel: false },
+      alternatives: 0
+    }
     // every piece but F-2's kept off: F-2 it is
-    const ahead = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: [every.filter((k) => k !== String(f2))] }))
+    const ahead = await Effect.runPromise(
+      engine.route({ ...req, exclusions: [], excluded_keys: [every.filter((k) => k !== String(f2))] })
+    )
     expect(new Set(ahead.routes[0].segment_keys)).toEqual(new Set([String(f2)]))
     // F-2 kept off too: the destination lies on it, so it is driven all the same
     const all = await Effect.runPromise(engine.route({ ...req, exclusions: [], excluded_keys: [every] }))
     expect(new Set(all.routes[0].segment_keys)).toEqual(new Set([String(f2)]))
     // to E, a junction: W and E are each walled in by pieces kept off, so their walls are let through
     // (I-1, F-2 and US-3, W to E: the fastest of them), never B-4's low bridge, a limit of the road itself
-    const toE = await Effect.runPromise(engine.route({ ...req, points: [req.points[0], { lat: 40, lng: -99 }], exclusions: [], excluded_keys: [every] }))
+    const toE = await Effect.runPromise(
+      engine.route({ ...req, points: [req.points[0], { lat: 40, lng: -99 }], exclusions: [], excluded_keys: [every] })
+    )
     expect(toE.routes[0].sections.map((s) => s.summary)).toEqual(["I-1"])
   })
 
   it("lets a point walled in by barriers known ahead through that wall only, and keeps off the rest", async () => {
     // A is a dead end 8.5 km west of W, reached only by S-0; W to E by I-1, or the slow way by US-3
-    const stub = new RoadNetwork(buildNetwork([
-      line("S-0", 80, [[-100.1, 40], [-100, 40]]),
-      line("I-1", 100, [[-100, 40], [-99, 40]]),
-      line("US-3", 60, [[-100, 40], [-99.5, 40.3], [-99, 40]])
-    ], { source: "t", credit: [], length_factor: 1 }))
+    const stub = new RoadNetwork(
+      buildNetwork(
+        [
+          line("S-0", 80, [
+            [-100.1, 40],
+            [-100, 40]
+          ]),
+          line("I-1", 100, [
+            [-100, 40],
+            [-99, 40]
+          ]),
+          line("US-3", 60, [
+            [-100, 40],
+            [-99.5, 40.3],
+            [-99, 40]
+          ])
+        ],
+        { source: "t", credit: [], length_factor: 1 }
+      )
+    )
     const stubGraph = new RoadGraph(stub)
     const stubEngine = makeBuiltinEngine(stub, stubGraph)
-    const keys = (ref: string) => Array.from({ length: stub.edgeCount }, (_, e) => e).filter((e) => stub.props[stub.edgeProp[e]].ref === ref).map(String)
+    const keys = (ref: string) =>
+      Array.from({ length: stub.edgeCount }, (_, e) => e)
+        .filter((e) => stub.props[stub.edgeProp[e]].ref === ref)
+        .map(String)
     const A = { lat: 40, lng: -100.1 }
     const E = { lat: 40, lng: -99 }
     const refs = async (points: Array<{ lat: number; lng: number }>, kept: Array<string>) => {
-      const a = await Effect.runPromise(stubEngine.route({ points, truck, avoid: { toll_road: false, ferry: false, tunnel: false }, alternatives: 0, exclusions: [], excluded_keys: [kept] }))
+      const a = await Effect.runPromise(
+        stubEngine.route({
+          points,
+          truck,
+          avoid: { toll_road: false, ferry: false, tunnel: false },
+          alternatives: 0,
+          exclusions: [],
+          excluded_keys: [kept]
+        })
+      )
       return a.routes[0].sections.map((s) => s.summary)
     }
     expect(await refs([A, E], [])).toEqual(["S-0", "I-1"])

@@ -1,7 +1,12 @@
 import { ConfigProvider, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { RoutingConfig } from "../../../shared/routing/RoutingConfig.js"
-import { DEFAULT_HAZARD_CELL_LIMITS, hazardCellLimits, KEEP_NOTHING, makeHazardCellStore } from "../../../shared/routing/hazards/HazardCells.js"
+import {
+  DEFAULT_HAZARD_CELL_LIMITS,
+  hazardCellLimits,
+  KEEP_NOTHING,
+  makeHazardCellStore
+} from "../../../shared/routing/hazards/HazardCells.js"
 
 /** A store after its first look at xmin 100, with one cell read under that look. */
 const started = () => {
@@ -116,9 +121,12 @@ describe("the store of route reads", () => {
 
 describe("ROUTE_READS_KEPT_CELLS", () => {
   const limitsFrom = (env: Record<string, string>) =>
-    Effect.runPromise(Effect.map(RoutingConfig, (c) => hazardCellLimits(c.routeReadsKeptCells)).pipe(
-      Effect.provide(RoutingConfig.layer),
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+    Effect.runPromise(
+      Effect.map(RoutingConfig, (c) => hazardCellLimits(c.routeReadsKeptCells)).pipe(
+        Effect.provide(RoutingConfig.layer),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+      )
+    )
 
   it("sizes each worker's store, full feature rows at a fifth of the cells", async () => {
     expect(await limitsFrom({})).toEqual(DEFAULT_HAZARD_CELL_LIMITS)

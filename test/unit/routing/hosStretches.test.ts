@@ -34,7 +34,13 @@ const seeded = (seed: number) => () => {
   return seed / 2 ** 31
 }
 
-interface Place { readonly id: string; readonly km: number; readonly offM: number; readonly spots?: number; readonly type: string }
+interface Place {
+  readonly id: string
+  readonly km: number
+  readonly offM: number
+  readonly spots?: number
+  readonly type: string
+}
 
 /** Rows over a list of places: a place's cell is the km it lies at; reads are counted. */
 const rowsOver = (places: ReadonlyArray<Place>) => {
@@ -46,18 +52,38 @@ const rowsOver = (places: ReadonlyArray<Place>) => {
     return out
   }
   const row = (p: Place): FeatureRow => ({
-    id: p.id, source: "t", source_id: p.id, feature_type: p.type, name: p.id, description: "", latitude: 40 + p.offM / 111_320, longitude: -120 + p.km / KM_PER_DEG,
-    geometry: null, properties: p.spots === undefined ? { capacity: 20 } : { capacity: 20, available_spots: p.spots }, start_time: null, end_time: null,
-    estimated_start_time: null, estimated_end_time: null, last_updated: "2030-01-01T00:00:00Z"
+    id: p.id,
+    source: "t",
+    source_id: p.id,
+    feature_type: p.type,
+    name: p.id,
+    description: "",
+    latitude: 40 + p.offM / 111_320,
+    longitude: -120 + p.km / KM_PER_DEG,
+    geometry: null,
+    properties: p.spots === undefined ? { capacity: 20 } : { capacity: 20, available_spots: p.spots },
+    start_time: null,
+    end_time: null,
+    estimated_start_time: null,
+    estimated_end_time: null,
+    last_updated: "2030-01-01T00:00:00Z"
   })
   const rows = {
     coverOf: (route: RouteTrack) => cellsFrom(0, route.distance_m),
     coverOfStretch: (_route: RouteTrack, _b: number, fromM: number, toM: number) => cellsFrom(fromM, toM),
-    candidatesOf: (cells: ReadonlyArray<string>) => Effect.sync(() => {
-      for (const c of cells) read.add(c)
-      const wanted = new Set(cells)
-      return places.filter((p) => wanted.has(bucket(p.km))).map((p): Candidate => ({ feature_id: p.id, latitude: row(p).latitude, longitude: row(p).longitude, is_point: true }))
-    }),
+    candidatesOf: (cells: ReadonlyArray<string>) =>
+      Effect.sync(() => {
+        for (const c of cells) read.add(c)
+        const wanted = new Set(cells)
+        return places
+          .filter((p) => wanted.has(bucket(p.km)))
+          .map((p): Candidate => ({
+            feature_id: p.id,
+            latitude: row(p).latitude,
+            longitude: row(p).longitude,
+            is_point: true
+          }))
+      }),
     featureRows: (ids: ReadonlyArray<string>) => Effect.sync(() => places.filter((p) => ids.includes(p.id)).map(row))
   }
   return { rows: rows as unknown as HazardRows, read }
@@ -69,15 +95,25 @@ const layout = (km: number, everyKm: number, rand: () => number): Array<Place> =
   for (let k = everyKm * rand(), i = 0; k < km; k += everyKm * (0.3 + 1.4 * rand()), i++) {
     const r = rand()
     // some full, some out of reach of the road, a few exactly on each other
-    out.push({ id: `p${i}`, km: k, offM: (rand() - 0.5) * (r < 0.1 ? 5000 : 2800), type: types[i % 3], ...(r > 0.85 ? { spots: 0 } : r > 0.6 ? { spots: 7 } : {}) })
+    out.push({
+      id: `p${i}`,
+      km: k,
+      offM: (rand() - 0.5) * (r < 0.1 ? 5000 : 2800),
+      type: types[i % 3],
+      ...(r > 0.85 ? { spots: 0 } : r > 0.6 ? { spots: 7 } : {})
+    })
     if (r < 0.05) out.push({ id: `p${i}b`, km: k, offM: 0, type: "truck_parking" })
   }
   return out
 }
 
 const COUNTERS: ReadonlyArray<HosInput> = [
-  {}, { since_break_s: 1200 }, { drive_remaining_s: 3 * 3600, duty_remaining_s: 5 * 3600 }, { cycle_remaining_s: 20 * 3600 },
-  { sleeper_berth: "8_2" }, { sleeper_berth: "7_3", since_break_s: 0 }
+  {},
+  { since_break_s: 1200 },
+  { drive_remaining_s: 3 * 3600, duty_remaining_s: 5 * 3600 },
+  { cycle_remaining_s: 20 * 3600 },
+  { sleeper_berth: "8_2" },
+  { sleeper_berth: "7_3", since_break_s: 0 }
 ]
 
 describe("places to stop read stretch by stretch", () => {
@@ -118,7 +154,12 @@ describe("places to stop read stretch by stretch", () => {
     const route = road(2400) // 26.7 h of driving
     const first = stretchesNeeded(route, "us", {}, 0, [], [])
     // nothing known: the plan stops at its limits (8 h, 11 h, 19 h, 22 h), an hour before each
-    expect(first.map(([a, b]) => [a / 3600, b / 3600])).toEqual([[7, 8], [10, 11], [18, 19], [21, 22]])
+    expect(first.map(([a, b]) => [a / 3600, b / 3600])).toEqual([
+      [7, 8],
+      [10, 11],
+      [18, 19],
+      [21, 22]
+    ])
     // the first hour held nothing: two hours back from the limit, then the leg's start
     const second = stretchesNeeded(route, "us", {}, 0, [], first)
     expect(second[0].map((s) => s / 3600)).toEqual([6, 8])

@@ -29,7 +29,71 @@ describe("planning speeds per state or province and class (shared/routing/data/t
   })
 
   it("has a row, with both limits, for every state, DC and every province and territory with roads on the network", () => {
-    const regions = ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "AB", "BC", "MB", "NB", "NL", "NS", "ON", "PE", "QC", "SK", "YT", "NT"]
+    const regions = [
+      "AL",
+      "AK",
+      "AZ",
+      "AR",
+      "CA",
+      "CO",
+      "CT",
+      "DE",
+      "DC",
+      "FL",
+      "GA",
+      "HI",
+      "ID",
+      "IL",
+      "IN",
+      "IA",
+      "KS",
+      "KY",
+      "LA",
+      "ME",
+      "MD",
+      "MA",
+      "MI",
+      "MN",
+      "MS",
+      "MO",
+      "MT",
+      "NE",
+      "NV",
+      "NH",
+      "NJ",
+      "NM",
+      "NY",
+      "NC",
+      "ND",
+      "OH",
+      "OK",
+      "OR",
+      "PA",
+      "RI",
+      "SC",
+      "SD",
+      "TN",
+      "TX",
+      "UT",
+      "VT",
+      "VA",
+      "WA",
+      "WV",
+      "WI",
+      "WY",
+      "AB",
+      "BC",
+      "MB",
+      "NB",
+      "NL",
+      "NS",
+      "ON",
+      "PE",
+      "QC",
+      "SK",
+      "YT",
+      "NT"
+    ]
     for (const r of regions) {
       const l = limits.get(r)
       expect(l, r).toBeDefined()
@@ -43,11 +107,37 @@ describe("the junction delay", () => {
   const road = (cls: RoadClass): RoadProps => ({ ...FREE_ROAD, ref: cls, class: cls, speed_kph: 72 })
   // a T: a trunk road west → east through a junction J, a motorway leaving J north, a trunk stub south of E
   const lines = [
-    { coordinates: [[0, 0], [0.1, 0]] as Array<[number, number]>, props: road("trunk") },
-    { coordinates: [[0.1, 0], [0.2, 0]] as Array<[number, number]>, props: road("trunk") },
-    { coordinates: [[0.1, 0], [0.1, 0.1]] as Array<[number, number]>, props: road("motorway") }
+    {
+      coordinates: [
+        [0, 0],
+        [0.1, 0]
+      ] as Array<[number, number]>,
+      props: road("trunk")
+    },
+    {
+      coordinates: [
+        [0.1, 0],
+        [0.2, 0]
+      ] as Array<[number, number]>,
+      props: road("trunk")
+    },
+    {
+      coordinates: [
+        [0.1, 0],
+        [0.1, 0.1]
+      ] as Array<[number, number]>,
+      props: road("motorway")
+    }
   ]
-  const net = (delay: number | undefined) => new RoadNetwork(buildNetwork(lines, { source: "t", credit: [], length_factor: 1, ...(delay === undefined ? {} : { junction_delay_s: delay }) }))
+  const net = (delay: number | undefined) =>
+    new RoadNetwork(
+      buildNetwork(lines, {
+        source: "t",
+        credit: [],
+        length_factor: 1,
+        ...(delay === undefined ? {} : { junction_delay_s: delay })
+      })
+    )
 
   it("charges half the delay to each non-motorway piece at a junction end, none to motorways or to networks without one", () => {
     const plain = net(undefined)
@@ -63,7 +153,8 @@ describe("the junction delay", () => {
 
 describe("stretches between numbered exits are freeways, whatever the route's system", () => {
   it("reads DE-1 as Travel Mapping labels it: at-grade junctions by road name, the turnpike by exit number", () => {
-    // eight segments: DE1B→DE1A_N, DE1A_N→+X1→DE36 (two, a hidden point between), DE36→79, 79→+X1B→83 (two), 83→86, 86→OldBeaRd
+    // eight segments: DE1B→DE1A_N, DE1A_N→+X1→DE36 (two, a hidden point between), DE36→79, 79→+X1B→83 (two), 83→86,
+    // 86→OldBeaRd
     const labels = ["DE1B", "DE1A_N", "+X1", "DE36", "79", "+X1B", "83", "86", "OldBeaRd"]
     expect(exitStretches(labels)).toEqual([false, false, false, false, true, true, true, false])
   })

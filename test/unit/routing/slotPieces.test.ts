@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { SlotPieces } from "../../../shared/routing/hazards/slotPieces.js"
 
 /** A small deterministic generator: the test is the same on every run. */
-const lcg = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+const lcg = (seed: number) => () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
 
 const slotsAt = (p: SlotPieces, key: string) => {
   const out: Array<number> = []
@@ -22,7 +22,10 @@ describe("a barrier slot's road pieces in typed arrays (SlotPieces)", () => {
     p.set(1, ["11", "12"], [30, 40])
     p.set(2, ["11"], [7])
     expect(slotsAt(p, "11")).toEqual([0, 1, 2])
-    expect(piecesOf(p, 1)).toEqual([["11", 30], ["12", 40]])
+    expect(piecesOf(p, 1)).toEqual([
+      ["11", 30],
+      ["12", 40]
+    ])
     expect(p.distance(0, p.pieceNumber("11")!)).toBe(120)
     expect(p.distance(0, p.pieceNumber("12")!)).toBe(Number.POSITIVE_INFINITY)
     // the slot named first at a piece cleared: another takes its place
@@ -50,15 +53,21 @@ describe("a barrier slot's road pieces in typed arrays (SlotPieces)", () => {
       }
       if (rand() < 0.7) {
         // distinct keys per slot, as an edge locator gives them
-        const keys = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 6) }, () => String(Math.floor(rand() * 5_000))))]
+        const keys = [
+          ...new Set(Array.from({ length: 1 + Math.floor(rand() * 6) }, () => String(Math.floor(rand() * 5_000))))
+        ]
         const d = keys.map(() => Math.round(rand() * 250_000) / 1000)
         p.set(slot, keys, d)
-        model.set(slot, keys.map((k, i) => [k, d[i]]))
+        model.set(
+          slot,
+          keys.map((k, i) => [k, d[i]])
+        )
       }
     }
     for (const [slot, pieces] of model) expect(piecesOf(p, slot)).toEqual(pieces)
     const bySlot = new Map<string, Array<number>>()
     for (const [slot, pieces] of model) for (const [k] of pieces) bySlot.set(k, [...(bySlot.get(k) ?? []), slot])
-    for (let k = 0; k < 5_000; k++) expect(slotsAt(p, String(k))).toEqual((bySlot.get(String(k)) ?? []).sort((a, b) => a - b))
+    for (let k = 0; k < 5_000; k++)
+      expect(slotsAt(p, String(k))).toEqual((bySlot.get(String(k)) ?? []).sort((a, b) => a - b))
   })
 })

@@ -23,22 +23,24 @@ const schemas = { KitchenSink, WzdxFeature, EventObservation, EventChange, Featu
 
 /** A valid value with one place replaced by some other JSON value: mostly invalid, sometimes not. */
 const mutated = <A>(valid: fc.Arbitrary<A>) =>
-  fc.tuple(valid, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })).map(([v, path, replacement]) => {
-    const root = structuredClone(v) as unknown
-    let at: unknown = root
-    for (let i = 0; i < path.length; i++) {
-      if (typeof at !== "object" || at === null) break
-      const keys = Object.keys(at)
-      if (keys.length === 0) break
-      const key = keys[path[i] % keys.length]
-      if (i === path.length - 1 || typeof (at as Record<string, unknown>)[key] !== "object") {
-        ;(at as Record<string, unknown>)[key] = replacement
-        break
+  fc
+    .tuple(valid, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }))
+    .map(([v, path, replacement]) => {
+      const root = structuredClone(v) as unknown
+      let at: unknown = root
+      for (let i = 0; i < path.length; i++) {
+        if (typeof at !== "object" || at === null) break
+        const keys = Object.keys(at)
+        if (keys.length === 0) break
+        const key = keys[path[i] % keys.length]
+        if (i === path.length - 1 || typeof (at as Record<string, unknown>)[key] !== "object") {
+          ;(at as Record<string, unknown>)[key] = replacement
+          break
+        }
+        at = (at as Record<string, unknown>)[key]
       }
-      at = (at as Record<string, unknown>)[key]
-    }
-    return root
-  })
+      return root
+    })
 
 describe("compiledGuard", () => {
   for (const [name, schema] of Object.entries(schemas)) {
@@ -95,10 +97,22 @@ describe("compiledGuard", () => {
       ["a pattern with flags", Schema.String.pipe(Schema.pattern(/^a$/i)), "A\n"],
       ["a maximum length (ajv counts code points)", Schema.String.pipe(Schema.maxLength(1)), "😀"],
       ["an integer (Effect wants a safe one)", Schema.Number.pipe(Schema.int()), 1e20],
-      ["an exact optional property", Schema.Struct({ a: Schema.optionalWith(Schema.String, { exact: true }) }), { a: undefined }],
+      [
+        "an exact optional property",
+        Schema.Struct({ a: Schema.optionalWith(Schema.String, { exact: true }) }),
+        { a: undefined }
+      ],
       ["a required property that may be undefined", Schema.Struct({ a: Schema.UndefinedOr(Schema.String) }), {}],
-      ["an index signature beside properties", Schema.Struct({ a: Schema.String }, { key: Schema.String, value: Schema.String }), { a: "x", b: 1 }],
-      ["strict excess properties", Schema.Struct({ a: Schema.String }).annotations({ parseOptions: { onExcessProperty: "error" } }), { a: "x", b: 1 }],
+      [
+        "an index signature beside properties",
+        Schema.Struct({ a: Schema.String }, { key: Schema.String, value: Schema.String }),
+        { a: "x", b: 1 }
+      ],
+      [
+        "strict excess properties",
+        Schema.Struct({ a: Schema.String }).annotations({ parseOptions: { onExcessProperty: "error" } }),
+        { a: "x", b: 1 }
+      ],
       ["a custom JSON Schema annotation", Schema.String.annotations({ jsonSchema: { type: "number" } }), 1]
     ]
     for (const [what, schema, refused] of cases) {

@@ -28,7 +28,17 @@ for (const adapter of adapters.values()) {
 }
 
 describe("defineAdapter", () => {
-  const base: EventAdapter = { id: "x_feed", revision: 1, kind: "events", formats: ["x"], yields: ["incident"], attribution: null, decode: () => { throw new Error("unused") } }
+  const base: EventAdapter = {
+    id: "x_feed",
+    revision: 1,
+    kind: "events",
+    formats: ["x"],
+    yields: ["incident"],
+    attribution: null,
+    decode: () => {
+      throw new Error("unused")
+    }
+  }
   it("accepts a well-formed declaration as is", () => {
     expect(defineAdapter(base)).toMatchObject({ id: base.id, revision: 1, kind: "events", formats: ["x"] })
   })

@@ -1,18 +1,47 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_rwis, readNumber } from "../../../pipeline/sources/drivebc_rwis.js"
-import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  decodeOk,
+  ownFixture,
+  readJson,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(drivebc_rwis, "rwis/drivebc_local_weather_station_data_10461.json", () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_station_data_10461.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
-adapterSuite(drivebc_rwis, "rwis/drivebc_local_weather_stations_list_of_one.json", () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_stations_list_of_one.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
+adapterSuite(
+  drivebc_rwis,
+  "rwis/drivebc_local_weather_station_data_10461.json",
+  () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_station_data_10461.json`),
+  { records: 1, rejected: 0, skip: !sharedAvailable }
+)
+adapterSuite(
+  drivebc_rwis,
+  "rwis/drivebc_local_weather_stations_list_of_one.json",
+  () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_stations_list_of_one.json`),
+  { records: 1, rejected: 0, skip: !sharedAvailable }
+)
 
 describe("drivebc_rwis: weather keys are omitted, never zeroed (SPEC §2.2 rule 3)", () => {
-  const [summit, fahrenheit, mystery, listOnly] = decodeOk(drivebc_rwis, ownFixture("drivebc_rwis/stations.json")).records
+  const [summit, fahrenheit, mystery, listOnly] = decodeOk(
+    drivebc_rwis,
+    ownFixture("drivebc_rwis/stations.json")
+  ).records
 
   it("reads numbers from published strings, keeping a real 0", () => {
     expect(summit.properties).toMatchObject({
-      temperature: -3.46, temperature_units: "C", temperature_c: -3.5, surface_temperature_c: -1.2, humidity: 87,
-      wind_speed: 0, wind_speed_units: "km/h", wind_direction: 270, road_surface: "ice watch", observed_at: "2026-11-01T12:05:00.000Z"
+      temperature: -3.46,
+      temperature_units: "C",
+      temperature_c: -3.5,
+      surface_temperature_c: -1.2,
+      humidity: 87,
+      wind_speed: 0,
+      wind_speed_units: "km/h",
+      wind_direction: 270,
+      road_surface: "ice watch",
+      observed_at: "2026-11-01T12:05:00.000Z"
     })
     expect(summit.properties).not.toHaveProperty("visibility") // "--" is no number
     expect(summit.description).toBe("Hwy 5 at the summit")
@@ -30,10 +59,19 @@ describe("drivebc_rwis: weather keys are omitted, never zeroed (SPEC §2.2 rule 
   })
 
   it("publishes a listed station without any reading keys", () => {
-    for (const k of ["temperature", "temperature_c", "humidity", "wind_speed", "visibility"]) expect(listOnly.properties).not.toHaveProperty(k)
+    for (const k of ["temperature", "temperature_c", "humidity", "wind_speed", "visibility"])
+      expect(listOnly.properties).not.toHaveProperty(k)
   })
 
   it("reads only whole numbers from strings", () => {
-    expect([readNumber("12.03"), readNumber(" -4 "), readNumber("0"), readNumber(""), readNumber("--"), readNumber("12.3a"), readNumber(null)]).toEqual([12.03, -4, 0, undefined, undefined, undefined, undefined])
+    expect([
+      readNumber("12.03"),
+      readNumber(" -4 "),
+      readNumber("0"),
+      readNumber(""),
+      readNumber("--"),
+      readNumber("12.3a"),
+      readNumber(null)
+    ]).toEqual([12.03, -4, 0, undefined, undefined, undefined, undefined])
   })
 })

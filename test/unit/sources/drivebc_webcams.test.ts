@@ -1,18 +1,51 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_webcams } from "../../../pipeline/sources/drivebc_webcams.js"
-import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  decodeOk,
+  ownFixture,
+  readJson,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(drivebc_webcams, "cameras/drivebc_webcam_feed_list_of_five.json", () => readJson(`${SHARED_UPSTREAM}/cameras/drivebc_webcam_feed_list_of_five.json`), { records: 5, rejected: 0, skip: !sharedAvailable })
-adapterSuite(drivebc_webcams, "cameras/drivebc_webcam_feed_single.json", () => readJson(`${SHARED_UPSTREAM}/cameras/drivebc_webcam_feed_single.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
+adapterSuite(
+  drivebc_webcams,
+  "cameras/drivebc_webcam_feed_list_of_five.json",
+  () => readJson(`${SHARED_UPSTREAM}/cameras/drivebc_webcam_feed_list_of_five.json`),
+  { records: 5, rejected: 0, skip: !sharedAvailable }
+)
+adapterSuite(
+  drivebc_webcams,
+  "cameras/drivebc_webcam_feed_single.json",
+  () => readJson(`${SHARED_UPSTREAM}/cameras/drivebc_webcam_feed_single.json`),
+  { records: 1, rejected: 0, skip: !sharedAvailable }
+)
 
 describe("drivebc_webcams mapping", () => {
   it("maps a camera with its links, place and state", () => {
     const [on, off, hidden] = decodeOk(drivebc_webcams, ownFixture("drivebc_webcams/three_cams_one_bad.json")).records
     expect(on).toMatchObject({
-      source_id: "101", feature_type: "cameras", name: "Fixture Pass - E", road_name: "Highway 3", direction: "eastbound",
-      is_active: true, geometry: null, latitude: 49.1, longitude: -117.05,
-      properties: { url: "https://fixture.invalid/cameras/101.jpg", thumbnail_url: "https://fixture.invalid/cameras/tn/101.jpg", orientation: "E", elevation_m: 1775, region: "Kootenay", is_stale: false, is_delayed: false }
+      source_id: "101",
+      feature_type: "cameras",
+      name: "Fixture Pass - E",
+      road_name: "Highway 3",
+      direction: "eastbound",
+      is_active: true,
+      geometry: null,
+      latitude: 49.1,
+      longitude: -117.05,
+      properties: {
+        url: "https://fixture.invalid/cameras/101.jpg",
+        thumbnail_url: "https://fixture.invalid/cameras/tn/101.jpg",
+        orientation: "E",
+        elevation_m: 1775,
+        region: "Kootenay",
+        is_stale: false,
+        is_delayed: false
+      }
     })
     expect(off).toMatchObject({ is_active: false, direction: null, road_name: null, properties: { is_stale: true } })
     expect(off.properties).not.toHaveProperty("orientation")

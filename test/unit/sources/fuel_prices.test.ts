@@ -3,13 +3,25 @@ import { eia_weekly } from "../../../pipeline/sources/eia_weekly.js"
 import { statcan_monthly } from "../../../pipeline/sources/statcan_monthly.js"
 import { decodeOk, ownFixture } from "../../support/adapterSuite.js"
 
-// no recorded EIA or Statistics Canada payload is in ../shared: the shared suite runs on our own fixtures (allAdapters.test.ts)
+// no recorded EIA or Statistics Canada payload is in ../shared: the shared suite runs on our own fixtures
+// (allAdapters.test.ts)
 
 describe("fuel price adapters", () => {
   it("reads weekly US state prices per gallon and skips national and regional series", () => {
     const d = decodeOk(eia_weekly, ownFixture("eia_weekly/gnd.json"))
     expect(d.records).toEqual([
-      { source_id: "CA||regular|2026-11-16", jurisdiction: "CA", country: "US", area: null, fuel_type: "regular", price: 4.631, currency: "USD", unit: "gallon", period_date: "2026-11-16", frequency: "weekly" },
+      {
+        source_id: "CA||regular|2026-11-16",
+        jurisdiction: "CA",
+        country: "US",
+        area: null,
+        fuel_type: "regular",
+        price: 4.631,
+        currency: "USD",
+        unit: "gallon",
+        period_date: "2026-11-16",
+        frequency: "weekly"
+      },
       expect.objectContaining({ fuel_type: "diesel", price: 5.412 }),
       expect.objectContaining({ period_date: "2026-11-09", price: 4.702 })
     ])

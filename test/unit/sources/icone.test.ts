@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest"
 import { icone } from "../../../pipeline/sources/icone.js"
-import { adapterSuite, decodeOk, ownFixture, readPayload, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  decodeOk,
+  ownFixture,
+  readPayload,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 sharedNote()
 
@@ -9,7 +17,11 @@ const real: Array<[string, number, number]> = [
   ["icone/incident_short.xml", 2, 0]
 ]
 for (const [path, n, bad] of real) {
-  adapterSuite(icone, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), { records: n, rejected: bad, skip: !sharedAvailable })
+  adapterSuite(icone, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), {
+    records: n,
+    rejected: bad,
+    skip: !sharedAvailable
+  })
 }
 
 describe("icone mapping", () => {
@@ -18,11 +30,28 @@ describe("icone mapping", () => {
 
   it("maps a lane closure along its whole polyline, the road and direction from the street", () => {
     expect(lane).toMatchObject({
-      source_id: "FX-IC-1", type: "construction", sub_type: "hazard_on_road_lane_closed", cause: "roadwork", severity: "moderate",
-      affected_roads: ["I-25"], direction: "southbound", lanes_affected: "Lane closed", road_class: "interstate",
-      start_time: "2026-11-01T14:00:00.000Z", end_time: "2026-11-01T22:00:00.000Z", source_updated_at: "2026-11-01T15:58:00.000Z",
-      geometry: { type: "LineString", coordinates: [[-104.87, 39.5], [-104.871, 39.49], [-104.872, 39.48]] },
-      title: "Lane Closed, MERGE RIGHT on I-25 southbound", description: "22-0417: Lane Closed, MERGE RIGHT"
+      source_id: "FX-IC-1",
+      type: "construction",
+      sub_type: "hazard_on_road_lane_closed",
+      cause: "roadwork",
+      severity: "moderate",
+      affected_roads: ["I-25"],
+      direction: "southbound",
+      lanes_affected: "Lane closed",
+      road_class: "interstate",
+      start_time: "2026-11-01T14:00:00.000Z",
+      end_time: "2026-11-01T22:00:00.000Z",
+      source_updated_at: "2026-11-01T15:58:00.000Z",
+      geometry: {
+        type: "LineString",
+        coordinates: [
+          [-104.87, 39.5],
+          [-104.871, 39.49],
+          [-104.872, 39.48]
+        ]
+      },
+      title: "Lane Closed, MERGE RIGHT on I-25 southbound",
+      description: "22-0417: Lane Closed, MERGE RIGHT"
     })
     expect(lane.metadata.devices).toEqual([
       { kind: "display", type: "AB", id: "AB-77", states: ["Right Arrow"] },
@@ -31,12 +60,23 @@ describe("icone mapping", () => {
   })
 
   it("maps a road closure in both directions at one point", () => {
-    expect(closed).toMatchObject({ type: "closure", severity: "major", direction: "both", lanes_affected: "All lanes closed", geometry: { type: "Point", coordinates: [-105.4, 39.74] }, title: "Road closed for blasting on US-6 both directions" })
+    expect(closed).toMatchObject({
+      type: "closure",
+      severity: "major",
+      direction: "both",
+      lanes_affected: "All lanes closed",
+      geometry: { type: "Point", coordinates: [-105.4, 39.74] },
+      title: "Road closed for blasting on US-6 both directions"
+    })
   })
 
   it("quarantines an incident whose polyline cannot be read, and refuses a document that is not iCone's", () => {
-    expect(d.rejected).toEqual([expect.objectContaining({ source_id: "FX-IC-3", reason: "no readable location polyline" })])
-    expect(icone.decode("<FEU/>", { source: "x", jurisdiction: "XX", polledAt: new Date(0) })).toMatchObject({ _tag: "Left" })
+    expect(d.rejected).toEqual([
+      expect.objectContaining({ source_id: "FX-IC-3", reason: "no readable location polyline" })
+    ])
+    expect(icone.decode("<FEU/>", { source: "x", jurisdiction: "XX", polledAt: new Date(0) })).toMatchObject({
+      _tag: "Left"
+    })
     expect(decodeOk(icone, `<incidents timestamp="2026-11-01T16:00:00Z"/>`).records).toEqual([])
   })
 })

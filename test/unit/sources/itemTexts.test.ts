@@ -5,7 +5,8 @@ import { itemTexts } from "../../../pipeline/sources/lib/itemTexts.js"
 /** What the fetcher hands over: the text and JSON.parse of it. */
 const parsedFrom = (text: string) => ({ text, payload: JSON.parse(text) as unknown })
 
-const at = (v: unknown, path: ReadonlyArray<string>) => path.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], v)
+const at = (v: unknown, path: ReadonlyArray<string>) =>
+  path.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], v)
 
 const textsOf = (text: string, path: ReadonlyArray<string>) => {
   const { payload } = parsedFrom(text)
@@ -22,7 +23,7 @@ const layouts = [
 
 describe("itemTexts: the text each record arrived as", () => {
   it("gives, for any array up to four keys deep in any layout, each element's own text", () => {
-    const key = fc.oneof(fc.string(), fc.constantFrom("features", "data", "a\"b", "back\\slash", "x,]}", "é✓"))
+    const key = fc.oneof(fc.string(), fc.constantFrom("features", "data", 'a"b', "back\\slash", "x,]}", "é✓"))
     fc.assert(
       fc.property(
         fc.array(key, { maxLength: 4 }),
@@ -47,12 +48,25 @@ describe("itemTexts: the text each record arrived as", () => {
   it("reads a root array with odd spacing, strings holding delimiters and escaped quotes, and every scalar", () => {
     const text = ` [ 1 ,{"a":"x,]}\\"{["} ,\r\n"s\\\\", "q\\\\\\"q",-2.5e3,true,false,null,[],{},[[]] ]`
     expect(textsOf(text, [])).toEqual([
-      "1", `{"a":"x,]}\\"{["}`, `"s\\\\"`, `"q\\\\\\"q"`, "-2.5e3", "true", "false", "null", "[]", "{}", "[[]]"
+      "1",
+      `{"a":"x,]}\\"{["}`,
+      `"s\\\\"`,
+      `"q\\\\\\"q"`,
+      "-2.5e3",
+      "true",
+      "false",
+      "null",
+      "[]",
+      "{}",
+      "[[]]"
     ])
   })
 
   it("follows a repeated key to its last value, as JSON.parse does", () => {
-    expect(textsOf(`{"features":[{"id":1}],"features":[{"id":2},{"id":3}]}`, ["features"])).toEqual([`{"id":2}`, `{"id":3}`])
+    expect(textsOf(`{"features":[{"id":1}],"features":[{"id":2},{"id":3}]}`, ["features"])).toEqual([
+      `{"id":2}`,
+      `{"id":3}`
+    ])
     expect(textsOf(`{"a":{"f":[1,2]},"a":{"g":[3,4]}}`, ["a", "g"])).toEqual(["3", "4"])
     expect(textsOf(`{"a":{"f":[1]},"b":0,"a":{"f":[2]}}`, ["a", "f"])).toEqual(["2"])
     expect(textsOf(`{"a":5,"a":{"f":"x","f":[3]},"z":[]}`, ["a", "f"])).toEqual(["3"])
@@ -70,7 +84,9 @@ describe("itemTexts: the text each record arrived as", () => {
     expect(itemTexts(text, payload, [])).toBeUndefined()
     expect(itemTexts("<xml/>", "<xml/>", features)).toBeUndefined()
     const deep = parsedFrom(`{"a":{"b":{"c":{"d":{"e":[{"id":1}]}}}}}`)
-    expect(itemTexts(deep.text, deep.payload, at(deep.payload, ["a", "b", "c", "d", "e"]) as Array<unknown>)).toBeUndefined()
+    expect(
+      itemTexts(deep.text, deep.payload, at(deep.payload, ["a", "b", "c", "d", "e"]) as Array<unknown>)
+    ).toBeUndefined()
   })
 
   it("gives nothing, rather than misplaced texts, when the text is not the payload's", () => {

@@ -1,10 +1,26 @@
 import { describe, expect, it } from "vitest"
 import { ocpi } from "../../../pipeline/sources/ocpi.js"
-import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  decodeOk,
+  ownFixture,
+  readJson,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 sharedNote()
-for (const f of ["location_example.json", "location_example_uc2_destination_charger.json", "location_example_parking_garage_opening_hours.json"]) {
-  adapterSuite(ocpi, `ocpi/v2.3.0/${f}`, () => readJson(`${SHARED_UPSTREAM}/ocpi/v2.3.0/${f}`), { records: 1, rejected: 0, skip: !sharedAvailable })
+for (const f of [
+  "location_example.json",
+  "location_example_uc2_destination_charger.json",
+  "location_example_parking_garage_opening_hours.json"
+]) {
+  adapterSuite(ocpi, `ocpi/v2.3.0/${f}`, () => readJson(`${SHARED_UPSTREAM}/ocpi/v2.3.0/${f}`), {
+    records: 1,
+    rejected: 0,
+    skip: !sharedAvailable
+  })
 }
 
 describe("ocpi: availability keys and rollup (SPEC §2.2)", () => {
@@ -12,19 +28,32 @@ describe("ocpi: availability keys and rollup (SPEC §2.2)", () => {
 
   it("counts refill points by state and keeps REMOVED/PLANNED out of the four counts", () => {
     expect(plaza.properties).toMatchObject({
-      availability_status: "available", available_points: 1, occupied_points: 1, unavailable_points: 1,
-      reported_points: 3, excluded_points: 2, is_available: true, availability_source: "ocpi:US-FXC",
-      availability_updated_at: "2026-11-01T11:59:00.000Z", network: "FixtureCharge", max_kw: 150, port_count: 3,
+      availability_status: "available",
+      available_points: 1,
+      occupied_points: 1,
+      unavailable_points: 1,
+      reported_points: 3,
+      excluded_points: 2,
+      is_available: true,
+      availability_source: "ocpi:US-FXC",
+      availability_updated_at: "2026-11-01T11:59:00.000Z",
+      network: "FixtureCharge",
+      max_kw: 150,
+      port_count: 3,
       connector_types: ["IEC_62196_T1_COMBO", "TESLA_S", "IEC_62196_T1"]
     })
-    expect((plaza.properties.refill_points as Array<unknown>)).toHaveLength(plaza.properties.reported_points as number)
+    expect(plaza.properties.refill_points as Array<unknown>).toHaveLength(plaza.properties.reported_points as number)
   })
 
   it("rolls a site up to full, out_of_service or unknown", () => {
     expect(busy.properties).toMatchObject({ availability_status: "full", available_points: 0, is_available: false })
     expect(busy.properties).not.toHaveProperty("excluded_points")
     expect(broken.properties).toMatchObject({ availability_status: "out_of_service", unavailable_points: 1 })
-    expect(unknown.properties).toMatchObject({ availability_status: "unknown", reported_points: 2, available_points: 0 })
+    expect(unknown.properties).toMatchObject({
+      availability_status: "unknown",
+      reported_points: 2,
+      available_points: 0
+    })
   })
 
   it("publishes no availability keys for a site without refill points", () => {
@@ -37,6 +66,12 @@ describe("ocpi: availability keys and rollup (SPEC §2.2)", () => {
   it.skipIf(!sharedAvailable)("reads the OCPI spec example: a RESERVED EVSE is occupied", () => {
     const [loc] = decodeOk(ocpi, readJson(`${SHARED_UPSTREAM}/ocpi/v2.3.0/location_example.json`)).records
     expect(loc).toMatchObject({ source_id: "BE*BEC*LOC1", name: "Gent Zuid", latitude: 51.047599, longitude: 3.729944 })
-    expect(loc.properties).toMatchObject({ availability_status: "available", available_points: 1, occupied_points: 1, max_kw: 10.6, network: "BeCharged" })
+    expect(loc.properties).toMatchObject({
+      availability_status: "available",
+      available_points: 1,
+      occupied_points: 1,
+      max_kw: 10.6,
+      network: "BeCharged"
+    })
   })
 })

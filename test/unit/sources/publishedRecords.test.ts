@@ -19,10 +19,14 @@ sharedNote()
 
 const fixtures = new URL("../../fixtures/", import.meta.url)
 type Part = string | Record<string, string>
-const manifest = JSON.parse(readFileSync(new URL("upstream-checked.json", fixtures), "utf8")) as { payloads: Record<string, ReadonlyArray<Part>> }
+const manifest = JSON.parse(readFileSync(new URL("upstream-checked.json", fixtures), "utf8")) as {
+  payloads: Record<string, ReadonlyArray<Part>>
+}
 
 const load = (root: string, part: Part): unknown =>
-  typeof part === "string" ? readPayload(`${root}/${part}`) : Object.fromEntries(Object.entries(part).map(([k, p]) => [k, readPayload(`${root}/${p}`)]))
+  typeof part === "string"
+    ? readPayload(`${root}/${part}`)
+    : Object.fromEntries(Object.entries(part).map(([k, p]) => [k, readPayload(`${root}/${p}`)]))
 
 interface Case {
   readonly adapter: string
@@ -34,19 +38,34 @@ interface Case {
 const cases: Array<Case> = []
 for (const [adapter, parts] of Object.entries(manifest.payloads)) {
   for (const part of parts) {
-    cases.push({ adapter, name: typeof part === "string" ? part : Object.values(part).join(" + "), load: () => load(SHARED_UPSTREAM, part), skip: !sharedAvailable })
+    cases.push({
+      adapter,
+      name: typeof part === "string" ? part : Object.values(part).join(" + "),
+      load: () => load(SHARED_UPSTREAM, part),
+      skip: !sharedAvailable
+    })
   }
 }
 for (const adapter of adapters.keys()) {
   const suite = new URL(`${adapter}/suite.json`, fixtures)
   if (existsSync(suite)) {
     const file = (JSON.parse(readFileSync(suite, "utf8")) as { file: string }).file
-    cases.push({ adapter, name: `own ${adapter}/${file}`, load: () => readPayload(new URL(`${adapter}/${file}`, fixtures).pathname), skip: false })
+    cases.push({
+      adapter,
+      name: `own ${adapter}/${file}`,
+      load: () => readPayload(new URL(`${adapter}/${file}`, fixtures).pathname),
+      skip: false
+    })
   }
   const real = new URL(`${adapter}/real/`, fixtures)
   if (existsSync(real)) {
     for (const f of readdirSync(real).filter((f) => /\.(json|geojson|xml)$/.test(f))) {
-      cases.push({ adapter, name: `kept ${adapter}/real/${f}`, load: () => readPayload(new URL(f, real).pathname), skip: false })
+      cases.push({
+        adapter,
+        name: `kept ${adapter}/real/${f}`,
+        load: () => readPayload(new URL(f, real).pathname),
+        skip: false
+      })
     }
   }
 }
@@ -58,7 +77,11 @@ describe("every decoded record of every real payload reads as a careful editor w
   it.each(cases.filter((c) => !c.skip).map((c) => [c.adapter, c.name, c] as const))("%s: %s", (id, _name, c) => {
     const adapter = adapters.get(id)
     expect(adapter, `no adapter ${id}`).toBeDefined()
-    const r = adapter!.decode(c.load(), { source: "checked", jurisdiction: "XX", polledAt: new Date(READ_AT) }) as Either.Either<Decoded<unknown>, string>
+    const r = adapter!.decode(c.load(), {
+      source: "checked",
+      jurisdiction: "XX",
+      polledAt: new Date(READ_AT)
+    }) as Either.Either<Decoded<unknown>, string>
     if (Either.isLeft(r)) throw new Error(`payload refused: ${r.left}`)
     const records = r.right.records
     const defects: Array<Defect & { id: string }> = []

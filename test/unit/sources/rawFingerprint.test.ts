@@ -8,13 +8,24 @@ import { rawFingerprint } from "../../../pipeline/sources/Adapter.js"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
 import { decodeOk } from "../../support/adapterSuite.js"
 
-const text = readFileSync(fileURLToPath(new URL("../../fixtures/wzdx/two_zones_one_bad.geojson", import.meta.url)), "utf8")
+const text = readFileSync(
+  fileURLToPath(new URL("../../fixtures/wzdx/two_zones_one_bad.geojson", import.meta.url)),
+  "utf8"
+)
 const withText = (t: string, previousRaw?: ReadonlyMap<string, string>) =>
   decodeOk(wzdx, JSON.parse(t), previousRaw ? { payloadText: t, previousRaw } : { payloadText: t })
 const at = new Date("2026-11-01T12:00:00Z")
 const later = new Date("2026-11-01T12:01:00Z")
 const poll = (d: ReturnType<typeof withText>, prev: ReadonlyMap<string, SnapEntry>, when: Date) =>
-  eventKind.diff({ source: "fx", polledAt: when, now: when, records: d.records, rawHashes: d.rawHashes, presentIds: d.unchanged, prev })
+  eventKind.diff({
+    source: "fx",
+    polledAt: when,
+    now: when,
+    records: d.records,
+    rawHashes: d.rawHashes,
+    presentIds: d.unchanged,
+    prev
+  })
 
 describe("raw fingerprints from the text each record arrived as", () => {
   it("skips every record whose text is the same, and the poll yields no change", () => {
@@ -54,7 +65,11 @@ describe("raw fingerprints from the text each record arrived as", () => {
 
   it("decodes every record again when the adapter's revision changes", () => {
     const record = (JSON.parse(text) as { features: Array<unknown> }).features[0]
-    expect(rawFingerprint({ id: "wzdx", revision: 2 }, record)).not.toBe(rawFingerprint({ id: "wzdx", revision: 3 }, record))
-    expect(rawFingerprint({ id: "wzdx", revision: 2 }, record)).not.toBe(rawFingerprint({ id: "other", revision: 2 }, record))
+    expect(rawFingerprint({ id: "wzdx", revision: 2 }, record)).not.toBe(
+      rawFingerprint({ id: "wzdx", revision: 3 }, record)
+    )
+    expect(rawFingerprint({ id: "wzdx", revision: 2 }, record)).not.toBe(
+      rawFingerprint({ id: "other", revision: 2 }, record)
+    )
   })
 })

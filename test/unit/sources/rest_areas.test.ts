@@ -1,30 +1,73 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_rest_areas } from "../../../pipeline/sources/drivebc_rest_areas.js"
 import { indiana_rest_areas } from "../../../pipeline/sources/indiana_rest_areas.js"
-import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  decodeOk,
+  ownFixture,
+  readJson,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(drivebc_rest_areas, "rest-areas/drivebc_rest_stop_feed_list_of_two.json", () => readJson(`${SHARED_UPSTREAM}/rest-areas/drivebc_rest_stop_feed_list_of_two.json`), { records: 2, rejected: 0, skip: !sharedAvailable })
-adapterSuite(indiana_rest_areas, "tpims/indiana-geojson/rest_area_IN.geojson", () => readJson(`${SHARED_UPSTREAM}/tpims/indiana-geojson/rest_area_IN.geojson`), { records: 31, rejected: 0, skip: !sharedAvailable })
+adapterSuite(
+  drivebc_rest_areas,
+  "rest-areas/drivebc_rest_stop_feed_list_of_two.json",
+  () => readJson(`${SHARED_UPSTREAM}/rest-areas/drivebc_rest_stop_feed_list_of_two.json`),
+  { records: 2, rejected: 0, skip: !sharedAvailable }
+)
+adapterSuite(
+  indiana_rest_areas,
+  "tpims/indiana-geojson/rest_area_IN.geojson",
+  () => readJson(`${SHARED_UPSTREAM}/tpims/indiana-geojson/rest_area_IN.geojson`),
+  { records: 31, rejected: 0, skip: !sharedAvailable }
+)
 
 describe("drivebc_rest_areas", () => {
   const [creek, bare] = decodeOk(drivebc_rest_areas, ownFixture("drivebc_rest_areas/two_and_bad.json")).records
   it("reads latitude-first positions and the agency's facilities as stated", () => {
     expect(creek).toMatchObject({
-      name: "FIXTURE CREEK", latitude: 49.38, longitude: -121.44, road_name: "Highway 5", direction: "northbound",
-      properties: { accommodates_trucks: true, open_year_round: false, toilet_count: 4, table_count: 0, ev_dcfc_25kw_count: 0, ev_dcfc_50kw_count: 2 }
+      name: "FIXTURE CREEK",
+      latitude: 49.38,
+      longitude: -121.44,
+      road_name: "Highway 5",
+      direction: "northbound",
+      properties: {
+        accommodates_trucks: true,
+        open_year_round: false,
+        toilet_count: 4,
+        table_count: 0,
+        ev_dcfc_25kw_count: 0,
+        ev_dcfc_50kw_count: 2
+      }
     })
     expect(creek.properties.amenities).toEqual(["toilets", "accessible_toilets", "ev_charging"])
   })
   it("omits what the agency did not state, never zeroing it", () => {
-    for (const k of ["accommodates_trucks", "toilet_count", "ev_dcfc_50kw_count", "open_year_round"]) expect(bare.properties).not.toHaveProperty(k)
+    for (const k of ["accommodates_trucks", "toilet_count", "ev_dcfc_50kw_count", "open_year_round"])
+      expect(bare.properties).not.toHaveProperty(k)
   })
 })
 
 describe("indiana_rest_areas: availability as the sign shows it", () => {
-  const [counted, full, low, dark, none] = decodeOk(indiana_rest_areas, ownFixture("indiana_rest_areas/sites.geojson")).records
+  const [counted, full, low, dark, none] = decodeOk(
+    indiana_rest_areas,
+    ownFixture("indiana_rest_areas/sites.geojson")
+  ).records
   it("publishes a shown number, 0 included, with capacity and observation time", () => {
-    expect(counted).toMatchObject({ direction: "eastbound", road_name: "I-70", properties: { capacity: 40, available_spots: 12, observed_at: "2026-11-01T12:00:00.000Z", open: true, milepost: 107 } })
+    expect(counted).toMatchObject({
+      direction: "eastbound",
+      road_name: "I-70",
+      properties: {
+        capacity: 40,
+        available_spots: 12,
+        observed_at: "2026-11-01T12:00:00.000Z",
+        open: true,
+        milepost: 107
+      }
+    })
     expect(full.properties).toMatchObject({ available_spots: 0, capacity: 30 })
   })
   it("keeps LOW as text and publishes nothing for a dark sign or a negative count", () => {

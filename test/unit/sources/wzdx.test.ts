@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
-import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  decodeOk,
+  ownFixture,
+  readJson,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 sharedNote()
 
@@ -15,20 +23,39 @@ const real: Array<[string, number]> = [
   ["cwz/cdot/i70_noise_wall_replacement_westbound_2025_08_08.json", 1]
 ]
 for (const [path, n] of real) {
-  adapterSuite(wzdx, path, () => readJson(`${SHARED_UPSTREAM}/${path}`), { records: n, rejected: 0, skip: !sharedAvailable })
+  adapterSuite(wzdx, path, () => readJson(`${SHARED_UPSTREAM}/${path}`), {
+    records: n,
+    rejected: 0,
+    skip: !sharedAvailable
+  })
 }
 
 describe("wzdx mapping", () => {
   it("maps impact, verified dates, lanes and road class", () => {
     const [closed, open] = decodeOk(wzdx, ownFixture("wzdx/two_zones_one_bad.geojson")).records
     expect(closed).toMatchObject({
-      source_id: "fx-wz-1", type: "closure", severity: "major", cause: "roadwork", direction: "southbound",
-      start_time: "2026-11-01T06:00:00.000Z", end_time: "2026-11-20T18:00:00.000Z", estimated_end_time: null,
-      road_class: "interstate", source_updated_at: "2026-10-31T10:00:00.123Z", lanes_affected: "All lanes closed; lane 1 closed"
+      source_id: "fx-wz-1",
+      type: "closure",
+      severity: "major",
+      cause: "roadwork",
+      direction: "southbound",
+      start_time: "2026-11-01T06:00:00.000Z",
+      end_time: "2026-11-20T18:00:00.000Z",
+      estimated_end_time: null,
+      road_class: "interstate",
+      source_updated_at: "2026-10-31T10:00:00.123Z",
+      lanes_affected: "All lanes closed; lane 1 closed"
     })
     expect(closed.latitude).toBeCloseTo(42.51, 2)
     // unverified dates are estimates; MultiPoint stands for its start point
-    expect(open).toMatchObject({ severity: "minor", end_time: null, estimated_start_time: "2026-11-02T06:00:00.000Z", estimated_end_time: "2026-11-03T18:00:00.000Z", longitude: -96.2, latitude: 42.4 })
+    expect(open).toMatchObject({
+      severity: "minor",
+      end_time: null,
+      estimated_start_time: "2026-11-02T06:00:00.000Z",
+      estimated_end_time: "2026-11-03T18:00:00.000Z",
+      longitude: -96.2,
+      latitude: 42.4
+    })
   })
   it("names the missing field when it quarantines", () => {
     const d = decodeOk(wzdx, ownFixture("wzdx/two_zones_one_bad.geojson"))

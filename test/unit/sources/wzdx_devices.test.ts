@@ -1,24 +1,65 @@
 import { describe, expect, it } from "vitest"
 import { multiToText } from "../../../pipeline/sources/lib/multiText.js"
 import { wzdx_devices } from "../../../pipeline/sources/wzdx_devices.js"
-import { adapterSuite, decodeOk, ownFixture, readJson, SHARED_UPSTREAM, sharedAvailable, sharedNote } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  decodeOk,
+  ownFixture,
+  readJson,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(wzdx_devices, "wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson", () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson`), { records: 1, rejected: 0, skip: !sharedAvailable })
-adapterSuite(wzdx_devices, "wzdx/v4.2/DeviceFeed/camera_error_example.geojson", () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/camera_error_example.geojson`), { records: 1, rejected: 0, skip: !sharedAvailable })
+adapterSuite(
+  wzdx_devices,
+  "wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson",
+  () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson`),
+  { records: 1, rejected: 0, skip: !sharedAvailable }
+)
+adapterSuite(
+  wzdx_devices,
+  "wzdx/v4.2/DeviceFeed/camera_error_example.geojson",
+  () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/camera_error_example.geojson`),
+  { records: 1, rejected: 0, skip: !sharedAvailable }
+)
 // iCone's production feed: one arrow board and two location markers (not published)
-adapterSuite(wzdx_devices, "wzdx/cdot-production/icone_devicefeed_2025_12_29.json", () => readJson(`${SHARED_UPSTREAM}/wzdx/cdot-production/icone_devicefeed_2025_12_29.json`), { records: 1, rejected: 0, skip: !sharedAvailable })
+adapterSuite(
+  wzdx_devices,
+  "wzdx/cdot-production/icone_devicefeed_2025_12_29.json",
+  () => readJson(`${SHARED_UPSTREAM}/wzdx/cdot-production/icone_devicefeed_2025_12_29.json`),
+  { records: 1, rejected: 0, skip: !sharedAvailable }
+)
 
 describe("wzdx_devices mapping", () => {
   const [dms, cam, arrow] = decodeOk(wzdx_devices, ownFixture("wzdx_devices/devices.geojson")).records
 
   it("renders a message sign's MULTI text", () => {
-    expect(dms).toMatchObject({ feature_type: "signs", road_name: "I-35", direction: "northbound", properties: { message: "RIGHT LANE\nCLOSED\nUSE\nCAUTION", sign_type: "dms", posted_at: "2026-11-01T10:00:00.000Z", road_event_ids: ["wz-1"] } })
-    expect(multiToText("[pt30o0][fo3][jl2]PATTULLO BR[jl4]<5 MIN[nl][jl2]PORT MANN BR")).toBe("PATTULLO BR<5 MIN\nPORT MANN BR")
+    expect(dms).toMatchObject({
+      feature_type: "signs",
+      road_name: "I-35",
+      direction: "northbound",
+      properties: {
+        message: "RIGHT LANE\nCLOSED\nUSE\nCAUTION",
+        sign_type: "dms",
+        posted_at: "2026-11-01T10:00:00.000Z",
+        road_event_ids: ["wz-1"]
+      }
+    })
+    expect(multiToText("[pt30o0][fo3][jl2]PATTULLO BR[jl4]<5 MIN[nl][jl2]PORT MANN BR")).toBe(
+      "PATTULLO BR<5 MIN\nPORT MANN BR"
+    )
   })
 
   it("swaps a latitude-first position back and marks it; an erroring camera is inactive", () => {
-    expect(cam).toMatchObject({ feature_type: "cameras", latitude: 41.61, longitude: -93.61, is_active: false, properties: { coordinates_swapped: true, url: "https://fixture.invalid/cam.jpg", device_status: "error" } })
+    expect(cam).toMatchObject({
+      feature_type: "cameras",
+      latitude: 41.61,
+      longitude: -93.61,
+      is_active: false,
+      properties: { coordinates_swapped: true, url: "https://fixture.invalid/cam.jpg", device_status: "error" }
+    })
   })
 
   it("publishes arrow boards with their pattern and skips location markers", () => {

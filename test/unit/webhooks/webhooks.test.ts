@@ -6,9 +6,22 @@ import { decryptSecret, encryptSecret, generateSecret } from "../../../shared/we
 import { isPublicAddress } from "../../../shared/webhooks/targetUrl.js"
 import { changeScript, observation } from "../../support/changes.js"
 
-const keys = { jurisdiction: "NY", type: "incident", sub_type: "Crash", cause: "accident", severity: "major" as const, road_name: "I-87" }
-const filter = (over: Partial<Parameters<typeof matchesFilter>[0]> = {}) =>
-  ({ match_jurisdictions: ["NY", "WZDX_NY"], types: [], sub_types: [], severities: [], causes: [], ...over })
+const keys = {
+  jurisdiction: "NY",
+  type: "incident",
+  sub_type: "Crash",
+  cause: "accident",
+  severity: "major" as const,
+  road_name: "I-87"
+}
+const filter = (over: Partial<Parameters<typeof matchesFilter>[0]> = {}) => ({
+  match_jurisdictions: ["NY", "WZDX_NY"],
+  types: [],
+  sub_types: [],
+  severities: [],
+  causes: [],
+  ...over
+})
 
 describe("subscription filters", () => {
   it("AND across dimensions, OR within; empty means all; cause across types; sub_type case-insensitive", () => {
@@ -33,11 +46,20 @@ describe("webhook events of a change", () => {
     ])
     expect(archived.op).toBe("archived")
     expect(webhookItems(created).map((i) => i.event)).toEqual(["event.created"])
-    expect(webhookItems(updated)).toEqual([expect.objectContaining({ event: "event.severity_change", data: expect.objectContaining({ changes: { old_severity: "minor", new_severity: "major" } }) })])
+    expect(webhookItems(updated)).toEqual([
+      expect.objectContaining({
+        event: "event.severity_change",
+        data: expect.objectContaining({ changes: { old_severity: "minor", new_severity: "major" } })
+      })
+    ])
     expect(webhookItems(lanes)).toEqual([])
     expect(webhookItems(archived).map((i) => i.event)).toEqual(["event.status_change", "event.archived"])
-    expect(deliveryId("whk_1", created.change_id, "event.created")).toBe(deliveryId("whk_1", created.change_id, "event.created"))
-    expect(deliveryId("whk_1", created.change_id, "event.created")).not.toBe(deliveryId("whk_2", created.change_id, "event.created"))
+    expect(deliveryId("whk_1", created.change_id, "event.created")).toBe(
+      deliveryId("whk_1", created.change_id, "event.created")
+    )
+    expect(deliveryId("whk_1", created.change_id, "event.created")).not.toBe(
+      deliveryId("whk_2", created.change_id, "event.created")
+    )
   })
 })
 
@@ -68,7 +90,20 @@ describe("secrets and targets", () => {
     expect(() => decryptSecret(blob, "k2")).toThrow()
   })
   it("only globally routable unicast addresses are public", () => {
-    for (const ip of ["127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fc00::1", "::ffff:10.0.0.1", "224.0.0.1"]) {
+    for (const ip of [
+      "127.0.0.1",
+      "10.0.0.1",
+      "172.16.5.4",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fe80::1",
+      "fc00::1",
+      "::ffff:10.0.0.1",
+      "224.0.0.1"
+    ]) {
       expect(isPublicAddress(ip), ip).toBe(false)
     }
     for (const ip of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111"]) expect(isPublicAddress(ip), ip).toBe(true)

@@ -24,15 +24,25 @@ const TIE_CONFIDENCE = { same: 1, detour: 0.9 } as const
 
 /** Links to the active events of the subjects' own feeds that they are tied to. */
 const feedTieLinks = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>) {
-  const wanted = subjects.flatMap((s) => (s.ties ?? []).map((t) => ({ a: s.id, b: eventId(s.source, t.sourceId), reason: t.reason })))
+  const wanted = subjects
+    .flatMap((s) => (s.ties ?? []).map((t) => ({ a: s.id, b: eventId(s.source, t.sourceId), reason: t.reason })))
     .filter((t) => t.a !== t.b)
   if (wanted.length === 0) return [] as Array<Link>
   const sql = yield* SqlClient.SqlClient
-  const found = new Set((yield* sql<{ id: string }>`
-    SELECT id FROM events WHERE id = ANY(${[...new Set(wanted.map((w) => w.b))]}) AND status = 'active'`).map((r) => r.id))
-  return wanted.filter((w) => found.has(w.b)).map((w): Link => ({
-    a: w.a, b: w.b, reason: w.reason, confidence: w.reason.startsWith("detour") ? TIE_CONFIDENCE.detour : TIE_CONFIDENCE.same
-  }))
+  const found = new Set(
+    (yield* sql<{ id: string }>`
+    SELECT id FROM events WHERE id = ANY(${[...new Set(wanted.map((w) => w.b))]}) AND status = 'active'`).map(
+      (r) => r.id
+    )
+  )
+  return wanted
+    .filter((w) => found.has(w.b))
+    .map((w): Link => ({
+      a: w.a,
+      b: w.b,
+      reason: w.reason,
+      confidence: w.reason.startsWith("detour") ? TIE_CONFIDENCE.detour : TIE_CONFIDENCE.same
+    }))
 })
 
 /**
@@ -111,7 +121,12 @@ function* candidatesNear(index: CandidateIndex, s: PlacedSubject): Generator<Pla
  * changed event, and it re-picks the group's representative itself when it links (a row held by
  * an archive or a retention purge keeps its old mark until its group next changes).
  */
-export const linkEvents = Effect.fnUntraced(function* (changed: ReadonlyArray<PlacedSubject>, inserted: ReadonlySet<string>, maxGapM: number, at: string) {
+export const linkEvents = Effect.fnUntraced(function* (
+  changed: ReadonlyArray<PlacedSubject>,
+  inserted: ReadonlySet<string>,
+  maxGapM: number,
+  at: string
+) {
   if (changed.length === 0) return false
   const sql = yield* SqlClient.SqlClient
   yield* sql`SELECT pg_advisory_xact_lock(${LINK_LOCK})`
@@ -140,7 +155,10 @@ export const linkEvents = Effect.fnUntraced(function* (changed: ReadonlyArray<Pl
   // an event just inserted has no links to lose
   const ids = changed.map((r) => r.id).filter((id) => !inserted.has(id))
   const keep = links.flatMap((l) => [`${l.a}|${l.b}`, `${l.b}|${l.a}`])
-  const dropped = ids.length === 0 ? [] : yield* sql<{ event_id: string; related_id: string }>`
+  const dropped =
+    ids.length === 0
+      ? []
+      : yield* sql<{ event_id: string; related_id: string }>`
     DELETE FROM event_links WHERE (event_id = ANY(${ids}) OR related_id = ANY(${ids}))
       AND NOT (event_id || '|' || related_id = ANY(${keep}))
     RETURNING event_id, related_id`
@@ -155,7 +173,9 @@ export const linkEvents = Effect.fnUntraced(function* (changed: ReadonlyArray<Pl
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(event_id text, related_id text, reason text, confidence real)
       ON CONFLICT (event_id, related_id) DO UPDATE SET reason = excluded.reason, confidence = excluded.confidence`
   }
-  const touched = [...new Set([...dropped.flatMap((d) => [d.event_id, d.related_id]), ...links.flatMap((l) => [l.a, l.b])])]
+  const touched = [
+    ...new Set([...dropped.flatMap((d) => [d.event_id, d.related_id]), ...links.flatMap((l) => [l.a, l.b])])
+  ]
   if (touched.length === 0) return false
   // each touched event's whole group, found by walking links; its representative is the
   // member materialized first (lowest seq), which is also the one whose event.created went out

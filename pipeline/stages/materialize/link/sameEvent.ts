@@ -33,8 +33,16 @@ export interface LinkJudgement {
  * advisory or a closure.
  */
 const COMPATIBLE = new Set([
-  "closure|construction", "construction|restriction", "closure|restriction", "closure|incident", "incident|restriction",
-  "closure|weather", "restriction|weather", "advisory|weather", "closure|special_event", "restriction|special_event"
+  "closure|construction",
+  "construction|restriction",
+  "closure|restriction",
+  "closure|incident",
+  "incident|restriction",
+  "closure|weather",
+  "restriction|weather",
+  "advisory|weather",
+  "closure|special_event",
+  "restriction|special_event"
 ])
 export const compatibleTypes = (a: string, b: string) => a === b || COMPATIBLE.has([a, b].sort().join("|"))
 
@@ -42,24 +50,28 @@ export const compatibleTypes = (a: string, b: string) => a === b || COMPATIBLE.h
 export const compatibleCauses = (a: string | null, b: string | null) => a === null || b === null || a === b
 
 /** Directions agree when equal, or when either side gives none or "both" (it cannot contradict). */
-export const compatibleDirections = (a: string | null, b: string | null) => a === null || b === null || a === "both" || b === "both" || a === b
+export const compatibleDirections = (a: string | null, b: string | null) =>
+  a === null || b === null || a === "both" || b === "both" || a === b
 
 const millis = (s: string | null | undefined, open: number) => {
   const t = s ? Date.parse(s) : Number.NaN
   return Number.isFinite(t) ? t : open
 }
 /** An unknown start is "always begun", an unknown end "still going": only stated times separate two events. */
-const span = (e: LinkSubject) => [
-  millis(e.start_time ?? e.estimated_start_time, Number.NEGATIVE_INFINITY),
-  millis(e.end_time ?? e.estimated_end_time, Number.POSITIVE_INFINITY)
-] as const
+const span = (e: LinkSubject) =>
+  [
+    millis(e.start_time ?? e.estimated_start_time, Number.NEGATIVE_INFINITY),
+    millis(e.end_time ?? e.estimated_end_time, Number.POSITIVE_INFINITY)
+  ] as const
 export const overlappingTimes = (a: LinkSubject, b: LinkSubject) => {
   const [as, ae] = span(a)
   const [bs, be] = span(b)
   return as <= be && bs <= ae
 }
 
-export const roadKeys = (roads: ReadonlyArray<string>) => [...new Set(roads.map(roadKey).filter((k): k is string => k !== null))]
+export const roadKeys = (roads: ReadonlyArray<string>) => [
+  ...new Set(roads.map(roadKey).filter((k): k is string => k !== null))
+]
 
 interface Shape {
   readonly lines: Array<Array<Position>>
@@ -93,7 +105,12 @@ const readShape = (e: LinkSubject): Shape => {
     for (const c of cs) {
       if (!isPosition(c)) continue
       const last = ps[ps.length - 1]
-      if (last === undefined || Math.abs(c[0] - last[0]) > SAME_VERTEX_DEG || Math.abs(c[1] - last[1]) > SAME_VERTEX_DEG) ps.push(c)
+      if (
+        last === undefined ||
+        Math.abs(c[0] - last[0]) > SAME_VERTEX_DEG ||
+        Math.abs(c[1] - last[1]) > SAME_VERTEX_DEG
+      )
+        ps.push(c)
     }
     if (ps.length >= 2) lines.push(ps)
     else points.push(...ps)
@@ -114,7 +131,10 @@ const readShape = (e: LinkSubject): Shape => {
   if (lines.length === 0 && points.length === 0) points.push([e.longitude, e.latitude])
   const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity]
   for (const [x, y] of [...points, ...lines.flat()]) {
-    box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y); box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y)
+    box[0] = Math.min(box[0], x)
+    box[1] = Math.min(box[1], y)
+    box[2] = Math.max(box[2], x)
+    box[3] = Math.max(box[3], y)
   }
   return { lines, points, box }
 }
@@ -127,14 +147,21 @@ const readShape = (e: LinkSubject): Shape => {
 const boxGapMeters = (a: Shape, b: Shape) => {
   const dLat = Math.max(0, a.box[1] - b.box[3], b.box[1] - a.box[3])
   const dLng = Math.max(0, a.box[0] - b.box[2], b.box[0] - a.box[2])
-  const highest = Math.min(89.9, Math.max(Math.abs(a.box[1]), Math.abs(a.box[3]), Math.abs(b.box[1]), Math.abs(b.box[3])))
+  const highest = Math.min(
+    89.9,
+    Math.max(Math.abs(a.box[1]), Math.abs(a.box[3]), Math.abs(b.box[1]), Math.abs(b.box[3]))
+  )
   return Math.max(dLat * 110_000, dLng * 111_000 * Math.cos((highest * Math.PI) / 180))
 }
 
 /** `boxGapMeters` of two events: never more than `gapMeters` of them. */
 export const gapLowerBound = (a: LinkSubject, b: LinkSubject) => boxGapMeters(shapeOf(a), shapeOf(b))
 
-const lineFeature = (coordinates: Array<Position>): Feature<LineString> => ({ type: "Feature", properties: {}, geometry: { type: "LineString", coordinates } })
+const lineFeature = (coordinates: Array<Position>): Feature<LineString> => ({
+  type: "Feature",
+  properties: {},
+  geometry: { type: "LineString", coordinates }
+})
 
 /**
  * The gap between two events' shapes in metres: 0 when they touch or overlap. Every vertex of
@@ -179,7 +206,8 @@ export const judgePair = (a: LinkSubject, b: LinkSubject, maxGapM: number): Link
   const gap = gapMeters(a, b)
   if (!(gap <= maxGapM)) return null
   const sameDirection = a.direction !== null && a.direction === b.direction
-  const confidence = (a.type === b.type ? 1 : 0.85) * (sameDirection ? 1 : 0.85) * (1 - 0.4 * (maxGapM > 0 ? gap / maxGapM : 0))
+  const confidence =
+    (a.type === b.type ? 1 : 0.85) * (sameDirection ? 1 : 0.85) * (1 - 0.4 * (maxGapM > 0 ? gap / maxGapM : 0))
   const direction = sameDirection ? a.direction : `${a.direction ?? "unstated"} / ${b.direction ?? "unstated"}`
   const types = a.type === b.type ? a.type : `${a.type} / ${b.type}`
   return {

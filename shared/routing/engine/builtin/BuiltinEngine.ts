@@ -4,7 +4,19 @@ import { haversineM } from "../../../geo/distance.js"
 import { RoadNetwork } from "../../network/NetworkFile.js"
 import type { RoadProps } from "../../network/RoadLine.js"
 import { limitSource, limitTitle, violatedLimits } from "../../network/roadLimits.js"
-import { type EdgeLocator, EngineUnavailable, type EngineRequest, type LimitAvoided, type EngineRoute, type EngineSection, type RegionLength, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
+import {
+  type EdgeLocator,
+  EngineUnavailable,
+  type EngineRequest,
+  type LimitAvoided,
+  type EngineRoute,
+  type EngineSection,
+  type RegionLength,
+  RouteNotFound,
+  RoutingEngine,
+  type RoutingEngineShape,
+  standingStill
+} from "../RoutingEngine.js"
 import { EdgeCovers } from "./edgeCovers.js"
 import { type Piece, RoadGraph, type SearchRules, type Snap } from "./RoadGraph.js"
 
@@ -24,7 +36,7 @@ const pointName = (i: number, n: number) => (i === 0 ? "origin" : i === n - 1 ? 
 
 const roadLabel = (p: RoadProps) => {
   const ref = p.ref?.split(";").join(" / ")
-  return ref && p.name ? `${ref} (${p.name})` : ref ?? p.name ?? (p.ferry ? "ferry" : "unnamed road")
+  return ref && p.name ? `${ref} (${p.name})` : (ref ?? p.name ?? (p.ferry ? "ferry" : "unnamed road"))
 }
 
 /** The built-in engine over a loaded network. */
@@ -52,13 +64,18 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       for (let j = piece.a; ; j += step) {
         const [lng, lat] = [net.shapeLng[j], net.shapeLat[j]]
         if (coordinates.length === 0) {
-          coordinates.push([lng, lat]); along_m.push(0); along_s.push(0)
+          coordinates.push([lng, lat])
+          along_m.push(0)
+          along_s.push(0)
         } else if (j !== piece.a || coordinates.length === 0) {
           const [plng, plat] = coordinates[coordinates.length - 1]
           const d = haversineM(plat, plng, lat, lng) * net.meta.length_factor
           m += d
           s += d * secPerM
-          coordinates.push([lng, lat]); along_m.push(m); along_s.push(s); segment_keys.push(String(piece.e))
+          coordinates.push([lng, lat])
+          along_m.push(m)
+          along_s.push(s)
+          segment_keys.push(String(piece.e))
         }
         if (j === piece.b) break
       }
@@ -72,9 +89,23 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const summary = roadLabel(props)
       const last = sections[sections.length - 1]
       if (last && last.summary === summary && last.toll === props.toll) {
-        sections[sections.length - 1] = { ...last, to_region: props.region, to_index: coordinates.length - 1, distance_m: m - along_m[last.from_index], duration_s: s - along_s[last.from_index] }
+        sections[sections.length - 1] = {
+          ...last,
+          to_region: props.region,
+          to_index: coordinates.length - 1,
+          distance_m: m - along_m[last.from_index],
+          duration_s: s - along_s[last.from_index]
+        }
       } else {
-        sections.push({ summary, toll: props.toll, to_region: props.region, from_index: startIndex, to_index: coordinates.length - 1, distance_m: m - along_m[startIndex], duration_s: s - along_s[startIndex] })
+        sections.push({
+          summary,
+          toll: props.toll,
+          to_region: props.region,
+          from_index: startIndex,
+          to_index: coordinates.length - 1,
+          distance_m: m - along_m[startIndex],
+          duration_s: s - along_s[startIndex]
+        })
       }
     }
     const byRegion: Array<RegionLength> = [...regions].map(([region, r]) => ({ region, ...r }))
@@ -82,9 +113,24 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       // origin = destination: the place where it starts, on the road it snapped to
       const region = net.props[net.edgeProp[origin.e]].region
       const still = standingStill(coordinates[0] ?? [net.shapeLng[origin.j], net.shapeLat[origin.j]], String(origin.e))
-      return { ...still, distance_m: 0, duration_s: 0, sections: [], ...(region !== null ? { regions: [{ region, distance_m: 0, toll_m: 0 }] } : {}) }
+      return {
+        ...still,
+        distance_m: 0,
+        duration_s: 0,
+        sections: [],
+        ...(region !== null ? { regions: [{ region, distance_m: 0, toll_m: 0 }] } : {})
+      }
     }
-    return { coordinates, along_m, along_s, distance_m: m, duration_s: s, sections, segment_keys, ...(regionless || byRegion.length === 0 ? {} : { regions: byRegion }) }
+    return {
+      coordinates,
+      along_m,
+      along_s,
+      distance_m: m,
+      duration_s: s,
+      sections,
+      segment_keys,
+      ...(regionless || byRegion.length === 0 ? {} : { regions: byRegion })
+    }
   }
 
   const route: RoutingEngineShape["route"] = (req) =>
@@ -92,7 +138,8 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const excluded = new Set<number>()
       // the road piece named, and every road within the radius (a route along any of them passes the place)
       for (const x of req.exclusions) {
-        if (x.edge_key !== undefined && /^\d+$/.test(x.edge_key) && Number(x.edge_key) < net.edgeCount) excluded.add(Number(x.edge_key))
+        if (x.edge_key !== undefined && /^\d+$/.test(x.edge_key) && Number(x.edge_key) < net.edgeCount)
+          excluded.add(Number(x.edge_key))
         for (const e of graph.edgesWithin(x.lat, x.lng, x.radius_m)) excluded.add(e)
       }
       // barriers known ahead keep the search off their pieces (a group passed again is prepared already)
@@ -108,7 +155,8 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const snaps = req.points.map((p) => graph.snap(p.lat, p.lng, SNAP_MAX_M, usable))
       for (const s of snaps) {
         // the piece a point lies on between junctions: the truck starts or ends there whatever lies beside it (at a
-        // junction it may leave by any road). A barrier left there is judged on the route, and a reroute round moves off it if it can
+        // junction it may leave by any road). A barrier left there is judged on the route, and a reroute round moves
+        // off it if it can
         if (s && s.j !== net.shapeStart[s.e] && s.j !== net.shapeStart[s.e + 1] - 1) freed.add(s.e)
       }
       const missing = snaps.findIndex((s) => s === undefined)
@@ -119,26 +167,39 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         const near = graph.snap(p.lat, p.lng, SNAP_MAX_M, () => true)
         const props = near && net.props[net.edgeProp[near.e]]
         const broken = props ? violatedLimits(props, req.truck)[0] : undefined
-        const why = props && broken ? `; the nearest road within ${SNAP_MAX_M / 1000} km is closed to it (${limitTitle(broken, props)})` : ""
-        return Effect.fail(new RouteNotFound({ field, message: `${field} is more than ${SNAP_MAX_M / 1000} km from any road this truck may drive${why}` }))
+        const why =
+          props && broken
+            ? `; the nearest road within ${SNAP_MAX_M / 1000} km is closed to it (${limitTitle(broken, props)})`
+            : ""
+        return Effect.fail(
+          new RouteNotFound({
+            field,
+            message: `${field} is more than ${SNAP_MAX_M / 1000} km from any road this truck may drive${why}`
+          })
+        )
       }
       const penalty = new Map<number, number>()
       // per road kind (many edges share one), decided the first time a search meets it: 0 not yet, 1 no, 2 yes
       const barred = new Uint8Array(net.props.length)
       const shunned = new Uint8Array(net.props.length)
       let metBarred = false
-      const barredKind = (k: number) => (barred[k] === 0 ? (barred[k] = violates(net.props[k], req) ? 2 : 1) : barred[k]) === 2
+      const barredKind = (k: number) =>
+        (barred[k] === 0 ? (barred[k] = violates(net.props[k], req) ? 2 : 1) : barred[k]) === 2
       const isBarred = (k: number) => {
         const b = barredKind(k)
         if (b) metBarred = true
         return b
       }
-      // a point walled in by barriers known ahead (a low bridge at the junction it starts from): the truck must pass one of
+      // a point walled in by barriers known ahead (a low bridge at the junction it starts from): the truck must pass
+      // one of
       // them to start or arrive, so the pieces of theirs in that wall are freed, and only those
       if (standing.length > 0) {
         const walls = (e: number) => barredKind(net.edgeProp[e]) || excluded.has(e) || keptOff(e)
         for (let k = 0; k + 1 < snaps.length; k++) {
-          for (const [at, other] of [[snaps[k]!, snaps[k + 1]!], [snaps[k + 1]!, snaps[k]!]]) {
+          for (const [at, other] of [
+            [snaps[k]!, snaps[k + 1]!],
+            [snaps[k + 1]!, snaps[k]!]
+          ]) {
             for (let turn = 0; turn < WALL_RELEASES; turn++) {
               const theirs = (graph.wallAround(at, other, walls) ?? []).filter(keptOff)
               if (theirs.length === 0) break
@@ -147,14 +208,20 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
           }
         }
       }
-      const isShunned = (k: number) => (shunned[k] === 0 ? (shunned[k] = avoided(net.props[k], req) ? 2 : 1) : shunned[k]) === 2
+      const isShunned = (k: number) =>
+        (shunned[k] === 0 ? (shunned[k] = avoided(net.props[k], req) ? 2 : 1) : shunned[k]) === 2
       const rules = (avoidHard: boolean, withPenalties = true): SearchRules => ({
         blocked: (e) => {
           if (e < 0) return false
           const k = net.edgeProp[e]
           return isBarred(k) || (avoidHard && isShunned(k)) || (excluded.size > 0 && excluded.has(e)) || keptOff(e)
         },
-        lifted: (e) => e >= 0 && barredKind(net.edgeProp[e]) && !(avoidHard && isShunned(net.edgeProp[e])) && !excluded.has(e) && !keptOff(e),
+        lifted: (e) =>
+          e >= 0 &&
+          barredKind(net.edgeProp[e]) &&
+          !(avoidHard && isShunned(net.edgeProp[e])) &&
+          !excluded.has(e) &&
+          !keptOff(e),
         cost: (e, s) => {
           if (e < 0) return 0
           const extra = !avoidHard && isShunned(net.edgeProp[e]) ? AVOID_FALLBACK_PENALTY : 1
@@ -168,7 +235,11 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
        */
       const limitsAvoided = (chosen: ReadonlyArray<Piece>): Array<LimitAvoided> => {
         const free = rules(hard, false)
-        const unlimited = search({ ...free, blocked: (e) => e >= 0 && ((hard && isShunned(net.edgeProp[e])) || (excluded.size > 0 && excluded.has(e)) || keptOff(e)) })
+        const unlimited = search({
+          ...free,
+          blocked: (e) =>
+            e >= 0 && ((hard && isShunned(net.edgeProp[e])) || (excluded.size > 0 && excluded.has(e)) || keptOff(e))
+        })
         if (!unlimited) return []
         const taken = new Set(chosen.map((p) => p.e))
         const out = new Map<string, LimitAvoided>()
@@ -177,19 +248,22 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
           const props = net.props[net.edgeProp[piece.e]]
           for (const b of violatedLimits(props, req.truck)) {
             const title = limitTitle(b, props)
-            if (!out.has(title)) out.set(title, { ...b, title, source: limitSource(b, props), edge_key: String(piece.e) })
+            if (!out.has(title))
+              out.set(title, { ...b, title, source: limitSource(b, props), edge_key: String(piece.e) })
           }
         }
         return [...out.values()]
       }
-      // whether a way past the truck's limits could have been faster than the last search's (else none was kept from it)
+      // whether a way past the truck's limits could have been faster than the last search's (else none was kept from
+      // it)
       let liftedFaster = false
       const search = (r: SearchRules) => {
         const all: Array<Piece> = []
         liftedFaster = false
         for (let k = 0; k + 1 < snaps.length; k++) {
           // closures and barriers may wall a point in: say so without searching the continent
-          if ((excluded.size > 0 || standing.length > 0) && graph.walledOff(snaps[k]!, snaps[k + 1]!, r)) return undefined
+          if ((excluded.size > 0 || standing.length > 0) && graph.walledOff(snaps[k]!, snaps[k + 1]!, r))
+            return undefined
           const leg = graph.path(snaps[k]!, snaps[k + 1]!, r)
           if (!leg) return undefined
           if (graph.liftedFloor < graph.cost * (1 - 1e-9)) liftedFaster = true
@@ -203,13 +277,23 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
         hard = false
         best = search(rules(false))
       }
-      if (!best) return Effect.fail(new RouteNotFound({ message: "no route for this truck connects these points (closures, restrictions or avoid rules cut every way)" }))
+      if (!best)
+        return Effect.fail(
+          new RouteNotFound({
+            message:
+              "no route for this truck connects these points (closures, restrictions or avoid rules cut every way)"
+          })
+        )
       const chosen = best
       const barredMet = metBarred && liftedFaster
       const found = [best]
       const bestSeconds = best.reduce((t, p) => t + p.s, 0)
       // alternatives for plain origin → destination requests: penalize what is taken, search again
-      for (let attempt = 0; req.points.length === 2 && found.length <= req.alternatives && attempt < req.alternatives * 3; attempt++) {
+      for (
+        let attempt = 0;
+        req.points.length === 2 && found.length <= req.alternatives && attempt < req.alternatives * 3;
+        attempt++
+      ) {
         for (const p of found[found.length - 1]) penalty.set(p.e, (penalty.get(p.e) ?? 1) * ALT_PENALTY)
         const cand = search(rules(hard))
         if (!cand) break
@@ -256,10 +340,15 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
   const keyOf: Array<string | undefined> = []
   const locate: EdgeLocator = (lat, lng, radiusM) => {
     const out = new Map<string, number>()
-    for (const [e, d] of graph.edgeDistances(lat, lng, radiusM)) out.set(keyOf[e] ??= String(e), d)
+    for (const [e, d] of graph.edgeDistances(lat, lng, radiusM)) out.set((keyOf[e] ??= String(e)), d)
     return out
   }
-  return { name: "builtin", route, covers: (keys, bufferM) => edgeCovers.union(keys, bufferM), edgeLocator: Effect.succeed(locate) }
+  return {
+    name: "builtin",
+    route,
+    covers: (keys, bufferM) => edgeCovers.union(keys, bufferM),
+    edgeLocator: Effect.succeed(locate)
+  }
 }
 
 /**
@@ -267,21 +356,32 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
  * and some 150 MB, so it happens on the first route, or at start when `preload` is set.
  */
 export const builtinEngineLayer = (file: string, preload: boolean) =>
-  Layer.scoped(RoutingEngine, Effect.gen(function* () {
-    const load = yield* Effect.cached(Effect.gen(function* () {
-      const t0 = performance.now()
-      const net = yield* Effect.try({ try: () => RoadNetwork.decode(readFileSync(file)), catch: (e) => new EngineUnavailable({ message: `routing network ${file} could not be loaded: ${String(e)}` }) })
-      const engine = makeBuiltinEngine(net)
-      yield* Effect.logInfo(`routing network loaded: ${net.nodeCount} nodes, ${net.edgeCount} edges from ${file} in ${Math.round(performance.now() - t0)} ms`)
-      return engine
-    }))
-    if (preload) yield* Effect.forkScoped(Effect.ignoreLogged(load))
-    // a route's segment keys come from the loaded engine, so its covers are there when asked
-    let loaded: RoutingEngineShape | undefined
-    return {
-      name: "builtin",
-      route: (req) => Effect.flatMap(load, (engine) => (loaded = engine).route(req)),
-      covers: (keys, bufferM) => loaded?.covers?.(keys, bufferM),
-      edgeLocator: Effect.flatMap(load, (engine) => (loaded = engine).edgeLocator!)
-    } satisfies RoutingEngineShape
-  }))
+  Layer.scoped(
+    RoutingEngine,
+    Effect.gen(function* () {
+      const load = yield* Effect.cached(
+        Effect.gen(function* () {
+          const t0 = performance.now()
+          const net = yield* Effect.try({
+            try: () => RoadNetwork.decode(readFileSync(file)),
+            catch: (e) =>
+              new EngineUnavailable({ message: `routing network ${file} could not be loaded: ${String(e)}` })
+          })
+          const engine = makeBuiltinEngine(net)
+          yield* Effect.logInfo(
+            `routing network loaded: ${net.nodeCount} nodes, ${net.edgeCount} edges from ${file} in ${Math.round(performance.now() - t0)} ms`
+          )
+          return engine
+        })
+      )
+      if (preload) yield* Effect.forkScoped(Effect.ignoreLogged(load))
+      // a route's segment keys come from the loaded engine, so its covers are there when asked
+      let loaded: RoutingEngineShape | undefined
+      return {
+        name: "builtin",
+        route: (req) => Effect.flatMap(load, (engine) => (loaded = engine).route(req)),
+        covers: (keys, bufferM) => loaded?.covers?.(keys, bufferM),
+        edgeLocator: Effect.flatMap(load, (engine) => (loaded = engine).edgeLocator!)
+      } satisfies RoutingEngineShape
+    })
+  )

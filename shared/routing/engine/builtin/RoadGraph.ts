@@ -28,7 +28,10 @@ export interface SearchRules {
   readonly blocked: (e: number) => boolean
   /** the cost of `s` seconds' drive on edge e */
   readonly cost: (e: number, s: number) => number
-  /** of the blocked edges, those blocked only by the truck's own limits: `path` bounds what they could have saved (`liftedFloor`) */
+  /**
+   * of the blocked edges, those blocked only by the truck's own limits: `path` bounds what they could have saved
+   * (`liftedFloor`)
+   */
   readonly lifted?: (e: number) => boolean
 }
 
@@ -48,7 +51,8 @@ const FROM_ORIGIN = -1
 const span = (net: RoadNetwork, e: number, a: number, b: number) => {
   const [lo, hi] = a < b ? [a, b] : [b, a]
   let m = 0
-  for (let j = lo + 1; j <= hi; j++) m += haversineM(net.shapeLat[j - 1], net.shapeLng[j - 1], net.shapeLat[j], net.shapeLng[j])
+  for (let j = lo + 1; j <= hi; j++)
+    m += haversineM(net.shapeLat[j - 1], net.shapeLng[j - 1], net.shapeLat[j], net.shapeLng[j])
   return m * net.meta.length_factor
 }
 
@@ -129,7 +133,8 @@ export class RoadGraph {
     for (const c of this.component) sizes.set(c, (sizes.get(c) ?? 0) + 1)
     this.mainComponent = [...sizes.entries()].sort((x, y) => y[1] - x[1])[0]?.[0] ?? 0
     this.shapeEdge = new Uint32Array(net.shapeLat.length)
-    for (let e = 0; e < net.edgeCount; e++) for (let j = net.shapeStart[e]; j < net.shapeStart[e + 1]; j++) this.shapeEdge[j] = e
+    for (let e = 0; e < net.edgeCount; e++)
+      for (let j = net.shapeStart[e]; j < net.shapeStart[e + 1]; j++) this.shapeEdge[j] = e
     this.shapeIndex = new KDBush(net.shapeLat.length)
     for (let j = 0; j < net.shapeLat.length; j++) this.shapeIndex.add(net.shapeLng[j], net.shapeLat[j])
     this.shapeIndex.finish()
@@ -218,7 +223,9 @@ export class RoadGraph {
     const net = this.net
     const e = this.arcs.edge[k]
     const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
-    return this.arcs.forward[k] ? { e, a: first, b: last, m: net.edgeLengthM[e], s: net.edgeSeconds[e] } : { e, a: last, b: first, m: net.edgeLengthM[e], s: net.edgeSeconds[e] }
+    return this.arcs.forward[k]
+      ? { e, a: first, b: last, m: net.edgeLengthM[e], s: net.edgeSeconds[e] }
+      : { e, a: last, b: first, m: net.edgeLengthM[e], s: net.edgeSeconds[e] }
   }
 
   /**
@@ -235,7 +242,14 @@ export class RoadGraph {
     const [first, last] = [net.shapeStart[to.e], net.shapeStart[to.e + 1] - 1]
     const atNode = to.j === first ? net.edgeFrom[to.e] : to.j === last ? net.edgeTo[to.e] : undefined
     if (rules.blocked(to.e) && atNode === undefined) return true
-    return this.patch(rules.blocked(to.e) ? [atNode!] : [net.edgeFrom[to.e], net.edgeTo[to.e]], [net.edgeFrom[from.e], net.edgeTo[from.e]], rules.blocked, limit) !== undefined
+    return (
+      this.patch(
+        rules.blocked(to.e) ? [atNode!] : [net.edgeFrom[to.e], net.edgeTo[to.e]],
+        [net.edgeFrom[from.e], net.edgeTo[from.e]],
+        rules.blocked,
+        limit
+      ) !== undefined
+    )
   }
 
   /**
@@ -243,7 +257,12 @@ export class RoadGraph {
    * blocked arcs it met, or undefined when it meets one of `targets` or outgrows `limit` nodes
    * (the seeds are not walled in away from them).
    */
-  private patch(seeds: ReadonlyArray<number>, targets: ReadonlyArray<number>, blocked: (e: number) => boolean, limit: number) {
+  private patch(
+    seeds: ReadonlyArray<number>,
+    targets: ReadonlyArray<number>,
+    blocked: (e: number) => boolean,
+    limit: number
+  ) {
     const { start, edge, to: head } = this.twoWay
     const seen = new Set<number>(seeds)
     if (targets.some((t) => seen.has(t))) return undefined
@@ -269,7 +288,11 @@ export class RoadGraph {
   /** Where a point meets the graph: its node, or mid-edge both of its edge's ends. */
   private nodesOf(at: Snap): Array<number> {
     const net = this.net
-    return at.j === net.shapeStart[at.e] ? [net.edgeFrom[at.e]] : at.j === net.shapeStart[at.e + 1] - 1 ? [net.edgeTo[at.e]] : [net.edgeFrom[at.e], net.edgeTo[at.e]]
+    return at.j === net.shapeStart[at.e]
+      ? [net.edgeFrom[at.e]]
+      : at.j === net.shapeStart[at.e + 1] - 1
+        ? [net.edgeTo[at.e]]
+        : [net.edgeFrom[at.e], net.edgeTo[at.e]]
   }
 
   /**
@@ -308,7 +331,13 @@ export class RoadGraph {
     const ends = (snap: Snap) => {
       const e = snap.e
       const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
-      return { e, first, last, oneway: net.props[net.edgeProp[e]].oneway, node: snap.j === first ? net.edgeFrom[e] : snap.j === last ? net.edgeTo[e] : undefined }
+      return {
+        e,
+        first,
+        last,
+        oneway: net.props[net.edgeProp[e]].oneway,
+        node: snap.j === first ? net.edgeFrom[e] : snap.j === last ? net.edgeTo[e] : undefined
+      }
     }
     // lower bounds to the destination: landmark distances of its snap point through the nearer end of its edge
     const L = this.landmarks.count
@@ -317,7 +346,8 @@ export class RoadGraph {
     const endLm = new Float64Array(L)
     const toFirst = this.piece(to.e, target.first, to.j).s
     const toLast = this.piece(to.e, to.j, target.last).s
-    for (let l = 0; l < L; l++) endLm[l] = Math.min(lm[net.edgeFrom[to.e] * L + l] + toFirst, lm[net.edgeTo[to.e] * L + l] + toLast)
+    for (let l = 0; l < L; l++)
+      endLm[l] = Math.min(lm[net.edgeFrom[to.e] * L + l] + toFirst, lm[net.edgeTo[to.e] * L + l] + toLast)
     const [tLat, tLng] = [net.shapeLat[to.j], net.shapeLng[to.j]]
     const bound = (v: number) => {
       if (v === END || !heuristic) return 0
@@ -356,8 +386,13 @@ export class RoadGraph {
     // origin and destination on one edge, in driving order: drive straight along it
     if (from.e === to.e && (!origin.oneway || from.j <= to.j)) enter(END, this.piece(from.e, from.j, to.j), -1, 0)
     // arriving at the destination: from the node it lies on, or along its edge from either end
-    const exits: Array<[number, Piece | undefined]> = target.node !== undefined ? [[target.node, undefined]]
-      : [[net.edgeFrom[to.e], this.piece(to.e, target.first, to.j)], ...(target.oneway ? [] : [[net.edgeTo[to.e], this.piece(to.e, target.last, to.j)] as [number, Piece]])]
+    const exits: Array<[number, Piece | undefined]> =
+      target.node !== undefined
+        ? [[target.node, undefined]]
+        : [
+            [net.edgeFrom[to.e], this.piece(to.e, target.first, to.j)],
+            ...(target.oneway ? [] : [[net.edgeTo[to.e], this.piece(to.e, target.last, to.j)] as [number, Piece]])
+          ]
     while (queue.length > 0) {
       const v = queue.pop()!
       if (closed[v] === search) continue
@@ -370,7 +405,8 @@ export class RoadGraph {
         if (closed[u] === search) continue
         const e = edge[k]
         if (rules.blocked(e)) {
-          if (rules.lifted?.(e)) this.liftedFloor = Math.min(this.liftedFloor, g[v] + rules.cost(e, net.edgeSeconds[e]) + bound(u))
+          if (rules.lifted?.(e))
+            this.liftedFloor = Math.min(this.liftedFloor, g[v] + rules.cost(e, net.edgeSeconds[e]) + bound(u))
           continue
         }
         relax(u, g[v] + rules.cost(e, net.edgeSeconds[e]), k, v)

@@ -23,12 +23,15 @@ export class EdgeCovers {
 
   constructor(private readonly net: RoadNetwork) {}
 
-  /** The cells within `bufferM` of the edges `keys` names (the built-in engine's segment keys), or undefined when this buffer is not kept. */
+  /**
+   * The cells within `bufferM` of the edges `keys` names (the built-in engine's segment keys), or undefined when this
+   * buffer is not kept.
+   */
   union(keys: ReadonlyArray<string>, bufferM: number): ReadonlyArray<string> | undefined {
     let edges = this.byBuffer.get(bufferM)
     if (edges === undefined) {
       if (this.byBuffer.size >= KEPT_BUFFERS) return undefined
-      this.byBuffer.set(bufferM, edges = new Map())
+      this.byBuffer.set(bufferM, (edges = new Map()))
     }
     const out = new Set<string>()
     let last = ""
@@ -38,7 +41,7 @@ export class EdgeCovers {
       const e = Number(key)
       if (!Number.isInteger(e) || e < 0 || e >= this.net.edgeCount) return undefined
       let cells = edges.get(e)
-      if (cells === undefined) edges.set(e, cells = this.edgeCover(e, bufferM))
+      if (cells === undefined) edges.set(e, (cells = this.edgeCover(e, bufferM)))
       for (const c of cells) out.add(c)
     }
     return [...out]
@@ -49,7 +52,10 @@ export class EdgeCovers {
     const coords: Array<readonly [number, number]> = []
     const along: Array<number> = []
     for (let j = shapeStart[e]; j < shapeStart[e + 1]; j++) {
-      const m = coords.length === 0 ? 0 : along[along.length - 1] + haversineM(shapeLat[j - 1], shapeLng[j - 1], shapeLat[j], shapeLng[j])
+      const m =
+        coords.length === 0
+          ? 0
+          : along[along.length - 1] + haversineM(shapeLat[j - 1], shapeLng[j - 1], shapeLat[j], shapeLng[j])
       coords.push([shapeLng[j], shapeLat[j]])
       along.push(m)
     }

@@ -30,7 +30,13 @@ const twoWayDistances = (arcs: Arcs, net: RoadNetwork, source: number): Float64A
  * drive time from below (triangle inequality), far tighter than a straight line. The result
  * holds node v's distance to landmark l at v * k + l, so one node's bounds sit together.
  */
-export const pickLandmarks = (arcs: Arcs, net: RoadNetwork, component: Int32Array, mainComponent: number, k: number): { count: number; dist: Float64Array } => {
+export const pickLandmarks = (
+  arcs: Arcs,
+  net: RoadNetwork,
+  component: Int32Array,
+  mainComponent: number,
+  k: number
+): { count: number; dist: Float64Array } => {
   const main: Array<number> = []
   for (let v = 0; v < net.nodeCount; v++) if (component[v] === mainComponent) main.push(v)
   if (main.length === 0) return { count: 0, dist: new Float64Array(0) }

@@ -2,7 +2,17 @@ import { HttpBody, HttpClient } from "@effect/platform"
 import polyline from "@mapbox/polyline"
 import { Duration, Effect, Layer, Schema } from "effect"
 import { haversineM } from "../../../geo/distance.js"
-import { type EngineRequest, type EngineRoute, type EngineSection, EngineUnavailable, type Exclusion, RouteNotFound, RoutingEngine, type RoutingEngineShape, standingStill } from "../RoutingEngine.js"
+import {
+  type EngineRequest,
+  type EngineRoute,
+  type EngineSection,
+  EngineUnavailable,
+  type Exclusion,
+  RouteNotFound,
+  RoutingEngine,
+  type RoutingEngineShape,
+  standingStill
+} from "../RoutingEngine.js"
 
 const TIMEOUT = Duration.seconds(15)
 /** Valhalla error codes that mean "no route", not "engine broken" (its documented 1xx/4xx codes). */
@@ -18,18 +28,33 @@ const Maneuver = Schema.Struct({
   toll: Schema.optional(Schema.Boolean)
 })
 const Trip = Schema.Struct({
-  legs: Schema.Array(Schema.Struct({ shape: Schema.String, maneuvers: Schema.Array(Maneuver), summary: Schema.Struct({ length: Schema.Number, time: Schema.Number }) })),
+  legs: Schema.Array(
+    Schema.Struct({
+      shape: Schema.String,
+      maneuvers: Schema.Array(Maneuver),
+      summary: Schema.Struct({ length: Schema.Number, time: Schema.Number })
+    })
+  ),
   summary: Schema.Struct({ length: Schema.Number, time: Schema.Number })
 })
 /** The documented /route answer (units kilometres): the trip, and `alternates[]` when asked for. */
-const RouteAnswer = Schema.Struct({ trip: Trip, alternates: Schema.optional(Schema.Array(Schema.Struct({ trip: Trip }))) })
+const RouteAnswer = Schema.Struct({
+  trip: Trip,
+  alternates: Schema.optional(Schema.Array(Schema.Struct({ trip: Trip })))
+})
 const ErrorAnswer = Schema.Struct({ error_code: Schema.Number, error: Schema.String })
 
 /** A square ring around an exclusion, as Valhalla's exclude_polygons takes them ([lon, lat]). */
 const square = (x: Exclusion): Array<[number, number]> => {
   const dLat = x.radius_m / 111_320
   const dLng = dLat / Math.max(0.01, Math.cos((x.lat * Math.PI) / 180))
-  return [[x.lng - dLng, x.lat - dLat], [x.lng + dLng, x.lat - dLat], [x.lng + dLng, x.lat + dLat], [x.lng - dLng, x.lat + dLat], [x.lng - dLng, x.lat - dLat]]
+  return [
+    [x.lng - dLng, x.lat - dLat],
+    [x.lng + dLng, x.lat - dLat],
+    [x.lng + dLng, x.lat + dLat],
+    [x.lng - dLng, x.lat + dLat],
+    [x.lng - dLng, x.lat - dLat]
+  ]
 }
 
 /** The request body: truck costing with the profile's dimensions, closures as exclude_polygons. */
@@ -73,29 +98,55 @@ export const fromTrip = (trip: typeof Trip.Type): EngineRoute => {
       const mPerM = legM > 0 ? (mv.length * 1000) / legM : 0
       const from = Math.max(0, offset + mv.begin_shape_index)
       if (coordinates.length === 0) {
-        coordinates.push(pts[0]); along_m.push(0); along_s.push(0)
+        coordinates.push(pts[0])
+        along_m.push(0)
+        along_s.push(0)
       }
       for (let i = 1; i < pts.length; i++) {
         const d = haversineM(pts[i - 1][1], pts[i - 1][0], pts[i][1], pts[i][0])
         m += d * mPerM
         s += d * secPerM
-        coordinates.push(pts[i]); along_m.push(m); along_s.push(s)
+        coordinates.push(pts[i])
+        along_m.push(m)
+        along_s.push(s)
       }
       const summary = mv.street_names?.join(" / ") || "unnamed road"
       const toll = mv.toll ? "toll" : null
       const last = sections.at(-1)
       if (last && last.summary === summary && last.toll === toll) {
-        sections[sections.length - 1] = { ...last, to_index: coordinates.length - 1, distance_m: m - along_m[last.from_index], duration_s: s - along_s[last.from_index] }
+        sections[sections.length - 1] = {
+          ...last,
+          to_index: coordinates.length - 1,
+          distance_m: m - along_m[last.from_index],
+          duration_s: s - along_s[last.from_index]
+        }
       } else {
-        sections.push({ summary, toll, from_index: from, to_index: coordinates.length - 1, distance_m: m - along_m[from], duration_s: s - along_s[from] })
+        sections.push({
+          summary,
+          toll,
+          from_index: from,
+          to_index: coordinates.length - 1,
+          distance_m: m - along_m[from],
+          duration_s: s - along_s[from]
+        })
       }
     }
   }
   // origin = destination: Valhalla's shape holds the one place
-  const place = coordinates[0] ?? polyline.decode(trip.legs[0]?.shape ?? "", 6).map(([lat, lng]) => [lng, lat] as const)[0]
-  if (coordinates.length < 2 && place) return { ...standingStill(place, ""), distance_m: 0, duration_s: 0, sections: [] }
+  const place =
+    coordinates[0] ?? polyline.decode(trip.legs[0]?.shape ?? "", 6).map(([lat, lng]) => [lng, lat] as const)[0]
+  if (coordinates.length < 2 && place)
+    return { ...standingStill(place, ""), distance_m: 0, duration_s: 0, sections: [] }
   const segment_keys = coordinates.slice(1).map(() => "")
-  return { coordinates, along_m, along_s, distance_m: trip.summary.length * 1000, duration_s: trip.summary.time, sections, segment_keys }
+  return {
+    coordinates,
+    along_m,
+    along_s,
+    distance_m: trip.summary.length * 1000,
+    duration_s: trip.summary.time,
+    sections,
+    segment_keys
+  }
 }
 
 /**
@@ -106,21 +157,35 @@ export const makeValhallaEngine = (baseUrl: string, client: HttpClient.HttpClien
   name: "valhalla",
   route: (req) =>
     Effect.gen(function* () {
-      const res = yield* client.post(`${baseUrl.replace(/\/$/, "")}/route`, { body: HttpBody.unsafeJson(valhallaBody(req)), headers: { accept: "application/json" } })
+      const res = yield* client.post(`${baseUrl.replace(/\/$/, "")}/route`, {
+        body: HttpBody.unsafeJson(valhallaBody(req)),
+        headers: { accept: "application/json" }
+      })
       const json = yield* res.json
       if (res.status >= 400) {
         const err = Schema.decodeUnknownOption(ErrorAnswer)(json)
-        if (err._tag === "Some" && NO_ROUTE_CODES.has(err.value.error_code)) return yield* Effect.fail(new RouteNotFound({ message: `no route: ${err.value.error}` }))
+        if (err._tag === "Some" && NO_ROUTE_CODES.has(err.value.error_code))
+          return yield* Effect.fail(new RouteNotFound({ message: `no route: ${err.value.error}` }))
         return yield* Effect.fail(new EngineUnavailable({ message: `routing engine answered HTTP ${res.status}` }))
       }
       const answer = yield* Schema.decodeUnknown(RouteAnswer)(json)
       const trips = [answer.trip, ...(answer.alternates ?? []).map((a) => a.trip)].slice(0, req.alternatives + 1)
       return { routes: trips.map(fromTrip), credit: [CREDIT] }
     }).pipe(
-      Effect.timeoutFail({ duration: TIMEOUT, onTimeout: () => new EngineUnavailable({ message: "routing engine timed out" }) }),
-      Effect.catchAll((e) => (e._tag === "RouteNotFound" || e._tag === "EngineUnavailable" ? Effect.fail(e) : Effect.fail(new EngineUnavailable({ message: `routing engine: ${String(e)}` }))))
+      Effect.timeoutFail({
+        duration: TIMEOUT,
+        onTimeout: () => new EngineUnavailable({ message: "routing engine timed out" })
+      }),
+      Effect.catchAll((e) =>
+        e._tag === "RouteNotFound" || e._tag === "EngineUnavailable"
+          ? Effect.fail(e)
+          : Effect.fail(new EngineUnavailable({ message: `routing engine: ${String(e)}` }))
+      )
     )
 })
 
 export const valhallaEngineLayer = (baseUrl: string) =>
-  Layer.effect(RoutingEngine, Effect.map(HttpClient.HttpClient, (client) => makeValhallaEngine(baseUrl, client)))
+  Layer.effect(
+    RoutingEngine,
+    Effect.map(HttpClient.HttpClient, (client) => makeValhallaEngine(baseUrl, client))
+  )
