@@ -229,15 +229,77 @@ export const Lenient = {
 
 type AdapterOf<K extends SourceAdapter["kind"]> = Extract<SourceAdapter, { readonly kind: K }>
 
+/** What an adapter of a kind produces. */
+type ObservationOf<K extends SourceAdapter["kind"]> = K extends "events"
+  ? EventObservation
+  : K extends "features"
+    ? FeatureObservation
+    : FuelPriceObservation
+
+/**
+ * An adapter's records as data: how its payload holds them and how one becomes an observation.
+ * `defineAdapter` makes `decode` from it (decodeEach: the envelope, then each record checked,
+ * fingerprinted, mapped or rejected).
+ */
+export interface RecordsSpec<E, R, A> {
+  /**
+   * Turns a payload that is not JSON (XML read by lib/xml) into what the envelope reads; a Left
+   * says the payload is not this format at all. Absent: the envelope reads the payload itself.
+   */
+  readonly read?: (payload: unknown) => Either.Either<unknown, string>
+  readonly envelope: Schema.Schema<E, any>
+  readonly items: (e: E) => ReadonlyArray<unknown>
+  /** a plain schema (no transformations): a valid record is its own decoded value */
+  readonly record: Schema.Schema<R, R>
+  /**
+   * The mapping for a source of this jurisdiction: a string rejects the record with that
+   * reason, null skips a valid record this source does not publish.
+   */
+  readonly map: (jurisdiction: string) => (r: R) => (A & { readonly source_id: string }) | string | null
+  /** reads the upstream id (as the mapping would set `source_id`) from a raw record */
+  readonly idOf: (raw: unknown) => string | undefined
+}
+
+/** An adapter declared by its records (`records`), the usual way, or by a `decode` of its own. */
+export type AdapterSpec<K extends SourceAdapter["kind"], E, R> =
+  AdapterOf<K> | (Omit<AdapterOf<K>, "decode"> & { readonly records: RecordsSpec<E, R, ObservationOf<K>> })
+
+/** `decode` made from an adapter's records. */
+const decodeRecords =
+  <E, R, A>(adapter: { readonly id: string; readonly revision: number }, spec: RecordsSpec<E, R, A>) =>
+  (payload: unknown, ctx: DecodeContext): Either.Either<Decoded<A>, string> => {
+    const read = spec.read ? spec.read(payload) : Either.right(payload)
+    if (Either.isLeft(read)) return Either.left(read.left)
+    return decodeEach(read.right, ctx, {
+      adapter,
+      envelope: spec.envelope,
+      items: spec.items,
+      record: spec.record,
+      map: spec.map(ctx.jurisdiction),
+      idOf: spec.idOf
+    })
+  }
+
 export class AdapterDefinitionError extends Error {}
 
 /**
- * The one way to declare an adapter of any kind: `defineAdapter<"events" | "features" | "prices">({ … })`.
- * The kind fixes the observation type `decode` must produce; the declaration is checked when the
- * module loads (an id the catalogue can name, a revision, at least one format, yields in the
- * domain's vocabulary), so a mistake fails at startup and in the shared adapter suite, not mid-poll.
+ * The one way to declare an adapter of any kind: `defineAdapter({ kind: "events" | "features" |
+ * "prices", …, records: { … } })`. The kind fixes the observation type the mapping must produce;
+ * the declaration is checked when the module loads (an id the catalogue can name, a revision, at
+ * least one format, yields in the domain's vocabulary), so a mistake fails at startup and in the
+ * shared adapter suite, not mid-poll.
  */
-export const defineAdapter = <K extends SourceAdapter["kind"]>(spec: AdapterOf<K>): AdapterOf<K> => {
+export const defineAdapter = <K extends SourceAdapter["kind"], E = unknown, R = unknown>(
+  declared: AdapterSpec<K, E, R>
+): AdapterOf<K> => {
+  const spec = (
+    "records" in declared
+      ? (() => {
+          const { records, ...rest } = declared
+          return { ...rest, decode: decodeRecords({ id: rest.id, revision: rest.revision }, records) }
+        })()
+      : declared
+  ) as AdapterOf<K>
   const fail = (why: string) => {
     throw new AdapterDefinitionError(`adapter ${JSON.stringify(spec.id)}: ${why}`)
   }

@@ -4,7 +4,7 @@ import type { EventObservation, EventType, Severity } from "../../shared/domain/
 import { buildTitle, milepost } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, defineAdapter, type EventAdapter, field, Lenient } from "./Adapter.js"
+import { defineAdapter, type EventAdapter, field, Lenient } from "./Adapter.js"
 
 /**
  * Castle Rock CARS event messages (JSON, TMDD-derived), as DriveBC consumes them: a list of
@@ -261,13 +261,11 @@ export const cars: EventAdapter = defineAdapter({
   formats: ["castle-rock-cars-json"],
   yields: ["construction", "incident", "special_event", "weather", "advisory", "restriction", "closure"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: cars,
-      envelope: Schema.Array(Schema.Unknown),
-      items: (a) => a,
-      record: Event,
-      map: toEvent(ctx.jurisdiction),
-      idOf: field("event-id")
-    })
+  records: {
+    envelope: Schema.Array(Schema.Unknown),
+    items: (a) => a,
+    record: Event,
+    map: toEvent,
+    idOf: field("event-id")
+  }
 })

@@ -4,7 +4,7 @@ import { milepost, readableTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { defineAdapter, type EventAdapter } from "./Adapter.js"
 import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./lib/opentmsRecord.js"
 
 /**
@@ -131,10 +131,8 @@ export const cdot_opentms: EventAdapter = defineAdapter({
   formats: ["cdot-opentms-planned-event", "cdot-opentms-incident"],
   yields: ["construction", "incident", "restriction", "special_event", "weather", "advisory", "closure"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: cdot_opentms,
-      ...openTmsFormat,
-      map: toEvent(ctx.jurisdiction)
-    })
+  records: {
+    ...openTmsFormat,
+    map: toEvent
+  }
 })

@@ -2,7 +2,7 @@ import type { FeatureObservation } from "../../shared/domain/Feature.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { defineAdapter, type FeatureAdapter } from "./Adapter.js"
 import { closedLanes, openTmsFormat, type OpenTmsFeature, routeOf } from "./lib/opentmsRecord.js"
 
 /**
@@ -70,10 +70,8 @@ export const cdot_planned_events: FeatureAdapter = defineAdapter({
   formats: ["cdot-opentms-planned-event"],
   yields: ["future_construction", "special_events", "alerts"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: cdot_planned_events,
-      ...openTmsFormat,
-      map: toFeature(ctx.jurisdiction)
-    })
+  records: {
+    ...openTmsFormat,
+    map: toFeature
+  }
 })

@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./lib/credits.js"
-import { decodeEach, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC border crossings and their lane delays (the backend's export: `border.bordercrossing`
@@ -95,16 +95,14 @@ export const drivebc_border: FeatureAdapter = defineAdapter({
   formats: ["drivebc-border-crossings"],
   yields: ["border_crossings"],
   attribution: DRIVEBC_CREDIT,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: drivebc_border,
-      envelope: Envelope,
-      items: join,
-      record: Crossing,
-      map: toFeature(ctx.jurisdiction),
-      idOf: (raw) => {
-        const pk = (raw as { pk?: unknown } | null)?.pk
-        return typeof pk === "number" ? String(pk) : undefined
-      }
-    })
+  records: {
+    envelope: Envelope,
+    items: join,
+    record: Crossing,
+    map: toFeature,
+    idOf: (raw) => {
+      const pk = (raw as { pk?: unknown } | null)?.pk
+      return typeof pk === "number" ? String(pk) : undefined
+    }
+  }
 })

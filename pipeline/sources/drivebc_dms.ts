@@ -4,7 +4,7 @@ import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./lib/credits.js"
-import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 import { multiToText } from "./lib/multiText.js"
 
 /**
@@ -89,13 +89,11 @@ export const drivebc_dms: FeatureAdapter = defineAdapter({
   formats: ["drivebc-dms"],
   yields: ["signs"],
   attribution: DRIVEBC_CREDIT,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: drivebc_dms,
-      envelope: Envelope,
-      items: (e) => (Array.isArray(e) ? e : [e]),
-      record: Sign,
-      map: toFeature(ctx.jurisdiction),
-      idOf: field("id")
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => (Array.isArray(e) ? e : [e]),
+    record: Sign,
+    map: toFeature,
+    idOf: field("id")
+  }
 })

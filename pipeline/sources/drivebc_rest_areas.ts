@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./lib/credits.js"
-import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC rest areas (an array of `{rest_stop_id, geometry, properties}`; positions are
@@ -99,13 +99,11 @@ export const drivebc_rest_areas: FeatureAdapter = defineAdapter({
   formats: ["drivebc-rest-stops"],
   yields: ["rest_areas"],
   attribution: DRIVEBC_CREDIT,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: drivebc_rest_areas,
-      envelope: Schema.Array(Schema.Unknown),
-      items: (a) => a,
-      record: RestArea,
-      map: toFeature(ctx.jurisdiction),
-      idOf: field("rest_stop_id")
-    })
+  records: {
+    envelope: Schema.Array(Schema.Unknown),
+    items: (a) => a,
+    record: RestArea,
+    map: toFeature,
+    idOf: field("rest_stop_id")
+  }
 })

@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./lib/credits.js"
-import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC road weather (RWIS) stations: station-data documents `{WeatherStation, Datasets}`
@@ -146,17 +146,15 @@ export const drivebc_rwis: FeatureAdapter = defineAdapter({
   formats: ["drivebc-weather-station-data", "drivebc-weather-station-list"],
   yields: ["weather_stations"],
   attribution: DRIVEBC_CREDIT,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: drivebc_rwis,
-      envelope: Envelope,
-      record: Doc,
-      map: toFeature(ctx.jurisdiction),
-      items: (e) => (Array.isArray(e) ? e : [e]).map(asDoc),
-      idOf: (raw) => {
-        const id = (asDoc(raw) as { WeatherStation?: { WeatherStationId?: unknown } } | null)?.WeatherStation
-          ?.WeatherStationId
-        return typeof id === "string" || typeof id === "number" ? String(id) : undefined
-      }
-    })
+  records: {
+    envelope: Envelope,
+    record: Doc,
+    map: toFeature,
+    items: (e) => (Array.isArray(e) ? e : [e]).map(asDoc),
+    idOf: (raw) => {
+      const id = (asDoc(raw) as { WeatherStation?: { WeatherStationId?: unknown } } | null)?.WeatherStation
+        ?.WeatherStationId
+      return typeof id === "string" || typeof id === "number" ? String(id) : undefined
+    }
+  }
 })

@@ -4,7 +4,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
 import { DRIVEBC_CREDIT } from "./lib/credits.js"
-import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * DriveBC webcam API (`/webcam/api/v1/webcams`): `{webcams: [...]}` or one webcam object.
@@ -98,14 +98,12 @@ export const drivebc_webcams: FeatureAdapter = defineAdapter({
   formats: ["drivebc-webcam-api-v1"],
   yields: ["cameras"],
   attribution: DRIVEBC_CREDIT,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: drivebc_webcams,
-      envelope: Envelope,
-      items: (e) => ("webcams" in e && Array.isArray(e.webcams) ? e.webcams : [e]),
-      record: Webcam,
-      map: toFeature(ctx.jurisdiction),
-      idOf: field("id")
-    }),
+  records: {
+    envelope: Envelope,
+    items: (e) => ("webcams" in e && Array.isArray(e.webcams) ? e.webcams : [e]),
+    record: Webcam,
+    map: toFeature,
+    idOf: field("id")
+  },
   detail: FEATURE_DETAILS.get("drivebc_webcams")
 })

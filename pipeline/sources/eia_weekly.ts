@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
-import { decodeEach, Lenient, defineAdapter, type PriceAdapter } from "./Adapter.js"
+import { Lenient, defineAdapter, type PriceAdapter } from "./Adapter.js"
 import { US_STATES } from "../../shared/domain/Jurisdictions.js"
 
 /**
@@ -68,18 +68,16 @@ export const eia_weekly: PriceAdapter = defineAdapter({
     url: "https://www.eia.gov",
     license: "public domain"
   },
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: eia_weekly,
-      envelope: Envelope,
-      items: (e) => e.response.data,
-      record: Row,
-      map: toPrice,
-      idOf: (raw) => {
-        const r = raw as Partial<Row> | null
-        const state = r && typeof r.duoarea === "string" ? stateOf(r.duoarea) : null
-        const fuel = r && typeof r.product === "string" ? PRODUCTS[r.product] : undefined
-        return state && fuel && typeof r?.period === "string" ? `${state}||${fuel}|${r.period}` : undefined
-      }
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => e.response.data,
+    record: Row,
+    map: () => toPrice,
+    idOf: (raw) => {
+      const r = raw as Partial<Row> | null
+      const state = r && typeof r.duoarea === "string" ? stateOf(r.duoarea) : null
+      const fuel = r && typeof r.product === "string" ? PRODUCTS[r.product] : undefined
+      return state && fuel && typeof r?.period === "string" ? `${state}||${fuel}|${r.period}` : undefined
+    }
+  }
 })

@@ -5,7 +5,7 @@ import type { EventObservation, EventType, Geometry, Severity } from "../../shar
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
 
 /**
  * 511-style `api/v2/get/event` (ibi511: 511NY, 511 Alberta, 511 PEI, AZ511 …): a flat array,
@@ -148,13 +148,11 @@ export const ibi511: EventAdapter = defineAdapter({
   formats: ["ibi511-v2-get-event"],
   yields: ["construction", "closure", "incident", "special_event", "advisory", "weather", "restriction"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: ibi511,
-      envelope: Schema.Array(Schema.Unknown),
-      items: (a) => a,
-      record: Record511,
-      map: toEvent(ctx.jurisdiction),
-      idOf: field("ID")
-    })
+  records: {
+    envelope: Schema.Array(Schema.Unknown),
+    items: (a) => a,
+    record: Record511,
+    map: toEvent,
+    idOf: field("ID")
+  }
 })

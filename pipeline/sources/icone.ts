@@ -4,7 +4,7 @@ import type { EventObservation, EventType, Severity } from "../../shared/domain/
 import { buildTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
-import { decodeEach, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { defineAdapter, type EventAdapter } from "./Adapter.js"
 import { many, readXml, text } from "./lib/xml.js"
 
 /**
@@ -127,19 +127,19 @@ export const icone: EventAdapter = defineAdapter({
   formats: ["icone-incidents-xml"],
   yields: ["construction", "incident", "advisory", "closure", "weather", "special_event"],
   attribution: null,
-  decode: (payload, ctx) => {
-    const doc = readXml(payload)
-    if (Either.isLeft(doc)) return Either.left(doc.left)
-    if (!("incidents" in doc.right)) return Either.left("payload is not in the expected format: no <incidents> root")
-    const root = doc.right.incidents
-    const items = typeof root === "object" && root !== null ? many((root as Record<string, unknown>).incident) : []
-    return decodeEach({ items }, ctx, {
-      adapter: icone,
-      envelope: Schema.Struct({ items: Schema.Array(Schema.Unknown) }),
-      items: (e) => e.items,
-      record: Incident,
-      map: toEvent(ctx.jurisdiction),
-      idOf: (raw) => text((raw as Record<string, unknown> | null)?.["@_id"]) ?? undefined
-    })
+  records: {
+    read: (payload) =>
+      Either.flatMap(readXml(payload), (doc) => {
+        if (!("incidents" in doc)) return Either.left("payload is not in the expected format: no <incidents> root")
+        const root = doc.incidents
+        return Either.right({
+          items: typeof root === "object" && root !== null ? many((root as Record<string, unknown>).incident) : []
+        })
+      }),
+    envelope: Schema.Struct({ items: Schema.Array(Schema.Unknown) }),
+    items: (e) => e.items,
+    record: Incident,
+    map: toEvent,
+    idOf: (raw) => text((raw as Record<string, unknown> | null)?.["@_id"]) ?? undefined
   }
 })

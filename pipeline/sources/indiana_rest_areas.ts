@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * Indiana TrafficWise rest areas (GeoJSON with `properties.tpims`). Truck parking availability
@@ -109,13 +109,11 @@ export const indiana_rest_areas: FeatureAdapter = defineAdapter({
   formats: ["indiana-trafficwise-rest-area-geojson"],
   yields: ["rest_areas"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: indiana_rest_areas,
-      envelope: Envelope,
-      items: (e) => e.features,
-      record: Site,
-      map: toFeature(ctx.jurisdiction),
-      idOf: field("id")
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => e.features,
+    record: Site,
+    map: toFeature,
+    idOf: field("id")
+  }
 })

@@ -5,7 +5,7 @@ import { buildTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, defineAdapter, type EventAdapter, field, Lenient } from "./Adapter.js"
+import { defineAdapter, type EventAdapter, field, Lenient } from "./Adapter.js"
 
 /**
  * NavJOY "Form 568" work-zone permits (CDOT): a list of `{sys_gUid, data}` records of two kinds,
@@ -145,13 +145,11 @@ export const navjoy: EventAdapter = defineAdapter({
   formats: ["navjoy-form-568-json"],
   yields: ["construction", "closure"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: navjoy,
-      envelope: Schema.Array(Schema.Unknown),
-      items: (a) => a,
-      record: Permit,
-      map: toEvent(ctx.jurisdiction),
-      idOf: field("sys_gUid")
-    })
+  records: {
+    envelope: Schema.Array(Schema.Unknown),
+    items: (a) => a,
+    record: Permit,
+    map: toEvent,
+    idOf: field("sys_gUid")
+  }
 })

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * OCPI 2.x Locations (a Location, an array of them, or an OCPI response `{data: [...]}`) as
@@ -169,16 +169,14 @@ export const ocpi: FeatureAdapter = defineAdapter({
   formats: ["ocpi-2.2-locations", "ocpi-2.3-locations"],
   yields: ["ev_charging"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: ocpi,
-      envelope: Envelope,
-      record: Location,
-      map: toFeature(ctx.jurisdiction),
-      items: (e) => (Array.isArray(e) ? e : "data" in e && Array.isArray(e.data) ? e.data : [e]),
-      idOf: (raw) => {
-        const r = raw as { country_code?: unknown; party_id?: unknown; id?: unknown } | null
-        return r && typeof r.id === "string" ? `${String(r.country_code)}*${String(r.party_id)}*${r.id}` : undefined
-      }
-    })
+  records: {
+    envelope: Envelope,
+    record: Location,
+    map: toFeature,
+    items: (e) => (Array.isArray(e) ? e : "data" in e && Array.isArray(e.data) ? e.data : [e]),
+    idOf: (raw) => {
+      const r = raw as { country_code?: unknown; party_id?: unknown; id?: unknown } | null
+      return r && typeof r.id === "string" ? `${String(r.country_code)}*${String(r.party_id)}*${r.id}` : undefined
+    }
+  }
 })

@@ -4,7 +4,7 @@ import type { EventObservation, EventType, Severity } from "../../shared/domain/
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
 
 /** Open511 v1 JSON events (`{events, pagination, meta}`), incl. DriveBC's `+` extensions. */
 
@@ -127,16 +127,14 @@ export const open511: EventAdapter = defineAdapter({
   formats: ["open511-1.0-json"],
   yields: ["construction", "incident", "special_event", "weather", "advisory", "closure"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: open511,
-      envelope: Envelope,
-      items: (e) => e.events,
-      record: Event,
-      map: toEvent(ctx.jurisdiction),
-      idOf: (raw) => {
-        const id = field("id")(raw)
-        return id === undefined ? undefined : localId(id)
-      }
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => e.events,
+    record: Event,
+    map: toEvent,
+    idOf: (raw) => {
+      const id = field("id")(raw)
+      return id === undefined ? undefined : localId(id)
+    }
+  }
 })

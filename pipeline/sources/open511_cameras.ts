@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /** Open511 v1 traffic cameras (`{cameras: [...]}`): the first image is the camera's `url`, all are `views`. */
 
@@ -72,16 +72,14 @@ export const open511_cameras: FeatureAdapter = defineAdapter({
   formats: ["open511-1.0-cameras-json"],
   yields: ["cameras"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: open511_cameras,
-      envelope: Envelope,
-      items: (e) => e.cameras,
-      record: Camera,
-      map: toFeature(ctx.jurisdiction),
-      idOf: (raw) => {
-        const id = (raw as { id?: unknown } | null)?.id
-        return typeof id === "string" ? localId(id) : undefined
-      }
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => e.cameras,
+    record: Camera,
+    map: toFeature,
+    idOf: (raw) => {
+      const id = (raw as { id?: unknown } | null)?.id
+      return typeof id === "string" ? localId(id) : undefined
+    }
+  }
 })

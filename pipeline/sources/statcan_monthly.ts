@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import type { FuelPriceObservation } from "../../shared/domain/FuelPrice.js"
 import { CA_PROVINCES } from "../../shared/domain/Jurisdictions.js"
-import { decodeEach, Lenient, defineAdapter, type PriceAdapter } from "./Adapter.js"
+import { Lenient, defineAdapter, type PriceAdapter } from "./Adapter.js"
 
 /**
  * Statistics Canada table 18-10-0001-01, monthly average retail prices for fuel by city, as
@@ -80,18 +80,16 @@ export const statcan_monthly: PriceAdapter = defineAdapter({
     url: "https://www.statcan.gc.ca",
     license: "Statistics Canada Open Licence"
   },
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: statcan_monthly,
-      envelope: Schema.Array(Schema.Unknown),
-      items: (a) => a,
-      record: Row,
-      map: toPrice,
-      idOf: (raw) => {
-        const r = raw as Partial<Row> | null
-        return r && typeof r.REF_DATE === "string" && typeof r.GEO === "string" && typeof r["Type of fuel"] === "string"
-          ? keyOf(r as Row)?.key
-          : undefined
-      }
-    })
+  records: {
+    envelope: Schema.Array(Schema.Unknown),
+    items: (a) => a,
+    record: Row,
+    map: () => toPrice,
+    idOf: (raw) => {
+      const r = raw as Partial<Row> | null
+      return r && typeof r.REF_DATE === "string" && typeof r.GEO === "string" && typeof r["Type of fuel"] === "string"
+        ? keyOf(r as Row)?.key
+        : undefined
+    }
+  }
 })

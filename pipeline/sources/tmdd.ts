@@ -3,7 +3,7 @@ import { causeFromText } from "../../shared/domain/Cause.js"
 import type { EventObservation, EventType, Severity } from "../../shared/domain/Event.js"
 import { readableTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
-import { decodeEach, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { defineAdapter, type EventAdapter } from "./Adapter.js"
 import { at, many, readXml, text } from "./lib/xml.js"
 
 /**
@@ -227,18 +227,18 @@ export const tmdd: EventAdapter = defineAdapter({
   formats: ["tmdd-3-feu-xml"],
   yields: ["incident", "construction", "closure", "restriction", "special_event", "weather", "advisory"],
   attribution: null,
-  decode: (payload, ctx) => {
-    const doc = readXml(payload)
-    if (Either.isLeft(doc)) return Either.left(doc.left)
-    const { feus, tmdd: isTmdd } = feusIn(doc.right)
-    if (!isTmdd) return Either.left("payload is not in the expected format: no TMDD fEUMsg or FEU element")
-    return decodeEach({ feus }, ctx, {
-      adapter: tmdd,
-      envelope: Schema.Struct({ feus: Schema.Array(Schema.Unknown) }),
-      items: (e) => e.feus,
-      record: Feu,
-      map: toEvent(ctx.jurisdiction),
-      idOf: (raw) => text(at(raw, "event-reference", "event-id")) ?? undefined
-    })
+  records: {
+    read: (payload) =>
+      Either.flatMap(readXml(payload), (doc) => {
+        const { feus, tmdd: isTmdd } = feusIn(doc)
+        return isTmdd
+          ? Either.right({ feus })
+          : Either.left("payload is not in the expected format: no TMDD fEUMsg or FEU element")
+      }),
+    envelope: Schema.Struct({ feus: Schema.Array(Schema.Unknown) }),
+    items: (e) => e.feus,
+    record: Feu,
+    map: toEvent,
+    idOf: (raw) => text(at(raw, "event-reference", "event-id")) ?? undefined
   }
 })

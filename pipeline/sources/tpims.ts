@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { validLatLng } from "../../shared/geo/representativePoint.js"
-import { decodeEach, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * MAASTO TPIMS truck parking: the static site list joined with the dynamic availability feed
@@ -175,13 +175,11 @@ export const tpims: FeatureAdapter = defineAdapter({
   formats: ["maasto-tpims-static+dynamic"],
   yields: ["truck_parking"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: tpims,
-      envelope: Envelope,
-      items: join,
-      record: Site,
-      map: toFeature(ctx.jurisdiction),
-      idOf: (raw) => siteIdOf((raw as { static?: unknown } | null)?.static)
-    })
+  records: {
+    envelope: Envelope,
+    items: join,
+    record: Site,
+    map: toFeature,
+    idOf: (raw) => siteIdOf((raw as { static?: unknown } | null)?.static)
+  }
 })

@@ -5,7 +5,7 @@ import { milepost, readableTitle } from "../../shared/domain/eventTitle.js"
 import { directionOf, roadClassOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type EventAdapter } from "./Adapter.js"
 import { valueInWords } from "./lib/codeWords.js"
 
 /** USDOT WZDx 4.x WorkZoneFeed; CWZ 1.0 is the same shape and decodes here too. */
@@ -202,13 +202,11 @@ export const wzdx: EventAdapter = defineAdapter({
   formats: ["wzdx-4.x-workzonefeed", "cwz-1.0"],
   yields: ["construction", "closure", "advisory", "restriction", "incident"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: wzdx,
-      envelope: Envelope,
-      items: (e) => e.features,
-      record: Feature,
-      map: toEvent(ctx.jurisdiction),
-      idOf: field("id")
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => e.features,
+    record: Feature,
+    map: toEvent,
+    idOf: field("id")
+  }
 })

@@ -3,7 +3,7 @@ import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.
 import { directionOf } from "../../shared/domain/Road.js"
 import { toIso } from "../../shared/domain/Timestamp.js"
 import { northAmericanLngLat } from "../../shared/geo/representativePoint.js"
-import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 import { multiToText } from "./lib/multiText.js"
 
 /**
@@ -98,13 +98,11 @@ export const wzdx_devices: FeatureAdapter = defineAdapter({
   formats: ["wzdx-4.2-devicefeed"],
   yields: ["cameras", "signs", "arrow_boards", "traffic_sensors", "traffic_signals"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: wzdx_devices,
-      envelope: Envelope,
-      items: (e) => e.features,
-      record: Device,
-      map: toFeature(ctx.jurisdiction),
-      idOf: field("id")
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => e.features,
+    record: Device,
+    map: toFeature,
+    idOf: field("id")
+  }
 })

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { type FeatureObservation, NO_WINDOW } from "../../shared/domain/Feature.js"
 import { directionOf } from "../../shared/domain/Road.js"
 import { representativePoint } from "../../shared/geo/representativePoint.js"
-import { decodeEach, field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
+import { field, Lenient, defineAdapter, type FeatureAdapter } from "./Adapter.js"
 
 /**
  * WZDx 4.0 / TDx RoadRestrictionFeed: persistent restrictions on a stretch of road. A record
@@ -120,13 +120,11 @@ export const wzdx_restrictions: FeatureAdapter = defineAdapter({
   formats: ["wzdx-4.0-roadrestrictionfeed", "tdx-1.x-roadrestrictionfeed"],
   yields: ["bridge_clearances", "weight_restrictions", "truck_restrictions"],
   attribution: null,
-  decode: (payload, ctx) =>
-    decodeEach(payload, ctx, {
-      adapter: wzdx_restrictions,
-      envelope: Envelope,
-      items: (e) => e.features,
-      record: Feature,
-      map: toFeature(ctx.jurisdiction),
-      idOf: field("id")
-    })
+  records: {
+    envelope: Envelope,
+    items: (e) => e.features,
+    record: Feature,
+    map: toFeature,
+    idOf: field("id")
+  }
 })

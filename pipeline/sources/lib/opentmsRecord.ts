@@ -53,7 +53,7 @@ const Envelope = Schema.Union(
   Schema.Struct({ type: Schema.Literal("Feature") }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 )
 
-/** The envelope, record and id parts of `decodeEach`'s format for an OpenTMS payload. */
+/** The envelope, record and id parts of an OpenTMS adapter's records. */
 export const openTmsFormat = {
   envelope: Envelope,
   record: OpenTmsFeature,

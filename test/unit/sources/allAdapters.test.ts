@@ -1,17 +1,31 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { AdapterDefinitionError, defineAdapter, type EventAdapter } from "../../../pipeline/sources/Adapter.js"
 import { adapters } from "../../../pipeline/sources/registry.js"
-import { adapterSuite, ownFixture } from "../../support/adapterSuite.js"
+import {
+  adapterSuite,
+  ownFixture,
+  readPayload,
+  SHARED_UPSTREAM,
+  sharedAvailable,
+  sharedNote
+} from "../../support/adapterSuite.js"
 
 /**
- * The shared adapter suite over every registered adapter, on the project's own fixture for it:
- * `test/fixtures/<adapter id>/suite.json` names the file and how many records it holds and
- * rejects. A new adapter without a fixture fails here, so adding one is a file, a fixture and
- * this test, with nothing else to remember.
+ * The shared adapter suite over every registered adapter, table-driven from its fixture folder:
+ * `test/fixtures/<adapter id>/suite.json` names the project's own fixture and how many records it
+ * holds and rejects, and the real upstream payloads in ../shared/fixtures/upstream the adapter
+ * reads (a file each, or every file of a folder), with theirs. A new adapter without a fixture
+ * fails here, so adding one is a file, a fixture folder and its mapping test, nothing else.
  */
-const Suite = Schema.Struct({ file: Schema.String, records: Schema.Number, rejected: Schema.Number })
+const Counts = { records: Schema.Number, rejected: Schema.Number }
+const Upstream = Schema.Union(
+  Schema.Struct({ path: Schema.String, ...Counts, note: Schema.optional(Schema.String) }),
+  Schema.Struct({ dir: Schema.String, ...Counts })
+)
+const Suite = Schema.Struct({ file: Schema.String, ...Counts, upstream: Schema.optional(Schema.Array(Upstream)) })
+sharedNote()
 const fixtures = new URL("../../fixtures/", import.meta.url)
 
 describe("every registered adapter has its own fixture", () => {
@@ -25,6 +39,21 @@ for (const adapter of adapters.values()) {
   if (!existsSync(path)) continue
   const suite = Schema.decodeUnknownSync(Suite)(JSON.parse(readFileSync(path, "utf8")))
   adapterSuite(adapter, `own fixture ${suite.file}`, () => ownFixture(`${adapter.id}/${suite.file}`), suite)
+  for (const u of suite.upstream ?? []) {
+    const paths =
+      "path" in u
+        ? [u.path]
+        : sharedAvailable
+          ? readdirSync(`${SHARED_UPSTREAM}/${u.dir}`).map((f) => `${u.dir}/${f}`)
+          : []
+    for (const p of paths) {
+      adapterSuite(adapter, p, () => readPayload(`${SHARED_UPSTREAM}/${p}`), {
+        records: u.records,
+        rejected: u.rejected,
+        skip: !sharedAvailable
+      })
+    }
+  }
 }
 
 describe("defineAdapter", () => {

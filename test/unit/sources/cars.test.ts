@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { cars } from "../../../pipeline/sources/cars.js"
 import {
-  adapterSuite,
   decodeOk,
   ownFixture,
   readPayload,
@@ -11,18 +10,6 @@ import {
 } from "../../support/adapterSuite.js"
 
 sharedNote()
-
-const real: Array<[string, number, number]> = [
-  ["cars/drivebc_cars_feed_list_of_five.json", 5, 0],
-  ["cars/drivebc_cars_feed_list_of_chain_ups.json", 18, 0]
-]
-for (const [path, n, bad] of real) {
-  adapterSuite(cars, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), {
-    records: n,
-    rejected: bad,
-    skip: !sharedAvailable
-  })
-}
 
 describe("cars mapping", () => {
   const d = decodeOk(cars, ownFixture("cars/four_events_one_bad.json"))

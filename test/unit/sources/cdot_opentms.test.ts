@@ -1,8 +1,6 @@
-import { readdirSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { cdot_opentms } from "../../../pipeline/sources/cdot_opentms.js"
 import {
-  adapterSuite,
   decodeOk,
   ownFixture,
   readPayload,
@@ -12,15 +10,6 @@ import {
 } from "../../support/adapterSuite.js"
 
 sharedNote()
-
-// every OpenTMS GeoJSON payload in the shared fixtures (the RTDH "standard" file is another format)
-const real = sharedAvailable
-  ? ["incidents", "planned_events"].flatMap((dir) =>
-      readdirSync(`${SHARED_UPSTREAM}/cdot-opentms/${dir}`).map((f) => `cdot-opentms/${dir}/${f}`)
-    )
-  : []
-for (const path of real)
-  adapterSuite(cdot_opentms, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), { records: 1, rejected: 0 })
 
 describe("cdot_opentms mapping", () => {
   const d = decodeOk(cdot_opentms, ownFixture("cdot_opentms/events.json"))

@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_border } from "../../../pipeline/sources/drivebc_border.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readJson,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(
-  drivebc_border,
-  "border-delay/drivebc_border_data.json",
-  () => readJson(`${SHARED_UPSTREAM}/border-delay/drivebc_border_data.json`),
-  { records: 4, rejected: 0, skip: !sharedAvailable }
-)
 
 describe("drivebc_border", () => {
   it("publishes lane delays as measured: 0 is 0, unmeasured is absent", () => {

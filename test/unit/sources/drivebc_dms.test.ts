@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_dms } from "../../../pipeline/sources/drivebc_dms.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readJson,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(
-  drivebc_dms,
-  "dms/drivebc_dms_list_of_three.json",
-  () => readJson(`${SHARED_UPSTREAM}/dms/drivebc_dms_list_of_three.json`),
-  { records: 3, rejected: 0, skip: !sharedAvailable }
-)
-adapterSuite(
-  drivebc_dms,
-  "dms/drivebc_dms_data_dms10.json",
-  () => readJson(`${SHARED_UPSTREAM}/dms/drivebc_dms_data_dms10.json`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
 
 describe("drivebc_dms mapping", () => {
   const [multi, pages, failed] = decodeOk(drivebc_dms, ownFixture("drivebc_dms/signs.json")).records

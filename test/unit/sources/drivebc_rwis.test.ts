@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_rwis, readNumber } from "../../../pipeline/sources/drivebc_rwis.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readJson,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(
-  drivebc_rwis,
-  "rwis/drivebc_local_weather_station_data_10461.json",
-  () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_station_data_10461.json`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
-adapterSuite(
-  drivebc_rwis,
-  "rwis/drivebc_local_weather_stations_list_of_one.json",
-  () => readJson(`${SHARED_UPSTREAM}/rwis/drivebc_local_weather_stations_list_of_one.json`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
 
 describe("drivebc_rwis: weather keys are omitted, never zeroed (SPEC §2.2 rule 3)", () => {
   const [summit, fahrenheit, mystery, listOnly] = decodeOk(

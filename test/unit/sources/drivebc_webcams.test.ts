@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_webcams } from "../../../pipeline/sources/drivebc_webcams.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readJson,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(
-  drivebc_webcams,
-  "cameras/drivebc_webcam_feed_list_of_five.json",
-  () => readJson(`${SHARED_UPSTREAM}/cameras/drivebc_webcam_feed_list_of_five.json`),
-  { records: 5, rejected: 0, skip: !sharedAvailable }
-)
-adapterSuite(
-  drivebc_webcams,
-  "cameras/drivebc_webcam_feed_single.json",
-  () => readJson(`${SHARED_UPSTREAM}/cameras/drivebc_webcam_feed_single.json`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
 
 describe("drivebc_webcams mapping", () => {
   it("maps a camera with its links, place and state", () => {

@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { icone } from "../../../pipeline/sources/icone.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readPayload,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-
-const real: Array<[string, number, number]> = [
-  ["icone/icone_ftp_20241107-235100.xml", 2, 0],
-  ["icone/incident_short.xml", 2, 0]
-]
-for (const [path, n, bad] of real) {
-  adapterSuite(icone, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), {
-    records: n,
-    rejected: bad,
-    skip: !sharedAvailable
-  })
-}
 
 describe("icone mapping", () => {
   const d = decodeOk(icone, ownFixture("icone/incidents.xml"))

@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { navjoy } from "../../../pipeline/sources/navjoy.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readPayload,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-
-const real: Array<[string, number, number]> = [
-  ["navjoy/navjoy_568_workzone_construction_closure.json", 4, 0],
-  ["navjoy/navjoy_568_2023_03_22.json", 1, 0] // two of its three speed-reduction requests are not approved yet
-]
-for (const [path, n, bad] of real) {
-  adapterSuite(navjoy, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), {
-    records: n,
-    rejected: bad,
-    skip: !sharedAvailable
-  })
-}
 
 describe("navjoy mapping", () => {
   const d = decodeOk(navjoy, ownFixture("navjoy/permits.json"))

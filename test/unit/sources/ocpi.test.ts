@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { ocpi } from "../../../pipeline/sources/ocpi.js"
 import {
-  adapterSuite,
   decodeOk,
   ownFixture,
   readJson,
@@ -11,17 +10,6 @@ import {
 } from "../../support/adapterSuite.js"
 
 sharedNote()
-for (const f of [
-  "location_example.json",
-  "location_example_uc2_destination_charger.json",
-  "location_example_parking_garage_opening_hours.json"
-]) {
-  adapterSuite(ocpi, `ocpi/v2.3.0/${f}`, () => readJson(`${SHARED_UPSTREAM}/ocpi/v2.3.0/${f}`), {
-    records: 1,
-    rejected: 0,
-    skip: !sharedAvailable
-  })
-}
 
 describe("ocpi: availability keys and rollup (SPEC §2.2)", () => {
   const [plaza, busy, broken, unknown, none] = decodeOk(ocpi, ownFixture("ocpi/locations_response.json")).records

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { open511 } from "../../../pipeline/sources/open511.js"
 import {
-  adapterSuite,
   decodeOk,
   ownFixture,
   readJson,
@@ -11,23 +10,6 @@ import {
 } from "../../support/adapterSuite.js"
 
 sharedNote()
-
-const real: Array<[string, number, number]> = [
-  ["open511/drivebc/event_feed_list_of_five.json", 5, 0],
-  ["open511/drivebc/event_feed_list_of_four.json", 4, 0],
-  ["open511/drivebc/event_feed_list_of_five_with_validation_error.json", 4, 1],
-  ["open511/drivebc/event_feed_list_of_two.json", 2, 0],
-  ["open511/spec-v1.0/event.json", 1, 0],
-  ["open511/open511-converter/tmdd-output-1.json", 5, 0],
-  ["open511/open511-converter/tmdd-output-2.json", 1, 0]
-]
-for (const [path, n, bad] of real) {
-  adapterSuite(open511, path, () => readJson(`${SHARED_UPSTREAM}/${path}`), {
-    records: n,
-    rejected: bad,
-    skip: !sharedAvailable
-  })
-}
 
 describe("open511 mapping", () => {
   it("maps ids, types, severity, status, lanes and schedule", () => {

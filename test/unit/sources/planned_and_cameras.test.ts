@@ -38,12 +38,6 @@ adapterSuite(
       ),
   { records: 7, rejected: 0, skip: !sharedAvailable }
 )
-adapterSuite(
-  open511_cameras,
-  "open511/spec-v1.0/camera.json",
-  () => readJson(`${SHARED_UPSTREAM}/open511/spec-v1.0/camera.json`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
 
 describe("cdot_planned_events", () => {
   const [paving, parade, chain] = decodeOk(cdot_planned_events, ownFixture("cdot_planned_events/planned.json")).records

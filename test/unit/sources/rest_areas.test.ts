@@ -1,29 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { drivebc_rest_areas } from "../../../pipeline/sources/drivebc_rest_areas.js"
 import { indiana_rest_areas } from "../../../pipeline/sources/indiana_rest_areas.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readJson,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(
-  drivebc_rest_areas,
-  "rest-areas/drivebc_rest_stop_feed_list_of_two.json",
-  () => readJson(`${SHARED_UPSTREAM}/rest-areas/drivebc_rest_stop_feed_list_of_two.json`),
-  { records: 2, rejected: 0, skip: !sharedAvailable }
-)
-adapterSuite(
-  indiana_rest_areas,
-  "tpims/indiana-geojson/rest_area_IN.geojson",
-  () => readJson(`${SHARED_UPSTREAM}/tpims/indiana-geojson/rest_area_IN.geojson`),
-  { records: 31, rejected: 0, skip: !sharedAvailable }
-)
 
 describe("drivebc_rest_areas", () => {
   const [creek, bare] = decodeOk(drivebc_rest_areas, ownFixture("drivebc_rest_areas/two_and_bad.json")).records

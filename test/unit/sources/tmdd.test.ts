@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { tmdd } from "../../../pipeline/sources/tmdd.js"
 import {
-  adapterSuite,
   decodeOk,
   ownFixture,
   readPayload,
@@ -11,18 +10,6 @@ import {
 } from "../../support/adapterSuite.js"
 
 sharedNote()
-
-const real: Array<[string, number, number]> = [
-  ["tmdd/tmdd-input-1.xml", 5, 0],
-  ["tmdd/tmdd-input-2.xml", 1, 0]
-]
-for (const [path, n, bad] of real) {
-  adapterSuite(tmdd, path, () => readPayload(`${SHARED_UPSTREAM}/${path}`), {
-    records: n,
-    rejected: bad,
-    skip: !sharedAvailable
-  })
-}
 
 describe("tmdd mapping", () => {
   const d = decodeOk(tmdd, ownFixture("tmdd/feu_three_one_bad.xml"))

@@ -1,34 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readJson,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-
-const real: Array<[string, number]> = [
-  ["wzdx/v4.2/WorkZoneFeed/scenario1_simple_linestring_example.geojson", 5],
-  ["wzdx/v4.2/WorkZoneFeed/scenario1_simple_multipoint_example.geojson", 5],
-  ["wzdx/v4.2/WorkZoneFeed/scenario2_laneshift_linestring_example.geojson", 1],
-  ["wzdx/v4.2/WorkZoneFeed/scenario4_detour_linestring_example.geojson", 4],
-  ["wzdx/v4.2/WorkZoneFeed/scenario6_multi_lane_closure_linestring_example.geojson", 1],
-  ["wzdx/cdot-production/cdot_wzdx_translated_output_message.json", 1],
-  ["wzdx/cdot-production/icone_wzdx_translated_output_message.json", 1],
-  ["cwz/cdot/i70_noise_wall_replacement_westbound_2025_08_08.json", 1]
-]
-for (const [path, n] of real) {
-  adapterSuite(wzdx, path, () => readJson(`${SHARED_UPSTREAM}/${path}`), {
-    records: n,
-    rejected: 0,
-    skip: !sharedAvailable
-  })
-}
 
 describe("wzdx mapping", () => {
   it("maps impact, verified dates, lanes and road class", () => {

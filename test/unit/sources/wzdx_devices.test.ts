@@ -1,36 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { multiToText } from "../../../pipeline/sources/lib/multiText.js"
 import { wzdx_devices } from "../../../pipeline/sources/wzdx_devices.js"
-import {
-  adapterSuite,
-  decodeOk,
-  ownFixture,
-  readJson,
-  SHARED_UPSTREAM,
-  sharedAvailable,
-  sharedNote
-} from "../../support/adapterSuite.js"
+import { decodeOk, ownFixture, sharedNote } from "../../support/adapterSuite.js"
 
 sharedNote()
-adapterSuite(
-  wzdx_devices,
-  "wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson",
-  () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/arrow_board_ok_example.geojson`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
-adapterSuite(
-  wzdx_devices,
-  "wzdx/v4.2/DeviceFeed/camera_error_example.geojson",
-  () => readJson(`${SHARED_UPSTREAM}/wzdx/v4.2/DeviceFeed/camera_error_example.geojson`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
 // iCone's production feed: one arrow board and two location markers (not published)
-adapterSuite(
-  wzdx_devices,
-  "wzdx/cdot-production/icone_devicefeed_2025_12_29.json",
-  () => readJson(`${SHARED_UPSTREAM}/wzdx/cdot-production/icone_devicefeed_2025_12_29.json`),
-  { records: 1, rejected: 0, skip: !sharedAvailable }
-)
 
 describe("wzdx_devices mapping", () => {
   const [dms, cam, arrow] = decodeOk(wzdx_devices, ownFixture("wzdx_devices/devices.geojson")).records

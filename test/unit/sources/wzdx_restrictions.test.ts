@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { wzdx_restrictions } from "../../../pipeline/sources/wzdx_restrictions.js"
 import {
-  adapterSuite,
   decodeOk,
   ownFixture,
   readJson,
@@ -11,16 +10,6 @@ import {
 } from "../../support/adapterSuite.js"
 
 sharedNote()
-for (const f of [
-  "wzdx/v4.0/RoadRestrictionFeed/bridge_height_restriction_linestring_example.geojson",
-  "tdx/v1.0/RoadRestrictionFeed/bridge_height_restriction_linestring_example.geojson"
-]) {
-  adapterSuite(wzdx_restrictions, f, () => readJson(`${SHARED_UPSTREAM}/${f}`), {
-    records: 3,
-    rejected: 0,
-    skip: !sharedAvailable
-  })
-}
 
 describe("wzdx_restrictions mapping", () => {
   const [bridge, weight, trucks] = decodeOk(wzdx_restrictions, ownFixture("wzdx_restrictions/mixed.geojson")).records
