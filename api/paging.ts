@@ -8,7 +8,7 @@ import { without } from "../shared/domain/without.js"
 
 /** The paging fields of every paged list's query Schema (SPEC §2.3, §8). */
 export const pageFields = (fixedCap?: number) => ({
-  limit: Schema.optional(Limit(fixedCap)),
+  limit: Schema.optional(fixedCap === undefined ? Limit() : Limit(fixedCap)),
   offset: Schema.optional(Offset),
   cursor: Schema.optional(Cursor)
 })

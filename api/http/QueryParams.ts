@@ -138,27 +138,22 @@ export const BboxParam = param<Bbox>(
   (b) => [b.minLng, b.minLat, b.maxLng, b.maxLat].join(",")
 )
 
-/**
- * Page size: a whole number from 1; above the cap it is clamped (SPEC §8). The cap is the
- * caller's plan's `max_limit` unless the endpoint has its own, so `limit=0` names the real cap.
- */
-export const Limit = (fixedCap?: number) =>
+/** Page size against a cap read from `cap`: a whole number from 1, clamped to the cap. */
+const limitUpTo = <R>(cap: Effect.Effect<number, never, R>, fixedCap: number | undefined) =>
   Schema.transformOrFail(Schema.String, Schema.Number, {
     strict: true,
     decode: (s, _, ast) =>
-      Effect.gen(function* () {
-        const cap = fixedCap ?? (yield* RequestAuth).plan.max_limit
-        if (!INT.test(s) || Number(s) < 1) {
-          return yield* Effect.fail(
-            new ParseResult.Type(
-              ast,
-              s,
-              `must be a whole number from 1 to ${figure(cap)} (${fixedCap ? "this endpoint's" : "your plan's"} cap; a larger value is clamped to it)`
+      Effect.flatMap(cap, (max) =>
+        !INT.test(s) || Number(s) < 1
+          ? Effect.fail(
+              new ParseResult.Type(
+                ast,
+                s,
+                `must be a whole number from 1 to ${figure(max)} (${fixedCap ? "this endpoint's" : "your plan's"} cap; a larger value is clamped to it)`
+              )
             )
-          )
-        }
-        return Math.min(Number(s), cap)
-      }),
+          : Effect.succeed(Math.min(Number(s), max))
+      ),
     encode: (n) => ParseResult.succeed(String(n))
   }).annotations({
     jsonSchema: { type: "integer", minimum: 1, ...(fixedCap ? { maximum: fixedCap } : {}) },
@@ -166,6 +161,22 @@ export const Limit = (fixedCap?: number) =>
       ? `Clamped to ${figure(fixedCap)}`
       : "Default 100; clamped to the plan's cap (see /api/v1/plans)"
   })
+
+/**
+ * Page size: a whole number from 1; above the cap it is clamped (SPEC §8). The cap is the
+ * caller's plan's `max_limit` (a keyed route's) unless the endpoint has its own, so `limit=0`
+ * names the real cap.
+ */
+export function Limit(fixedCap: number): Schema.Schema<number, string, never>
+export function Limit(): Schema.Schema<number, string, RequestAuth>
+export function Limit(fixedCap?: number): Schema.Schema<number, string, RequestAuth> {
+  return fixedCap !== undefined
+    ? limitUpTo(Effect.succeed(fixedCap), fixedCap)
+    : limitUpTo(
+        Effect.map(RequestAuth, (a) => a.plan.max_limit),
+        undefined
+      )
+}
 
 /** The offset cap after the 2026-10-06 change (SPEC §8, §9.4); deeper paging uses cursor. */
 export const OFFSET_CAP = 10_000

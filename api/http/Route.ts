@@ -1,10 +1,11 @@
-import type { Effect, Schema } from "effect"
-import type { Plan } from "./AuthContext.js"
-import type { BrowserRequest } from "../portal/BrowserRequest.js"
-import type { PortalSession } from "../portal/PortalSession.js"
+import { Effect, type Schema } from "effect"
+import type { ReadReplicasShape } from "../db/ReadReplicas.js"
 import type { ApiServices } from "../runtime.js"
-import type { PlanGateCode } from "./HttpError.js"
-import type { RequestAuth } from "./RequestAuth.js"
+import type { Access, AdmissionRequest, Gate } from "./access.js"
+import { decodePart, rawQuery } from "./decodeInput.js"
+import type { ResponseHeaders } from "./ResponseHeaders.js"
+
+export type { ResponseHeaders }
 
 /** One documented response of a route: its body schema (none for 204) and content type. */
 export interface ResponseSpec {
@@ -13,11 +14,6 @@ export interface ResponseSpec {
   /** default application/json */
   readonly contentType?: string
   readonly headers?: ReadonlyArray<"rateLimit" | "jurisdictionWarning" | "warnings" | "retryAfter">
-}
-
-/** Headers a handler adds to its answer (warnings, caching). */
-export interface ResponseHeaders {
-  readonly set: (name: string, value: string) => void
 }
 
 export interface RouteInput<P, Q, B> {
@@ -36,28 +32,16 @@ export class Reply {
   ) {}
 }
 
-/**
- * An endpoint, written once: where it lives, who may call it, the Schemas of its path, query
- * and body, the Schemas of its answers, and the handler. The bridge (`mountRoutes`) serves it;
- * `openApiDocument` describes it from the same Schemas.
- */
-export interface Route<P = unknown, Q = unknown, B = unknown> {
+/** What every route declares, whatever its access and Schemas: where it lives and how it is documented and served. */
+interface RouteFacts {
   readonly method: "get" | "post" | "patch" | "delete"
   /** Koa path under /api/v1 ("/events/:id") */
   readonly path: string
   readonly operationId: string
   readonly summary: string
   readonly tag: string
-  /**
-   * public: anyone; key: an API key; portal: a browser on the portal (CSRF checked on every
-   * state-changing call); session: the same, logged in (the customer is `PortalSession`)
-   */
-  readonly access: "public" | "key" | "portal" | "session"
   /** a plan flag the whole route needs (analytics, truck, webhooks) */
-  readonly gate?: { readonly allowed: (plan: Plan) => boolean; readonly code: PlanGateCode; readonly message: string }
-  readonly params?: Schema.Schema<P, any, RequestAuth>
-  readonly query?: Schema.Schema<Q, any, RequestAuth>
-  readonly body?: Schema.Schema<B, any, never>
+  readonly gate?: Gate
   readonly responses: Readonly<Record<number, ResponseSpec>>
   readonly cacheControl?: string
   /**
@@ -73,11 +57,58 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   readonly reads?: "replica"
   /** served but not described (a catch-all that only answers errors) */
   readonly hidden?: boolean
-  readonly handler: (
-    input: RouteInput<P, Q, B>
-  ) => Effect.Effect<unknown, unknown, ApiServices | RequestAuth | BrowserRequest | PortalSession>
 }
 
-/** Declares a route; the type parameters follow from its Schemas. */
-export const route = <P = Record<never, never>, Q = Record<never, never>, B = undefined>(r: Route<P, Q, B>): Route =>
-  r as unknown as Route
+/**
+ * An endpoint, written once: where it lives, who may call it (its access kind: `Public`, `Key`,
+ * `Portal`, `Session`), the Schemas of its path, query and body, the Schemas of its answers, and
+ * the handler. The handler and the Schemas may ask for what the access provides and nothing
+ * more: a keyed route's for `RequestAuth`, a session route's for `PortalSession`.
+ */
+export interface RouteSpec<P, Q, B, Provided> extends RouteFacts {
+  readonly access: Access<Provided>
+  readonly params?: Schema.Schema<P, any, Provided>
+  readonly query?: Schema.Schema<Q, any, Provided>
+  readonly body?: Schema.Schema<B, any, never>
+  readonly handler: (input: RouteInput<P, Q, B>) => Effect.Effect<unknown, unknown, ApiServices | Provided>
+}
+
+/** A request as a route reads it: path parameters, query and body as Koa parsed them. */
+export interface RawRequest {
+  readonly params: Readonly<Record<string, string>>
+  readonly query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly body: unknown
+}
+
+/**
+ * A route as the edge serves it and the OpenAPI document describes it: its facts, its Schemas
+ * for the document, and `run`, which admits a request by the route's access and serves it.
+ */
+export interface Route extends RouteFacts {
+  readonly access: { readonly kind: Access<unknown>["kind"] }
+  readonly params?: Schema.Schema.Any
+  readonly query?: Schema.Schema.Any
+  readonly body?: Schema.Schema.Any
+  readonly run: (req: AdmissionRequest, raw: RawRequest) => Effect.Effect<unknown, unknown, ApiServices>
+}
+
+/**
+ * Declares a route; the type parameters follow from its access and Schemas. Decoding (a 400
+ * naming the parameter) and the handler run after admission, with what the access provides.
+ */
+export const route = <P = Record<never, never>, Q = Record<never, never>, B = undefined, Provided = never>(
+  r: RouteSpec<P, Q, B, Provided>
+): Route => {
+  const serve = serveWith(r)
+  return { ...r, run: (req, raw) => r.access.run(req, (headers) => serve(raw, headers, req.admission.replicas)) }
+}
+
+/** Decodes a request's parts with the route's Schemas, then runs the handler (on a replica where the route reads). */
+const serveWith = <P, Q, B, Provided>(r: RouteSpec<P, Q, B, Provided>) =>
+  Effect.fnUntraced(function* (raw: RawRequest, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) {
+    const params = yield* decodePart(r.params, raw.params, "path", "ignore")
+    const query = yield* Effect.flatMap(rawQuery(raw.query), (q) => decodePart(r.query, q, "query", "ignore"))
+    const body = yield* decodePart(r.body, raw.body, "body", "error")
+    const handled = r.handler({ params, query, body, headers })
+    return yield* r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled
+  })

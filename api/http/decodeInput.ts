@@ -1,7 +1,6 @@
 import { Effect, ParseResult, type Schema } from "effect"
 import { BadRequest } from "./HttpError.js"
 import { figure } from "./QueryParams.js"
-import type { RequestAuth } from "./RequestAuth.js"
 
 /** Longest raw value of any one query parameter. */
 const MAX_PARAM_CHARS = 2000
@@ -73,8 +72,8 @@ export const friendlyIssues = (error: ParseResult.ParseError, where: string): st
 }
 
 /** Decodes one part of a request with its Schema; a failure is a 400 naming the parameter. */
-export const decodePart = <A>(
-  schema: Schema.Schema<A, any, RequestAuth> | undefined,
+export const decodePart = <A, R>(
+  schema: Schema.Schema<A, any, R> | undefined,
   value: unknown,
   where: string,
   excess: "ignore" | "error"

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type Koa from "koa"
 import { Forbidden } from "../http/HttpError.js"
-import type { ResponseHeaders } from "../http/Route.js"
+import type { ResponseHeaders } from "../http/ResponseHeaders.js"
 import type { AuthContext } from "../http/AuthContext.js"
 
 const EXPOSED = [

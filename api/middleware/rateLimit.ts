@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { Redis } from "../../shared/db/Redis.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { RateLimited } from "../http/HttpError.js"
-import type { ResponseHeaders } from "../http/Route.js"
+import type { ResponseHeaders } from "../http/ResponseHeaders.js"
 import { USAGE_TTL_S, usageKey } from "../portal/requestUsage.js"
 import type { AuthContext } from "../http/AuthContext.js"
 

@@ -112,7 +112,7 @@ const operation = (r: Route): S => {
   }
   const errors = [
     ...(r.params || r.query || r.body ? [400] : []),
-    ...(r.access === "key" ? [400, 401, 403, 429] : []),
+    ...(r.access.kind === "key" ? [400, 401, 403, 429] : []),
     ...(r.body ? [413] : []),
     500
   ]
@@ -121,7 +121,7 @@ const operation = (r: Route): S => {
     operationId: r.operationId,
     summary: r.summary,
     tags: [r.tag],
-    ...(r.access === "public" ? { security: [] } : {}),
+    ...(r.access.kind === "public" ? { security: [] } : {}),
     parameters: [...parameters(r.params, "path"), ...parameters(r.query, "query")],
     ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: toJson(r.body) } } } } : {}),
     responses

@@ -4,6 +4,7 @@ import { RequestAuth } from "../http/RequestAuth.js"
 import { route } from "../http/Route.js"
 import { accountOf, listPlans } from "../queries/Account.js"
 import { Account, Plan } from "../schemas/account.js"
+import { Key, Public } from "../http/access.js"
 
 const plans = cached(3_600_000, listPlans)
 
@@ -15,7 +16,7 @@ export const accountRoutes = [
     operationId: "plans",
     summary: "Public; every plan and its limits",
     tag: "Account",
-    access: "public",
+    access: Public,
     cacheControl: "public, max-age=3600",
     responses: { 200: { description: "Active plans", schema: Schema.Array(Plan) } },
     handler: () => plans
@@ -26,7 +27,7 @@ export const accountRoutes = [
     operationId: "account",
     summary: "The calling key, its customer and plan",
     tag: "Account",
-    access: "key",
+    access: Key,
     responses: { 200: { description: "Your account", schema: Account, headers: ["rateLimit"] } },
     handler: () => Effect.flatMap(RequestAuth, (auth) => accountOf(auth.keyId))
   })

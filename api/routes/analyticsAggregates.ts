@@ -18,13 +18,14 @@ import { BUCKETS, GROUPINGS, MAX_PERIODS, periodStarts, trends } from "../querie
 import { weatherCorrelation } from "../queries/AnalyticsCorrelation.js"
 import { ClearanceRow, CorrelationRow, CorridorRow, HotspotRow, TrendRow } from "../schemas/analytics.js"
 import { type ApiWarning, vocabularyFilter } from "../warnings.js"
+import { Key } from "../http/access.js"
 
 export const analyticsGate = {
   allowed: (p: { allow_analytics: boolean }) => p.allow_analytics,
   code: "plan_analytics",
   message: "analytics are available on Pro and above"
 } as const
-export const analyticsCommon = { tag: "Analytics", access: "key", reads: "replica", gate: analyticsGate } as const
+export const analyticsCommon = { tag: "Analytics", access: Key, reads: "replica", gate: analyticsGate } as const
 
 const includeStale = Schema.optional(
   Bool(

@@ -21,6 +21,7 @@ import { type EventFilters, eventsByIds, getEvent, knownSubTypes, listEvents } f
 import { reference } from "../queries/Reference.js"
 import { EventCollection, EventDetail, EventPage } from "../schemas/events.js"
 import { type ApiWarning, dataDelayWarning, unknownValue, vocabularyFilter } from "../warnings.js"
+import { Key } from "../http/access.js"
 
 export const EventQuery = Schema.Struct({
   ids: Schema.optional(
@@ -178,7 +179,7 @@ export const eventRoutes = [
     operationId: "listEvents",
     summary: "Paged events",
     tag: "Events",
-    access: "key",
+    access: Key,
     reads: "replica",
     shared: true,
     query: EventQuery,
@@ -197,7 +198,7 @@ export const eventRoutes = [
     operationId: "listEventsGeoJson",
     summary: "Events as GeoJSON (Starter and above)",
     tag: "Events",
-    access: "key",
+    access: Key,
     reads: "replica",
     shared: true,
     query: EventQuery,
@@ -239,7 +240,7 @@ export const eventRoutes = [
     operationId: "getEvent",
     summary: "One event with its location and metadata",
     tag: "Events",
-    access: "key",
+    access: Key,
     reads: "replica",
     shared: true,
     params: IdPath,

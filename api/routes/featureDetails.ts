@@ -6,6 +6,7 @@ import { route } from "../http/Route.js"
 import { planGate } from "../middleware/planGate.js"
 import { featureDetail, featureRows } from "../queries/FeatureDetails.js"
 import { FeatureDetails, FeatureDetailsBatch } from "../schemas/features.js"
+import { Key } from "../http/access.js"
 
 /** Upstream detail fetches run at most this many at once per batch. */
 const DETAIL_CONCURRENCY = 8
@@ -28,7 +29,7 @@ export const featureDetailRoutes = [
     operationId: "featureDetails",
     summary: "A feature with its upstream detail document",
     tag: "Features",
-    access: "key",
+    access: Key,
     reads: "replica",
     params: Schema.Struct({ id: Id("Feature id (ft_…)") }),
     responses: {
@@ -51,7 +52,7 @@ export const featureDetailRoutes = [
     operationId: "featureDetailsBatch",
     summary: "Details of several features; unknown ids answer not_found",
     tag: "Features",
-    access: "key",
+    access: Key,
     reads: "replica",
     body: BatchBody,
     responses: {

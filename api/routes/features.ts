@@ -17,6 +17,7 @@ import { type FeatureFilters, featureTypeCounts, listFeatures, presentFeatureTyp
 import { reference } from "../queries/Reference.js"
 import { FeatureCollection, FeatureGroup, FeaturePage, FeatureTypeCount } from "../schemas/features.js"
 import { type ApiWarning, dataDelayWarning, unknownValue } from "../warnings.js"
+import { Key } from "../http/access.js"
 
 /** With a group, a radius above this is refused (SPEC §4.2); a single type has no cap. */
 export const GROUP_RADIUS_CAP_KM = 200
@@ -149,7 +150,7 @@ export const featureRoutes = [
     operationId: "featureTypes",
     summary: "Feature types with counts; cached 2 minutes",
     tag: "Features",
-    access: "key",
+    access: Key,
     reads: "replica",
     cacheControl: "private, max-age=120",
     responses: {
@@ -163,7 +164,7 @@ export const featureRoutes = [
     operationId: "featureGroups",
     summary: "Feature groups; cached 1 hour",
     tag: "Features",
-    access: "key",
+    access: Key,
     reads: "replica",
     cacheControl: "private, max-age=3600",
     responses: {
@@ -177,7 +178,7 @@ export const featureRoutes = [
     operationId: "listFeatures",
     summary: "Paged road features of one type or group",
     tag: "Features",
-    access: "key",
+    access: Key,
     reads: "replica",
     shared: true,
     query: FeatureQuery,
@@ -196,7 +197,7 @@ export const featureRoutes = [
     operationId: "listFeaturesGeoJson",
     summary: "Features as GeoJSON (Starter and above)",
     tag: "Features",
-    access: "key",
+    access: Key,
     reads: "replica",
     shared: true,
     query: FeatureQuery,

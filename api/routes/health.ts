@@ -5,6 +5,7 @@ import { Reply, route } from "../http/Route.js"
 import { Health } from "../schemas/metadata.js"
 import { VERSION } from "../version.js"
 import { isDraining } from "../../shared/lifecycle/Drain.js"
+import { Public } from "../http/access.js"
 
 const PROBE_TIMEOUT = "2 seconds"
 
@@ -25,7 +26,7 @@ export const healthRoutes = (startedAt: number) => [
     operationId: "health",
     summary: "Public; 2-second probes of Postgres and Redis",
     tag: "Status",
-    access: "public",
+    access: Public,
     responses: {
       200: { description: "Both stores answer", schema: Health },
       503: { description: "A store is down, or the process is stopping (draining)", schema: Health }

@@ -13,6 +13,7 @@ import { MapCells } from "../schemas/map.js"
 import { type ApiWarning, dataDelayWarning, unknownValue } from "../warnings.js"
 import { readEventFilters } from "./events.js"
 import { planFeatureView } from "./features.js"
+import { Key } from "../http/access.js"
 
 const MapCellsQuery = Schema.Struct({
   layer: OneOf(["events", "features"] as const, "What to count"),
@@ -65,7 +66,7 @@ export const mapRoutes = [
     operationId: "mapCells",
     summary: "Events or features in a view, counted per H3 cell",
     tag: "Map",
-    access: "key",
+    access: Key,
     reads: "replica",
     shared: true,
     query: MapCellsQuery,

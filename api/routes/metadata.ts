@@ -15,6 +15,7 @@ import {
   StatsSummary
 } from "../schemas/metadata.js"
 import { type ApiWarning, unknownValue } from "../warnings.js"
+import { Key } from "../http/access.js"
 
 const SCOPES = ["state", "federal", "regional", "all"] as const
 const COUNTRIES = ["US", "CA"] as const
@@ -53,7 +54,7 @@ export const metadataRoutes = (startedAt: number) => [
     operationId: "jurisdictions",
     summary: "Jurisdictions by scope",
     tag: "Metadata",
-    access: "key",
+    access: Key,
     reads: "replica",
     query: Schema.Struct({ scope: Schema.optional(OneOf(SCOPES, "state (default), federal, regional, all")) }),
     responses: { 200: { description: "Jurisdictions", schema: Schema.Array(Jurisdiction), headers: ["rateLimit"] } },
@@ -80,7 +81,7 @@ export const metadataRoutes = (startedAt: number) => [
     operationId: "jurisdictionGroups",
     summary: "Jurisdiction groups and their members",
     tag: "Metadata",
-    access: "key",
+    access: Key,
     reads: "replica",
     responses: { 200: { description: "Groups", schema: Schema.Array(JurisdictionGroup), headers: ["rateLimit"] } },
     handler: () => Effect.map(reference, (ref) => ref.groups)
@@ -91,7 +92,7 @@ export const metadataRoutes = (startedAt: number) => [
     operationId: "coverage",
     summary: "Rows held per jurisdiction, kind and type",
     tag: "Metadata",
-    access: "key",
+    access: Key,
     reads: "replica",
     query: Schema.Struct({
       jurisdiction: Schema.optional(List("Code or comma list; a primary code expands to its group"))
@@ -105,7 +106,7 @@ export const metadataRoutes = (startedAt: number) => [
     operationId: "coverageOf",
     summary: "Coverage of one jurisdiction (its group for a primary code)",
     tag: "Metadata",
-    access: "key",
+    access: Key,
     reads: "replica",
     params: Schema.Struct({ jurisdiction: Id("Code; a primary code expands to its group", 40) }),
     responses: { 200: { description: "Coverage entries", schema: CoverageList, headers: ["rateLimit"] } },
@@ -117,7 +118,7 @@ export const metadataRoutes = (startedAt: number) => [
     operationId: "dataSources",
     summary: "Upstream sources, their format and latest poll",
     tag: "Metadata",
-    access: "key",
+    access: Key,
     reads: "replica",
     responses: { 200: { description: "Sources", schema: DataSourceList, headers: ["rateLimit"] } },
     handler: () => Effect.map(dataSources, (data) => ({ data }))
@@ -128,7 +129,7 @@ export const metadataRoutes = (startedAt: number) => [
     operationId: "statsSummary",
     summary: "Counts across the store; cached 60 s",
     tag: "Metadata",
-    access: "key",
+    access: Key,
     reads: "replica",
     cacheControl: "private, max-age=60",
     responses: { 200: { description: "Summary", schema: StatsSummary, headers: ["rateLimit"] } },
@@ -141,7 +142,7 @@ export const metadataRoutes = (startedAt: number) => [
     operationId: "fuelPrices",
     summary: "Fuel prices (SPEC §2.8); cached 24 h",
     tag: "Metadata",
-    access: "key",
+    access: Key,
     reads: "replica",
     cacheControl: "private, max-age=86400",
     query: FuelQuery,

@@ -34,6 +34,7 @@ import {
   RouteResponse,
   SavedRouteResponse
 } from "../../shared/routing/plan/schemas.js"
+import { Key } from "../http/access.js"
 
 /**
  * Routing needs routing calls in the plan: Pro and above, and the Free trial with its small
@@ -45,7 +46,7 @@ export const routingGate = {
   message: "truck routing needs Pro or above (the Free trial includes a few routing calls)"
 } as const
 
-const common = { tag: "Routing", access: "key", gate: routingGate } as const
+const common = { tag: "Routing", access: Key, gate: routingGate } as const
 const SavedPath = Schema.Struct({ id: Id("Route id (rte_…) from a routing answer", 100) })
 const gone = (id: string) =>
   new NotFound({

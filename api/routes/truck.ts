@@ -10,6 +10,7 @@ import { corridorFeatures } from "../queries/CorridorQuery.js"
 import { reference } from "../queries/Reference.js"
 import { CorridorCollection, CorridorResult } from "../schemas/features.js"
 import type { ApiWarning } from "../warnings.js"
+import { Key } from "../http/access.js"
 
 export const CORRIDOR_BUFFER_MAX_KM = 50
 export const CORRIDOR_LIMIT_MAX = 2000
@@ -84,7 +85,7 @@ export const truckRoutes = [
     path: "/truck/corridor",
     operationId: "truckCorridor",
     tag: "Truck",
-    access: "key",
+    access: Key,
     reads: "replica",
     gate: truckGate,
     summary: "Pro and above; features in force today along the great-circle line, ordered along it",
@@ -104,7 +105,7 @@ export const truckRoutes = [
     path: "/truck/corridor/geojson",
     operationId: "truckCorridorGeoJson",
     tag: "Truck",
-    access: "key",
+    access: Key,
     reads: "replica",
     gate: truckGate,
     summary: "Pro and above; the corridor as an RFC 7946 FeatureCollection",

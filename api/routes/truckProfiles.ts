@@ -16,8 +16,9 @@ import {
   TruckProfilePatch
 } from "../../shared/routing/plan/schemas.js"
 import { routingGate } from "./routing.js"
+import { Key } from "../http/access.js"
 
-const common = { tag: "Routing", access: "key", gate: routingGate } as const
+const common = { tag: "Routing", access: Key, gate: routingGate } as const
 const ProfilePath = Schema.Struct({ id: Id("Truck profile id (tpf_…)", 100) })
 const notFound = { 404: { description: "No such profile of yours" } }
 const customer = Effect.map(RequestAuth, (a) => a.customerId)

@@ -36,6 +36,7 @@ import {
   WebhookSubscriptionList,
   WebhookTestResult
 } from "../schemas/webhooks.js"
+import { type Access, Key, Session } from "../http/access.js"
 
 /** What the test delivery needs: target and decrypted secret (never sent to the client). */
 const targetOf = (customerId: number, id: string) =>
@@ -64,15 +65,12 @@ const HookPath = Schema.Struct({ id: Id("Subscription id (whk_…)", 100) })
 const notFound = { 404: { description: "No such subscription" } }
 
 /** Who the subscriptions belong to, and where and for whom the routes are mounted. */
-interface Mount {
+interface Mount<Provided> {
   readonly prefix: string
-  readonly access: "key" | "session"
-  readonly customer: Effect.Effect<number, never, RequestAuth | PortalSession>
-  readonly plan: Effect.Effect<
-    Pick<AuthContext, "plan" | "portalUrl">,
-    never,
-    RequestAuth | PortalSession | BrowserRequest
-  >
+  readonly access: Access<Provided>
+  /** the customer whose subscriptions these are, from what the access provides */
+  readonly customer: Effect.Effect<number, never, Provided>
+  readonly plan: Effect.Effect<Pick<AuthContext, "plan" | "portalUrl">, never, Provided>
   readonly hidden: boolean
 }
 
@@ -80,9 +78,9 @@ interface Mount {
  * Subscription management (Pro and above); docs/api/webhooks.md describes it. The same routes
  * serve API keys under /webhooks and the portal's logged-in customer under /portal/webhooks.
  */
-const webhookRoutesFor = ({ prefix, access, customer, plan, hidden }: Mount) => {
+const webhookRoutesFor = <Provided>({ prefix, access, customer, plan, hidden }: Mount<Provided>) => {
   const common = { tag: "Webhooks", access, gate, hidden } as const
-  const op = (id: string) => (access === "key" ? id : `portal${id[0].toUpperCase()}${id.slice(1)}`)
+  const op = (id: string) => (access.kind === "key" ? id : `portal${id[0].toUpperCase()}${id.slice(1)}`)
   return [
     route({
       ...common,
@@ -231,7 +229,7 @@ const webhookRoutesFor = ({ prefix, access, customer, plan, hidden }: Mount) => 
 
 export const webhookRoutes = webhookRoutesFor({
   prefix: "/webhooks",
-  access: "key",
+  access: Key,
   hidden: false,
   customer: Effect.map(RequestAuth, (a) => a.customerId),
   plan: RequestAuth
@@ -239,7 +237,7 @@ export const webhookRoutes = webhookRoutesFor({
 
 export const portalWebhookRoutes = webhookRoutesFor({
   prefix: "/portal/webhooks",
-  access: "session",
+  access: Session,
   hidden: true,
   customer: Effect.map(PortalSession, (s) => s.customerId),
   plan: Effect.zipWith(PortalSession, BrowserRequest, (s, b) => ({ plan: s.plan, portalUrl: b.portalUrl }))

@@ -4,8 +4,9 @@ import { Reply, route } from "../../http/Route.js"
 import { listBillingRequests, requestBilling } from "../../portal/billingRequests.js"
 import { PortalSession } from "../../portal/PortalSession.js"
 import { usageOf } from "../../portal/usage.js"
+import { Session } from "../../http/access.js"
 
-const common = { tag: "Portal", hidden: true, access: "session" } as const
+const common = { tag: "Portal", hidden: true, access: Session } as const
 const customer = Effect.map(PortalSession, (s) => s.customerId)
 
 /** Usage against the plan, and the upgrade and top-up requests an operator applies. */

@@ -4,8 +4,9 @@ import { Forbidden } from "../../http/HttpError.js"
 import { Reply, route } from "../../http/Route.js"
 import { issueKey, listKeys, revokeKey } from "../../portal/keys.js"
 import { PortalSession } from "../../portal/PortalSession.js"
+import { Session } from "../../http/access.js"
 
-const common = { tag: "Portal", hidden: true, access: "session" } as const
+const common = { tag: "Portal", hidden: true, access: Session } as const
 
 /** API keys of the logged-in customer (SPEC §5.7: key issuance happens in the portal). */
 export const portalKeyRoutes = [

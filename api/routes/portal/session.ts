@@ -14,6 +14,7 @@ import { hashPassword, verifyPassword } from "../../portal/passwords.js"
 import { PortalSession } from "../../portal/PortalSession.js"
 import { endAllSessions, endSession, SESSION_COOKIE, lookup, startSession } from "../../portal/sessions.js"
 import { clear, count, refuseIfSpent } from "../../portal/throttle.js"
+import { Portal, Session } from "../../http/access.js"
 
 const common = { tag: "Portal", hidden: true } as const
 const ok = { 200: { description: "Done" } }
@@ -42,7 +43,7 @@ export const portalSessionRoutes = [
     path: "/portal/session",
     operationId: "portalSession",
     summary: "The browser's CSRF token and customer",
-    access: "portal",
+    access: Portal,
     responses: ok,
     handler: () => whoIsHere
   }),
@@ -52,7 +53,7 @@ export const portalSessionRoutes = [
     path: "/portal/signup",
     operationId: "portalSignUp",
     summary: "A new customer on the Free trial",
-    access: "portal",
+    access: Portal,
     body: SignUpForm,
     responses: { 201: { description: "Signed up and logged in" } },
     handler: ({ body }) =>
@@ -96,7 +97,7 @@ export const portalSessionRoutes = [
     path: "/portal/login",
     operationId: "portalLogIn",
     summary: "Log in with email and password",
-    access: "portal",
+    access: Portal,
     body: LoginForm,
     responses: ok,
     handler: ({ body }) =>
@@ -126,7 +127,7 @@ export const portalSessionRoutes = [
     path: "/portal/logout",
     operationId: "portalLogOut",
     summary: "Ends this session",
-    access: "portal",
+    access: Portal,
     responses: ok,
     handler: () =>
       Effect.gen(function* () {
@@ -140,7 +141,7 @@ export const portalSessionRoutes = [
     path: "/portal/verify",
     operationId: "portalVerify",
     summary: "Confirms the email with the mailed token",
-    access: "portal",
+    access: Portal,
     body: TokenForm,
     responses: ok,
     handler: ({ body }) =>
@@ -161,7 +162,7 @@ export const portalSessionRoutes = [
     path: "/portal/verify/resend",
     operationId: "portalVerifyResend",
     summary: "Mails a new verification link",
-    access: "session",
+    access: Session,
     responses: ok,
     handler: () =>
       Effect.gen(function* () {
@@ -180,7 +181,7 @@ export const portalSessionRoutes = [
     path: "/portal/password-reset",
     operationId: "portalResetRequest",
     summary: "Mails a reset link if the account exists",
-    access: "portal",
+    access: Portal,
     body: ResetRequestForm,
     responses: { 202: { description: "Accepted; the answer is the same whether the account exists or not" } },
     handler: ({ body }) =>
@@ -205,7 +206,7 @@ export const portalSessionRoutes = [
     path: "/portal/password-reset/confirm",
     operationId: "portalResetConfirm",
     summary: "Sets a new password with the mailed token",
-    access: "portal",
+    access: Portal,
     body: ResetConfirmForm,
     responses: ok,
     handler: ({ body }) =>
