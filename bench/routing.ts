@@ -33,7 +33,7 @@ import { makeBuiltinEngine } from "../shared/routing/engine/builtin/BuiltinEngin
 import { RoadGraph } from "../shared/routing/engine/builtin/RoadGraph.js"
 import { haversineM } from "../shared/geo/distance.js"
 import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
-import { violatedLimits } from "../shared/routing/network/roadLimits.js"
+import { violatedLimits } from "../shared/routing/engine/builtin/roadLimits.js"
 import { cpuMeter } from "./cpu.js"
 import { fmt, pct, run, startApi } from "./measure.js"
 import { loadAlongNetwork } from "./routingLoad.js"

@@ -5,7 +5,7 @@ import { readSpeedTables, readTravelMapping } from "../../../infra/network/trave
 import { StateBoundaries } from "../../../shared/geo/stateMileage.js"
 import { type Piece, type SearchRules } from "../../../shared/routing/engine/builtin/RoadGraph.js"
 import { haversineM } from "../../../shared/geo/distance.js"
-import { violatedLimits } from "../../../shared/routing/network/roadLimits.js"
+import { violatedLimits } from "../../../shared/routing/engine/builtin/roadLimits.js"
 import { routeCover } from "../../../shared/geo/routeCover.js"
 import type { EngineRequest, LatLng } from "../../../shared/routing/engine/RoutingEngine.js"
 import { CHICAGO, engine, file, graph, net, request, route, TORONTO } from "../../support/bundledNetwork.js"

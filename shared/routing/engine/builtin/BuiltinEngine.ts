@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import { haversineM } from "../../../geo/distance.js"
 import { RoadNetwork } from "../../network/NetworkFile.js"
 import type { RoadProps } from "../../network/RoadLine.js"
-import { limitSource, limitTitle, violatedLimits } from "../../network/roadLimits.js"
+import { limitSource, limitTitle, violatedLimits } from "./roadLimits.js"
 import {
   type EdgeLocator,
   EngineUnavailable,

@@ -1,5 +1,5 @@
-import type { TruckDimensions } from "../engine/RoutingEngine.js"
-import type { LimitField, RoadProps } from "./RoadLine.js"
+import type { TruckDimensions } from "../RoutingEngine.js"
+import type { LimitField, RoadProps } from "../../network/RoadLine.js"
 
 /** One limit of a road the truck breaks. */
 export interface BrokenLimit {
