@@ -5,11 +5,8 @@ import { flagGiven, wholeNumberSetting } from "./v8Settings.js"
  * The API workers' V8 thread pool (`--v8-pool-size`: the threads that mark, scavenge and sweep
  * beside a worker's own thread). Node starts 4 whatever the machine, so two workers on two cores
  * bring eight collector threads; a full collection's concurrent marking in one worker then takes
- * both cores for a few hundred ms, and Postgres, Redis and the other worker wait behind it.
- * Measured with bench:routing (runs alternating): with the pool at cores ÷ workers,
- * refetch p99 40.2–64.4 ms in seven runs (four under 50 ms) against 57.5–135.5 in six with Node's
- * pool (none), and the refetch phase's first second held 0–7 refetches over 50 ms against up
- * to 55 (docs/BENCHMARKS.md).
+ * both cores for a few hundred ms, and Postgres, Redis and the other worker wait behind it. At
+ * cores ÷ workers the refetch tail at bench:routing is lower and steadier (docs/BENCHMARKS.md).
  */
 export const apiPoolSize = (workers: number, cores: number = availableParallelism()) =>
   Math.max(1, Math.floor(cores / Math.max(1, workers)))

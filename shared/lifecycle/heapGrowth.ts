@@ -5,9 +5,8 @@ import { flagGiven, wholeNumberSetting } from "./v8Settings.js"
 export const DEFAULT_HEAP_GROWING_PERCENT = 30
 /**
  * The API role's default: V8's own. An API worker holds little live data and makes a lot of
- * short-lived garbage, so the tighter limit buys it little memory and costs it full collections:
- * measured with bench:routing (200 routes, three runs against two), API CPU per route 128 ms
- * against 155, with hours of service 116 against 145, per saved-route refetch 10.1 against 13.0.
+ * short-lived garbage, so the tighter limit buys it little memory and costs it full collections
+ * (a fifth of its CPU a route at bench:routing).
  */
 export const API_HEAP_GROWING_PERCENT = 0
 
@@ -15,8 +14,8 @@ export const API_HEAP_GROWING_PERCENT = 0
  * How far V8 lets the heap grow past what survived the last full collection before it collects
  * again. Left alone, V8 picks up to 4× for a process whose collections are cheap, so a pipeline
  * holding 500 MB of live data (a 200,000-record feed) reached 2.3 GB of RSS while most of it was
- * garbage. 1.3× keeps RSS near the live set for a few more full collections (measured: the
- * same poll in the same time, bench:memory). HEAP_GROWING_PERCENT sets it; 0 leaves V8's own
+ * garbage. 1.3× keeps RSS near the live set for a few more full collections, in the same poll
+ * time (bench:memory). HEAP_GROWING_PERCENT sets it; 0 leaves V8's own
  * choice; unset, the role's default applies. Returns the percent applied, or null when left alone.
  */
 export const limitHeapGrowth = (
@@ -33,10 +32,8 @@ export const limitHeapGrowth = (
  * The API workers' young generation (V8's semi-space, in MB): a route request allocates tens of
  * MB that live as long as the request (rows read, covers, the answer), and with V8's default
  * (16 MB) much of it outlives two scavenges and is copied into the old generation, to be
- * collected again by a full collection. Measured with bench:routing (one database, three
- * runs each, alternating): whole request p99 246, 275, 276 ms against 300, 287, 233; with hours
- * of service 266, 219, 231 against 252, 262, 237; a fleet of 1,000 in 32, 28, 33 s against 36,
- * 35, 32. A small gain, within the hour's noise but for the fleet's time.
+ * collected again by a full collection. A small gain at bench:routing (a fleet's time; the
+ * rest within the machine's noise: docs/BENCHMARKS.md).
  */
 export const API_SEMI_SPACE_MB = 32
 

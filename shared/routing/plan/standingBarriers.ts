@@ -89,9 +89,8 @@ export const standingBarriersLayer = (page = PAGE) =>
       const types = [...BLOCKING_FEATURE_TYPES]
       /**
        * Each structure's version as last placed (or found not to bar anything): a look reads back
-       * OVERLAP_S, so after a bulk write (a feed's first poll, a clearance import) every look of the
-       * next minute met the same rows again, and placed each again, 12 times over: 200,000 rows a
-       * look, up to 650 ms of Postgres and seconds of a worker's CPU (bench:routing).
+       * OVERLAP_S, so after a bulk write (a feed's first poll, a clearance import) the looks of the
+       * next minute meet the same rows again, and would place each again every time.
        */
       const held = new Map<string, number>()
       let looks = 0
