@@ -1,4 +1,5 @@
 import { Redacted } from "effect"
+import type Router from "@koa/router"
 import type Koa from "koa"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { Unauthorized } from "../http/HttpError.js"
@@ -37,7 +38,8 @@ export const requestMetrics =
       await next()
     } finally {
       if (ctx.path !== "/metrics") {
-        const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? "unmatched"
+        // the router sets the matched template on the context once it has routed the request
+        const route = (ctx as Partial<Router.RouterParamContext>)._matchedRoute ?? "unmatched"
         metrics.observe(String(route), ctx.method, ctx.status, Number(process.hrtime.bigint() - started) / 1e9)
       }
     }
