@@ -46,6 +46,14 @@ module.exports = {
       to: { path: `^shared/${CONTEXTS}/`, pathNot: "^shared/$1/" }
     },
     {
+      name: "stages-stand-apart",
+      severity: "error",
+      comment:
+        "A stage learns what another decided from what it publishes, never from its code: one stage's folder imports no other's.",
+      from: { path: "^pipeline/stages/([^/]+)/" },
+      to: { path: "^pipeline/stages/[^/]+/", pathNot: "^pipeline/stages/$1/" }
+    },
+    {
       name: "api-uses-shared-only",
       severity: "error",
       comment: "The API reads what the pipeline wrote through the database and shared/, never the pipeline's code.",

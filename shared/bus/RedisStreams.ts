@@ -318,6 +318,9 @@ export class RedisStreams extends Context.Tag("shared/RedisStreams")<RedisStream
   static readonly layer = Layer.effect(RedisStreams, makeStream("changes", "kept"))
 }
 
+/** The note a created event's message on the materialized stream carries when another source's report represents it. */
+export const DUPLICATE_NOTE = "duplicate"
+
 /**
  * What the materializer wrote, for the stages that act on it once it is readable: each event
  * change again, noted `duplicate` when another source's report of the same event represents it.

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { MaterializedStream, RecheckStream } from "../../../shared/bus/RedisStreams.js"
+import { DUPLICATE_NOTE, MaterializedStream, RecheckStream } from "../../../shared/bus/RedisStreams.js"
 
 /** An event change as read from the change stream, to be passed on once it is written. */
 export interface Announced {
@@ -16,9 +16,6 @@ export interface Resolved {
   /** res-7 cells of what the batch wrote that may put a critical warning on a route */
   readonly recheckCells: ReadonlyArray<string>
 }
-
-/** The note a created event's message carries when another source's report represents it. */
-export const DUPLICATE_NOTE = "duplicate"
 
 /**
  * Publishes, once the batch is written and readable: each event change again on the

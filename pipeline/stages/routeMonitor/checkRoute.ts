@@ -4,7 +4,7 @@ import type { Evaluation } from "../../../shared/routing/plan/evaluation.js"
 import type { RouteTrack } from "../../../shared/routing/engine/RoutingEngine.js"
 import { criticalWarnings } from "../../../shared/routing/saved/criticalWarnings.js"
 import { deliveryId, routeWarningItem } from "../../../shared/webhooks/payloads.js"
-import { type BatchItem, type ImmediateDelivery, queueDeliveries } from "../webhooks/queueDeliveries.js"
+import { type BatchItem, type ImmediateDelivery, queueDeliveries } from "../../../shared/webhooks/queueDeliveries.js"
 
 interface MonitoredRow {
   readonly customer_id: number

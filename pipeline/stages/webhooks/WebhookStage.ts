@@ -1,9 +1,12 @@
-import { Duration, Effect, Layer, Queue, Redacted, Schedule } from "effect"
+import { Duration, Effect, Either, Layer, Queue, Redacted, Schedule } from "effect"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
-import { Either } from "effect"
-import { MaterializedStream, RedisStreams, type StreamMessage } from "../../../shared/bus/RedisStreams.js"
+import {
+  DUPLICATE_NOTE,
+  MaterializedStream,
+  RedisStreams,
+  type StreamMessage
+} from "../../../shared/bus/RedisStreams.js"
 import { type Change, decodeChange } from "../../../shared/domain/Change.js"
-import { DUPLICATE_NOTE } from "../materialize/publishResolved.js"
 import { defaultConsumerOptions, type MessageReader, runConsumerOf } from "../ConsumerLoop.js"
 import { fromNowOn } from "../joinGroup.js"
 import { closeDueBatches } from "./closeBatches.js"
@@ -98,7 +101,7 @@ export const materializedMessages: MessageReader<MaterializedChange> = {
 export const recordMaterialized = (items: ReadonlyArray<MaterializedChange>) =>
   recordMatches(
     items.map((i) => i.change),
-    new Set(items.filter((i) => i.duplicate).map((i) => (i.change.kind === "event" ? i.change.event_id : "")))
+    new Set(items.flatMap((i) => (i.duplicate && i.change.kind === "event" ? [i.change.event_id] : [])))
   )
 
 /**

@@ -3,7 +3,7 @@ import { Clock, Effect } from "effect"
 import type { Change, EventChange } from "../../../shared/domain/Change.js"
 import { matchesFilter, type WebhookFilter } from "../../../shared/webhooks/filters.js"
 import { deliveryId, webhookItems } from "../../../shared/webhooks/payloads.js"
-import { type BatchItem, type ImmediateDelivery, queueDeliveries } from "./queueDeliveries.js"
+import { type BatchItem, type ImmediateDelivery, queueDeliveries } from "../../../shared/webhooks/queueDeliveries.js"
 
 interface SubscriptionRow extends WebhookFilter {
   readonly id: string

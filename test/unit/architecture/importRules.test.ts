@@ -75,7 +75,9 @@ describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
         "bench/k.ts": "export const bench = 1",
         "shared/geo/g.ts": 'import { r } from "../routing/r.js"\nexport const g = r',
         "shared/routing/r.ts": 'import { w } from "../webhooks/w.js"\nexport const r = w',
-        "shared/webhooks/w.ts": "export const w = 1"
+        "shared/webhooks/w.ts": "export const w = 1",
+        "pipeline/stages/one/s.ts": 'import { t } from "../two/t.js"\nexport const s = t',
+        "pipeline/stages/two/t.ts": "export const t = 1"
       }
       for (const [path, text] of Object.entries(files)) {
         mkdirSync(join(dir, dirname(path)), { recursive: true })
@@ -90,7 +92,8 @@ describe("import rules (dependency-cruiser, .dependency-cruiser.cjs)", () => {
         "no-adapter-imports-another: pipeline/sources/one.ts → pipeline/sources/two.ts",
         "no-circular: pipeline/c.ts → pipeline/loop.ts",
         "portal-types-only-from-api-schemas: portal/src/x.ts → api/schemas/s.ts",
-        "shared-uses-nothing-of-ours: shared/a.ts → api/b.ts"
+        "shared-uses-nothing-of-ours: shared/a.ts → api/b.ts",
+        "stages-stand-apart: pipeline/stages/one/s.ts → pipeline/stages/two/t.ts"
       ])
     } finally {
       rmSync(dir, { recursive: true, force: true })

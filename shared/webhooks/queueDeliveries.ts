@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, FiberRef } from "effect"
-import { changeTraces } from "../../../shared/observability/Tracing.js"
+import { changeTraces } from "../observability/Tracing.js"
 
 /** Rows per INSERT: the parameters stay well under Postgres' limit. */
 const CHUNK = 2000
