@@ -10,6 +10,7 @@ import { changeScript, observation } from "../support/changes.js"
 import { processWorld } from "../support/processes.js"
 import { waitFor } from "../support/wait.js"
 import { startReceiver } from "../support/receiver.js"
+import { webhooksSettled } from "../support/webhooksSettled.js"
 
 /**
  * A real webhook stage process is SIGKILLed while it delivers to a real receiver on loopback; a
@@ -98,7 +99,8 @@ describe("webhook stage killed mid-batch", () => {
       const { nyIds, njIds } = seen()
       return [...wantedNy].every((id) => nyIds.has(id)) && [...wantedNj].every((id) => njIds.has(id))
     }, 90_000)
-    await new Promise((res) => setTimeout(res, 300))
+    // nothing that should not come is still on its way
+    await waitFor(() => rt.runPromise(webhooksSettled))
 
     const { nyIds } = seen()
     expect([...nyIds].filter((id) => unwanted.has(id))).toEqual([]) // nothing for non-matching changes

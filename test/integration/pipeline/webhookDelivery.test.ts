@@ -19,6 +19,7 @@ import { makeTestEnv } from "../../support/harness.js"
 import { waitFor } from "../../support/wait.js"
 import { api } from "../../support/http.js"
 import { type Received, type Receiver, startReceiver } from "../../support/receiver.js"
+import { webhooksSettled } from "../../support/webhooksSettled.js"
 
 /**
  * Changes on the real materialized stream (as the materializer passes them on) → the `webhooks` group → Postgres →
@@ -110,8 +111,8 @@ beforeAll(async () => {
       forSub("bc-batch").length >= 1 &&
       forSub("on-batch").length >= 3
   )
-  // anything that should not come would have come by now
-  await new Promise((r) => setTimeout(r, 500))
+  // nothing that should not come is still on its way
+  await waitFor(() => rt.runPromise(webhooksSettled))
 }, 60_000)
 
 afterAll(async () => {
