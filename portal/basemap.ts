@@ -7,7 +7,7 @@ import { cachedAsset } from "./cachedAsset.js"
 
 /**
  * The live map's basemap, made from data the project bundles (no tile server can be reached):
- * state and province polygons and places from Natural Earth, highways from the routing
+ * state and province polygons, lakes and places from Natural Earth, highways from the routing
  * network, as one GeoJSON file with a `layer` property on every feature. Coordinates are cut
  * to 3 decimals (about 100 m) and lines simplified: it is a backdrop at state scale, not a
  * survey. Made once per input (cachedAsset), so `npm start` stays fast.
@@ -16,10 +16,11 @@ const root = fileURLToPath(new URL("../", import.meta.url))
 export const BASEMAP_INPUTS = {
   states: join(root, "shared/geo/data/admin1_us_ca_50m.geojson"),
   places: join(root, "infra/data/places_us_ca_50m.geojson"),
+  lakes: join(root, "infra/data/lakes_us_ca_50m.geojson"),
   network: join(root, "shared/routing/data/us-ca.network.json.gz")
 }
 /** Bump when the output's shape changes, so a cached file from an older builder is not reused. */
-const VERSION = 4
+const VERSION = 6
 
 /** Road classes drawn, widest first. `primary` would add 8 MB (54,000 short lines) for little at state scale. */
 export const BASEMAP_ROAD_CLASSES = ["motorway", "trunk"] as const
@@ -36,25 +37,40 @@ const roundLine = (pts: ReadonlyArray<Position>) => {
   return out
 }
 
+/** A polygon or multipolygon simplified (≈ 0.01°, 1 km) and cut to 3 decimals, as one MultiPolygon. */
+const simplePolygons = (geometry: any): Array<Array<Array<Position>>> => {
+  const g = simplify({ type: "Feature", geometry, properties: {} } as any, {
+    tolerance: 0.01,
+    highQuality: false
+  }).geometry as any
+  const polys: Array<Array<Array<Position>>> = g.type === "Polygon" ? [g.coordinates] : g.coordinates
+  return polys.map((rings) => rings.map(roundLine).filter((r) => r.length >= 4)).filter((rings) => rings.length > 0)
+}
+
 const stateFeatures = (file: string) => {
   const fc = JSON.parse(readFileSync(file, "utf8")) as {
     features: Array<{ geometry: any; properties: Record<string, string> }>
   }
-  return fc.features.map((f) => {
-    const g = simplify({ type: "Feature", geometry: f.geometry, properties: {} } as any, {
-      tolerance: 0.01,
-      highQuality: false
-    }).geometry as any
-    const polys: Array<Array<Array<Position>>> = g.type === "Polygon" ? [g.coordinates] : g.coordinates
-    const kept = polys
-      .map((rings) => rings.map(roundLine).filter((r) => r.length >= 4))
-      .filter((rings) => rings.length > 0)
-    return {
+  return fc.features.map((f) => ({
+    type: "Feature",
+    properties: { layer: "state", code: f.properties.postal, name: f.properties.name, country: f.properties.country },
+    geometry: { type: "MultiPolygon", coordinates: simplePolygons(f.geometry) }
+  }))
+}
+
+/** Lakes, drawn as water over the land (the Great Lakes among them). */
+const lakeFeatures = (file: string) => {
+  const fc = JSON.parse(readFileSync(file, "utf8")) as {
+    features: Array<{ geometry: any; properties: { name?: string | null } }>
+  }
+  return fc.features
+    .map((f) => ({
       type: "Feature",
-      properties: { layer: "state", code: f.properties.postal, name: f.properties.name, country: f.properties.country },
-      geometry: { type: "MultiPolygon", coordinates: kept }
-    }
-  })
+      // Natural Earth abbreviates two of the Great Lakes ("L. Erie")
+      properties: { layer: "lake", name: (f.properties.name ?? "").replace(/^L\. /, "Lake ") },
+      geometry: { type: "MultiPolygon", coordinates: simplePolygons(f.geometry) }
+    }))
+    .filter((f) => f.geometry.coordinates.length > 0)
 }
 
 const placeFeatures = (file: string) => {
@@ -150,6 +166,7 @@ export const buildBasemap = (assetsDir: string, network: () => RoadNetwork): Bui
     type: "FeatureCollection",
     features: [
       ...stateFeatures(BASEMAP_INPUTS.states),
+      ...lakeFeatures(BASEMAP_INPUTS.lakes),
       ...roadFeatures(network()),
       ...placeFeatures(BASEMAP_INPUTS.places)
     ]

@@ -51,7 +51,7 @@ export const severityColour: ExpressionSpecification = [
 const isLayer = (name: string): ExpressionSpecification => ["==", ["get", "layer"], name]
 
 /**
- * The basemap: water behind everything, states and provinces, and the routing network's
+ * The basemap: water behind everything, states and provinces with their lakes, and the routing network's
  * highways by class. No glyphs can be fetched, so names are drawn as HTML labels (labels.ts).
  */
 export const basemapStyle = (basemap: unknown): StyleSpecification => ({
@@ -66,6 +66,7 @@ export const basemapStyle = (basemap: unknown): StyleSpecification => ({
       filter: isLayer("state"),
       paint: { "fill-color": ["match", ["get", "country"], "CA", "#f1efe8", "#f8f6f0"] }
     },
+    { id: "lakes", type: "fill", source: "base", filter: isLayer("lake"), paint: { "fill-color": "#d7e4ec" } },
     {
       id: "roads-trunk",
       type: "line",
