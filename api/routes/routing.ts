@@ -22,18 +22,17 @@ import { savedRouteAnswer, storedAnswer } from "../../shared/routing/saved/refet
 import { resolveTruck } from "../../shared/routing/plan/truckProfiles.js"
 import { stateBoundaries } from "../../shared/routing/plan/routingData.js"
 import { mileageCsv } from "../../shared/routing/tolls/stateMiles.js"
+import { type ResolvedTruck, RouteRequest } from "../../shared/routing/plan/schemas.js"
 import {
   PersistedRouteList,
   PersistInput,
   PersistResponse,
-  type ResolvedTruck,
   ROUTE_BATCH_MAX,
   RouteBatchRequest,
   RouteBatchResponse,
-  RouteRequest,
   RouteResponse,
   SavedRouteResponse
-} from "../../shared/routing/plan/schemas.js"
+} from "../../shared/routing/plan/answerSchemas.js"
 import { Key } from "../http/access.js"
 
 /**

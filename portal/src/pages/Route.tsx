@@ -1,6 +1,7 @@
 import type { Marker } from "maplibre-gl"
 import { useEffect, useRef, useState } from "preact/hooks"
-import type { PersistResponse, RouteRequest, TruckProfileList } from "../../../shared/routing/plan/schemas.js"
+import type { RouteRequest, TruckProfileList } from "../../../shared/routing/plan/schemas.js"
+import type { PersistResponse } from "../../../shared/routing/plan/answerSchemas.js"
 import { HOS_CYCLES, HOS_RULESETS, type HosRulesetName } from "../../../shared/routing/hos/rulesets.js"
 import { ApiError, explain } from "../api.js"
 import { keyedCall, keyedGet } from "../portalKey.js"

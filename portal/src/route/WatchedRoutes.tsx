@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks"
-import type { PersistedRouteList, SavedRouteResponse } from "../../../shared/routing/plan/schemas.js"
+import type { PersistedRouteList, SavedRouteResponse } from "../../../shared/routing/plan/answerSchemas.js"
 import { explain } from "../api.js"
 import { formatDate } from "../forms.js"
 import { Card } from "../ui.js"

@@ -1,6 +1,6 @@
 import type { FeatureCollection } from "geojson"
 import type { GeoJSONSource, Map as MapLibreMap } from "maplibre-gl"
-import type { RouteResponse } from "../../../shared/routing/plan/schemas.js"
+import type { RouteResponse } from "../../../shared/routing/plan/answerSchemas.js"
 
 export type RouteAnswer = typeof RouteResponse.Type
 

@@ -257,39 +257,21 @@ export const judgeHazards = (
     properties: Record<string, unknown>,
     station?: { status: "open" | "closed" | "unknown"; as_of: string | null }
   ) => {
-    warnings.push(
-      station
-        ? {
-            distance_along_route_m: Math.round(p.alongM),
-            projected_arrival_time: new Date(atMs).toISOString(),
-            source: r.source,
-            source_id: r.source_id,
-            geometry: pointOf(r),
-            segment: p.segment,
-            type,
-            severity,
-            blocking,
-            title,
-            description,
-            properties,
-            status: station.status,
-            as_of: station.as_of
-          }
-        : {
-            distance_along_route_m: Math.round(p.alongM),
-            projected_arrival_time: new Date(atMs).toISOString(),
-            source: r.source,
-            source_id: r.source_id,
-            geometry: pointOf(r),
-            segment: p.segment,
-            type,
-            severity,
-            blocking,
-            title,
-            description,
-            properties
-          }
-    )
+    const warning = {
+      distance_along_route_m: Math.round(p.alongM),
+      projected_arrival_time: new Date(atMs).toISOString(),
+      source: r.source,
+      source_id: r.source_id,
+      geometry: pointOf(r),
+      segment: p.segment,
+      type,
+      severity,
+      blocking,
+      title,
+      description,
+      properties
+    }
+    warnings.push(station ? { ...warning, status: station.status, as_of: station.as_of } : warning)
   }
   for (const pe of placed.events) {
     const e = pe.row
