@@ -31,6 +31,7 @@ import { seedReferenceData } from "../infra/seed/seed.js"
 import { baseLayer } from "../shared/db/BaseLive.js"
 import { makeBuiltinEngine } from "../shared/routing/engine/builtin/BuiltinEngine.js"
 import { RoadGraph } from "../shared/routing/engine/builtin/RoadGraph.js"
+import { readTruckSpeedTables } from "../shared/routing/engine/builtin/truckSpeeds.js"
 import { haversineM } from "../shared/geo/distance.js"
 import { RoadNetwork } from "../shared/routing/network/NetworkFile.js"
 import { violatedLimits } from "../shared/routing/engine/builtin/roadLimits.js"
@@ -176,7 +177,11 @@ const main = async () => {
       `routing benchmark on ${process.arch}, node ${process.version}: network ${fmt(net.nodeCount)} nodes / ${fmt(net.edgeCount)} edges, ${fmt(PAIRS)} pairs up to ${fmt(MAX_KM)} km`
     )
     const graph = new RoadGraph(net)
-    const engine = makeBuiltinEngine(net, graph)
+    const engine = makeBuiltinEngine(
+      net,
+      graph,
+      readTruckSpeedTables(new URL("../shared/routing/data/tables", import.meta.url).pathname)
+    )
     const od = pairs(graph)
     const req = (i: number) => ({
       points: od[i],

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { makeBuiltinEngine } from "../../shared/routing/engine/builtin/BuiltinEngine.js"
 import { RoadGraph } from "../../shared/routing/engine/builtin/RoadGraph.js"
+import { readTruckSpeedTables } from "../../shared/routing/engine/builtin/truckSpeeds.js"
 import { RoadNetwork } from "../../shared/routing/network/NetworkFile.js"
 import type { EngineRequest, LatLng } from "../../shared/routing/engine/RoutingEngine.js"
 
@@ -10,8 +11,9 @@ import type { EngineRequest, LatLng } from "../../shared/routing/engine/RoutingE
 export const file = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 export const net = RoadNetwork.decode(readFileSync(file("../../shared/routing/data/us-ca.network.json.gz")))
 export const graph = new RoadGraph(net)
-export const engine = makeBuiltinEngine(net, graph)
 export const ROUTING_DATA = file("../../shared/routing/data/tables")
+export const speedTables = readTruckSpeedTables(ROUTING_DATA)
+export const engine = makeBuiltinEngine(net, graph, speedTables)
 
 /** A plain truck request between two points: no avoidances, no alternatives. */
 export const request = (from: LatLng, to: LatLng, over: Partial<EngineRequest> = {}): EngineRequest => ({

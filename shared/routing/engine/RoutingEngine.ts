@@ -5,6 +5,9 @@ export interface LatLng {
   readonly lng: number
 }
 
+/** A truck's top speed when its profile names none: fleets govern long-haul tractors at 100–110 km/h. */
+export const DEFAULT_MAX_SPEED_KMH = 105
+
 /** What the engine must respect of the truck (the rest of the profile is the API's business). */
 export interface TruckDimensions {
   readonly height_m: number
@@ -13,6 +16,8 @@ export interface TruckDimensions {
   readonly width_m?: number
   readonly axle_count?: number
   readonly hazmat: boolean
+  /** the truck's governed top speed, km/h (absent: the engine's default) */
+  readonly max_speed_kmh?: number
 }
 
 /** A place the route must not pass: a live closure or a restriction the truck violates. */

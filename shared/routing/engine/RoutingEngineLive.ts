@@ -7,7 +7,8 @@ import { valhallaEngineLayer } from "./valhalla/ValhallaEngine.js"
 export const RoutingEngineLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const c = yield* RoutingConfig
-    if (c.routingEngine === "builtin") return builtinEngineLayer(c.routingNetworkFile, c.routingPreload)
+    if (c.routingEngine === "builtin")
+      return builtinEngineLayer(c.routingNetworkFile, c.routingPreload, c.routingDataDir)
     if (c.valhallaUrl === undefined)
       return yield* Effect.dieMessage("ROUTING_ENGINE=valhalla needs VALHALLA_URL (e.g. http://valhalla:8002)")
     return valhallaEngineLayer(c.valhallaUrl)

@@ -77,6 +77,7 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
     length_m: req.truck.length_m,
     width_m: req.truck.width_m,
     axle_count: req.truck.axle_count,
+    max_speed_kmh: req.truck.max_speed_kmh,
     hazmat
   }
   const e = req.enrichment ?? {}

@@ -143,7 +143,10 @@ const truckFields = {
       .pipe(Schema.maxItems(20))
       .annotations({ description: "Hazard class names; any makes the truck placarded" })
   ),
-  permit_number: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
+  permit_number: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+  max_speed_kmh: Schema.optional(
+    num(40, 130, "The truck's governed top speed, km/h; caps every section's planning speed; default 105")
+  )
 }
 const kind = oneOf(TRUCK_KINDS, "Vehicle kind")
 const weight = num(0.5, 200, "Gross weight, metric tonnes")
@@ -232,6 +235,7 @@ export const TruckProfilePatch = Schema.Struct({
         Schema.NullOr(Schema.Array(Schema.String.pipe(Schema.maxLength(60))).pipe(Schema.maxItems(20)))
       ),
       permit_number: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100)))),
+      max_speed_kmh: Schema.optional(Schema.NullOr(num(40, 130, "Governed top speed, km/h"))),
       hos: Schema.optional(Schema.NullOr(StoredTruck.fields.hos.from))
     })
   )

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { nowMillis } from "../../time/Now.js"
+import { DEFAULT_MAX_SPEED_KMH } from "../engine/RoutingEngine.js"
 import { RoutingInputError, TruckProfileNotFound } from "./errors.js"
 import type { ResolvedTruck, RouteRequest, StoredTruck, TruckProfileInput, TruckProfilePatch } from "./schemas.js"
 
@@ -108,6 +109,6 @@ export const resolveTruck = (customerId: number, truck: RouteRequest["truck"]) =
           )).truck
     const inline = Object.fromEntries(Object.entries(truck).filter(([, v]) => v !== undefined))
     const hos = stored?.hos || truck.hos ? { ...stored?.hos, ...truck.hos } : undefined
-    const merged = { ...stored, ...inline, ...(hos ? { hos } : {}) } as ResolvedTruck
-    return merged
+    // the governor is echoed even when defaulted: the answer's times rest on it
+    return { max_speed_kmh: DEFAULT_MAX_SPEED_KMH, ...stored, ...inline, ...(hos ? { hos } : {}) } as ResolvedTruck
   })

@@ -56,7 +56,7 @@ describe("saved routes", () => {
     expect(saved.body.saved.persisted_at).toBeNull()
     expect(saved.body.route_id).toBe(id)
     expect(saved.body.customer_route_id).toBe("load-9")
-    expect(saved.body.resolved_truck).toEqual(truck)
+    expect(saved.body.resolved_truck).toEqual({ ...truck, max_speed_kmh: 105 })
     // every route's geometry comes back exactly (spliced from the kept text, not re-read from the tracks)
     expect(saved.body.routes.map((r: { geometry: unknown }) => r.geometry)).toEqual(
       first.body.routes.map((r: { geometry: unknown }) => r.geometry)

@@ -103,6 +103,7 @@ describe("truck profiles", () => {
       height_m: 3.9,
       axle_count: 5,
       hazardous: ["flammable"],
+      max_speed_kmh: 105,
       hos: { ruleset: "canada_south", drive_remaining_s: 7200 }
     })
     // the stored ruleset applied, with the request's counter
@@ -115,13 +116,35 @@ describe("truck profiles", () => {
     })
     expect(eu.body.hos_ruleset).toBe("eu")
     expect(eu.body.resolved_truck.height_m).toBe(4.1)
-    // without a profile the inline truck is echoed whole
+    // without a profile the inline truck is echoed whole, with the governor it was planned at
     const inline = await world.post({
       origin: W,
       destination: E,
       truck: { profile: "box", weight_t: 10, height_m: 3.2 }
     })
-    expect(inline.body.resolved_truck).toEqual({ profile: "box", weight_t: 10, height_m: 3.2 })
+    expect(inline.body.resolved_truck).toEqual({ profile: "box", weight_t: 10, height_m: 3.2, max_speed_kmh: 105 })
+  })
+
+  it("plans at a profile's governed speed: a truck governed at 80 km/h takes longer, one at 200 is refused", async () => {
+    const made = await pro()(
+      "/routing/truck-profiles",
+      json("POST", { name: "Slow", truck: { ...reefer, max_speed_kmh: 80 } })
+    )
+    expect(made.status).toBe(201)
+    const slow = await world.post({ origin: W, destination: E, truck: { profile_id: made.body.id } })
+    const fast = await world.post({
+      origin: W,
+      destination: E,
+      truck: { profile_id: made.body.id, max_speed_kmh: 120 }
+    })
+    expect(slow.body.resolved_truck.max_speed_kmh).toBe(80)
+    expect(fast.body.resolved_truck.max_speed_kmh).toBe(120)
+    const [s, f] = [slow.body.routes[0].summary, fast.body.routes[0].summary]
+    expect(s.distance_m / s.duration_s).toBeLessThanOrEqual(80 / 3.6 + 1e-9)
+    expect(s.duration_s).toBeGreaterThan(f.duration_s)
+    const bad = await world.post({ origin: W, destination: E, truck: { ...reefer, max_speed_kmh: 200 } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error).toMatch(/max_speed_kmh.*40 to 130/)
   })
 
   it("answers 404 for an unknown or another customer's profile, and 400 for a truck missing fields without one", async () => {

@@ -11,6 +11,7 @@ import {
   type LimitAvoided,
   type EngineRoute,
   type EngineSection,
+  DEFAULT_MAX_SPEED_KMH,
   type RegionLength,
   RouteNotFound,
   RoutingEngine,
@@ -19,6 +20,7 @@ import {
 } from "../RoutingEngine.js"
 import { EdgeCovers } from "./edgeCovers.js"
 import { type Piece, RoadGraph, type SearchRules, type Snap } from "./RoadGraph.js"
+import { edgeSlowdowns, NO_SLOWDOWN_TABLES, readTruckSpeedTables, type SpeedTables, TruckTimes } from "./truckSpeeds.js"
 
 /** An origin, waypoint or destination farther than this from the network is refused. */
 export const SNAP_MAX_M = 25_000
@@ -39,8 +41,13 @@ const roadLabel = (p: RoadProps) => {
   return ref && p.name ? `${ref} (${p.name})` : (ref ?? p.name ?? (p.ferry ? "ferry" : "unnamed road"))
 }
 
-/** The built-in engine over a loaded network. */
-export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadGraph(net)): RoutingEngineShape => {
+/** The built-in engine over a loaded network, its trucks slowed where the speed tables say (towns, grades). */
+export const makeBuiltinEngine = (
+  net: RoadNetwork,
+  graph: RoadGraph = new RoadGraph(net),
+  speedTables: SpeedTables = NO_SLOWDOWN_TABLES
+): RoutingEngineShape => {
+  const times = new TruckTimes(net, edgeSlowdowns(net, speedTables), speedTables)
   const violates = (p: RoadProps, req: EngineRequest) => violatedLimits(p, req.truck).length > 0
   const avoided = (p: RoadProps, req: EngineRequest) =>
     (req.avoid.toll_road && p.toll !== null) || (req.avoid.ferry && p.ferry) || (req.avoid.tunnel && p.tunnel)
@@ -135,6 +142,10 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
 
   const route: RoutingEngineShape["route"] = (req) =>
     Effect.suspend(() => {
+      const seconds = times.secondsFor({
+        max_speed_kmh: req.truck.max_speed_kmh ?? DEFAULT_MAX_SPEED_KMH,
+        weight_t: req.truck.weight_t
+      })
       const excluded = new Set<number>()
       // the road piece named, and every road within the radius (a route along any of them passes the place)
       for (const x of req.exclusions) {
@@ -211,6 +222,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
       const isShunned = (k: number) =>
         (shunned[k] === 0 ? (shunned[k] = avoided(net.props[k], req) ? 2 : 1) : shunned[k]) === 2
       const rules = (avoidHard: boolean, withPenalties = true): SearchRules => ({
+        seconds,
         blocked: (e) => {
           if (e < 0) return false
           const k = net.edgeProp[e]
@@ -355,7 +367,7 @@ export const makeBuiltinEngine = (net: RoadNetwork, graph: RoadGraph = new RoadG
  * The built-in engine from a network file (ROUTING_NETWORK_FILE). Loading takes a second or two
  * and some 150 MB, so it happens on the first route, or at start when `preload` is set.
  */
-export const builtinEngineLayer = (file: string, preload: boolean) =>
+export const builtinEngineLayer = (file: string, preload: boolean, tablesDir?: string) =>
   Layer.scoped(
     RoutingEngine,
     Effect.gen(function* () {
@@ -367,7 +379,12 @@ export const builtinEngineLayer = (file: string, preload: boolean) =>
             catch: (e) =>
               new EngineUnavailable({ message: `routing network ${file} could not be loaded: ${String(e)}` })
           })
-          const engine = makeBuiltinEngine(net)
+          const tables = yield* Effect.try({
+            try: () => (tablesDir === undefined ? NO_SLOWDOWN_TABLES : readTruckSpeedTables(tablesDir)),
+            catch: (e) =>
+              new EngineUnavailable({ message: `routing speed tables in ${tablesDir} could not be read: ${String(e)}` })
+          })
+          const engine = makeBuiltinEngine(net, new RoadGraph(net), tables)
           yield* Effect.logInfo(
             `routing network loaded: ${net.nodeCount} nodes, ${net.edgeCount} edges from ${file} in ${Math.round(performance.now() - t0)} ms`
           )

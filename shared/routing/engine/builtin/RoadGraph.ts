@@ -33,6 +33,8 @@ export interface SearchRules {
    * (`liftedFloor`)
    */
   readonly lifted?: (e: number) => boolean
+  /** each edge's drive seconds for this truck (never below the network's own); absent: the network's */
+  readonly seconds?: Float64Array
 }
 
 export interface Snap {
@@ -213,19 +215,19 @@ export class RoadGraph {
   }
 
   /** the part of edge e from shape point a to b, its seconds in proportion to its length */
-  private piece(e: number, a: number, b: number): Piece {
+  private piece(e: number, a: number, b: number, seconds = this.net.edgeSeconds): Piece {
     const m = span(this.net, e, a, b)
-    return { e, a, b, m, s: (m / this.net.edgeLengthM[e] || 0) * this.net.edgeSeconds[e] }
+    return { e, a, b, m, s: (m / this.net.edgeLengthM[e] || 0) * seconds[e] }
   }
 
   /** the whole edge an arc drives */
-  private arcPiece(k: number): Piece {
+  private arcPiece(k: number, seconds: Float64Array): Piece {
     const net = this.net
     const e = this.arcs.edge[k]
     const [first, last] = [net.shapeStart[e], net.shapeStart[e + 1] - 1]
     return this.arcs.forward[k]
-      ? { e, a: first, b: last, m: net.edgeLengthM[e], s: net.edgeSeconds[e] }
-      : { e, a: last, b: first, m: net.edgeLengthM[e], s: net.edgeSeconds[e] }
+      ? { e, a: first, b: last, m: net.edgeLengthM[e], s: seconds[e] }
+      : { e, a: last, b: first, m: net.edgeLengthM[e], s: seconds[e] }
   }
 
   /**
@@ -317,6 +319,7 @@ export class RoadGraph {
    */
   path(from: Snap, to: Snap, rules: SearchRules, heuristic = true): Array<Piece> | undefined {
     const net = this.net
+    const sec = rules.seconds ?? net.edgeSeconds
     const { start, edge, to: head } = this.arcs
     const { g, h, parent, prev, stamp, closed, queue } = this
     const END = net.nodeCount
@@ -380,18 +383,18 @@ export class RoadGraph {
     const origin = ends(from)
     if (origin.node !== undefined) enter(origin.node, undefined, -1, 0)
     else {
-      enter(net.edgeTo[from.e], this.piece(from.e, from.j, origin.last), -1, 0)
-      if (!origin.oneway) enter(net.edgeFrom[from.e], this.piece(from.e, from.j, origin.first), -1, 0)
+      enter(net.edgeTo[from.e], this.piece(from.e, from.j, origin.last, sec), -1, 0)
+      if (!origin.oneway) enter(net.edgeFrom[from.e], this.piece(from.e, from.j, origin.first, sec), -1, 0)
     }
     // origin and destination on one edge, in driving order: drive straight along it
-    if (from.e === to.e && (!origin.oneway || from.j <= to.j)) enter(END, this.piece(from.e, from.j, to.j), -1, 0)
+    if (from.e === to.e && (!origin.oneway || from.j <= to.j)) enter(END, this.piece(from.e, from.j, to.j, sec), -1, 0)
     // arriving at the destination: from the node it lies on, or along its edge from either end
     const exits: Array<[number, Piece | undefined]> =
       target.node !== undefined
         ? [[target.node, undefined]]
         : [
-            [net.edgeFrom[to.e], this.piece(to.e, target.first, to.j)],
-            ...(target.oneway ? [] : [[net.edgeTo[to.e], this.piece(to.e, target.last, to.j)] as [number, Piece]])
+            [net.edgeFrom[to.e], this.piece(to.e, target.first, to.j, sec)],
+            ...(target.oneway ? [] : [[net.edgeTo[to.e], this.piece(to.e, target.last, to.j, sec)] as [number, Piece]])
           ]
     while (queue.length > 0) {
       const v = queue.pop()!
@@ -405,11 +408,10 @@ export class RoadGraph {
         if (closed[u] === search) continue
         const e = edge[k]
         if (rules.blocked(e)) {
-          if (rules.lifted?.(e))
-            this.liftedFloor = Math.min(this.liftedFloor, g[v] + rules.cost(e, net.edgeSeconds[e]) + bound(u))
+          if (rules.lifted?.(e)) this.liftedFloor = Math.min(this.liftedFloor, g[v] + rules.cost(e, sec[e]) + bound(u))
           continue
         }
-        relax(u, g[v] + rules.cost(e, net.edgeSeconds[e]), k, v)
+        relax(u, g[v] + rules.cost(e, sec[e]), k, v)
       }
     }
     if (closed[END] !== search) return undefined
@@ -417,7 +419,7 @@ export class RoadGraph {
     const pieces: Array<Piece> = []
     for (let v = END; v !== -1; v = prev[v]) {
       const code = parent[v]
-      if (code >= 0) pieces.push(this.arcPiece(code))
+      if (code >= 0) pieces.push(this.arcPiece(code, sec))
       else if (code <= -2) pieces.push(joins[-2 - code])
     }
     return pieces.reverse()

@@ -69,6 +69,7 @@ export const valhallaBody = (req: EngineRequest) => ({
       ...(req.truck.length_m !== undefined ? { length: req.truck.length_m } : {}),
       ...(req.truck.axle_count !== undefined ? { axle_count: req.truck.axle_count } : {}),
       hazmat: req.truck.hazmat,
+      ...(req.truck.max_speed_kmh !== undefined ? { top_speed: req.truck.max_speed_kmh } : {}),
       ...(req.avoid.toll_road ? { use_tolls: 0 } : {}),
       ...(req.avoid.ferry ? { use_ferry: 0 } : {})
     }
