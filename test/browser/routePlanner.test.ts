@@ -51,9 +51,20 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
     await s.page.getByLabel("Weight (t)").fill("36")
     await s.page.getByLabel("Rules").selectOption("us")
     await s.page.getByLabel("Driving left (h)").fill("2")
+    // leaving at 08:00 by the clock in Des Moines (Central time), whatever the browser's own zone
+    expect(await s.page.locator("#route-departure-hint").innerText()).toContain("America/Chicago")
+    await s.page.getByLabel("Leaves at").fill("2030-03-04T08:00")
     await s.page.getByRole("button", { name: "Plan route" }).click()
     const result = s.page.getByTestId("route-result")
     await result.waitFor({ timeout: 60_000 })
+    // when it leaves and arrives, each in the zone of its place, the rests counted; UTC on hover
+    const times = await s.page.getByTestId("route-times").innerText()
+    expect(times).toMatch(
+      /^Leaves Mar 4, 2030, 08:00 CST · arrives Mar 4, 2030, \d\d:\d\d CST · trip \d+ h \d\d min with /
+    )
+    expect(await s.page.getByTestId("route-times").locator("time").first().getAttribute("title")).toBe(
+      "Mar 4, 2030, 14:00 UTC"
+    )
 
     // around the low bridge
     expect(await s.page.getByTestId("avoided").innerText()).toContain("I-80 bridge at Iowa City (13 ft)")

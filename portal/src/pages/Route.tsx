@@ -9,7 +9,8 @@ import { type MapLibre, useBaseMap } from "../map/useBaseMap.js"
 import { type Place, loadPlaces, placeFor, searchPlaces } from "../route/places.js"
 import { addRouteLayers, ROUTE_LAYERS, type RouteAnswer, showRoutes } from "../route/routeLayers.js"
 import { RouteResult, warningWindow } from "../route/RouteResult.js"
-import { formatDate } from "../forms.js"
+import { DepartureField } from "../route/DepartureField.js"
+import { formatLocal, zonedToUtc, zoneAt } from "../route/localTime.js"
 import { WatchedRoutes } from "../route/WatchedRoutes.js"
 import { Link } from "../router.js"
 import { useSession } from "../session.js"
@@ -130,6 +131,7 @@ export const RoutePage = () => {
   })
   const [hos, setHos] = useState({ ruleset: "", drive: "", duty: "", cycle: "", cycleLeft: "", sleeper: "" })
   const [alternatives, setAlternatives] = useState("1")
+  const [departure, setDeparture] = useState("")
   const [answer, setAnswer] = useState<RouteAnswer | null>(null)
   const [chosen, setChosen] = useState(0)
   const [busy, setBusy] = useState(false)
@@ -173,7 +175,7 @@ export const RoutePage = () => {
       const title = document.createElement("strong")
       title.textContent = w.title
       const line = document.createElement("p")
-      line.textContent = `${w.severity} · ${(w.distance_along_route_m / 1000).toFixed(0)} km along · arrival ${formatDate(w.projected_arrival_time)} · in force ${warningWindow(w.properties)}`
+      line.textContent = `${w.severity} · ${(w.distance_along_route_m / 1000).toFixed(0)} km along · arrival ${formatLocal(w.projected_arrival_time, zoneAt(e.lngLat.lat, e.lngLat.lng))} · in force ${warningWindow(w.properties)}`
       box.append(title, line)
       new maplibre.Popup({ closeButton: true, maxWidth: "18rem" }).setLngLat(e.lngLat).setDOMContent(box).addTo(m)
     })
@@ -247,7 +249,9 @@ export const RoutePage = () => {
           }
         }
       : {}
+    const departureTime = departure ? zonedToUtc(departure, zoneAt(origin.lat, origin.lng)) : undefined
     const body: typeof RouteRequest.Encoded = {
+      ...(departureTime ? { departure_time: departureTime } : {}),
       origin: { lat: origin.lat, lng: origin.lng },
       destination: { lat: destination.lat, lng: destination.lng },
       truck: truck.profileId
@@ -340,6 +344,7 @@ export const RoutePage = () => {
             picking={picking === "destination"}
             pick={() => setPicking(picking === "destination" ? null : "destination")}
           />
+          <DepartureField value={departure} setValue={setDeparture} at={ends.origin ?? undefined} />
           <fieldset class="route-truck">
             <legend>Truck</legend>
             <div class="field">

@@ -1,5 +1,6 @@
 import { formatDate } from "../forms.js"
 import { Table } from "../ui.js"
+import { formatLocal, pointAlong, zoneAt } from "./localTime.js"
 import { type RouteAnswer, WARNING_COLOURS } from "./routeLayers.js"
 
 type Route = RouteAnswer["routes"][number]
@@ -33,6 +34,13 @@ export const warningWindow = (p: Record<string, unknown>): string => {
   return `${start ? formatDate(start) : "…"} – ${end ? formatDate(end) : "open"}`
 }
 
+/** A moment in the zone of the place it belongs to, the zone named; UTC on hover. */
+const When = ({ iso, at }: { iso: string; at: readonly number[] }) => (
+  <time dateTime={iso} title={formatDate(iso)}>
+    {formatLocal(iso, zoneAt(at[1], at[0]))}
+  </time>
+)
+
 const REASONS: Record<string, string> = {
   break_required: "Break due",
   drive_limit: "driving limit",
@@ -64,6 +72,8 @@ export const RouteResult = ({
   const route: Route | undefined = answer.routes[chosen]
   if (!route) return null
   const s = route.summary
+  const line = route.geometry.coordinates
+  const along = (m: number) => pointAlong(line, m, s.distance_m)
   return (
     <div class="route-result" data-testid="route-result">
       {answer.routes.length > 1 && (
@@ -88,6 +98,15 @@ export const RouteResult = ({
           : " · no tolls"}
         {" · "}
         {route.warnings.length} warnings
+      </p>
+      <p class="route-times" data-testid="route-times">
+        Leaves <When iso={answer.departure_time} at={line[0]} /> · arrives{" "}
+        <strong>
+          <When iso={s.arrival_time} at={line[line.length - 1]} />
+        </strong>{" "}
+        · trip {duration(s.trip_duration_s)}
+        {s.rest_duration_s > 0 ? ` with ${duration(s.rest_duration_s)} of breaks and rest` : ", no rest needed"}
+        {route.hos ? "" : " (a fresh driver's, under the default rules)"}
       </p>
 
       {answer.avoided.length > 0 && (
@@ -126,7 +145,9 @@ export const RouteResult = ({
                 <span class="hint">{w.type.replace(/_/g, " ")}</span>
               </td>
               <td>{km(w.distance_along_route_m)}</td>
-              <td>{formatDate(w.projected_arrival_time)}</td>
+              <td>
+                <When iso={w.projected_arrival_time} at={along(w.distance_along_route_m)} />
+              </td>
               <td>{warningWindow(w.properties)}</td>
             </tr>
           ))}
@@ -143,10 +164,12 @@ export const RouteResult = ({
               {route.hos.map((h, i) => (
                 <li key={i}>
                   <strong>{REASONS[h.reason] ?? h.reason}</strong> at {km(h.distance_along_route_m)},{" "}
-                  {formatDate(h.projected_time)}; rest {duration(h.rest_s)} ({REST_KINDS[h.rest_kind] ?? h.rest_kind}).
+                  <When iso={h.projected_time} at={along(h.distance_along_route_m)} />; rest {duration(h.rest_s)} (
+                  {REST_KINDS[h.rest_kind] ?? h.rest_kind}).
                   <span class="hint">
                     {" "}
-                    Hours run out at {km(h.deadline_distance_along_route_m)}, {formatDate(h.legal_deadline)}.
+                    Hours run out at {km(h.deadline_distance_along_route_m)},{" "}
+                    <When iso={h.legal_deadline} at={along(h.deadline_distance_along_route_m)} />.
                   </span>
                   {h.feasible === false && <span class="error-text"> No parking is reachable before then.</span>}
                   {h.suggested_stops.length > 0 && (

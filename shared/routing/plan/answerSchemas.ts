@@ -79,7 +79,13 @@ export const HosStop = Schema.Struct({
 export const Route = Schema.Struct({
   summary: Schema.Struct({
     distance_m: Schema.Number,
-    duration_s: Schema.Number,
+    duration_s: Schema.Number.annotations({ description: "Driving time, seconds" }),
+    rest_duration_s: Schema.Number.annotations({
+      description:
+        "Hours-of-service breaks and rests in the trip, seconds: those of hos[] when truck.hos is sent, else a fresh driver's under the deployment's default ruleset"
+    }),
+    trip_duration_s: Schema.Number.annotations({ description: "Driving plus rests, seconds" }),
+    arrival_time: DateTime.annotations({ description: "departure_time plus trip_duration_s" }),
     has_tolls: Schema.Boolean,
     toll_costs: Schema.optional(Schema.Array(Money)),
     mileage_by_state: Schema.optional(

@@ -209,9 +209,25 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
     traced("routing hazards")
   )
   const results = judgeRoutes(candidates, evaluation, nowMs, placed)
+  // the rests in the trip: the primary's hos[] when asked for, else a fresh driver's under the deployment's rules
+  const driver = evaluation.hos ?? { ruleset: (yield* RoutingConfig).defaultHosRuleset, counters: {} }
+  const restsOf = (r: EngineRoute, i: number) =>
+    (results[i].hos ?? projectHos(r.duration_s, departureMs, driver.ruleset, driver.counters)).reduce(
+      (t, stop) => t + ("rest_s" in stop ? stop.rest_s : stop.restS),
+      0
+    )
   const routes = candidates.map((r, i) => {
+    const restS = round(restsOf(r, i))
+    const base = shapeRoute(r, req, tolls, truck)
+    const tripS = base.summary.duration_s + restS
     const shaped = {
-      ...shapeRoute(r, req, tolls, truck),
+      ...base,
+      summary: {
+        ...base.summary,
+        rest_duration_s: restS,
+        trip_duration_s: tripS,
+        arrival_time: new Date(departureMs + tripS * 1000).toISOString()
+      },
       warnings: results[i].warnings,
       features: results[i].features,
       ...(results[i].hos ? { hos: results[i].hos } : {})

@@ -184,6 +184,11 @@ describe("POST /routing/route with truck.hos", () => {
       rest_s: 36_000,
       feasible: false
     })
+    // the trip counts the rest: it arrives 10 h later than the driving alone would have it
+    const out = zero.body.routes[0].summary
+    expect(out.rest_duration_s).toBe(36_000)
+    expect(out.trip_duration_s).toBe(out.duration_s + 36_000)
+    expect(out.arrival_time).toBe(new Date(Date.parse(DEPART) + out.trip_duration_s * 1000).toISOString())
     const fresh = await world.post({
       origin: W,
       destination: E,
@@ -192,6 +197,11 @@ describe("POST /routing/route with truck.hos", () => {
     })
     expect(fresh.body.routes[0].hos).toEqual([])
     expect(fresh.body.hos_ruleset).toBe("canada_south")
+    expect(fresh.body.routes[0].summary).toMatchObject({
+      rest_duration_s: 0,
+      trip_duration_s: fresh.body.routes[0].summary.duration_s,
+      arrival_time: new Date(Date.parse(DEPART) + fresh.body.routes[0].summary.duration_s * 1000).toISOString()
+    })
   })
 
   it("takes the deployment's ruleset for an empty one, and leaves hos out when not asked", async () => {
