@@ -69,3 +69,9 @@ export const CA_PROVINCES: ReadonlyArray<readonly [string, string]> = [
   ["SK", "Saskatchewan"],
   ["YT", "Yukon"]
 ]
+
+const STATE_CODES = new Set(US_STATES.map(([c]) => c))
+const PROVINCE_CODES = new Set(CA_PROVINCES.map(([c]) => c))
+/** The country of a US state (DC and territories included) or a Canadian province or territory code. */
+export const countryOfRegion = (code: string): "US" | "CA" | undefined =>
+  STATE_CODES.has(code) ? "US" : PROVINCE_CODES.has(code) ? "CA" : undefined

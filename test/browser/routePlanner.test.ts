@@ -131,6 +131,7 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
       /5 axles: 39\.00 USD \(rate of 2014-01-01, since raised\)/
     )
     const tolled = await screenshots(s.page, "route-tolls")
+
     // planned on a wide window, read on a phone: the map fits the route again, both ends in view
     const size = s.page.viewportSize()!
     await s.page.setViewportSize({ width: 390, height: 844 })
@@ -148,9 +149,21 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
       )
       .toBe(true)
     await s.page.setViewportSize(size)
+    // across the border: the crossing named, and the driver under Canada's rules from there
+    await s.page.getByLabel("From", { exact: true }).fill("Chicago, Illinois")
+    await s.page.getByLabel("To", { exact: true }).fill("Toronto, Ontario")
+    await s.page.getByLabel("Rules").selectOption("us")
+    await s.page.getByRole("button", { name: "Plan route" }).click()
+    await expect
+      .poll(() => s.page.getByTestId("border-crossings").innerText(), { timeout: 60_000 })
+      .toMatch(
+        /(Blue Water|Ambassador|Gordie Howe).* \(MI → ON, \d+ km\), .* E[SD]T; from here Canadian rules, south of 60°/
+      )
+    const border = await screenshots(s.page, "route-border")
     expect([
       ...overflow,
       ...tolled,
+      ...border,
       ...(await seriousViolations(s.page, [
         ".maplibregl-canvas-container",
         ".maplibregl-control-container",

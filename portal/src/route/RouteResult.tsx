@@ -41,6 +41,13 @@ const When = ({ iso, at }: { iso: string; at: readonly number[] }) => (
   </time>
 )
 
+const RULES: Record<string, string> = {
+  us: "US rules (FMCSA)",
+  canada_south: "Canadian rules, south of 60°",
+  canada_north: "Canadian rules, north of 60°",
+  eu: "EU rules"
+}
+
 const REASONS: Record<string, string> = {
   break_required: "Break due",
   drive_limit: "driving limit",
@@ -109,6 +116,24 @@ export const RouteResult = ({
         {route.hos ? "" : " (a fresh driver's, under the default rules)"}
       </p>
 
+      {route.border_crossings.length > 0 && (
+        <section aria-label="Border crossings">
+          <h3>Border crossings</h3>
+          <ul class="crossings" data-testid="border-crossings">
+            {route.border_crossings.map((c, i) => (
+              <li key={i}>
+                <strong>{c.name}</strong>{" "}
+                <span class="hint">
+                  ({c.from_region} → {c.to_region}, {km(c.distance_along_route_m)})
+                </span>
+                , <When iso={c.projected_time} at={c.geometry.coordinates} />
+                {c.hos_ruleset && <>; from here {RULES[c.hos_ruleset] ?? c.hos_ruleset}</>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       {answer.avoided.length > 0 && (
         <section aria-label="Avoided">
           <h3>Routed around</h3>
@@ -156,16 +181,17 @@ export const RouteResult = ({
 
       {route.hos && (
         <>
-          <h3>Hours-of-service stops ({answer.hos_ruleset ?? "rules"})</h3>
+          <h3>Hours-of-service stops ({RULES[answer.hos_ruleset ?? ""] ?? "rules"})</h3>
           {route.hos.length === 0 ? (
             <p class="hint">The driver's hours cover the whole route.</p>
           ) : (
             <ol class="hos-stops" data-testid="hos-stops">
               {route.hos.map((h, i) => (
                 <li key={i}>
-                  <strong>{REASONS[h.reason] ?? h.reason}</strong> at {km(h.distance_along_route_m)},{" "}
-                  <When iso={h.projected_time} at={along(h.distance_along_route_m)} />; rest {duration(h.rest_s)} (
-                  {REST_KINDS[h.rest_kind] ?? h.rest_kind}).
+                  <strong>{REASONS[h.reason] ?? h.reason}</strong>
+                  {h.ruleset !== answer.hos_ruleset && ` (${RULES[h.ruleset] ?? h.ruleset})`} at{" "}
+                  {km(h.distance_along_route_m)}, <When iso={h.projected_time} at={along(h.distance_along_route_m)} />;
+                  rest {duration(h.rest_s)} ({REST_KINDS[h.rest_kind] ?? h.rest_kind}).
                   <span class="hint">
                     {" "}
                     Hours run out at {km(h.deadline_distance_along_route_m)},{" "}

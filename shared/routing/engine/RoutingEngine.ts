@@ -80,6 +80,8 @@ export interface EngineRoute {
    * the state polygons are used then.
    */
   readonly regions?: ReadonlyArray<RegionLength>
+  /** every passage between the US and Canada, in order (absent: the engine does not know its regions) */
+  readonly crossings?: ReadonlyArray<BorderPassage>
 }
 
 /**
@@ -103,10 +105,24 @@ export interface RegionLength {
 /** What a route's hazards, timing and stops are read from: its line and the distance and time along it. */
 export type RouteTrack = Pick<
   EngineRoute,
-  "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s" | "regions"
+  "coordinates" | "along_m" | "along_s" | "distance_m" | "duration_s" | "regions" | "crossings"
 >
 /** A route's timing without its coordinates: what arrival times and hours of service read. */
-export type RouteTiming = Pick<RouteTrack, "along_m" | "along_s" | "distance_m" | "duration_s">
+export type RouteTiming = Pick<
+  RouteTrack,
+  "along_m" | "along_s" | "distance_m" | "duration_s" | "crossings" | "regions"
+>
+
+/** Where a route passes from one country into the other, at one of its coordinates. */
+export interface BorderPassage {
+  readonly index: number
+  readonly along_m: number
+  readonly along_s: number
+  readonly from_region: string
+  readonly to_region: string
+  /** the roads either side, as the sections name them */
+  readonly road: string
+}
 
 export class RouteNotFound extends Data.TaggedError("RouteNotFound")<{
   readonly message: string

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { RouteTiming, RouteTrack } from "../engine/RoutingEngine.js"
 import type { HazardRows } from "../hazards/hazardRows.js"
 import { metresAt } from "../engine/routeTime.js"
+import { switchesFor } from "./countryRules.js"
 import { type HosStopPlan, projectHos } from "./projectHos.js"
 import type { HosInput, HosRulesetName } from "./rulesets.js"
 import { byPlace, STOP_REACH_M, type StopCandidate, stopCandidates } from "./stopCandidates.js"
@@ -78,17 +79,25 @@ export const stretchesNeeded = (
   known: ReadonlyArray<readonly [number, number]>
 ) => {
   const needed: Array<readonly [number, number]> = []
-  projectHos(route.duration_s, departureMs, ruleset, input, (fromS, limitS) => {
-    const floor = knownFrom(known, limitS)
-    const best = usable
-      .filter((c) => c.alongS > fromS && c.alongS <= limitS && c.alongS >= floor)
-      .sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id))
-      .slice(0, MAX_SUGGESTED)
-    if (best.length < MAX_SUGGESTED && floor > fromS)
-      needed.push([Math.max(fromS, limitS - Math.max(FIRST_STRETCH_S, 2 * (limitS - floor))), limitS])
-    // until it is known, the plan goes on from the best place seen so far
-    return best[0]?.alongS
-  })
+  const switches = switchesFor(route, ruleset)
+  projectHos(
+    route.duration_s,
+    departureMs,
+    ruleset,
+    input,
+    (fromS, limitS) => {
+      const floor = knownFrom(known, limitS)
+      const best = usable
+        .filter((c) => c.alongS > fromS && c.alongS <= limitS && c.alongS >= floor)
+        .sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id))
+        .slice(0, MAX_SUGGESTED)
+      if (best.length < MAX_SUGGESTED && floor > fromS)
+        needed.push([Math.max(fromS, limitS - Math.max(FIRST_STRETCH_S, 2 * (limitS - floor))), limitS])
+      // until it is known, the plan goes on from the best place seen so far
+      return best[0]?.alongS
+    },
+    switches
+  )
   return needed
 }
 
@@ -155,7 +164,8 @@ export const planStops = (
     departureMs,
     ruleset,
     input,
-    usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined
+    usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined,
+    switchesFor(route, ruleset)
   )
   return { plan, stops: answerStops(route, plan, usable, reachable) }
 }
@@ -169,6 +179,7 @@ const answerStops = (
   plan.map((s) => {
     const stops = reachable(s.fromS, s.limitS)
     return {
+      ruleset: s.ruleset,
       reason: s.reason,
       distance_along_route_m: Math.round(metresAt(route, s.stopS)),
       projected_time: iso(s.projectedMs),

@@ -4,12 +4,15 @@ import { euRegime } from "./euRegime.js"
 import type { HosInput, HosRulesetName } from "./rulesets.js"
 import type { HosReason, Regime, RestKind } from "./regime.js"
 import { usRegime } from "./usRegime.js"
+import { DriverLog, logged, type RulesSwitch } from "./countryRules.js"
 
 export type { HosInput } from "./rulesets.js"
 export type { HosReason, RestKind } from "./regime.js"
 
 /** One stop of the projection; positions are the route's drive seconds from its start. */
 export interface HosStopPlan {
+  /** the rules the driver is under there */
+  readonly ruleset: HosRulesetName
   readonly reason: HosReason
   /** where the leg to this stop began (the previous stop, or the start) */
   readonly fromS: number
@@ -46,21 +49,42 @@ export const regimeOf = (name: HosRulesetName, input: HosInput, departureMs: num
  * Hours-of-service stops along a route of `totalS` seconds' driving, leaving at `departureMs`:
  * drive until the first limit runs out, stop there or where `choose` says, rest as the regime
  * requires, and go on. Counters the driver sent start the projection (absent means fresh);
- * cycle caps apply only when `cycle_remaining_s` is given (SPEC §4.4).
+ * cycle caps apply only when `cycle_remaining_s` is given (SPEC §4.4). At each of `switches`
+ * (a border) the driver goes on under the other country's rules, from what the log holds since
+ * the last rest; a leg never runs over a border without it.
  */
 export const projectHos = (
   totalS: number,
   departureMs: number,
   ruleset: HosRulesetName,
   input: HosInput,
-  choose?: StopChooser
+  choose?: StopChooser,
+  switches: ReadonlyArray<RulesSwitch> = []
 ): Array<HosStopPlan> => {
-  const regime = regimeOf(ruleset, input, departureMs)
+  const log = DriverLog.from(ruleset, input)
+  let current = ruleset
+  let regime = logged(regimeOf(ruleset, input, departureMs), log)
   let pos = 0
   let clock = departureMs
+  let k = 0
   const stops: Array<HosStopPlan> = []
   while (stops.length < MAX_STOPS) {
+    const next = switches[k]
+    if (next !== undefined && next.atS <= pos) {
+      k++
+      if (next.ruleset === current) continue
+      current = next.ruleset
+      regime = logged(regimeOf(current, log.countersFor(current, input), clock), log)
+      continue
+    }
     const { budgetS, reason } = regime.next(clock)
+    if (next !== undefined && next.atS < totalS && pos + budgetS > next.atS) {
+      // drive to the border; the rules there decide how much more
+      regime.drive(next.atS - pos, clock)
+      clock += (next.atS - pos) * 1000
+      pos = next.atS
+      continue
+    }
     if (budgetS >= totalS - pos) break
     const limitS = pos + budgetS
     const picked = budgetS > 0 ? choose?.(pos, limitS) : undefined
@@ -71,7 +95,17 @@ export const projectHos = (
     const fromS = pos
     pos = stopS
     const { restS, kind } = regime.rest(reason, clock, totalS - pos)
-    stops.push({ reason, fromS, limitS, deadlineMs, stopS, projectedMs: clock, restS, restKind: kind })
+    stops.push({
+      ruleset: current,
+      reason,
+      fromS,
+      limitS,
+      deadlineMs,
+      stopS,
+      projectedMs: clock,
+      restS,
+      restKind: kind
+    })
     clock += restS * 1000
   }
   return stops

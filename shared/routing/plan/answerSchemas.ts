@@ -42,6 +42,9 @@ const SuggestedStop = Schema.Struct({
 }).annotations({ identifier: "SuggestedStop" })
 
 export const HosStop = Schema.Struct({
+  ruleset: Schema.Literal(...HOS_RULESETS).annotations({
+    description: "The rules the driver is under at the stop: those of the country the truck is in"
+  }),
   reason: Schema.Literal("break_required", "drive_limit", "duty_window", "cycle_limit"),
   distance_along_route_m: Schema.Number.annotations({
     description: "Where the driver stops: the suggested stop closest to the deadline, else where the hours run out"
@@ -95,6 +98,26 @@ export const Route = Schema.Struct({
     )
   }),
   geometry: LineString,
+  border_crossings: Schema.Array(
+    Schema.Struct({
+      name: Schema.String.annotations({
+        description: "The port of entry (e.g. Blue Water Bridge), else the roads either side"
+      }),
+      from_region: Schema.String,
+      to_region: Schema.String,
+      distance_along_route_m: Schema.Number,
+      projected_time: DateTime.annotations({ description: "When the truck reaches it, the rests before counted" }),
+      geometry: Schema.Struct({
+        type: Schema.Literal("Point"),
+        coordinates: Schema.Tuple(Schema.Number, Schema.Number)
+      }),
+      hos_ruleset: Schema.optional(
+        Schema.Literal(...HOS_RULESETS).annotations({
+          description: "With truck.hos: the rules the driver works under from here on"
+        })
+      )
+    }).annotations({ identifier: "BorderCrossing" })
+  ).annotations({ description: "Every passage between the US and Canada, in order; empty when there is none" }),
   sections: Schema.Array(
     Schema.Struct({
       distance_m: Schema.Number,

@@ -13,7 +13,7 @@ import {
 } from "../engine/RoutingEngine.js"
 import { mileageByState, regionLengths } from "../tolls/stateMiles.js"
 import { AVOID_ALIASES, type ResolvedTruck, type RouteRequest } from "./schemas.js"
-import { stateBoundaries, tollTable } from "./routingData.js"
+import { borderCrossings, stateBoundaries, tollTable } from "./routingData.js"
 import { type TollTable, tollCosts } from "../tolls/tolls.js"
 import { RoutingInputError } from "./errors.js"
 import { RoutingConfig } from "../RoutingConfig.js"
@@ -21,6 +21,8 @@ import { hazardRows } from "../hazards/hazardRows.js"
 import { HazardCells, lookAtMarks } from "../hazards/HazardCells.js"
 import { parentsAt5 } from "../../geo/h3cells.js"
 import { arrivalWithRests, projectHos } from "../hos/projectHos.js"
+import { switchesFor } from "../hos/countryRules.js"
+import { crossingName } from "./borderCrossings.js"
 import { type HosInput, hosInputProblems, type HosRulesetName } from "../hos/rulesets.js"
 import { type HazardOptions, judgeHazards, placeHazards, type Warning } from "../hazards/routeHazards.js"
 import { type Evaluation, featureTypesOf, judgeRoutes, placeRoutes } from "./evaluation.js"
@@ -131,7 +133,14 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   const arrival = (r: EngineRoute) =>
     evaluation.hos
       ? arrivalWithRests(
-          projectHos(r.duration_s, departureMs, evaluation.hos.ruleset, evaluation.hos.counters),
+          projectHos(
+            r.duration_s,
+            departureMs,
+            evaluation.hos.ruleset,
+            evaluation.hos.counters,
+            undefined,
+            switchesFor(r, evaluation.hos.ruleset)
+          ),
           departureMs
         )
       : undefined
@@ -211,11 +220,30 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
   const results = judgeRoutes(candidates, evaluation, nowMs, placed)
   // the rests in the trip: the primary's hos[] when asked for, else a fresh driver's under the deployment's rules
   const driver = evaluation.hos ?? { ruleset: (yield* RoutingConfig).defaultHosRuleset, counters: {} }
+  const driverPlan = (r: EngineRoute) =>
+    projectHos(r.duration_s, departureMs, driver.ruleset, driver.counters, undefined, switchesFor(r, driver.ruleset))
   const restsOf = (r: EngineRoute, i: number) =>
-    (results[i].hos ?? projectHos(r.duration_s, departureMs, driver.ruleset, driver.counters)).reduce(
-      (t, stop) => t + ("rest_s" in stop ? stop.rest_s : stop.restS),
-      0
-    )
+    (results[i].hos ?? driverPlan(r)).reduce((t, stop) => t + ("rest_s" in stop ? stop.rest_s : stop.restS), 0)
+  const crossingTable = candidates.some((r) => (r.crossings ?? []).length > 0) ? yield* borderCrossings : []
+  const bordersOf = (r: EngineRoute) => {
+    const passages = r.crossings ?? []
+    if (passages.length === 0) return []
+    const at = arrivalWithRests(driverPlan(r), departureMs)
+    const switches = switchesFor(r, driver.ruleset)
+    return passages.map((c) => {
+      const [lng, lat] = r.coordinates[c.index]
+      const rules = switches.filter((w) => w.atS <= c.along_s).pop()?.ruleset ?? driver.ruleset
+      return {
+        name: crossingName(crossingTable, lat, lng, c.road),
+        from_region: c.from_region,
+        to_region: c.to_region,
+        distance_along_route_m: round(c.along_m),
+        projected_time: new Date(at(c.along_s)).toISOString(),
+        geometry: { type: "Point" as const, coordinates: [round(lng, 6), round(lat, 6)] },
+        ...(evaluation.hos ? { hos_ruleset: rules } : {})
+      }
+    })
+  }
   const routes = candidates.map((r, i) => {
     const restS = round(restsOf(r, i))
     const base = shapeRoute(r, req, tolls, truck)
@@ -228,6 +256,7 @@ export const planRoute = Effect.fnUntraced(function* (req: PlanRequest) {
         trip_duration_s: tripS,
         arrival_time: new Date(departureMs + tripS * 1000).toISOString()
       },
+      border_crossings: bordersOf(r),
       warnings: results[i].warnings,
       features: results[i].features,
       ...(results[i].hos ? { hos: results[i].hos } : {})
@@ -307,8 +336,9 @@ const trackOf = (r: EngineRoute, regions: ReadonlyArray<RegionLength>): RouteTra
   along_s: r.along_s,
   distance_m: r.distance_m,
   duration_s: r.duration_s,
-  // kept with the route for its mileage table
-  regions
+  // kept with the route for its mileage table, and its borders for the hours of service on a refetch
+  regions,
+  ...(r.crossings ? { crossings: r.crossings } : {})
 })
 
 /**

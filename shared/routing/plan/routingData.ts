@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs"
 import { RoutingConfig } from "../RoutingConfig.js"
 import { StateBoundaries } from "../../geo/stateMileage.js"
 import { TollTable } from "../tolls/tolls.js"
+import { readCrossings } from "./borderCrossings.js"
 
 /** Reference files routing reads, each once per process on first use. */
 const memo = <A>(load: (path: string) => A) => {
@@ -26,3 +27,7 @@ const tolls = memo((dir) => new TollTable(dir))
 export const stateBoundaries = Effect.map(RoutingConfig, (c) => boundaries(c.boundariesFile))
 /** Toll systems, fares and exchange rates of ROUTING_DATA_DIR. */
 export const tollTable = Effect.map(RoutingConfig, (c) => tolls(c.routingDataDir))
+
+const crossings = memo(readCrossings)
+/** The named US–Canada ports of entry of ROUTING_DATA_DIR. */
+export const borderCrossings = Effect.map(RoutingConfig, (c) => crossings(c.routingDataDir))

@@ -46,6 +46,7 @@ export const savedRouteAnswer = Effect.fnUntraced(function* (row: RefetchRow, no
     summary: r.summary,
     geometry: slot("g", i),
     sections: r.sections,
+    border_crossings: r.border_crossings ?? [],
     warnings: [slot("w", i)],
     features: [slot("f", i)],
     ...(rendered[i].hos ? { hos: rendered[i].hos } : {})
@@ -75,6 +76,11 @@ export const savedRouteAnswer = Effect.fnUntraced(function* (row: RefetchRow, no
 })
 
 /** The answer as kept: its routes without what the tracks hold (geometry) or a refetch works out again. */
-export const storedAnswer = <A extends { routes: ReadonlyArray<{ summary: unknown; sections: unknown }> }>(
+export const storedAnswer = <
+  A extends { routes: ReadonlyArray<{ summary: unknown; sections: unknown; border_crossings?: unknown }> }
+>(
   answer: A
-) => ({ ...answer, routes: answer.routes.map((r) => ({ summary: r.summary, sections: r.sections })) })
+) => ({
+  ...answer,
+  routes: answer.routes.map((r) => ({ summary: r.summary, sections: r.sections, border_crossings: r.border_crossings }))
+})

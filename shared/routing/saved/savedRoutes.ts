@@ -73,7 +73,10 @@ const timingOf = (t: RouteTrack): RouteTiming => ({
   along_m: t.along_m,
   along_s: t.along_s,
   distance_m: t.distance_m,
-  duration_s: t.duration_s
+  duration_s: t.duration_s,
+  // the hours of service follow the country the truck is in, on a refetch as on the call
+  ...(t.regions ? { regions: t.regions } : {}),
+  ...(t.crossings && t.crossings.length > 0 ? { crossings: t.crossings } : {})
 })
 
 /**

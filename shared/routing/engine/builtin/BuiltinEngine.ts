@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { readFileSync } from "node:fs"
+import { countryOfRegion } from "../../../domain/Jurisdictions.js"
 import { haversineM } from "../../../geo/distance.js"
 import { RoadNetwork } from "../../network/NetworkFile.js"
 import type { RoadProps } from "../../network/RoadLine.js"
@@ -7,6 +8,7 @@ import { limitSource, limitTitle, violatedLimits } from "./roadLimits.js"
 import {
   type EdgeLocator,
   EngineUnavailable,
+  type BorderPassage,
   type EngineRequest,
   type LimitAvoided,
   type EngineRoute,
@@ -60,6 +62,8 @@ export const makeBuiltinEngine = (
     const segment_keys: Array<string> = []
     const regions = new Map<string, { distance_m: number; toll_m: number }>()
     let regionless = false
+    const crossings: Array<BorderPassage> = []
+    let lastRegion: { code: string; country: "US" | "CA"; road: string } | undefined
     let [m, s] = [0, 0]
     for (const piece of pieces) {
       if (piece.e < 0) continue
@@ -85,6 +89,20 @@ export const makeBuiltinEngine = (
           segment_keys.push(String(piece.e))
         }
         if (j === piece.b) break
+      }
+      const country = props.region === null ? undefined : countryOfRegion(props.region)
+      if (country !== undefined) {
+        const road = roadLabel(props)
+        if (lastRegion && lastRegion.country !== country)
+          crossings.push({
+            index: startIndex,
+            along_m: along_m[startIndex],
+            along_s: along_s[startIndex],
+            from_region: lastRegion.code,
+            to_region: props.region!,
+            road: lastRegion.road === road ? road : `${lastRegion.road} → ${road}`
+          })
+        lastRegion = { code: props.region!, country, road }
       }
       if (props.region === null) regionless = true
       else {
@@ -136,7 +154,7 @@ export const makeBuiltinEngine = (
       duration_s: s,
       sections,
       segment_keys,
-      ...(regionless || byRegion.length === 0 ? {} : { regions: byRegion })
+      ...(regionless || byRegion.length === 0 ? {} : { regions: byRegion, crossings })
     }
   }
 
