@@ -10,7 +10,7 @@ import { BrowserRequest } from "../portal/BrowserRequest.js"
 import { browserRequestOf } from "../portal/browserRequestOf.js"
 import { checkCsrf } from "../portal/csrf.js"
 import { PortalSession } from "../portal/PortalSession.js"
-import { currentSession } from "../portal/sessions.js"
+import { currentSession, SESSION_COOKIE } from "../portal/sessions.js"
 import type { ApiRuntime, ApiServices } from "../runtime.js"
 import type { AuthContext, Plan } from "./AuthContext.js"
 import type { PlanGateCode } from "./HttpError.js"
@@ -21,8 +21,11 @@ import { computeShared, Prepared, type SharedAnswers } from "./sharedAnswer.js"
 
 /** What the edge is given once, for every request it admits. */
 export interface Admission {
-  /** key → caller, or a 401 / plan-state 403 */
-  readonly authenticate: (key: string) => Effect.Effect<AuthContext, unknown, ApiServices>
+  /** key → caller, or a 401 / plan-state 403; `session`: a logged-in portal browser's customer → caller */
+  readonly authenticate: {
+    readonly key: (key: string) => Effect.Effect<AuthContext, unknown, ApiServices>
+    readonly session: (customerId: number) => Effect.Effect<AuthContext, unknown, ApiServices>
+  }
   /** the portal's public address (PORTAL_URL, else this server's own) */
   readonly portalUrl: () => string
   /** this worker's shared answers; absent: every answer is computed per request */
@@ -88,8 +91,11 @@ export const Public: Access<never> = {
  */
 const runKeyed = Effect.fnUntraced(function* (req: AdmissionRequest, serve: Serve<RequestAuth>) {
   const { ctx, headers, admission } = req
-  const auth = yield* admission.authenticate(requestKey(ctx.get("x-api-key"), ctx.query.api_key))
-  yield* checkOrigin(ctx.get("origin"), auth, headers)
+  const key = requestKey(ctx.get("x-api-key"), ctx.query.api_key)
+  // no key but the portal's session cookie: the portal's own pages calling as the logged-in customer
+  const viaSession = key === "" && Boolean(ctx.cookies.get(SESSION_COOKIE))
+  const auth = viaSession ? yield* sessionCaller(req) : yield* admission.authenticate.key(key)
+  if (!viaSession) yield* checkOrigin(ctx.get("origin"), auth, headers)
   yield* rateLimit(auth, headers)
   if (req.gate && !req.gate.allowed(auth.plan)) return yield* planGate(auth, req.gate.code, req.gate.message)
   const cache = admission.cache
@@ -105,6 +111,17 @@ const runKeyed = Effect.fnUntraced(function* (req: AdmissionRequest, serve: Serv
 })
 
 export const Key: Access<RequestAuth> = { kind: "key", run: runKeyed }
+
+/**
+ * A keyed route called by the portal's page with the session: same origin only (no CORS), a
+ * change proves it came from the portal's page (CSRF), counted under the account's portal
+ * credential, never one of the customer's keys.
+ */
+const sessionCaller = Effect.fnUntraced(function* (req: AdmissionRequest) {
+  const browser = yield* browserOf(req)
+  const session = yield* Effect.provideService(currentSession, BrowserRequest, browser)
+  return yield* req.admission.authenticate.session(session.customerId)
+})
 
 /** A browser on the portal (same origin only, no CORS); a state-changing call proves it came from the portal's page. */
 const browserOf = Effect.fnUntraced(function* (req: AdmissionRequest) {

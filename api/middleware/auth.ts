@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { keyMatches, keyPrefix, looksLikeKey } from "../../shared/domain/ApiKey.js"
+import { generateApiKey, hashApiKey, keyMatches, keyPrefix, looksLikeKey } from "../../shared/domain/ApiKey.js"
 import { nowMillis } from "../../shared/time/Now.js"
 import { trimOldest } from "../../shared/cache/trimOldest.js"
 import { Unauthorized } from "../http/HttpError.js"
@@ -43,30 +43,37 @@ const CACHE_TTL_MS = 15_000
 export const requestKey = (header: string, query: unknown) =>
   (header || (Array.isArray(query) ? query[0] : typeof query === "string" ? query : "") || "").trim()
 
+/** The name the portal's own credential goes by on the usage page. */
+export const PORTAL_KEY_NAME = "Portal pages (map, route planner, API reference)"
+
+const portalLookup = (customerId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    // made on first use; its key is thrown away, so the row answers to a session only
+    const key = generateApiKey()
+    yield* sql`
+      INSERT INTO api_keys (customer_id, name, key_prefix, key_hash, portal)
+      VALUES (${customerId}, ${PORTAL_KEY_NAME}, ${keyPrefix(key)}, ${hashApiKey(key)}, true)
+      ON CONFLICT (customer_id) WHERE portal DO NOTHING`
+    return yield* sql<KeyRow>`
+      SELECT k.id AS key_id, k.key_hash, k.is_active AS key_active, k.allowed_origins, k.rate_limit_rpm AS key_rpm,
+             k.expires_at, c.id AS customer_id, c.email, c.is_active AS customer_active, c.trial_ends_at,
+             c.subscription_ends_at, c.subscription_status, to_jsonb(p) AS plan
+      FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id
+      WHERE k.customer_id = ${customerId} AND k.portal`
+  })
+
 /**
  * Checks a key and the plan state behind it (SPEC §5.5): 401 for a missing, unknown, disabled
  * or expired key; an ended trial or subscription is a plan gate, not a bad key. Keys are cached
- * per process for 15 s; `last_used_at` is written at most once a minute per key.
+ * per process for 15 s; `last_used_at` is written at most once a minute per key. `session`
+ * admits a logged-in portal browser as its customer, under the account's portal credential.
  */
 export const makeAuthenticator = (portalUrl: () => string | undefined) => {
   const cache = new Map<string, { at: number; auth: AuthContext | null }>()
   const touch = new Map<number, number>()
-  return (key: string) =>
+  const admit = (auth: AuthContext, now: number) =>
     Effect.gen(function* () {
-      if (key === "") return yield* unauthorized("API key required: send it in the X-API-Key header")
-      if (!looksLikeKey(key)) return yield* unauthorized("invalid API key")
-      const now = yield* nowMillis
-      let hit = cache.get(key)
-      if (!hit || now - hit.at > CACHE_TTL_MS) {
-        const rows = yield* lookup(key)
-        const row = rows.find((r) => keyMatches(key, Buffer.from(r.key_hash)))
-        hit = { at: now, auth: row ? toAuth(row, portalUrl()) : null }
-        if (!row || (row.key_active && row.customer_active)) cache.set(key, hit)
-        trimOldest(cache, 10_000)
-        if (row && (!row.key_active || !row.customer_active)) return yield* unauthorized("API key is disabled")
-      }
-      const auth = hit.auth
-      if (!auth) return yield* unauthorized("invalid API key")
       if (auth.expiresAt && Date.parse(auth.expiresAt) <= now) return yield* unauthorized("API key has expired")
       if (auth.trialEndsAt && auth.plan.code === "free" && Date.parse(auth.trialEndsAt) <= now) {
         return yield* planGate(auth, "trial_expired", "your free trial has ended; choose a plan to continue")
@@ -88,6 +95,39 @@ export const makeAuthenticator = (portalUrl: () => string | undefined) => {
       }
       return auth
     })
+  const key = (key: string) =>
+    Effect.gen(function* () {
+      if (key === "") return yield* unauthorized("API key required: send it in the X-API-Key header")
+      if (!looksLikeKey(key)) return yield* unauthorized("invalid API key")
+      const now = yield* nowMillis
+      let hit = cache.get(key)
+      if (!hit || now - hit.at > CACHE_TTL_MS) {
+        const rows = yield* lookup(key)
+        const row = rows.find((r) => keyMatches(key, Buffer.from(r.key_hash)))
+        hit = { at: now, auth: row ? toAuth(row, portalUrl()) : null }
+        if (!row || (row.key_active && row.customer_active)) cache.set(key, hit)
+        trimOldest(cache, 10_000)
+        if (row && (!row.key_active || !row.customer_active)) return yield* unauthorized("API key is disabled")
+      }
+      const auth = hit.auth
+      if (!auth) return yield* unauthorized("invalid API key")
+      return yield* admit(auth, now)
+    })
+  const session = (customerId: number) =>
+    Effect.gen(function* () {
+      const now = yield* nowMillis
+      const cached = `portal:${customerId}`
+      let hit = cache.get(cached)
+      if (!hit || now - hit.at > CACHE_TTL_MS) {
+        const [row] = yield* portalLookup(customerId)
+        hit = { at: now, auth: row && row.key_active && row.customer_active ? toAuth(row, portalUrl()) : null }
+        cache.set(cached, hit)
+        trimOldest(cache, 10_000)
+      }
+      if (!hit.auth) return yield* unauthorized("this account is disabled")
+      return yield* admit(hit.auth, now)
+    })
+  return { key, session }
 }
 
 const toAuth = (r: KeyRow, portalUrl: string | undefined): AuthContext => ({

@@ -14,7 +14,7 @@ export const listKeys = (customerId: number) =>
     SqlClient.SqlClient,
     (sql) => sql<Record<string, unknown>>`
     SELECT ${sql.literal(KEY_COLUMNS)} FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id
-    WHERE k.customer_id = ${customerId} ORDER BY k.is_active DESC, k.created_at DESC, k.id DESC`
+    WHERE k.customer_id = ${customerId} AND NOT k.portal ORDER BY k.is_active DESC, k.created_at DESC, k.id DESC`
   )
 
 /** A new key, stored as its SHA-256 like the CLI's; the answer is the only place the key appears. */
@@ -26,7 +26,7 @@ export const issueKey = (customerId: number, form: KeyForm) =>
       return yield* new BadRequest({ message: "expires_at must be in the future" })
     const [{ n }] = yield* sql<{
       n: number
-    }>`SELECT count(*)::int AS n FROM api_keys WHERE customer_id = ${customerId} AND is_active`
+    }>`SELECT count(*)::int AS n FROM api_keys WHERE customer_id = ${customerId} AND is_active AND NOT portal`
     if (n >= MAX_KEYS)
       return yield* new BadRequest({
         message: `you have ${MAX_KEYS} active keys, the most an account may hold: revoke one first`
@@ -47,6 +47,6 @@ export const revokeKey = (customerId: number, id: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows =
-      yield* sql`UPDATE api_keys SET is_active = false WHERE id = ${id} AND customer_id = ${customerId} RETURNING id`
+      yield* sql`UPDATE api_keys SET is_active = false WHERE id = ${id} AND customer_id = ${customerId} AND NOT portal RETURNING id`
     if (rows.length === 0) return yield* new NotFound({ message: `no key ${id} on your account` })
   })

@@ -5,6 +5,9 @@ export const setCsrf = (token: string) => {
   csrfToken = token
 }
 
+/** The session's CSRF token, for a call the portal does not make through `call` (the reference's try-it). */
+export const csrf = () => csrfToken
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -23,6 +23,7 @@ import standingBarriers from "./migrations/0019_standing_barriers.js"
 import cellMarksXid from "./migrations/0020_cell_marks_xid.js"
 import eventQualityFlags from "./migrations/0021_event_quality_flags.js"
 import publishedStreams from "./migrations/0022_published_streams.js"
+import portalKey from "./migrations/0023_portal_key.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -47,7 +48,8 @@ export const MIGRATIONS = {
   "0019_standing_barriers": standingBarriers,
   "0020_cell_marks_xid": cellMarksXid,
   "0021_event_quality_flags": eventQualityFlags,
-  "0022_published_streams": publishedStreams
+  "0022_published_streams": publishedStreams,
+  "0023_portal_key": portalKey
 }
 
 const run = Migrator.make({})

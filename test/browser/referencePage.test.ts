@@ -4,8 +4,8 @@ import { portalInChromium } from "../support/portalBrowser.js"
 
 /**
  * The interactive API reference (/reference) in headless Chromium: swagger-ui, bundled, over the
- * service's own OpenAPI document, under the portal's CSP; a signed-in customer makes a try-it key
- * and "Execute" calls the API with it.
+ * service's own OpenAPI document, under the portal's CSP; a signed-in customer's "Execute" calls
+ * the API as them with the session, no key made.
  */
 const refused: Array<string> = []
 
@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)("the API reference in a real browser", () => {
     expect([...(await seriousViolations(s.page, [".swagger-host"])), ...overflow]).toEqual([])
   }, 60_000)
 
-  it("lets a signed-in customer make a try-it key that Execute sends", async () => {
+  it("runs a signed-in customer's Execute as them with the session, making no key", async () => {
     const address = "reference@example.com"
     await s.page.goto(`${s.w.base}/signup`)
     await s.page.getByLabel("Your name").fill("Rey Ference")
@@ -50,18 +50,21 @@ describe.skipIf(!hasChromium)("the API reference in a real browser", () => {
     await s.page.getByText("Your email address is confirmed.").waitFor()
     await s.page.goto(`${s.w.base}/reference`)
     await s.page.locator(".opblock").first().waitFor({ timeout: 20_000 })
-    await s.page.getByTestId("make-try-key").click()
-    const key = (await s.page.getByLabel("Your try-it key").inputValue()).trim()
-    expect(key).toMatch(/^\S{20,}$/)
-    // GET /features/groups: open it, Execute, read the answer swagger-ui shows
-    const op = s.page.locator(".opblock", { has: s.page.locator('[data-path="/features/groups"]') }).first()
+    expect(await s.page.getByTestId("try-as-you").innerText()).toContain(address)
+    // GET /account, a keyed route: open it, Execute, read the answer swagger-ui shows
+    const op = s.page.locator(".opblock", { has: s.page.locator('[data-path="/account"]') }).first()
     await op.locator(".opblock-summary").click()
     await op.getByRole("button", { name: "Execute" }).click()
     const status = op.locator(".live-responses-table tbody .response-col_status").first()
     await status.waitFor()
     expect((await status.innerText()).trim()).toBe("200")
-    expect(await op.locator(".curl").innerText()).toContain(`X-API-Key: ${key}`)
+    expect(await op.locator(".live-responses-table").innerText()).toContain(address)
+    expect(await op.locator(".curl").innerText()).not.toContain("X-API-Key")
     expect(refused).toEqual([])
     await screenshots(s.page, "reference-try-it")
+    // and the keys page holds none the customer did not make
+    await s.page.goto(`${s.w.base}/keys`)
+    await s.page.getByRole("heading", { name: "API keys" }).waitFor()
+    expect(await s.page.getByText("Portal pages").count()).toBe(0)
   }, 60_000)
 })

@@ -7,7 +7,7 @@ import { formatDate } from "../forms.js"
 import { Link } from "../router.js"
 import { SEVERITY_COLOURS } from "./style.js"
 import { QUALITY_FLAG_WORDS } from "../../../shared/domain/qualityFlags.js"
-import type { Get } from "../portalKey.js"
+import type { Get } from "../sessionCall.js"
 
 export type Selection = { readonly kind: "event" | "feature"; readonly id: string }
 

@@ -2,7 +2,7 @@ import type { Event as ApiEvent, EventPage } from "../../../api/schemas/events.j
 import type { FeaturePage } from "../../../api/schemas/features.js"
 import type { MapCells } from "../../../api/schemas/map.js"
 import { groupById } from "../../../shared/domain/FeatureGroups.js"
-import type { Get } from "../portalKey.js"
+import type { Get } from "../sessionCall.js"
 
 export type EventRow = typeof ApiEvent.Type
 type Page<T> = {

@@ -123,7 +123,11 @@ export const KeysPage = () => {
         ) : keys.length === 0 ? (
           <p>No keys yet.</p>
         ) : (
-          <Table head={["Name", "Key", "Status", "Limit", "Origins", "Created", "Expires", "Last used", ""]} wide>
+          <Table
+            head={["Name", "Key", "Status", "Limit", "Origins", "Created", "Expires", "Last used", ""]}
+            wide
+            testId="keys"
+          >
             {keys.map((k) => (
               <tr key={k.id}>
                 <td>{k.name}</td>

@@ -7,7 +7,7 @@ import { ApiError, explain } from "../api.js"
 import { fmt } from "../forms.js"
 import { addDataLayers, CELL_LAYERS, eventLayerId, ITEM_LAYERS, setData } from "../map/dataLayers.js"
 import { Details, type Selection } from "../map/Details.js"
-import { type Get, keyedGet } from "../portalKey.js"
+import { type Get, sessionGet } from "../sessionCall.js"
 import { GROUP_COLOURS, SEVERITY_COLOURS } from "../map/style.js"
 import { QUALITY_FLAG_LABELS, type QualityFlag } from "../../../shared/domain/qualityFlags.js"
 
@@ -86,7 +86,7 @@ export const MapPage = () => {
   const generation = useRef({ events: 0, features: 0 })
 
   const customerId = customer?.id ?? 0
-  const get: Get = (path) => keyedGet(customerId, path)
+  const get: Get = sessionGet
 
   const failed = (e: unknown) => {
     if (e instanceof ApiError && e.status === 429) {

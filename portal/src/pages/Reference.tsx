@@ -1,29 +1,29 @@
 import { useEffect, useRef, useState } from "preact/hooks"
-import { call, explain } from "../api.js"
+import { csrf } from "../api.js"
 import { Link } from "../router.js"
 import { addStylesheet } from "../stylesheet.js"
 import { useSession } from "../session.js"
-import { Alert, Card, OneTimeSecret } from "../ui.js"
+import { Alert, Card } from "../ui.js"
 
 /** swagger-ui's stylesheet, copied into the portal's assets by portal/build.ts under a content hash. */
 declare const SWAGGER_CSS_HREF: string
-/** A try-it key lives this long; it is an ordinary key, listed and revocable on the keys page. */
-const TRY_IT_HOURS = 24
-
-type Ui = { preauthorizeApiKey(scheme: string, key: string): void }
+type Ui = object
+interface SwaggerRequest {
+  method?: string
+  headers: Record<string, string>
+  credentials?: string
+}
 
 /**
  * The interactive API reference: swagger-ui (bundled, loaded only on this page) over the
- * service's own /api/v1/openapi.json. A signed-in customer can make a short-lived key, limited
- * to this origin, that every "Try it out" then sends.
+ * service's own /api/v1/openapi.json. A signed-in customer's "Try it out" runs as them with the
+ * session (the CSRF token on a change), no key made; a key pasted under Authorize goes instead.
  */
 export const ReferencePage = () => {
   const { customer } = useSession()
   const host = useRef<HTMLDivElement>(null)
   const [ui, setUi] = useState<Ui | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
-  const [key, setKey] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
   useEffect(() => {
     addStylesheet(SWAGGER_CSS_HREF)
     let gone = false
@@ -37,7 +37,12 @@ export const ReferencePage = () => {
             tryItOutEnabled: true,
             deepLinking: false,
             docExpansion: "list",
-            defaultModelsExpandDepth: 0
+            defaultModelsExpandDepth: 0,
+            requestInterceptor: (req: SwaggerRequest) => {
+              req.credentials = "same-origin"
+              if ((req.method ?? "GET").toUpperCase() !== "GET") req.headers["X-CSRF-Token"] = csrf()
+              return req
+            }
           })
         )
       },
@@ -47,23 +52,6 @@ export const ReferencePage = () => {
       gone = true
     }
   }, [])
-  const makeKey = async () => {
-    setBusy(true)
-    try {
-      const expires = new Date(Date.now() + TRY_IT_HOURS * 3_600_000).toISOString()
-      const made = await call<{ key: string }>("POST", "/portal/keys", {
-        name: "API reference try-it",
-        allowed_origins: [location.origin],
-        expires_at: expires
-      })
-      setKey(made.key)
-      ui?.preauthorizeApiKey("ApiKeyHeader", made.key)
-    } catch (e) {
-      setFailed(explain(e))
-    } finally {
-      setBusy(false)
-    }
-  }
   return (
     <div>
       <h1>API reference</h1>
@@ -72,30 +60,16 @@ export const ReferencePage = () => {
         <a href="/api/v1/openapi.json">OpenAPI document</a>. The guides are at <a href="/docs/">/docs</a>.
       </p>
       {failed && <Alert kind="error">{failed}</Alert>}
-      <Card title="Try requests with a key">
+      <Card title="Try requests">
         {!customer ? (
           <p>
-            <Link href="/login?next=%2Freference">Log in</Link> to make a key for trying requests here, or press{" "}
-            <strong>Authorize</strong> below and paste one of yours.
+            <Link href="/login?next=%2Freference">Log in</Link> and every <strong>Try it out</strong> below runs as you,
+            or press <strong>Authorize</strong> and paste one of your keys.
           </p>
-        ) : key ? (
-          <OneTimeSecret
-            label="Your try-it key"
-            value={key}
-            note={`Every "Try it out" below sends it. It works from this page only and ends in ${TRY_IT_HOURS} hours; revoke it on the API keys page.`}
-          />
         ) : (
-          <p>
-            <button
-              type="button"
-              class="btn btn-primary"
-              disabled={busy || !ui}
-              onClick={makeKey}
-              data-testid="make-try-key"
-            >
-              Make a try-it key
-            </button>{" "}
-            <span class="hint">A key of yours that works from this page only and ends in {TRY_IT_HOURS} hours.</span>
+          <p data-testid="try-as-you">
+            Every <strong>Try it out</strong> below runs as you ({customer.email}), on your plan, with no key to make or
+            revoke. To try one of your keys instead, press <strong>Authorize</strong> and paste it.
           </p>
         )}
       </Card>

@@ -4,7 +4,7 @@ import type { RouteRequest, TruckProfileList } from "../../../shared/routing/pla
 import type { PersistResponse } from "../../../shared/routing/plan/answerSchemas.js"
 import { HOS_CYCLES, HOS_RULESETS, type HosRulesetName } from "../../../shared/routing/hos/rulesets.js"
 import { ApiError, explain } from "../api.js"
-import { keyedCall, keyedGet } from "../portalKey.js"
+import { sessionCall, sessionGet } from "../sessionCall.js"
 import { type MapLibre, useBaseMap } from "../map/useBaseMap.js"
 import { type Place, loadPlaces, placeFor, searchPlaces } from "../route/places.js"
 import { addRouteLayers, ROUTE_LAYERS, type RouteAnswer, showRoutes } from "../route/routeLayers.js"
@@ -114,7 +114,7 @@ const hoursToS = (h: string) => (h.trim() === "" ? undefined : Math.round(Number
 export const RoutePage = () => {
   const { customer } = useSession()
   const customerId = customer?.id ?? 0
-  const get = <T,>(path: string) => keyedGet<T>(customerId, path)
+  const get = sessionGet
   const [places, setPlaces] = useState<ReadonlyArray<Place>>([])
   const [text, setText] = useState<Record<End, string>>({ origin: "", destination: "" })
   const [picking, setPicking] = useState<End | null>(null)
@@ -271,7 +271,7 @@ export const RoutePage = () => {
     }
     setBusy(true)
     try {
-      const a = await keyedCall<RouteAnswer>(customerId, "POST", "/routing/route", body)
+      const a = await sessionCall<RouteAnswer>("POST", "/routing/route", body)
       setAnswer(a)
       setChosen(0)
       if (map && a.routes[0]) {
@@ -296,8 +296,7 @@ export const RoutePage = () => {
     if (!answer) return
     setError(null)
     try {
-      const r = await keyedCall<typeof PersistResponse.Type>(
-        customerId,
+      const r = await sessionCall<typeof PersistResponse.Type>(
         "POST",
         `/routing/route/saved/${encodeURIComponent(answer.route_id)}/persist`,
         { monitor: true }
@@ -313,7 +312,7 @@ export const RoutePage = () => {
 
   const stopWatching = async (id: string) => {
     try {
-      await keyedCall(customerId, "DELETE", `/routing/route/saved/${encodeURIComponent(id)}`)
+      await sessionCall("DELETE", `/routing/route/saved/${encodeURIComponent(id)}`)
     } catch (err) {
       setError({ message: explain(err) })
     }

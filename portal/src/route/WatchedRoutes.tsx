@@ -3,7 +3,7 @@ import type { PersistedRouteList, SavedRouteResponse } from "../../../shared/rou
 import { explain } from "../api.js"
 import { formatDate } from "../forms.js"
 import { Card } from "../ui.js"
-import type { Get } from "../portalKey.js"
+import type { Get } from "../sessionCall.js"
 import { duration } from "./RouteResult.js"
 
 type Listed = (typeof PersistedRouteList.Type)["data"][number]

@@ -226,14 +226,7 @@ const BatchItem = Schema.Struct({
         "The whole answer, warnings and all, is at GET /routing/route/saved/{route_id} for 30 minutes (no routing call)"
     })
   ),
-  summary: Schema.optional(
-    Schema.Struct({
-      distance_m: Schema.Number,
-      duration_s: Schema.Number,
-      has_tolls: Schema.Boolean,
-      toll_costs: Schema.optional(Schema.Array(Money))
-    }).annotations({ description: "The primary route's summary" })
-  ),
+  summary: Schema.optional(Route.fields.summary.annotations({ description: "The primary route's summary" })),
   hazard_count: Schema.optional(Count),
   critical_count: Schema.optional(
     Count.annotations({ description: "Warnings of severity critical on the primary route" })

@@ -277,6 +277,56 @@ describe("keys and usage", () => {
   })
 })
 
+describe("the portal's pages call the API with the session", () => {
+  // the file signs up more accounts than one address may in an hour
+  beforeAll(() => w.run(Effect.forEach(["127.0.0.1", "::ffff:127.0.0.1", "::1"], (ip) => clear("signupAddress", ip))))
+  it("answers a keyed route to the logged-in browser as its customer, under one portal credential that is no key of theirs", async () => {
+    const c = portalClient(w.base)
+    const address = email()
+    await c.signUp(address)
+    const token = new URL(w.mailbox.linkIn(await w.mailbox.next(address, /Confirm/))).searchParams.get("token")!
+    await c.request("POST", "/portal/verify", { token })
+    // GET /account with the cookie and no key: the customer, under the portal's credential
+    const me = await c.request("GET", "/account")
+    expect(me.status).toBe(200)
+    expect(me.body.customer.email).toBe(address)
+    expect(me.body.key.name).toBe("Portal pages (map, route planner, API reference)")
+    const again = await c.request("GET", "/events?jurisdiction=NY")
+    expect(again.status).toBe(200)
+    // one credential however many calls, not listed, not counted: twenty keys of their own still fit
+    for (let i = 0; i < 20; i++) expect((await c.request("POST", "/portal/keys", { name: `k${i}` })).status).toBe(201)
+    expect((await c.request("POST", "/portal/keys", { name: "k20" })).body.error).toMatch(/20 active keys/)
+    const listed = (await c.request("GET", "/portal/keys")).body.data as Array<{ name: string }>
+    expect(listed.map((k) => k.name)).not.toContain("Portal pages (map, route planner, API reference)")
+    const [{ n }] = await sql<{ n: number }>(
+      (s) =>
+        s`SELECT count(*)::int AS n FROM api_keys k JOIN customers c ON c.id = k.customer_id WHERE c.email = ${address} AND k.portal`
+    )
+    expect(n).toBe(1)
+    // the usage page names it
+    expect((await c.request("GET", "/portal/usage")).body.today.keys.map((k: { name: string }) => k.name)).toContain(
+      "Portal pages (map, route planner, API reference)"
+    )
+    // it cannot be revoked from the keys page
+    expect((await c.request("DELETE", `/portal/keys/${me.body.key.id}`)).status).toBe(404)
+  })
+
+  it("refuses a change without the CSRF token, a logged-out cookie, and no cookie at all", async () => {
+    const c = portalClient(w.base)
+    const address = email()
+    await c.signUp(address)
+    // a POST on a keyed route without the page's token: refused as any portal change would be
+    const forged = await c.request("POST", "/routing/route", {}, { "X-CSRF-Token": "forged" })
+    expect(forged.status).toBe(403)
+    expect((await fetch(`${w.base}/api/v1/account`)).status).toBe(401)
+    const cookie = (await fetch(`${w.base}/api/v1/account`, { headers: { Cookie: "rds_session=" + "x".repeat(43) } }))
+      .status
+    expect(cookie).toBe(401)
+    // a key sent with the cookie is the key's call
+    expect((await c.request("GET", "/account", undefined, { "X-API-Key": "rds_nonsense" })).status).toBe(401)
+  })
+})
+
 describe("every portal change is guarded, and the pages carry no inline script", () => {
   it("each state-changing portal route refuses a call without the CSRF token, even with a live session", async () => {
     const c = portalClient(w.base)
