@@ -13,7 +13,8 @@ export const WARNING_CODES = [
   "type_not_in_group",
   "data_delayed",
   "not_covered",
-  "covered_but_empty"
+  "covered_but_empty",
+  "unknown_parameter"
 ] as const
 export type WarningCode = (typeof WARNING_CODES)[number]
 

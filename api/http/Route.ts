@@ -3,6 +3,15 @@ import type { ReadReplicasShape } from "../db/ReadReplicas.js"
 import type { ApiServices } from "../runtime.js"
 import type { Access, AdmissionRequest, Gate } from "./access.js"
 import { decodePart, rawQuery } from "./decodeInput.js"
+import { BadRequest } from "./HttpError.js"
+import {
+  queryNames,
+  takesParameters,
+  unknownParameterError,
+  unknownParameters,
+  unknownParameterWarning
+} from "./unknownParameters.js"
+import { warningsChannel, withUnknownParameters } from "./unknownParameterNotes.js"
 import type { ResponseHeaders } from "./ResponseHeaders.js"
 
 export type { ResponseHeaders }
@@ -103,12 +112,32 @@ export const route = <P = Record<never, never>, Q = Record<never, never>, B = un
   return { ...r, run: (req, raw) => r.access.run(req, (headers) => serve(raw, headers, req.admission.replicas)) }
 }
 
-/** Decodes a request's parts with the route's Schemas, then runs the handler (on a replica where the route reads). */
-const serveWith = <P, Q, B, Provided>(r: RouteSpec<P, Q, B, Provided>) =>
-  Effect.fnUntraced(function* (raw: RawRequest, headers: ResponseHeaders, replicas: ReadReplicasShape | undefined) {
+/**
+ * Decodes a request's parts with the route's Schemas, then runs the handler (on a replica where
+ * the route reads). A query parameter the route does not read is never dropped silently: it is
+ * an `unknown_parameter` warning where the answer carries warnings, else a 400.
+ */
+const serveWith = <P, Q, B, Provided>(r: RouteSpec<P, Q, B, Provided>) => {
+  const known = queryNames(r.query)
+  const channel = warningsChannel(r.responses[200], takesParameters(known))
+  return Effect.fnUntraced(function* (
+    raw: RawRequest,
+    headers: ResponseHeaders,
+    replicas: ReadReplicasShape | undefined
+  ) {
+    const unknown = unknownParameters(raw.query, known)
+    if (unknown.length > 0 && channel === "none")
+      return yield* new BadRequest({ message: unknownParameterError(unknown) })
     const params = yield* decodePart(r.params, raw.params, "path", "ignore")
     const query = yield* Effect.flatMap(rawQuery(raw.query), (q) => decodePart(r.query, q, "query", "ignore"))
     const body = yield* decodePart(r.body, raw.body, "body", "error")
-    const handled = r.handler({ params, query, body, headers })
-    return yield* r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled
+    if (unknown.length === 0) {
+      const handled = r.handler({ params, query, body, headers })
+      return yield* r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled
+    }
+    const noted = withUnknownParameters(headers, unknown.map(unknownParameterWarning))
+    const handled = r.handler({ params, query, body, headers: noted.headers })
+    const answer = yield* r.reads === "replica" && replicas ? replicas.onReplica(handled) : handled
+    return noted.finish(answer, channel)
   })
+}

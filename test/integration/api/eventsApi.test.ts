@@ -155,7 +155,7 @@ describe("GET /events links", () => {
       expect(
         (await pro()(`/events?ids=${near},${far}`)).body.data.find((e: { id: string }) => e.id === near).related
       ).toEqual(expected)
-      const detail = (await pro()(`/events/${near}?links=1`)).body
+      const detail = (await pro()(`/events/${near}`)).body
       expect(detail.related).toEqual(expected)
       for (const e of [...list.data, detail]) {
         expect(e).not.toHaveProperty("represented_by")
