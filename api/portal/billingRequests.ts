@@ -12,7 +12,8 @@ export const listBillingRequests = (customerId: number) =>
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) => sql<Record<string, unknown>>`
-    SELECT id, kind, plan_code, pack_calls, status, created_at, decided_at FROM billing_requests
+    SELECT id, kind, plan_code, pack_calls, status, created_at, decided_at, monthly_price::float8 AS monthly_price, currency
+    FROM billing_requests
     WHERE customer_id = ${customerId} ORDER BY created_at DESC, id DESC LIMIT 50`
   )
 
@@ -34,9 +35,11 @@ export const requestBilling = (
         AND plan_code IS NOT DISTINCT FROM ${plan}`
     if (pending.length > 0)
       return yield* new BadRequest({ message: "the same request is waiting for an operator already" })
+    // an upgrade is asked for at the plan's price of the moment, which the request keeps
     const [row] = yield* sql<Record<string, unknown>>`
-      INSERT INTO billing_requests (customer_id, kind, plan_code, pack_calls, created_at)
-      VALUES (${customerId}, ${input.kind}, ${plan}, ${input.kind === "routing_pack" ? PACK_CALLS : null}, ${new Date(now).toISOString()})
-      RETURNING id, kind, plan_code, pack_calls, status, created_at, decided_at`
+      INSERT INTO billing_requests (customer_id, kind, plan_code, pack_calls, created_at, monthly_price, currency)
+      SELECT ${customerId}, ${input.kind}, ${plan}, ${input.kind === "routing_pack" ? PACK_CALLS : null}, ${new Date(now).toISOString()},
+             (SELECT monthly_price FROM plans WHERE code = ${plan}), (SELECT currency FROM plans WHERE code = ${plan})
+      RETURNING id, kind, plan_code, pack_calls, status, created_at, decided_at, monthly_price::float8 AS monthly_price, currency`
     return row
   })

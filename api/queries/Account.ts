@@ -5,7 +5,8 @@ import { Effect } from "effect"
 const PLAN_COLUMNS = `id, code, name, description, is_active, allow_analytics, allow_geojson, allow_truck_data, allow_webhooks,
   data_delay_sec, data_unit_price::float8 AS data_unit_price, features, is_contact_sales, rate_limit_rpm, daily_request_limit,
   max_limit, max_batch_size, max_jurisdictions, requires_jurisdiction, event_history_days, allow_archived_events,
-  allow_inactive_features, saved_route_slots, monthly_routing_quota, daily_routing_cap, trial_days, max_webhooks`
+  allow_inactive_features, saved_route_slots, monthly_routing_quota, daily_routing_cap, trial_days, max_webhooks,
+  monthly_price::float8 AS monthly_price, currency`
 
 export const listPlans = Effect.flatMap(
   SqlClient.SqlClient,

@@ -36,13 +36,13 @@ import {
 import { Key } from "../http/access.js"
 
 /**
- * Routing needs routing calls in the plan: Pro and above, and the Free trial with its small
- * allowance (docs/DECISIONS.md); Starter has none.
+ * Routing needs routing calls in the plan: every seeded plan has some (the Free trial and
+ * Starter a few to try it, Pro and above thousands); a plan an operator sets without any is gated.
  */
 export const routingGate = {
   allowed: (p: Plan) => p.monthly_routing_quota > 0,
   code: "plan_truck",
-  message: "truck routing needs Pro or above (the Free trial includes a few routing calls)"
+  message: "truck routing needs a plan with routing calls (Pro and above for regular use)"
 } as const
 
 const common = { tag: "Routing", access: Key, gate: routingGate } as const

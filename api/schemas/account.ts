@@ -34,6 +34,11 @@ export const Plan = Schema.Struct({
     description: "Routing calls per UTC day on a trial plan; null = no daily cap"
   }),
   trial_days: NullableInt,
+  monthly_price: Schema.NullOr(Schema.Number).annotations({
+    description:
+      "What the plan costs a month, in `currency`; 0 for the Free trial; null where sales prices it (Enterprise)"
+  }),
+  currency: Schema.String.annotations({ description: "ISO 4217 code of monthly_price, e.g. USD" }),
   max_webhooks: Count
 }).annotations({ identifier: "Plan" })
 

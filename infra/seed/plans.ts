@@ -1,10 +1,14 @@
 /**
- * Plan catalogue. SPEC leaves the numbers open; these are ours and docs/PLANS.md repeats them.
- * null daily limit = unlimited; trial_days only for Free.
+ * Plan catalogue. SPEC leaves the numbers open; these are ours and docs/api/plans.md repeats
+ * them. null daily limit = unlimited; trial_days only for Free. Each plan includes everything
+ * the plan below it has (test/unit/seed/planLadder.test.ts); prices are US dollars a month,
+ * null where sales sets it.
  */
 export const planSeeds = [
   {
     code: "free",
+    monthly_price: 0,
+    currency: "USD",
     max_webhooks: 0,
     allow_archived_events: false,
     allow_inactive_features: false,
@@ -28,13 +32,12 @@ export const planSeeds = [
     monthly_routing_quota: 30,
     daily_routing_cap: 5,
     trial_days: 14,
-    features: [
-      { key: "plan.free.jurisdiction", label: "One jurisdiction per request" },
-      { key: "plan.free.daily", label: "1,000 requests per day" }
-    ]
+    features: [{ key: "plan.free.jurisdiction", label: "One jurisdiction per request" }]
   },
   {
     code: "starter",
+    monthly_price: 49,
+    currency: "USD",
     max_webhooks: 0,
     allow_archived_events: true,
     allow_inactive_features: true,
@@ -55,13 +58,15 @@ export const planSeeds = [
     max_jurisdictions: 10,
     requires_jurisdiction: false,
     saved_route_slots: 0,
-    monthly_routing_quota: 0,
+    monthly_routing_quota: 100,
     daily_routing_cap: null,
     trial_days: null,
     features: [{ key: "plan.starter.geojson", label: "GeoJSON endpoints" }]
   },
   {
     code: "pro",
+    monthly_price: 299,
+    currency: "USD",
     max_webhooks: 50,
     allow_archived_events: true,
     allow_inactive_features: true,
@@ -94,6 +99,8 @@ export const planSeeds = [
   },
   {
     code: "enterprise",
+    monthly_price: null,
+    currency: "USD",
     max_webhooks: 1000,
     allow_archived_events: true,
     allow_inactive_features: true,

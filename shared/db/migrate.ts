@@ -24,6 +24,7 @@ import cellMarksXid from "./migrations/0020_cell_marks_xid.js"
 import eventQualityFlags from "./migrations/0021_event_quality_flags.js"
 import publishedStreams from "./migrations/0022_published_streams.js"
 import portalKey from "./migrations/0023_portal_key.js"
+import planPrices from "./migrations/0024_plan_prices.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -49,7 +50,8 @@ export const MIGRATIONS = {
   "0020_cell_marks_xid": cellMarksXid,
   "0021_event_quality_flags": eventQualityFlags,
   "0022_published_streams": publishedStreams,
-  "0023_portal_key": portalKey
+  "0023_portal_key": portalKey,
+  "0024_plan_prices": planPrices
 }
 
 const run = Migrator.make({})

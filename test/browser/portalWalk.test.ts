@@ -221,8 +221,14 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
   it("asks for Pro; the operator applies it with the CLI; the page shows Pro", async () => {
     await page.getByRole("link", { name: "Plans" }).first().click()
     await page.getByText("There is no online payment yet").waitFor()
-    await page.getByRole("button", { name: "Request Pro" }).click()
+    // every plan says what it costs; the request names the price it was made at
+    expect(await page.getByTestId("price-free").innerText()).toBe("Free for 14 days")
+    expect(await page.getByTestId("price-starter").innerText()).toMatch(/^\$49 a month/)
+    expect(await page.getByTestId("price-pro").innerText()).toMatch(/^\$299 a month/)
+    expect(await page.getByTestId("price-enterprise").innerText()).toBe("Priced with you")
+    await page.getByRole("button", { name: "Request Pro at $299/month" }).click()
     await page.getByText("waiting for an operator").waitFor()
+    await page.getByText("Plan: Pro at $299 a month").waitFor()
     await shoot("08-plans-requested")
     const pending = JSON.parse((await cli("billing", "list", "--status", "pending")).stdout) as Array<{
       id: number

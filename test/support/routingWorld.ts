@@ -1,4 +1,5 @@
-import { Layer, ManagedRuntime } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -212,6 +213,20 @@ export const routingWorld = (overrides: Partial<TestSettings> = {}, options: { r
     stop: async () => {
       await rt?.dispose()
       await env.cleanup()
+    },
+    /**
+     * A key on a plan with no routing calls: Starter's allowance taken away for this world (no
+     * seeded plan is without routing; the gate is for a plan an operator sets so). Its key is new,
+     * so no process holds the plan as it was.
+     */
+    keyWithoutRouting: async () => {
+      await rt!.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql`UPDATE plans SET monthly_routing_quota = 0 WHERE code = 'starter'`
+        )
+      )
+      return (await rt!.runPromise(createKey({ plan: "starter", email: "no-routing@example.com" }))).key
     },
     get: (path: string, key = keys.pro) => api(base, key)(path),
     post: (body: unknown, key = keys.pro) =>

@@ -14,6 +14,9 @@ interface Plan {
   readonly monthly_routing_quota: number
   readonly data_delay_sec: number
   readonly is_contact_sales: boolean
+  readonly monthly_price: number | null
+  readonly currency: string
+  readonly trial_days: number | null
 }
 interface BillingRequest {
   readonly id: number
@@ -23,7 +26,20 @@ interface BillingRequest {
   readonly status: "pending" | "applied" | "declined"
   readonly created_at: string
   readonly decided_at: string | null
+  readonly monthly_price: number | null
+  readonly currency: string | null
 }
+
+const money = (value: number, currency: string) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 }).format(value)
+
+/** A plan's price as the plans page and its request button say it. */
+export const priceText = (p: Pick<Plan, "monthly_price" | "currency" | "trial_days">) =>
+  p.monthly_price === null
+    ? "Priced with you"
+    : p.monthly_price === 0
+      ? `Free${p.trial_days ? ` for ${p.trial_days} days` : ""}`
+      : `${money(p.monthly_price, p.currency)} a month`
 
 const GATES: Record<string, string> = {
   plan_geojson: "GeoJSON",
@@ -81,6 +97,12 @@ export const BillingPage = ({ search }: { search: string }) => {
               <h2>
                 {p.name} {current && <Badge kind="ok">Your plan</Badge>}
               </h2>
+              <p class="price" data-testid={`price-${p.code}`}>
+                <strong>{priceText(p)}</strong>
+                {p.monthly_price !== null && p.monthly_price > 0 && (
+                  <span class="hint"> ({p.currency}, excl. tax)</span>
+                )}
+              </p>
               <p>{p.description}</p>
               <ul>
                 <li>
@@ -99,7 +121,11 @@ export const BillingPage = ({ search }: { search: string }) => {
                 </p>
               ) : (
                 <button type="button" class="btn btn-primary" onClick={() => ask(p.code)} disabled={action.busy}>
-                  {p.is_contact_sales ? `Contact us about ${p.name}` : `Request ${p.name}`}
+                  {p.is_contact_sales
+                    ? `Contact us about ${p.name}`
+                    : p.monthly_price
+                      ? `Request ${p.name} at ${money(p.monthly_price, p.currency)}/month`
+                      : `Request ${p.name}`}
                 </button>
               )}
             </section>
@@ -114,7 +140,9 @@ export const BillingPage = ({ search }: { search: string }) => {
             {requests.map((r) => (
               <tr key={r.id}>
                 <td>
-                  {r.kind === "upgrade" ? `Plan: ${r.plan_code}` : `Routing pack: ${fmt(r.pack_calls ?? 0)} calls`}
+                  {r.kind === "upgrade"
+                    ? `Plan: ${plans.find((p) => p.code === r.plan_code)?.name ?? r.plan_code}${r.monthly_price !== null && r.currency ? ` at ${money(r.monthly_price, r.currency)} a month` : ""}`
+                    : `Routing pack: ${fmt(r.pack_calls ?? 0)} calls`}
                 </td>
                 <td>{formatDate(r.created_at)}</td>
                 <td>

@@ -519,12 +519,15 @@ describe("POST /routing/route", () => {
     }
   })
 
-  it("answers 422 for a point far from the network, and 403 plan_truck below Pro", async () => {
+  it("answers 422 for a point far from the network, routes on Starter's allowance, and 403 plan_truck with none", async () => {
     const far = await post({ origin: { lat: 45, lng: -90 }, destination: E, truck })
     expect(far.status).toBe(422)
     expect(far.body.error).toMatch(/origin is more than 25 km/)
     const starter = await post({ origin: W, destination: E, truck }, world.keys.starter)
-    expect(starter.status).toBe(403)
-    expect(starter.body.code).toBe("plan_truck")
+    expect(starter.status).toBe(200)
+    expect(starter.headers.get("x-routing-quota-limit")).toBe("100")
+    const none = await post({ origin: W, destination: E, truck }, await world.keyWithoutRouting())
+    expect(none.status).toBe(403)
+    expect(none.body.code).toBe("plan_truck")
   })
 })

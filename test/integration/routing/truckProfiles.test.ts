@@ -172,9 +172,9 @@ describe("truck profiles", () => {
     expect(missing.body.error).toContain("truck.weight_t is required")
   })
 
-  it("is for plans with routing: Starter gets 403 plan_truck", async () => {
-    const starter = await api(world.base, world.keys.starter)("/routing/truck-profiles")
-    expect(starter.status).toBe(403)
-    expect(starter.body.code).toBe("plan_truck")
+  it("is for plans with routing: a plan without routing calls gets 403 plan_truck", async () => {
+    const none = await api(world.base, await world.keyWithoutRouting())("/routing/truck-profiles")
+    expect(none.status).toBe(403)
+    expect(none.body.code).toBe("plan_truck")
   })
 })
