@@ -116,6 +116,33 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
     )
   }, 90_000)
 
+  it("opens a Free trial on the jurisdiction holding most events, and says its data is delayed", async () => {
+    // the simulator's feeds counted in the store first: the trial starts where they are
+    const busiest = () =>
+      s.w.run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ jurisdiction: string }>`
+            SELECT c.jurisdiction FROM coverage c JOIN jurisdictions j ON j.code = c.jurisdiction AND j.scope = 'state'
+            WHERE c.kind = 'event' GROUP BY c.jurisdiction HAVING sum(c.row_count) > 0
+            ORDER BY sum(c.row_count) DESC, c.jurisdiction LIMIT 1`
+        )
+      ) as Promise<Array<{ jurisdiction: string }>>
+    let top: { jurisdiction: string } | undefined
+    for (const deadline = Date.now() + 60_000; !(top = (await busiest())[0]);) {
+      if (Date.now() > deadline) throw new Error("the simulator's events were never counted in the coverage")
+      await new Promise((r) => setTimeout(r, 500))
+    }
+    await openMapAs(s, "Tria Lee", "trial-map@example.com", "free")
+    const picker = s.page.getByLabel("Jurisdiction", { exact: true })
+    await expect.poll(() => picker.inputValue(), { timeout: 15_000 }).toBe(top.jurisdiction)
+    expect(top.jurisdiction).not.toBe("AL") // the first in the alphabet, where the trial used to open
+    await expect
+      .poll(() => s.page.getByTestId("map-notes").innerText(), { timeout: 15_000 })
+      .toMatch(/^Data on your plan is delayed by 5 minutes/)
+    await screenshots(s.page, "map-trial")
+  }, 90_000)
+
   it("draws every active event, follows a new one without a reload, and opens an event's history", async () => {
     // the timeline held before the I-95 vehicle clears and before the I-90 crash: the store holds
     // the one and not the other before the page opens, whatever time the suite has taken so far

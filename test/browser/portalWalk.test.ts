@@ -142,6 +142,8 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     expect(await table.getByText(XSS, { exact: true }).count()).toBe(1)
     expect(await table.getByText("I-87 <b>north</b>").count()).toBe(1)
     expect(await table.locator("img, b").count()).toBe(0)
+    // the trial's delay said in words beside the answer
+    expect(await page.getByTestId("try-notes").innerText()).toMatch(/^Data on your plan is delayed by 5 minutes/)
     expect(dialogs).toEqual([])
     await shoot("05-keys-created")
 

@@ -43,7 +43,12 @@ export interface Layered {
   readonly items: ReadonlyArray<MapItem>
   /** matches in view (a feature line counts in each cell it crosses when mode is cells) */
   readonly total: number
+  /** what the answer said of itself (a delayed plan, an unknown filter value), in words */
+  readonly notes?: ReadonlyArray<string>
 }
+
+const notesOf = (warnings: ReadonlyArray<{ readonly message: string }> | undefined) =>
+  (warnings ?? []).map((w) => w.message)
 
 const query = (pairs: Record<string, string | undefined>) =>
   Object.entries(pairs)
@@ -106,12 +111,12 @@ export const loadEvents = async (get: Get, view: View, f: MapFilters): Promise<L
   const first = await get<typeof EventPage.Type>(path)
   if (first.total <= first.limit * ITEM_PAGES) {
     const rows = await allPages(get, path, first)
-    return { mode: "items", total: first.total, items: rows.map(eventItem) }
+    return { mode: "items", total: first.total, items: rows.map(eventItem), notes: notesOf(first.warnings) }
   }
-  return cellItems(
-    await get<typeof MapCells.Type>(`/map/cells?layer=events&zoom=${view.zoom.toFixed(2)}&${query(filters)}`),
-    "event-cell"
+  const cells = await get<typeof MapCells.Type>(
+    `/map/cells?layer=events&zoom=${view.zoom.toFixed(2)}&${query(filters)}`
   )
+  return { ...cellItems(cells, "event-cell"), notes: notesOf(cells.warnings) }
 }
 
 type FeatureRow = (typeof FeaturePage.Type)["data"][number]

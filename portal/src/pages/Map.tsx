@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "preact/hooks"
 import { EVENT_TYPES, SEVERITIES } from "../../../shared/domain/Event.js"
 import { FEATURE_GROUPS } from "../../../shared/domain/FeatureGroups.js"
 import { ApiError, explain } from "../api.js"
-import { fmt } from "../forms.js"
+import { fmt, sentence } from "../forms.js"
 import { addDataLayers, CELL_LAYERS, eventLayerId, ITEM_LAYERS, setData } from "../map/dataLayers.js"
 import { Details, type Selection } from "../map/Details.js"
 import { type Get, sessionGet } from "../sessionCall.js"
@@ -22,6 +22,7 @@ const flagLabels = (flags: unknown) =>
 import { useBaseMap } from "../map/useBaseMap.js"
 import { type Layered, loadEvents, loadFeatures, type MapFilters, type View } from "../map/viewData.js"
 import { useSession } from "../session.js"
+import { rememberJurisdiction, startingJurisdiction } from "../startingJurisdiction.js"
 import { Alert } from "../ui.js"
 
 /** Events are asked again this often (the API's ETag makes an unchanged answer a 304); features change slowly. */
@@ -148,9 +149,12 @@ export const MapPage = () => {
     if (!customerId) return
     get<Array<{ code: string; name: string; country: string }>>("/jurisdictions?scope=state").then((j) => {
       setJurisdictions(j)
-      // a plan that needs one jurisdiction starts on the first; every other plan sees them all
+      // a plan that needs one jurisdiction starts where there is something to see: the last one
+      // chosen here, else the one holding most events; every other plan sees them all
       if (customer?.plan_code === "free" && j[0])
-        setFilters((f) => ({ ...f, jurisdiction: f.jurisdiction || j[0].code }))
+        startingJurisdiction(customerId, get, j).then((code) =>
+          setFilters((f) => ({ ...f, jurisdiction: f.jurisdiction || code }))
+        )
     }, failed)
   }, [customerId])
 
@@ -213,7 +217,11 @@ export const MapPage = () => {
           <select
             id="map-j"
             value={filters.jurisdiction}
-            onChange={(e) => setFilters({ ...filters, jurisdiction: (e.target as HTMLSelectElement).value })}
+            onChange={(e) => {
+              const code = (e.target as HTMLSelectElement).value
+              rememberJurisdiction(customerId, code)
+              setFilters({ ...filters, jurisdiction: code })
+            }}
           >
             {customer?.plan_code !== "free" && <option value="">All</option>}
             {jurisdictions.map((j) => (
@@ -315,6 +323,11 @@ export const MapPage = () => {
       <p class="hint map-status" data-testid="map-status" role="status">
         {describe(shown)}
       </p>
+      {(shown?.events.notes ?? []).length > 0 && (
+        <Alert kind="info">
+          <span data-testid="map-notes">{[...new Set(shown!.events.notes)].map(sentence).join(" ")}</span>
+        </Alert>
+      )}
       {eventsInView.length > 0 && (
         <details class="in-view">
           <summary>Events in view, as a list</summary>

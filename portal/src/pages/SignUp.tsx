@@ -17,7 +17,8 @@ export const SignUpPage = () => {
     <div class="narrow">
       <h1>Create your account</h1>
       <p class="lead">
-        A 14-day free trial starts now: 1,000 requests a day on one jurisdiction at a time. No card needed.
+        A 14-day free trial starts now: 1,000 requests a day, one state or province at a time, with data shown 5 minutes
+        after we first see it (paid plans are real-time). No card needed.
       </p>
       {form.error && <Alert kind="error">{form.error}</Alert>}
       <form onSubmit={form.submit} noValidate class="form">

@@ -1,6 +1,8 @@
 import { useEffect, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
-import { formatDate } from "../forms.js"
+import { formatDate, sentence } from "../forms.js"
+import { useSession } from "../session.js"
+import { rememberJurisdiction, startingJurisdiction } from "../startingJurisdiction.js"
 import { Card, Table } from "../ui.js"
 import { QUALITY_FLAG_LABELS, type QualityFlag } from "../../../shared/domain/qualityFlags.js"
 
@@ -19,15 +21,23 @@ interface EventRow {
  * names come from agencies' feeds: they are untrusted and only ever shown as text.
  */
 export const TryIt = ({ apiKey }: { apiKey: string }) => {
+  const { customer } = useSession()
+  const customerId = customer?.id ?? 0
   const [codes, setCodes] = useState<ReadonlyArray<{ code: string; name: string }>>([])
   const [jurisdiction, setJurisdiction] = useState("")
-  const [result, setResult] = useState<{ events: ReadonlyArray<EventRow>; total: number | null } | null>(null)
+  const [result, setResult] = useState<{
+    events: ReadonlyArray<EventRow>
+    total: number | null
+    notes: ReadonlyArray<string>
+  } | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
-    call<Array<{ code: string; name: string }>>("GET", "/jurisdictions?scope=all", undefined, apiKey).then(
+    const get = <T,>(path: string) => call<T>("GET", path, undefined, apiKey)
+    get<Array<{ code: string; name: string }>>("/jurisdictions?scope=all").then(
+      // starts where there is something to see: the last choice, else the jurisdiction with most events
       (j) => {
         setCodes(j)
-        setJurisdiction(j.find((x) => x.code === "NY")?.code ?? j[0]?.code ?? "")
+        return startingJurisdiction(customerId, get, j).then(setJurisdiction)
       },
       (e) => setError(explain(e))
     )
@@ -36,13 +46,17 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
     e.preventDefault()
     setError(null)
     try {
-      const r = await call<{ data: Array<EventRow>; total?: number }>(
+      const r = await call<{ data: Array<EventRow>; total?: number; warnings?: Array<{ message: string }> }>(
         "GET",
         `/events?jurisdiction=${encodeURIComponent(jurisdiction)}&limit=5`,
         undefined,
         apiKey
       )
-      setResult({ events: r.data, total: r.total ?? null })
+      setResult({
+        events: r.data,
+        total: r.total ?? null,
+        notes: (r.warnings ?? []).map((w) => sentence(w.message))
+      })
     } catch (err) {
       setError(explain(err))
     }
@@ -55,7 +69,11 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
           <select
             id="try-j"
             value={jurisdiction}
-            onChange={(e) => setJurisdiction((e.target as HTMLSelectElement).value)}
+            onChange={(e) => {
+              const code = (e.target as HTMLSelectElement).value
+              rememberJurisdiction(customerId, code)
+              setJurisdiction(code)
+            }}
           >
             {codes.map((c) => (
               <option value={c.code} key={c.code}>
@@ -71,6 +89,11 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
       {error && (
         <p class="error-text" role="alert">
           {error}
+        </p>
+      )}
+      {result && result.notes.length > 0 && (
+        <p class="hint" data-testid="try-notes">
+          {result.notes.join(" ")}
         </p>
       )}
       {result &&
