@@ -1,10 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Redacted, Schema } from "effect"
-import { randomBytes } from "node:crypto"
 import { AppConfig } from "../../shared/config/AppConfig.js"
-import { testItem } from "../../shared/webhooks/payloads.js"
 import { decryptSecret } from "../../shared/webhooks/secrets.js"
-import { sendSigned } from "../../shared/webhooks/send.js"
+import { lastTestDelivery, sendTestDelivery } from "../../shared/webhooks/testDelivery.js"
 import {
   createSubscription,
   DELIVERY_STATUSES,
@@ -19,7 +17,6 @@ import {
   updateSubscription,
   WebhookNotFound
 } from "../../shared/webhooks/subscriptions.js"
-import { nowMillis } from "../../shared/time/Now.js"
 import { Id, Limit, Offset, OneOf } from "../http/QueryParams.js"
 import { RequestAuth } from "../http/RequestAuth.js"
 import { Reply, route } from "../http/Route.js"
@@ -34,6 +31,7 @@ import {
   WebhookSubscription,
   WebhookSubscriptionCreated,
   WebhookSubscriptionList,
+  WebhookLastTest,
   WebhookTestResult
 } from "../schemas/webhooks.js"
 import { type Access, Key, Session } from "../http/access.js"
@@ -165,7 +163,7 @@ const webhookRoutesFor = <Provided>({ prefix, access, customer, plan, hidden }: 
       method: "post",
       path: `${prefix}/:id/test`,
       operationId: op("testWebhook"),
-      summary: "Sends a signed test event now; never recorded",
+      summary: "Sends a signed test event now; kept as the last test, never a recorded delivery",
       params: HookPath,
       responses: {
         200: { description: "The attempt's outcome", schema: WebhookTestResult, headers: ["rateLimit"] },
@@ -174,23 +172,25 @@ const webhookRoutesFor = <Provided>({ prefix, access, customer, plan, hidden }: 
       handler: ({ params }) =>
         Effect.gen(function* () {
           const target = yield* targetOf(yield* customer, params.id)
-          const now = yield* nowMillis
-          const deliveryId = `whd_test_${randomBytes(9).toString("base64url")}`
-          const r = yield* Effect.promise(() =>
-            sendSigned(
-              target,
-              deliveryId,
-              Math.floor(now / 1000),
-              JSON.stringify(testItem(new Date(now).toISOString()))
-            )
-          )
-          return {
-            delivered: r.error === null,
-            delivery_id: deliveryId,
-            status_code: r.status,
-            latency_ms: r.latencyMs,
-            error: r.error
-          }
+          return yield* sendTestDelivery(params.id, target)
+        })
+    }),
+    route({
+      ...common,
+      method: "get",
+      path: `${prefix}/:id/test`,
+      operationId: op("lastWebhookTest"),
+      summary: "The last test delivery: the request as sent and the receiver's answer",
+      params: HookPath,
+      responses: {
+        200: { description: "The last test, or null when none was sent", schema: WebhookLastTest },
+        ...notFound
+      },
+      handler: ({ params }) =>
+        Effect.gen(function* () {
+          const [row] = yield* lastTestDelivery(yield* customer, params.id)
+          if (!row) return yield* Effect.fail(new WebhookNotFound({ message: `no webhook subscription ${params.id}` }))
+          return { last_test: row.last_test }
         })
     }),
     route({

@@ -42,12 +42,22 @@ export const WebhookSecret = Schema.Struct({ id: Schema.String, secret: Secret }
   identifier: "WebhookSecret"
 })
 export const WebhookTestResult = Schema.Struct({
-  delivered: Schema.Boolean,
   delivery_id: Schema.String,
+  sent_at: DateTime,
+  url: Schema.String,
+  request_headers: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+    description: "As sent, signature headers included"
+  }),
+  request_body: Schema.String,
+  delivered: Schema.Boolean,
   status_code: Schema.NullOr(Int),
+  response_body: Schema.NullOr(Schema.String).annotations({ description: "The receiver's answer, its first 2 KB" }),
   latency_ms: Count,
   error: NullableText
 }).annotations({ identifier: "WebhookTestResult" })
+export const WebhookLastTest = Schema.Struct({ last_test: Schema.NullOr(WebhookTestResult) }).annotations({
+  identifier: "WebhookLastTest"
+})
 
 export const WebhookDelivery = Schema.Struct({
   id: Schema.String,

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { simulatorCatalogue } from "../simulator/timeline.js"
-import { startSimulator } from "../simulator/Simulator.js"
+import { DEMO_LOOP_S, startSimulator } from "../simulator/Simulator.js"
 import { AppConfig } from "../../shared/config/AppConfig.js"
 import { decodeCatalogue, readCatalogueFile, SourceCatalogue } from "../../pipeline/poll/SourceCatalogue.js"
 
@@ -20,11 +20,15 @@ export const CatalogueLive = (options: { startSimulator: boolean }) =>
           return yield* Effect.dieMessage("no SOURCES_FILE and no SIMULATOR_URL: nothing to poll")
         }
         const sim = yield* Effect.acquireRelease(
-          Effect.promise(() => startSimulator(config.simulatorPort).catch(() => startSimulator(0))),
+          Effect.promise(() =>
+            startSimulator(config.simulatorPort, "127.0.0.1", { loopS: DEMO_LOOP_S }).catch(() =>
+              startSimulator(0, "127.0.0.1", { loopS: DEMO_LOOP_S })
+            )
+          ),
           (s) => Effect.promise(() => s.close())
         )
         yield* Effect.logInfo(
-          `no SOURCES_FILE: bundled upstream simulator at ${sim.url} (poll every ${config.demoPollIntervalS} s)`
+          `no SOURCES_FILE: bundled upstream simulator at ${sim.url} (poll every ${config.demoPollIntervalS} s; its script restarts every ${DEMO_LOOP_S} s)`
         )
         baseUrl = sim.url
       }

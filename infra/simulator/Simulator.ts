@@ -13,16 +13,33 @@ export interface SimulatorHandle {
 }
 
 /**
- * Serves recorded-format payloads as a scripted timeline over HTTP, with ETag/304 like real
- * feeds. `GET /_sim/state` shows the clock; `POST /_sim/elapsed?s=N` moves it.
+ * The demo's loop: the script runs again every this many seconds, so changes keep coming for a
+ * webhook subscribed long after start (what the script ended with is undone at each restart:
+ * cleared events come back, the late crash clears, the failing feed recovers).
  */
-export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorHandle> => {
+export const DEMO_LOOP_S = 180
+
+/**
+ * Serves recorded-format payloads as a scripted timeline over HTTP, with ETag/304 like real
+ * feeds. `GET /_sim/state` shows the clock; `POST /_sim/elapsed?s=N` moves it. With `loopS` the
+ * feeds answer as at `elapsed mod loopS` (the demo); without it the script plays once (tests).
+ */
+export const startSimulator = (
+  port = 0,
+  host = "127.0.0.1",
+  options: { readonly loopS?: number } = {}
+): Promise<SimulatorHandle> => {
   let origin = Date.now()
   let held: number | null = null
   const elapsed = () => held ?? (Date.now() - origin) / 1000
+  const onScript = (t: number) => (options.loopS ? t % options.loopS : t)
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://sim")
-    if (url.pathname === "/_sim/state") return json(res, 200, { elapsed_s: elapsed() })
+    if (url.pathname === "/_sim/state")
+      return json(res, 200, {
+        elapsed_s: elapsed(),
+        ...(options.loopS ? { loop_s: options.loopS, script_s: onScript(elapsed()) } : {})
+      })
     if (url.pathname === "/_sim/elapsed" && req.method === "POST") {
       const s = Number(url.searchParams.get("s"))
       if (!Number.isFinite(s) || s < 0) return json(res, 400, { error: "s must be a non-negative number" })
@@ -30,7 +47,7 @@ export const startSimulator = (port = 0, host = "127.0.0.1"): Promise<SimulatorH
       held = null
       return json(res, 200, { elapsed_s: elapsed() })
     }
-    const answer = answerFor(url.pathname, elapsed())
+    const answer = answerFor(url.pathname, onScript(elapsed()))
     if (!answer) return json(res, 404, { error: "no such feed" })
     // a string body is an XML document (TMDD, iCone), served as the agencies serve it
     const xml = typeof answer.body === "string"

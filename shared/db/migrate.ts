@@ -25,6 +25,7 @@ import eventQualityFlags from "./migrations/0021_event_quality_flags.js"
 import publishedStreams from "./migrations/0022_published_streams.js"
 import portalKey from "./migrations/0023_portal_key.js"
 import planPrices from "./migrations/0024_plan_prices.js"
+import webhookLastTest from "./migrations/0025_webhook_last_test.js"
 
 /** Every migration, in order; a new one is a file in infra/migrations and a line here. */
 export const MIGRATIONS = {
@@ -51,7 +52,8 @@ export const MIGRATIONS = {
   "0021_event_quality_flags": eventQualityFlags,
   "0022_published_streams": publishedStreams,
   "0023_portal_key": portalKey,
-  "0024_plan_prices": planPrices
+  "0024_plan_prices": planPrices,
+  "0025_webhook_last_test": webhookLastTest
 }
 
 const run = Migrator.make({})

@@ -11,7 +11,12 @@ export interface AttemptResult {
   readonly error: string | null
   readonly retryAfter: string | null
   readonly latencyMs: number
+  /** the receiver's answer, its first RESPONSE_KEPT bytes, when asked for (a test delivery) */
+  readonly responseBody?: string
 }
+
+/** Of a receiver's answer to a test delivery, this much is kept to show. */
+export const RESPONSE_KEPT = 2048
 
 /**
  * Name resolution for webhook connections that refuses non-public addresses at the moment the
@@ -52,7 +57,8 @@ export const postWebhook = (
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
-  allowPrivate: boolean
+  allowPrivate: boolean,
+  keepBody = false
 ): Promise<AttemptResult> =>
   new Promise((resolve) => {
     const t0 = performance.now()
@@ -83,14 +89,22 @@ export const postWebhook = (
       },
       (res) => {
         const status = res.statusCode ?? 0
-        // drain (within the time limit) so the connection can be reused
-        res.resume()
+        // drained (within the time limit) so the connection can be reused; a test keeps the start of it
+        const kept: Array<Buffer> = []
+        let keptBytes = 0
+        if (keepBody)
+          res.on("data", (c: Buffer) => {
+            if (keptBytes < RESPONSE_KEPT) kept.push(c.subarray(0, RESPONSE_KEPT - keptBytes))
+            keptBytes += c.length
+          })
+        else res.resume()
         res.on("end", () => {
           const ok = status >= 200 && status < 300
           done({
             status,
             error: ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}`,
-            retryAfter: typeof res.headers["retry-after"] === "string" ? res.headers["retry-after"] : null
+            retryAfter: typeof res.headers["retry-after"] === "string" ? res.headers["retry-after"] : null,
+            ...(keepBody ? { responseBody: Buffer.concat(kept).toString("utf8") } : {})
           })
         })
         res.on("error", (e) => done({ status: null, error: describe(e, timeoutMs, signal), retryAfter: null }))
@@ -105,6 +119,20 @@ const describe = (e: Error & { code?: string }, timeoutMs: number, signal: Abort
     ? `timed out after ${timeoutMs} ms`
     : String(e.code === "EPRIVATETARGET" ? e.message : (e.code ?? e.message)).slice(0, 300)
 
+/** The headers of a signed delivery (docs/api/webhooks.md). */
+export const signedHeaders = (
+  secret: string,
+  deliveryId: string,
+  timestampSec: number,
+  body: string,
+  traceparent?: string
+): Record<string, string> => ({
+  "Content-Type": "application/json",
+  "User-Agent": "road-data-webhooks/1",
+  ...signatureHeaders(secret, deliveryId, timestampSec, body),
+  ...(traceparent ? { traceparent } : {})
+})
+
 /** Signs `body` as delivery `deliveryId` at `timestampSec` (docs/api/webhooks.md) and POSTs it. */
 export const sendSigned = (
   target: { readonly url: string; readonly secret: string; readonly timeoutMs: number; readonly allowPrivate: boolean },
@@ -116,12 +144,7 @@ export const sendSigned = (
 ) =>
   postWebhook(
     target.url,
-    {
-      "Content-Type": "application/json",
-      "User-Agent": "road-data-webhooks/1",
-      ...signatureHeaders(target.secret, deliveryId, timestampSec, body),
-      ...(traceparent ? { traceparent } : {})
-    },
+    signedHeaders(target.secret, deliveryId, timestampSec, body, traceparent),
     body,
     target.timeoutMs,
     target.allowPrivate

@@ -269,6 +269,16 @@ describe.skipIf(!hasChromium)("the portal in a real browser", () => {
     expect(await page.getByText("No deliveries yet.").count()).toBe(1)
     const [{ n }] = await sql<{ n: number }>((s) => s`SELECT count(*)::int AS n FROM webhook_deliveries`)
     expect(n).toBe(0)
+    // the test as sent and answered stays on the page, after a reload too
+    await page.reload()
+    const last = page.getByTestId("last-test")
+    await last.waitFor()
+    expect(await last.innerText()).toMatch(/answered 200/)
+    expect(await page.getByTestId("last-test-headers").innerText()).toContain(
+      createHmac("sha256", secret).update(test.body).digest("hex")
+    )
+    expect(JSON.parse(await page.getByTestId("last-test-body").innerText())).toEqual(JSON.parse(test.body))
+    expect(await page.getByTestId("last-test-response").innerText()).toBe("ok")
     await shoot("12-webhook-tested")
   })
 

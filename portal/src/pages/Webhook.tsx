@@ -4,6 +4,7 @@ import { formatDate } from "../forms.js"
 import { Link, navigate } from "../router.js"
 import { Alert, Badge, Card, OneTimeSecret, Table, useAction } from "../ui.js"
 import { disabledWhy, type Subscription, webhookBody, WebhookFields } from "./webhookForm.js"
+import { type LastTest, WebhookLastTest } from "./WebhookLastTest.js"
 
 interface Attempt {
   readonly attempt: number
@@ -41,14 +42,17 @@ export const WebhookPage = ({ id }: { id: string }) => {
   const [message, setMessage] = useState<{ kind: "success" | "error" | "info"; text: string } | null>(null)
   const [secret, setSecret] = useState<string | null>(null)
   const [editing, setEditing] = useState(false)
+  const [lastTest, setLastTest] = useState<LastTest | null>(null)
   const action = useAction()
   const base = `/portal/webhooks/${encodeURIComponent(id)}`
   const load = async () => {
-    const [s, d] = await Promise.all([
+    const [s, d, t] = await Promise.all([
       call<Subscription>("GET", base),
-      call<{ data: Array<Delivery>; total: number }>("GET", `${base}/deliveries?limit=50`)
+      call<{ data: Array<Delivery>; total: number }>("GET", `${base}/deliveries?limit=50`),
+      call<{ last_test: LastTest | null }>("GET", `${base}/test`)
     ])
     setSub(s)
+    setLastTest(t.last_test)
     setDeliveries(d.data)
     setTotal(d.total)
   }
@@ -59,17 +63,13 @@ export const WebhookPage = ({ id }: { id: string }) => {
   }
   const test = () =>
     act(async () => {
-      const r = await call<{
-        delivered: boolean
-        status_code: number | null
-        latency_ms: number
-        error: string | null
-      }>("POST", `${base}/test`)
+      const r = await call<LastTest>("POST", `${base}/test`)
+      setLastTest(r)
       setMessage(
         r.delivered
           ? {
               kind: "success",
-              text: `Test delivered: your endpoint answered ${r.status_code} in ${r.latency_ms} ms. Test deliveries are not kept in the log.`
+              text: `Test delivered: your endpoint answered ${r.status_code} in ${r.latency_ms} ms. Below is what was sent and what it answered; test deliveries are not kept in the log.`
             }
           : {
               kind: "error",
@@ -220,6 +220,7 @@ export const WebhookPage = ({ id }: { id: string }) => {
           </dl>
         )}
       </Card>
+      <WebhookLastTest test={lastTest} />
       <Card
         title={`Deliveries (${total})`}
         actions={

@@ -471,6 +471,7 @@ describe("GET /api/v1/openapi.json", () => {
     await check("patch", "/webhooks/{id}", `/webhooks/${hook.id}`, { key: pro, body: { enabled: false }, status: 200 })
     await check("post", "/webhooks/{id}/rotate-secret", `/webhooks/${hook.id}/rotate-secret`, { key: pro, status: 200 })
     await check("post", "/webhooks/{id}/test", `/webhooks/${hook.id}/test`, { key: pro, status: 200 })
+    await check("get", "/webhooks/{id}/test", `/webhooks/${hook.id}/test`, { key: pro, status: 200 })
     await check("get", "/webhooks/{id}/deliveries", `/webhooks/${hook.id}/deliveries`, { key: pro, status: 200 })
     await check(
       "post",
