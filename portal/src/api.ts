@@ -1,3 +1,5 @@
+import { sentence } from "./text.js"
+
 /** The portal's calls to its own server: same origin, the session cookie, and the CSRF token on every change. */
 let csrfToken = ""
 
@@ -55,12 +57,12 @@ export const call = async <T = any>(
   return parsed as T
 }
 
-/** A failure in words a person can act on. */
+/** A failure in words a person can act on, as a sentence. */
 export const explain = (e: unknown) => {
   if (e instanceof ApiError) {
     if (e.status === 429 && e.retryAfterS !== null)
-      return `${e.message} (retry in ${Math.ceil(e.retryAfterS / 60)} min)`
-    return e.message
+      return sentence(`${e.message} (retry in ${Math.ceil(e.retryAfterS / 60)} min)`)
+    return sentence(e.message)
   }
-  return "something went wrong; reload the page and try again"
+  return "Something went wrong; reload the page and try again."
 }

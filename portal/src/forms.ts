@@ -76,8 +76,4 @@ export const useSchemaForm = <S extends Schema.Schema.AnyNoContext>(
   return { errors, submit, busy: action.busy, error: action.error }
 }
 
-/** An API message as a sentence: capitalized, ending in a full stop. */
-export const sentence = (s: string) => {
-  const t = s.trim()
-  return t === "" ? t : t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".")
-}
+export { sentence } from "./text.js"

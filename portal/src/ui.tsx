@@ -120,25 +120,28 @@ export const useAction = () => {
 }
 
 /**
- * A table that scrolls sideways on a phone (a wide one keeps its columns readable rather than squeezed); an empty
- * heading is an actions column, named for screen readers.
+ * A table that scrolls sideways on a phone (a wide one keeps its columns readable rather than squeezed), or with
+ * `stack` turns each row into a card there, each cell named by its `data-label`; an empty heading is an actions
+ * column, named for screen readers.
  */
 export const Table = ({
   head,
   children,
   testId,
   wide,
+  stack,
   label
 }: {
   head: ReadonlyArray<string>
   children: ComponentChildren
   testId?: string
   wide?: boolean
+  stack?: boolean
   label?: string
 }) => (
   // a wide table may scroll sideways: then its box takes keyboard focus, so arrow keys reach the hidden columns
   <div class="table-wrap" {...(wide ? { tabIndex: 0, role: "region", "aria-label": label ?? "Table" } : {})}>
-    <table data-testid={testId} class={wide ? "wide" : undefined}>
+    <table data-testid={testId} class={[wide ? "wide" : "", stack ? "stack" : ""].join(" ").trim() || undefined}>
       <thead>
         <tr>
           {head.map((h, i) => (

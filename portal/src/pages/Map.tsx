@@ -22,6 +22,7 @@ const flagLabels = (flags: unknown) =>
 import { useBaseMap } from "../map/useBaseMap.js"
 import { type Layered, loadEvents, loadFeatures, type MapFilters, type View } from "../map/viewData.js"
 import { useSession } from "../session.js"
+import { type JurisdictionChoice, JurisdictionOptions } from "../JurisdictionOptions.js"
 import { rememberJurisdiction, startingJurisdiction } from "../startingJurisdiction.js"
 import { Alert } from "../ui.js"
 
@@ -74,7 +75,7 @@ export const MapPage = () => {
   })
   const filtersRef = useRef(filters)
   filtersRef.current = filters
-  const [jurisdictions, setJurisdictions] = useState<ReadonlyArray<{ code: string; name: string }>>([])
+  const [jurisdictions, setJurisdictions] = useState<ReadonlyArray<JurisdictionChoice>>([])
   const [shown, setShown] = useState<Shown | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [selection, setSelection] = useState<Selection | null>(null)
@@ -147,7 +148,7 @@ export const MapPage = () => {
 
   useEffect(() => {
     if (!customerId) return
-    get<Array<{ code: string; name: string; country: string }>>("/jurisdictions?scope=state").then((j) => {
+    get<Array<JurisdictionChoice & { country: string }>>("/jurisdictions?scope=state").then((j) => {
       setJurisdictions(j)
       // a plan that needs one jurisdiction starts where there is something to see: the last one
       // chosen here, else the one holding most events; every other plan sees them all
@@ -224,11 +225,7 @@ export const MapPage = () => {
             }}
           >
             {customer?.plan_code !== "free" && <option value="">All</option>}
-            {jurisdictions.map((j) => (
-              <option key={j.code} value={j.code}>
-                {j.code} · {j.name}
-              </option>
-            ))}
+            <JurisdictionOptions list={jurisdictions} />
           </select>
         </div>
         <div class="field">

@@ -19,6 +19,18 @@ const OVERALL: Record<Overall["overall"], { kind: "ok" | "warn" | "off"; text: s
   down: { kind: "off", text: "The pipeline is not reading sources" }
 }
 
+/** The processing steps in a customer's words (operators read the stream groups on /metrics). */
+const STAGE_NAMES: Record<string, string> = {
+  materialize: "Saving new and changed events",
+  webhooks: "Webhook deliveries",
+  "route-monitor": "Watching saved routes",
+  analytics: "Analytics",
+  coverage: "Coverage counts",
+  links: "Linking reports of one event",
+  weather: "Weather at events"
+}
+const KINDS: Record<string, string> = { events: "traffic events", features: "road features", prices: "fuel prices" }
+
 const outcomeBadge = (s: Source) => {
   if (s.last_outcome === null) return <Badge kind="muted">Not polled yet</Badge>
   if (s.last_outcome === "error")
@@ -142,17 +154,17 @@ export const StatusPage = () => {
         {formatDate(overall.worker.last_seen) || "none yet"}.
       </p>
 
-      <Card title="Pipeline stages">
+      <Card title="Processing">
         {detail.stages.length === 0 ? (
-          <p>No stage has joined the change stream yet.</p>
+          <p>Processing has not started yet.</p>
         ) : (
-          <Table head={["Stage", "Waiting", "Handling", "Behind"]} testId="stages">
+          <Table head={["Step", "Changes waiting", "In progress", "Delay"]} testId="stages" stack>
             {detail.stages.map((g) => (
-              <tr key={g.group}>
-                <td>{g.group}</td>
-                <td>{fmt(g.lag_messages)}</td>
-                <td>{fmt(g.pending)}</td>
-                <td>{seconds(g.behind_seconds)}</td>
+              <tr key={g.group} data-stage={g.group}>
+                <td data-label="Step">{STAGE_NAMES[g.group] ?? g.group}</td>
+                <td data-label="Changes waiting">{fmt(g.lag_messages)}</td>
+                <td data-label="In progress">{fmt(g.pending)}</td>
+                <td data-label="Delay">{seconds(g.behind_seconds)}</td>
               </tr>
             ))}
           </Table>
@@ -161,42 +173,37 @@ export const StatusPage = () => {
 
       <Card title={`Sources (${fmt(detail.sources.length)})`}>
         <Table
-          head={["Source", "Last poll", "Circuit", "Records", "Refused, 7 days", "Uptime, 7 days"]}
+          head={["Feed", "Last check", "Checking", "Records", "Refused, 7 days", "Available, 7 days"]}
           testId="sources"
-          wide
-          label="Sources, scrolls sideways"
+          stack
         >
           {detail.sources.map((s) => (
             <tr key={s.id} data-source={s.id}>
-              <td class="wrap">
-                <strong>{s.id}</strong>
+              <td class="wrap" data-label="Feed">
+                <strong>{s.jurisdiction_name}</strong>
                 <br />
-                <span class="muted">
-                  {s.jurisdiction_name}
-                  {s.kind ? ` · ${s.kind}` : ""}
-                  {s.format ? ` · ${s.format}` : ""}
-                </span>
+                <span class="muted">{KINDS[s.kind ?? ""] ?? "road data"}</span>
               </td>
-              <td>
+              <td data-label="Last check">
                 {outcomeBadge(s)}
                 <br />
                 <span class="muted">{s.last_poll_at ? formatDate(s.last_poll_at) : "never"}</span>
               </td>
-              <td>
+              <td data-label="Checking">
                 {s.circuit === "open" ? (
-                  <Badge kind="off">Open until {formatDate(s.circuit_open_until)}</Badge>
+                  <Badge kind="off">Paused until {formatDate(s.circuit_open_until)}</Badge>
                 ) : (
-                  <Badge kind="ok">Closed</Badge>
+                  <Badge kind="ok">Every few seconds</Badge>
                 )}
               </td>
-              <td class="wrap">
+              <td class="wrap" data-label="Records">
                 {s.records === null ? "–" : fmt(s.records)}
                 <br />
                 <span class="muted quality" data-quality>
                   {qualityLine(s.quality)}
                 </span>
               </td>
-              <td class="wrap reasons-cell">
+              <td class="wrap reasons-cell" data-label="Refused, 7 days">
                 {fmt(s.rejected_7d)}
                 {s.top_reasons.length > 0 && (
                   <ul class="reasons">
@@ -208,7 +215,7 @@ export const StatusPage = () => {
                   </ul>
                 )}
               </td>
-              <td>
+              <td data-label="Available, 7 days">
                 <UptimeStrip days={s.uptime_by_day} />{" "}
                 {s.uptime_7day_percent === null ? "no polls" : `${s.uptime_7day_percent}%`}
               </td>
@@ -217,22 +224,18 @@ export const StatusPage = () => {
         </Table>
       </Card>
 
-      <Card title="Incidents, last 7 days">
+      <Card title="Feed outages, last 7 days">
         {detail.incidents.length === 0 ? (
-          <p data-testid="incidents">No circuit opened in the last 7 days.</p>
+          <p data-testid="incidents">No feed outages in the last 7 days.</p>
         ) : (
-          <Table head={["Source", "Began", "Ended", "Failed polls", "Skipped while open"]} testId="incidents">
+          <Table head={["Feed", "Began", "Ended", "Failed checks", "Checks skipped"]} testId="incidents" stack>
             {detail.incidents.map((i) => (
               <tr key={`${i.source} ${i.began_at}`}>
-                <td>
-                  {i.source}
-                  <br />
-                  <span class="muted">{names.get(i.source) ?? i.jurisdiction}</span>
-                </td>
-                <td>{formatDate(i.began_at)}</td>
-                <td>{i.ended_at ? formatDate(i.ended_at) : <Badge kind="warn">Ongoing</Badge>}</td>
-                <td>{fmt(i.failed_polls)}</td>
-                <td>{fmt(i.skipped_polls)}</td>
+                <td data-label="Feed">{names.get(i.source) ?? i.jurisdiction}</td>
+                <td data-label="Began">{formatDate(i.began_at)}</td>
+                <td data-label="Ended">{i.ended_at ? formatDate(i.ended_at) : <Badge kind="warn">Ongoing</Badge>}</td>
+                <td data-label="Failed checks">{fmt(i.failed_polls)}</td>
+                <td data-label="Checks skipped">{fmt(i.skipped_polls)}</td>
               </tr>
             ))}
           </Table>

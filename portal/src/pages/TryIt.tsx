@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks"
 import { call, explain } from "../api.js"
 import { formatDate, sentence } from "../forms.js"
 import { useSession } from "../session.js"
+import { type JurisdictionChoice, JurisdictionOptions } from "../JurisdictionOptions.js"
 import { rememberJurisdiction, startingJurisdiction } from "../startingJurisdiction.js"
 import { Card, Table } from "../ui.js"
 import { QUALITY_FLAG_LABELS, type QualityFlag } from "../../../shared/domain/qualityFlags.js"
@@ -23,7 +24,7 @@ interface EventRow {
 export const TryIt = ({ apiKey }: { apiKey: string }) => {
   const { customer } = useSession()
   const customerId = customer?.id ?? 0
-  const [codes, setCodes] = useState<ReadonlyArray<{ code: string; name: string }>>([])
+  const [codes, setCodes] = useState<ReadonlyArray<JurisdictionChoice>>([])
   const [jurisdiction, setJurisdiction] = useState("")
   const [result, setResult] = useState<{
     events: ReadonlyArray<EventRow>
@@ -33,7 +34,7 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     const get = <T,>(path: string) => call<T>("GET", path, undefined, apiKey)
-    get<Array<{ code: string; name: string }>>("/jurisdictions?scope=all").then(
+    get<Array<JurisdictionChoice>>("/jurisdictions?scope=all").then(
       // starts where there is something to see: the last choice, else the jurisdiction with most events
       (j) => {
         setCodes(j)
@@ -75,11 +76,7 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
               setJurisdiction(code)
             }}
           >
-            {codes.map((c) => (
-              <option value={c.code} key={c.code}>
-                {c.code} · {c.name}
-              </option>
-            ))}
+            <JurisdictionOptions list={codes} />
           </select>
         </div>
         <button class="btn" type="submit">

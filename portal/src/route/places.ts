@@ -72,6 +72,13 @@ export const searchPlaces = (places: ReadonlyArray<Place>, text: string, max = 8
   return out
 }
 
-/** The place a label names exactly (a suggestion picked), or a typed point. */
-export const placeFor = (places: ReadonlyArray<Place>, text: string): Place | null =>
-  parsePoint(text) ?? places.find((p) => p.label.toLowerCase() === text.trim().toLowerCase()) ?? null
+/** The place a label names exactly (a suggestion picked), a typed point, or the one place a typed name matches. */
+export const placeFor = (places: ReadonlyArray<Place>, text: string): Place | null => {
+  const point = parsePoint(text)
+  if (point) return point
+  const exact = places.find((p) => p.label.toLowerCase() === text.trim().toLowerCase())
+  if (exact) return exact
+  // a typed name that only one place answers to ("chicago") is that place, picked or not
+  const matches = searchPlaces(places, text, 2)
+  return matches.length === 1 ? matches[0] : null
+}
