@@ -46,21 +46,29 @@ export const requestKey = (header: string, query: unknown) =>
 /** The name the portal's own credential goes by on the usage page. */
 export const PORTAL_KEY_NAME = "Portal pages (map, route planner, API reference)"
 
-const portalLookup = (customerId: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    // made on first use; its key is thrown away, so the row answers to a session only
-    const key = generateApiKey()
-    yield* sql`
-      INSERT INTO api_keys (customer_id, name, key_prefix, key_hash, portal)
-      VALUES (${customerId}, ${PORTAL_KEY_NAME}, ${keyPrefix(key)}, ${hashApiKey(key)}, true)
-      ON CONFLICT (customer_id) WHERE portal DO NOTHING`
-    return yield* sql<KeyRow>`
+const portalRow = (customerId: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<KeyRow>`
       SELECT k.id AS key_id, k.key_hash, k.is_active AS key_active, k.allowed_origins, k.rate_limit_rpm AS key_rpm,
              k.expires_at, c.id AS customer_id, c.email, c.is_active AS customer_active, c.trial_ends_at,
              c.subscription_ends_at, c.subscription_status, to_jsonb(p) AS plan
       FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id
       WHERE k.customer_id = ${customerId} AND k.portal`
+  )
+
+/** The account's portal credential, made on first use: its key is thrown away, so the row answers to a session only. */
+const portalLookup = (customerId: number) =>
+  Effect.gen(function* () {
+    const found = yield* portalRow(customerId)
+    if (found.length > 0) return found
+    const sql = yield* SqlClient.SqlClient
+    const key = generateApiKey()
+    yield* sql`
+      INSERT INTO api_keys (customer_id, name, key_prefix, key_hash, portal)
+      VALUES (${customerId}, ${PORTAL_KEY_NAME}, ${keyPrefix(key)}, ${hashApiKey(key)}, true)
+      ON CONFLICT (customer_id) WHERE portal DO NOTHING`
+    return yield* portalRow(customerId)
   })
 
 /**

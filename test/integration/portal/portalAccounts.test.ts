@@ -222,13 +222,19 @@ describe("throttles per address", () => {
   })
 })
 
+/** A new customer signed up and verified, its browser stand-in signed in. */
+const verifiedClient = async () => {
+  const c = portalClient(w.base)
+  const address = email()
+  await c.signUp(address)
+  const token = new URL(w.mailbox.linkIn(await w.mailbox.next(address, /Confirm/))).searchParams.get("token")!
+  await c.request("POST", "/portal/verify", { token })
+  return { c, address }
+}
+
 describe("keys and usage", () => {
   it("a key made in the portal is stored hashed, listed without its secret, limited by its end date, and refused once revoked", async () => {
-    const c = portalClient(w.base)
-    const address = email()
-    await c.signUp(address)
-    const token = new URL(w.mailbox.linkIn(await w.mailbox.next(address, /Confirm/))).searchParams.get("token")!
-    await c.request("POST", "/portal/verify", { token })
+    const { c, address } = await verifiedClient()
     expect(
       (await c.request("POST", "/portal/keys", { name: "late", expires_at: "2001-01-01T00:00:00Z" })).body.error
     ).toMatch(/in the future/)
@@ -281,11 +287,7 @@ describe("the portal's pages call the API with the session", () => {
   // the file signs up more accounts than one address may in an hour
   beforeAll(() => w.run(Effect.forEach(["127.0.0.1", "::ffff:127.0.0.1", "::1"], (ip) => clear("signupAddress", ip))))
   it("answers a keyed route to the logged-in browser as its customer, under one portal credential that is no key of theirs", async () => {
-    const c = portalClient(w.base)
-    const address = email()
-    await c.signUp(address)
-    const token = new URL(w.mailbox.linkIn(await w.mailbox.next(address, /Confirm/))).searchParams.get("token")!
-    await c.request("POST", "/portal/verify", { token })
+    const { c, address } = await verifiedClient()
     // GET /account with the cookie and no key: the customer, under the portal's credential
     const me = await c.request("GET", "/account")
     expect(me.status).toBe(200)
