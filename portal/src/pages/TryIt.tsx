@@ -38,7 +38,8 @@ export const TryIt = ({ apiKey }: { apiKey: string }) => {
       // starts where there is something to see: the last choice, else the jurisdiction with most events
       (j) => {
         setCodes(j)
-        return startingJurisdiction(customerId, get, j).then(setJurisdiction)
+        // a choice made while the coverage was read stands
+        return startingJurisdiction(customerId, get, j).then((code) => setJurisdiction((now) => now || code))
       },
       (e) => setError(explain(e))
     )
