@@ -330,6 +330,8 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
         throw new Error(`${type}: the panel says "${await panel.innerText()}" (${e})`)
       })
       expect(await s.page.getByTestId(part).innerText(), type).toMatch(says)
+      // labelled values in words: no raw JSON, no true/false
+      expect(await details.innerText(), type).not.toMatch(/[{}]|\btrue\b|\bfalse\b/)
       await s.page.getByRole("button", { name: "Close details" }).click()
     }
   }, 180_000)

@@ -3,7 +3,7 @@ import type { EventWeatherSnapshot } from "../../../api/schemas/analytics.js"
 import type { EventDetail, HistoryEntry } from "../../../api/schemas/events.js"
 import type { FeatureDetails } from "../../../api/schemas/features.js"
 import { ApiError, explain } from "../api.js"
-import { formatDate } from "../forms.js"
+import { fmt, formatDate } from "../forms.js"
 import { Link } from "../router.js"
 import { SEVERITY_COLOURS } from "./style.js"
 import { QUALITY_FLAG_WORDS } from "../../../shared/domain/qualityFlags.js"
@@ -75,9 +75,47 @@ const Row = ({ label, value }: { label: string; value: string | null | undefined
     </>
   )
 
-/** A property value as text: upstream content is never markup. */
-const asText = (v: unknown): string =>
-  v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v)
+/** Units by the ending of a property's name, for readings the panel does not know by name. */
+const UNITS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/_(c|celsius)$/, " °C"],
+  [/_kmh$/, " km/h"],
+  [/_(pct|percent)$/, " %"],
+  [/_mm$/, " mm"],
+  [/_cm$/, " cm"],
+  [/_hpa$/, " hPa"],
+  [/_deg$/, "°"],
+  [/_km$/, " km"],
+  [/_m$/, " m"],
+  [/_t$/, " t"],
+  [/_kw$/, " kW"]
+]
+
+/** A property's name in words, its unit dropped (it goes with the value): "air_temp_c" → "Air temp". */
+const labelOf = (k: string) => {
+  const bare = UNITS.reduce((name, [re]) => name.replace(re, ""), k).replace(/^is_/, "")
+  const words = bare.replace(/_/g, " ")
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+/**
+ * A property value as text a person reads: yes or no, lists joined, a nested record as its named
+ * values, a number with its unit. Upstream content is never markup.
+ */
+const asText = (v: unknown, key = ""): string => {
+  if (v === null || v === undefined) return "—"
+  if (typeof v === "boolean") return v ? "Yes" : "No"
+  if (typeof v === "number") return `${fmt(v)}${UNITS.find(([re]) => re.test(key))?.[1] ?? ""}`
+  if (Array.isArray(v)) return v.map((x) => asText(x)).join(", ")
+  if (typeof v === "object")
+    return Object.entries(v as Record<string, unknown>)
+      .filter(([k, x]) => x !== null && x !== undefined && !INTERNAL.test(k))
+      .map(([k, x]) => `${labelOf(k)}: ${asText(x, k)}`)
+      .join("; ")
+  return String(v)
+}
+
+/** Upstream record ids and keys: the agency's bookkeeping, not the customer's. */
+const INTERNAL = /(^|_)(id|ids|uuid|guid|key)$|^raw/
 
 const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selection) => void }) => {
   const event = usePart<typeof EventDetail.Type>(
@@ -179,14 +217,15 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
       <h4>Weather when reported</h4>
       {weather.state === "ok" ? (
         <dl class="detail-list" data-testid="weather">
-          <Row label="Station" value={`${weather.value.station_id}, ${weather.value.distance_km.toFixed(1)} km away`} />
+          <Row label="Nearest station" value={`${weather.value.distance_km.toFixed(1)} km away`} />
           <Row label="Recorded" value={formatDate(weather.value.reading_recorded_at)} />
           {Object.entries(weather.value)
             .filter(
               ([k]) => !["id", "event_id", "station_id", "created_at", "reading_recorded_at", "distance_km"].includes(k)
             )
+            .filter(([k, v]) => !INTERNAL.test(k) && v !== null)
             .map(([k, v]) => (
-              <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />
+              <Row key={k} label={labelOf(k)} value={asText(v, k)} />
             ))}
         </dl>
       ) : (
@@ -313,13 +352,12 @@ const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
       <dl class="detail-list">
         <Row label="Road" value={f.road_name} />
         <Row label="Direction" value={f.direction} />
-        <Row label="Source" value={`${f.source} (${f.source_id})`} />
         <Row label="Updated" value={formatDate(f.last_updated)} />
         {Object.entries(props)
-          .filter(([k]) => !shown.has(k))
+          .filter(([k, v]) => !shown.has(k) && !INTERNAL.test(k) && v !== null && v !== "")
           .slice(0, 40)
           .map(([k, v]) => (
-            <Row key={k} label={k.replace(/_/g, " ")} value={asText(v)} />
+            <Row key={k} label={labelOf(k)} value={asText(v, k)} />
           ))}
       </dl>
       {detail.value.cache === "error" && (
