@@ -25,15 +25,16 @@ interface KeyRow {
 
 const unauthorized = (message: string) => new Unauthorized({ message })
 
+/** A key row with its customer and plan, as the authenticator reads it (a key by prefix, or a portal row). */
+const KEY_ROW = `SELECT k.id AS key_id, k.key_hash, k.is_active AS key_active, k.allowed_origins, k.rate_limit_rpm AS key_rpm,
+    k.expires_at, c.id AS customer_id, c.email, c.is_active AS customer_active, c.trial_ends_at,
+    c.subscription_ends_at, c.subscription_status, to_jsonb(p) AS plan
+  FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id`
+
 const lookup = (key: string) =>
   Effect.flatMap(
     SqlClient.SqlClient,
-    (sql) => sql<KeyRow>`
-    SELECT k.id AS key_id, k.key_hash, k.is_active AS key_active, k.allowed_origins, k.rate_limit_rpm AS key_rpm,
-           k.expires_at, c.id AS customer_id, c.email, c.is_active AS customer_active, c.trial_ends_at,
-           c.subscription_ends_at, c.subscription_status, to_jsonb(p) AS plan
-    FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id
-    WHERE k.key_prefix = ${keyPrefix(key)}`
+    (sql) => sql<KeyRow>`${sql.literal(KEY_ROW)} WHERE k.key_prefix = ${keyPrefix(key)}`
   )
 
 /** Keys are re-read at most this often; a revoked key stops working within the TTL. */
@@ -49,12 +50,7 @@ export const PORTAL_KEY_NAME = "Portal pages (map, route planner, API reference)
 const portalRow = (customerId: number) =>
   Effect.flatMap(
     SqlClient.SqlClient,
-    (sql) => sql<KeyRow>`
-      SELECT k.id AS key_id, k.key_hash, k.is_active AS key_active, k.allowed_origins, k.rate_limit_rpm AS key_rpm,
-             k.expires_at, c.id AS customer_id, c.email, c.is_active AS customer_active, c.trial_ends_at,
-             c.subscription_ends_at, c.subscription_status, to_jsonb(p) AS plan
-      FROM api_keys k JOIN customers c ON c.id = k.customer_id JOIN plans p ON p.id = c.plan_id
-      WHERE k.customer_id = ${customerId} AND k.portal`
+    (sql) => sql<KeyRow>`${sql.literal(KEY_ROW)} WHERE k.customer_id = ${customerId} AND k.portal`
   )
 
 /** The account's portal credential, made on first use: its key is thrown away, so the row answers to a session only. */
