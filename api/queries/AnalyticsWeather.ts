@@ -15,7 +15,8 @@ export const latestReadings = (f: StationFilters) =>
     SqlClient.SqlClient,
     (sql) => sql`
     SELECT station_id, name, jurisdiction, latitude, longitude, temperature, temperature_c, wind_speed, wind_direction,
-           precipitation, road_surface, humidity, visibility, recorded_at, is_active
+           precipitation, road_surface, humidity, visibility, temperature_units, wind_speed_units, visibility_units,
+           recorded_at, is_active
     FROM weather_readings w
     WHERE ${sql.and([
       f.includeInactive ? sql`TRUE` : sql`w.is_active`,
@@ -34,7 +35,8 @@ export const eventWeather = (eventId: string) =>
       SqlClient.SqlClient,
       (sql) => sql`
       SELECT id, event_id, station_id, created_at, reading_recorded_at, distance_km, temperature, temperature_c, humidity,
-             precipitation, road_surface, visibility, wind_speed, wind_direction
+             precipitation, road_surface, visibility, wind_speed, wind_direction, temperature_units, wind_speed_units,
+             visibility_units
       FROM event_weather_snapshots WHERE event_id = ${eventId}`
     ),
     (rows) => rows[0]

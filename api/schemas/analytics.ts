@@ -59,7 +59,16 @@ const readingFields = {
   road_surface: NullableText,
   visibility: Schema.NullOr(Schema.Number).annotations({ description: "In the source's own unit" }),
   wind_speed: Schema.NullOr(Schema.Number).annotations({ description: "In the source's own unit" }),
-  wind_direction: Schema.NullOr(Schema.String).annotations({ description: "As published: degrees or a compass point" })
+  wind_direction: Schema.NullOr(Schema.String).annotations({ description: "As published: degrees or a compass point" }),
+  temperature_units: Schema.NullOr(Schema.String).annotations({
+    description: "The unit of `temperature` as the station published it (C or F); null when it named none"
+  }),
+  wind_speed_units: Schema.NullOr(Schema.String).annotations({
+    description: "The unit of `wind_speed` as the station published it (e.g. km/h, mph); null when it named none"
+  }),
+  visibility_units: Schema.NullOr(Schema.String).annotations({
+    description: "The unit of `visibility` as the station published it (e.g. km, mi); null when it named none"
+  })
 }
 
 export const WeatherReading = Schema.Struct({

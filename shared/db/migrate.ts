@@ -26,8 +26,9 @@ import publishedStreams from "./migrations/0022_published_streams.js"
 import portalKey from "./migrations/0023_portal_key.js"
 import planPrices from "./migrations/0024_plan_prices.js"
 import webhookLastTest from "./migrations/0025_webhook_last_test.js"
+import readingUnits from "./migrations/0026_reading_units.js"
 
-/** Every migration, in order; a new one is a file in infra/migrations and a line here. */
+/** Every migration, in order; a new one is a file in shared/db/migrations and a line here. */
 export const MIGRATIONS = {
   "0001_core": core,
   "0002_features": features,
@@ -53,7 +54,8 @@ export const MIGRATIONS = {
   "0022_published_streams": publishedStreams,
   "0023_portal_key": portalKey,
   "0024_plan_prices": planPrices,
-  "0025_webhook_last_test": webhookLastTest
+  "0025_webhook_last_test": webhookLastTest,
+  "0026_reading_units": readingUnits
 }
 
 const run = Migrator.make({})

@@ -332,6 +332,14 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
       expect(await s.page.getByTestId(part).innerText(), type).toMatch(says)
       // labelled values in words: no raw JSON, no true/false
       expect(await details.innerText(), type).not.toMatch(/[{}]|\btrue\b|\bfalse\b/)
+      if (type === "weather_stations") {
+        // every reading that is a number carries the unit the station published it in
+        const values = await s.page.getByTestId("readings").locator("dd").allInnerTexts()
+        expect(values.length).toBeGreaterThan(0)
+        for (const v of values.filter((x) => /^-?\d/.test(x)))
+          expect(v, "a reading with its unit").toMatch(/^-?[\d.,]+\s?(°C|°F|%|km\/h|mph|m\/s|km|mi|m|°)( \(.*\))?$/)
+        await s.page.screenshot({ path: "test/browser/screenshots/map-weather-station.png" })
+      }
       await s.page.getByRole("button", { name: "Close details" }).click()
     }
   }, 180_000)

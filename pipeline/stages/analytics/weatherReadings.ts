@@ -20,11 +20,16 @@ interface ReadingRow {
   visibility: number | null
   wind_speed: number | null
   wind_direction: string | null
+  temperature_units: string | null
+  wind_speed_units: string | null
+  visibility_units: string | null
   recorded_at: string
 }
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null)
 const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim().toLowerCase() : null)
+/** A unit as the station wrote it ("km/h", "°C"); its case matters, so it is only trimmed. */
+const unit = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim().slice(0, 16) : null)
 const direction = (v: unknown) =>
   typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" && v.trim() !== "" ? v.trim() : null
 const instant = (v: unknown) =>
@@ -63,6 +68,9 @@ export const readingRows = (changes: ReadonlyArray<FeatureChange>) => {
       visibility: num(p.visibility),
       wind_speed: num(p.wind_speed),
       wind_direction: direction(p.wind_direction),
+      temperature_units: unit(p.temperature_units),
+      wind_speed_units: unit(p.wind_speed_units),
+      visibility_units: unit(p.visibility_units),
       recorded_at: instant(p.observed_at) ?? c.at
     }
     const seen = readings.get(c.feature_id)
@@ -84,15 +92,18 @@ export const upsertReadings = (rows: ReadonlyArray<ReadingRow>) =>
         SqlClient.SqlClient,
         (sql) => sql`
     INSERT INTO weather_readings AS w (station_id, version, jurisdiction, name, latitude, longitude, is_active, temperature,
-      temperature_c, humidity, precipitation, road_surface, visibility, wind_speed, wind_direction, recorded_at)
+      temperature_c, humidity, precipitation, road_surface, visibility, wind_speed, wind_direction, temperature_units, wind_speed_units, visibility_units, recorded_at)
     SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(station_id text, version bigint, jurisdiction text,
       name text, latitude float8, longitude float8, is_active boolean, temperature float8, temperature_c float8, humidity float8,
-      precipitation text, road_surface text, visibility float8, wind_speed float8, wind_direction text, recorded_at timestamptz)
+      precipitation text, road_surface text, visibility float8, wind_speed float8, wind_direction text, temperature_units text, wind_speed_units text, visibility_units text,
+      recorded_at timestamptz)
     ON CONFLICT (station_id) DO UPDATE SET version = excluded.version, jurisdiction = excluded.jurisdiction, name = excluded.name,
       latitude = excluded.latitude, longitude = excluded.longitude, is_active = excluded.is_active,
       temperature = excluded.temperature, temperature_c = excluded.temperature_c, humidity = excluded.humidity,
       precipitation = excluded.precipitation, road_surface = excluded.road_surface, visibility = excluded.visibility,
-      wind_speed = excluded.wind_speed, wind_direction = excluded.wind_direction, recorded_at = excluded.recorded_at
+      wind_speed = excluded.wind_speed, wind_direction = excluded.wind_direction,
+      temperature_units = excluded.temperature_units, wind_speed_units = excluded.wind_speed_units,
+      visibility_units = excluded.visibility_units, recorded_at = excluded.recorded_at
     WHERE excluded.version > w.version`
       ).pipe(Effect.asVoid)
 

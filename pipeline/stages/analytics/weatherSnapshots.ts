@@ -22,9 +22,11 @@ const recordFor = (candidates: (sql: SqlClient.SqlClient) => Statement.Fragment,
     const rows = yield* sql<{ n: number }>`
       WITH written AS (
         INSERT INTO event_weather_snapshots (event_id, station_id, created_at, reading_recorded_at, distance_km, temperature,
-          temperature_c, humidity, precipitation, road_surface, visibility, wind_speed, wind_direction)
+          temperature_c, humidity, precipitation, road_surface, visibility, wind_speed, wind_direction,
+          temperature_units, wind_speed_units, visibility_units)
         SELECT a.event_id, w.station_id, a.created_at, w.recorded_at, round(w.d::numeric, 3)::float8, w.temperature,
-               w.temperature_c, w.humidity, w.precipitation, w.road_surface, w.visibility, w.wind_speed, w.wind_direction
+               w.temperature_c, w.humidity, w.precipitation, w.road_surface, w.visibility, w.wind_speed, w.wind_direction,
+               w.temperature_units, w.wind_speed_units, w.visibility_units
         FROM analytics_events a
         CROSS JOIN LATERAL (
           SELECT r.*, geo_haversine_km(a.latitude, a.longitude, r.latitude, r.longitude) AS d

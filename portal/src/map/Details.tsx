@@ -3,11 +3,12 @@ import type { EventWeatherSnapshot } from "../../../api/schemas/analytics.js"
 import type { EventDetail, HistoryEntry } from "../../../api/schemas/events.js"
 import type { FeatureDetails } from "../../../api/schemas/features.js"
 import { ApiError, explain } from "../api.js"
-import { fmt, formatDate } from "../forms.js"
+import { formatDate } from "../forms.js"
 import { Link } from "../router.js"
 import { SEVERITY_COLOURS } from "./style.js"
 import { QUALITY_FLAG_WORDS } from "../../../shared/domain/qualityFlags.js"
 import type { Get } from "../sessionCall.js"
+import { airTemperature, isUnitKey, labelOf, reading, withUnit } from "./readingText.js"
 
 export type Selection = { readonly kind: "event" | "feature"; readonly id: string }
 
@@ -75,42 +76,22 @@ const Row = ({ label, value }: { label: string; value: string | null | undefined
     </>
   )
 
-/** Units by the ending of a property's name, for readings the panel does not know by name. */
-const UNITS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/_(c|celsius)$/, " °C"],
-  [/_kmh$/, " km/h"],
-  [/_(pct|percent)$/, " %"],
-  [/_mm$/, " mm"],
-  [/_cm$/, " cm"],
-  [/_hpa$/, " hPa"],
-  [/_deg$/, "°"],
-  [/_km$/, " km"],
-  [/_m$/, " m"],
-  [/_t$/, " t"],
-  [/_kw$/, " kW"]
-]
-
-/** A property's name in words, its unit dropped (it goes with the value): "air_temp_c" → "Air temp". */
-const labelOf = (k: string) => {
-  const bare = UNITS.reduce((name, [re]) => name.replace(re, ""), k).replace(/^is_/, "")
-  const words = bare.replace(/_/g, " ")
-  return words.charAt(0).toUpperCase() + words.slice(1)
-}
-
 /**
  * A property value as text a person reads: yes or no, lists joined, a nested record as its named
  * values, a number with its unit. Upstream content is never markup.
  */
-const asText = (v: unknown, key = ""): string => {
+const asText = (v: unknown, key = "", within: Readonly<Record<string, unknown>> = {}): string => {
   if (v === null || v === undefined) return "—"
   if (typeof v === "boolean") return v ? "Yes" : "No"
-  if (typeof v === "number") return `${fmt(v)}${UNITS.find(([re]) => re.test(key))?.[1] ?? ""}`
+  if (typeof v === "number") return withUnit(v, key, within)
   if (Array.isArray(v)) return v.map((x) => asText(x)).join(", ")
-  if (typeof v === "object")
-    return Object.entries(v as Record<string, unknown>)
-      .filter(([k, x]) => x !== null && x !== undefined && !INTERNAL.test(k))
-      .map(([k, x]) => `${labelOf(k)}: ${asText(x, k)}`)
+  if (typeof v === "object") {
+    const record = v as Record<string, unknown>
+    return Object.entries(record)
+      .filter(([k, x]) => x !== null && x !== undefined && !INTERNAL.test(k) && !isUnitKey(k))
+      .map(([k, x]) => `${labelOf(k)}: ${asText(x, k, record)}`)
       .join("; ")
+  }
   return String(v)
 }
 
@@ -219,14 +200,7 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
         <dl class="detail-list" data-testid="weather">
           <Row label="Nearest station" value={`${weather.value.distance_km.toFixed(1)} km away`} />
           <Row label="Recorded" value={formatDate(weather.value.reading_recorded_at)} />
-          {Object.entries(weather.value)
-            .filter(
-              ([k]) => !["id", "event_id", "station_id", "created_at", "reading_recorded_at", "distance_km"].includes(k)
-            )
-            .filter(([k, v]) => !INTERNAL.test(k) && v !== null)
-            .map(([k, v]) => (
-              <Row key={k} label={labelOf(k)} value={asText(v, k)} />
-            ))}
+          <Readings p={weather.value} />
         </dl>
       ) : (
         <Gate part={weather} />
@@ -235,27 +209,34 @@ const EventPanel = ({ id, get, open }: { id: string; get: Get; open: (s: Selecti
   )
 }
 
-/** A road weather station's readings, by the names the adapters normalize them to. */
+/** A road weather station's readings in the order people read them, each with its unit. */
+const READINGS: ReadonlyArray<readonly [string, string, (p: Readonly<Record<string, unknown>>) => string | null]> = [
+  ["Air", "temperature_c", airTemperature],
+  ["Road surface temperature", "surface_temperature_c", (p) => reading(p, "surface_temperature_c")],
+  ["Road surface", "road_surface", (p) => reading(p, "road_surface")],
+  ["Precipitation", "precipitation", (p) => reading(p, "precipitation")],
+  ["Humidity", "humidity", (p) => reading(p, "humidity")],
+  ["Wind", "wind_speed", (p) => reading(p, "wind_speed")],
+  ["Wind from", "wind_direction", (p) => reading(p, "wind_direction")],
+  ["Visibility", "visibility", (p) => reading(p, "visibility")]
+]
+/** The properties the readings list shows, with the unit keys it reads. */
 const READING_KEYS = [
-  "temperature_c",
-  "surface_temperature_c",
-  "road_surface",
-  "precipitation",
-  "humidity",
-  "wind_speed",
-  "wind_direction",
-  "visibility"
-] as const
-const READING_LABELS: Record<(typeof READING_KEYS)[number], string> = {
-  temperature_c: "air °C",
-  surface_temperature_c: "surface °C",
-  road_surface: "road surface",
-  precipitation: "precipitation",
-  humidity: "humidity %",
-  wind_speed: "wind",
-  wind_direction: "wind from",
-  visibility: "visibility"
-}
+  "temperature",
+  "temperature_units",
+  ...READINGS.map(([, k]) => k),
+  "wind_speed_units",
+  "visibility_units"
+]
+
+/** A station's readings as labelled values; nothing when it published none. */
+const Readings = ({ p }: { p: Readonly<Record<string, unknown>> }) => (
+  <>
+    {READINGS.map(([label, key, text]) => (
+      <Row key={key} label={label} value={text(p)} />
+    ))}
+  </>
+)
 
 type RefillPoint = {
   id?: string
@@ -271,7 +252,7 @@ const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
   const url = typeof image === "string" && /^https?:\/\//.test(image) ? image : null
   const asOf = typeof p.as_of === "string" ? p.as_of : typeof p.observed_at === "string" ? p.observed_at : null
   const points = Array.isArray(p.refill_points) ? (p.refill_points as Array<RefillPoint>) : null
-  const readings = READING_KEYS.filter((k) => p[k] !== undefined)
+  const readings = READINGS.some(([, , text]) => text(p) !== null)
   return (
     <>
       {url && (
@@ -307,13 +288,11 @@ const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
           </ul>
         </>
       )}
-      {readings.length > 0 && (
+      {readings && (
         <>
           <h4>Readings{asOf ? ` at ${formatDate(asOf)}` : ""}</h4>
           <dl class="detail-list" data-testid="readings">
-            {readings.map((k) => (
-              <Row key={k} label={READING_LABELS[k]} value={asText(p[k])} />
-            ))}
+            <Readings p={p} />
           </dl>
         </>
       )}
@@ -354,10 +333,10 @@ const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
         <Row label="Direction" value={f.direction} />
         <Row label="Updated" value={formatDate(f.last_updated)} />
         {Object.entries(props)
-          .filter(([k, v]) => !shown.has(k) && !INTERNAL.test(k) && v !== null && v !== "")
+          .filter(([k, v]) => !shown.has(k) && !INTERNAL.test(k) && !isUnitKey(k) && v !== null && v !== "")
           .slice(0, 40)
           .map(([k, v]) => (
-            <Row key={k} label={labelOf(k)} value={asText(v, k)} />
+            <Row key={k} label={labelOf(k)} value={asText(v, k, props)} />
           ))}
       </dl>
       {detail.value.cache === "error" && (

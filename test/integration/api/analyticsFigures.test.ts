@@ -147,12 +147,15 @@ const station = (
   })
 const S1 = station("s1", { latitude: 41.61, longitude: -93.6 }, "IA", {
   temperature: 28,
+  temperature_units: "F",
   temperature_c: -2.2,
   humidity: 88,
   precipitation: "Snow",
   road_surface: "icy",
   visibility: 0.5,
+  visibility_units: "mi",
   wind_speed: 22,
+  wind_speed_units: "mph",
   wind_direction: "NW",
   observed_at: "2025-12-28T23:55:00Z"
 })
@@ -476,6 +479,9 @@ describe("weather", () => {
       visibility: 0.5,
       wind_speed: 22,
       wind_direction: "NW",
+      temperature_units: "F",
+      wind_speed_units: "mph",
+      visibility_units: "mi",
       recorded_at: "2025-12-28T23:55:00.000Z",
       is_active: true
     })
@@ -512,7 +518,10 @@ describe("event-weather", () => {
       road_surface: "icy",
       visibility: 0.5,
       wind_speed: 22,
-      wind_direction: "NW"
+      wind_direction: "NW",
+      temperature_units: "F",
+      wind_speed_units: "mph",
+      visibility_units: "mi"
     })
     expect(r.body.distance_km).toBe(3.336)
     const nyc = await get(`/analytics/event-weather/${id("e7")}`)
@@ -521,7 +530,8 @@ describe("event-weather", () => {
       precipitation: "rain",
       road_surface: "wet",
       visibility: null,
-      wind_direction: "180"
+      wind_direction: "180",
+      wind_speed_units: null
     })
   })
 
