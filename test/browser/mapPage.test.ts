@@ -4,7 +4,7 @@ import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { TIMELINE } from "../../infra/simulator/timeline.js"
 import { hasChromium, readmeShot, screenshots, seriousViolations } from "../support/browser.js"
-import { signUpConfirmed, simulatedPortalInChromium } from "../support/portalBrowser.js"
+import { setPlan, signUpConfirmed, simulatedPortalInChromium } from "../support/portalBrowser.js"
 
 /**
  * The live map (/map) over the running service: simulator → pipeline → API → portal, all real,
@@ -22,19 +22,6 @@ const drawnEvents = (page: Page) =>
     if (!map || !map.isStyleLoaded()) return []
     return [...new Set<string>(map.queryRenderedFeatures({ layers }).map((f: any) => f.properties.id))].sort()
   }, EVENT_LAYERS)
-
-const setPlan = (
-  s: { w: { run: (e: Effect.Effect<unknown, unknown, any>) => Promise<unknown> } },
-  email: string,
-  plan: string
-) =>
-  s.w.run(
-    Effect.flatMap(
-      SqlClient.SqlClient,
-      (sql) =>
-        sql`UPDATE customers SET plan_id = (SELECT id FROM plans WHERE code = ${plan}), trial_ends_at = NULL WHERE email = ${email}`
-    )
-  )
 
 const activeEventIds = (s: { w: { run: (e: Effect.Effect<unknown, unknown, any>) => Promise<unknown> } }) =>
   s.w

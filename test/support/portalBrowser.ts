@@ -1,3 +1,5 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 import { type SimulatorHandle, startSimulator } from "../../infra/simulator/Simulator.js"
@@ -34,6 +36,20 @@ export const signUpConfirmed = async (s: { w: PortalWorld; page: Page }, name: s
   await s.page.goto(s.w.mailbox.linkIn(await s.w.mailbox.next(address, /Confirm your email/)))
   await s.page.getByText("Your email address is confirmed.").waitFor()
 }
+
+/** Moves an account to a plan (by code), its trial ended, as an accepted upgrade would. */
+export const setPlan = (
+  s: { w: { run: (e: Effect.Effect<unknown, unknown, any>) => Promise<unknown> } },
+  email: string,
+  plan: string
+) =>
+  s.w.run(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        sql`UPDATE customers SET plan_id = (SELECT id FROM plans WHERE code = ${plan}), trial_ends_at = NULL WHERE email = ${email}`
+    )
+  )
 
 /**
  * The portal over the running service as `npm start` runs it: the bundled simulator's feeds
