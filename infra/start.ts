@@ -6,12 +6,14 @@ import { CatalogueLive } from "./catalogue/CatalogueLive.js"
 import { BaseLive } from "./db/BaseLive.js"
 import { runMain } from "../shared/runMain.js"
 import { TracingLive } from "../shared/observability/Tracing.js"
+import { ParkingRefitLive } from "./parking/ParkingRefitLive.js"
 
 /**
- * `npm start`: migrations, the pipeline, the API and — when no SOURCES_FILE is set — the
- * bundled upstream simulator, in one process.
+ * `npm start`: migrations, the pipeline, the API, the parking forecaster's refits (in a child process)
+ * and — when no SOURCES_FILE is set — the bundled upstream simulator, in one process.
  */
-const Main = Layer.mergeAll(ApiServerLive(), PipelineLive(`${hostname()}-${process.pid}`)).pipe(
+const consumer = `${hostname()}-${process.pid}`
+const Main = Layer.mergeAll(ApiServerLive(), PipelineLive(consumer), ParkingRefitLive).pipe(
   Layer.provide(CatalogueLive({ startSimulator: true })),
   Layer.provide(BaseLive),
   Layer.provide(TracingLive("service")),

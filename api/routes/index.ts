@@ -4,6 +4,7 @@ import { analyticsRoutes } from "./analytics.js"
 import { eventRoutes } from "./events.js"
 import { featureDetailRoutes } from "./featureDetails.js"
 import { featureRoutes } from "./features.js"
+import { parkingForecastRoutes } from "./parkingForecast.js"
 import { healthRoutes } from "./health.js"
 import { mapRoutes } from "./map.js"
 import { metadataRoutes } from "./metadata.js"
@@ -24,6 +25,7 @@ export const apiRoutes = (startedAt: number): ReadonlyArray<Route> => [
   ...eventRoutes,
   ...featureRoutes,
   ...featureDetailRoutes,
+  ...parkingForecastRoutes,
   ...mapRoutes,
   ...metadataRoutes(startedAt),
   ...analyticsRoutes,

@@ -18,8 +18,8 @@ import { createInterface } from "node:readline"
 import { createGunzip, gzipSync } from "node:zlib"
 import { localSlot } from "../../shared/parking/localSlot.js"
 import { headerOf, type ParkingReading, readingOf } from "../../shared/parking/readings.js"
+import { BUNDLED_PARKING_HISTORY as HISTORY } from "./bundledHistory.js"
 
-export const HISTORY = new URL("../data/tpims_dynamic_2026-07.csv.gz", import.meta.url).pathname
 const HORIZONS_H = [0.5, 1, 2, 4, 8, 12]
 const HOUR = 3_600_000
 const TRUTH_WITHIN_MS = 8 * 60_000

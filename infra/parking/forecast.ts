@@ -82,7 +82,7 @@ export const runForecast = async (args: {
     args.log(`read ${rs.length.toLocaleString("en-US")} readings from ${f}`)
     for (const r of rs) history.push(r)
   }
-  const model = fitParkingModel(history, undefined, args.log)
+  const model = fitParkingModel(history, { fittedAt: Date.now(), progress: args.log })
   const fitted = performance.now()
   args.log(`fitted ${Object.keys(model.sites).length} sites in ${((fitted - started) / 1000).toFixed(1)} s`)
   const observed = bySite(await readHistoryFile(args.observe))

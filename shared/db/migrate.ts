@@ -27,6 +27,7 @@ import portalKey from "./migrations/0023_portal_key.js"
 import planPrices from "./migrations/0024_plan_prices.js"
 import webhookLastTest from "./migrations/0025_webhook_last_test.js"
 import readingUnits from "./migrations/0026_reading_units.js"
+import parkingForecasts from "./migrations/0027_parking_forecasts.js"
 
 /** Every migration, in order; a new one is a file in shared/db/migrations and a line here. */
 export const MIGRATIONS = {
@@ -55,7 +56,8 @@ export const MIGRATIONS = {
   "0023_portal_key": portalKey,
   "0024_plan_prices": planPrices,
   "0025_webhook_last_test": webhookLastTest,
-  "0026_reading_units": readingUnits
+  "0026_reading_units": readingUnits,
+  "0027_parking_forecasts": parkingForecasts
 }
 
 const run = Migrator.make({})

@@ -376,9 +376,15 @@ export interface FitProgress {
 /** A model from history readings: every site with at least `minDays` days of counts. */
 export const fitParkingModel = (
   history: ReadonlyArray<ParkingReading>,
-  settings: ForecastSettings = DEFAULT_SETTINGS,
-  progress: FitProgress = () => {}
+  options: {
+    /** when the fit is made (ms), stamped on the model */
+    readonly fittedAt: number
+    readonly settings?: ForecastSettings
+    readonly progress?: FitProgress
+  }
 ): ParkingModel => {
+  const settings = options.settings ?? DEFAULT_SETTINGS
+  const progress = options.progress ?? (() => {})
   const bySite = new Map<string, Array<ParkingReading>>()
   let newest = 0
   for (const r of history) {
@@ -493,7 +499,7 @@ export const fitParkingModel = (
   })
   return {
     version: 1,
-    fittedAt: new Date().toISOString(),
+    fittedAt: new Date(options.fittedAt).toISOString(),
     dataUntil: new Date(newest).toISOString(),
     settings,
     horizons: [...HORIZONS_H],

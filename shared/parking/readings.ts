@@ -19,6 +19,10 @@ export interface ParkingReading {
   readonly trend: "FILLING" | "CLEARING" | "STEADY" | null
 }
 
+/** Feature types whose properties carry a TPIMS count (Indiana publishes its lots as rest areas). */
+export const PARKING_TYPES: ReadonlySet<string> = new Set(["truck_parking", "rest_areas"])
+
+/** A site's key in the forecaster: its state (the feature's jurisdiction) and the feed's site id. */
 export const siteKey = (state: string, siteId: string) => `${state.trim().toUpperCase()}:${siteId.trim()}`
 
 const COLUMNS = ["polled_at_utc", "state", "site_id", "reported_available", "capacity", "trend", "trust_data"] as const

@@ -230,6 +230,15 @@ describe("GET /api/v1/openapi.json", () => {
     await check("get", "/map/cells", "/map/cells?layer=events&zoom=4", { key: pro, status: 400 })
     const fid = features.data[0].id
     await check("get", "/features/{id}/details", `/features/${fid}/details`, { key: pro, status: 200 })
+    const parking = (await check("get", "/features", "/features?type=truck_parking", { key: pro, status: 200 })).data[0]
+      .id
+    // no model fitted in this world: the answer says so
+    await check("get", "/features/{id}/forecast", `/features/${parking}/forecast?hours=3`, { key: pro, status: 200 })
+    await check("get", "/features/{id}/forecast", `/features/${fid === parking ? "ft_missing" : fid}/forecast`, {
+      key: pro,
+      status: 404
+    })
+    await check("get", "/features/{id}/forecast", `/features/${parking}/forecast?hours=0`, { key: pro, status: 400 })
     await check("post", "/features/details/batch", "/features/details/batch", {
       key: pro,
       body: { ids: [fid, "ft_missing"] },

@@ -29,7 +29,7 @@ const lot = (days: number, shift?: { from: number; by: number }) => {
 
 describe("the parking forecaster", () => {
   const history = lot(21)
-  const model = fitParkingModel(history)
+  const model = fitParkingModel(history, { fittedAt: START })
   const issued = START + 21 * 24 * HOUR
   const recent = lot(22).filter((r) => r.at > issued - 24 * HOUR)
   const truth = (at: number) => {
@@ -92,7 +92,7 @@ describe("the parking forecaster", () => {
 
   it("answers why when it cannot forecast: an unknown site, too short a history, a horizon out of range", () => {
     expect(forecastParking(model, "IL:NOPE", recent, issued, issued + HOUR)).toMatchObject({ ok: false })
-    const short = fitParkingModel(lot(3))
+    const short = fitParkingModel(lot(3), { fittedAt: START })
     expect(forecastParking(short, "IL:TEST1", recent, issued, issued + HOUR)).toEqual({
       ok: false,
       reason: "not enough history at this site to forecast it"

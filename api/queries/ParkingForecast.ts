@@ -1,0 +1,83 @@
+import { Clock, Effect } from "effect"
+import { forecastParking, HORIZONS_H, type ParkingModel } from "../../shared/parking/ParkingForecaster.js"
+import { latestModelInfo, modelById, type StoredModel, storedReadings } from "../../shared/parking/modelStore.js"
+import { PARKING_TYPES, siteKey } from "../../shared/parking/readings.js"
+
+const QUARTER = 15 * 60_000
+/** How long a process keeps the newest model before asking the store again (refits are daily). */
+const MODEL_CHECK_MS = 60_000
+
+let cached: { info: StoredModel; model: ParkingModel; checkedAt: number } | undefined
+
+/** The newest stored model, kept in memory and re-read only when a newer one was stored. */
+const currentModel = Effect.gen(function* () {
+  const now = yield* Clock.currentTimeMillis
+  if (cached !== undefined && now - cached.checkedAt < MODEL_CHECK_MS) return cached
+  const info = yield* latestModelInfo
+  if (info === undefined) return undefined
+  if (cached?.info.id === info.id) {
+    cached = { ...cached, checkedAt: now }
+    return cached
+  }
+  const model = yield* modelById(info.id)
+  if (model === undefined) return undefined
+  cached = { info, model, checkedAt: now }
+  return cached
+})
+
+export interface ForecastRow {
+  readonly id: string
+  readonly jurisdiction: string
+  readonly source_id: string
+  readonly feature_type: string
+  readonly properties: Record<string, unknown>
+}
+
+export const isParkingFeature = (row: ForecastRow) => PARKING_TYPES.has(row.feature_type)
+
+/** A parking site's forecast every 15 minutes for `hours`, or why there is none. */
+export const parkingForecast = (row: ForecastRow, hours: number) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const site = siteKey(row.jurisdiction, row.source_id)
+    const current = yield* currentModel
+    const recent = yield* storedReadings(new Date(now - 24 * 3_600_000).toISOString(), site)
+    const last = recent[recent.length - 1]
+    const base = {
+      feature_id: row.id,
+      issued_at: new Date(now).toISOString(),
+      capacity: typeof row.properties.capacity === "number" ? row.properties.capacity : null,
+      latest_reading: last ? { at: new Date(last.at).toISOString(), available: last.available, low: last.low } : null,
+      model: current
+        ? { fitted_at: current.info.fitted_at, data_until: current.info.data_until, seeded: current.info.seeded }
+        : null
+    }
+    const siteModel = current?.model.sites[site]
+    if (current === undefined || siteModel === undefined)
+      return {
+        ...base,
+        forecast_available: false,
+        reason:
+          current === undefined
+            ? "the forecaster has not been fitted yet; it fits at start and daily"
+            : `this site has too little history to forecast: the forecaster needs ${current.model.settings.minDays} days of counts`,
+        measured_error: [],
+        points: []
+      }
+    const first = Math.ceil((now + QUARTER) / QUARTER) * QUARTER
+    const points = []
+    for (let at = first; at <= now + hours * 3_600_000; at += QUARTER) {
+      const a = forecastParking(current.model, site, recent, now, at)
+      if (a.ok) points.push({ at: new Date(at).toISOString(), ...a.forecast })
+    }
+    return {
+      ...base,
+      capacity: base.capacity ?? siteModel.capacity,
+      forecast_available: true,
+      measured_error: HORIZONS_H.map((h, i) => ({
+        horizon_h: h,
+        mae: Number.isFinite(siteModel.mae[i]) ? siteModel.mae[i] : null
+      })),
+      points
+    }
+  })
