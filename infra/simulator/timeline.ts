@@ -50,7 +50,7 @@ export const feeds: Record<string, (elapsedS: number) => FeedAnswer> = {
   "/drivebc/webcam/api/v1/webcams": (t) => ({ status: 200, body: webcamFeed(t >= TIMELINE.cameraOffAt ? 1 : 0) }),
   "/drivebc/weather/stations": (t) => ({ status: 200, body: rwisFeed(t) }),
   "/tpims/il/TPIMS_Static.json": () => ({ status: 200, body: tpimsStatic() }),
-  "/tpims/il/TPIMS_Dynamic.json": (t) => ({ status: 200, body: tpimsDynamic(t) }),
+  "/tpims/il/TPIMS_Dynamic.json": () => ({ status: 200, body: tpimsDynamic() }),
   "/ocpi/2.3/locations": (t) => ({ status: 200, body: ocpiFeed(t) }),
   "/eia/v2/petroleum/pri/gnd/data": () => ({ status: 200, body: eiaFeed() }),
   "/statcan/18100001.json": () => ({ status: 200, body: statcanFeed() }),

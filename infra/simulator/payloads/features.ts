@@ -1,8 +1,9 @@
 /**
  * Feature feeds for the demo in their real formats (our own records): DriveBC road weather,
- * MAASTO TPIMS truck parking whose availability changes every 10 s, OCPI EV charging whose
- * connectors change state every 15 s.
+ * MAASTO TPIMS truck parking replayed from the bundled July history (parkingReplay.ts), OCPI EV
+ * charging whose connectors change state every 15 s.
  */
+import { REPLAYED_SITES, replayedCount } from "./parkingReplay.js"
 const cycle = (t: number, period: number, n: number) => Math.floor(t / period) % n
 
 export const rwisFeed = (t: number) => [
@@ -65,44 +66,44 @@ export const rwisFeed = (t: number) => [
   }
 ]
 
-const site = (siteId: string, name: string, highway: string, lat: number, lng: number, capacity: number) => ({
-  siteId,
-  timeStamp: "2026-01-01T00:00:00Z",
-  relevantHighway: highway,
-  referencePost: "100.0",
-  exitID: "",
-  directionOfTravel: "E",
-  name,
-  location: { latitude: lat, longitude: lng, streetAdr: "", city: "", state: "IL", zip: "", timeZone: "Central" },
-  ownership: "PU",
-  capacity,
-  amenities: ["Restroom", "Vending machine"]
-})
+/** The demo's lots: real Illinois sites (MAASTO static feed), their counts replayed from the bundled July. */
+export const tpimsStatic = () =>
+  REPLAYED_SITES.map((s) => ({
+    siteId: s.siteId,
+    timeStamp: "2024-08-01T19:46:36Z",
+    relevantHighway: s.highway,
+    referencePost: s.referencePost,
+    exitID: "",
+    directionOfTravel: s.direction,
+    name: s.name,
+    location: {
+      latitude: s.latitude,
+      longitude: s.longitude,
+      streetAdr: "",
+      city: s.city,
+      state: "IL",
+      zip: "",
+      timeZone: "Central"
+    },
+    ownership: "PU",
+    capacity: s.capacity,
+    amenities: ["Vending machine", "Weather info available"]
+  }))
 
-export const tpimsStatic = () => [
-  site("IL00080IS0001000E80SIM1", "I-80 EB Simulated Rest Area", "I-80", 41.51, -88.15, 40),
-  site("IL00055IS0002000N55SIM2", "I-55 NB Simulated Lot", "I-55", 41.2, -88.3, 25)
-]
-
-export const tpimsDynamic = (t: number) => [
-  {
-    siteId: "IL00080IS0001000E80SIM1",
-    timeStamp: new Date().toISOString(),
-    reportedAvailable: ["12", "5", "0", "LOW"][cycle(t, 10, 4)],
-    trend: "STEADY",
-    open: true,
-    trustData: true,
-    capacity: 40
-  },
-  {
-    siteId: "IL00055IS0002000N55SIM2",
-    timeStamp: new Date().toISOString(),
-    reportedAvailable: ["9", "Unknown"][cycle(t, 10, 2)],
-    open: true,
-    trustData: true,
-    capacity: 25
-  }
-]
+export const tpimsDynamic = () =>
+  REPLAYED_SITES.map((s) => {
+    const now = Date.now()
+    const count = replayedCount(s.siteId, now)
+    return {
+      siteId: s.siteId,
+      timeStamp: new Date(now).toISOString(),
+      reportedAvailable: count === undefined ? "Unknown" : String(count),
+      trend: "STEADY",
+      open: true,
+      trustData: true,
+      capacity: s.capacity
+    }
+  })
 
 export const ocpiFeed = (t: number) => ({
   status_code: 1000,
