@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { forecastParking, HORIZONS_H, type ParkingModel } from "../../shared/parking/ParkingForecaster.js"
+import { HORIZONS_H, type ParkingModel, parkingForecaster } from "../../shared/parking/ParkingForecaster.js"
 import { latestModelInfo, modelById, type StoredModel, storedReadings } from "../../shared/parking/modelStore.js"
 import { PARKING_TYPES, siteKey } from "../../shared/parking/readings.js"
 
@@ -66,8 +66,9 @@ export const parkingForecast = (row: ForecastRow, hours: number) =>
       }
     const first = Math.ceil((now + QUARTER) / QUARTER) * QUARTER
     const points = []
+    const forecast = parkingForecaster(current.model, site, recent, now)
     for (let at = first; at <= now + hours * 3_600_000; at += QUARTER) {
-      const a = forecastParking(current.model, site, recent, now, at)
+      const a = forecast(at)
       if (a.ok) points.push({ at: new Date(at).toISOString(), ...a.forecast })
     }
     return {

@@ -16,10 +16,13 @@ const layer = DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer))
 const program = Effect.gen(function* () {
   yield* migrate
   const done = yield* refitParkingModel(BUNDLED_PARKING_HISTORY)
+  const peak = Math.round(process.resourceUsage().maxRSS / 1024)
   // one line a scheduler (or a person) reads
   console.log(
     JSON.stringify(
-      done === undefined ? { fitted: false, reason: "another process is fitting" } : { fitted: true, ...done }
+      done === undefined
+        ? { fitted: false, reason: "another process is fitting", peak_rss_mb: peak }
+        : { fitted: true, ...done, fitMs: Math.round(done.fitMs), peak_rss_mb: peak }
     )
   )
 }).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.Info))

@@ -532,46 +532,57 @@ export type ForecastAnswer =
  * The forecast for `site` at `targetAt`, made at `issuedAt` from `recent` (the site's readings,
  * oldest first; any after `issuedAt` are ignored, so a forecast only uses what was known then).
  */
+/**
+ * The forecaster for `site` as of `issuedAt`, from `recent` (the site's readings, oldest first;
+ * any after `issuedAt` are ignored, so a forecast only uses what was known then): a function of the
+ * target time. What does not depend on the target (the departure, the phase) is worked out once.
+ */
+export const parkingForecaster = (
+  model: ParkingModel,
+  site: string,
+  recent: ReadonlyArray<ParkingReading>,
+  issuedAt: number
+): ((targetAt: number) => ForecastAnswer) => {
+  const m = model.sites[site]
+  if (m === undefined) return () => ({ ok: false, reason: "not enough history at this site to forecast it" })
+  const points = recent
+    .filter((r) => r.at <= issuedAt)
+    .map((r) => ({ at: r.at, value: valueOf(r, m.lowValue), trend: r.trend }))
+    .filter((r): r is { at: number; value: number; trend: ParkingReading["trend"] } => r.value !== null)
+  const x = featuresOf(departureOf(points, (p) => profileAt(site, m.profile, p.at), issuedAt))
+  const phase = phaseOf(localSlot(site, issuedAt).slot)
+  const coefficients = m.coefficients.map((phases) => phases[phase])
+  const cap = m.capacity ?? Infinity
+  const round1 = (v: number) => Math.round(v * 10) / 10
+  return (targetAt) => {
+    const h = (targetAt - issuedAt) / HOUR
+    if (!(h >= MIN_HORIZON_H - 1e-9 && h <= MAX_HORIZON_H + 1e-9))
+      return { ok: false, reason: `forecasts run from ${MIN_HORIZON_H * 60} minutes to ${MAX_HORIZON_H} hours ahead` }
+    const beta = interpolate(model.horizons, coefficients, h)
+    const qs = interpolate(model.horizons, model.errorQuantiles, h)
+    const mean = profileAt(site, m.profile, targetAt) + x.reduce((s, v, j) => s + v * beta[j], 0)
+    const at = (q: number) => clamp(mean + qs[Math.round(q * 100) - 1] * m.scale, 0, cap)
+    // no space: the count below one half, read off the error distribution
+    const fullBelow = (0.5 - mean) / m.scale
+    const below = qs.findIndex((q) => q > fullBelow)
+    const pFull = below < 0 ? 0.995 : below === 0 ? 0.005 : below / 100
+    return {
+      ok: true,
+      forecast: {
+        p10: round1(at(model.settings.band[0])),
+        p50: round1(at(0.5)),
+        p90: round1(at(model.settings.band[1])),
+        p_full: Math.round(pFull * 1000) / 1000
+      }
+    }
+  }
+}
+
+/** One forecast for `site` at `targetAt`, made at `issuedAt` (see parkingForecaster). */
 export const forecastParking = (
   model: ParkingModel,
   site: string,
   recent: ReadonlyArray<ParkingReading>,
   issuedAt: number,
   targetAt: number
-): ForecastAnswer => {
-  const m = model.sites[site]
-  if (m === undefined) return { ok: false, reason: "not enough history at this site to forecast it" }
-  const h = (targetAt - issuedAt) / HOUR
-  if (!(h >= MIN_HORIZON_H - 1e-9 && h <= MAX_HORIZON_H + 1e-9))
-    return { ok: false, reason: `forecasts run from ${MIN_HORIZON_H * 60} minutes to ${MAX_HORIZON_H} hours ahead` }
-  const points = recent
-    .filter((r) => r.at <= issuedAt)
-    .map((r) => ({ at: r.at, value: valueOf(r, m.lowValue), trend: r.trend }))
-    .filter((r): r is { at: number; value: number; trend: ParkingReading["trend"] } => r.value !== null)
-  const base = profileAt(site, m.profile, targetAt)
-  const x = featuresOf(departureOf(points, (p) => profileAt(site, m.profile, p.at), issuedAt))
-  const phase = phaseOf(localSlot(site, issuedAt).slot)
-  const beta = interpolate(
-    model.horizons,
-    m.coefficients.map((phases) => phases[phase]),
-    h
-  )
-  const qs = interpolate(model.horizons, model.errorQuantiles, h)
-  const mean = base + x.reduce((s, v, j) => s + v * beta[j], 0)
-  const cap = m.capacity ?? Infinity
-  const at = (q: number) => clamp(mean + qs[Math.round(q * 100) - 1] * m.scale, 0, cap)
-  // no space: the count below one half, read off the error distribution
-  const fullBelow = (0.5 - mean) / m.scale
-  const below = qs.findIndex((q) => q > fullBelow)
-  const pFull = below < 0 ? 0.995 : below === 0 ? 0.005 : below / 100
-  const round1 = (v: number) => Math.round(v * 10) / 10
-  return {
-    ok: true,
-    forecast: {
-      p10: round1(at(model.settings.band[0])),
-      p50: round1(at(0.5)),
-      p90: round1(at(model.settings.band[1])),
-      p_full: Math.round(pFull * 1000) / 1000
-    }
-  }
-}
+): ForecastAnswer => parkingForecaster(model, site, recent, issuedAt)(targetAt)
