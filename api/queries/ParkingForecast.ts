@@ -1,29 +1,10 @@
 import { Clock, Effect } from "effect"
-import { HORIZONS_H, type ParkingModel, parkingForecaster } from "../../shared/parking/ParkingForecaster.js"
-import { latestModelInfo, modelById, type StoredModel, storedReadings } from "../../shared/parking/modelStore.js"
+import { HORIZONS_H, parkingForecaster } from "../../shared/parking/ParkingForecaster.js"
+import { currentParkingModel } from "../../shared/parking/currentModel.js"
+import { storedReadings } from "../../shared/parking/modelStore.js"
 import { PARKING_TYPES, siteKey } from "../../shared/parking/readings.js"
 
 const QUARTER = 15 * 60_000
-/** How long a process keeps the newest model before asking the store again (refits are daily). */
-const MODEL_CHECK_MS = 60_000
-
-let cached: { info: StoredModel; model: ParkingModel; checkedAt: number } | undefined
-
-/** The newest stored model, kept in memory and re-read only when a newer one was stored. */
-const currentModel = Effect.gen(function* () {
-  const now = yield* Clock.currentTimeMillis
-  if (cached !== undefined && now - cached.checkedAt < MODEL_CHECK_MS) return cached
-  const info = yield* latestModelInfo
-  if (info === undefined) return undefined
-  if (cached?.info.id === info.id) {
-    cached = { ...cached, checkedAt: now }
-    return cached
-  }
-  const model = yield* modelById(info.id)
-  if (model === undefined) return undefined
-  cached = { info, model, checkedAt: now }
-  return cached
-})
 
 export interface ForecastRow {
   readonly id: string
@@ -40,7 +21,7 @@ export const parkingForecast = (row: ForecastRow, hours: number) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const site = siteKey(row.jurisdiction, row.source_id)
-    const current = yield* currentModel
+    const current = yield* currentParkingModel
     const recent = yield* storedReadings(new Date(now - 24 * 3_600_000).toISOString(), site)
     const last = recent[recent.length - 1]
     const base = {

@@ -34,12 +34,18 @@ const toReading = (r: ReadingRow): ParkingReading => ({
   trend: r.trend
 })
 
-/** Every stored reading since `since` (ISO), oldest first; `site` narrows to one site. */
-export const storedReadings = (since: string, site?: string) =>
+/** Every stored reading since `since` (ISO), by site, oldest first; `sites` narrows to those sites. */
+export const storedReadings = (since: string, sites?: string | ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<ReadingRow>`
       SELECT site, at, available, low, capacity, trend FROM parking_readings
-      WHERE at >= ${since} ${site === undefined ? sql`` : sql`AND site = ${site}`}
+      WHERE at >= ${since} ${
+        sites === undefined
+          ? sql``
+          : typeof sites === "string"
+            ? sql`AND site = ${sites}`
+            : sql`AND site = ANY(${sites})`
+      }
       ORDER BY site, at`.pipe(Effect.map((rows) => rows.map(toReading)))
   )
 

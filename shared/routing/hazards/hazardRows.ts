@@ -38,6 +38,7 @@ export type EventRow = Row & {
   estimated_end_time: Stamp
 }
 export type FeatureRow = Row & {
+  jurisdiction: string
   feature_type: string
   name: string
   description: string
@@ -75,13 +76,14 @@ const internEvent = (e: EventRow & { cell_at: number }) => {
  * columns (jurisdiction, road name, direction, flags) would only be parsed and, in kept reads,
  * held for a worker's life.
  */
-const ROUTE_FEATURE_COLUMNS = `id, source, source_id, feature_type, name, description, latitude, longitude, geometry,
+const ROUTE_FEATURE_COLUMNS = `id, source, source_id, jurisdiction, feature_type, name, description, latitude, longitude, geometry,
   start_time, end_time, estimated_start_time, estimated_end_time, properties, last_updated`
 
 /** A kept feature row's vocabulary columns as one string per value (as `internEvent`). */
 const internFeature = (f: FeatureRow) => {
   f.source = vocabulary(f.source)
   f.feature_type = vocabulary(f.feature_type)
+  f.jurisdiction = vocabulary(f.jurisdiction)
 }
 
 /**

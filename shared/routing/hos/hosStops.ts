@@ -1,3 +1,5 @@
+import { expectedAt, forecastCurves } from "../../parking/forecastCurve.js"
+import type { ParkingForecast } from "../../parking/ParkingForecaster.js"
 import { Effect } from "effect"
 import type { RouteTiming, RouteTrack } from "../engine/RoutingEngine.js"
 import type { HazardRows } from "../hazards/hazardRows.js"
@@ -34,11 +36,30 @@ export const lookupStops = (
   ).pipe(
     Effect.flatMap((lookup) =>
       lookup._tag === "Right"
-        ? Effect.succeed<ReadonlyArray<StopCandidate> | null>(lookup.right)
+        ? withForecasts(lookup.right)
         : Effect.as(
             Effect.logWarning(`HOS parking lookup failed; stops projected without it: ${String(lookup.left)}`),
             null
           )
+    )
+  )
+
+/**
+ * The candidates with the parking forecaster's curve on each lot it knows. A forecast that cannot
+ * be made (no model yet, a failed read) leaves the lots as they were: it never fails a route.
+ */
+const withForecasts = (candidates: ReadonlyArray<StopCandidate>) =>
+  forecastCurves(candidates.flatMap((c) => (c.site !== undefined ? [c.site] : []))).pipe(
+    Effect.map((curves): ReadonlyArray<StopCandidate> | null =>
+      curves.size === 0
+        ? candidates
+        : candidates.map((c) => {
+            const curve = c.site !== undefined ? curves.get(c.site) : undefined
+            return curve === undefined ? c : { ...c, forecast: curve }
+          })
+    ),
+    Effect.catchAll((e) =>
+      Effect.as(Effect.logWarning(`parking forecasts left out of HOS stops: ${String(e)}`), candidates)
     )
   )
 
@@ -154,27 +175,57 @@ export const planStops = (
   candidates: ReadonlyArray<StopCandidate> | null
 ) => {
   const usable = candidates === null ? undefined : candidates.filter((c) => !c.unusable)
-  const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
-    (usable ?? [])
-      .filter((c) => c.alongS > fromS && c.alongS <= limitS)
-      .sort((a, b) => b.alongS - a.alongS || a.id.localeCompare(b.id))
-      .slice(0, MAX_SUGGESTED)
-  const plan = projectHos(
-    route.duration_s,
-    departureMs,
-    ruleset,
-    input,
-    usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined,
-    switchesFor(route, ruleset)
-  )
-  return { plan, stops: answerStops(route, plan, usable, reachable) }
+  const project = (likelyFull: ReadonlySet<string>) => {
+    // closest to the deadline first; a lot likely full when the driver gets there goes after the others
+    const reachable = (fromS: number, limitS: number): Array<StopCandidate> =>
+      (usable ?? [])
+        .filter((c) => c.alongS > fromS && c.alongS <= limitS)
+        .sort(
+          (a, b) =>
+            Number(likelyFull.has(a.id)) - Number(likelyFull.has(b.id)) ||
+            b.alongS - a.alongS ||
+            a.id.localeCompare(b.id)
+        )
+        .slice(0, MAX_SUGGESTED)
+    const plan = projectHos(
+      route.duration_s,
+      departureMs,
+      ruleset,
+      input,
+      usable ? (from, limit) => reachable(from, limit)[0]?.alongS : undefined,
+      switchesFor(route, ruleset)
+    )
+    return { plan, reachable }
+  }
+  const first = project(new Set())
+  const forecastOf = arrivals(first.plan, departureMs)
+  const likelyFull = new Set((usable ?? []).filter((c) => (forecastOf(c)?.p_full ?? 0) >= LIKELY_FULL).map((c) => c.id))
+  const { plan, reachable } = likelyFull.size === 0 ? first : project(likelyFull)
+  return { plan, stops: answerStops(route, plan, usable, reachable, arrivals(plan, departureMs)) }
 }
+
+/** A lot this likely to be full when the driver gets there is suggested after the others. */
+export const LIKELY_FULL = 0.5
+
+/**
+ * A lot's forecast at the driver's arrival there: departure, plus the driving to it, plus the
+ * rests planned before the stop whose window holds it.
+ */
+const arrivals =
+  (plan: ReadonlyArray<HosStopPlan>, departureMs: number) =>
+  (c: StopCandidate): (ParkingForecast & { at: string }) | undefined => {
+    if (c.forecast === undefined) return undefined
+    const stop = plan.find((s) => c.alongS > s.fromS && c.alongS <= s.limitS) ?? plan[plan.length - 1]
+    const restedMs = stop === undefined ? 0 : stop.projectedMs - departureMs - stop.stopS * 1000
+    return expectedAt(c.forecast, departureMs + c.alongS * 1000 + Math.max(0, restedMs))
+  }
 
 const answerStops = (
   route: RouteTiming,
   plan: ReadonlyArray<HosStopPlan>,
   usable: ReadonlyArray<StopCandidate> | undefined,
-  reachable: (fromS: number, limitS: number) => Array<StopCandidate>
+  reachable: (fromS: number, limitS: number) => Array<StopCandidate>,
+  forecastOf: (c: StopCandidate) => (ParkingForecast & { at: string }) | undefined
 ) =>
   plan.map((s) => {
     const stops = reachable(s.fromS, s.limitS)
@@ -188,14 +239,23 @@ const answerStops = (
       rest_s: s.restS,
       rest_kind: s.restKind,
       ...(usable ? { feasible: stops.length > 0 } : {}),
-      suggested_stops: stops.map((c) => ({
-        id: c.id,
-        type: c.type,
-        name: c.name,
-        distance_along_route_m: Math.round(c.alongM),
-        capacity: c.capacity,
-        ...(c.available_spots !== undefined ? { available_spots: c.available_spots, as_of: c.as_of ?? null } : {}),
-        geometry: c.geometry
-      }))
+      suggested_stops: stops.map((c) => {
+        const expected = forecastOf(c)
+        return {
+          id: c.id,
+          type: c.type,
+          name: c.name,
+          distance_along_route_m: Math.round(c.alongM),
+          capacity: c.capacity,
+          ...(c.available_spots !== undefined ? { available_spots: c.available_spots, as_of: c.as_of ?? null } : {}),
+          ...(expected !== undefined ? { expected_available: expected } : {}),
+          ...(expected !== undefined && expected.p_full >= LIKELY_FULL
+            ? {
+                note: `likely full at arrival (${Math.round(expected.p_full * 100)} % chance of no space): listed after the lots likely to have room`
+              }
+            : {}),
+          geometry: c.geometry
+        }
+      })
     }
   })

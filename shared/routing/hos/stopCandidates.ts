@@ -3,6 +3,8 @@ import { RouteLine } from "../../geo/routeLine.js"
 import type { RouteTrack } from "../engine/RoutingEngine.js"
 import type { Geometry, HazardRows, Stamp } from "../hazards/hazardRows.js"
 import { secondsAt } from "../engine/routeTime.js"
+import type { ForecastCurve } from "../../parking/forecastCurve.js"
+import { PARKING_TYPES, siteKey } from "../../parking/readings.js"
 
 /** Feature types a driver can take a rest at, and the `type` a suggested stop shows. */
 export const STOP_TYPES: Record<string, "truck_parking" | "truck_rest_area" | "rest_area"> = {
@@ -26,6 +28,10 @@ export interface StopCandidate {
   readonly as_of?: string
   /** full or closed in the live feed: no place to stop */
   readonly unusable: boolean
+  /** the parking forecaster's key for a lot that publishes counts (state:site id) */
+  readonly site?: string
+  /** its free spaces forecast for the next 24 hours, attached after the lookup when the forecaster knows it */
+  readonly forecast?: ForecastCurve
   readonly geometry: Geometry
 }
 
@@ -77,6 +83,7 @@ export const stopCandidates = Effect.fnUntraced(function* (
           }
         : {}),
       unusable: spots === 0 || p.open === false,
+      ...(PARKING_TYPES.has(f.feature_type) && f.jurisdiction ? { site: siteKey(f.jurisdiction, f.source_id) } : {}),
       geometry: f.geometry ?? { type: "Point", coordinates: [f.longitude, f.latitude] }
     })
   }

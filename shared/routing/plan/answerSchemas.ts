@@ -38,6 +38,21 @@ const SuggestedStop = Schema.Struct({
     })
   ),
   as_of: Schema.optional(NullableText),
+  expected_available: Schema.optional(
+    Schema.Struct({
+      p10: Schema.Number,
+      p50: Schema.Number.annotations({ description: "The median forecast of free spaces at arrival" }),
+      p90: Schema.Number,
+      p_full: Schema.Number.annotations({ description: "The chance (0 to 1) of no free space at arrival" }),
+      at: DateTime.annotations({ description: "The projected arrival the forecast is for" })
+    }).annotations({
+      description:
+        "Free spaces forecast for the projected arrival, where the parking forecaster knows the lot (GET /features/{id}/forecast)"
+    })
+  ),
+  note: Schema.optional(
+    Schema.String.annotations({ description: "Why the lot is listed where it is, when it is likely full at arrival" })
+  ),
   geometry: Geometry
 }).annotations({ identifier: "SuggestedStop" })
 

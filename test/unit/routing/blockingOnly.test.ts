@@ -80,6 +80,7 @@ const feature = (i: number): FeatureRow => {
   return {
     id: `ft_${i}`,
     source: "src",
+    jurisdiction: "IA",
     source_id: `f${i}`,
     latitude: 40,
     longitude: -99.5,

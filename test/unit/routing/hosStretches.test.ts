@@ -54,6 +54,7 @@ const rowsOver = (places: ReadonlyArray<Place>) => {
   const row = (p: Place): FeatureRow => ({
     id: p.id,
     source: "t",
+    jurisdiction: "IA",
     source_id: p.id,
     feature_type: p.type,
     name: p.id,

@@ -1,0 +1,54 @@
+import { Clock, Effect } from "effect"
+import { currentParkingModel } from "./currentModel.js"
+import { storedReadings } from "./modelStore.js"
+import { MAX_HORIZON_H, parkingForecaster, type ParkingForecast } from "./ParkingForecaster.js"
+import type { ParkingReading } from "./readings.js"
+
+const QUARTER = 15 * 60_000
+
+/** A site's forecast every 15 minutes for the next 24 hours, made once and read at any arrival. */
+export interface ForecastCurve {
+  /** the first point's time (ms) */
+  readonly from: number
+  /** p10, p50, p90, p_full per point, 15 minutes apart */
+  readonly points: ReadonlyArray<readonly [number, number, number, number]>
+}
+
+/** The forecast at `at` (the nearest point), or undefined when `at` is outside the curve. */
+export const expectedAt = (curve: ForecastCurve, at: number): (ParkingForecast & { at: string }) | undefined => {
+  const i = Math.round((at - curve.from) / QUARTER)
+  const p = curve.points[Math.max(0, i)]
+  if (p === undefined || at < curve.from - QUARTER) return undefined
+  return { p10: p[0], p50: p[1], p90: p[2], p_full: p[3], at: new Date(at).toISOString() }
+}
+
+/** The curves of the given sites that the forecaster knows, as of now; the rest are left out. */
+export const forecastCurves = (sites: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const out = new Map<string, ForecastCurve>()
+    if (sites.length === 0) return out
+    const current = yield* currentParkingModel
+    if (current === undefined) return out
+    const known = [...new Set(sites)].filter((s) => current.model.sites[s] !== undefined)
+    if (known.length === 0) return out
+    const now = yield* Clock.currentTimeMillis
+    const readings = yield* storedReadings(new Date(now - 24 * 3_600_000).toISOString(), known)
+    const bySite = new Map<string, Array<ParkingReading>>()
+    for (const r of readings) {
+      const list = bySite.get(r.site)
+      if (list === undefined) bySite.set(r.site, [r])
+      else list.push(r)
+    }
+    const from = Math.ceil((now + QUARTER) / QUARTER) * QUARTER
+    for (const site of known) {
+      const forecast = parkingForecaster(current.model, site, bySite.get(site) ?? [], now)
+      const points: Array<readonly [number, number, number, number]> = []
+      for (let at = from; at <= now + MAX_HORIZON_H * 3_600_000; at += QUARTER) {
+        const a = forecast(at)
+        if (!a.ok) break
+        points.push([a.forecast.p10, a.forecast.p50, a.forecast.p90, a.forecast.p_full])
+      }
+      if (points.length > 0) out.set(site, { from, points })
+    }
+    return out
+  })
