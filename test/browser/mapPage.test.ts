@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest"
 import { TIMELINE } from "../../infra/simulator/timeline.js"
 import { hasChromium, readmeShot, screenshots, seriousViolations } from "../support/browser.js"
 import { setPlan, signUpConfirmed, simulatedPortalInChromium } from "../support/portalBrowser.js"
+import { BUNDLED_PARKING_HISTORY } from "../../infra/parking/bundledHistory.js"
+import { refitParkingModel } from "../../shared/parking/refit.js"
 
 /**
  * The live map (/map) over the running service: simulator → pipeline → API → portal, all real,
@@ -266,6 +268,8 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
   }, 90_000)
 
   it("opens a camera, a truck lot, an EV site and a weather station with what each is for", async () => {
+    // the service fits the parking forecaster at start; here it is fitted once, the same way
+    await s.w.run(refitParkingModel(BUNDLED_PARKING_HISTORY))
     await openMapAs(s, "Fred Features", "features-map@example.com", "pro")
     // EV charging and road weather are off at first: ticked in the legend
     await s.page.getByRole("checkbox", { name: "EV charging" }).check()
@@ -319,6 +323,25 @@ describe.skipIf(!hasChromium)("the live map in a real browser", () => {
       expect(await s.page.getByTestId(part).innerText(), type).toMatch(says)
       // labelled values in words: no raw JSON, no true/false
       expect(await details.innerText(), type).not.toMatch(/[{}]|\btrue\b|\bfalse\b/)
+      if (type === "truck_parking") {
+        // the demo's lots are real sites the forecaster knows: the next 12 hours drawn with their band
+        const chart = s.page.getByTestId("parking-forecast")
+        await chart.waitFor({ timeout: 20_000 })
+        expect(await chart.locator("svg path.band").count()).toBe(1)
+        expect(await chart.locator("figcaption").innerText()).toMatch(
+          /^Free spaces forecast for the next 12 hours: \d+ now, \d+ \(\d+–\d+\) at \d\d:\d\d C[SD]T\./
+        )
+        await s.page.screenshot({ path: "test/browser/screenshots/map-parking-forecast.png" })
+        // on a phone the chart keeps its proportions within the panel
+        const size = s.page.viewportSize()!
+        await s.page.setViewportSize({ width: 390, height: 844 })
+        await chart.scrollIntoViewIfNeeded()
+        const box = (await chart.locator("svg").boundingBox())!
+        expect(box.width).toBeLessThanOrEqual(390)
+        expect(box.height).toBeGreaterThan(box.width * 0.3)
+        await chart.screenshot({ path: "test/browser/screenshots/map-parking-forecast-phone.png" })
+        await s.page.setViewportSize(size)
+      }
       if (type === "weather_stations") {
         // every reading that is a number carries the unit the station published it in
         const values = await s.page.getByTestId("readings").locator("dd").allInnerTexts()

@@ -8,6 +8,9 @@ import { Link } from "../router.js"
 import { SEVERITY_COLOURS } from "./style.js"
 import { QUALITY_FLAG_WORDS } from "../../../shared/domain/qualityFlags.js"
 import type { Get } from "../sessionCall.js"
+import type { ParkingForecast } from "../../../api/schemas/parking.js"
+import { zoneAt } from "../route/localTime.js"
+import { ForecastChart } from "./ForecastChart.js"
 import { airTemperature, isUnitKey, labelOf, reading, withUnit } from "./readingText.js"
 
 export type Selection = { readonly kind: "event" | "feature"; readonly id: string }
@@ -300,6 +303,27 @@ const FeatureFacts = ({ p }: { p: Record<string, unknown> }) => {
   )
 }
 
+/** A truck-parking site's next 12 hours: the forecaster's chart, or why there is none. */
+const ParkingOutlook = ({ id, get, zone }: { id: string; get: Get; zone: string }) => {
+  const forecast = usePart<typeof ParkingForecast.Type>(
+    get,
+    `/features/${encodeURIComponent(id)}/forecast?hours=12`,
+    "No forecast for this site."
+  )
+  return (
+    <>
+      <h4>Next 12 hours</h4>
+      {forecast.state !== "ok" ? (
+        <Gate part={forecast} />
+      ) : forecast.value.forecast_available ? (
+        <ForecastChart forecast={forecast.value} zone={zone} />
+      ) : (
+        <p class="hint">No forecast: {forecast.value.reason ?? "not enough history at this site"}.</p>
+      )}
+    </>
+  )
+}
+
 const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
   const detail = usePart<typeof FeatureDetails.Type>(
     get,
@@ -309,6 +333,10 @@ const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
   if (detail.state !== "ok") return <Gate part={detail} />
   const f = detail.value.data
   const props = f.properties as Record<string, unknown>
+  // a lot that publishes counts has a forecast; a rest area without counts has none to show
+  const counted =
+    f.feature_type === "truck_parking" ||
+    (f.feature_type === "rest_areas" && (props.available_spots !== undefined || props.availability_text !== undefined))
   const shown = new Set<string>([
     "image_url",
     "url",
@@ -328,6 +356,7 @@ const FeaturePanel = ({ id, get }: { id: string; get: Get }) => {
       </p>
       {f.description && <p class="detail-desc">{f.description}</p>}
       <FeatureFacts p={props} />
+      {counted && <ParkingOutlook id={f.id} get={get} zone={zoneAt(f.latitude, f.longitude)} />}
       <dl class="detail-list">
         <Row label="Road" value={f.road_name} />
         <Row label="Direction" value={f.direction} />

@@ -1,6 +1,7 @@
 import { formatDate } from "../forms.js"
 import { Table } from "../ui.js"
-import { formatLocal, pointAlong, zoneAt } from "./localTime.js"
+import { formatClock, formatLocal, pointAlong, zoneAt } from "./localTime.js"
+import { sentence } from "../text.js"
 import { type RouteAnswer, WARNING_COLOURS } from "./routeLayers.js"
 
 type Route = RouteAnswer["routes"][number]
@@ -35,6 +36,8 @@ export const warningWindow = (p: Record<string, unknown>): string => {
 }
 
 /** A moment in the zone of the place it belongs to, the zone named; UTC on hover. */
+const zoneOf = (at: readonly number[]) => zoneAt(at[1], at[0])
+
 const When = ({ iso, at }: { iso: string; at: readonly number[] }) => (
   <time dateTime={iso} title={formatDate(iso)}>
     {formatLocal(iso, zoneAt(at[1], at[0]))}
@@ -212,6 +215,19 @@ export const RouteResult = ({
                                 : ""}
                             )
                           </span>
+                          {p.expected_available && (
+                            <span class="expected" data-testid="expected-free">
+                              {" "}
+                              expected free at{" "}
+                              <time dateTime={p.expected_available.at} title={formatDate(p.expected_available.at)}>
+                                {formatClock(p.expected_available.at, zoneOf(along(p.distance_along_route_m)))}
+                              </time>
+                              : {Math.round(p.expected_available.p50)} ({Math.round(p.expected_available.p10)}–
+                              {Math.round(p.expected_available.p90)}), {Math.round(p.expected_available.p_full * 100)} %
+                              chance full
+                            </span>
+                          )}
+                          {p.note && <span class="error-text"> {sentence(p.note)}</span>}
                         </li>
                       ))}
                     </ul>

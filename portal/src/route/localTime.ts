@@ -18,6 +18,11 @@ export const formatLocal = (iso: string, zone: string) =>
     timeZone: zone
   }) + ` ${zoneName(iso, zone)}`
 
+/** The time of day there, the zone named: "21:40 CST". */
+export const formatClock = (iso: string, zone: string) =>
+  new Date(iso).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone }) +
+  ` ${zoneName(iso, zone)}`
+
 const zoneName = (iso: string, zone: string) =>
   new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" })
     .formatToParts(new Date(iso))
