@@ -17,7 +17,7 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { createGunzip, gzipSync } from "node:zlib"
 import { localSlot } from "../../shared/parking/localSlot.js"
-import { headerOf, type ParkingReading, readingOf } from "../../shared/parking/readings.js"
+import { headerOf, type ParkingReading, readingOf, readingsBySite } from "../../shared/parking/readings.js"
 import { BUNDLED_PARKING_HISTORY as HISTORY } from "./bundledHistory.js"
 
 const HORIZONS_H = [0.5, 1, 2, 4, 8, 12]
@@ -36,17 +36,8 @@ export const readLines = async (path: string) => {
   return lines
 }
 
-const bySite = (rs: ReadonlyArray<ParkingReading>) => {
-  const out = new Map<string, Array<ParkingReading>>()
-  for (const r of rs) {
-    if (r.available === null) continue
-    let list = out.get(r.site)
-    if (list === undefined) out.set(r.site, (list = []))
-    list.push(r)
-  }
-  for (const list of out.values()) list.sort((a, b) => a.at - b.at)
-  return out
-}
+/** Trusted counts by site, oldest first. */
+const bySite = (rs: ReadonlyArray<ParkingReading>) => readingsBySite(rs.filter((r) => r.available !== null))
 
 /** The trusted count polled nearest `at`, within 8 minutes. */
 const truthAt = (rs: ReadonlyArray<ParkingReading>, at: number) => {

@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { fitParkingModel, forecastParking } from "../../shared/parking/ParkingForecaster.js"
-import { type ParkingReading, readHistoryFile, siteKey } from "../../shared/parking/readings.js"
+import { type ParkingReading, readHistoryFile, readingsBySite, siteKey } from "../../shared/parking/readings.js"
 
 const USAGE =
   "usage: npm run -s forecast:parking -- --fit A.csv.gz[,B.csv.gz] --observe OBS.csv.gz --queries Q.csv --out P.csv"
@@ -39,18 +39,6 @@ export const readQueries = (text: string, warn: (m: string) => void): Array<Quer
       warn(`queries line ${i + 2}: needs a state, a site id and two UTC times; left out`)
     else out.push({ state, site_id, issued_at, target_at })
   })
-  return out
-}
-
-/** Readings by site, oldest first, for cutting at each query's issue time. */
-const bySite = (rs: ReadonlyArray<ParkingReading>) => {
-  const out = new Map<string, Array<ParkingReading>>()
-  for (const r of rs) {
-    let list = out.get(r.site)
-    if (list === undefined) out.set(r.site, (list = []))
-    list.push(r)
-  }
-  for (const list of out.values()) list.sort((a, b) => a.at - b.at)
   return out
 }
 
@@ -85,7 +73,8 @@ export const runForecast = async (args: {
   const model = fitParkingModel(history, { fittedAt: Date.now(), progress: args.log })
   const fitted = performance.now()
   args.log(`fitted ${Object.keys(model.sites).length} sites in ${((fitted - started) / 1000).toFixed(1)} s`)
-  const observed = bySite(await readHistoryFile(args.observe))
+  // by site, oldest first, for cutting at each query's issue time
+  const observed = readingsBySite(await readHistoryFile(args.observe))
   const queries = readQueries(readFileSync(args.queries, "utf8"), args.log)
   const rows = ["state,site_id,issued_at,target_at,p10,p50,p90,p_full"]
   const unanswered = new Map<string, number>()

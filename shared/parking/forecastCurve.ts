@@ -2,7 +2,7 @@ import { Clock, Effect } from "effect"
 import { currentParkingModel } from "./currentModel.js"
 import { storedReadings } from "./modelStore.js"
 import { MAX_HORIZON_H, parkingForecaster, type ParkingForecast } from "./ParkingForecaster.js"
-import type { ParkingReading } from "./readings.js"
+import { readingsBySite } from "./readings.js"
 
 const QUARTER = 15 * 60_000
 
@@ -33,12 +33,7 @@ export const forecastCurves = (sites: ReadonlyArray<string>) =>
     if (known.length === 0) return out
     const now = yield* Clock.currentTimeMillis
     const readings = yield* storedReadings(new Date(now - 24 * 3_600_000).toISOString(), known)
-    const bySite = new Map<string, Array<ParkingReading>>()
-    for (const r of readings) {
-      const list = bySite.get(r.site)
-      if (list === undefined) bySite.set(r.site, [r])
-      else list.push(r)
-    }
+    const bySite = readingsBySite(readings)
     const from = Math.ceil((now + QUARTER) / QUARTER) * QUARTER
     for (const site of known) {
       const forecast = parkingForecaster(current.model, site, bySite.get(site) ?? [], now)

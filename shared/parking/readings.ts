@@ -63,6 +63,18 @@ export const readingOf = (at: ReturnType<typeof headerOf>, line: string): Parkin
   }
 }
 
+/** Readings by site, each site's oldest first. */
+export const readingsBySite = (rs: Iterable<ParkingReading>) => {
+  const out = new Map<string, Array<ParkingReading>>()
+  for (const r of rs) {
+    const list = out.get(r.site)
+    if (list === undefined) out.set(r.site, [r])
+    else list.push(r)
+  }
+  for (const list of out.values()) list.sort((a, b) => a.at - b.at)
+  return out
+}
+
 /** Every reading of a history file (CSV, gzip-compressed when its name ends in .gz), streamed. */
 export const readHistoryFile = async (path: string): Promise<Array<ParkingReading>> => {
   const source = createReadStream(path)
