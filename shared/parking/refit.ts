@@ -6,6 +6,8 @@ import { type ParkingReading, readHistoryFile } from "./readings.js"
 
 /** How far back stored readings are fitted on. */
 export const FIT_WINDOW_DAYS = 56
+/** Stored readings are kept this long (a fit reads FIT_WINDOW_DAYS of them). */
+export const KEEP_READINGS_DAYS = 90
 /** Below this many days of stored readings the bundled history is fitted on as well. */
 export const SEED_BELOW_DAYS = 14
 
@@ -37,6 +39,8 @@ export const refitParkingModel = (seedFile: string) =>
         const [lock] = yield* sql<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(${REFIT_LOCK}) AS ok`
         if (!lock.ok) return undefined
         const since = new Date(now - FIT_WINDOW_DAYS * 86_400_000).toISOString()
+        // readings older than any fit reads are let go
+        yield* sql`DELETE FROM parking_readings WHERE at < ${new Date(now - KEEP_READINGS_DAYS * 86_400_000).toISOString()}`
         const stored = yield* storedReadings(since)
         const seeded = daysSpanned(stored) < SEED_BELOW_DAYS
         const history = seeded ? [...(yield* Effect.promise(() => readHistoryFile(seedFile))), ...stored] : stored

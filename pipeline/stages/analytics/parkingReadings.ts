@@ -41,10 +41,35 @@ export const parkingRows = (changes: ReadonlyArray<FeatureChange>): Array<Parkin
     }
     rows.set(`${row.site}|${row.at}`, row)
   }
-  return [...rows.values()]
+  // within a batch, a count repeated within REPEAT_EVERY_MS says nothing new
+  const kept: Array<ParkingRow> = []
+  const last = new Map<string, ParkingRow>()
+  for (const row of [...rows.values()].sort((a, b) => a.site.localeCompare(b.site) || a.at.localeCompare(b.at))) {
+    const before = last.get(row.site)
+    if (
+      before !== undefined &&
+      before.available === row.available &&
+      before.low === row.low &&
+      Date.parse(row.at) - Date.parse(before.at) < REPEAT_EVERY_MS
+    )
+      continue
+    kept.push(row)
+    last.set(row.site, row)
+  }
+  return kept
 }
 
-/** Keyed by site and time, so a replayed batch writes nothing twice. */
+/**
+ * A site polled every minute that says the same count for an hour is one reading every five
+ * minutes, not sixty: the forecaster's history (fitted in memory) stays the size of the feeds'
+ * own cadence (TPIMS sites report every 5 to 15 minutes). A changed count is always kept.
+ */
+export const REPEAT_EVERY_MS = 5 * 60_000
+
+/**
+ * Keyed by site and time, so a replayed batch writes nothing twice; a count the store already has
+ * from less than REPEAT_EVERY_MS before is not written again.
+ */
 export const insertParkingRows = (rows: ReadonlyArray<ParkingRow>) =>
   rows.length === 0
     ? Effect.void
@@ -52,7 +77,11 @@ export const insertParkingRows = (rows: ReadonlyArray<ParkingRow>) =>
         SqlClient.SqlClient,
         (sql) => sql`
     INSERT INTO parking_readings (site, at, available, low, capacity, trend)
-    SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+    SELECT x.* FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       AS x(site text, at timestamptz, available integer, low boolean, capacity integer, trend text)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM parking_readings p
+      WHERE p.site = x.site AND p.at <= x.at AND p.at > x.at - ${REPEAT_EVERY_MS / 1000} * interval '1 second'
+        AND p.available IS NOT DISTINCT FROM x.available AND p.low = x.low)
     ON CONFLICT (site, at) DO NOTHING`
       ).pipe(Effect.asVoid)

@@ -6,6 +6,7 @@ import { createKey } from "../../../infra/admin/keys.js"
 import { BUNDLED_PARKING_HISTORY } from "../../../infra/parking/bundledHistory.js"
 import { diffFeaturePoll } from "../../../pipeline/diff/FeatureDiffer.js"
 import { applyAnalytics } from "../../../pipeline/stages/analytics/applyAnalytics.js"
+import { insertParkingRows } from "../../../pipeline/stages/analytics/parkingReadings.js"
 import { applyChanges } from "../../../pipeline/stages/materialize/applyChanges.js"
 import type { FeatureSnap } from "../../../pipeline/diff/FeatureDiffer.js"
 import type { FeatureChange } from "../../../shared/domain/Change.js"
@@ -101,6 +102,45 @@ describe("the parking forecaster in the service", () => {
     expect(il[0].trend).toBe("STEADY")
     // the camera and the site's unchanged polls add nothing
     expect(new Set(rows.map((r) => r.site))).toEqual(new Set(["IL:IL00074IE011400005", "IN:302", "IL:IL00099NEW"]))
+  })
+
+  it("keeps a count polled again within five minutes once, and a changed count always", async () => {
+    const t = NOW - 30 * 24 * 3_600_000
+    const row = (minutes: number, available: number) => ({
+      site: "IL:REPEAT",
+      at: new Date(t + minutes * 60_000).toISOString(),
+      available,
+      low: false,
+      capacity: 20,
+      trend: null
+    })
+    // each poll its own batch, as a minute's polling writes them
+    for (const [minute, count] of [
+      [0, 5],
+      [1, 5],
+      [2, 6],
+      [3, 6],
+      [8, 6],
+      [9, 6],
+      [10, 7]
+    ])
+      await rt.runPromise(insertParkingRows([row(minute, count)]))
+    const stored = (await rt.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{
+            at: string
+            available: number
+          }>`SELECT at, available FROM parking_readings WHERE site = 'IL:REPEAT' ORDER BY at`
+      )
+    )) as Array<{ at: string; available: number }>
+    expect(stored.map((r) => [(Date.parse(r.at) - t) / 60_000, r.available])).toEqual([
+      [0, 5],
+      [2, 6],
+      [8, 6],
+      [10, 7]
+    ])
   })
 
   it("fits at start from the bundled history while the store is young, and keeps the model in Postgres", async () => {
