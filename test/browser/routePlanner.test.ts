@@ -3,6 +3,8 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { hasChromium, readmeShot, screenshots, seriousViolations } from "../support/browser.js"
 import { signUpConfirmed, simulatedPortalInChromium } from "../support/portalBrowser.js"
+import { BUNDLED_PARKING_HISTORY } from "../../infra/parking/bundledHistory.js"
+import { refitParkingModel } from "../../shared/parking/refit.js"
 
 /**
  * The truck route planner (/route) over the running service: the simulator's Iowa restrictions
@@ -160,10 +162,25 @@ describe.skipIf(!hasChromium)("the route planner in a real browser", () => {
         /(Blue Water|Ambassador|Gordie Howe).* \(MI → ON, \d+ km\), .* E[SD]T; from here Canadian rules, south of 60°/
       )
     const border = await screenshots(s.page, "route-border")
+
+    // a break due on I-74 east of Peoria: the demo's Mackinaw Dells lot (a real site the
+    // forecaster knows) is suggested with the spaces expected when the truck gets there
+    await s.w.run(refitParkingModel(BUNDLED_PARKING_HISTORY))
+    await s.page.getByLabel("From", { exact: true }).fill("40.6936, -89.589")
+    await s.page.getByLabel("To", { exact: true }).fill("40.1164, -88.2434")
+    await s.page.getByLabel("Rules").selectOption("us")
+    await s.page.getByLabel("Driving left (h)").fill("0.5")
+    await s.page.getByLabel("Leaves at").fill("")
+    await s.page.getByRole("button", { name: "Plan route" }).click()
+    await expect
+      .poll(() => s.page.getByTestId("hos-stops").innerText(), { timeout: 60_000 })
+      .toMatch(/Mackinaw Dells .*expected free at \d\d:\d\d C[SD]T: \d+ \(\d+–\d+\), \d+ % chance full/)
+    const parking = await screenshots(s.page, "route-parking-forecast")
     expect([
       ...overflow,
       ...tolled,
       ...border,
+      ...parking,
       ...(await seriousViolations(s.page, [
         ".maplibregl-canvas-container",
         ".maplibregl-control-container",
