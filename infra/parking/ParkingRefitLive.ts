@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process"
+import { setPriority } from "node:os"
 import { Config, Duration, Effect, Layer, Schedule } from "effect"
 import { latestModelInfo } from "../../shared/parking/modelStore.js"
 
@@ -12,6 +13,12 @@ const runRefit = Effect.async<string, Error>((resume) => {
     stdio: ["ignore", "pipe", "pipe"],
     env: process.env
   })
+  // the fit yields the CPU to ingest and the API (bench:parking, docs/BENCHMARKS.md)
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, 19)
+  } catch {
+    // a system that refuses leaves the fit at normal priority
+  }
   let out = ""
   let err = ""
   child.stdout.on("data", (d: Buffer) => (out += d.toString()))
@@ -28,7 +35,8 @@ const runRefit = Effect.async<string, Error>((resume) => {
 /**
  * Keeps the truck-parking forecaster current: at start when no model is stored, then whenever
  * the newest is older than PARKING_REFIT_HOURS (default 24), checked every 10 minutes. The fit
- * runs in a child process; a failure is logged and tried again at the next check.
+ * runs in a child process at the lowest CPU priority; a failure is logged and tried again at the
+ * next check.
  */
 export const ParkingRefitLive = Layer.scopedDiscard(
   Effect.gen(function* () {
