@@ -1,10 +1,9 @@
 import { Clock, Effect } from "effect"
 import { HORIZONS_H, parkingForecaster } from "../../shared/parking/ParkingForecaster.js"
 import { currentParkingModel } from "../../shared/parking/currentModel.js"
+import { quarterHoursAhead } from "../../shared/parking/forecastCurve.js"
 import { storedReadings } from "../../shared/parking/modelStore.js"
 import { PARKING_TYPES, siteKey } from "../../shared/parking/readings.js"
-
-const QUARTER = 15 * 60_000
 
 export interface ForecastRow {
   readonly id: string
@@ -45,10 +44,9 @@ export const parkingForecast = (row: ForecastRow, hours: number) =>
         measured_error: [],
         points: []
       }
-    const first = Math.ceil((now + QUARTER) / QUARTER) * QUARTER
     const points = []
     const forecast = parkingForecaster(current.model, site, recent, now)
-    for (let at = first; at <= now + hours * 3_600_000; at += QUARTER) {
+    for (const at of quarterHoursAhead(now, hours)) {
       const a = forecast(at)
       if (a.ok) points.push({ at: new Date(at).toISOString(), ...a.forecast })
     }

@@ -1,5 +1,10 @@
-import { localSlot, SLOTS_PER_DAY } from "./localSlot.js"
+import { DEFAULT_SETTINGS, type ForecastSettings } from "./forecastSettings.js"
+import { lad, quantilesOf } from "./lad.js"
+import { localSlot } from "./localSlot.js"
 import type { ParkingReading } from "./readings.js"
+import { cellsOf, profileAt, profileOf, valueOf } from "./siteProfile.js"
+
+export { DEFAULT_SETTINGS, type ForecastSettings } from "./forecastSettings.js"
 
 /**
  * Free truck-parking spaces forecast for a site from 15 minutes to 24 hours ahead.
@@ -16,7 +21,6 @@ import type { ParkingReading } from "./readings.js"
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
-const SLOT_MS = 15 * MINUTE
 
 /** The horizons (hours) coefficients and error tables are fitted at; others are interpolated. */
 export const HORIZONS_H = [0.25, 0.5, 1, 1.5, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24] as const
@@ -25,45 +29,6 @@ export const MAX_HORIZON_H = 24
 
 /** Error quantiles kept per horizon (of the site-scaled held-out error), for the band and p_full. */
 const QUANTILES = Array.from({ length: 99 }, (_, i) => (i + 1) / 100)
-
-export interface ForecastSettings {
-  /** how many same-weekday days count as much as the weekday/weekend profile */
-  readonly weekdayShrink: number
-  /** half-life of a day's weight in the profile, in days */
-  readonly halfLifeDays: number
-  /** the slot-neighbour kernel (centre first), smoothing a profile across adjacent slots */
-  readonly kernel: ReadonlyArray<number>
-  /** reweighting passes that take the profile from a mean toward a median (0: the mean) */
-  readonly robustPasses: number
-  /** the smallest distance (spaces) a reweighting pass divides by */
-  readonly robustFloor: number
-  /** how strongly a site's own coefficients are pulled toward the pooled ones (a ridge weight) */
-  readonly siteShrink: number
-  /** how strongly a phase's coefficients are pulled toward the site's */
-  readonly phaseShrink: number
-  /** the longest horizon (hours) fitted per phase */
-  readonly phaseUpToH: number
-  /**
-   * the error quantiles read as p10 and p90: a little wider than 0.1 and 0.9, since the errors
-   * they come from were made with coefficients fitted on the same days
-   */
-  readonly band: readonly [number, number]
-  /** the fewest counted days a site needs before it is forecast */
-  readonly minDays: number
-}
-
-export const DEFAULT_SETTINGS: ForecastSettings = {
-  weekdayShrink: 2,
-  halfLifeDays: 14,
-  kernel: [1, 0.6, 0.25],
-  robustPasses: 0,
-  robustFloor: 2,
-  siteShrink: 2000,
-  phaseShrink: 200,
-  phaseUpToH: 1,
-  band: [0.08, 0.92],
-  minDays: 5
-}
 
 /** A site's fitted shape: mean free spaces by weekday (0 Sunday) × local 15-minute slot. */
 export interface SiteModel {
@@ -103,133 +68,6 @@ export interface ParkingForecast {
   readonly p90: number
   /** the chance the lot has no free space */
   readonly p_full: number
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cells: one mean per site, local day and slot
-
-interface Cell {
-  /** the slot's start (ms, UTC) */
-  readonly at: number
-  readonly day: number
-  readonly weekday: number
-  readonly slot: number
-  readonly value: number
-  readonly trend: ParkingReading["trend"]
-}
-
-interface SiteCells {
-  readonly site: string
-  readonly capacity: number | null
-  readonly lowValue: number
-  readonly readings: number
-  /** time order */
-  readonly cells: ReadonlyArray<Cell>
-  readonly days: ReadonlySet<number>
-}
-
-const lowValueOf = (rs: ReadonlyArray<ParkingReading>) => {
-  let min = Infinity
-  for (const r of rs) if (r.available !== null && r.available > 0 && r.available < min) min = r.available
-  return Number.isFinite(min) ? Math.max(0, Math.floor(min / 2)) : 0
-}
-
-const valueOf = (r: ParkingReading, lowValue: number) => (r.available !== null ? r.available : r.low ? lowValue : null)
-
-const cellsOf = (site: string, rs: ReadonlyArray<ParkingReading>): SiteCells => {
-  const lowValue = lowValueOf(rs)
-  const slots = new Map<number, { sum: number; n: number; trend: ParkingReading["trend"] }>()
-  let capacity: number | null = null
-  let readings = 0
-  for (const r of rs) {
-    if (r.capacity !== null) capacity = r.capacity
-    const v = valueOf(r, lowValue)
-    if (v === null) continue
-    const at = Math.floor(r.at / SLOT_MS) * SLOT_MS
-    const s = slots.get(at)
-    if (s === undefined) slots.set(at, { sum: v, n: 1, trend: r.trend })
-    else {
-      s.sum += v
-      s.n++
-      if (r.trend !== null) s.trend = r.trend
-    }
-    readings++
-  }
-  const cells = [...slots]
-    .sort((x, y) => x[0] - y[0])
-    .map(([at, s]) => ({ at, ...localSlot(site, at), value: s.sum / s.n, trend: s.trend }))
-  return { site, capacity, lowValue, readings, cells, days: new Set(cells.map((c) => c.day)) }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Profiles
-
-/**
- * The profile of one site as 7 × 96 values, from every day but `exclude`: each weekday's smoothed
- * mean shrunk toward its day type's (weekday or weekend), recent days weighing more.
- */
-const profileOf = (c: SiteCells, settings: ForecastSettings, newestDay: number, exclude = NaN) => {
-  let out = meanProfile(c, settings, newestDay, exclude, null)
-  // toward a median: a cell far from the profile (a counter's jump) weighs less
-  for (let i = 0; i < settings.robustPasses; i++) out = meanProfile(c, settings, newestDay, exclude, out)
-  return out
-}
-
-const meanProfile = (
-  c: SiteCells,
-  settings: ForecastSettings,
-  newestDay: number,
-  exclude: number,
-  previous: ReadonlyArray<number> | null
-) => {
-  const k = settings.kernel
-  const dowSum = new Float64Array(7 * SLOTS_PER_DAY)
-  const dowW = new Float64Array(7 * SLOTS_PER_DAY)
-  for (const cell of c.cells) {
-    if (cell.day === exclude) continue
-    const base = cell.weekday * SLOTS_PER_DAY
-    const w =
-      Math.pow(0.5, (newestDay - cell.day) / settings.halfLifeDays) /
-      (previous === null ? 1 : Math.max(settings.robustFloor, Math.abs(cell.value - previous[base + cell.slot])))
-    for (let j = -(k.length - 1); j < k.length; j++) {
-      const s = (cell.slot + j + SLOTS_PER_DAY) % SLOTS_PER_DAY
-      const wk = w * k[Math.abs(j)]
-      dowSum[base + s] += wk * cell.value
-      dowW[base + s] += wk
-    }
-  }
-  const kernelMass = k.reduce((a, b, i) => a + (i === 0 ? b : 2 * b), 0)
-  const out = new Array<number>(7 * SLOTS_PER_DAY).fill(NaN)
-  let allSum = 0
-  let allW = 0
-  for (let i = 0; i < dowSum.length; i++) {
-    allSum += dowSum[i]
-    allW += dowW[i]
-  }
-  const overall = allW > 0 ? allSum / allW : NaN
-  for (let s = 0; s < SLOTS_PER_DAY; s++) {
-    for (const weekend of [false, true]) {
-      const members = weekend ? [0, 6] : [1, 2, 3, 4, 5]
-      let ts = 0
-      let tw = 0
-      for (const d of members) {
-        ts += dowSum[d * SLOTS_PER_DAY + s]
-        tw += dowW[d * SLOTS_PER_DAY + s]
-      }
-      const typeMean = tw > 0 ? ts / tw : overall
-      for (const d of members) {
-        const w = dowW[d * SLOTS_PER_DAY + s] / kernelMass
-        const dowMean = w > 0 ? dowSum[d * SLOTS_PER_DAY + s] / dowW[d * SLOTS_PER_DAY + s] : typeMean
-        out[d * SLOTS_PER_DAY + s] = (w * dowMean + settings.weekdayShrink * typeMean) / (w + settings.weekdayShrink)
-      }
-    }
-  }
-  return out
-}
-
-const profileAt = (site: string, profile: ReadonlyArray<number>, at: number) => {
-  const { weekday, slot } = localSlot(site, at)
-  return profile[weekday * SLOTS_PER_DAY + slot]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -303,68 +141,6 @@ const featuresOf = (d: Departure | undefined) =>
   d === undefined
     ? [1, 0, ...WINDOWS_MIN.map(() => 0), 0, 0]
     : [1, d.latest, ...d.means, d.trend === "FILLING" ? 1 : 0, d.trend === "CLEARING" ? 1 : 0]
-
-// ---------------------------------------------------------------------------------------------
-// Least absolute deviation by iteratively reweighted least squares
-
-const solve = (a: Array<Array<number>>, b: Array<number>) => {
-  const n = b.length
-  const m = a.map((row, i) => [...row, b[i]])
-  for (let c = 0; c < n; c++) {
-    let p = c
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r
-    ;[m[c], m[p]] = [m[p], m[c]]
-    if (Math.abs(m[c][c]) < 1e-9) m[c][c] = 1e-9
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue
-      const f = m[r][c] / m[c][c]
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k]
-    }
-  }
-  return m.map((row, i) => row[n] / row[i])
-}
-
-const lad = (
-  xs: ReadonlyArray<ReadonlyArray<number>>,
-  ys: ReadonlyArray<number>,
-  ridge = 1,
-  prior: ReadonlyArray<number> = []
-) => {
-  const p = xs[0]?.length ?? 0
-  let beta = new Array<number>(p).fill(0)
-  let w = new Array<number>(ys.length).fill(1)
-  for (let iter = 0; iter < 20; iter++) {
-    const a = Array.from({ length: p }, () => new Array<number>(p).fill(0))
-    const b = new Array<number>(p).fill(0)
-    for (let i = 0; i < ys.length; i++) {
-      const x = xs[i]
-      const wi = w[i]
-      for (let r = 0; r < p; r++) {
-        const wx = wi * x[r]
-        if (wx === 0) continue
-        b[r] += wx * ys[i]
-        for (let c = r; c < p; c++) a[r][c] += wx * x[c]
-      }
-    }
-    for (let r = 0; r < p; r++) for (let c = 0; c < r; c++) a[r][c] = a[c][r]
-    // the penalty pulls toward `prior` (zero when none): a site's own coefficients toward the pooled ones
-    for (let r = prior.length > 0 ? 0 : 1; r < p; r++) {
-      a[r][r] += ridge
-      b[r] += ridge * (prior[r] ?? 0)
-    }
-    const next = solve(a, b)
-    const moved = next.reduce((m, v, j) => Math.max(m, Math.abs(v - beta[j])), 0)
-    beta = next
-    if (moved < 1e-4) break
-    w = ys.map((y, i) => 1 / Math.max(0.5, Math.abs(y - xs[i].reduce((s, x, j) => s + x * beta[j], 0))))
-  }
-  return beta
-}
-
-const quantilesOf = (values: Array<number>, qs: ReadonlyArray<number>) => {
-  const v = [...values].sort((a, b) => a - b)
-  return qs.map((q) => (v.length === 0 ? 0 : v[Math.min(v.length - 1, Math.floor(q * v.length))]))
-}
 
 // ---------------------------------------------------------------------------------------------
 // Fitting

@@ -14,6 +14,14 @@ export interface ForecastCurve {
   readonly points: ReadonlyArray<readonly [number, number, number, number]>
 }
 
+/** The target times of a forecast made at `now`: every quarter hour from the next one, `hours` ahead. */
+export const quarterHoursAhead = (now: number, hours: number) => {
+  const out: Array<number> = []
+  for (let at = Math.ceil((now + QUARTER) / QUARTER) * QUARTER; at <= now + hours * 3_600_000; at += QUARTER)
+    out.push(at)
+  return out
+}
+
 /** The forecast at `at` (the nearest point), or undefined when `at` is outside the curve. */
 export const expectedAt = (curve: ForecastCurve, at: number): (ParkingForecast & { at: string }) | undefined => {
   const i = Math.round((at - curve.from) / QUARTER)
@@ -34,16 +42,16 @@ export const forecastCurves = (sites: ReadonlyArray<string>) =>
     const now = yield* Clock.currentTimeMillis
     const readings = yield* storedReadings(new Date(now - 24 * 3_600_000).toISOString(), known)
     const bySite = readingsBySite(readings)
-    const from = Math.ceil((now + QUARTER) / QUARTER) * QUARTER
+    const targets = quarterHoursAhead(now, MAX_HORIZON_H)
     for (const site of known) {
       const forecast = parkingForecaster(current.model, site, bySite.get(site) ?? [], now)
       const points: Array<readonly [number, number, number, number]> = []
-      for (let at = from; at <= now + MAX_HORIZON_H * 3_600_000; at += QUARTER) {
+      for (const at of targets) {
         const a = forecast(at)
         if (!a.ok) break
         points.push([a.forecast.p10, a.forecast.p50, a.forecast.p90, a.forecast.p_full])
       }
-      if (points.length > 0) out.set(site, { from, points })
+      if (points.length > 0) out.set(site, { from: targets[0], points })
     }
     return out
   })
