@@ -10,7 +10,15 @@ import { changesEmitted, recordsRejected, sourcePolls } from "./metrics.js"
 import { type PollOutcome, registerSources } from "./PollRecorder.js"
 import { drainParticipant, drainRequested, isDraining } from "../../shared/lifecycle/Drain.js"
 import { CIRCUIT_SKIP } from "../../shared/sources/pollState.js"
-import { PollDecode, PollDiff, PollLease, PollRecorder, PollState, Upstream } from "./PollServices.js"
+import {
+  PollDecode,
+  PollDiff,
+  PollLease,
+  type PollLeaseService,
+  PollRecorder,
+  PollState,
+  Upstream
+} from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
 import { firstPollOffsetMs } from "./pollOffset.js"
 import { spanFrom, traced } from "../../shared/observability/Tracing.js"
@@ -48,6 +56,45 @@ const pollKind = <S, O extends { readonly source_id: string }>(
 ) =>
   Effect.gen(function* () {
     const lease = yield* PollLease
+    const intervalMs = source.poll_interval_s * 1000
+    const startMs = yield* Clock.currentTimeMillis
+    const ttlMs = Math.max(intervalMs, source.timeout_ms + 5000)
+    const acquired = yield* lease.acquire(source.id, token, ttlMs)
+    if (!acquired) return "leased-elsewhere" as const
+    const outcome = yield* Effect.scoped(
+      Effect.zipRight(
+        Effect.forkScoped(keepLease(lease, source.id, token, ttlMs)),
+        pollHeld(source, decode, kind, token, startMs)
+      )
+    )
+    const endMs = yield* Clock.currentTimeMillis
+    yield* lease.hold(source.id, token, intervalMs - (endMs - startMs))
+    return outcome
+  }).pipe(Effect.annotateLogs("source", source.id), spanFrom("poll", undefined, { attributes: { source: source.id } }))
+
+/**
+ * While a poll works its lease is renewed every third of its term: a poll slowed by a busy
+ * process (a first round of hundreds of feeds at once) would otherwise outlive its lease and have
+ * its commit refused, its work lost until the next interval. Renewal only keeps a lease still
+ * ours; the commit's fence still refuses a poll whose lease went to another process.
+ */
+const keepLease = (lease: PollLeaseService, source: string, token: string, ttlMs: number) =>
+  lease.hold(source, token, ttlMs).pipe(
+    Effect.catchAll((e) => Effect.logWarning(`renewing the poll lease of ${source} failed: ${e.message}`)),
+    Effect.delay(Duration.millis(Math.max(1, Math.floor(ttlMs / 3)))),
+    Effect.forever
+  )
+
+/** The poll's work once its lease is held: fetch, decode, diff, commit, record. */
+const pollHeld = <S, O extends { readonly source_id: string }>(
+  source: SourceConfig,
+  decode: Decode<O>,
+  kind: RecordKind<S, O>,
+  token: string,
+  startMs: number
+) =>
+  Effect.gen(function* () {
+    const lease = yield* PollLease
     const state = yield* PollState
     const upstream = yield* Upstream
     const decoder = yield* PollDecode
@@ -56,9 +103,6 @@ const pollKind = <S, O extends { readonly source_id: string }>(
     const recorder = yield* PollRecorder
     const config = yield* AppConfig
     const intervalMs = source.poll_interval_s * 1000
-    const startMs = yield* Clock.currentTimeMillis
-    const acquired = yield* lease.acquire(source.id, token, Math.max(intervalMs, source.timeout_ms + 5000))
-    if (!acquired) return "leased-elsewhere" as const
 
     const { circuit, validators } = yield* state.load(source.id)
     const prev = yield* store.load(source.id, kind.rebuild(source.id), kind.entry)
@@ -191,9 +235,8 @@ const pollKind = <S, O extends { readonly source_id: string }>(
       : committed > 0
         ? Effect.logInfo(summary)
         : Effect.logDebug(summary)
-    yield* lease.hold(source.id, token, intervalMs - (endMs - startMs))
     return attempt.outcome
-  }).pipe(Effect.annotateLogs("source", source.id), spanFrom("poll", undefined, { attributes: { source: source.id } }))
+  })
 
 /**
  * Polls one source until the process stops; a failing poll is logged and never ends the loop. On

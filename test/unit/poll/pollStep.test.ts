@@ -1,4 +1,4 @@
-import { Effect, Layer, TestClock, TestContext } from "effect"
+import { Effect, Fiber, Layer, TestClock, TestContext } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeTestSnapshotStore } from "../../../pipeline/diff/SnapshotStore.js"
 import { FetchError, type Fetched } from "../../../pipeline/poll/Fetcher.js"
@@ -118,5 +118,24 @@ describe("one poll on test layers", () => {
     const w = world({ answer: body, holders: [["fx", "them", 60_000]] })
     expect(await w.run(pollOnce(source, wzdx, "me"))).toBe("leased-elsewhere")
     expect(w.records).toHaveLength(0)
+  })
+
+  it("a poll that outlives its lease's term keeps the lease while it works, and commits", async () => {
+    // a fetch that takes 150 s (a busy process): longer than the 60 s the lease is taken for
+    const w = world({ answer: (n) => Effect.zipRight(Effect.sleep("150 seconds"), body(n)) })
+    const program = Effect.gen(function* () {
+      const lease = yield* PollLease
+      const poll = yield* Effect.fork(pollOnce(source, wzdx, "me"))
+      yield* TestClock.adjust("100 seconds")
+      const takenMidway = yield* lease.acquire("fx", "them", 60_000)
+      yield* TestClock.adjust("60 seconds")
+      const outcome = yield* Fiber.join(poll)
+      // once done, the lease is kept only for what remains of the interval (none): another may take it
+      const takenAfter = yield* lease.acquire("fx", "them", 60_000)
+      return { takenMidway, outcome, takenAfter }
+    })
+    const r = await w.run(program)
+    expect(r).toEqual({ takenMidway: false, outcome: "ok", takenAfter: true })
+    expect(w.store.committed).toHaveLength(2)
   })
 })
