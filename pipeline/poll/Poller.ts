@@ -20,8 +20,11 @@ import {
   Upstream
 } from "./PollServices.js"
 import { SourceCatalogue, type SourceConfig } from "./SourceCatalogue.js"
-import { firstPollOffsetMs } from "./pollOffset.js"
+import { firstPollOffsetMs, nextPollAtMs } from "./pollOffset.js"
 import { spanFrom, traced } from "../../shared/observability/Tracing.js"
+
+/** How much before the next poll on its phase a source's lease ends (and a late poll stays on its grid). */
+const POLL_EARLY_MS = 1000
 
 export class UnknownAdapter extends Data.TaggedError("UnknownAdapter")<{ readonly message: string }> {}
 
@@ -68,7 +71,8 @@ const pollKind = <S, O extends { readonly source_id: string }>(
       )
     )
     const endMs = yield* Clock.currentTimeMillis
-    yield* lease.hold(source.id, token, intervalMs - (endMs - startMs))
+    // kept to a moment before the next poll on the source's phase (nextPollAtMs), so its own next poll finds it free
+    yield* lease.hold(source.id, token, intervalMs - (endMs - startMs) - POLL_EARLY_MS)
     return outcome
   }).pipe(Effect.annotateLogs("source", source.id), spanFrom("poll", undefined, { attributes: { source: source.id } }))
 
@@ -242,7 +246,7 @@ const pollHeld = <S, O extends { readonly source_id: string }>(
  * Polls one source until the process stops; a failing poll is logged and never ends the loop. On
  * a stop, a poll under way finishes (its changes and snapshot commit together) and no other starts.
  */
-const runSource = (source: SourceConfig, adapter: SourceAdapter, pollSpreadS: number) =>
+const runSource = (source: SourceConfig, adapter: SourceAdapter, pollSpreadS: number, onPhase: boolean) =>
   Effect.scoped(
     Effect.gen(function* () {
       const lease = yield* PollLease
@@ -250,7 +254,9 @@ const runSource = (source: SourceConfig, adapter: SourceAdapter, pollSpreadS: nu
       const participant = yield* drainParticipant(`poller ${source.id}`)
       const offsetMs = firstPollOffsetMs(source.id, Math.min(pollSpreadS, source.poll_interval_s) * 1000)
       if (offsetMs > 0) yield* Effect.raceFirst(Effect.sleep(Duration.millis(offsetMs)), drainRequested)
+      const intervalMs = source.poll_interval_s * 1000
       while (!(yield* isDraining)) {
+        const startMs = yield* Clock.currentTimeMillis
         const r = yield* pollOnce(source, adapter, token).pipe(
           Effect.catchAll((e) =>
             Effect.logError(`poll ${source.id} failed: ${e._tag} ${"message" in e ? e.message : ""}`).pipe(
@@ -261,7 +267,9 @@ const runSource = (source: SourceConfig, adapter: SourceAdapter, pollSpreadS: nu
         const waitMs =
           r === "leased-elsewhere"
             ? yield* lease.remainingMs(source.id).pipe(Effect.orElseSucceed(() => 1000))
-            : source.poll_interval_s * 1000
+            : onPhase
+              ? nextPollAtMs(source.id, intervalMs, startMs, POLL_EARLY_MS) - (yield* Clock.currentTimeMillis)
+              : intervalMs
         yield* Effect.raceFirst(
           Effect.sleep(Duration.millis(Math.max(50, waitMs) + (r === "leased-elsewhere" ? 25 : 0))),
           drainRequested
@@ -288,8 +296,8 @@ export const PollerLive = Layer.scopedDiscard(
     const sources = yield* SourceCatalogue
     const pairs = yield* Effect.forEach(sources, (s) => Effect.map(resolveAdapter(s), (a) => [s, a] as const))
     yield* registerSources(sources, (id) => adapters.get(id))
-    const { pollSpreadS } = yield* AppConfig
-    for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a, pollSpreadS))
+    const { pollSpreadS, pollOnPhase } = yield* AppConfig
+    for (const [s, a] of pairs) yield* Effect.forkScoped(runSource(s, a, pollSpreadS, pollOnPhase))
     yield* Effect.logInfo(
       `polling ${sources.length} sources${pollSpreadS > 0 ? `, first polls spread over ${pollSpreadS} s` : ""}`
     )

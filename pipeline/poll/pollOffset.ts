@@ -19,3 +19,18 @@ export const firstPollOffsetMs = (sourceId: string, spreadMs: number): number =>
   h ^= h >>> 16
   return Math.floor(((h >>> 0) / 0x1_0000_0000) * spreadMs)
 }
+
+/**
+ * When a source polls next, after a poll that started at `startMs`: on its own phase of the
+ * interval (a stable offset from its id, counted from the epoch, so every process and every
+ * restart agrees), the first such moment at least an interval after the start, less `earlyMs`
+ * (a poll running a little late stays on its grid). A catalogue that first polled all at once
+ * thus settles into an even spread from its second round: each round's changes arrive as a
+ * trickle the stages keep up with, not as one burst queued behind itself.
+ */
+export const nextPollAtMs = (sourceId: string, intervalMs: number, startMs: number, earlyMs = 1000): number => {
+  const phase = firstPollOffsetMs(sourceId, intervalMs)
+  const earliest = startMs + intervalMs - Math.min(earlyMs, intervalMs / 2)
+  const k = Math.ceil((earliest - phase) / intervalMs)
+  return phase + k * intervalMs
+}

@@ -51,6 +51,8 @@ export interface AppSettings {
   readonly materializeInFlight: number
   /** first polls spread over this many seconds (never more than a source's interval); 0 polls every source at start */
   readonly pollSpreadS: number
+  /** later polls on each source's own phase of its interval (nextPollAtMs), not an interval after the last */
+  readonly pollOnPhase: boolean
   /** on a stop, how long /health answers 503 before the API's listener closes */
   readonly drainGraceMs: number
   /** shared answers to identical questions, dropped when the change stream says they moved */
@@ -137,6 +139,7 @@ export const settingsConfig: Config.Config<AppSettings> = Config.all({
       validation: (n) => n >= 0 && n <= 3600
     })
   ),
+  pollOnPhase: Config.boolean("POLL_ON_PHASE").pipe(Config.withDefault(true)),
   responseCache: Config.boolean("RESPONSE_CACHE").pipe(Config.withDefault(true)),
   apiWorkers: apiWorkersSetting,
   drainGraceMs: Config.integer("DRAIN_GRACE_MS").pipe(

@@ -9,7 +9,7 @@ import { commitChunks, COMMIT_CHUNK, SnapshotStore } from "../../../pipeline/dif
 import { diffPoll } from "../../../pipeline/diff/Differ.js"
 import { leaseKey } from "../../../pipeline/poll/Lease.js"
 import { pollOnce, PollerLive } from "../../../pipeline/poll/Poller.js"
-import { firstPollOffsetMs } from "../../../pipeline/poll/pollOffset.js"
+import { firstPollOffsetMs, nextPollAtMs } from "../../../pipeline/poll/pollOffset.js"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
 import { registerSources } from "../../../pipeline/poll/PollRecorder.js"
 import { SourceCatalogue, type SourceConfig } from "../../../pipeline/poll/SourceCatalogue.js"
@@ -439,5 +439,50 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
       yield* settle(2)
       expect(polled()).toBe(2)
     })
+  )
+
+  it.scoped(
+    "polls again on the source's own phase of its interval, not an interval after the last poll (POLL_ON_PHASE)",
+    () =>
+      Effect.gen(function* () {
+        const id = "p-phase-b"
+        const next = nextPollAtMs(id, 60_000, 0)
+        // the TestClock starts at 0: the first poll at once, the next on its phase, past the minute
+        expect(next).toBeGreaterThan(61_000)
+        answer = { status: 200, body: [rec("s1")] }
+        requests = []
+        const config = yield* AppConfig
+        yield* Effect.forkScoped(
+          Layer.launch(PollerLive).pipe(
+            Effect.provide(SourceCatalogue.fromList([source(id, { url: `${url}?source=${id}` })])),
+            Effect.provideService(AppConfig, { ...config, pollSpreadS: 0, pollOnPhase: true })
+          )
+        )
+        const polled = () => requests.length
+        const settle = (n: number) =>
+          TestServices.provideLive(
+            Effect.gen(function* () {
+              for (let i = 0; i < 100 && polled() < n; i++) yield* Effect.sleep(Duration.millis(50))
+              yield* Effect.sleep(Duration.millis(200))
+            })
+          )
+        const quiet = TestServices.provideLive(Effect.sleep(Duration.millis(300)))
+        yield* settle(1)
+        expect(polled(), "the first poll at start").toBe(1)
+        // the lease lives in Redis on real time: released as its term would have run out
+        const redis = yield* Redis
+        const release = redis.use("del", (c) => c.del(leaseKey(redis, id)))
+        yield* release
+        yield* TestClock.adjust(Duration.millis(60_500))
+        yield* quiet
+        expect(polled(), "not an interval after the first").toBe(1)
+        yield* TestClock.adjust(Duration.millis(next - 60_500 + 100))
+        yield* settle(2)
+        expect(polled(), "on its phase").toBe(2)
+        yield* release
+        yield* TestClock.adjust(Duration.millis(60_000))
+        yield* settle(3)
+        expect(polled(), "and a full interval later again").toBe(3)
+      })
   )
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { firstPollOffsetMs } from "../../../pipeline/poll/pollOffset.js"
+import { firstPollOffsetMs, nextPollAtMs } from "../../../pipeline/poll/pollOffset.js"
 import { CA_PROVINCES, US_STATES } from "../../../shared/domain/Jurisdictions.js"
 
 describe("first polls spread over POLL_SPREAD_S", () => {
@@ -23,6 +23,43 @@ describe("first polls spread over POLL_SPREAD_S", () => {
     for (const n of buckets) {
       expect(n).toBeLessThan(share * 2)
       expect(n).toBeGreaterThan(share / 2)
+    }
+  })
+})
+
+describe("later polls on each source's phase of its interval", () => {
+  const interval = 60_000
+  it("falls on the source's own phase, at least an interval (less a second) after the poll began", () => {
+    for (const id of ["ny-511-events", "wzdx-al", "wzdx-ak"]) {
+      const phase = firstPollOffsetMs(id, interval)
+      for (const start of [0, 1_700_000_000_123, 1_700_000_059_999, 1_765_000_000_000]) {
+        const next = nextPollAtMs(id, interval, start)
+        expect(((next % interval) + interval) % interval).toBe(phase)
+        expect(next).toBeGreaterThanOrEqual(start + interval - 1000)
+        expect(next).toBeLessThan(start + 2 * interval - 1000)
+      }
+    }
+  })
+
+  it("keeps a poll that started a little late on its grid: the period stays one interval", () => {
+    const id = "ca-511-wzdx"
+    const first = nextPollAtMs(id, interval, 1_765_000_000_000)
+    // the poll on that moment starts 300 ms late (a busy event loop)
+    expect(nextPollAtMs(id, interval, first + 300)).toBe(first + interval)
+    expect(nextPollAtMs(id, interval, first)).toBe(first + interval)
+  })
+
+  it("spreads a continent's sources over the interval (no tenth of it holds over twice its share)", () => {
+    const ids = [...US_STATES, ...CA_PROVINCES].flatMap(([code]) =>
+      ["wzdx", "511-events", "cameras", "rwis"].map((k) => `${k}-${code.toLowerCase()}`)
+    )
+    const buckets = Array.from({ length: 10 }, () => 0)
+    // every source polled at the same moment (a first round all at once): its next polls spread
+    for (const id of ids)
+      buckets[Math.floor(((nextPollAtMs(id, interval, 1_765_000_000_000) % interval) / interval) * 10)]++
+    for (const n of buckets) {
+      expect(n).toBeLessThan((ids.length / 10) * 2)
+      expect(n).toBeGreaterThan(ids.length / 10 / 2)
     }
   })
 })
