@@ -52,6 +52,8 @@ const STANDINS = process.env.BENCH_STANDINS !== "0"
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
 // BENCH_PARTS=materializers skips the pipeline run (for work on the materializer alone)
 const PARTS = new Set((process.env.BENCH_PARTS ?? "pipeline,materializers").split(",").map((p) => p.trim()))
+// BENCH_ROLES=split: the poller and each stage in a process of its own instead of one `start:pipeline`
+const SPLIT = process.env.BENCH_ROLES === "split"
 // webhook subscriptions on the states with the most events (0: none, to see the pipeline without deliveries)
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 20)
 // batches each materializer process writes at once (the product's default is 2)
@@ -61,7 +63,10 @@ const FIRST_ROUND_MIN = Number(process.env.BENCH_FIRST_ROUND_MIN ?? 30)
 // a started process counts as idle under this CPU a second (the sampling profiler alone keeps one near 5 % of a core)
 const IDLE_CPU_S = process.env.BENCH_PROFILE ? 0.15 : 0.05
 const cores = availableParallelism()
-const figures: Record<string, number | string | boolean> = { poll_spread_s: SPREAD_S }
+const figures: Record<string, number | string | boolean> = {
+  poll_spread_s: SPREAD_S,
+  roles: SPLIT ? "split" : "pipeline"
+}
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
 
 // --- where each jurisdiction is: the middle of its Natural Earth outline's box -------------
@@ -239,8 +244,15 @@ const main = async () => {
         )
       )
     if (PARTS.has("pipeline")) {
-      const pipeline = spawnRole("pipeline", env)
-      children.push(pipeline)
+      // one `start:pipeline` process, or (BENCH_ROLES=split) the poller and each stage in a process of its own
+      const roleNames = SPLIT ? ["poller", "materializer", "analytics", "webhooks"] : ["pipeline"]
+      const procs = roleNames.map((r) => spawnRole(r, env))
+      children.push(...procs)
+      const byRole = Object.fromEntries(
+        roleNames.map((r) => [r, (cmd: string) => cmd.includes(`infra/processes/${r}.ts`)] as const)
+      )
+      const stores = { postgres: roles.postgres, redis: (_cmd: string, comm: string) => comm === "redis-server" }
+      const firstMeter = cpuMeter({ ...byRole, ...stores, bench: roles.bench })
 
       // 1. the first round: every feed polled once and its changes written
       const isEvents = (f: Feed) => kindOf(f.adapter) === "events" || f.adapter === "wzdx"
@@ -271,6 +283,13 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 500))
       }
       const firstRoundS = (Date.now() - firstStart) / 1000
+      const firstCpu = firstMeter()
+      log(
+        `  CPU over the first round (s): ${Object.entries(firstCpu)
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(", ")} (${(firstRoundS * cores).toFixed(0)} core-seconds in all)`
+      )
+      for (const [k, v] of Object.entries(firstCpu)) figures[`first_round_cpu_${k}_s`] = Number(v.toFixed(1))
       log(
         `first round written (queryable): ${fmt(expectedEvents)} events and ${fmt(expectedFeatures)} features in ${firstRoundS.toFixed(1)} s`
       )
@@ -302,8 +321,9 @@ const main = async () => {
 
       // 2. the steady state
       const from = new Date()
+      const roleMeter = cpuMeter(byRole)
       const meter = cpuMeter({
-        pipeline: (cmd) => cmd.includes("infra/processes/pipeline.ts"),
+        pipeline: (cmd) => roleNames.some((r) => cmd.includes(`infra/processes/${r}.ts`)),
         postgres: roles.postgres,
         redis: (_cmd, comm) => comm === "redis-server"
       })
@@ -312,7 +332,7 @@ const main = async () => {
       const rssSamples: Array<number> = []
       const end = Date.now() + SECONDS * 1000
       while (Date.now() < end) {
-        const rssMb = rssOf(pipeline.pid!).now / 1024 / 1024
+        const rssMb = procs.reduce((n, c) => n + rssOf(c.pid!).now, 0) / 1024 / 1024
         rssMax = Math.max(rssMax, rssMb)
         rssSamples.push(rssMb)
         await new Promise((r) => setTimeout(r, 5000))
@@ -322,6 +342,7 @@ const main = async () => {
       const to = new Date()
       const wall = (to.getTime() - from.getTime()) / 1000
       const { pipeline: pipelineCpu, postgres: pgCpu, redis: redisCpu } = meter()
+      const roleCpu = roleMeter()
       const share = pipelineCpu / (wall * cores)
       const share60 = share * (INTERVAL_S / 60)
       const storesShare = (pgCpu + redisCpu) / (wall * cores)
@@ -413,7 +434,10 @@ const main = async () => {
         ...Object.fromEntries(Object.entries(split).map(([k, xs]) => [`webhook_${k}_p99_ms`, Math.round(p(xs, 99))])),
         deliveries: latency.length
       })
-      await stopChild(pipeline)
+      if (SPLIT)
+        for (const [k, v] of Object.entries(roleCpu))
+          figures[`cpu_share_${k}`] = Number((v / (wall * cores)).toFixed(4))
+      await Promise.all(procs.map(stopChild))
     }
 
     // 3. materializer processes against the floor

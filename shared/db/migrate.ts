@@ -28,6 +28,7 @@ import planPrices from "./migrations/0024_plan_prices.js"
 import webhookLastTest from "./migrations/0025_webhook_last_test.js"
 import readingUnits from "./migrations/0026_reading_units.js"
 import parkingForecasts from "./migrations/0027_parking_forecasts.js"
+import eventLinkBox from "./migrations/0028_event_link_box.js"
 
 /** Every migration, in order; a new one is a file in shared/db/migrations and a line here. */
 export const MIGRATIONS = {
@@ -57,7 +58,8 @@ export const MIGRATIONS = {
   "0024_plan_prices": planPrices,
   "0025_webhook_last_test": webhookLastTest,
   "0026_reading_units": readingUnits,
-  "0027_parking_forecasts": parkingForecasts
+  "0027_parking_forecasts": parkingForecasts,
+  "0028_event_link_box": eventLinkBox
 }
 
 const run = Migrator.make({})

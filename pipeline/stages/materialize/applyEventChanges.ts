@@ -4,6 +4,7 @@ import type { EventChange } from "../../../shared/domain/Change.js"
 import { arrayLiteral } from "../../../shared/db/arrayLiteral.js"
 import { type HistoryColumns, historyColumns, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
+import { shapeBox } from "../../../shared/geo/shapeBox.js"
 import { AppConfig } from "../../../shared/config/AppConfig.js"
 import { roadKeys } from "./link/sameEvent.js"
 import { linkEvents, type PlacedSubject } from "./link/linkEvents.js"
@@ -52,7 +53,11 @@ const EVENT_COLUMNS = [
   "h3_r7",
   "emitted_at",
   "keys",
-  "flags"
+  "flags",
+  "box_w",
+  "box_s",
+  "box_e",
+  "box_n"
 ] as const
 type EventColumns = Record<(typeof EVENT_COLUMNS)[number], Array<string | number | null>>
 
@@ -96,6 +101,7 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
     const e = c.event!
     const cells = cellsOf(e.latitude, e.longitude)
     const keys = roadKeys(e.affected_roads)
+    const box = shapeBox(e.geometry, e.latitude, e.longitude)
     const put = columns
     put.id[j] = c.event_id
     put.source[j] = c.source
@@ -131,6 +137,10 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
     put.emitted_at[j] = c.emitted_at
     put.keys[j] = joined(keys)
     put.flags[j] = joined(e.quality_flags ?? [])
+    put.box_w[j] = box[0]
+    put.box_s[j] = box[1]
+    put.box_e[j] = box[2]
+    put.box_n[j] = box[3]
     rows.push({
       id: c.event_id,
       source: c.source,
@@ -149,6 +159,7 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
       h3_r3: cells.r3,
       h3_r5: cells.r5,
       h3_r7: cells.r7,
+      box,
       ties: tiesOf(e.metadata)
     })
     j++
@@ -207,13 +218,14 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
         description, latitude, longitude, geometry, affected_roads, direction, lanes_affected, start_time, end_time,
         estimated_start_time, estimated_end_time, source_created_at, source_updated_at, road_class, metadata,
         last_updated, created_at, archived_at, archive_reason, version, content_hash, last_seen_at,
-        h3_r3, h3_r5, h3_r7, emitted_at, materialized_at, road_keys, quality_flags)
+        h3_r3, h3_r5, h3_r7, emitted_at, materialized_at, road_keys, quality_flags, link_box)
       SELECT id, source, source_id, jurisdiction, type, sub_type, cause, severity, 'active', title,
         description, latitude, longitude, geometry_text::jsonb, string_to_array(roads_text, E'\\x1f'),
         direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time,
         source_created_at, source_updated_at, road_class, metadata_text::jsonb,
         at, created_at, NULL, NULL, version, content_hash, at, h3_r3, h3_r5, h3_r7, emitted_at, clock_timestamp(),
-        string_to_array(keys_text, E'\\x1f'), string_to_array(flags_text, E'\\x1f')
+        string_to_array(keys_text, E'\\x1f'), string_to_array(flags_text, E'\\x1f'),
+        box(point(box_w, box_s), point(box_e, box_n))
       FROM unnest(${a("id")}::text[], ${a("source")}::text[], ${a("source_id")}::text[],
         ${a("jurisdiction")}::text[], ${a("type")}::text[], ${a("sub_type")}::text[], ${a("cause")}::text[],
         ${a("severity")}::text[], ${a("title")}::text[], ${a("description")}::text[],
@@ -224,10 +236,12 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
         ${a("road_class")}::text[], ${a("metadata")}::text[], ${a("at")}::timestamptz[],
         ${a("created_at")}::timestamptz[], ${a("version")}::bigint[], ${a("content_hash")}::text[],
         ${a("h3_r3")}::bigint[], ${a("h3_r5")}::bigint[], ${a("h3_r7")}::bigint[], ${a("emitted_at")}::timestamptz[],
-        ${a("keys")}::text[], ${a("flags")}::text[])
+        ${a("keys")}::text[], ${a("flags")}::text[], ${a("box_w")}::float8[], ${a("box_s")}::float8[],
+        ${a("box_e")}::float8[], ${a("box_n")}::float8[])
         AS x(id, source, source_id, jurisdiction, type, sub_type, cause, severity, title, description, latitude, longitude, geometry_text,
           roads_text, direction, lanes_affected, start_time, end_time, estimated_start_time, estimated_end_time, source_created_at,
-          source_updated_at, road_class, metadata_text, at, created_at, version, content_hash, h3_r3, h3_r5, h3_r7, emitted_at, keys_text, flags_text)
+          source_updated_at, road_class, metadata_text, at, created_at, version, content_hash, h3_r3, h3_r5, h3_r7, emitted_at, keys_text, flags_text,
+          box_w, box_s, box_e, box_n)
       ON CONFLICT (id) DO UPDATE SET
         jurisdiction = excluded.jurisdiction, type = excluded.type, sub_type = excluded.sub_type,
         cause = excluded.cause, severity = excluded.severity, status = 'active', title = excluded.title,
@@ -241,7 +255,7 @@ const writeEventPlanIn = Effect.fnUntraced(function* (plan: EventPlan, sql: SqlC
         content_hash = excluded.content_hash, last_seen_at = excluded.last_seen_at,
         h3_r3 = excluded.h3_r3, h3_r5 = excluded.h3_r5, h3_r7 = excluded.h3_r7,
         emitted_at = excluded.emitted_at, materialized_at = excluded.materialized_at, road_keys = excluded.road_keys,
-        quality_flags = excluded.quality_flags
+        quality_flags = excluded.quality_flags, link_box = excluded.link_box
       WHERE ev.version < excluded.version
       RETURNING id, (xmax = 0) AS inserted)
       SELECT up.id, up.inserted, prev.h3_r5::text AS before FROM up LEFT JOIN prev ON prev.id = up.id`

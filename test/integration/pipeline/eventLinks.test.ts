@@ -295,4 +295,35 @@ describe("one event across sources", () => {
     expect(await linksOf(ida)).toEqual([idb])
     expect(await linksOf(idb)).toEqual([ida])
   })
+
+  it("links a report near the far end of a long work zone, hundreds of kilometres from the zone's own point", async () => {
+    // a 3° (about 250 km) closure along I-80 whose point is its west end, and another source's
+    // report some 800 m from its east end: found by the zone's shape, not by where its point is
+    const west = { lat: feu.latitude + 2, lng: feu.longitude - 8 }
+    const long = {
+      ...zone,
+      source_id: "LONG-ZONE",
+      latitude: west.lat,
+      longitude: west.lng,
+      geometry: {
+        type: "LineString",
+        coordinates: [
+          [west.lng, west.lat],
+          [west.lng + 3, west.lat]
+        ]
+      }
+    } as EventObservation
+    const far = {
+      ...feu,
+      geometry: null,
+      latitude: west.lat + 0.007,
+      longitude: west.lng + 2.998,
+      source_id: "LONG-FAR"
+    }
+    await materialize("long-zone", [[long]])
+    await materialize("long-far", [[far]])
+    const [idz, idf] = [await idOf("long-zone", "LONG-ZONE"), await idOf("long-far", "LONG-FAR")]
+    expect(await linksOf(idz)).toEqual([idf])
+    expect(await linksOf(idf)).toEqual([idz])
+  })
 })

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { r3Neighbourhood } from "../../../../shared/geo/h3cells.js"
+import { arrayLiteral } from "../../../../shared/db/arrayLiteral.js"
+import { grownBox, type ShapeBox, shapeBox } from "../../../../shared/geo/shapeBox.js"
 import { eventId } from "../../../../shared/domain/ids.js"
 import { judgePair, type LinkJudgement, type LinkSubject } from "./sameEvent.js"
 
@@ -15,6 +16,8 @@ interface Link extends LinkJudgement {
 /** A changed event and the res-3 cell its point is in. */
 export interface PlacedSubject extends LinkSubject {
   readonly h3_r3: string
+  /** its shape box (shared/geo/shapeBox.ts), which the materializer stores with the row */
+  readonly box?: ShapeBox
   /** records of its own feed it is tied to by upstream id (pipeline/sources/lib/tieWithinFeed.ts) */
   readonly ties?: ReadonlyArray<{ readonly sourceId: string; readonly reason: string }>
 }
@@ -45,66 +48,37 @@ const feedTieLinks = Effect.fnUntraced(function* (subjects: ReadonlyArray<Placed
     }))
 })
 
+/** A candidate partner, with the subjects (their places in the batch, from 1) whose reach its shape box meets. */
+interface Candidate extends LinkSubject {
+  readonly near: ReadonlyArray<number>
+}
+
 /**
- * Other sources' active events on the subjects' roads within about 60 km (the res-3 cells
- * around them). Which sources have events in those cells comes first, by a skip scan of
- * (h3_r3, source): one probe per source and cell, however many events a source has there (a
- * busy feed's own cells would otherwise be read whole for every batch it writes).
+ * Other sources' active events on one of a subject's roads whose shape box meets the subject's
+ * grown by the largest gap linking allows: one probe of the box index per subject. What judgePair
+ * could link lies inside; the roads narrow it further in the same statement, so a busy corridor's
+ * reports are not read whole for every batch written there.
  */
-const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>) {
+const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>, maxGapM: number) {
   const sql = yield* SqlClient.SqlClient
-  const cells = [...new Set(subjects.flatMap((s) => r3Neighbourhood(s.h3_r3)))]
-  const keys = [...new Set(subjects.flatMap((s) => s.road_keys))]
-  const present = yield* sql<{ cell: string; source: string }>`
-    WITH RECURSIVE s(cell, source) AS (
-      SELECT c, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = c) FROM unnest(${cells}::bigint[]) c
-      UNION ALL
-      SELECT s.cell, (SELECT min(source) FROM events WHERE status = 'active' AND h3_r3 = s.cell AND source > s.source)
-      FROM s WHERE s.source IS NOT NULL
+  const boxes = subjects.map((s) => grownBox(s.box ?? shapeBox(s.geometry, s.latitude, s.longitude), maxGapM))
+  return yield* sql<Candidate>`
+    WITH s AS (
+      SELECT * FROM unnest(${arrayLiteral(boxes.map((b) => b[0]))}::float8[], ${arrayLiteral(boxes.map((b) => b[1]))}::float8[],
+        ${arrayLiteral(boxes.map((b) => b[2]))}::float8[], ${arrayLiteral(boxes.map((b) => b[3]))}::float8[],
+        ${arrayLiteral(subjects.map((s) => s.road_keys.map((k) => k.replace(/\u001f/g, " ")).join("\u001f")))}::text[],
+        ${arrayLiteral(subjects.map((s) => s.source))}::text[])
+        WITH ORDINALITY AS s(bw, bs, be, bn, keys_text, source, ord)
+    ), p AS (
+      SELECT s.ord, e.id FROM s JOIN events e
+        ON e.status = 'active' AND e.link_box && box(point(s.bw, s.bs), point(s.be, s.bn))
+        AND e.source <> s.source AND e.road_keys && string_to_array(s.keys_text, E'\\x1f')
     )
-    SELECT cell::text AS cell, source FROM s WHERE source IS NOT NULL`
-  const sources = new Set(subjects.map((s) => s.source))
-  // a cell's events from the only source this batch writes cannot be anyone's partner
-  const wanted = present.filter((p) => !(sources.size === 1 && sources.has(p.source)))
-  if (wanted.length === 0) return []
-  return yield* sql<PlacedSubject>`
-    SELECT id, source, type, cause, direction, affected_roads, road_keys, start_time, end_time, estimated_start_time,
-           estimated_end_time, latitude, longitude, geometry, h3_r3::text AS h3_r3
-    FROM events
-    WHERE status = 'active' AND (h3_r3, source) IN (SELECT * FROM unnest(${wanted.map((w) => w.cell)}::bigint[], ${wanted.map((w) => w.source)}::text[]))
-      AND road_keys && ${keys}::text[]`
+    SELECT e.id, e.source, e.type, e.cause, e.direction, e.affected_roads, e.road_keys, e.start_time, e.end_time,
+           e.estimated_start_time, e.estimated_end_time, e.latitude, e.longitude, e.geometry,
+           array_agg(p.ord::int) AS near
+    FROM p JOIN events e ON e.id = p.id GROUP BY e.id`
 })
-
-/** Candidates by res-3 cell, then by each of their road keys. */
-type CandidateIndex = Map<string, Map<string, Array<PlacedSubject>>>
-
-const byCellAndRoad = (candidates: ReadonlyArray<PlacedSubject>): CandidateIndex => {
-  const index: CandidateIndex = new Map()
-  for (const c of candidates) {
-    let roads = index.get(c.h3_r3)
-    if (!roads) index.set(c.h3_r3, (roads = new Map()))
-    for (const k of c.road_keys) {
-      const bucket = roads.get(k)
-      if (bucket) bucket.push(c)
-      else roads.set(k, [c])
-    }
-  }
-  return index
-}
-
-/**
- * The candidates a subject is judged against: those in its res-3 neighbourhood sharing one of its
- * roads (judgePair links nothing else; a busy neighbourhood would otherwise make every batch judge
- * every subject against every candidate on every road, bench:scale profile). One sharing two roads
- * comes twice; the caller's pair set judges it once.
- */
-function* candidatesNear(index: CandidateIndex, s: PlacedSubject): Generator<PlacedSubject> {
-  for (const cell of r3Neighbourhood(s.h3_r3)) {
-    const roads = index.get(cell)
-    if (!roads) continue
-    for (const k of s.road_keys) yield* roads.get(k) ?? []
-  }
-}
 
 /**
  * Cross-source links for events whose content just changed, inside the materializer's
@@ -133,10 +107,12 @@ export const linkEvents = Effect.fnUntraced(function* (
   const subjects = maxGapM > 0 ? changed.filter((r) => r.road_keys.length > 0) : []
   const links: Array<Link> = []
   if (subjects.length > 0) {
-    const index = byCellAndRoad(yield* candidatesOf(subjects))
+    const near: Array<Array<Candidate>> = subjects.map(() => [])
+    for (const c of yield* candidatesOf(subjects, maxGapM)) for (const ord of c.near) near[ord - 1].push(c)
     const seen = new Set<string>()
-    for (const s of subjects) {
-      for (const c of candidatesNear(index, s)) {
+    for (let i = 0; i < subjects.length; i++) {
+      const s = subjects[i]
+      for (const c of near[i]) {
         if (c.source === s.source) continue
         const pair = s.id < c.id ? `${s.id}|${c.id}` : `${c.id}|${s.id}`
         if (seen.has(pair)) continue
