@@ -26,6 +26,7 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effec
 import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import { availableParallelism } from "node:os"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { createClient } from "redis"
@@ -46,6 +47,34 @@ const WORKERS = Number(process.env.API_WORKERS ?? availableParallelism())
 const TRACING = process.env.BENCH_TRACING === "on"
 
 const POOL_PER_WORKER = 10
+const METRICS_TOKEN = "bench-load-metrics"
+
+/** The API's request-duration histogram summed over workers and routes: count by bucket bound (s). */
+const handlerLatency = async (origin: string) => {
+  const text = await fetch(`${origin}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) =>
+    r.text()
+  )
+  const byLe = new Map<number, number>()
+  for (const m of text.matchAll(/^http_request_duration_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} ([\d.e+]+)$/gm)) {
+    const le = m[1] === "+Inf" ? Infinity : Number(m[1])
+    byLe.set(le, (byLe.get(le) ?? 0) + Number(m[2]))
+  }
+  return byLe
+}
+
+/** Between two scrapes: answers counted, the smallest bucket bound holding 99 % of them, the share over 250 ms. */
+const bucketsSince = (a: Map<number, number>, b: Map<number, number>) => {
+  const les = [...b.keys()].sort((x, y) => x - y)
+  const cum = les.map((le) => (b.get(le) ?? 0) - (a.get(le) ?? 0))
+  const count = cum[cum.length - 1] ?? 0
+  const i99 = cum.findIndex((c) => c >= 0.99 * count)
+  const at250 = cum[les.indexOf(0.25)] ?? count
+  return {
+    count,
+    p99Le: count === 0 || i99 < 0 || les[i99] === Infinity ? null : les[i99],
+    over250: count === 0 ? 0 : 1 - at250 / count
+  }
+}
 const PRELOAD = 20_000
 const FLOOR_SETS = 400
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -241,6 +270,7 @@ const main = async () => {
     api = await startApi(world.dbUrl, world.prefix, {
       API_WORKERS: String(WORKERS),
       ROUTING_PRELOAD: "false",
+      METRICS_TOKEN,
       ...traceEnv
     })
     const url = new URL(api.base)
@@ -316,6 +346,12 @@ const main = async () => {
         await sleep(500)
       }
     })()
+    // where the polling mix's tail comes from: the time inside the API's app (its request
+    // histogram, every worker's, before and after the phase) against what the client saw, and the
+    // bench's own event-loop delay (a starved client adds its own wait to every latency it reports)
+    const before = await handlerLatency(url.origin)
+    const loop = monitorEventLoopDelay({ resolution: 10 })
+    loop.enable()
     const polling = await cannon({
       url: url.origin,
       connections: CONNECTIONS,
@@ -325,8 +361,13 @@ const main = async () => {
         { method: "GET", path: `${url.pathname}/events?jurisdiction=MN&limit=10`, headers: h(keys.throttled) }
       ]
     })
+    loop.disable()
+    const clientLoopP99Ms = loop.percentile(99) / 1e6
     probing = false
     await probe
+    // the workers publish their counters every 5 s
+    await sleep(6000)
+    const inApp = bucketsSince(before, await handlerLatency(url.origin))
     const probeRows = await sql(
       (s) =>
         s<{
@@ -407,6 +448,9 @@ const main = async () => {
       )
     console.log("")
     line("API polling mix", polling)
+    console.log(
+      `  its tail             client p99 ${polling.latency.p99} ms; inside the API's app p99 ${inApp.p99Le === null ? "–" : `≤ ${inApp.p99Le * 1000} ms`} (${(inApp.over250 * 100).toFixed(2)} % of ${fmt(inApp.count)} answers took over 250 ms there); the bench's own event-loop delay p99 ${clientLoopP99Ms.toFixed(0)} ms; the rest is waiting outside the app (sockets, the workers' event loops, the client)`
+    )
     floorLine("  SQL floor, same mix", pollingFloor, polling.requests.average)
     line("API distinct mix", distinct)
     floorLine("  SQL floor, same mix", distinctFloor, distinct.requests.average)
@@ -459,6 +503,9 @@ const main = async () => {
         polling_rps: Math.round(polling.requests.average),
         polling_p50_ms: polling.latency.p50,
         polling_p99_ms: polling.latency.p99,
+        polling_in_app_p99_le_ms: inApp.p99Le === null ? null : inApp.p99Le * 1000,
+        polling_in_app_over_250_share: Number(inApp.over250.toFixed(4)),
+        bench_loop_delay_p99_ms: Math.round(clientLoopP99Ms),
         polling_sql_floor_rps: Math.round(pollingFloor.rps),
         distinct_rps: Math.round(distinct.requests.average),
         distinct_p99_ms: distinct.latency.p99,
