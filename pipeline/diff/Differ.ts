@@ -26,6 +26,8 @@ export interface DiffResult {
   readonly changes: ReadonlyArray<EventChange>
   readonly upserts: ReadonlyMap<string, SnapEntry>
   readonly removals: ReadonlyArray<string>
+  /** records held whose entries were left as they were (see `seenRefreshMs`) */
+  readonly present?: ReadonlySet<string>
 }
 
 export interface PollDiffInput {
@@ -39,6 +41,12 @@ export interface PollDiffInput {
   readonly rawHashes?: ReadonlyMap<string, string>
   readonly prev: ReadonlyMap<string, SnapEntry>
   readonly missing?: MissingPass
+  /**
+   * An unchanged record's entry is rewritten only when its `seen` is older than this (0: every
+   * poll). Rewriting every entry of every feed each minute was most of a steady poll's work; the
+   * stale sweep waits many intervals, so a `seen` a few intervals old says the same.
+   */
+  readonly seenRefreshMs?: number
 }
 
 /** Tombstones let a re-appearing event continue its version sequence; kept this long. */
@@ -171,6 +179,8 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
   const rawHashes = input.rawHashes
   const atText = polledAt.toISOString()
   const nowText = now.toISOString()
+  const refreshMs = input.seenRefreshMs ?? 0
+  const present = new Set<string>()
 
   for (const o of records) {
     const sourceId = o.source_id
@@ -210,31 +220,36 @@ export const diffPoll = (input: PollDiffInput): DiffResult => {
       const k = keysOf(o)
       changes.push(contentChange("updated", e.id, source, sourceId, v, k, fieldChanges(e, o), h, o, atText, nowText))
       upserts.set(sourceId, entryOf(o, e.id, v, h, seenAt, r, k))
-    } else {
+    } else if (seenAt - e.seen >= refreshMs || h !== e.h || (r !== undefined && r !== e.r)) {
       upserts.set(sourceId, touched(e, seenAt, r, h))
+    } else {
+      present.add(sourceId)
     }
   }
   for (const id of input.presentIds) {
     const e = prev.get(id)
-    if (e && e.st === "active" && !upserts.has(id)) upserts.set(id, touched(e, seenAt, undefined))
+    if (e && e.st === "active" && !upserts.has(id)) {
+      if (seenAt - e.seen >= refreshMs) upserts.set(id, touched(e, seenAt, undefined))
+      else present.add(id)
+    }
   }
 
   const removals: Array<string> = []
   const pass = missingPassOf(input)
-  if (pass === "skip") return { changes, upserts, removals }
+  if (pass === "skip") return { changes, upserts, removals, present }
   for (const [sourceId, e] of prev) {
     if (e.st === "archived") {
       // a tombstone due for pruning whose record came back in this very poll is an entry again
-      const back = upserts.has(sourceId) || pass.handled.has(sourceId)
+      const back = upserts.has(sourceId) || present.has(sourceId) || pass.handled.has(sourceId)
       if (e.ax !== undefined && now.getTime() - e.ax > TOMBSTONE_MS && !back) removals.push(sourceId)
       continue
     }
     // every active entry whose record was in the payload (decoded or not) has an upsert by now
-    if (pass.retire && !upserts.has(sourceId) && !pass.handled.has(sourceId)) {
+    if (pass.retire && !upserts.has(sourceId) && !present.has(sourceId) && !pass.handled.has(sourceId)) {
       const [c, next] = archive(source, sourceId, e, "observed", polledAt, now)
       changes.push(c)
       upserts.set(sourceId, next)
     }
   }
-  return { changes, upserts, removals }
+  return { changes, upserts, removals, present }
 }

@@ -19,6 +19,8 @@ export interface FeatureDiffResult {
   readonly changes: ReadonlyArray<FeatureChange>
   readonly upserts: ReadonlyMap<string, FeatureSnap>
   readonly removals: ReadonlyArray<string>
+  /** records held whose entries were left as they were (see `seenRefreshMs`) */
+  readonly present?: ReadonlySet<string>
 }
 
 export interface FeaturePollInput {
@@ -30,6 +32,8 @@ export interface FeaturePollInput {
   readonly rawHashes?: ReadonlyMap<string, string>
   readonly prev: ReadonlyMap<string, FeatureSnap>
   readonly missing?: MissingPass
+  /** an unchanged record's entry is rewritten only when its `seen` is older than this (Differ.ts); 0 always */
+  readonly seenRefreshMs?: number
 }
 
 const field = (change_type: FeatureHistoryType) => ({ change_type, old_value: null, new_value: null })
@@ -60,6 +64,8 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
   const changes: Array<FeatureChange> = []
   const upserts = new Map<string, FeatureSnap>()
   const present = new Set<string>(input.presentIds)
+  const refreshMs = input.seenRefreshMs ?? 0
+  const kept = new Set<string>()
   const base = (id: string, sourceId: string, v: number, h: string, k: FeatureSnap["k"]) => ({
     change_id: `${id}:${v}`,
     kind: "feature" as const,
@@ -99,13 +105,18 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
         feature: o
       })
       upserts.set(o.source_id, { id: e.id, v, h, act: o.is_active, seen: seenAt, k, ...(r ? { r } : {}) })
-    } else {
+    } else if (seenAt - e.seen >= refreshMs || (r !== undefined && r !== e.r)) {
       upserts.set(o.source_id, { ...e, seen: seenAt, ...(r ? { r } : {}) })
+    } else {
+      kept.add(o.source_id)
     }
   }
   for (const id of input.presentIds) {
     const e = prev.get(id)
-    if (e && !upserts.has(id)) upserts.set(id, { ...e, seen: seenAt })
+    if (e && !upserts.has(id)) {
+      if (seenAt - e.seen >= refreshMs) upserts.set(id, { ...e, seen: seenAt })
+      else kept.add(id)
+    }
   }
   const pass = missingPassOf(input)
   if (pass !== "skip" && pass.retire) {
@@ -117,5 +128,5 @@ export const diffFeaturePoll = (input: FeaturePollInput): FeatureDiffResult => {
       upserts.set(sourceId, { ...e, v, act: false, r: undefined })
     }
   }
-  return { changes, upserts, removals: [] }
+  return { changes, upserts, removals: [], present: kept }
 }

@@ -18,6 +18,8 @@ export const diffPrices = (input: {
   readonly presentIds: ReadonlyArray<string>
   readonly rawHashes?: ReadonlyMap<string, string>
   readonly prev: ReadonlyMap<string, PriceSnap>
+  /** an unchanged record's entry is rewritten only when its `seen` is older than this (Differ.ts); 0 always */
+  readonly seenRefreshMs?: number
 }) => {
   const seenAt = input.polledAt.getTime()
   const changes: Array<FuelPriceChange> = []
@@ -27,7 +29,8 @@ export const diffPrices = (input: {
     const h = contentHash(o)
     const r = input.rawHashes?.get(o.source_id)
     if (e && e.h === h) {
-      upserts.set(o.source_id, { ...e, seen: seenAt, ...(r ? { r } : {}) })
+      if (seenAt - e.seen >= (input.seenRefreshMs ?? 0) || (r !== undefined && r !== e.r))
+        upserts.set(o.source_id, { ...e, seen: seenAt, ...(r ? { r } : {}) })
       continue
     }
     const v = e ? e.v + 1 : seenAt

@@ -18,6 +18,8 @@ export interface SnapshotDelta<S> {
   readonly changes: ReadonlyArray<unknown>
   readonly upserts: ReadonlyMap<string, S>
   readonly removals: ReadonlyArray<string>
+  /** records the poll held whose entries were not rewritten (seen recently enough: `seenRefreshMs`) */
+  readonly present?: ReadonlySet<string>
 }
 
 export interface SnapshotStoreService {

@@ -36,6 +36,7 @@ export function* diffSlices<S, O extends { readonly source_id: string }>(
     })
     yield delta
     for (const id of delta.upserts.keys()) upserted.add(id)
+    for (const id of delta.present ?? []) upserted.add(id)
   }
   yield kind.diff({ ...input, records: [], missing: { skip: false, handled: upserted } })
 }

@@ -24,6 +24,8 @@ export interface DiffInput<S, O> {
   readonly prev: ReadonlyMap<string, S>
   /** See `MissingPass`: how this call treats records absent from it. */
   readonly missing?: MissingPass
+  /** an unchanged record's entry is rewritten (its `seen` moved) only when older than this; 0 always */
+  readonly seenRefreshMs?: number
 }
 
 /** How the poller diffs one kind of record (events or features) against its snapshot. */

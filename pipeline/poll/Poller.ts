@@ -185,7 +185,9 @@ const pollHeld = <S, O extends { readonly source_id: string }>(
         records,
         prev,
         rawHashes,
-        presentIds: [...unchanged, ...rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))]
+        presentIds: [...unchanged, ...rejected.flatMap((r) => (r.source_id ? [r.source_id] : []))],
+        // an unchanged record's `seen` is written again once a fifth of the stale sweep's wait has passed
+        seenRefreshMs: (intervalMs * config.sweepFactor) / 5
       })
       return {
         outcome: "ok",

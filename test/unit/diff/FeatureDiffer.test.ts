@@ -49,4 +49,20 @@ describe("feature differ", () => {
     const { r } = poll(s1, [feature("a", { properties: { url: "https://x.invalid/new.jpg" } })], 60)
     expect(ops(r)).toEqual([["a", "updated", ""]])
   })
+
+  it("leaves a recently seen feature's entry as it was, never deactivating it, and deactivates the one gone", () => {
+    const s1 = poll(new Map(), [feature("a"), feature("b"), feature("c")], 0).next
+    const r = diffFeaturePoll({
+      source: "s",
+      polledAt: t(60),
+      now: t(60),
+      records: [feature("a")],
+      presentIds: ["b"],
+      prev: s1,
+      seenRefreshMs: 180_000
+    })
+    expect([...r.upserts.keys()]).toEqual(["c"])
+    expect(ops({ ...r })).toEqual([["c", "deactivated", "deactivated"]])
+    expect([...(r.present ?? [])].sort()).toEqual(["a", "b"])
+  })
 })

@@ -70,7 +70,9 @@ const property = <S, O extends { readonly source_id: string }>(
     fc.array(pollArb, { minLength: 1, maxLength: 4 }),
     fc.integer({ min: 1, max: 6 }),
     fc.constantFrom(0.4, 1.1),
-    (history, size, gap) => {
+    // entries rewritten every poll, or only the changed ones (a seen refresh longer than the history)
+    fc.constantFrom(0, 100 * TOMBSTONE_MS),
+    (history, size, gap, seenRefreshMs) => {
       let prev = new Map<string, S>()
       const inputOf = (poll: (typeof history)[number], i: number): DiffInput<S, O> => {
         // polls far enough apart that tombstones come due for pruning (gap 1.1) or only some do
@@ -90,7 +92,7 @@ const property = <S, O extends { readonly source_id: string }>(
             rawHashes.set(id, `fp:${id}:${i}`)
           } else if (prev.has(id)) presentIds.push(id)
         }
-        return { source: "s", polledAt: at, now: at, records, presentIds, rawHashes, prev }
+        return { source: "s", polledAt: at, now: at, records, presentIds, rawHashes, prev, seenRefreshMs }
       }
       for (const [i, poll] of history.slice(0, -1).entries()) prev = applyAll(prev, [kind.diff(inputOf(poll, i))]).snap
       const last = inputOf(history.at(-1)!, history.length - 1)
@@ -166,5 +168,40 @@ describe("diffSlices", () => {
       prev: new Map()
     }
     expect([...diffSlices(eventKind, input, 5)]).toHaveLength(1)
+  })
+
+  it("leaves a recently seen record's entry as it was (not retired), and moves its seen once the refresh is due", () => {
+    const at = (ms: number) => new Date(t0 + ms)
+    const base = { source: "s", rawHashes: new Map<string, string>(), seenRefreshMs: 180_000 }
+    const first = { ...base, presentIds: [], polledAt: at(0), now: at(0), prev: new Map<string, SnapEntry>() }
+    const s1 = applyAll(new Map(), [
+      eventKind.diff({
+        ...first,
+        records: [obs("a", "minor", false), obs("b", "minor", false), obs("c", "minor", false)]
+      })
+    ]).snap
+    // a minute on: a unchanged (decoded), b unchanged (skipped by its fingerprint), c gone
+    const poll = (ms: number, prev: ReadonlyMap<string, SnapEntry>) => ({
+      ...base,
+      polledAt: at(ms),
+      now: at(ms),
+      records: [obs("a", "minor", false)],
+      presentIds: ["b"],
+      prev
+    })
+    for (const size of [1, 5]) {
+      const deltas = [...diffSlices(eventKind, poll(60_000, s1), size)]
+      const written = new Set(deltas.flatMap((d) => [...d.upserts.keys()]))
+      expect(written, `slices of ${size}`).toEqual(new Set(["c"]))
+      const after = applyAll(s1, deltas)
+      expect(after.snap.get("a")).toEqual(s1.get("a"))
+      expect(after.snap.get("b")).toEqual(s1.get("b"))
+      expect(after.snap.get("c")?.st).toBe("archived")
+    }
+    // three minutes after they were last written: both are written again, seen moved
+    const s2 = applyAll(s1, diffSlices(eventKind, poll(60_000, s1), 5)).snap
+    const later = applyAll(s2, diffSlices(eventKind, poll(180_000, s2), 5)).snap
+    expect(later.get("a")?.seen).toBe(t0 + 180_000)
+    expect(later.get("b")?.seen).toBe(t0 + 180_000)
   })
 })
