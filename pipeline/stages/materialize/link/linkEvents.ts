@@ -67,7 +67,20 @@ const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<Placed
   // every event (15 s a batch at 24,000 events, against 2 ms probing). The lateral subquery (kept
   // apart by OFFSET 0) runs once per subject; scans other than the index are off for it alone.
   yield* sql`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`
-  const found = yield* sql<Candidate>`
+  // a batch no other source comes near needs no probe per event: a feed's own dense cluster
+  // (a city's closures) would otherwise be read back event by event, each time finding only itself
+  const sources = [...new Set(subjects.map((s) => s.source))]
+  const all = boxes.reduce((u, b) => [
+    Math.min(u[0], b[0]),
+    Math.min(u[1], b[1]),
+    Math.max(u[2], b[2]),
+    Math.max(u[3], b[3])
+  ])
+  const [{ near }] = yield* sql<{ near: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM events WHERE status = 'active'
+      AND link_box && box(point(${all[0]}, ${all[1]}), point(${all[2]}, ${all[3]})) AND source <> ALL(${sources}::text[])) AS near`
+  const found = near
+    ? yield* sql<Candidate>`
     WITH s AS (
       SELECT * FROM unnest(${arrayLiteral(boxes.map((b) => b[0]))}::float8[], ${arrayLiteral(boxes.map((b) => b[1]))}::float8[],
         ${arrayLiteral(boxes.map((b) => b[2]))}::float8[], ${arrayLiteral(boxes.map((b) => b[3]))}::float8[],
@@ -85,6 +98,7 @@ const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<Placed
            e.estimated_start_time, e.estimated_end_time, e.latitude, e.longitude, e.geometry,
            array_agg(p.ord::int) AS near
     FROM p JOIN events e ON e.id = p.id GROUP BY e.id`
+    : []
   yield* sql`SELECT set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true)`
   return found
 })
