@@ -82,6 +82,19 @@ const source = (id: string, over: Partial<SourceConfig> = {}): SourceConfig => (
   ...over
 })
 
+/** Polls the upstream has answered so far. */
+const polled = () => requests.length
+/** Real time for the polls the test clock let go to arrive (at least `n` of them). */
+const settle = (n: number) =>
+  TestServices.provideLive(
+    Effect.gen(function* () {
+      for (let i = 0; i < 100 && polled() < n; i++) yield* Effect.sleep(Duration.millis(50))
+      yield* Effect.sleep(Duration.millis(200))
+    })
+  )
+/** Real time in which a poll the clock did not let go would have arrived. */
+const quiet = TestServices.provideLive(Effect.sleep(Duration.millis(300)))
+
 /** One poll as if the interval had passed: the lease of the previous poll is released first. */
 const poll = (s: SourceConfig, token = "t1") =>
   Effect.gen(function* () {
@@ -414,16 +427,6 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
           Effect.provideService(AppConfig, { ...config, pollSpreadS: 60 })
         )
       )
-      const polled = () => requests.length
-      /** real time for the poll the clock let go to arrive */
-      const settle = (n: number) =>
-        TestServices.provideLive(
-          Effect.gen(function* () {
-            for (let i = 0; i < 100 && polled() < n; i++) yield* Effect.sleep(Duration.millis(50))
-            yield* Effect.sleep(Duration.millis(200))
-          })
-        )
-      const quiet = TestServices.provideLive(Effect.sleep(Duration.millis(300)))
       yield* quiet
       expect(polled(), "nothing polls at start").toBe(0)
       yield* TestClock.adjust(Duration.millis(offsets[0] - 50))
@@ -458,15 +461,6 @@ layer(PipelineServices.pipe(Layer.provideMerge(env.layer)))("poller", (it) => {
             Effect.provideService(AppConfig, { ...config, pollSpreadS: 0, pollOnPhase: true })
           )
         )
-        const polled = () => requests.length
-        const settle = (n: number) =>
-          TestServices.provideLive(
-            Effect.gen(function* () {
-              for (let i = 0; i < 100 && polled() < n; i++) yield* Effect.sleep(Duration.millis(50))
-              yield* Effect.sleep(Duration.millis(200))
-            })
-          )
-        const quiet = TestServices.provideLive(Effect.sleep(Duration.millis(300)))
         yield* settle(1)
         expect(polled(), "the first poll at start").toBe(1)
         // the lease lives in Redis on real time: released as its term would have run out
