@@ -41,6 +41,7 @@ import { fillWithCreations, untilRows } from "./streamDrain.js"
 import { relayFloor } from "./relayFloor.js"
 import { benchChild, fmt, pct, stopChild } from "./measure.js"
 import { feedBody, kindOf, type Place, sizeOf, SYNTHETIC_ADAPTERS } from "./scaleFeeds.js"
+import { changeLatency } from "./scaleLatency.js"
 import { scratch } from "./scratch.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -346,54 +347,7 @@ const main = async () => {
       const share = pipelineCpu / (wall * cores)
       const share60 = share * (INTERVAL_S / 60)
       const storesShare = (pgCpu + redisCpu) / (wall * cores)
-      // what users feel: from the poll that saw a change (its start) to the row being queryable, and
-      // its parts (poll → emitted to the stream: fetch, decode, diff; emitted → written)
-      const lagRows = await rt.runPromise(
-        Effect.flatMap(
-          SqlClient.SqlClient,
-          (sql) => sql<{ poll_ms: number; stream_ms: number }>`
-        SELECT extract(epoch FROM (emitted_at - last_updated)) * 1000 AS poll_ms,
-               extract(epoch FROM (materialized_at - emitted_at)) * 1000 AS stream_ms
-        FROM events WHERE materialized_at BETWEEN ${from} AND ${to} AND archived_at IS NULL`
-        )
-      )
-      const pollMs = lagRows.map((r) => Number(r.poll_ms))
-      const streamMs = lagRows.map((r) => Number(r.stream_ms))
-      const lags = lagRows.map((r) => Number(r.poll_ms) + Number(r.stream_ms))
-      const ids = [...received.keys()]
-      // a delivery's way: poll → emitted → materialized (when the event row still holds that change) →
-      // queued as a delivery (the webhooks group matched it) → first attempt started → received here
-      const deliveries =
-        ids.length === 0
-          ? []
-          : await rt.runPromise(
-              Effect.flatMap(
-                SqlClient.SqlClient,
-                (sql) => sql<{
-                  id: string
-                  at: string
-                  emitted: string | null
-                  materialized: string | null
-                  queued: string
-                  attempted: string | null
-                }>`
-        SELECT d.id, h.changed_at AS at, e.emitted_at AS emitted, e.materialized_at AS materialized, d.created_at AS queued,
-               (SELECT min(a.started_at) FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempted
-        FROM webhook_deliveries d JOIN event_history h ON h.change_id = d.change_ids[1]
-        LEFT JOIN events e ON e.id = h.event_id AND e.version = split_part(h.change_id, ':', 2)::bigint AND e.archived_at IS NULL
-        WHERE d.id = ANY(${ids})`
-              )
-            )
-      const latency = deliveries.map((d) => received.get(d.id)! - Date.parse(d.at)).filter((ms) => Number.isFinite(ms))
-      const whole = deliveries.filter((d) => d.emitted !== null && d.materialized !== null && d.attempted !== null)
-      const ms = (a: string | null, b: string | null) => Date.parse(b!) - Date.parse(a!)
-      const split = {
-        poll_to_emitted: whole.map((d) => ms(d.at, d.emitted)),
-        emitted_to_materialized: whole.map((d) => ms(d.emitted, d.materialized)),
-        materialized_to_queued: whole.map((d) => ms(d.materialized, d.queued)),
-        queued_to_sent: whole.map((d) => ms(d.queued, d.attempted)),
-        sent_to_received: whole.map((d) => received.get(d.id)! - Date.parse(d.attempted!))
-      }
+      const { pollMs, streamMs, lags, latency, split } = await rt.runPromise(changeLatency(from, to, received))
       const p = (xs: ReadonlyArray<number>, q: number) => (xs.length === 0 ? NaN : pct(xs, q))
       const ms0 = (x: number) => (Number.isNaN(x) ? "–" : `${x.toFixed(0)} ms`)
       log(`steady state over ${wall.toFixed(0)} s at a ${INTERVAL_S} s interval:`)

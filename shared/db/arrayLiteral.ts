@@ -1,5 +1,11 @@
 const NEEDS_ESCAPE = /["\\]/
 
+/**
+ * A list of names as one text, unit separator between (`string_to_array(x, E'\\x1f')` splits it
+ * again in SQL): a column of lists sent as one text array. The separator never stays in a name.
+ */
+export const unitJoined = (names: ReadonlyArray<string>) => names.map((n) => n.replace(/\u001f/g, " ")).join("\u001f")
+
 type Element = string | number | boolean | null | undefined
 
 /**

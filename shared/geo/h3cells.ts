@@ -1,5 +1,5 @@
 import * as turf from "@turf/turf"
-import { getHexagonAreaAvg, gridDisk, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
+import { getHexagonAreaAvg, latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from "h3-js"
 import { CellFacts, H3_EARTH_KM, km, RAD } from "./cellFacts.js"
 
 /** Resolutions stored per row (columns h3_r3, h3_r5, h3_r7). */
@@ -41,19 +41,6 @@ export const cellsOf = (lat: number, lng: number) => {
     r5: (base | (5n << 52n) | UNUSED_6_15).toString(),
     r7: r7.toString()
   }
-}
-
-/** res-3 rings already worked out: there are about 41,000 res-3 cells on Earth, few of them with roads */
-const rings = new Map<string, ReadonlyArray<string>>()
-
-/** A res-3 cell (decimal) and its ring: everything within about 60 km, the reach of cross-source linking. */
-export const r3Neighbourhood = (r3: string): ReadonlyArray<string> => {
-  let ring = rings.get(r3)
-  if (ring === undefined) {
-    ring = gridDisk(BigInt(r3).toString(16), 1).map(toDecimal)
-    if (rings.size < 50_000) rings.set(r3, ring)
-  }
-  return ring
 }
 
 /**

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { EventChange } from "../../../shared/domain/Change.js"
-import { arrayLiteral } from "../../../shared/db/arrayLiteral.js"
+import { arrayLiteral, unitJoined as joined } from "../../../shared/db/arrayLiteral.js"
 import { type HistoryColumns, historyColumns, keepEarliestCreation, lockIds } from "./historyRows.js"
 import { cellsOf } from "../../../shared/geo/h3cells.js"
 import { shapeBox } from "../../../shared/geo/shapeBox.js"
@@ -9,9 +9,6 @@ import { AppConfig } from "../../../shared/config/AppConfig.js"
 import { roadKeys } from "./link/sameEvent.js"
 import { linkEvents, type PlacedSubject } from "./link/linkEvents.js"
 import { tiesOf } from "../../sources/lib/tieWithinFeed.js"
-
-/** A list of names as one text (unit separator between), split again in SQL; the separator never stays in a name. */
-const joined = (names: ReadonlyArray<string>) => names.map((n) => n.replace(/\u001f/g, " ")).join("\u001f")
 
 /** What linking, the cell marks and the routes to check again need of a written row. */
 interface WrittenRow extends PlacedSubject {
@@ -156,7 +153,6 @@ export const planEventChanges = (changes: ReadonlyArray<EventChange>): EventPlan
       latitude: e.latitude,
       longitude: e.longitude,
       geometry: e.geometry,
-      h3_r3: cells.r3,
       h3_r5: cells.r5,
       h3_r7: cells.r7,
       box,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import * as turf from "@turf/turf"
 import { cellToParent, getPentagons, cellToLatLng, latLngToCell } from "h3-js"
-import { cellsOf, coverBbox, coverCircle, parentAt5, r3Neighbourhood } from "../../../shared/geo/h3cells.js"
+import { cellsOf, coverBbox, coverCircle, parentAt5 } from "../../../shared/geo/h3cells.js"
 
 const decimal = (h: string) => BigInt("0x" + h).toString()
 
@@ -34,12 +34,6 @@ describe("cellsOf", () => {
         r7: decimal(p)
       })
     }
-  })
-
-  it("r3Neighbourhood is the res-3 cell and its six neighbours", () => {
-    const ring = r3Neighbourhood(cellsOf(41.6, -93.6).r3)
-    expect(ring).toHaveLength(7)
-    expect(ring).toContain(cellsOf(41.6, -93.6).r3)
   })
 })
 

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { arrayLiteral } from "../../../../shared/db/arrayLiteral.js"
-import { grownBox, type ShapeBox, shapeBox } from "../../../../shared/geo/shapeBox.js"
+import { arrayLiteral, unitJoined } from "../../../../shared/db/arrayLiteral.js"
+import { grownBox, type ShapeBox } from "../../../../shared/geo/shapeBox.js"
 import { eventId } from "../../../../shared/domain/ids.js"
 import { judgePair, type LinkJudgement, type LinkSubject } from "./sameEvent.js"
 
@@ -13,11 +13,9 @@ interface Link extends LinkJudgement {
   readonly b: string
 }
 
-/** A changed event and the res-3 cell its point is in. */
+/** A changed event and its shape box (shared/geo/shapeBox.ts), as the materializer stores it with the row. */
 export interface PlacedSubject extends LinkSubject {
-  readonly h3_r3: string
-  /** its shape box (shared/geo/shapeBox.ts), which the materializer stores with the row */
-  readonly box?: ShapeBox
+  readonly box: ShapeBox
   /** records of its own feed it is tied to by upstream id (pipeline/sources/lib/tieWithinFeed.ts) */
   readonly ties?: ReadonlyArray<{ readonly sourceId: string; readonly reason: string }>
 }
@@ -61,7 +59,7 @@ interface Candidate extends LinkSubject {
  */
 const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<PlacedSubject>, maxGapM: number) {
   const sql = yield* SqlClient.SqlClient
-  const boxes = subjects.map((s) => grownBox(s.box ?? shapeBox(s.geometry, s.latitude, s.longitude), maxGapM))
+  const boxes = subjects.map((s) => grownBox(s.box, maxGapM))
   // one index probe per subject, whatever the statistics say: while a first round fills the
   // table they still count a hundred active events, and the planner compared every subject with
   // every event (15 s a batch at 24,000 events, against 2 ms probing). The lateral subquery (kept
@@ -84,7 +82,7 @@ const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<Placed
     WITH s AS (
       SELECT * FROM unnest(${arrayLiteral(boxes.map((b) => b[0]))}::float8[], ${arrayLiteral(boxes.map((b) => b[1]))}::float8[],
         ${arrayLiteral(boxes.map((b) => b[2]))}::float8[], ${arrayLiteral(boxes.map((b) => b[3]))}::float8[],
-        ${arrayLiteral(subjects.map((s) => s.road_keys.map((k) => k.replace(/\u001f/g, " ")).join("\u001f")))}::text[],
+        ${arrayLiteral(subjects.map((s) => unitJoined(s.road_keys)))}::text[],
         ${arrayLiteral(subjects.map((s) => s.source))}::text[])
         WITH ORDINALITY AS s(bw, bs, be, bn, keys_text, source, ord)
     ), p AS (
