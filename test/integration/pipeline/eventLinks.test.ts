@@ -296,6 +296,20 @@ describe("one event across sources", () => {
     expect(await linksOf(idb)).toEqual([ida])
   })
 
+  it("links two sources' reports that arrive in one batch, with no third source near", async () => {
+    // the materializer reads the stream across feeds, so a pair can come in the same batch; each
+    // is the other's only neighbour from another source
+    const moved = (r: EventObservation, id: string) => ({ ...eastBy(r, -6), source_id: id })
+    const changes = [
+      ...changeScript("batch-zone", [[moved(zone, "BATCH-ZONE")]]),
+      ...changeScript("batch-feu", [[moved(feu, "BATCH-FEU")]])
+    ]
+    await run(applyChanges(changes))
+    const [idz, idf] = [await idOf("batch-zone", "BATCH-ZONE"), await idOf("batch-feu", "BATCH-FEU")]
+    expect(await linksOf(idz)).toEqual([idf])
+    expect(await linksOf(idf)).toEqual([idz])
+  })
+
   it("links a report near the far end of a long work zone, hundreds of kilometres from the zone's own point", async () => {
     // a 3° (about 250 km) closure along I-80 whose point is its west end, and another source's
     // report some 800 m from its east end: found by the zone's shape, not by where its point is

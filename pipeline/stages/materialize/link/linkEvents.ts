@@ -65,8 +65,9 @@ const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<Placed
   // every event (15 s a batch at 24,000 events, against 2 ms probing). The lateral subquery (kept
   // apart by OFFSET 0) runs once per subject; scans other than the index are off for it alone.
   yield* sql`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`
-  // a batch no other source comes near needs no probe per event: a feed's own dense cluster
-  // (a city's closures) would otherwise be read back event by event, each time finding only itself
+  // a one-feed batch no other source comes near needs no probe per event: a feed's own dense
+  // cluster (a city's closures) would otherwise be read back event by event, each time finding
+  // only itself. A batch of several feeds is always probed: its subjects may be each other's pairs.
   const sources = [...new Set(subjects.map((s) => s.source))]
   const all = boxes.reduce((u, b) => [
     Math.min(u[0], b[0]),
@@ -74,9 +75,12 @@ const candidatesOf = Effect.fnUntraced(function* (subjects: ReadonlyArray<Placed
     Math.max(u[2], b[2]),
     Math.max(u[3], b[3])
   ])
-  const [{ near }] = yield* sql<{ near: boolean }>`
+  const near =
+    sources.length > 1 ||
+    (yield* sql<{ near: boolean }>`
     SELECT EXISTS (SELECT 1 FROM events WHERE status = 'active'
-      AND link_box && box(point(${all[0]}, ${all[1]}), point(${all[2]}, ${all[3]})) AND source <> ALL(${sources}::text[])) AS near`
+      AND link_box && box(point(${all[0]}, ${all[1]}), point(${all[2]}, ${all[3]})) AND source <> ${sources[0]}) AS near`)[0]
+      .near
   const found = near
     ? yield* sql<Candidate>`
     WITH s AS (
