@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 
 /** A process's `/proc/<pid>/stat` split: its command name and the fields after it (Linux only). */
 export const statOf = (pid: number | string) => {
@@ -28,6 +28,23 @@ export const rssOf = (pid: number) => {
 
 /** A process's parent pid; throws when it is gone. */
 export const parentOf = (pid: number | string) => Number(statOf(pid).fields[1])
+
+/** A process and every live process below it (a supervisor's children, theirs), from /proc. */
+export const withDescendants = (pid: number): Array<number> => {
+  const parents = new Map<number, Array<number>>()
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const ppid = parentOf(d)
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(d)])
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = [pid]
+  for (let i = 0; i < out.length; i++) out.push(...(parents.get(out[i]) ?? []))
+  return out
+}
 
 /**
  * Waits until every process has gone idle (under `perSecond` CPU seconds in a second: its

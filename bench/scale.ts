@@ -35,7 +35,7 @@ import { baseLayer } from "../shared/db/BaseLive.js"
 import { CA_PROVINCES, US_STATES } from "../shared/domain/Jurisdictions.js"
 import { createSubscription } from "../shared/webhooks/subscriptions.js"
 import { cpuMeter, roles } from "./cpu.js"
-import { rssOf, untilIdle } from "./proc.js"
+import { rssOf, untilIdle, withDescendants } from "./proc.js"
 import { unnestFloor } from "./materializerFloor.js"
 import { fillWithCreations, untilRows } from "./streamDrain.js"
 import { relayFloor } from "./relayFloor.js"
@@ -53,8 +53,10 @@ const STANDINS = process.env.BENCH_STANDINS !== "0"
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000)
 // BENCH_PARTS=materializers skips the pipeline run (for work on the materializer alone)
 const PARTS = new Set((process.env.BENCH_PARTS ?? "pipeline,materializers").split(",").map((p) => p.trim()))
-// BENCH_ROLES=split: the poller and each stage in a process of its own instead of one `start:pipeline`
+// BENCH_ROLES=split: the poller and each stage started by the bench, each a process of its own,
+// instead of one `start:pipeline`; BENCH_PIPELINE_PROCESSES sets that one's PIPELINE_PROCESSES
 const SPLIT = process.env.BENCH_ROLES === "split"
+const PIPELINE_PROCESSES = process.env.BENCH_PIPELINE_PROCESSES ?? "auto"
 // webhook subscriptions on the states with the most events (0: none, to see the pipeline without deliveries)
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 20)
 // batches each materializer process writes at once (the product's default is 2)
@@ -66,8 +68,10 @@ const IDLE_CPU_S = process.env.BENCH_PROFILE ? 0.15 : 0.05
 const cores = availableParallelism()
 const figures: Record<string, number | string | boolean> = {
   poll_spread_s: SPREAD_S,
-  roles: SPLIT ? "split" : "pipeline"
+  roles: SPLIT ? "split" : `pipeline-${PIPELINE_PROCESSES}`
 }
+// the processes a run's CPU is read from: start:pipeline and each role it may run as a child
+const ROLE_SCRIPTS = ["pipeline", "poller", "materializer", "analytics", "webhooks"]
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
 
 // --- where each jurisdiction is: the middle of its Natural Earth outline's box -------------
@@ -236,6 +240,7 @@ const main = async () => {
       REDIS_PREFIX: world.prefix,
       SOURCES_FILE: sourcesFile,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      PIPELINE_PROCESSES,
       POLL_SPREAD_S: String(SPREAD_S)
     }
     const count = () =>
@@ -250,7 +255,7 @@ const main = async () => {
       const procs = roleNames.map((r) => spawnRole(r, env))
       children.push(...procs)
       const byRole = Object.fromEntries(
-        roleNames.map((r) => [r, (cmd: string) => cmd.includes(`infra/processes/${r}.ts`)] as const)
+        ROLE_SCRIPTS.map((r) => [r, (cmd: string) => cmd.includes(`infra/processes/${r}.ts`)] as const)
       )
       const stores = { postgres: roles.postgres, redis: (_cmd: string, comm: string) => comm === "redis-server" }
       const firstMeter = cpuMeter({ ...byRole, ...stores, bench: roles.bench })
@@ -284,7 +289,8 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 500))
       }
       const firstRoundS = (Date.now() - firstStart) / 1000
-      const firstCpu = firstMeter()
+      // roles with no process of their own in this run are left out
+      const firstCpu = Object.fromEntries(Object.entries(firstMeter()).filter(([, v]) => v > 0))
       log(
         `  CPU over the first round (s): ${Object.entries(firstCpu)
           .map(([k, v]) => `${k} ${v.toFixed(1)}`)
@@ -324,7 +330,7 @@ const main = async () => {
       const from = new Date()
       const roleMeter = cpuMeter(byRole)
       const meter = cpuMeter({
-        pipeline: (cmd) => roleNames.some((r) => cmd.includes(`infra/processes/${r}.ts`)),
+        pipeline: (cmd) => ROLE_SCRIPTS.some((r) => cmd.includes(`infra/processes/${r}.ts`)),
         postgres: roles.postgres,
         redis: (_cmd, comm) => comm === "redis-server"
       })
@@ -333,7 +339,8 @@ const main = async () => {
       const rssSamples: Array<number> = []
       const end = Date.now() + SECONDS * 1000
       while (Date.now() < end) {
-        const rssMb = procs.reduce((n, c) => n + rssOf(c.pid!).now, 0) / 1024 / 1024
+        const rssMb =
+          procs.flatMap((c) => withDescendants(c.pid!)).reduce((n, pid) => n + rssOf(pid).now, 0) / 1024 / 1024
         rssMax = Math.max(rssMax, rssMb)
         rssSamples.push(rssMb)
         await new Promise((r) => setTimeout(r, 5000))
@@ -388,9 +395,8 @@ const main = async () => {
         ...Object.fromEntries(Object.entries(split).map(([k, xs]) => [`webhook_${k}_p99_ms`, Math.round(p(xs, 99))])),
         deliveries: latency.length
       })
-      if (SPLIT)
-        for (const [k, v] of Object.entries(roleCpu))
-          figures[`cpu_share_${k}`] = Number((v / (wall * cores)).toFixed(4))
+      for (const [k, v] of Object.entries(roleCpu))
+        if (v > 0 && (SPLIT || k !== "pipeline")) figures[`cpu_share_${k}`] = Number((v / (wall * cores)).toFixed(4))
       await Promise.all(procs.map(stopChild))
     }
 

@@ -19,17 +19,20 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, PollServices
 )
 
 /**
+ * The poller and the housekeeping that needs one home per deployment and no consumer group: the
+ * orphan sweep, stream trimming and the coverage rebuild (each safe to run in several processes).
+ */
+export const PollerRoleLive = Layer.mergeAll(PollerLive, OrphanSweeperLive, StreamTrimmerLive, CoverageLive)
+
+/**
  * Poller, materializer, analytics, webhooks, route monitor, orphan sweep, stream trimming and coverage; needs
  * SourceCatalogue and BaseLive.
  */
 export const PipelineLive = (consumer: string) =>
   Layer.mergeAll(
-    PollerLive,
+    PollerRoleLive,
     MaterializerLive(consumer),
     AnalyticsLive(consumer),
-    OrphanSweeperLive,
-    StreamTrimmerLive,
-    CoverageLive,
     WebhooksLive(consumer),
     RouteMonitorLive(consumer),
     MetricsPublisherLive(consumer)

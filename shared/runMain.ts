@@ -35,8 +35,14 @@ export const runMain = <E>(
 ) => {
   limitHeapGrowth(process.env, options.heapGrowingPercent)
   const level = LEVELS[(process.env.LOG_LEVEL ?? "info").toLowerCase()] ?? LogLevel.Info
+  // a role run by a supervisor (infra/supervise/RoleProcesses.ts) names itself on every line
+  const role = process.env.PROCESS_ROLE
   const withLogs = <A, E2>(e: Effect.Effect<A, E2>) =>
-    e.pipe(Logger.withMinimumLogLevel(level), Effect.provide(LogLinesLive))
+    e.pipe(
+      role ? Effect.annotateLogs("role", role) : (x) => x,
+      Logger.withMinimumLogLevel(level),
+      Effect.provide(LogLinesLive)
+    )
   const fiber = Effect.runFork(withLogs(program))
   let forced = false
   let stopping = false
@@ -81,9 +87,16 @@ export const runMain = <E>(
       )
     )
   }
-  const signals = options.signals ?? ["SIGINT", "SIGTERM"]
+  // a supervised role stops on its supervisor's SIGTERM, or when its supervisor is gone
+  const supervised = process.env.SUPERVISED === "1"
+  const signals = options.signals ?? (supervised ? ["SIGTERM"] : ["SIGINT", "SIGTERM"])
   for (const sig of signals) process.on(sig, stop)
-  // a cluster worker leaves Ctrl-C to its primary, which forwards SIGTERM once
+  if (supervised && process.send !== undefined) {
+    // gone already while this process was still loading its modules
+    if (!process.connected) stop()
+    else process.once("disconnect", stop)
+  }
+  // a cluster worker or a supervised role leaves Ctrl-C to its primary, which forwards SIGTERM once
   if (!signals.includes("SIGINT")) process.on("SIGINT", () => undefined)
   fiber.addObserver((exit) => {
     if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {

@@ -81,6 +81,20 @@ const apiWorkersSetting = Config.integer("API_WORKERS").pipe(
 /** API_WORKERS alone, for the cluster primary, which reads nothing else. */
 export const apiWorkersConfig = apiWorkersSetting
 
+/**
+ * How `start:pipeline` runs: `roles` runs the poller and each stage as a child process of its own
+ * (every core works), `one` everything in one process; `auto` (the default) picks roles on a
+ * machine with more than one core.
+ */
+export const pipelineProcessesConfig = Config.literal(
+  "auto",
+  "one",
+  "roles"
+)("PIPELINE_PROCESSES").pipe(
+  Config.withDefault("auto" as const),
+  Config.map((mode) => (mode === "auto" ? (availableParallelism() > 1 ? "roles" : "one") : mode))
+)
+
 export const settingsConfig: Config.Config<AppSettings> = Config.all({
   databaseUrl: Config.redacted("DATABASE_URL").pipe(Config.withDefault(Redacted.make(DEFAULT_DATABASE_URL))),
   databaseReadUrls: optionalString("DATABASE_READ_URL").pipe(

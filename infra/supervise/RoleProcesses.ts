@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { Deferred, Effect, Layer, Runtime } from "effect"
+import { drainParticipant, drainRequested } from "../../shared/lifecycle/Drain.js"
+
+/** A role's entry script under infra/processes/, run as a child process. */
+export interface Role {
+  readonly name: string
+  readonly script: string
+}
+
+/** The pipeline's roles: together they are what one `start:pipeline` process runs. */
+export const PIPELINE_ROLES: ReadonlyArray<Role> = ["poller", "materializer", "analytics", "webhooks"].map((name) => ({
+  name,
+  script: new URL(`../processes/${name}.ts`, import.meta.url).pathname
+}))
+
+/** Waits before a crashed role starts again: 1 s, doubling to 30 s; back to 1 s once a run lasted a minute. */
+export const restartDelayMs = (previousDelayMs: number, ranForMs: number) =>
+  ranForMs >= 60_000 ? 1000 : Math.min(30_000, Math.max(1000, previousDelayMs * 2))
+
+/** The supervisor's own V8 and Node flags (a profile, a heap setting), less the TypeScript loader added once. */
+export const childFlags = (execArgv: ReadonlyArray<string>) =>
+  execArgv.filter(
+    (a, i) => !a.includes("tsx") && !(/^--(import|require|loader)$/.test(a) && execArgv[i + 1]?.includes("tsx"))
+  )
+
+const start = (role: Role, env: NodeJS.ProcessEnv): ChildProcess =>
+  // an IPC channel, so a child whose supervisor dies (even by SIGKILL) sees it go and stops itself
+  spawn(process.execPath, [...childFlags(process.execArgv), "--import", "tsx", role.script], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...env, SUPERVISED: "1", PROCESS_ROLE: role.name }
+  })
+
+/**
+ * Runs each role as a child process and keeps it running: a child that exits is logged and
+ * started again after `restartDelayMs`. On a stop (SIGTERM, Ctrl-C) every child gets SIGTERM
+ * and drains as it would on its own, within `childStopMs`; the supervisor counts as drained
+ * when the last child has exited. Children ignore Ctrl-C's SIGINT (the terminal sends it to
+ * the whole group) and wait for the supervisor's SIGTERM, so each gets exactly one signal.
+ */
+export const RoleProcessesLive = (roles: ReadonlyArray<Role>, env: NodeJS.ProcessEnv, childStopMs: number) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const participant = yield* drainParticipant("role processes")
+      const log = Runtime.runFork(yield* Effect.runtime<never>())
+      const running = new Map<string, ChildProcess>()
+      let stopping = false
+      const allExited = yield* Deferred.make<void>()
+      const childEnv = { ...env, SHUTDOWN_TIMEOUT_MS: String(childStopMs) }
+      const settle = () => {
+        if (stopping && running.size === 0) Deferred.unsafeDone(allExited, Effect.void)
+      }
+      const keep = (role: Role, delayMs: number) => {
+        const startedAt = Date.now()
+        const child = start(role, childEnv)
+        running.set(role.name, child)
+        child.once("exit", (code, signal) => {
+          running.delete(role.name)
+          if (stopping) return settle()
+          const next = restartDelayMs(delayMs, Date.now() - startedAt)
+          log(
+            Effect.logError(
+              `role ${role.name} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); starting it again in ${next / 1000} s`
+            )
+          )
+          setTimeout(() => {
+            if (!stopping) keep(role, next)
+          }, next).unref()
+        })
+      }
+      for (const role of roles) keep(role, 0)
+      yield* Effect.logInfo(
+        `pipeline roles as processes: ${[...running].map(([name, c]) => `${name} (pid ${c.pid})`).join(", ")}`
+      )
+      const stopAll = Effect.gen(function* () {
+        stopping = true
+        for (const c of running.values()) c.kill("SIGTERM")
+        settle()
+        yield* Deferred.await(allExited)
+      })
+      yield* Effect.forkScoped(
+        Effect.gen(function* () {
+          yield* drainRequested
+          yield* stopAll
+          yield* participant.done
+        })
+      )
+      // interrupted without a drain (a second signal): the children are not left behind
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          stopping = true
+          for (const c of running.values()) c.kill("SIGKILL")
+        })
+      )
+    })
+  )
