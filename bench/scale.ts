@@ -70,8 +70,15 @@ const figures: Record<string, number | string | boolean> = {
   poll_spread_s: SPREAD_S,
   roles: SPLIT ? "split" : `pipeline-${PIPELINE_PROCESSES}`
 }
-// the processes a run's CPU is read from: start:pipeline and each role it may run as a child
-const ROLE_SCRIPTS = ["pipeline", "poller", "materializer", "analytics", "webhooks"]
+// the processes a run's CPU is read from: start:pipeline, the stages it may run as a child, the split roles
+const ROLE_SCRIPTS = ["pipeline", "stages", "poller", "materializer", "analytics", "webhooks"]
+const isRefit = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("parkingRefit.ts")
+  } catch {
+    return false
+  }
+}
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`)
 
 // --- where each jurisdiction is: the middle of its Natural Earth outline's box -------------
@@ -339,8 +346,14 @@ const main = async () => {
       const rssSamples: Array<number> = []
       const end = Date.now() + SECONDS * 1000
       while (Date.now() < end) {
+        // the pipeline's processes, not the parking forecaster's refit (a child at the lowest priority, for seconds)
         const rssMb =
-          procs.flatMap((c) => withDescendants(c.pid!)).reduce((n, pid) => n + rssOf(pid).now, 0) / 1024 / 1024
+          procs
+            .flatMap((c) => withDescendants(c.pid!))
+            .filter((pid) => !isRefit(pid))
+            .reduce((n, pid) => n + rssOf(pid).now, 0) /
+          1024 /
+          1024
         rssMax = Math.max(rssMax, rssMb)
         rssSamples.push(rssMb)
         await new Promise((r) => setTimeout(r, 5000))

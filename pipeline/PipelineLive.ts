@@ -24,6 +24,10 @@ export const PipelineServices = Layer.mergeAll(SnapshotStore.layer, PollServices
  */
 export const PollerRoleLive = Layer.mergeAll(PollerLive, OrphanSweeperLive, StreamTrimmerLive, CoverageLive)
 
+/** The stages that follow a write: analytics, webhooks and the route monitor, each in its consumer group. */
+export const FollowingStagesLive = (consumer: string) =>
+  Layer.mergeAll(AnalyticsLive(consumer), WebhooksLive(consumer), RouteMonitorLive(consumer))
+
 /**
  * Poller, materializer, analytics, webhooks, route monitor, orphan sweep, stream trimming and coverage; needs
  * SourceCatalogue and BaseLive.
@@ -32,8 +36,6 @@ export const PipelineLive = (consumer: string) =>
   Layer.mergeAll(
     PollerRoleLive,
     MaterializerLive(consumer),
-    AnalyticsLive(consumer),
-    WebhooksLive(consumer),
-    RouteMonitorLive(consumer),
+    FollowingStagesLive(consumer),
     MetricsPublisherLive(consumer)
   ).pipe(Layer.provideMerge(PipelineServices))

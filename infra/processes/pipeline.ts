@@ -4,35 +4,36 @@ import { BaseLive } from "../db/BaseLive.js"
 import { TracingLive } from "../../shared/observability/Tracing.js"
 import { pipelineProcessesConfig } from "../../shared/config/AppConfig.js"
 import { runMain, shutdownTimeoutMs } from "../../shared/runMain.js"
-import { PipelineLive } from "../../pipeline/PipelineLive.js"
-import { catalogueSimulatorUrl, CatalogueLive } from "../catalogue/CatalogueLive.js"
-import { PIPELINE_ROLES, RoleProcessesLive } from "../supervise/RoleProcesses.js"
+import { MetricsPublisherLive } from "../../pipeline/metrics/MetricsPublisher.js"
+import { PipelineLive, PipelineServices, PollerRoleLive } from "../../pipeline/PipelineLive.js"
+import { MaterializerLive } from "../../pipeline/stages/materialize/Materializer.js"
+import { CatalogueLive } from "../catalogue/CatalogueLive.js"
+import { ParkingRefitLive } from "../parking/ParkingRefitLive.js"
+import { FOLLOWING_STAGES, RoleProcessesLive } from "../supervise/RoleProcesses.js"
 
 /**
  * `npm run start:pipeline`: the poller and every stage. On a machine with more than one core
- * (PIPELINE_PROCESSES) each role runs as a child process of this one, which migrates, starts the
- * bundled simulator when there is no catalogue, and keeps the children running.
+ * (PIPELINE_PROCESSES) the stages that follow a write (analytics, webhooks, the route monitor)
+ * run in a child process, kept running by this one, while the poll and the materializer stay
+ * here: what makes a change queryable and what tells of it use a core each.
  */
-const OneProcess = PipelineLive(`${hostname()}-${process.pid}`).pipe(
-  Layer.provide(CatalogueLive({ startSimulator: true })),
-  Layer.provide(BaseLive),
-  Layer.provide(TracingLive("pipeline"))
-)
+const consumer = `${hostname()}-${process.pid}`
 
 // a child's stop fits inside this process's, with room left to close
 const childStopMs = Math.max(1000, shutdownTimeoutMs - Math.min(3000, Math.floor(shutdownTimeoutMs / 4)) - 500)
-const RoleProcesses = Layer.unwrapScoped(
-  Effect.map(catalogueSimulatorUrl({ startSimulator: true }), (simulatorUrl) =>
-    RoleProcessesLive(
-      PIPELINE_ROLES,
-      simulatorUrl ? { ...process.env, SIMULATOR_URL: simulatorUrl } : process.env,
-      childStopMs
-    )
-  )
-).pipe(Layer.provide(BaseLive))
+const Writer = Layer.mergeAll(
+  PollerRoleLive,
+  MaterializerLive(consumer),
+  MetricsPublisherLive(consumer),
+  RoleProcessesLive([FOLLOWING_STAGES], process.env, childStopMs)
+).pipe(Layer.provideMerge(PipelineServices))
 
-runMain(
-  Layer.launch(
-    Layer.unwrapEffect(Effect.map(pipelineProcessesConfig, (mode) => (mode === "roles" ? RoleProcesses : OneProcess)))
+// one process keeps the parking forecaster refitted itself; split, its child does (infra/processes/stages.ts)
+const main = (mode: "one" | "split") =>
+  (mode === "split" ? Writer : Layer.merge(PipelineLive(consumer), ParkingRefitLive)).pipe(
+    Layer.provide(CatalogueLive({ startSimulator: true })),
+    Layer.provide(BaseLive),
+    Layer.provide(TracingLive("pipeline"))
   )
-)
+
+runMain(Layer.launch(Layer.unwrapEffect(Effect.map(pipelineProcessesConfig, main))))

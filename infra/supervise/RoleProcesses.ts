@@ -8,11 +8,11 @@ export interface Role {
   readonly script: string
 }
 
-/** The pipeline's roles: together they are what one `start:pipeline` process runs. */
-export const PIPELINE_ROLES: ReadonlyArray<Role> = ["poller", "materializer", "analytics", "webhooks"].map((name) => ({
-  name,
-  script: new URL(`../processes/${name}.ts`, import.meta.url).pathname
-}))
+/** What `start:pipeline` runs as a child beside its own poll and materializer: the stages that follow a write. */
+export const FOLLOWING_STAGES: Role = {
+  name: "stages",
+  script: new URL("../processes/stages.ts", import.meta.url).pathname
+}
 
 /** Waits before a crashed role starts again: 1 s, doubling to 30 s; back to 1 s once a run lasted a minute. */
 export const restartDelayMs = (previousDelayMs: number, ranForMs: number) =>

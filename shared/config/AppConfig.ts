@@ -82,17 +82,17 @@ const apiWorkersSetting = Config.integer("API_WORKERS").pipe(
 export const apiWorkersConfig = apiWorkersSetting
 
 /**
- * How `start:pipeline` runs: `roles` runs the poller and each stage as a child process of its own
- * (every core works), `one` everything in one process; `auto` (the default) picks roles on a
- * machine with more than one core.
+ * How `start:pipeline` runs: `split` runs the stages that follow a write (analytics, webhooks, the
+ * route monitor) in a child process beside the poll and the materializer, `one` everything in one
+ * process; `auto` (the default) splits on a machine with more than one core.
  */
 export const pipelineProcessesConfig = Config.literal(
   "auto",
   "one",
-  "roles"
+  "split"
 )("PIPELINE_PROCESSES").pipe(
   Config.withDefault("auto" as const),
-  Config.map((mode) => (mode === "auto" ? (availableParallelism() > 1 ? "roles" : "one") : mode))
+  Config.map((mode) => (mode === "auto" ? (availableParallelism() > 1 ? "split" : "one") : mode))
 )
 
 export const settingsConfig: Config.Config<AppSettings> = Config.all({

@@ -7,9 +7,10 @@ import { childFlags, restartDelayMs } from "../../../infra/supervise/RoleProcess
 import { processWorld } from "../../support/processes.js"
 
 /**
- * `start:pipeline` with its roles as child processes, on real processes, Postgres and Redis: the
- * bundled simulator's feeds are polled, written and passed on by the children; a child killed is
- * started again; SIGTERM stops every child cleanly; a supervisor killed outright leaves no child.
+ * `start:pipeline` split in two, on real processes, Postgres and Redis: the bundled simulator's
+ * feeds are polled and written by the parent and passed on (analytics, webhooks) by its child;
+ * the child killed is started again; SIGTERM stops both cleanly; a parent killed outright leaves
+ * no child behind.
  */
 const world = processWorld()
 const run = <A, E>(e: Effect.Effect<A, E, any>) => world.rt.runPromise(e as Effect.Effect<A, E, never>)
@@ -56,7 +57,7 @@ const startSupervisor = () => {
   const child: ChildProcess = world.start(
     "pipeline",
     {
-      PIPELINE_PROCESSES: "roles",
+      PIPELINE_PROCESSES: "split",
       SIMULATOR_PORT: "0",
       DEMO_POLL_INTERVAL_S: "1",
       LOG_LEVEL: "info",
@@ -70,52 +71,50 @@ const startSupervisor = () => {
   return { child, exited, log: () => log }
 }
 
-describe("start:pipeline with its roles as processes", () => {
-  it("runs each role as a child, starts a killed one again, and stops them all on SIGTERM", async () => {
+const analyticsRows = () =>
+  run(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM analytics_events`)
+  ).then((r) => r[0].n)
+const theChild = (pid: number) => until("the stages' child process", () => childrenOf(pid)[0])
+
+describe("start:pipeline split in two processes", () => {
+  it("writes in the parent, passes on in its child, starts a killed child again, and stops both on SIGTERM", async () => {
     const sup = startSupervisor()
     const pid = sup.child.pid!
-    const roles = await until("four role processes", () => {
-      const c = childrenOf(pid)
-      return c.length === 4 ? c : undefined
-    })
-    expect(roles.map((r) => r.role).sort()).toEqual(["analytics", "materializer", "poller", "webhooks"])
-    // the poller's changes reach Postgres through the materializer child, with their history
+    const child = await theChild(pid)
+    expect(childrenOf(pid).map((c) => c.role)).toEqual(["stages"])
+    // the parent's poll and materializer write; the child's analytics stage reads what they wrote
     await until("events and features written", async () => (await count("events")) > 0 && (await count("features")) > 0)
-    expect(await count("event_history")).toBeGreaterThan(0)
-    expect(sup.log()).toMatch(/role=poller/)
+    await until("analytics written by the child", async () => (await analyticsRows()) > 0)
+    expect(sup.log()).toMatch(/role=stages/)
 
-    const materializer = roles.find((r) => r.role === "materializer")!
-    process.kill(materializer.pid, "SIGKILL")
-    const again = await until("the materializer started again", () =>
-      childrenOf(pid).find((c) => c.role === "materializer" && c.pid !== materializer.pid)
+    process.kill(child.pid, "SIGKILL")
+    const again = await until("the stages started again", () =>
+      childrenOf(pid).find((c) => c.role === "stages" && c.pid !== child.pid)
     )
-    expect(sup.log()).toContain(
-      `role materializer (pid ${materializer.pid}) exited (SIGKILL); starting it again in 1 s`
+    expect(sup.log()).toContain(`role stages (pid ${child.pid}) exited (SIGKILL); starting it again in 1 s`)
+    // the new child works: the analytics group reads on past where the killed one stopped
+    const before = (await world.group("analytics"))!.lastDeliveredId
+    await until(
+      "analytics reading after the restart",
+      async () => (await world.group("analytics"))!.lastDeliveredId !== before,
+      60_000
     )
-    // the new one writes: a poll's changes after the restart are materialized
-    const before = await count("event_history")
-    await until("history written after the restart", async () => (await count("event_history")) > before, 60_000)
 
-    const pids = childrenOf(pid).map((c) => c.pid)
-    expect(pids).toContain(again.pid)
     sup.child.kill("SIGTERM")
     expect(await sup.exited, sup.log()).toBe(0)
-    expect(pids.filter(alive)).toEqual([])
-    // each child drained on the one signal it got
-    for (const role of ["poller", "materializer", "analytics", "webhooks"])
-      expect(sup.log()).toMatch(new RegExp(`message="stopping: every part drained" role=${role}`))
+    expect(alive(again.pid)).toBe(false)
+    // each drained on the one signal it got
+    expect(sup.log()).toMatch(/message="stopping: every part drained" role=stages/)
+    expect(sup.log()).toMatch(/message="stopping: every part drained"\n/)
   }, 240_000)
 
-  it("leaves no child behind when the supervisor itself is killed", async () => {
+  it("leaves no child behind when the parent itself is killed", async () => {
     const sup = startSupervisor()
-    const pid = sup.child.pid!
-    const roles = await until("four role processes", () => {
-      const c = childrenOf(pid)
-      return c.length === 4 ? c : undefined
-    })
+    const child = await theChild(sup.child.pid!)
     sup.child.kill("SIGKILL")
     await sup.exited
-    await until("every child gone", () => roles.every((r) => !alive(r.pid)), 30_000)
+    await until("the child gone", () => !alive(child.pid), 30_000)
   }, 180_000)
 })
 
