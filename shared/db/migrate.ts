@@ -29,6 +29,7 @@ import webhookLastTest from "./migrations/0025_webhook_last_test.js"
 import readingUnits from "./migrations/0026_reading_units.js"
 import parkingForecasts from "./migrations/0027_parking_forecasts.js"
 import eventLinkBox from "./migrations/0028_event_link_box.js"
+import linkBoxSource from "./migrations/0029_link_box_source.js"
 
 /** Every migration, in order; a new one is a file in shared/db/migrations and a line here. */
 export const MIGRATIONS = {
@@ -59,7 +60,8 @@ export const MIGRATIONS = {
   "0025_webhook_last_test": webhookLastTest,
   "0026_reading_units": readingUnits,
   "0027_parking_forecasts": parkingForecasts,
-  "0028_event_link_box": eventLinkBox
+  "0028_event_link_box": eventLinkBox,
+  "0029_link_box_source": linkBoxSource
 }
 
 const run = Migrator.make({})

@@ -6,8 +6,7 @@ import { shapeBox } from "../../geo/shapeBox.js"
  * Each event's shape box (its geometry's extent and its point), indexed for overlap among active
  * events: linking asks which other reports lie within its gap of a changed event's shape, one
  * index probe per event, instead of reading every report on its roads for 60 km around.
- * Active events get their box here; the materializer writes it with every row from now on. The
- * (cell, source) index the old search read goes.
+ * Active events get their box here; the materializer writes it with every row from now on.
  */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -31,6 +30,4 @@ export default Effect.gen(function* () {
     after = rows[rows.length - 1].id
   }
   yield* sql.unsafe(`CREATE INDEX events_link_box ON events USING gist (link_box) WHERE status = 'active'`)
-  // the candidate search by res-3 cell and source was this index's only reader
-  yield* sql.unsafe(`DROP INDEX IF EXISTS events_h3_r3_source`)
 })

@@ -5,6 +5,7 @@ import { wzdxFeed } from "../../../infra/simulator/payloads/wzdx.js"
 import { wzdx } from "../../../pipeline/sources/wzdx.js"
 import { applyChanges } from "../../../pipeline/stages/materialize/applyChanges.js"
 import linkBoxMigration from "../../../shared/db/migrations/0028_event_link_box.js"
+import linkBoxSourceMigration from "../../../shared/db/migrations/0029_link_box_source.js"
 import { shapeBox } from "../../../shared/geo/shapeBox.js"
 import { decodeOk } from "../../support/adapterSuite.js"
 import { changeScript } from "../../support/changes.js"
@@ -12,7 +13,8 @@ import { makeTestEnv } from "../../support/harness.js"
 
 /**
  * The migration that gives events their shape box fills it in for the active events a database
- * already holds (a deployment upgrading), and builds the index linking searches.
+ * already holds (a deployment upgrading), and builds the index linking searches; the next indexes
+ * the box with its source.
  */
 const env = makeTestEnv()
 const rt = ManagedRuntime.make(env.layer)
@@ -56,12 +58,35 @@ describe("the shape box migration", () => {
       expect(nums[2]).toBeCloseTo(w, 9)
       expect(nums[3]).toBeCloseTo(s, 9)
     }
-    const index = await run(
-      Effect.flatMap(
-        SqlClient.SqlClient,
-        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'events_link_box'`
+    const indexes = () =>
+      run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ indexname: string }>`
+          SELECT indexname FROM pg_indexes WHERE indexname LIKE 'events_link_box%' ORDER BY indexname`
+        )
+      ).then((r) => r.map((x) => x.indexname))
+    expect(await indexes()).toEqual(["events_link_box"])
+    // then the box indexed with its source, in place of the box alone
+    await run(linkBoxSourceMigration)
+    expect(await indexes()).toEqual(["events_link_box_source"])
+  })
+
+  it("finds another source's report near a feed's own dense cluster through the box and source index", async () => {
+    const plan = await run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`
+            return yield* sql<{ "QUERY PLAN": string }>`
+              EXPLAIN SELECT EXISTS (SELECT 1 FROM events WHERE status = 'active'
+                AND link_box && box(point(-100, 40), point(-90, 45)) AND source <> 'backfill-wzdx')`
+          })
+        )
       )
     )
-    expect(index[0].n).toBe(1)
+    expect(plan.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(
+      /Index Only Scan using events_link_box_source|Index Scan using events_link_box_source/
+    )
   })
 })
