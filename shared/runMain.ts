@@ -21,6 +21,9 @@ export const shutdownTimeoutMs = Effect.runSync(
   )
 )
 
+/** Of a stop's SHUTDOWN_TIMEOUT_MS, what is kept for closing connections after the drain (a quarter, at most 3 s). */
+export const closeReserveMs = Math.min(3000, Math.floor(shutdownTimeoutMs / 4))
+
 /**
  * Runs a program until SIGTERM/SIGINT. The first signal drains: every part stops taking work and
  * finishes or hands back what it holds (shared/lifecycle/Drain.ts); then the program is
@@ -54,7 +57,6 @@ export const runMain = <E>(
     stopping = true
     // the whole stop, closing included, fits in SHUTDOWN_TIMEOUT_MS: a resource whose server has gone
     // away (a Redis that never answers QUIT) cannot keep the process alive past it
-    const closeReserveMs = Math.min(3000, Math.floor(shutdownTimeoutMs / 4))
     setTimeout(() => {
       console.error(
         JSON.stringify({

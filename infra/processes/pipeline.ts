@@ -3,7 +3,7 @@ import { hostname } from "node:os"
 import { BaseLive } from "../db/BaseLive.js"
 import { TracingLive } from "../../shared/observability/Tracing.js"
 import { pipelineProcessesConfig } from "../../shared/config/AppConfig.js"
-import { runMain, shutdownTimeoutMs } from "../../shared/runMain.js"
+import { closeReserveMs, runMain, shutdownTimeoutMs } from "../../shared/runMain.js"
 import { MetricsPublisherLive } from "../../pipeline/metrics/MetricsPublisher.js"
 import { PipelineLive, PipelineServices, PollerRoleLive } from "../../pipeline/PipelineLive.js"
 import { MaterializerLive } from "../../pipeline/stages/materialize/Materializer.js"
@@ -19,8 +19,8 @@ import { FOLLOWING_STAGES, RoleProcessesLive } from "../supervise/RoleProcesses.
  */
 const consumer = `${hostname()}-${process.pid}`
 
-// a child's stop fits inside this process's, with room left to close
-const childStopMs = Math.max(1000, shutdownTimeoutMs - Math.min(3000, Math.floor(shutdownTimeoutMs / 4)) - 500)
+// the child's whole stop fits in this process's drain, with half a second to spare
+const childStopMs = Math.max(1000, shutdownTimeoutMs - closeReserveMs - 500)
 const Writer = Layer.mergeAll(
   PollerRoleLive,
   MaterializerLive(consumer),
