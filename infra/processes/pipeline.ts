@@ -9,7 +9,7 @@ import { PipelineLive, PipelineServices, PollerRoleLive } from "../../pipeline/P
 import { MaterializerLive } from "../../pipeline/stages/materialize/Materializer.js"
 import { CatalogueLive } from "../catalogue/CatalogueLive.js"
 import { ParkingRefitLive } from "../parking/ParkingRefitLive.js"
-import { FOLLOWING_STAGES, RoleProcessesLive } from "../supervise/RoleProcesses.js"
+import { FOLLOWING_STAGES, RoleProcessLive } from "../supervise/RoleProcesses.js"
 
 /**
  * `npm run start:pipeline`: the poller and every stage. On a machine with more than one core
@@ -25,7 +25,7 @@ const Writer = Layer.mergeAll(
   PollerRoleLive,
   MaterializerLive(consumer),
   MetricsPublisherLive(consumer),
-  RoleProcessesLive([FOLLOWING_STAGES], process.env, childStopMs)
+  RoleProcessLive(FOLLOWING_STAGES, process.env, childStopMs)
 ).pipe(Layer.provideMerge(PipelineServices))
 
 // one process keeps the parking forecaster refitted itself; split, its child does (infra/processes/stages.ts)

@@ -32,31 +32,28 @@ const start = (role: Role, env: NodeJS.ProcessEnv): ChildProcess =>
   })
 
 /**
- * Runs each role as a child process and keeps it running: a child that exits is logged and
- * started again after `restartDelayMs`. On a stop (SIGTERM, Ctrl-C) every child gets SIGTERM
- * and drains as it would on its own, within `childStopMs`; the supervisor counts as drained
- * when the last child has exited. Children ignore Ctrl-C's SIGINT (the terminal sends it to
- * the whole group) and wait for the supervisor's SIGTERM, so each gets exactly one signal.
+ * Runs a role as a child process and keeps it running: a child that exits is logged and started
+ * again after `restartDelayMs`. On a stop (SIGTERM, Ctrl-C) the child gets SIGTERM and drains as
+ * it would on its own, within `childStopMs`; the parent counts as drained when it has exited. The
+ * child ignores Ctrl-C's SIGINT (the terminal sends it to the whole group) and waits for the
+ * parent's SIGTERM, so it gets exactly one signal.
  */
-export const RoleProcessesLive = (roles: ReadonlyArray<Role>, env: NodeJS.ProcessEnv, childStopMs: number) =>
+export const RoleProcessLive = (role: Role, env: NodeJS.ProcessEnv, childStopMs: number) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
-      const participant = yield* drainParticipant("role processes")
+      const participant = yield* drainParticipant(`role ${role.name}`)
       const log = Runtime.runFork(yield* Effect.runtime<never>())
-      const running = new Map<string, ChildProcess>()
+      let current: ChildProcess | undefined
       let stopping = false
-      const allExited = yield* Deferred.make<void>()
+      const exited = yield* Deferred.make<void>()
       const childEnv = { ...env, SHUTDOWN_TIMEOUT_MS: String(childStopMs) }
-      const settle = () => {
-        if (stopping && running.size === 0) Deferred.unsafeDone(allExited, Effect.void)
-      }
-      const keep = (role: Role, delayMs: number) => {
+      const keep = (delayMs: number) => {
         const startedAt = Date.now()
         const child = start(role, childEnv)
-        running.set(role.name, child)
+        current = child
         child.once("exit", (code, signal) => {
-          running.delete(role.name)
-          if (stopping) return settle()
+          current = undefined
+          if (stopping) return Deferred.unsafeDone(exited, Effect.void)
           const next = restartDelayMs(delayMs, Date.now() - startedAt)
           log(
             Effect.logError(
@@ -64,32 +61,28 @@ export const RoleProcessesLive = (roles: ReadonlyArray<Role>, env: NodeJS.Proces
             )
           )
           setTimeout(() => {
-            if (!stopping) keep(role, next)
+            if (!stopping) keep(next)
           }, next).unref()
         })
       }
-      for (const role of roles) keep(role, 0)
-      yield* Effect.logInfo(
-        `pipeline roles as processes: ${[...running].map(([name, c]) => `${name} (pid ${c.pid})`).join(", ")}`
-      )
-      const stopAll = Effect.gen(function* () {
-        stopping = true
-        for (const c of running.values()) c.kill("SIGTERM")
-        settle()
-        yield* Deferred.await(allExited)
-      })
+      keep(0)
+      yield* Effect.logInfo(`role ${role.name} as a child process (pid ${current?.pid})`)
       yield* Effect.forkScoped(
         Effect.gen(function* () {
           yield* drainRequested
-          yield* stopAll
+          stopping = true
+          // between a crash and its restart there is no child to wait for
+          if (current === undefined) Deferred.unsafeDone(exited, Effect.void)
+          else current.kill("SIGTERM")
+          yield* Deferred.await(exited)
           yield* participant.done
         })
       )
-      // interrupted without a drain (a second signal): the children are not left behind
+      // interrupted without a drain (a second signal): the child is not left behind
       yield* Effect.addFinalizer(() =>
         Effect.sync(() => {
           stopping = true
-          for (const c of running.values()) c.kill("SIGKILL")
+          current?.kill("SIGKILL")
         })
       )
     })
